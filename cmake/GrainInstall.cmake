@@ -1,0 +1,81 @@
+# GrainInstall.cmake - install rules, the CMake package and grain.pc.
+#
+# Installs:
+#   <includedir>/grain/*.h, <includedir>/grain/impl/*.h
+#   <libdir>/libgrain.so.<version> (SONAME libgrain.so.<major>), libgrain.a
+#   <libdir>/cmake/grain/grainConfig.cmake, grainConfigVersion.cmake,
+#                        grainTargets*.cmake   (grain::grain, grain::grain_static)
+#   <libdir>/pkgconfig/grain.pc
+#
+# Components: Runtime (the shared library), Development (everything else).
+
+include_guard(GLOBAL)
+
+include(CMakePackageConfigHelpers)
+
+set(GRAIN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/grain"
+  CACHE STRING "Where grainConfig.cmake is installed, below the prefix")
+mark_as_advanced(GRAIN_INSTALL_CMAKEDIR)
+
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/grain"
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+  COMPONENT Development
+  FILES_MATCHING PATTERN "*.h")
+
+install(TARGETS grain grain_static
+  EXPORT grainTargets
+  LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+    COMPONENT Runtime
+    NAMELINK_COMPONENT Development
+  ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+    COMPONENT Development
+  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
+    COMPONENT Runtime)
+
+install(EXPORT grainTargets
+  NAMESPACE grain::
+  DESTINATION "${GRAIN_INSTALL_CMAKEDIR}"
+  COMPONENT Development)
+
+configure_package_config_file(
+  "${PROJECT_SOURCE_DIR}/cmake/grainConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/grainConfig.cmake"
+  INSTALL_DESTINATION "${GRAIN_INSTALL_CMAKEDIR}")
+write_basic_package_version_file(
+  "${PROJECT_BINARY_DIR}/grainConfigVersion.cmake"
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMajorVersion)
+install(FILES
+  "${PROJECT_BINARY_DIR}/grainConfig.cmake"
+  "${PROJECT_BINARY_DIR}/grainConfigVersion.cmake"
+  DESTINATION "${GRAIN_INSTALL_CMAKEDIR}"
+  COMPONENT Development)
+
+# grain.pc holds absolute paths (the CMAKE_INSTALL_FULL_* directories). They
+# are worked out when the files are installed, not when the project is
+# configured, so that `cmake --install <build> --prefix <dir>` writes a
+# grain.pc that points into <dir>. DESTDIR is honoured by file(INSTALL).
+file(CONFIGURE
+  OUTPUT "${PROJECT_BINARY_DIR}/grainInstallPkgConfig.cmake"
+  CONTENT [==[
+# Generated from cmake/GrainInstall.cmake: installs grain.pc.
+set(CMAKE_INSTALL_LIBDIR [[@CMAKE_INSTALL_LIBDIR@]])
+set(CMAKE_INSTALL_INCLUDEDIR [[@CMAKE_INSTALL_INCLUDEDIR@]])
+foreach(dir IN ITEMS LIBDIR INCLUDEDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
+    set(CMAKE_INSTALL_FULL_${dir} "${CMAKE_INSTALL_${dir}}")
+  else()
+    set(CMAKE_INSTALL_FULL_${dir}
+      "${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_${dir}}")
+  endif()
+endforeach()
+set(PROJECT_VERSION [[@PROJECT_VERSION@]])
+set(PROJECT_DESCRIPTION [[@PROJECT_DESCRIPTION@]])
+configure_file([[@PROJECT_SOURCE_DIR@/cmake/grain.pc.in]]
+  [[@PROJECT_BINARY_DIR@/pkgconfig/grain.pc]] @ONLY)
+file(INSTALL DESTINATION "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"
+  TYPE FILE FILES [[@PROJECT_BINARY_DIR@/pkgconfig/grain.pc]])
+]==]
+  @ONLY)
+install(SCRIPT "${PROJECT_BINARY_DIR}/grainInstallPkgConfig.cmake"
+  COMPONENT Development)

@@ -1,0 +1,117 @@
+/**
+ * @file common.h
+ * @brief Shared definitions for every grain block: error convention,
+ *        allocation hooks, cache-line size, attributes and container_of.
+ *
+ * Contents
+ *   1. Error convention
+ *   2. Attributes and GRAIN_CACHELINE
+ *   3. grain_container_of()
+ *   4. Allocation hooks (struct grain_alloc)
+ *
+ * Thread safety: everything here is either a macro or a function that only
+ * touches its arguments; all of it may be called from any thread.
+ *
+ * This header compiles as C11 and as C++ (it uses no C11 atomics).
+ */
+#ifndef GRAIN_COMMON_H
+#define GRAIN_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * 1. Error convention
+ *
+ * Every grain call that can fail returns an int: 0 (or a non-negative
+ * count, where the call says so) on success, or a negative errno value:
+ *   -EAGAIN     full or empty, try again later
+ *   -EINVAL     an argument is out of range or NULL where it may not be
+ *   -ENOMEM     an allocation failed; nothing was changed
+ *   -ENOENT     no such entry
+ *   -EEXIST     the entry is already present
+ *   -ENOSPC     refused by a memory limit
+ *   -ETIMEDOUT  a _wait call ran out of time
+ * No grain call sets errno.
+ */
+
+/* 2. Attributes */
+#define GRAIN_CACHELINE 64
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GRAIN_NODISCARD __attribute__((warn_unused_result))
+#define GRAIN_LIKELY(x) __builtin_expect(!!(x), 1)
+#define GRAIN_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define GRAIN_ALWAYS_INLINE inline __attribute__((always_inline))
+#define GRAIN_COLD __attribute__((cold))
+#else
+#define GRAIN_NODISCARD
+#define GRAIN_LIKELY(x) (x)
+#define GRAIN_UNLIKELY(x) (x)
+#define GRAIN_ALWAYS_INLINE inline
+#define GRAIN_COLD
+#endif
+
+/* Built with ThreadSanitizer? Blocks then replace fences, which TSan does
+ * not model, by read-modify-writes that give the same guarantee. */
+#if defined(__SANITIZE_THREAD__)
+#define GRAIN_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GRAIN_TSAN 1
+#endif
+#endif
+#ifndef GRAIN_TSAN
+#define GRAIN_TSAN 0
+#endif
+
+/**
+ * 3. grain_container_of - the object that embeds @p member at @p ptr.
+ */
+#define grain_container_of(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/**
+ * 4. Allocation hooks.
+ *
+ * Every grain object that allocates memory does so through one of these,
+ * given at creation and kept until destruction. A NULL hook pointer means
+ * the default (aligned_alloc() and free()).
+ *
+ * @c alloc must return memory aligned to @p align (a power of two, at most
+ * 4096) or NULL; @c free receives the same size and alignment that the
+ * matching @c alloc was given. Both may be called from any thread that
+ * creates or destroys an object; they need to be thread-safe only if the
+ * user creates objects concurrently.
+ */
+struct grain_alloc {
+	void *(*alloc)(size_t size, size_t align, void *state);
+	void (*free)(void *ptr, size_t size, size_t align, void *state);
+	void *state;
+};
+
+/**
+ * grain_mem_alloc - allocate through @p a (NULL: the default hooks).
+ * @return the memory, or NULL if the hook failed or @p size rounded up to
+ *         @p align overflows.
+ * Thread safety: as the hook; the default hooks are thread-safe.
+ */
+void *grain_mem_alloc(const struct grain_alloc *a, size_t size, size_t align);
+
+/**
+ * grain_mem_free - release memory from grain_mem_alloc() with the same
+ * @p a, @p size and @p align. NULL @p ptr does nothing.
+ * Thread safety: as the hook; the default hooks are thread-safe.
+ */
+void grain_mem_free(const struct grain_alloc *a, void *ptr, size_t size,
+		    size_t align);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GRAIN_COMMON_H */

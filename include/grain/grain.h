@@ -1,0 +1,17 @@
+/**
+ * @file grain.h
+ * @brief Umbrella header: every grain block. C11 only (the blocks use
+ *        <stdatomic.h>); C++ code should use the C adapters it links to.
+ */
+#ifndef GRAIN_GRAIN_H
+#define GRAIN_GRAIN_H
+
+#include <grain/common.h>
+#include <grain/lock.h>
+#include <grain/ring.h>
+
+#define GRAIN_VERSION_MAJOR 0
+#define GRAIN_VERSION_MINOR 1
+#define GRAIN_VERSION_PATCH 0
+
+#endif /* GRAIN_GRAIN_H */

@@ -1,0 +1,253 @@
+/*
+ * impl/ring.h - grain_ring's layout and inline algorithm bodies.
+ * Never include this file directly: include <grain/ring.h>.
+ *
+ * Labels: A1/R2 order a consumer's last read of a slot before the next
+ * producer's write to it; R1/A2 order a producer's write of a slot before
+ * the consumer's read; S1/S2 are the read-modify-writes of the sleep protocol
+ * (src/ring.c).
+ */
+#ifndef GRAIN_IMPL_RING_H
+#define GRAIN_IMPL_RING_H
+
+#ifndef GRAIN_RING_H
+#error "include <grain/ring.h> instead of <grain/impl/ring.h>"
+#endif
+
+/* Threads of one side asleep in a _wait call, woken by the other side. */
+struct grain_impl_ring_sleepers {
+	_Atomic(uint32_t) waiters; /* how many are (about to be) asleep */
+	_Atomic(uint32_t) epoch;   /* futex word, bumped by every wake */
+};
+
+/* One side's hot state. The sleepers kept here are those of the OTHER
+ * side: the side that checks for them after every operation finds them on
+ * its own cache line. */
+struct grain_impl_ring_side {
+	_Atomic(uint64_t) pos; /* next position to claim */
+	uint32_t mask;         /* capacity - 1 (read-only copy) */
+	uint32_t flags;        /* GRAIN_RING_* (read-only copy) */
+	struct grain_impl_ring_sleepers sleepers;
+};
+
+struct grain_impl_ring_slot {
+	_Atomic(uint64_t) seq; /* p: free for producer p; p + 1: ready */
+	void *obj;
+};
+
+/* Sides are 2 cache lines apart so that adjacent-line prefetching does not
+ * make them share; the slot array follows the struct. */
+struct grain_ring {
+	struct grain_impl_ring_side prod; /* sleepers: consumers (not empty) */
+	char pad0[2 * GRAIN_CACHELINE - sizeof(struct grain_impl_ring_side)];
+	struct grain_impl_ring_side cons; /* sleepers: producers (not full) */
+	char pad1[2 * GRAIN_CACHELINE - sizeof(struct grain_impl_ring_side)];
+	struct {                          /* cold: lifecycle only */
+		struct grain_alloc alloc;
+		size_t memsize;
+		uint64_t base; /* positions at init (moved only by tests) */
+		bool created;
+	} life;
+	char pad2[GRAIN_CACHELINE - sizeof(struct grain_alloc) -
+		  sizeof(size_t) - sizeof(uint64_t) - sizeof(size_t)];
+};
+
+_Static_assert(offsetof(struct grain_ring, prod) == 0, "producer line");
+_Static_assert(offsetof(struct grain_ring, cons) == 2 * GRAIN_CACHELINE,
+	       "consumer state two lines from producer state");
+_Static_assert(sizeof(struct grain_ring) % GRAIN_CACHELINE == 0,
+	       "slots start on a cache line");
+_Static_assert(sizeof(struct grain_impl_ring_side) <= GRAIN_CACHELINE,
+	       "one side fits one line");
+
+static inline struct grain_impl_ring_slot *
+grain_impl_ring_slots(const struct grain_ring *r)
+{
+	return (struct grain_impl_ring_slot *)(void *)(r + 1);
+}
+
+/* Out of line (src/ring.c): bump the epoch and wake every sleeper. */
+GRAIN_COLD void grain_impl_ring_wake(struct grain_impl_ring_sleepers *s);
+
+/* The sleep loop of every _wait call (src/ring.c), shared by the blocks:
+ * calls attempt(ctx) until it returns non-zero (returned as is) or the
+ * timeout passes (-ETIMEDOUT; timeout_ns < 0: never, 0: one attempt),
+ * sleeping on s between attempts. Whoever makes attempt succeed must call
+ * grain_impl_ring_notify(s) afterwards. */
+int grain_impl_wait(struct grain_impl_ring_sleepers *s,
+		    unsigned (*attempt)(void *ctx), void *ctx,
+		    int64_t timeout_ns);
+
+/* After a successful operation on a WAIT ring: wake the other side if
+ * anyone sleeps there. */
+static GRAIN_ALWAYS_INLINE void
+grain_impl_ring_notify(struct grain_impl_ring_sleepers *s)
+{
+	/* S1: pairs with S2 in the sleeper (src/ring.c). Both sides make a
+	 * read-modify-write of `waiters`, so the two are totally ordered: if
+	 * ours comes second we read the sleeper's increment; if it comes
+	 * first the sleeper's RMW reads ours and acquires our slot updates,
+	 * which its re-check then sees. (An RMW rather than a fence: it costs
+	 * the same on x86 and ThreadSanitizer understands it.) */
+	if (atomic_fetch_add_explicit(&s->waiters, 0, memory_order_acq_rel) != 0)
+		grain_impl_ring_wake(s);
+}
+
+/*
+ * Claim up to n consecutive positions of one side. want(p) is the sequence
+ * a slot must hold for position p to be claimable: p for producers (free),
+ * p + 1 for consumers (ready). Returns the first claimed position in *posp
+ * and the count (n, or fewer only if burst; 0 if none).
+ */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_claim(struct grain_impl_ring_side *side,
+		      struct grain_impl_ring_slot *slots, uint64_t ready,
+		      unsigned n, bool burst, uint64_t *posp)
+{
+	const uint64_t mask = side->mask;
+	uint64_t pos = atomic_load_explicit(&side->pos, memory_order_relaxed);
+
+	for (;;) {
+		unsigned k = 0;
+		int64_t d = 0;
+
+		while (k < n) {
+			/* A1/A2: pairs with R2/R1. For a producer, the last
+			 * consumer of the slot is done reading it; for a
+			 * consumer, the producer's object is visible. */
+			uint64_t seq = atomic_load_explicit(
+				&slots[(pos + k) & mask].seq,
+				memory_order_acquire);
+			d = (int64_t)(seq - (pos + k + ready));
+			if (d != 0)
+				break;
+			k++;
+		}
+		if (k < n) {
+			if (d > 0) {
+				/* Another thread of this side claimed the slot
+				 * since we read pos: start again from now. */
+				pos = atomic_load_explicit(
+					&side->pos, memory_order_relaxed);
+				continue;
+			}
+			if (!burst || k == 0)
+				return 0;
+		}
+		if (side->flags & (ready ? GRAIN_RING_SC : GRAIN_RING_SP)) {
+			/* Single thread on this side: nobody to race. */
+			atomic_store_explicit(&side->pos, pos + k,
+					      memory_order_relaxed);
+			*posp = pos;
+			return k;
+		}
+		/* Only the winner of this CAS may touch positions [pos, pos+k):
+		 * the slots were checked above and only the owner of a
+		 * position changes its slot's sequence, so they stay as seen.
+		 * On failure pos is reloaded and the check redone. */
+		if (atomic_compare_exchange_weak_explicit(
+			    &side->pos, &pos, pos + k, memory_order_relaxed,
+			    memory_order_relaxed)) {
+			*posp = pos;
+			return k;
+		}
+	}
+}
+
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_enqueue(struct grain_ring *r, void *const *objs, unsigned n,
+			bool burst)
+{
+	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
+	uint64_t pos;
+	unsigned k = grain_impl_ring_claim(&r->prod, slots, 0, n, burst, &pos);
+
+	for (unsigned i = 0; i < k; i++) {
+		struct grain_impl_ring_slot *s = &slots[(pos + i) & r->prod.mask];
+
+		s->obj = objs[i];
+		/* R1: pairs with A2; the consumer of pos + i sees obj. */
+		atomic_store_explicit(&s->seq, pos + i + 1,
+				      memory_order_release);
+	}
+	if ((r->prod.flags & GRAIN_RING_WAIT) && k != 0)
+		grain_impl_ring_notify(&r->prod.sleepers);
+	return k;
+}
+
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_dequeue(struct grain_ring *r, void **objs, unsigned n,
+			bool burst)
+{
+	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
+	const uint64_t cap = (uint64_t)r->cons.mask + 1;
+	uint64_t pos;
+	unsigned k = grain_impl_ring_claim(&r->cons, slots, 1, n, burst, &pos);
+
+	for (unsigned i = 0; i < k; i++) {
+		struct grain_impl_ring_slot *s = &slots[(pos + i) & r->cons.mask];
+
+		objs[i] = s->obj;
+		/* R2: pairs with A1; the producer of pos + i + cap may now
+		 * overwrite obj. */
+		atomic_store_explicit(&s->seq, pos + i + cap,
+				      memory_order_release);
+	}
+	if ((r->cons.flags & GRAIN_RING_WAIT) && k != 0)
+		grain_impl_ring_notify(&r->cons.sleepers);
+	return k;
+}
+
+static inline void grain_impl_ring_totals(const struct grain_ring *r,
+					  uint64_t *tail, uint64_t *head)
+{
+	/* head first: head never passes tail, so tail read later is >= it.
+	 * The acquire keeps the second load after the first. */
+	*head = atomic_load_explicit(&((struct grain_ring *)r)->cons.pos,
+				     memory_order_acquire) -
+		r->life.base;
+	*tail = atomic_load_explicit(&((struct grain_ring *)r)->prod.pos,
+				     memory_order_relaxed) -
+		r->life.base;
+}
+
+/* Is the object at the head ready to be dequeued? (Used by grain_prio to
+ * re-check a band it is about to call empty.) Loads are acquire. */
+static inline bool grain_impl_ring_head_ready(const struct grain_ring *r)
+{
+	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
+	struct grain_ring *w = (struct grain_ring *)r;
+	uint64_t pos = atomic_load_explicit(&w->cons.pos, memory_order_acquire);
+
+	for (;;) {
+		/* A2: pairs with R1, as in a dequeue. */
+		uint64_t seq = atomic_load_explicit(
+			&slots[pos & r->cons.mask].seq, memory_order_acquire);
+		int64_t d = (int64_t)(seq - (pos + 1));
+		if (d == 0)
+			return true;
+		if (d < 0)
+			return false;
+		/* Consumed since we read head: look at the new head. */
+		pos = atomic_load_explicit(&w->cons.pos, memory_order_acquire);
+	}
+}
+
+static inline unsigned grain_impl_ring_count(const struct grain_ring *r)
+{
+	/* As grain_impl_ring_totals(), without touching the cold line. */
+	uint64_t head = atomic_load_explicit(
+		&((struct grain_ring *)r)->cons.pos, memory_order_acquire);
+	uint64_t tail = atomic_load_explicit(
+		&((struct grain_ring *)r)->prod.pos, memory_order_relaxed);
+	uint64_t used = tail - head;
+	uint64_t cap = (uint64_t)r->cons.mask + 1;
+
+	return (unsigned)(used > cap ? cap : used);
+}
+
+/* For tests: empty the ring and put both positions at pos (for example just
+ * below 2^32 or 2^64, to cross the wrap). No other call may run. */
+void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos);
+
+#endif /* GRAIN_IMPL_RING_H */

@@ -1,0 +1,328 @@
+/**
+ * @file ring.h
+ * @brief grain_ring: a bounded FIFO queue of pointers, any mix of single or
+ *        multiple producers and consumers, with bulk, burst and blocking
+ *        operations.
+ *
+ * Contents
+ *   1. Synchronization table
+ *   2. The algorithm and its ordering
+ *   3. Modes, flags and capacity
+ *   4. Lifecycle: memsize/init, create/destroy
+ *   5. Non-blocking operations: try_, _bulk, _burst
+ *   6. Blocking operations: _wait
+ *   7. Snapshots: count, free_count, empty, full
+ *
+ * 1. Synchronization table
+ *
+ * | call                      | may run concurrently with                 |
+ * |---------------------------|-------------------------------------------|
+ * | enqueue (any form)        | dequeues; other enqueues unless SP        |
+ * | dequeue (any form)        | enqueues; other dequeues unless SC        |
+ * | _wait forms               | as their non-blocking form (needs WAIT)   |
+ * | count/free_count/empty/full, capacity | everything                    |
+ * | init, destroy             | nothing on the same ring                  |
+ *
+ * In SP mode at most one thread at a time may enqueue; in SC mode at most
+ * one may dequeue. "At a time" means the calls must be ordered by the user
+ * (a mutex, a thread handover): they need not come from the same thread.
+ *
+ * A successful enqueue of an object happens-before the dequeue that returns
+ * it (release/acquire on the slot, R1 -> A2). The dequeue that frees a slot
+ * happens-before the enqueue that reuses it (R2 -> A1). Failed calls
+ * (-EAGAIN, a short burst) give no ordering.
+ *
+ * 2. The algorithm
+ *
+ * Slot i holds an object pointer and a 64-bit sequence number. A slot
+ * whose sequence equals position p is free for the producer of position p;
+ * once that producer has stored the object it sets the sequence to p + 1
+ * (R1), which makes it ready for the consumer of position p; the consumer
+ * reads the object and sets the sequence to p + capacity (R2), freeing the
+ * slot for the next lap. Positions are free-running 64-bit counters
+ * (tail for producers, head for consumers) on separate cache lines; they
+ * never wrap in practice (2^64 operations), so no ABA is possible, and
+ * every comparison is made on signed differences, so even a wrap is safe.
+ *
+ * A multi-producer claims positions [p, p + n) by checking that the n
+ * slots are free (A1) and then moving tail from p to p + n with one
+ * compare-and-swap; a failed CAS means another producer claimed p first,
+ * and the call retries from the new tail. A single producer skips the CAS.
+ * Consumers mirror this on head. Nobody ever waits for another thread's
+ * store: a claim is only made on slots already known to be free (or
+ * ready), so there is no "tail catch-up" spin as in rte_ring or ck_ring.
+ *
+ * Progress: a thread descheduled between its claim and its release of the
+ * sequence delays only the slots it claimed: other producers go on
+ * claiming and filling later slots, other consumers go on draining earlier
+ * ones. Consumers reach the delayed slot only in FIFO order, and see it as
+ * not yet ready (try_dequeue returns -EAGAIN, a burst stops before it)
+ * until its producer runs again; nobody spins on it.
+ *
+ * 3. Modes and capacity
+ *
+ * The capacity is a power of two from 2 to 2^31 and every one of its
+ * slots is usable: a ring of capacity 1024 holds exactly 1024 objects.
+ * Any pointer may be stored, NULL included. The ring needs
+ * grain_ring_memsize(capacity) bytes (a header of 5 cache lines plus 16
+ * bytes per slot on LP64).
+ *
+ * Cost of the optional WAIT flag: every successful operation of a WAIT
+ * ring adds one atomic read-modify-write (acq_rel) on its own side's cache
+ * line, to find out whether a thread sleeps on the other side; only then
+ * does it make a system call (futex wake). Rings without WAIT pay nothing.
+ */
+#ifndef GRAIN_RING_H
+#define GRAIN_RING_H
+
+#include <grain/common.h>
+
+#include <errno.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/** Only one thread at a time enqueues. */
+#define GRAIN_RING_SP 0x1u
+/** Only one thread at a time dequeues. */
+#define GRAIN_RING_SC 0x2u
+/** Enable the _wait calls (each operation then checks for sleepers). */
+#define GRAIN_RING_WAIT 0x4u
+
+/** The four modes: combinations of GRAIN_RING_SP and GRAIN_RING_SC. */
+enum grain_ring_mode {
+	GRAIN_RING_MPMC = 0,
+	GRAIN_RING_SPMC = GRAIN_RING_SP,
+	GRAIN_RING_MPSC = GRAIN_RING_SC,
+	GRAIN_RING_SPSC = GRAIN_RING_SP | GRAIN_RING_SC,
+};
+
+/** Smallest and largest capacity accepted. */
+#define GRAIN_RING_MIN_CAPACITY 2u
+#define GRAIN_RING_MAX_CAPACITY 0x80000000u
+
+#include <grain/impl/ring.h>
+
+/* 4. Lifecycle */
+
+/**
+ * grain_ring_memsize - bytes needed for a ring of @p capacity slots.
+ * @return the size (a multiple of GRAIN_CACHELINE), or 0 if @p capacity is
+ *         not a power of two in [GRAIN_RING_MIN_CAPACITY,
+ *         GRAIN_RING_MAX_CAPACITY] or the size does not fit in size_t.
+ * Thread safety: any thread.
+ */
+size_t grain_ring_memsize(unsigned capacity);
+
+/**
+ * grain_ring_init - make an empty ring in caller memory.
+ * @param ring      grain_ring_memsize(@p capacity) bytes aligned to
+ *                  GRAIN_CACHELINE.
+ * @param capacity  a power of two in [2, 2^31].
+ * @param flags     a grain_ring_mode, optionally | GRAIN_RING_WAIT.
+ * @return 0, or -EINVAL if @p ring is NULL or misaligned, @p capacity is
+ *         invalid or @p flags has unknown bits. Nothing needs releasing
+ *         later: the memory is the caller's to reuse once no thread uses
+ *         the ring.
+ * Thread safety: no other call on the same ring may run concurrently.
+ */
+GRAIN_NODISCARD int grain_ring_init(struct grain_ring *ring, unsigned capacity,
+				    unsigned flags);
+
+/**
+ * grain_ring_create - allocate and initialise a ring.
+ * @param ringp  receives the ring; untouched on error.
+ * @param alloc  allocation hooks, or NULL for the default.
+ * @return 0, -EINVAL (as grain_ring_init(), or @p ringp NULL) or -ENOMEM.
+ * Thread safety: any thread.
+ */
+GRAIN_NODISCARD int grain_ring_create(struct grain_ring **ringp,
+				      unsigned capacity, unsigned flags,
+				      const struct grain_alloc *alloc);
+
+/**
+ * grain_ring_destroy - free a ring from grain_ring_create(). NULL is a
+ * no-op. Objects still queued are not touched (drain them first if they
+ * own memory). Thread safety: no other call on the ring may run
+ * concurrently, and no thread may sleep in a _wait call on it.
+ */
+void grain_ring_destroy(struct grain_ring *ring);
+
+/** grain_ring_capacity - the slot count given at init. Any thread. */
+static inline unsigned grain_ring_capacity(const struct grain_ring *ring)
+{
+	return ring->cons.mask + 1u;
+}
+
+/* 5. Non-blocking operations. None of them sleeps or spins on another
+ * thread; a multi-producer/-consumer call retries its CAS only when
+ * another thread made progress. */
+
+/**
+ * grain_ring_try_enqueue - add one object (NULL allowed).
+ * @return 0, -EAGAIN if the ring is full (or the next slot's consumer has
+ *         not finished with it), -EINVAL if @p ring is NULL.
+ * Ordering: release on success (R1), none on failure. Thread safety: see §1.
+ */
+GRAIN_NODISCARD static inline int grain_ring_try_enqueue(struct grain_ring *ring,
+							 void *obj)
+{
+	if (GRAIN_UNLIKELY(ring == NULL))
+		return -EINVAL;
+	return grain_impl_ring_enqueue(ring, &obj, 1, false) == 1 ? 0 : -EAGAIN;
+}
+
+/**
+ * grain_ring_try_dequeue - remove the oldest ready object into @p objp.
+ * @return 0, -EAGAIN if none is ready, -EINVAL if an argument is NULL.
+ * Ordering: acquire on success (A2), none on failure.
+ */
+GRAIN_NODISCARD static inline int grain_ring_try_dequeue(struct grain_ring *ring,
+							 void **objp)
+{
+	if (GRAIN_UNLIKELY(ring == NULL || objp == NULL))
+		return -EINVAL;
+	return grain_impl_ring_dequeue(ring, objp, 1, false) == 1 ? 0 : -EAGAIN;
+}
+
+/**
+ * grain_ring_enqueue_bulk - add all @p n objects, in order, or none.
+ * @return 0 (also for n == 0), -EAGAIN if fewer than @p n slots are free,
+ *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or
+ *         @p n exceeds the capacity (it could never succeed).
+ * Ordering: as grain_ring_try_enqueue() for each object.
+ */
+GRAIN_NODISCARD static inline int grain_ring_enqueue_bulk(struct grain_ring *ring,
+							  void *const *objs,
+							  unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
+			   n > ring->prod.mask + 1u))
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	return grain_impl_ring_enqueue(ring, objs, n, false) == n ? 0 : -EAGAIN;
+}
+
+/**
+ * grain_ring_enqueue_burst - add as many of the first @p n objects as fit.
+ * @return the number added, in order from objs[0] (0 if full), or -EINVAL
+ *         if @p ring is NULL, @p objs is NULL with n > 0, or n > INT_MAX.
+ */
+GRAIN_NODISCARD static inline int grain_ring_enqueue_burst(struct grain_ring *ring,
+							   void *const *objs,
+							   unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
+			   n > (unsigned)INT32_MAX))
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	return (int)grain_impl_ring_enqueue(ring, objs, n, true);
+}
+
+/**
+ * grain_ring_dequeue_bulk - remove exactly @p n objects into @p objs, or
+ * none. Errors as grain_ring_enqueue_bulk() (-EAGAIN: fewer than @p n are
+ * ready). Ordering: as grain_ring_try_dequeue() for each object.
+ */
+GRAIN_NODISCARD static inline int grain_ring_dequeue_bulk(struct grain_ring *ring,
+							  void **objs, unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
+			   n > ring->cons.mask + 1u))
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	return grain_impl_ring_dequeue(ring, objs, n, false) == n ? 0 : -EAGAIN;
+}
+
+/**
+ * grain_ring_dequeue_burst - remove up to @p n ready objects, oldest first.
+ * @return the number removed (0 if none is ready), or -EINVAL as
+ *         grain_ring_enqueue_burst().
+ */
+GRAIN_NODISCARD static inline int grain_ring_dequeue_burst(struct grain_ring *ring,
+							   void **objs, unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
+			   n > (unsigned)INT32_MAX))
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	return (int)grain_impl_ring_dequeue(ring, objs, n, true);
+}
+
+/* 6. Blocking operations.
+ *
+ * Each needs a ring made with GRAIN_RING_WAIT (else -EINVAL). @p timeout_ns
+ * is relative, measured on CLOCK_MONOTONIC: negative waits forever, 0 makes
+ * one attempt. They sleep on a futex while the ring is full (enqueue) or
+ * empty (dequeue) and are woken by the other side's next successful call,
+ * whatever its form (try_, bulk, burst or _wait): no wake-up is lost, and
+ * a call that finds what it needs never makes a system call. A woken call
+ * retries, so spurious wake-ups are harmless. Signals do not interrupt
+ * them. Return 0 (bulk/single), or the count > 0 (burst), or -ETIMEDOUT,
+ * or -EINVAL as the non-blocking form (and for a burst of n == 0, which
+ * could never return a count > 0). Ordering: as the non-blocking form.
+ */
+GRAIN_NODISCARD int grain_ring_enqueue_wait(struct grain_ring *ring, void *obj,
+					    int64_t timeout_ns);
+GRAIN_NODISCARD int grain_ring_dequeue_wait(struct grain_ring *ring, void **objp,
+					    int64_t timeout_ns);
+GRAIN_NODISCARD int grain_ring_enqueue_bulk_wait(struct grain_ring *ring,
+						 void *const *objs, unsigned n,
+						 int64_t timeout_ns);
+GRAIN_NODISCARD int grain_ring_dequeue_bulk_wait(struct grain_ring *ring,
+						 void **objs, unsigned n,
+						 int64_t timeout_ns);
+GRAIN_NODISCARD int grain_ring_enqueue_burst_wait(struct grain_ring *ring,
+						  void *const *objs, unsigned n,
+						  int64_t timeout_ns);
+GRAIN_NODISCARD int grain_ring_dequeue_burst_wait(struct grain_ring *ring,
+						  void **objs, unsigned n,
+						  int64_t timeout_ns);
+
+/* 7. Snapshots. Each reads both positions with relaxed loads: the answer
+ * was true at some instant during the call and may be stale by the time it
+ * returns. Slots claimed but not yet filled or emptied count as used.
+ * Any thread; no ordering. */
+
+/**
+ * grain_ring_totals - objects enqueued and dequeued since init (positions
+ * claimed by the two sides; a claim in progress counts). Free: no counter
+ * is kept beyond the ring's own positions. *dequeued is read first, so
+ * *enqueued - *dequeued >= 0; they wrap at 2^64.
+ */
+static inline void grain_ring_totals(const struct grain_ring *ring,
+				     uint64_t *enqueued, uint64_t *dequeued)
+{
+	grain_impl_ring_totals(ring, enqueued, dequeued);
+}
+
+/** grain_ring_count - objects in the ring, in [0, capacity]. */
+static inline unsigned grain_ring_count(const struct grain_ring *ring)
+{
+	return grain_impl_ring_count(ring);
+}
+
+/** grain_ring_free_count - free slots: capacity - count. */
+static inline unsigned grain_ring_free_count(const struct grain_ring *ring)
+{
+	return grain_ring_capacity(ring) - grain_impl_ring_count(ring);
+}
+
+/** grain_ring_empty - count == 0. */
+static inline bool grain_ring_empty(const struct grain_ring *ring)
+{
+	return grain_impl_ring_count(ring) == 0;
+}
+
+/** grain_ring_full - count == capacity. */
+static inline bool grain_ring_full(const struct grain_ring *ring)
+{
+	return grain_impl_ring_count(ring) == grain_ring_capacity(ring);
+}
+
+#endif /* GRAIN_RING_H */

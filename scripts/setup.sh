@@ -1,0 +1,54 @@
+#!/bin/sh
+# setup.sh - install the Debian packages grain needs to build, test and
+# benchmark, if any is missing. Quiet and quick when all are present.
+#
+# Usage: ./scripts/setup.sh    (from any directory; as root when something
+#                               has to be installed)
+set -eu
+
+packages="
+	build-essential
+	cmake
+	pkg-config
+	git
+	python3
+	liburcu-dev
+	libcriterion-dev
+	libbenchmark-dev
+	libpcap-dev
+	libck-dev
+	libdpdk-dev
+	gnuplot-nox
+	iproute2
+"
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "setup.sh: dpkg-query not found: this script supports Debian" \
+		"(12 or later) and its derivatives only" >&2
+	exit 1
+fi
+
+missing=""
+for pkg in $packages; do
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null) ||
+		status=""
+	if [ "$status" != "installed" ]; then
+		missing="$missing $pkg"
+	fi
+done
+
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "setup.sh: missing packages:$missing" >&2
+	echo "setup.sh: run this script as root to install them" >&2
+	exit 1
+fi
+
+echo "setup.sh: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# $missing is a list of package names: split it.
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "setup.sh: done"

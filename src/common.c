@@ -1,0 +1,34 @@
+/*
+ * common.c - the default allocation hooks.
+ *
+ * aligned_alloc() wants a size that is a multiple of the alignment, so the
+ * size is rounded up here, once, rather than at every call site.
+ */
+#include <grain/common.h>
+
+#include <stdlib.h>
+
+void *grain_mem_alloc(const struct grain_alloc *a, size_t size, size_t align)
+{
+	if (align == 0 || (align & (align - 1)) != 0 || size == 0)
+		return NULL;
+	if (a != NULL && a->alloc != NULL)
+		return a->alloc(size, align, a->state);
+	if (align < sizeof(void *))
+		align = sizeof(void *);
+	if (size > SIZE_MAX - (align - 1))
+		return NULL;
+	return aligned_alloc(align, (size + align - 1) & ~(align - 1));
+}
+
+void grain_mem_free(const struct grain_alloc *a, void *ptr, size_t size,
+		    size_t align)
+{
+	if (ptr == NULL)
+		return;
+	if (a != NULL && a->free != NULL) {
+		a->free(ptr, size, align, a->state);
+		return;
+	}
+	free(ptr);
+}

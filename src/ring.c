@@ -1,0 +1,295 @@
+/*
+ * ring.c - grain_ring's cold paths: sizing, initialisation, creation and
+ * the futex sleep protocol of the _wait calls.
+ *
+ * Design. The hot paths live inline in include/grain/impl/ring.h: a
+ * bounded queue with a sequence number per slot (the per-cell sequence
+ * scheme of D. Vyukov's bounded MPMC queue), extended here to claim n
+ * slots with one CAS for bulk and burst operations, and with single-side
+ * modes that replace the CAS by a plain store.
+ *
+ * Sleeping is an event count on a futex word. A sleeper announces itself
+ * with a read-modify-write on `waiters` (S2), reads the epoch, re-tries
+ * its operation and only then sleeps on "epoch unchanged". The other side,
+ * after every successful operation, makes a read-modify-write of the same
+ * word (S1, adding 0); if anyone waits it bumps the epoch and wakes
+ * everyone. RMWs of one word are totally ordered: either S1 reads the
+ * sleeper's increment, or S2 reads from S1 and so acquires the new ring
+ * state that the re-try then sees. A bump that lands between the epoch
+ * read and the futex call makes the kernel return at once.
+ * Everyone is woken (not one per object) because sleepers may want
+ * different counts (bulk waits): waking one that cannot proceed while
+ * another could would lose a wake-up.
+ *
+ * References: Vyukov, "Bounded MPMC queue" (1024cores.net); Linux
+ * include/linux/ptr_ring.h (separate producer/consumer state); DPDK
+ * lib/ring (bulk/burst semantics, memsize + init); futex(2), FUTEX_WAIT_BITSET.
+ */
+#define _GNU_SOURCE /* syscall(), clock_gettime() */
+#include <grain/ring.h>
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RING_KNOWN_FLAGS (GRAIN_RING_SP | GRAIN_RING_SC | GRAIN_RING_WAIT)
+
+static bool capacity_ok(unsigned capacity)
+{
+	return capacity >= GRAIN_RING_MIN_CAPACITY &&
+	       capacity <= GRAIN_RING_MAX_CAPACITY &&
+	       (capacity & (capacity - 1)) == 0;
+}
+
+size_t grain_ring_memsize(unsigned capacity)
+{
+	if (!capacity_ok(capacity))
+		return 0;
+	/* At most 2^31 slots of 16 bytes: no overflow in 64 bits. */
+	uint64_t size = sizeof(struct grain_ring) +
+			(uint64_t)capacity * sizeof(struct grain_impl_ring_slot);
+	/* Round up so the last slot's line is not shared with a neighbour. */
+	size = (size + GRAIN_CACHELINE - 1) & ~(uint64_t)(GRAIN_CACHELINE - 1);
+	return size > SIZE_MAX ? 0 : (size_t)size;
+}
+
+static void side_init(struct grain_impl_ring_side *side, unsigned capacity,
+		      unsigned flags)
+{
+	atomic_init(&side->pos, 0);
+	side->mask = capacity - 1;
+	side->flags = flags;
+	atomic_init(&side->sleepers.waiters, 0);
+	atomic_init(&side->sleepers.epoch, 0);
+}
+
+void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos)
+{
+	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
+	uint64_t mask = r->prod.mask;
+
+	atomic_store_explicit(&r->prod.pos, pos, memory_order_relaxed);
+	atomic_store_explicit(&r->cons.pos, pos, memory_order_relaxed);
+	r->life.base = pos;
+	/* Slot i is free for the first position >= pos that maps to it. */
+	for (uint64_t i = 0; i <= mask; i++) {
+		uint64_t p = pos + ((i - pos) & mask);
+
+		atomic_store_explicit(&slots[i].seq, p, memory_order_relaxed);
+		slots[i].obj = NULL;
+	}
+}
+
+int grain_ring_init(struct grain_ring *ring, unsigned capacity, unsigned flags)
+{
+	if (ring == NULL || ((uintptr_t)ring & (GRAIN_CACHELINE - 1)) != 0 ||
+	    !capacity_ok(capacity) || (flags & ~RING_KNOWN_FLAGS) != 0)
+		return -EINVAL;
+	memset(&ring->life, 0, sizeof(ring->life));
+	ring->life.memsize = grain_ring_memsize(capacity);
+	side_init(&ring->prod, capacity, flags);
+	side_init(&ring->cons, capacity, flags);
+	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(ring);
+	for (unsigned i = 0; i < capacity; i++) {
+		atomic_init(&slots[i].seq, i);
+		slots[i].obj = NULL;
+	}
+	return 0;
+}
+
+int grain_ring_create(struct grain_ring **ringp, unsigned capacity,
+		      unsigned flags, const struct grain_alloc *alloc)
+{
+	if (ringp == NULL)
+		return -EINVAL;
+	size_t size = grain_ring_memsize(capacity);
+	if (size == 0 || (flags & ~RING_KNOWN_FLAGS) != 0)
+		return -EINVAL;
+	struct grain_ring *ring = grain_mem_alloc(alloc, size, GRAIN_CACHELINE);
+	if (ring == NULL)
+		return -ENOMEM;
+	int rc = grain_ring_init(ring, capacity, flags);
+	if (rc != 0) {
+		grain_mem_free(alloc, ring, size, GRAIN_CACHELINE);
+		return rc;
+	}
+	if (alloc != NULL)
+		ring->life.alloc = *alloc;
+	ring->life.created = true;
+	*ringp = ring;
+	return 0;
+}
+
+void grain_ring_destroy(struct grain_ring *ring)
+{
+	if (ring == NULL || !ring->life.created)
+		return;
+	struct grain_alloc alloc = ring->life.alloc;
+	grain_mem_free(&alloc, ring, ring->life.memsize, GRAIN_CACHELINE);
+}
+
+/* --- sleeping ----------------------------------------------------------- */
+
+void grain_impl_ring_wake(struct grain_impl_ring_sleepers *s)
+{
+	/* Release: a sleeper that reads the new epoch (acquire) sees the
+	 * operation that made us wake it. */
+	atomic_fetch_add_explicit(&s->epoch, 1, memory_order_release);
+	syscall(SYS_futex, (uint32_t *)&s->epoch, FUTEX_WAKE_PRIVATE, INT_MAX,
+		NULL, NULL, 0);
+}
+
+static void futex_sleep(struct grain_impl_ring_sleepers *s, uint32_t epoch,
+			const struct timespec *deadline)
+{
+	/* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline, so
+	 * early returns (EINTR, EAGAIN, spurious) need no recomputation. */
+	syscall(SYS_futex, (uint32_t *)&s->epoch, FUTEX_WAIT_BITSET_PRIVATE,
+		epoch, deadline, NULL, FUTEX_BITSET_MATCH_ANY);
+}
+
+static bool past(const struct timespec *deadline)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > deadline->tv_sec ||
+	       (now.tv_sec == deadline->tv_sec &&
+		now.tv_nsec >= deadline->tv_nsec);
+}
+
+int grain_impl_wait(struct grain_impl_ring_sleepers *s,
+		    unsigned (*attempt)(void *ctx), void *ctx,
+		    int64_t timeout_ns)
+{
+	struct timespec deadline, *dl = NULL;
+
+	if (timeout_ns > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &deadline);
+		int64_t sec = timeout_ns / 1000000000;
+		long nsec = (long)(timeout_ns % 1000000000) + deadline.tv_nsec;
+		if (sec > (int64_t)(INT64_MAX / 4))
+			sec = INT64_MAX / 4; /* far enough to mean forever */
+		deadline.tv_sec += (time_t)sec + nsec / 1000000000;
+		deadline.tv_nsec = nsec % 1000000000;
+		dl = &deadline;
+	}
+	for (;;) {
+		unsigned k = attempt(ctx);
+		if (k != 0)
+			return (int)k;
+		if (timeout_ns == 0 || (dl != NULL && past(dl)))
+			return -ETIMEDOUT;
+
+		/* S2: pairs with S1 in grain_impl_ring_notify(). */
+		atomic_fetch_add_explicit(&s->waiters, 1, memory_order_acq_rel);
+		/* Acquire: pairs with the release bump in
+		 * grain_impl_ring_wake(). */
+		uint32_t epoch =
+			atomic_load_explicit(&s->epoch, memory_order_acquire);
+		k = attempt(ctx);
+		if (k == 0)
+			futex_sleep(s, epoch, dl);
+		atomic_fetch_sub_explicit(&s->waiters, 1, memory_order_relaxed);
+		if (k != 0)
+			return (int)k;
+	}
+}
+
+struct wait_op {
+	struct grain_ring *ring;
+	bool enqueue;
+	bool burst;
+	void **objs;
+	unsigned n;
+};
+
+static unsigned wait_attempt(void *ctx)
+{
+	const struct wait_op *op = ctx;
+
+	return op->enqueue ? grain_impl_ring_enqueue(op->ring, op->objs, op->n,
+						     op->burst)
+			   : grain_impl_ring_dequeue(op->ring, op->objs, op->n,
+						     op->burst);
+}
+
+static int ring_wait(struct grain_ring *r, struct wait_op *op,
+		     int64_t timeout_ns)
+{
+	/* Enqueuers wait for room, which dequeuers announce on their side. */
+	struct grain_impl_ring_sleepers *s =
+		op->enqueue ? &r->cons.sleepers : &r->prod.sleepers;
+
+	op->ring = r;
+	int rc = grain_impl_wait(s, wait_attempt, op, timeout_ns);
+	return rc > 0 && !op->burst ? 0 : rc;
+}
+
+static bool wait_args_ok(const struct grain_ring *r, const void *objs,
+			 unsigned n, unsigned limit)
+{
+	return r != NULL && (r->prod.flags & GRAIN_RING_WAIT) != 0 &&
+	       objs != NULL && n != 0 && n <= limit;
+}
+
+int grain_ring_enqueue_wait(struct grain_ring *ring, void *obj,
+			    int64_t timeout_ns)
+{
+	if (!wait_args_ok(ring, &obj, 1, 1))
+		return -EINVAL;
+	struct wait_op op = { NULL, true, false, &obj, 1 };
+	return ring_wait(ring, &op, timeout_ns);
+}
+
+int grain_ring_dequeue_wait(struct grain_ring *ring, void **objp,
+			    int64_t timeout_ns)
+{
+	if (!wait_args_ok(ring, objp, 1, 1))
+		return -EINVAL;
+	struct wait_op op = { NULL, false, false, objp, 1 };
+	return ring_wait(ring, &op, timeout_ns);
+}
+
+int grain_ring_enqueue_bulk_wait(struct grain_ring *ring, void *const *objs,
+				 unsigned n, int64_t timeout_ns)
+{
+	if (ring != NULL && n == 0 && (ring->prod.flags & GRAIN_RING_WAIT))
+		return 0;
+	if (!wait_args_ok(ring, objs, n, ring ? grain_ring_capacity(ring) : 0))
+		return -EINVAL;
+	struct wait_op op = { NULL, true, false, (void **)(uintptr_t)objs, n };
+	return ring_wait(ring, &op, timeout_ns);
+}
+
+int grain_ring_dequeue_bulk_wait(struct grain_ring *ring, void **objs,
+				 unsigned n, int64_t timeout_ns)
+{
+	if (ring != NULL && n == 0 && (ring->prod.flags & GRAIN_RING_WAIT))
+		return 0;
+	if (!wait_args_ok(ring, objs, n, ring ? grain_ring_capacity(ring) : 0))
+		return -EINVAL;
+	struct wait_op op = { NULL, false, false, objs, n };
+	return ring_wait(ring, &op, timeout_ns);
+}
+
+int grain_ring_enqueue_burst_wait(struct grain_ring *ring, void *const *objs,
+				  unsigned n, int64_t timeout_ns)
+{
+	if (!wait_args_ok(ring, objs, n, (unsigned)INT32_MAX))
+		return -EINVAL;
+	struct wait_op op = { NULL, true, true, (void **)(uintptr_t)objs, n };
+	return ring_wait(ring, &op, timeout_ns);
+}
+
+int grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs,
+				  unsigned n, int64_t timeout_ns)
+{
+	if (!wait_args_ok(ring, objs, n, (unsigned)INT32_MAX))
+		return -EINVAL;
+	struct wait_op op = { NULL, false, true, objs, n };
+	return ring_wait(ring, &op, timeout_ns);
+}

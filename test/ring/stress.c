@@ -1,0 +1,274 @@
+/*
+ * stress.c - the grain_ring stress harness (see stress.h).
+ */
+#define _GNU_SOURCE
+#include "stress.h"
+
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "../common/test_util.h"
+
+#define MAX_THREADS 16
+#define MAX_BATCH 64
+#define WAIT_NS (20LL * 1000000000) /* a lost wake-up fails, not hangs */
+
+struct stress {
+	const struct stress_cfg *cfg;
+	struct grain_ring *ring;
+	pthread_mutex_t prod_lock, cons_lock; /* SP / SC handover */
+	_Atomic(unsigned char) *seen;         /* one counter per token */
+	_Atomic(uint64_t) consumed;
+	_Atomic(unsigned) errors;
+	_Atomic(const char *) first_error; /* workers never assert */
+	_Atomic(bool) go;
+	uint64_t total;
+	int64_t give_up_ns; /* lost tokens must fail the test, not hang it */
+};
+
+struct worker {
+	struct stress *st;
+	unsigned id;
+	pthread_t thread;
+};
+
+/* Criterion's assertions may only fail on the test's own thread: workers
+ * record what went wrong and the main thread asserts on it. */
+static void fail(struct stress *st, const char *what)
+{
+	const char *none = NULL;
+
+	atomic_fetch_add(&st->errors, 1);
+	atomic_compare_exchange_strong(&st->first_error, &none, what);
+}
+
+static void *token(unsigned producer, unsigned seq)
+{
+	/* Token 0 (producer 0, sequence 0) is NULL: NULL must travel too. */
+	return (void *)(((uintptr_t)producer << 32) | seq);
+}
+
+static void wait_for_go(struct stress *st)
+{
+	while (!atomic_load_explicit(&st->go, memory_order_acquire))
+		sched_yield();
+}
+
+static void lock_if(bool single, pthread_mutex_t *m)
+{
+	if (single)
+		pthread_mutex_lock(m);
+}
+
+static void unlock_if(bool single, pthread_mutex_t *m)
+{
+	if (single)
+		pthread_mutex_unlock(m);
+}
+
+static unsigned produce_some(struct stress *st, void **objs, unsigned n)
+{
+	const struct stress_cfg *c = st->cfg;
+	struct grain_ring *r = st->ring;
+	int rc;
+
+	switch (c->op) {
+	case STRESS_SINGLE:
+		return grain_ring_try_enqueue(r, objs[0]) == 0;
+	case STRESS_BULK:
+		return grain_ring_enqueue_bulk(r, objs, n) == 0 ? n : 0;
+	case STRESS_BURST:
+		rc = grain_ring_enqueue_burst(r, objs, n);
+		if (rc < 0)
+			fail(st, "enqueue_burst returned an error");
+		return rc > 0 ? (unsigned)rc : 0;
+	case STRESS_WAIT:
+		if (n == 1)
+			rc = grain_ring_enqueue_wait(r, objs[0], WAIT_NS);
+		else
+			rc = grain_ring_enqueue_bulk_wait(r, objs, n, WAIT_NS);
+		if (rc != 0)
+			fail(st, "enqueue wait failed (lost wake-up?)");
+		return rc == 0 ? n : 0;
+	}
+	return 0;
+}
+
+static void *producer(void *arg)
+{
+	struct worker *w = arg;
+	struct stress *st = w->st;
+	const struct stress_cfg *c = st->cfg;
+	bool single = (c->flags & GRAIN_RING_SP) != 0;
+	unsigned batch = c->op == STRESS_SINGLE ? 1 : c->batch;
+	uint64_t rng = 0x9E3779B97F4A7C15ULL * (w->id + 1);
+	void *objs[MAX_BATCH];
+	unsigned seq = 0;
+
+	wait_for_go(st);
+	for (unsigned iter = 0; seq < c->per_producer; iter++) {
+		if ((iter & 1023) == 0 && test_now_ns() > st->give_up_ns) {
+			fail(st, "stalled: the ring stayed full");
+			break;
+		}
+		if (atomic_load_explicit(&st->errors, memory_order_relaxed))
+			break;
+		unsigned n = c->per_producer - seq < batch ? c->per_producer - seq
+							   : batch;
+		for (unsigned i = 0; i < n; i++)
+			objs[i] = token(w->id, seq + i);
+		/* In SP mode with a wait op, sleeping while holding the
+		 * handover mutex is fine: only producers take it. */
+		lock_if(single, &st->prod_lock);
+		unsigned done = produce_some(st, objs, n);
+		unlock_if(single, &st->prod_lock);
+		seq += done;
+		if (done == 0)
+			sched_yield();
+		if (c->jitter)
+			test_jitter(&rng);
+	}
+	return NULL;
+}
+
+static unsigned consume_some(struct stress *st, void **objs, unsigned n,
+			     bool finishing)
+{
+	const struct stress_cfg *c = st->cfg;
+	struct grain_ring *r = st->ring;
+	int rc;
+
+	switch (c->op) {
+	case STRESS_SINGLE:
+		return grain_ring_try_dequeue(r, objs) == 0;
+	case STRESS_BULK:
+		if (!finishing)
+			return grain_ring_dequeue_bulk(r, objs, n) == 0 ? n : 0;
+		/* Fewer than n may be left in the whole run. */
+		/* fall through */
+	case STRESS_BURST:
+		rc = grain_ring_dequeue_burst(r, objs, n);
+		if (rc < 0)
+			fail(st, "dequeue_burst returned an error");
+		return rc > 0 ? (unsigned)rc : 0;
+	case STRESS_WAIT:
+		/* Short timeouts: the run ends when the last token is out,
+		 * and consumers must notice that. */
+		rc = grain_ring_dequeue_burst_wait(r, objs, n, 2000000);
+		if (rc <= 0 && rc != -ETIMEDOUT)
+			fail(st, "dequeue_burst_wait returned an error");
+		return rc > 0 ? (unsigned)rc : 0;
+	}
+	return 0;
+}
+
+static void *consumer(void *arg)
+{
+	struct worker *w = arg;
+	struct stress *st = w->st;
+	const struct stress_cfg *c = st->cfg;
+	bool single = (c->flags & GRAIN_RING_SC) != 0;
+	unsigned batch = c->op == STRESS_SINGLE ? 1 : c->batch;
+	int64_t last[MAX_THREADS];
+	uint64_t rng = 0xD1B54A32D192ED03ULL * (w->id + 1);
+	void *objs[MAX_BATCH];
+
+	for (unsigned p = 0; p < MAX_THREADS; p++)
+		last[p] = -1;
+	wait_for_go(st);
+	for (unsigned iter = 0;
+	     atomic_load_explicit(&st->consumed, memory_order_relaxed) <
+	     st->total;
+	     iter++) {
+		if ((iter & 1023) == 0 && test_now_ns() > st->give_up_ns) {
+			fail(st, "stalled: tokens lost or never published");
+			break;
+		}
+		if (atomic_load_explicit(&st->errors, memory_order_relaxed))
+			break; /* already failed: stop early */
+		bool finishing = st->total - atomic_load_explicit(
+						     &st->consumed,
+						     memory_order_relaxed) <
+				 (uint64_t)batch * c->consumers;
+		lock_if(single, &st->cons_lock);
+		unsigned got = consume_some(st, objs, batch, finishing);
+		/* Check order under the handover lock: with SC the next
+		 * holder's tokens are later in the ring. */
+		for (unsigned i = 0; i < got; i++) {
+			uintptr_t t = (uintptr_t)objs[i];
+			unsigned p = (unsigned)(t >> 32), s = (unsigned)t;
+
+			if (p >= c->producers || s >= c->per_producer ||
+			    (int64_t)s <= last[p]) {
+				fail(st, "token invented or out of producer order");
+				continue;
+			}
+			last[p] = s;
+			if (atomic_fetch_add_explicit(
+				    &st->seen[(uint64_t)p * c->per_producer + s],
+				    1, memory_order_relaxed) != 0)
+				fail(st, "token dequeued twice");
+		}
+		unlock_if(single, &st->cons_lock);
+		if (got != 0)
+			atomic_fetch_add_explicit(&st->consumed, got,
+						  memory_order_relaxed);
+		else
+			sched_yield();
+		if (c->jitter)
+			test_jitter(&rng);
+	}
+	return NULL;
+}
+
+void stress_run(const struct stress_cfg *c)
+{
+	struct stress st = { .cfg = c };
+	struct worker prods[MAX_THREADS], conss[MAX_THREADS];
+	unsigned flags = c->flags | (c->op == STRESS_WAIT ? GRAIN_RING_WAIT : 0);
+
+	cr_assert(c->producers <= MAX_THREADS && c->consumers <= MAX_THREADS);
+	cr_assert(c->batch <= MAX_BATCH && c->batch <= c->capacity);
+	cr_assert_eq(grain_ring_create(&st.ring, c->capacity, flags, NULL), 0);
+	if (c->start_pos != 0)
+		grain_impl_ring_reset(st.ring, c->start_pos);
+	st.total = (uint64_t)c->producers * c->per_producer;
+	st.give_up_ns = test_now_ns() + 60LL * 1000000000;
+	st.seen = calloc(st.total, sizeof(*st.seen));
+	cr_assert_not_null(st.seen);
+	pthread_mutex_init(&st.prod_lock, NULL);
+	pthread_mutex_init(&st.cons_lock, NULL);
+
+	for (unsigned i = 0; i < c->consumers; i++) {
+		conss[i] = (struct worker){ .st = &st, .id = i };
+		cr_assert_eq(pthread_create(&conss[i].thread, NULL, consumer,
+					    &conss[i]), 0);
+	}
+	for (unsigned i = 0; i < c->producers; i++) {
+		prods[i] = (struct worker){ .st = &st, .id = i };
+		cr_assert_eq(pthread_create(&prods[i].thread, NULL, producer,
+					    &prods[i]), 0);
+	}
+	atomic_store_explicit(&st.go, true, memory_order_release);
+	for (unsigned i = 0; i < c->producers; i++)
+		pthread_join(prods[i].thread, NULL);
+	for (unsigned i = 0; i < c->consumers; i++)
+		pthread_join(conss[i].thread, NULL);
+
+	cr_assert_eq(atomic_load(&st.errors), 0u, "%u errors, first: %s",
+		     atomic_load(&st.errors), atomic_load(&st.first_error));
+	cr_assert_eq(atomic_load(&st.consumed), st.total);
+	for (uint64_t i = 0; i < st.total; i++)
+		cr_assert_eq(atomic_load(&st.seen[i]), 1u,
+			     "token %llu dequeued %u times",
+			     (unsigned long long)i, atomic_load(&st.seen[i]));
+	cr_assert(grain_ring_empty(st.ring));
+	void *extra;
+	cr_assert_eq(grain_ring_try_dequeue(st.ring, &extra), -EAGAIN);
+	free(st.seen);
+	pthread_mutex_destroy(&st.prod_lock);
+	pthread_mutex_destroy(&st.cons_lock);
+	grain_ring_destroy(st.ring);
+}
