@@ -8,6 +8,7 @@
 
 #include <grain/common.h>
 #include <grain/lock.h>
+#include <grain/prio.h>
 #include <grain/ring.h>
 
 #define GRAIN_VERSION_MAJOR 0

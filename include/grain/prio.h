@@ -1,0 +1,270 @@
+/**
+ * @file prio.h
+ * @brief grain_prio: a multi-band priority queue of pointers, one grain_ring
+ *        per band, highest non-empty band first (pfifo_fast without a lock).
+ *
+ * Contents
+ *   1. Synchronization table
+ *   2. The non-empty bits, and why no object is stranded
+ *   3. Scheduling: strict and weighted
+ *   4. Configuration and lifecycle
+ *   5. Enqueue (by band or by priority), dequeue, blocking dequeue
+ *   6. Priority helpers (TOS, DSCP) and statistics
+ *
+ * 1. Synchronization table
+ *
+ * | call                       | may run concurrently with                |
+ * |----------------------------|------------------------------------------|
+ * | enqueue, enqueue_prio,     | everything but init/destroy              |
+ * |   enqueue_burst            |                                          |
+ * | try_dequeue, dequeue_burst,| enqueues; other dequeues unless          |
+ * |   dequeue_wait (+burst)    |   GRAIN_PRIO_SC                          |
+ * | stats, backlog, tos/dscp   | everything but init/destroy              |
+ * | init, destroy              | nothing on the same queue                |
+ *
+ * Band b is a multi-producer grain_ring (single-consumer under
+ * GRAIN_PRIO_SC), so everything grain_ring promises holds per band: FIFO,
+ * an enqueue happens-before the dequeue that returns its object, and a
+ * thread preempted mid-operation delays only its own slot. Across bands,
+ * each dequeue takes from the highest band it finds non-empty (strict
+ * mode) at the moment it looks.
+ *
+ * 2. The non-empty bits
+ *
+ * A 64-bit word has bit b set while band b may hold objects. A producer,
+ * after its object is in the ring, makes a full fence (P1) and sets the bit
+ * if it is clear. A dequeuer that finds band b empty clears the bit, makes
+ * a full fence (C1) and looks at the band's next slot again; if it is ready
+ * it sets the bit back. The race: a producer reads the bit as set just
+ * before a dequeuer clears it, and so leaves it alone. P1 and C1 are
+ * sequentially consistent fences, so one of them comes first: if P1 does,
+ * the dequeuer's second look sees the object and sets the bit back; if C1
+ * does, the producer reads the bit as clear and sets it. Either way the
+ * bit is set while an object is ready, and no object is stranded. An object
+ * behind a slot whose producer is preempted becomes reachable when that
+ * producer publishes and sets the bit itself. Bits may be set for empty
+ * bands (a dequeuer clears them on its way); dequeuers never spin.
+ *
+ * 3. Scheduling
+ *
+ * Strict (default, as pfifo_fast): always the highest non-empty band; a
+ * busy high band starves lower ones. GRAIN_PRIO_WEIGHTED: weighted round
+ * robin over the non-empty bands, highest first in each round; a visit to
+ * band b takes up to weights[b] objects. Guarantee: while band b stays
+ * non-empty, it gets weights[b] objects out of every round, i.e. at least
+ * weights[b] / (sum of the weights of the non-empty bands) of all objects
+ * dequeued. The round-robin position is shared by all dequeuers; with
+ * several dequeuers it is kept under a spinlock (strict mode takes none).
+ *
+ * Drops: a full band refuses the object (tail drop) with -EAGAIN and
+ * counts it; nothing already queued is touched.
+ */
+#ifndef GRAIN_PRIO_H
+#define GRAIN_PRIO_H
+
+#include <grain/common.h>
+#include <grain/lock.h>
+#include <grain/ring.h>
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define GRAIN_PRIO_MAX_BANDS 64u
+#define GRAIN_PRIO_PRIORITIES 16u
+
+/** Only one thread at a time dequeues. */
+#define GRAIN_PRIO_SC 0x1u
+/** Enable the _wait calls (each enqueue then checks for sleepers). */
+#define GRAIN_PRIO_WAIT 0x2u
+/** Weighted round robin instead of strict priority. */
+#define GRAIN_PRIO_WEIGHTED 0x4u
+
+/** Configuration given to init/create; copied, so it may be temporary. */
+struct grain_prio_config {
+	unsigned bands;              /**< 1..64; band 0 is the highest */
+	unsigned flags;              /**< GRAIN_PRIO_* */
+	unsigned capacity;           /**< per-band limit, a power of two >= 2 */
+	const unsigned *capacities;  /**< per band; NULL: all `capacity` */
+	const unsigned *weights;     /**< WEIGHTED: per band, >= 1; NULL: 1 */
+	const uint8_t *priomap;      /**< 16 bands, each < bands; NULL:
+					  pfifo_fast's map, folded into the
+					  last band if there are fewer than 3 */
+};
+
+/** pfifo_fast's priority-to-band map (priorities 0..15, 3 bands). */
+extern const uint8_t grain_prio_default_priomap[GRAIN_PRIO_PRIORITIES];
+
+#include <grain/impl/prio.h>
+
+/**
+ * grain_prio_memsize - bytes needed for a queue of this configuration.
+ * @return the size, or 0 if the configuration is invalid (band count out of
+ *         range, a capacity not a power of two in [2, 2^31], a weight of 0,
+ *         an entry of a given priomap >= bands, unknown flags).
+ * Thread safety: any thread.
+ */
+size_t grain_prio_memsize(const struct grain_prio_config *cfg);
+
+/**
+ * grain_prio_init - make an empty queue in caller memory of
+ * grain_prio_memsize() bytes aligned to GRAIN_CACHELINE.
+ * @return 0, or -EINVAL (NULL, misaligned, invalid configuration).
+ * Thread safety: nothing else may use @p prio meanwhile.
+ */
+GRAIN_NODISCARD int grain_prio_init(struct grain_prio *prio,
+				    const struct grain_prio_config *cfg);
+
+/**
+ * grain_prio_create - allocate and initialise a queue.
+ * @return 0, -EINVAL (as init, or @p priop NULL) or -ENOMEM; *priop is
+ *         untouched on error. Thread safety: any thread.
+ */
+GRAIN_NODISCARD int grain_prio_create(struct grain_prio **priop,
+				      const struct grain_prio_config *cfg,
+				      const struct grain_alloc *alloc);
+
+/**
+ * grain_prio_destroy - free a queue from grain_prio_create() (NULL and
+ * init'ed queues: no-op). Queued objects are not touched. Nothing else may
+ * use the queue, and nobody may sleep on it.
+ */
+void grain_prio_destroy(struct grain_prio *prio);
+
+/** grain_prio_bands - the band count. Any thread. */
+static inline unsigned grain_prio_bands(const struct grain_prio *prio)
+{
+	return prio->ro.nbands;
+}
+
+/**
+ * grain_prio_enqueue - add @p obj (NULL allowed) at the tail of @p band.
+ * @return 0; -EAGAIN if the band is full (the object is not queued and a
+ *         drop is counted); -EINVAL if @p prio is NULL or @p band is out of
+ *         range. Ordering: release (the dequeue that returns @p obj
+ *         acquires). Thread safety: any thread, any number at once.
+ */
+GRAIN_NODISCARD static inline int grain_prio_enqueue(struct grain_prio *prio,
+						     unsigned band, void *obj)
+{
+	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands))
+		return -EINVAL;
+	return grain_impl_prio_enqueue(prio, band, &obj, 1) == 1 ? 0 : -EAGAIN;
+}
+
+/**
+ * grain_prio_enqueue_prio - enqueue by priority 0..15 through the priomap.
+ * @return as grain_prio_enqueue(); -EINVAL also for @p priority > 15.
+ */
+GRAIN_NODISCARD static inline int
+grain_prio_enqueue_prio(struct grain_prio *prio, unsigned priority, void *obj)
+{
+	if (GRAIN_UNLIKELY(prio == NULL || priority >= GRAIN_PRIO_PRIORITIES))
+		return -EINVAL;
+	return grain_prio_enqueue(prio, prio->ro.priomap[priority], obj);
+}
+
+/**
+ * grain_prio_enqueue_burst - add as many of @p n objects to @p band as fit,
+ * in order; the rest are refused and counted as drops.
+ * @return the number queued, or -EINVAL (NULL, band out of range,
+ *         @p objs NULL with n > 0, n > INT_MAX).
+ */
+GRAIN_NODISCARD static inline int
+grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
+			 void *const *objs, unsigned n)
+{
+	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands ||
+			   (objs == NULL && n != 0) || n > (unsigned)INT32_MAX))
+		return -EINVAL;
+	return n == 0 ? 0 : (int)grain_impl_prio_enqueue(prio, band, objs, n);
+}
+
+/**
+ * grain_prio_try_dequeue - take the next object by the scheduling rule.
+ * @param bandp  if not NULL, receives the object's band.
+ * @return 0; -EAGAIN if every band is empty; -EINVAL if an argument is
+ *         NULL. Ordering: acquire on success. Never blocks.
+ */
+GRAIN_NODISCARD static inline int grain_prio_try_dequeue(struct grain_prio *prio,
+							 void **objp,
+							 unsigned *bandp)
+{
+	if (GRAIN_UNLIKELY(prio == NULL || objp == NULL))
+		return -EINVAL;
+	return grain_impl_prio_dequeue(prio, objp, 1, bandp) == 1 ? 0 : -EAGAIN;
+}
+
+/**
+ * grain_prio_dequeue_burst - take up to @p n objects by the scheduling rule
+ * (strict: the highest band first, then the next, ...).
+ * @return the number taken (0 if all bands are empty), or -EINVAL (NULL
+ *         arguments with n > 0, n > INT_MAX).
+ */
+GRAIN_NODISCARD static inline int
+grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n)
+{
+	if (GRAIN_UNLIKELY(prio == NULL || (objs == NULL && n != 0) ||
+			   n > (unsigned)INT32_MAX))
+		return -EINVAL;
+	return n == 0 ? 0 : (int)grain_impl_prio_dequeue(prio, objs, n, NULL);
+}
+
+/**
+ * grain_prio_dequeue_wait / grain_prio_dequeue_burst_wait - as the
+ * non-blocking forms, sleeping (futex) while every band is empty, for at
+ * most @p timeout_ns (negative: forever; 0: one attempt). Need
+ * GRAIN_PRIO_WAIT. Every enqueue wakes the sleepers: no wake-up is lost.
+ * @return 0 / the count > 0; -ETIMEDOUT; -EINVAL (NULL, no WAIT flag,
+ *         n == 0 or n > INT_MAX).
+ */
+GRAIN_NODISCARD int grain_prio_dequeue_wait(struct grain_prio *prio,
+					    void **objp, unsigned *bandp,
+					    int64_t timeout_ns);
+GRAIN_NODISCARD int grain_prio_dequeue_burst_wait(struct grain_prio *prio,
+						  void **objs, unsigned n,
+						  int64_t timeout_ns);
+
+/** Per-band statistics; a snapshot, see grain_prio_stats(). */
+struct grain_prio_band_stats {
+	uint64_t enqueued; /**< objects accepted since init */
+	uint64_t dequeued; /**< objects taken since init */
+	uint64_t dropped;  /**< objects refused because the band was full */
+	uint64_t backlog;  /**< enqueued - dequeued: objects in the band */
+};
+
+/**
+ * grain_prio_stats - statistics of @p band. Enqueued and dequeued are the
+ * band ring's own positions (grain_ring_totals()), so they cost nothing
+ * on the fast path; drops are counted on the (slow) drop path only. Once
+ * all threads are quiet, enqueued == dequeued + backlog exactly and every
+ * refused object is in dropped. @return 0 or -EINVAL. Any thread.
+ */
+int grain_prio_stats(const struct grain_prio *prio, unsigned band,
+		     struct grain_prio_band_stats *st);
+
+/** grain_prio_backlog - objects queued in all bands (a snapshot). */
+unsigned grain_prio_backlog(const struct grain_prio *prio);
+
+/**
+ * grain_prio_tos_to_priority - an IPv4 TOS byte to a priority 0..15, as
+ * Linux's rt_tos2priority() does on forwarding (RFC 1349 TOS bits:
+ * low delay -> 6 interactive, throughput -> 2 bulk, both -> 4, else 0).
+ */
+unsigned grain_prio_tos_to_priority(uint8_t tos);
+
+/**
+ * grain_prio_dscp_to_priority - a DSCP (0..63) to a priority: CS6/CS7 -> 7
+ * (control), EF, CS4, CS5 and AF4x -> 6 (interactive), CS2, CS3, AF2x and
+ * AF3x -> 4 (interactive bulk), CS1, LE and AF1x -> 2 (bulk), anything else
+ * -> 0 (best effort). With the default priomap: 6 and 7 go to band 0, 0 and
+ * 4 to band 1, 2 to band 2.
+ */
+unsigned grain_prio_dscp_to_priority(uint8_t dscp);
+
+/** grain_prio_tclass_to_priority - an IPv6 traffic class byte: its DSCP
+ * (upper six bits) through grain_prio_dscp_to_priority(). */
+unsigned grain_prio_tclass_to_priority(uint8_t tclass);
+
+#endif /* GRAIN_PRIO_H */

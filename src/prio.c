@@ -1,0 +1,285 @@
+/*
+ * prio.c - grain_prio's cold paths: configuration, lifecycle, the
+ * non-empty bit re-check, weighted scheduling, blocking dequeue, stats and
+ * the priority helpers.
+ *
+ * Design. Each band is a grain_ring placed in the same allocation after
+ * the header, so a queue is one block of memory (memsize + init works on
+ * caller memory). Enqueue and strict dequeue are inline
+ * (include/grain/impl/prio.h); they meet only on the word of non-empty
+ * bits, which producers write only when a band turns non-empty and
+ * dequeuers only when they find one empty. Statistics come from the rings'
+ * own positions, so the fast path keeps no counter at all.
+ *
+ * References: Linux net/sched/sch_generic.c (pfifo_fast: prio2band,
+ * bitmap2band, the lockless per-band skb_array version and its
+ * STATE_MISSED re-check); Linux net/ipv4/route.c ip_tos2prio[];
+ * RFC 4594 and RFC 8622 (DSCP classes).
+ */
+#include <grain/prio.h>
+
+#include <string.h>
+
+#define PRIO_KNOWN_FLAGS (GRAIN_PRIO_SC | GRAIN_PRIO_WAIT | GRAIN_PRIO_WEIGHTED)
+
+const uint8_t grain_prio_default_priomap[GRAIN_PRIO_PRIORITIES] = {
+	1, 2, 2, 2, 1, 2, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1
+};
+
+static unsigned band_capacity(const struct grain_prio_config *cfg, unsigned b)
+{
+	return cfg->capacities != NULL ? cfg->capacities[b] : cfg->capacity;
+}
+
+/* Validates cfg; returns the header size plus all rings, or 0. */
+size_t grain_prio_memsize(const struct grain_prio_config *cfg)
+{
+	if (cfg == NULL || cfg->bands == 0 || cfg->bands > GRAIN_PRIO_MAX_BANDS ||
+	    (cfg->flags & ~PRIO_KNOWN_FLAGS) != 0)
+		return 0;
+	for (unsigned i = 0; cfg->priomap && i < GRAIN_PRIO_PRIORITIES; i++)
+		if (cfg->priomap[i] >= cfg->bands)
+			return 0;
+	size_t size = sizeof(struct grain_prio);
+	size = (size + GRAIN_CACHELINE - 1) & ~(size_t)(GRAIN_CACHELINE - 1);
+	for (unsigned b = 0; b < cfg->bands; b++) {
+		size_t rs = grain_ring_memsize(band_capacity(cfg, b));
+		if (rs == 0 || size > SIZE_MAX - rs)
+			return 0;
+		if (cfg->weights != NULL && cfg->weights[b] == 0)
+			return 0;
+		size += rs;
+	}
+	return size;
+}
+
+int grain_prio_init(struct grain_prio *p, const struct grain_prio_config *cfg)
+{
+	size_t size = grain_prio_memsize(cfg);
+
+	if (p == NULL || size == 0 ||
+	    ((uintptr_t)p & (GRAIN_CACHELINE - 1)) != 0)
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	p->ro.nbands = cfg->bands;
+	p->ro.flags = cfg->flags;
+	for (unsigned i = 0; i < GRAIN_PRIO_PRIORITIES; i++) {
+		/* The default map folds into the last band when there are
+		 * fewer than its 3. */
+		unsigned b = cfg->priomap ? cfg->priomap[i]
+					  : grain_prio_default_priomap[i];
+		p->ro.priomap[i] = (uint8_t)(b < cfg->bands ? b : cfg->bands - 1);
+	}
+
+	char *at = (char *)p + ((sizeof(*p) + GRAIN_CACHELINE - 1) &
+				~(size_t)(GRAIN_CACHELINE - 1));
+	unsigned ring_flags = (cfg->flags & GRAIN_PRIO_SC) ? GRAIN_RING_MPSC
+							   : GRAIN_RING_MPMC;
+	for (unsigned b = 0; b < cfg->bands; b++) {
+		unsigned cap = band_capacity(cfg, b);
+		struct grain_ring *r = (struct grain_ring *)(void *)at;
+		if (grain_ring_init(r, cap, ring_flags) != 0)
+			return -EINVAL; /* unreachable: memsize validated */
+		p->ro.rings[b] = r;
+		p->ro.weights[b] = cfg->weights ? cfg->weights[b] : 1;
+		at += grain_ring_memsize(cap);
+	}
+	atomic_init(&p->nonempty, 0);
+	grain_spin_init(&p->sched.lock);
+	p->sched.cur = GRAIN_PRIO_MAX_BANDS - 1; /* first round starts at 0 */
+	p->sched.credit = 0;
+	atomic_init(&p->sleepers.waiters, 0);
+	atomic_init(&p->sleepers.epoch, 0);
+	for (unsigned b = 0; b < GRAIN_PRIO_MAX_BANDS; b++)
+		atomic_init(&p->dropped[b], 0);
+	p->life.memsize = size;
+	return 0;
+}
+
+int grain_prio_create(struct grain_prio **priop,
+		      const struct grain_prio_config *cfg,
+		      const struct grain_alloc *alloc)
+{
+	size_t size = grain_prio_memsize(cfg);
+
+	if (priop == NULL || size == 0)
+		return -EINVAL;
+	struct grain_prio *p = grain_mem_alloc(alloc, size, GRAIN_CACHELINE);
+	if (p == NULL)
+		return -ENOMEM;
+	int rc = grain_prio_init(p, cfg);
+	if (rc != 0) {
+		grain_mem_free(alloc, p, size, GRAIN_CACHELINE);
+		return rc;
+	}
+	if (alloc != NULL)
+		p->life.alloc = *alloc;
+	p->life.created = true;
+	*priop = p;
+	return 0;
+}
+
+void grain_prio_destroy(struct grain_prio *p)
+{
+	if (p == NULL || !p->life.created)
+		return;
+	struct grain_alloc alloc = p->life.alloc;
+	grain_mem_free(&alloc, p, p->life.memsize, GRAIN_CACHELINE);
+}
+
+void grain_impl_prio_drop(struct grain_prio *p, unsigned band, unsigned n)
+{
+	atomic_fetch_add_explicit(&p->dropped[band], n, memory_order_relaxed);
+}
+
+void grain_impl_prio_settle(struct grain_prio *p, unsigned band)
+{
+	uint64_t bit = (uint64_t)1 << band;
+
+	atomic_fetch_and_explicit(&p->nonempty, ~bit, memory_order_acq_rel);
+#if !GRAIN_TSAN
+	/* C1: pairs with P1 in grain_impl_prio_observe(). Under TSan the
+	 * producer's RMW and our RMW above are the pair. */
+	atomic_thread_fence(memory_order_seq_cst);
+#endif
+	if (grain_impl_ring_head_ready(p->ro.rings[band]))
+		atomic_fetch_or_explicit(&p->nonempty, bit, memory_order_relaxed);
+}
+
+/* The next band after cur, cyclically, whose bit is set in m (m != 0). */
+static unsigned next_band(uint64_t m, unsigned cur)
+{
+	uint64_t above = cur >= 63 ? 0 : m & ~(((uint64_t)2 << cur) - 1);
+
+	return (unsigned)__builtin_ctzll(above != 0 ? above : m);
+}
+
+unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p, void **objs,
+					  unsigned n, unsigned *bandp)
+{
+	bool locked = (p->ro.flags & GRAIN_PRIO_SC) == 0;
+	unsigned got = 0;
+
+	if (locked)
+		grain_spin_lock(&p->sched.lock);
+	unsigned cur = p->sched.cur, credit = p->sched.credit;
+	while (got < n) {
+		uint64_t m = atomic_load_explicit(&p->nonempty,
+						  memory_order_relaxed);
+		if (m == 0)
+			break;
+		if (credit == 0 || !(m & ((uint64_t)1 << cur))) {
+			cur = next_band(m, cur);
+			credit = p->ro.weights[cur];
+		}
+		unsigned want = n - got < credit ? n - got : credit;
+		unsigned k = grain_impl_ring_dequeue(p->ro.rings[cur], objs + got,
+						     want, true);
+		if (k != 0) {
+			if (bandp != NULL)
+				*bandp = cur;
+			got += k;
+			credit -= k;
+			if (k == want)
+				continue;
+		}
+		/* Fewer than asked: the band may be empty; its turn ends. */
+		grain_impl_prio_settle(p, cur);
+		credit = 0;
+	}
+	p->sched.cur = cur;
+	p->sched.credit = credit;
+	if (locked)
+		grain_spin_unlock(&p->sched.lock);
+	return got;
+}
+
+struct prio_wait {
+	struct grain_prio *p;
+	void **objs;
+	unsigned n;
+	unsigned *bandp;
+};
+
+static unsigned prio_attempt(void *ctx)
+{
+	struct prio_wait *w = ctx;
+
+	return grain_impl_prio_dequeue(w->p, w->objs, w->n, w->bandp);
+}
+
+int grain_prio_dequeue_wait(struct grain_prio *p, void **objp, unsigned *bandp,
+			    int64_t timeout_ns)
+{
+	if (p == NULL || objp == NULL || !(p->ro.flags & GRAIN_PRIO_WAIT))
+		return -EINVAL;
+	struct prio_wait w = { p, objp, 1, bandp };
+	int rc = grain_impl_wait(&p->sleepers, prio_attempt, &w, timeout_ns);
+	return rc > 0 ? 0 : rc;
+}
+
+int grain_prio_dequeue_burst_wait(struct grain_prio *p, void **objs,
+				  unsigned n, int64_t timeout_ns)
+{
+	if (p == NULL || objs == NULL || n == 0 || n > (unsigned)INT32_MAX ||
+	    !(p->ro.flags & GRAIN_PRIO_WAIT))
+		return -EINVAL;
+	struct prio_wait w = { p, objs, n, NULL };
+	return grain_impl_wait(&p->sleepers, prio_attempt, &w, timeout_ns);
+}
+
+int grain_prio_stats(const struct grain_prio *p, unsigned band,
+		     struct grain_prio_band_stats *st)
+{
+	if (p == NULL || st == NULL || band >= p->ro.nbands)
+		return -EINVAL;
+	grain_ring_totals(p->ro.rings[band], &st->enqueued, &st->dequeued);
+	st->backlog = st->enqueued - st->dequeued;
+	st->dropped = atomic_load_explicit(
+		&((struct grain_prio *)p)->dropped[band], memory_order_relaxed);
+	return 0;
+}
+
+unsigned grain_prio_backlog(const struct grain_prio *p)
+{
+	unsigned total = 0;
+
+	for (unsigned b = 0; b < p->ro.nbands; b++)
+		total += grain_ring_count(p->ro.rings[b]);
+	return total;
+}
+
+unsigned grain_prio_tos_to_priority(uint8_t tos)
+{
+	/* Linux ip_tos2prio[], indexed by the four RFC 1349 TOS bits without
+	 * the "minimise cost" bit: 0 best effort, 2 bulk, 4 interactive
+	 * bulk, 6 interactive. */
+	static const uint8_t by_tos[8] = { 0, 0, 2, 2, 6, 6, 4, 4 };
+
+	return by_tos[(tos & 0x1e) >> 2];
+}
+
+unsigned grain_prio_dscp_to_priority(uint8_t dscp)
+{
+	switch (dscp & 0x3f) {
+	case 48: case 56:                  /* CS6, CS7: network control */
+		return 7;
+	case 46: case 32: case 40:         /* EF, CS4, CS5 */
+	case 34: case 36: case 38:         /* AF41..AF43 */
+		return 6;
+	case 16: case 24:                  /* CS2, CS3 */
+	case 18: case 20: case 22:         /* AF21..AF23 */
+	case 26: case 28: case 30:         /* AF31..AF33 */
+		return 4;
+	case 8: case 1:                    /* CS1, LE (RFC 8622) */
+	case 10: case 12: case 14:         /* AF11..AF13 */
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+unsigned grain_prio_tclass_to_priority(uint8_t tclass)
+{
+	return grain_prio_dscp_to_priority((uint8_t)(tclass >> 2));
+}

@@ -1,0 +1,279 @@
+/*
+ * test_prio_stress.c - grain_prio under concurrency: 1..8 producers and
+ * 1..2 consumers, every accepted object dequeued exactly once, per-producer
+ * order kept within each band, statistics conserved (enqueued = dequeued +
+ * backlog, drops add up); and a run that tries hard to strand an object
+ * behind a cleared non-empty bit.
+ */
+#define _GNU_SOURCE
+#include <grain/prio.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "../common/test_util.h"
+
+#define BANDS 3u
+#define MAXP 8u
+#define MAXC 2u
+
+struct run {
+	struct grain_prio *p;
+	unsigned producers, consumers, per_producer;
+	bool jitter, use_wait;
+	_Atomic(unsigned char) *seen;     /* [producer][seq] */
+	_Atomic(uint64_t) accepted[BANDS], dropped[BANDS], consumed;
+	_Atomic(unsigned) producers_left;
+	_Atomic(unsigned) errors;
+	_Atomic(const char *) first_error;
+	int64_t give_up_ns;
+};
+
+struct worker {
+	struct run *run;
+	unsigned id;
+	pthread_t thread;
+};
+
+static void fail(struct run *r, const char *what)
+{
+	const char *none = NULL;
+
+	atomic_fetch_add(&r->errors, 1);
+	atomic_compare_exchange_strong(&r->first_error, &none, what);
+}
+
+/* token: producer (8 bits) | band (8 bits) | seq (32 bits) */
+static void *token(unsigned p, unsigned band, unsigned seq)
+{
+	return (void *)(((uintptr_t)p << 40) | ((uintptr_t)band << 32) | seq);
+}
+
+static void *producer(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->run;
+	uint64_t rng = 0x243F6A8885A308D3ULL * (w->id + 1);
+	uint64_t acc[BANDS] = { 0 }, drop[BANDS] = { 0 };
+
+	for (unsigned s = 0; s < r->per_producer; s++) {
+		/* A mixed stream: band 1 most often, band 0 least. */
+		unsigned x = (unsigned)(test_rand(&rng) % 8);
+		unsigned band = x == 0 ? 0 : x < 6 ? 1 : 2;
+		int rc = grain_prio_enqueue(r->p, band, token(w->id, band, s));
+		if (rc == 0)
+			acc[band]++;
+		else if (rc == -EAGAIN)
+			drop[band]++;
+		else
+			fail(r, "enqueue returned an unexpected error");
+		if (r->jitter)
+			test_jitter(&rng);
+	}
+	for (unsigned b = 0; b < BANDS; b++) {
+		atomic_fetch_add(&r->accepted[b], acc[b]);
+		atomic_fetch_add(&r->dropped[b], drop[b]);
+	}
+	atomic_fetch_sub(&r->producers_left, 1);
+	return NULL;
+}
+
+static void *consumer(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->run;
+	int64_t last[MAXP][BANDS];
+	void *objs[8];
+	uint64_t rng = 0x13198A2E03707344ULL * (w->id + 1);
+
+	for (unsigned i = 0; i < MAXP; i++)
+		for (unsigned b = 0; b < BANDS; b++)
+			last[i][b] = -1;
+	for (unsigned iter = 0;; iter++) {
+		bool done = atomic_load(&r->producers_left) == 0;
+		int n;
+		if (r->use_wait)
+			n = grain_prio_dequeue_burst_wait(r->p, objs, 8, 1000000);
+		else
+			n = grain_prio_dequeue_burst(r->p, objs, 1 + iter % 8);
+		if (n == -ETIMEDOUT)
+			n = 0;
+		if (n < 0) {
+			fail(r, "dequeue returned an error");
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			uintptr_t t = (uintptr_t)objs[i];
+			unsigned p = (unsigned)(t >> 40), b = (unsigned)(t >> 32) & 0xff;
+			unsigned s = (unsigned)t;
+			if (p >= r->producers || b >= BANDS ||
+			    s >= r->per_producer || (int64_t)s <= last[p][b]) {
+				fail(r, "object invented or out of order in its band");
+				continue;
+			}
+			last[p][b] = s;
+			if (atomic_fetch_add(&r->seen[(uint64_t)p * r->per_producer + s], 1))
+				fail(r, "object dequeued twice");
+		}
+		atomic_fetch_add(&r->consumed, (uint64_t)n);
+		/* Producers finished before this pass began and it found
+		 * nothing: every accepted object is out, or stranded. */
+		if (done && n == 0)
+			break;
+		if ((iter & 1023) == 0 && test_now_ns() > r->give_up_ns) {
+			fail(r, "stalled");
+			break;
+		}
+		if (r->jitter)
+			test_jitter(&rng);
+	}
+	return NULL;
+}
+
+static void run_prio(unsigned producers, unsigned consumers, unsigned flags,
+		     unsigned capacity, unsigned per_producer, bool jitter)
+{
+	struct grain_prio_config cfg = {
+		.bands = BANDS, .capacity = capacity,
+		.flags = flags | (consumers == 1 ? GRAIN_PRIO_SC : 0),
+		.weights = (const unsigned[]){ 3, 2, 1 },
+	};
+	struct run r = { .producers = producers, .consumers = consumers,
+			 .per_producer = per_producer, .jitter = jitter,
+			 .use_wait = (flags & GRAIN_PRIO_WAIT) != 0 };
+	struct worker pw[MAXP], cw[MAXC];
+
+	cr_assert_eq(grain_prio_create(&r.p, &cfg, NULL), 0);
+	r.seen = calloc((size_t)producers * per_producer, 1);
+	cr_assert_not_null(r.seen);
+	atomic_store(&r.producers_left, producers);
+	r.give_up_ns = test_now_ns() + 60LL * 1000000000;
+	for (unsigned i = 0; i < consumers; i++) {
+		cw[i] = (struct worker){ &r, i, 0 };
+		cr_assert_eq(pthread_create(&cw[i].thread, NULL, consumer, &cw[i]), 0);
+	}
+	for (unsigned i = 0; i < producers; i++) {
+		pw[i] = (struct worker){ &r, i, 0 };
+		cr_assert_eq(pthread_create(&pw[i].thread, NULL, producer, &pw[i]), 0);
+	}
+	for (unsigned i = 0; i < producers; i++)
+		pthread_join(pw[i].thread, NULL);
+	for (unsigned i = 0; i < consumers; i++)
+		pthread_join(cw[i].thread, NULL);
+
+	cr_assert_eq(atomic_load(&r.errors), 0u, "%u errors, first: %s",
+		     atomic_load(&r.errors), atomic_load(&r.first_error));
+	uint64_t accepted = 0, dropped = 0;
+	for (unsigned b = 0; b < BANDS; b++) {
+		struct grain_prio_band_stats st;
+		cr_assert_eq(grain_prio_stats(r.p, b, &st), 0);
+		cr_assert_eq(st.enqueued, atomic_load(&r.accepted[b]),
+			     "band %u: enqueued counts every accepted object", b);
+		cr_assert_eq(st.dropped, atomic_load(&r.dropped[b]),
+			     "band %u: every refusal is a counted drop", b);
+		cr_assert_eq(st.enqueued, st.dequeued + st.backlog);
+		cr_assert_eq(st.backlog, 0u, "band %u: object stranded", b);
+		accepted += st.enqueued;
+		dropped += st.dropped;
+	}
+	cr_assert_eq(accepted + dropped, (uint64_t)producers * per_producer,
+		     "every object was either accepted or dropped");
+	cr_assert_eq(atomic_load(&r.consumed), accepted);
+	uint64_t once = 0;
+	for (uint64_t i = 0; i < (uint64_t)producers * per_producer; i++)
+		once += atomic_load(&r.seen[i]);
+	cr_assert_eq(once, accepted);
+	free(r.seen);
+	grain_prio_destroy(r.p);
+}
+
+struct shape {
+	unsigned producers, consumers, flags;
+};
+
+ParameterizedTestParameters(prio_stress, shapes)
+{
+	static struct shape s[] = {
+		{ 1, 1, 0 }, { 2, 1, 0 }, { 4, 1, 0 }, { 8, 1, 0 },
+		{ 1, 2, 0 }, { 2, 2, 0 }, { 4, 2, 0 }, { 8, 2, 0 },
+		{ 4, 1, GRAIN_PRIO_WEIGHTED }, { 8, 2, GRAIN_PRIO_WEIGHTED },
+		{ 4, 1, GRAIN_PRIO_WAIT }, { 8, 2, GRAIN_PRIO_WAIT },
+		{ 8, 2, GRAIN_PRIO_WAIT | GRAIN_PRIO_WEIGHTED },
+	};
+	return cr_make_param_array(struct shape, s, sizeof(s) / sizeof(s[0]));
+}
+
+ParameterizedTest(struct shape *s, prio_stress, shapes, .timeout = 240)
+{
+	/* Small bands: drops happen, and bands empty and refill all the
+	 * time. Then once more with random descheduling. */
+	run_prio(s->producers, s->consumers, s->flags, 64,
+		 test_scale(100000 / s->producers), false);
+	run_prio(s->producers, s->consumers, s->flags, 16,
+		 test_scale(20000 / s->producers), true);
+}
+
+/*
+ * Stranding: producers trickle objects into one band, one at a time with
+ * a yield after each, so the band is almost always empty and its bit is
+ * cleared and set constantly, while the consumer keeps finding it empty.
+ * After the producers stop, every accepted object must still be reachable
+ * through the normal dequeue: run_prio's consumers stop at the first empty
+ * pass after the producers finished, and a stranded object fails the
+ * backlog assertion.
+ */
+static void *trickle(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->run;
+	uint64_t acc = 0;
+
+	for (unsigned s = 0; s < r->per_producer; s++) {
+		if (grain_prio_enqueue(r->p, 2, token(w->id, 2, s)) == 0)
+			acc++;
+		else
+			fail(r, "refused with room to spare");
+		sched_yield();
+	}
+	atomic_fetch_add(&r->accepted[2], acc);
+	atomic_fetch_sub(&r->producers_left, 1);
+	return NULL;
+}
+
+Test(prio_stress, no_object_stranded, .timeout = 240)
+{
+	for (unsigned round = 0; round < 20; round++) {
+		/* Room for every object of the round: a preempted consumer
+		 * must not turn into drops. */
+		struct grain_prio_config cfg = { .bands = BANDS,
+						 .capacity = 16384,
+						 .flags = GRAIN_PRIO_SC };
+		struct run r = { .producers = 4, .consumers = 1,
+				 .per_producer = test_scale(4000) };
+		struct worker pw[4], cw = { &r, 0, 0 };
+
+		cr_assert_eq(grain_prio_create(&r.p, &cfg, NULL), 0);
+		r.seen = calloc((size_t)4 * r.per_producer, 1);
+		atomic_store(&r.producers_left, 4);
+		r.give_up_ns = test_now_ns() + 60LL * 1000000000;
+		cr_assert_eq(pthread_create(&cw.thread, NULL, consumer, &cw), 0);
+		for (unsigned i = 0; i < 4; i++) {
+			pw[i] = (struct worker){ &r, i, 0 };
+			cr_assert_eq(pthread_create(&pw[i].thread, NULL, trickle,
+						    &pw[i]), 0);
+		}
+		for (unsigned i = 0; i < 4; i++)
+			pthread_join(pw[i].thread, NULL);
+		pthread_join(cw.thread, NULL);
+		cr_assert_eq(atomic_load(&r.errors), 0u, "%s",
+			     atomic_load(&r.first_error));
+		cr_assert_eq(grain_prio_backlog(r.p), 0u,
+			     "round %u: %u objects stranded", round,
+			     grain_prio_backlog(r.p));
+		cr_assert_eq(atomic_load(&r.consumed), atomic_load(&r.accepted[2]));
+		free(r.seen);
+		grain_prio_destroy(r.p);
+	}
+}
