@@ -7,6 +7,8 @@
 #define GRAIN_GRAIN_H
 
 #include <grain/common.h>
+#include <grain/hash.h>
+#include <grain/htab.h>
 #include <grain/lock.h>
 #include <grain/prio.h>
 #include <grain/ring.h>

@@ -9,6 +9,7 @@
 #include <grain/common.h>
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -67,28 +68,31 @@ static inline void test_jitter(uint64_t *rng)
 }
 
 /* An allocator that fails after `budget` successful allocations and
- * counts what it hands out, to check that every byte comes back. */
+ * counts what it hands out, to check that every byte comes back. Its
+ * state is atomic: tables free from other threads (liburcu's call_rcu). */
 struct test_alloc_state {
-	int budget;          /* allocations left before failing; <0: never */
-	long live;           /* allocations not yet freed */
-	size_t live_bytes;
-	unsigned failures;
+	_Atomic(int) budget;  /* allocations left before failing; <0: never */
+	_Atomic(long) live;   /* allocations not yet freed */
+	_Atomic(size_t) live_bytes;
+	_Atomic(unsigned) failures;
 };
 
 static inline void *test_alloc_fn(size_t size, size_t align, void *state)
 {
 	struct test_alloc_state *s = (struct test_alloc_state *)state;
+	int budget = atomic_load(&s->budget);
 
-	if (s->budget == 0) {
-		s->failures++;
-		return NULL;
-	}
-	if (s->budget > 0)
-		s->budget--;
+	do {
+		if (budget == 0) {
+			atomic_fetch_add(&s->failures, 1);
+			return NULL;
+		}
+	} while (budget > 0 &&
+		 !atomic_compare_exchange_weak(&s->budget, &budget, budget - 1));
 	void *p = grain_mem_alloc(NULL, size, align);
 	if (p != NULL) {
-		s->live++;
-		s->live_bytes += size;
+		atomic_fetch_add(&s->live, 1);
+		atomic_fetch_add(&s->live_bytes, size);
 	}
 	return p;
 }
@@ -98,8 +102,8 @@ static inline void test_free_fn(void *ptr, size_t size, size_t align,
 {
 	struct test_alloc_state *s = (struct test_alloc_state *)state;
 
-	s->live--;
-	s->live_bytes -= size;
+	atomic_fetch_sub(&s->live, 1);
+	atomic_fetch_sub(&s->live_bytes, size);
 	grain_mem_free(NULL, ptr, size, align);
 }
 

@@ -1,0 +1,395 @@
+/**
+ * @file htab.h
+ * @brief grain_htab: an intrusive hash table with striped locks, LRU
+ *        eviction, byte watermarks, TTL expiry and lock-free RCU lookups.
+ *        Modelled on the Linux IP fragment table (per-bucket-group locks,
+ *        LRU, memory thresholds) and what followed it (RCU lookup,
+ *        admission control).
+ *
+ * Contents
+ *   1. Synchronization table
+ *   2. Stripes, buckets, resize
+ *   3. Bytes, watermarks, eviction, TTL
+ *   4. Node life cycle and reclamation (RCU)
+ *   5. Configuration and lifecycle
+ *   6. Scoped access: lock, *_locked, unlock
+ *   7. One-call forms and lock-free lookup
+ *   8. Maintenance and statistics; RCU thread helpers
+ *
+ * 1. Synchronization table
+ *
+ * | call                          | may run concurrently with              |
+ * |-------------------------------|----------------------------------------|
+ * | lock .. *_locked .. unlock    | everything but create/destroy; scopes  |
+ * |                               |   on the same stripe serialize         |
+ * | insert, remove, find_or_insert| everything but create/destroy          |
+ * | lookup (in an RCU read side)  | everything but create/destroy; never   |
+ * |                               |   blocks, never takes a lock           |
+ * | expire, resize, stats, bytes  | everything but create/destroy          |
+ * | create, destroy               | nothing on the same table              |
+ *
+ * Ordering: a scope's unlock is a release and the next lock of the same
+ * stripe an acquire (grain_spinlock), so everything done under one scope
+ * happens-before the next scope on that stripe. Publishing a node in a
+ * bucket is a release; lookup's loads are acquire, so a lookup that finds
+ * a node sees it fully initialised by the inserter (and everything the
+ * inserter wrote to the enclosing object before the insert).
+ *
+ * 2. Stripes and buckets
+ *
+ * The table is `stripes` independent shards. A key's stripe comes from the
+ * high bits of its 64-bit hash, its bucket inside the stripe from the low
+ * bits, so the two are independent. Each stripe has its own cache-line
+ * aligned spinlock, bucket array, LRU list, counters and load factor: two
+ * writers on different stripes share nothing but the byte total (batched,
+ * section 3). One stripe is a valid configuration: the global-lock
+ * baseline.
+ *
+ * A stripe doubles its bucket array when it holds more than max_load
+ * entries per bucket and halves it below max_load / 8 (never below the
+ * initial size), and grain_htab_resize() sets a size on request. Writers of
+ * that stripe wait while it relinks; lock-free readers never wait. Each
+ * node has two chain links, one per table generation: a resize links every
+ * node into the new bucket array through the link the current array does
+ * not use, then publishes the new array (release). A reader that loaded
+ * the old array walks the old links, which stay untouched until a grace
+ * period after the switch, so it still passes every node that was there;
+ * the old array is freed after that grace period, and the stripe's next
+ * resize waits for it (it stays due until then). No resize ever waits for
+ * a grace period while holding a lock.
+ *
+ * Chains are bounded: an insert into a chain of max_chain entries is
+ * refused (-EMLINK) and counted, and the stripe grows, up to four buckets
+ * per entry (beyond that the keys collide and more buckets cannot help;
+ * growth stops so that they cannot make the table allocate). With the default
+ * keyed hash (SipHash-2-4 under a random per-table key) nobody outside can
+ * aim keys at one chain.
+ *
+ * 3. Bytes, watermarks, eviction, TTL
+ *
+ * Each entry carries a charge in bytes that the caller sets at insert and
+ * changes under the lock (charge/uncharge). Each stripe keeps its exact
+ * sum; the table total is folded from stripes in batches of `mem_batch`
+ * bytes (as the kernel's percpu_counter), so no shared atomic is touched
+ * per operation. The folded total lags the exact one by less than
+ * stripes * mem_batch bytes; grain_htab_bytes() returns the folded total,
+ * grain_htab_bytes_exact() adds the stripes' remainders. Watermark checks
+ * use the folded total and, only when it is within that lag of the
+ * watermark, the exact one.
+ *
+ * Policy EVICT (default): when a scope that added bytes ends with the total
+ * above mem_high, the unlocking thread removes least recently used entries
+ * until the total is at most mem_low. With one thread, bytes never exceed
+ * mem_high by more than one entry's charge once an insert returns. Policy
+ * REFUSE: while the total is above mem_high new entries are refused
+ * (-ENOSPC, counted) and nothing is evicted (Linux since 4.17); entries
+ * already present may still grow.
+ *
+ * LRU order is insertion order, or access order for entries the caller
+ * touches. Within a stripe it is exact; across stripes eviction takes the
+ * stripe whose oldest entry has the smallest `now` stamp, so it is exact
+ * whenever stamps differ (ties go either way).
+ *
+ * TTL: with ttl > 0 an entry whose stamp (insert or last touch time, the
+ * caller's clock) is at least ttl old is expired by grain_htab_expire(now),
+ * by eviction, and, a few at a time, by inserts into its stripe.
+ *
+ * 4. Node life cycle
+ *
+ * A node is free, linked (owned by the table) or retired. remove and
+ * remove_locked retire a node; so do eviction (reason EVICTED) and expiry
+ * (EXPIRED), which also call ops.unlinked, after every table lock is
+ * released, so it may call back into the table. A retired node is handed
+ * to ops.reclaim once no lock-free reader can still see it: after an RCU
+ * grace period (liburcu, memb flavour: call_rcu), or through ops.defer if
+ * set, or at once for a GRAIN_HTAB_NO_RCU table. Only then may its memory
+ * be reused. A node must not be inserted twice.
+ *
+ * Threads that call into an RCU table must be registered with
+ * grain_rcu_register_thread(), and lookup must run between
+ * grain_rcu_read_lock() and grain_rcu_read_unlock().
+ */
+#ifndef GRAIN_HTAB_H
+#define GRAIN_HTAB_H
+
+#include <grain/common.h>
+#include <grain/hash.h>
+#include <grain/lock.h>
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct grain_htab;
+
+/** Embed in the user's object; find the object with grain_container_of.
+ * Zero it before its first insert; all fields are the table's. */
+struct grain_hnode {
+	struct grain_hnode *_Atomic next[2]; /* chain, per table generation */
+	struct grain_hnode *lru_prev, *lru_next;
+	uint64_t hash;
+	uint64_t stamp;  /* caller's clock at insert / last touch */
+	size_t charge;   /* bytes */
+	struct grain_htab *owner; /* set while linked or retired */
+	uint32_t state;  /* free, linked, retired (+ reason) */
+	uint32_t aux;
+	struct {
+		void *opaque[2];
+	} rcu;
+};
+
+/** Why the table let go of a node. */
+enum grain_htab_reason {
+	GRAIN_HTAB_REMOVED,  /**< remove or remove_locked */
+	GRAIN_HTAB_EVICTED,  /**< memory above mem_high (policy EVICT) */
+	GRAIN_HTAB_EXPIRED,  /**< older than ttl */
+	GRAIN_HTAB_REFUSED,  /**< never linked: insert refused (stats only) */
+	GRAIN_HTAB_DESTROYED /**< still linked at grain_htab_destroy() */
+};
+
+enum grain_htab_policy {
+	GRAIN_HTAB_EVICT = 0, /**< evict LRU entries down to mem_low */
+	GRAIN_HTAB_REFUSE     /**< refuse new entries above mem_high */
+};
+
+/** No lock-free readers: retired nodes are reclaimed at once, resizes
+ * need no grace period, and threads need no RCU registration. */
+#define GRAIN_HTAB_NO_RCU 0x1u
+
+/** Callbacks; ctx is grain_htab_config.ctx. Only hash and eq are
+ * required. */
+struct grain_htab_ops {
+	/** The key's hash under the table's secret (typically
+	 * grain_siphash(key, size, secret)). Called without table locks. */
+	uint64_t (*hash)(const void *key, const struct grain_hash_key *secret,
+			 void *ctx);
+	/** Does @p node hold @p key? Called with the stripe lock held, or in a
+	 * lock-free lookup (then the object may be being retired: read only
+	 * fields that stay valid until reclaim). */
+	bool (*eq)(const struct grain_hnode *node, const void *key, void *ctx);
+	/** EVICTED and EXPIRED nodes, right after the table unlinked them, with
+	 * no table lock held. May call into the table. */
+	void (*unlinked)(struct grain_hnode *node, enum grain_htab_reason why,
+			 void *ctx);
+	/** Every retired node, when nothing can see it any more: free it here.
+	 * May run on another thread (liburcu's call_rcu thread). */
+	void (*reclaim)(struct grain_hnode *node, enum grain_htab_reason why,
+			void *ctx);
+	/** Optional: call done(node) once no lock-free reader can see @p node;
+	 * replaces the built-in call_rcu. The table also retires its own
+	 * bucket arrays through it (as nodes that belong to no user object):
+	 * treat @p node as opaque, only hand it to done(). */
+	void (*defer)(struct grain_hnode *node,
+		      void (*done)(struct grain_hnode *node), void *ctx);
+};
+
+/** Table configuration; zero fields take the defaults shown. Copied. */
+struct grain_htab_config {
+	struct grain_htab_ops ops;
+	void *ctx;
+	unsigned stripes;    /**< power of two, 1..65536 (default 64) */
+	unsigned buckets;    /**< per stripe at start, power of two (16) */
+	unsigned max_load;   /**< entries per bucket before a grow (2) */
+	unsigned max_chain;  /**< chain length that refuses inserts (64) */
+	size_t mem_high;     /**< bytes; 0: no limit */
+	size_t mem_low;      /**< bytes, <= mem_high (default mem_high*3/4) */
+	size_t mem_batch;    /**< fold granularity (default 64 KiB) */
+	enum grain_htab_policy policy;
+	uint64_t ttl;        /**< caller's clock units; 0: entries never expire */
+	unsigned flags;      /**< GRAIN_HTAB_NO_RCU */
+	const struct grain_hash_key *secret; /**< NULL: random per table */
+};
+
+/** A held stripe lock: filled by grain_htab_lock(), ended by
+ * grain_htab_unlock(). Lives on the caller's stack; fields are private. */
+struct grain_htab_scope {
+	struct grain_htab *h;
+	void *stripe;
+	uint64_t hash;
+	uint64_t now;
+	struct grain_hnode *retired; /* unlinked by the table meanwhile */
+	unsigned todo;
+};
+
+/** Statistics (snapshots; each counter is exact once threads are quiet). */
+struct grain_htab_stats {
+	uint64_t entries, bytes;
+	uint64_t inserts, lookups, hits;
+	uint64_t evictions, expirations;
+	uint64_t refusals;       /**< -ENOSPC: memory (policy REFUSE) */
+	uint64_t chain_refusals; /**< -EMLINK: chain at max_chain */
+	uint64_t longest_chain;  /**< longest chain an insert has walked */
+	uint64_t resizes;
+	uint64_t buckets;        /**< all stripes, now */
+};
+
+/* 5. Lifecycle. The table allocates (bucket arrays grow and shrink), so it
+ * has create/destroy only, with allocation hooks. */
+
+/**
+ * grain_htab_create - make an empty table.
+ * @return 0; -EINVAL (NULL, ops.hash or ops.eq missing, a size not a power
+ *         of two or out of range, mem_low > mem_high, unknown flags or
+ *         policy); -ENOMEM. *htabp is untouched on error.
+ * Thread safety: any thread.
+ */
+GRAIN_NODISCARD int grain_htab_create(struct grain_htab **htabp,
+				      const struct grain_htab_config *cfg,
+				      const struct grain_alloc *alloc);
+
+/**
+ * grain_htab_destroy - retire every entry (reason DESTROYED: reclaim is
+ * called for each), wait until every reclaim already deferred has run
+ * (through call_rcu or the user's ops.defer), and free the table. NULL:
+ * no-op. Nothing else may use the table; must not run in an RCU read-side
+ * section. With an RCU table the allocation hooks' free may be called from
+ * liburcu's call_rcu thread: they must be thread-safe.
+ */
+void grain_htab_destroy(struct grain_htab *htab);
+
+/** grain_htab_hash - the hash the table uses for @p key. Any thread. */
+uint64_t grain_htab_hash(const struct grain_htab *htab, const void *key);
+
+/* 6. Scoped access. Between lock and unlock the caller holds the key's
+ * stripe lock: everything done in the scope is one atomic step for that
+ * key. The key given to the _locked calls must be the key given to
+ * grain_htab_lock() (its hash is computed once, there). Nodes found stay
+ * valid until unlock (or, inside an RCU read-side section, its end).
+ * Scopes may be taken inside RCU read-side sections. */
+
+/** grain_htab_lock - lock the stripe of @p key and fill @p scope.
+ * Ordering: acquire. Blocks (spins, then yields) while another scope holds
+ * the stripe. Never nest scopes in one thread. */
+void grain_htab_lock(struct grain_htab *htab, const void *key,
+		     struct grain_htab_scope *scope);
+
+/** grain_htab_unlock - release the stripe (release ordering), then, with
+ * no lock held: run ops.unlinked for nodes the table retired during the
+ * scope, evict down to mem_low if the scope left the total above mem_high
+ * (policy EVICT), and perform a due resize. */
+void grain_htab_unlock(struct grain_htab_scope *scope);
+
+/** grain_htab_find_locked - the node holding the scope's @p key, or NULL.
+ * Counts a lookup (and a hit). */
+struct grain_hnode *grain_htab_find_locked(struct grain_htab_scope *scope,
+					   const void *key);
+
+/**
+ * grain_htab_insert_locked - link @p node under @p key, charged @p charge
+ * bytes, stamped @p now, at the most recently used end of the LRU.
+ * @return 0; -EEXIST (the key is present: nothing changed); -ENOSPC
+ *         (policy REFUSE and the total is above mem_high); -EMLINK (the
+ *         chain holds max_chain entries); -EINVAL (NULL, or @p node
+ *         already linked). On error @p node stays the caller's.
+ */
+GRAIN_NODISCARD int grain_htab_insert_locked(struct grain_htab_scope *scope,
+					     struct grain_hnode *node,
+					     const void *key, uint64_t now,
+					     size_t charge);
+
+/**
+ * grain_htab_find_or_insert_locked - the entry for @p key, inserting
+ * @p node if there is none. Never two entries for one key, under any race.
+ * @return 0 (@p node inserted, *found = @p node); -EEXIST (*found = the
+ *         existing entry; @p node untouched); or the errors of
+ *         grain_htab_insert_locked() (*found = NULL).
+ */
+GRAIN_NODISCARD int
+grain_htab_find_or_insert_locked(struct grain_htab_scope *scope,
+				 const void *key, struct grain_hnode *node,
+				 uint64_t now, size_t charge,
+				 struct grain_hnode **found);
+
+/** grain_htab_remove_locked - unlink @p node (of the scope's stripe) and
+ * retire it (reason REMOVED). @return 0, -ENOENT (not linked in this
+ * table), -EINVAL (other stripe, NULL). */
+GRAIN_NODISCARD int grain_htab_remove_locked(struct grain_htab_scope *scope,
+					     struct grain_hnode *node);
+
+/** grain_htab_touch_locked - move @p node to the most recently used end and
+ * restamp it with @p now (its TTL restarts). @return 0, -ENOENT, -EINVAL. */
+int grain_htab_touch_locked(struct grain_htab_scope *scope,
+			    struct grain_hnode *node, uint64_t now);
+
+/** grain_htab_charge_locked / grain_htab_uncharge_locked - add or take
+ * @p bytes from @p node's charge and the table's totals. Growth above
+ * mem_high triggers eviction at unlock (policy EVICT). @return 0, -ENOENT,
+ * -EINVAL (other stripe; uncharge of more than the node's charge). */
+int grain_htab_charge_locked(struct grain_htab_scope *scope,
+			     struct grain_hnode *node, size_t bytes);
+int grain_htab_uncharge_locked(struct grain_htab_scope *scope,
+			       struct grain_hnode *node, size_t bytes);
+
+/* 7. One-call forms: lock, one operation, unlock. */
+
+/** grain_htab_insert - as grain_htab_insert_locked() in its own scope;
+ * eviction (if due) has run when it returns. */
+GRAIN_NODISCARD int grain_htab_insert(struct grain_htab *htab,
+				      struct grain_hnode *node, const void *key,
+				      uint64_t now, size_t charge);
+
+/** grain_htab_find_or_insert - as the _locked form in its own scope. The
+ * node in *found is valid after return only inside an RCU read-side
+ * section (or while the caller otherwise knows nobody removes it). */
+GRAIN_NODISCARD int grain_htab_find_or_insert(struct grain_htab *htab,
+					      const void *key,
+					      struct grain_hnode *node,
+					      uint64_t now, size_t charge,
+					      struct grain_hnode **found);
+
+/** grain_htab_remove - remove the entry for @p key and retire it; *removed
+ * (if not NULL) gets it, valid as for find_or_insert. @return 0, -ENOENT,
+ * -EINVAL. */
+int grain_htab_remove(struct grain_htab *htab, const void *key,
+		      struct grain_hnode **removed);
+
+/**
+ * grain_htab_lookup - find @p key without any lock. Must run inside an RCU
+ * read-side section; the node stays valid until its end. Never misses a key
+ * that is present for the whole call, also during a resize. Wait-free
+ * apart from the chain walk. @return the node or NULL; NULL also for a
+ * GRAIN_HTAB_NO_RCU table (use the scoped find there).
+ * Ordering: acquire (the node's contents as inserted are visible).
+ */
+struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
+				      const void *key);
+
+/* 8. Maintenance and statistics */
+
+/** grain_htab_expire - retire entries at least ttl old at @p now (reason
+ * EXPIRED; ops.unlinked runs with no lock held; `now` should not go
+ * backwards), and run resizes that are due. @return how many expired.
+ * Any thread. */
+unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
+
+/** grain_htab_resize - set every stripe to @p buckets buckets (a power of
+ * two, 1..2^24) in one relink per stripe; automatic resizing goes on from
+ * there. Waits for a stripe's previous array to be retired first (an RCU
+ * barrier). @return 0, -EINVAL, -ENOMEM (stripes not yet done keep their
+ * size), -EDEADLK (called inside an RCU read-side section of an RCU
+ * table). */
+int grain_htab_resize(struct grain_htab *htab, unsigned buckets);
+
+/** grain_htab_bytes - the folded byte total (lags by < stripes *
+ * mem_batch). grain_htab_bytes_exact - plus every stripe's remainder:
+ * exact once writers are quiet. Any thread. */
+size_t grain_htab_bytes(const struct grain_htab *htab);
+size_t grain_htab_bytes_exact(const struct grain_htab *htab);
+
+/** grain_htab_stats - fill @p st. Any thread, also inside a scope; takes
+ * no lock; a snapshot. Lookups count every search by key: lookup,
+ * find_locked, and the search inside remove. */
+void grain_htab_stats(const struct grain_htab *htab,
+		      struct grain_htab_stats *st);
+
+/* RCU helpers (liburcu, memb flavour), for threads using RCU tables. */
+void grain_rcu_register_thread(void);   /**< once per thread, before use */
+void grain_rcu_unregister_thread(void); /**< before the thread exits */
+void grain_rcu_read_lock(void);         /**< nests; never blocks */
+void grain_rcu_read_unlock(void);
+/** grain_rcu_barrier - wait until every reclaim already deferred has run.
+ * Not inside a read-side section. */
+void grain_rcu_barrier(void);
+
+#endif /* GRAIN_HTAB_H */

@@ -1,0 +1,1761 @@
+/*
+ * test_htab_basic.c - grain_htab and grain/hash.h, one thread at a time:
+ * SipHash reference vectors and table secrets, configuration checking,
+ * every call's results and error codes, scopes, node life cycle and
+ * reclaim reasons, RCU lookups and deferred reclaim, explicit and
+ * automatic resizing, exact LRU eviction and the byte watermarks (EVICT
+ * and REFUSE), TTL expiry on a fake clock, the chain limit, statistics
+ * and allocation failure.
+ *
+ * Most tests run on an RCU table and on a GRAIN_HTAB_NO_RCU one. Tests
+ * that need nodes of two stripes use the identity hash, with which keys
+ * 0x1 and ~0x1 differ in every high bit and so cannot share a stripe.
+ */
+#define _GNU_SOURCE
+#include <grain/htab.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "../common/test_util.h"
+#include "htab_test.h"
+
+static const unsigned modes[] = { 0, GRAIN_HTAB_NO_RCU };
+#define NMODES (sizeof(modes) / sizeof(modes[0]))
+
+static struct grain_htab *make(const struct grain_htab_config *c)
+{
+	struct grain_htab *h = NULL;
+
+	cr_assert_eq(grain_htab_create(&h, c, NULL), 0);
+	cr_assert_not_null(h);
+	return h;
+}
+
+/* A scoped find of @key: the way to look on a NO_RCU table. */
+static struct grain_hnode *find(struct grain_htab *h, uint64_t key)
+{
+	struct grain_htab_scope s;
+
+	grain_htab_lock(h, &key, &s);
+	struct grain_hnode *n = grain_htab_find_locked(&s, &key);
+	grain_htab_unlock(&s);
+	return n;
+}
+
+static int touch(struct grain_htab *h, uint64_t key, uint64_t now)
+{
+	struct grain_htab_scope s;
+	int rc = -ENOENT;
+
+	grain_htab_lock(h, &key, &s);
+	struct grain_hnode *n = grain_htab_find_locked(&s, &key);
+	if (n != NULL)
+		rc = grain_htab_touch_locked(&s, n, now);
+	grain_htab_unlock(&s);
+	return rc;
+}
+
+static int charge(struct grain_htab *h, uint64_t key, long delta)
+{
+	struct grain_htab_scope s;
+	int rc = -ENOENT;
+
+	grain_htab_lock(h, &key, &s);
+	struct grain_hnode *n = grain_htab_find_locked(&s, &key);
+	if (n != NULL && delta >= 0)
+		rc = grain_htab_charge_locked(&s, n, (size_t)delta);
+	else if (n != NULL)
+		rc = grain_htab_uncharge_locked(&s, n, (size_t)-delta);
+	grain_htab_unlock(&s);
+	return rc;
+}
+
+/* Run every resize that is due: old arrays retired (barrier), then
+ * expire() performs what is due, until nothing changes. */
+static void settle_resizes(struct grain_htab *h, unsigned flags)
+{
+	uint64_t buckets = 0;
+
+	for (unsigned i = 0; i < 64; i++) {
+		mode_settle(flags);
+		(void)grain_htab_expire(h, 0);
+		uint64_t b = stats_of(h).buckets;
+		if (b == buckets)
+			return;
+		buckets = b;
+	}
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* ----------------------------------------------------------------------
+ * grain/hash.h
+ */
+
+Test(htab_hash, siphash_reference_vectors)
+{
+	static const struct {
+		size_t len;
+		uint64_t want;
+	} v[] = {
+		{ 0, 0x726fdb47dd0e0e31ULL },  { 1, 0x74f839c593dc67fdULL },
+		{ 2, 0x0d6c8009d9a94f5aULL },  { 3, 0x85676696d7fb7e2dULL },
+		{ 15, 0xa129ca6149be45e5ULL }, { 63, 0x958a324ceb064572ULL },
+	};
+	const struct grain_hash_key key = { 0x0706050403020100ULL,
+					    0x0f0e0d0c0b0a0908ULL };
+	unsigned char msg[64], shifted[65];
+
+	for (unsigned i = 0; i < 64; i++) {
+		msg[i] = (unsigned char)i;
+		shifted[i + 1] = (unsigned char)i;
+	}
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		cr_assert_eq(grain_siphash(msg, v[i].len, &key), v[i].want,
+			     "length %zu", v[i].len);
+		cr_assert_eq(grain_siphash(shifted + 1, v[i].len, &key),
+			     v[i].want, "length %zu, unaligned", v[i].len);
+	}
+	cr_assert_eq(grain_siphash(NULL, 0, &key), v[0].want);
+
+	/* The key matters, and so does every message byte. */
+	const struct grain_hash_key other = { key.k0 ^ 1, key.k1 };
+	cr_assert_neq(grain_siphash(msg, 15, &other), v[4].want);
+	msg[14] ^= 0x80;
+	cr_assert_neq(grain_siphash(msg, 15, &key), v[4].want);
+}
+
+Test(htab_hash, random_keys_differ)
+{
+	struct grain_hash_key a = { 0, 0 }, b = { 0, 0 };
+	int ra = grain_hash_key_random(&a);
+	int rb = grain_hash_key_random(&b);
+
+	cr_assert(ra == 0 || ra == -EIO, "rc %d", ra);
+	cr_assert(rb == 0 || rb == -EIO, "rc %d", rb);
+	cr_assert(a.k0 != b.k0 || a.k1 != b.k1, "two calls, one key");
+	cr_assert(a.k0 != 0 || a.k1 != 0);
+}
+
+Test(htab_hash, mix64_is_a_bijection_sample)
+{
+	/* Distinct inputs, distinct outputs; neighbours far apart. */
+	uint64_t prev = grain_hash_mix64(1);
+
+	for (uint64_t x = 2; x < 1000; x++) {
+		uint64_t y = grain_hash_mix64(x);
+		cr_assert_neq(y, prev);
+		cr_assert_geq(__builtin_popcountll(y ^ prev), 8, "x %llu",
+			      (unsigned long long)x);
+		prev = y;
+	}
+}
+
+struct secret_probe {
+	struct grain_hash_key want;
+	_Atomic(unsigned) calls, wrong;
+};
+
+static uint64_t hash_probe(const void *key, const struct grain_hash_key *secret,
+			   void *ctx)
+{
+	struct secret_probe *p = ctx;
+
+	atomic_fetch_add(&p->calls, 1u);
+	if (secret == NULL || secret->k0 != p->want.k0 ||
+	    secret->k1 != p->want.k1)
+		atomic_fetch_add(&p->wrong, 1u);
+	return grain_siphash(key, sizeof(uint64_t), secret);
+}
+
+Test(htab_hash, table_secret)
+{
+	struct grain_htab_config c = { .ops = { .hash = hash_sip,
+						.eq = obj_eq },
+				       .flags = GRAIN_HTAB_NO_RCU };
+	struct grain_htab *t1 = make(&c), *t2 = make(&c);
+	unsigned differ = 0;
+
+	/* No secret: a random key per table. */
+	for (uint64_t k = 0; k < 16; k++) {
+		uint64_t a = grain_htab_hash(t1, &k);
+		cr_assert_eq(grain_htab_hash(t1, &k), a, "deterministic");
+		differ += a != grain_htab_hash(t2, &k);
+	}
+	cr_assert_eq(differ, 16u,
+		     "two tables without a secret share a hash key");
+	grain_htab_destroy(t1);
+	grain_htab_destroy(t2);
+
+	/* An explicit secret reaches ops.hash, and the table's hash is the
+	 * user's. */
+	static struct secret_probe probe;
+	probe.want = (struct grain_hash_key){ 0x0123456789abcdefULL,
+					      0xfedcba9876543210ULL };
+	c.ops.hash = hash_probe;
+	c.ctx = &probe;
+	c.secret = &probe.want;
+	t1 = make(&c);
+	t2 = make(&c);
+	for (uint64_t k = 0; k < 16; k++) {
+		uint64_t want = grain_siphash(&k, sizeof(k), &probe.want);
+		cr_assert_eq(grain_htab_hash(t1, &k), want);
+		cr_assert_eq(grain_htab_hash(t2, &k), want);
+	}
+	struct obj o;
+	uint64_t k = 77;
+	obj_init(&o, k);
+	cr_assert_eq(grain_htab_insert(t1, &o.node, &k, 1, 1), 0);
+	cr_assert_eq(find(t1, k), &o.node);
+	cr_assert_gt(atomic_load(&probe.calls), 32u);
+	cr_assert_eq(atomic_load(&probe.wrong), 0u,
+		     "ops.hash got another secret than the configured one");
+	grain_htab_destroy(t1);
+	grain_htab_destroy(t2);
+}
+
+/* ----------------------------------------------------------------------
+ * Configuration and lifecycle
+ */
+
+Test(htab_create, bad_configurations)
+{
+	struct ledger l;
+	ledger_init(&l);
+	const struct grain_htab_config good = ledger_config(&l, 0);
+	struct grain_htab_config bad[16];
+	const char *why[16];
+	unsigned n = 0;
+
+#define BAD(field, value)                       \
+	do {                                    \
+		bad[n] = good;                  \
+		bad[n].field = value;           \
+		why[n++] = #field " = " #value; \
+	} while (0)
+	BAD(ops.hash, NULL);
+	BAD(ops.eq, NULL);
+	BAD(stripes, 3);
+	BAD(stripes, 96);
+	BAD(stripes, 65537);
+	BAD(stripes, 131072);
+	BAD(buckets, 3);
+	BAD(buckets, 24);
+	BAD(flags, 0x2u);
+	BAD(flags, 0x80000000u);
+	BAD(policy, (enum grain_htab_policy)2);
+	bad[n] = good;
+	bad[n].mem_high = 100;
+	bad[n].mem_low = 200;
+	why[n++] = "mem_low > mem_high";
+#undef BAD
+
+	for (unsigned i = 0; i < n; i++) {
+		struct grain_htab *h = (struct grain_htab *)(uintptr_t)8;
+		cr_assert_eq(grain_htab_create(&h, &bad[i], NULL), -EINVAL,
+			     "%s", why[i]);
+		cr_assert_eq((uintptr_t)h, 8u, "%s: *htabp touched", why[i]);
+	}
+	struct grain_htab *h = (struct grain_htab *)(uintptr_t)8;
+	cr_assert_eq(grain_htab_create(NULL, &good, NULL), -EINVAL);
+	cr_assert_eq(grain_htab_create(&h, NULL, NULL), -EINVAL);
+	cr_assert_eq((uintptr_t)h, 8u);
+	grain_htab_destroy(NULL);
+
+	/* The limits themselves are fine. */
+	struct grain_htab_config edge = good;
+	edge.flags = GRAIN_HTAB_NO_RCU;
+	edge.stripes = 1;
+	edge.buckets = 1;
+	edge.mem_high = 100;
+	edge.mem_low = 100;
+	h = make(&edge);
+	cr_assert_eq(stats_of(h).buckets, 1u);
+	grain_htab_destroy(h);
+	edge.stripes = 65536;
+	h = make(&edge);
+	cr_assert_eq(stats_of(h).buckets, 65536u);
+	grain_htab_destroy(h);
+}
+
+Test(htab_create, defaults)
+{
+	struct grain_htab_config c = { .ops = { .hash = hash_sip,
+						.eq = obj_eq } };
+	grain_rcu_register_thread();
+	struct grain_htab *h = make(&c);
+	struct grain_htab_stats st = stats_of(h);
+
+	cr_assert_eq(st.buckets, 64u * 16u, "64 stripes of 16 buckets");
+	cr_assert_eq(st.entries, 0u);
+	cr_assert_eq(st.bytes, 0u);
+	cr_assert_eq(st.inserts + st.lookups + st.hits + st.evictions +
+			     st.expirations + st.refusals + st.chain_refusals +
+			     st.resizes,
+		     0u);
+	cr_assert_eq(grain_htab_bytes(h), 0u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 0u);
+	grain_htab_destroy(h);
+	grain_rcu_unregister_thread();
+}
+
+ParameterizedTestParameters(htab_create, allocation_failure)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_create, allocation_failure)
+{
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, *mode);
+	struct test_alloc_state st = { .budget = 0 };
+	struct grain_alloc a = { test_alloc_fn, test_free_fn, &st };
+	struct grain_htab *h = (struct grain_htab *)(uintptr_t)8;
+	int budget = 0, rc;
+
+	c.stripes = 8;
+	mode_enter(*mode);
+	/* Fail the first allocation, then the second, ...: every failure
+	 * is -ENOMEM with nothing left allocated. */
+	for (;; budget++) {
+		cr_assert_lt(budget, 10000, "create never succeeds");
+		st.budget = budget;
+		st.failures = 0;
+		rc = grain_htab_create(&h, &c, &a);
+		if (rc == 0)
+			break;
+		cr_assert_eq(rc, -ENOMEM, "budget %d", budget);
+		cr_assert_eq((uintptr_t)h, 8u, "*htabp touched on error");
+		cr_assert_eq(st.live, 0, "budget %d: leak", budget);
+		cr_assert_eq(st.live_bytes, 0u);
+		cr_assert_eq(st.failures, 1u,
+			     "budget %d: kept allocating after "
+			     "a failure",
+			     budget);
+	}
+	cr_assert_gt(budget, 0, "create allocated nothing");
+	cr_assert_gt(st.live, 0);
+	struct obj o;
+	uint64_t k = 5;
+	obj_init(&o, k);
+	st.budget = -1;
+	cr_assert_eq(grain_htab_insert(h, &o.node, &k, 1, 1), 0);
+	grain_htab_destroy(h);
+	cr_assert_eq(st.live, 0, "destroy returns everything to the hooks");
+	cr_assert_eq(st.live_bytes, 0u);
+	cr_assert_eq(atomic_load(&o.reclaims), 1u);
+	mode_leave(*mode);
+}
+
+/* ----------------------------------------------------------------------
+ * Calls and error codes
+ */
+
+ParameterizedTestParameters(htab_basic, insert_find_remove)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_basic, insert_find_remove)
+{
+	const unsigned flags = *mode;
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.stripes = 1; /* c3 (never inserted) is of the scope's stripe */
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	struct obj a, b, a2, c3;
+	uint64_t ka = 1, kb = 2, kc = 3;
+	struct grain_htab_scope s;
+	struct grain_hnode *r = NULL;
+
+	obj_init(&a, ka);
+	obj_init(&b, kb);
+	obj_init(&a2, ka);
+	obj_init(&c3, kc);
+
+	grain_htab_lock(h, &ka, &s);
+	cr_assert_null(grain_htab_find_locked(&s, &ka));
+	cr_assert_eq(grain_htab_insert_locked(&s, &a.node, &ka, 10, 100), 0);
+	cr_assert_eq(grain_htab_find_locked(&s, &ka), &a.node,
+		     "visible inside the scope that inserted it");
+	cr_assert_eq(grain_htab_insert_locked(&s, &a2.node, &ka, 11, 5),
+		     -EEXIST);
+	grain_htab_unlock(&s);
+	grain_htab_lock(h, &kb, &s);
+	cr_assert_eq(grain_htab_insert_locked(&s, &b.node, &kb, 12, 20), 0);
+	cr_assert_eq(grain_htab_find_locked(&s, &kb), &b.node);
+	grain_htab_unlock(&s);
+	grain_htab_lock(h, &kc, &s);
+	cr_assert_eq(grain_htab_insert_locked(&s, &a.node, &kc, 13, 1), -EINVAL,
+		     "node already linked (under another key)");
+	cr_assert_eq(grain_htab_insert_locked(&s, NULL, &kc, 13, 1), -EINVAL);
+	cr_assert_null(grain_htab_find_locked(&s, &kc));
+	grain_htab_unlock(&s);
+
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.entries, 2u);
+	cr_assert_eq(st.bytes, 120u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 120u);
+	cr_assert_eq(find(h, ka), &a.node);
+	cr_assert_eq(find(h, kb), &b.node);
+
+	/* One-call forms. */
+	cr_assert_eq(grain_htab_insert(h, &a2.node, &ka, 14, 5), -EEXIST);
+	cr_assert_eq(grain_htab_insert(h, NULL, &kc, 14, 5), -EINVAL);
+	cr_assert_eq(grain_htab_remove(h, &kc, &r), -ENOENT);
+	cr_assert_eq(grain_htab_remove(h, &ka, &r), 0);
+	cr_assert_eq(r, &a.node, "*removed is the entry");
+	cr_assert_eq(grain_htab_remove(h, &ka, NULL), -ENOENT);
+	cr_assert_null(find(h, ka));
+	cr_assert_eq(find(h, kb), &b.node);
+	st = stats_of(h);
+	cr_assert_eq(st.entries, 1u);
+	cr_assert_eq(st.bytes, 20u);
+
+	/* remove_locked retires; the node is then no entry of the table. */
+	grain_htab_lock(h, &kb, &s);
+	struct grain_hnode *n = grain_htab_find_locked(&s, &kb);
+	cr_assert_eq(n, &b.node);
+	cr_assert_eq(grain_htab_remove_locked(&s, n), 0);
+	cr_assert_null(grain_htab_find_locked(&s, &kb));
+	cr_assert_eq(grain_htab_remove_locked(&s, n), -ENOENT);
+	cr_assert_eq(grain_htab_remove_locked(&s, NULL), -EINVAL);
+	cr_assert_eq(grain_htab_touch_locked(&s, n, 20), -ENOENT);
+	cr_assert_eq(grain_htab_charge_locked(&s, n, 1), -ENOENT);
+	cr_assert_eq(grain_htab_uncharge_locked(&s, n, 1), -ENOENT);
+	cr_assert_eq(grain_htab_remove_locked(&s, &c3.node), -ENOENT,
+		     "a node never inserted");
+	cr_assert_eq(grain_htab_touch_locked(&s, &c3.node, 20), -ENOENT);
+	grain_htab_unlock(&s);
+	st = stats_of(h);
+	cr_assert_eq(st.entries, 0u);
+	cr_assert_eq(st.bytes, 0u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 0u);
+
+	mode_settle(flags);
+	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_REMOVED);
+	cr_assert_eq(atomic_load(&b.reclaims), 1u);
+	cr_assert_eq(atomic_load(&b.reclaim_why), GRAIN_HTAB_REMOVED);
+	cr_assert_eq(atomic_load(&a2.reclaims), 0u, "never linked");
+	cr_assert_eq(atomic_load(&a.unlinks) + atomic_load(&b.unlinks), 0u,
+		     "ops.unlinked is for EVICTED and EXPIRED only");
+
+	/* Reclaimed memory may be reused. */
+	obj_init(&a, ka);
+	cr_assert_eq(grain_htab_insert(h, &a.node, &ka, 30, 3), 0);
+	cr_assert_eq(find(h, ka), &a.node);
+	grain_htab_destroy(h);
+	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_DESTROYED);
+	mode_leave(flags);
+}
+
+ParameterizedTestParameters(htab_basic, find_or_insert)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_basic, find_or_insert)
+{
+	const unsigned flags = *mode;
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	struct obj a, a2, b;
+	uint64_t ka = 10, kb = 11;
+	struct grain_hnode *found = NULL;
+	struct grain_htab_scope s;
+
+	obj_init(&a, ka);
+	obj_init(&a2, ka);
+	obj_init(&b, kb);
+	cr_assert_eq(grain_htab_find_or_insert(h, &ka, &a.node, 1, 7, &found),
+		     0);
+	cr_assert_eq(found, &a.node);
+	found = NULL;
+	cr_assert_eq(grain_htab_find_or_insert(h, &ka, &a2.node, 2, 9, &found),
+		     -EEXIST);
+	cr_assert_eq(found, &a.node, "*found is the existing entry");
+	cr_assert(node_is_zero(&a2.node), "the spare node was touched");
+
+	grain_htab_lock(h, &ka, &s);
+	found = NULL;
+	cr_assert_eq(grain_htab_find_or_insert_locked(&s, &ka, &a2.node, 3, 9,
+						      &found),
+		     -EEXIST);
+	cr_assert_eq(found, &a.node);
+	cr_assert(node_is_zero(&a2.node));
+	grain_htab_unlock(&s);
+	grain_htab_lock(h, &kb, &s);
+	cr_assert_eq(grain_htab_find_or_insert_locked(&s, &kb, &b.node, 3, 5,
+						      &found),
+		     0);
+	cr_assert_eq(found, &b.node);
+	cr_assert_eq(grain_htab_find_locked(&s, &kb), &b.node);
+	found = NULL;
+	cr_assert_eq(grain_htab_find_or_insert_locked(&s, &kb, &a2.node, 3, 5,
+						      &found),
+		     -EEXIST, "inserted earlier in the same scope");
+	cr_assert_eq(found, &b.node);
+	grain_htab_unlock(&s);
+
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.entries, 2u);
+	cr_assert_eq(st.bytes, 12u, "the refused charge is not counted");
+	cr_assert_eq(st.inserts, 2u);
+	grain_htab_destroy(h);
+	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+	cr_assert_eq(atomic_load(&b.reclaims), 1u);
+	cr_assert_eq(atomic_load(&a2.reclaims), 0u);
+	mode_leave(flags);
+}
+
+ParameterizedTestParameters(htab_basic, other_stripe)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_basic, other_stripe)
+{
+	const unsigned flags = *mode;
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.ops.hash = hash_ident;
+	c.stripes = 2;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	uint64_t lo = 0x1, hi = ~(uint64_t)0x1;
+	struct obj a, b;
+	struct grain_htab_scope s;
+
+	obj_init(&a, lo);
+	obj_init(&b, hi);
+	cr_assert_eq(grain_htab_insert(h, &a.node, &lo, 1, 10), 0);
+	cr_assert_eq(grain_htab_insert(h, &b.node, &hi, 2, 20), 0);
+
+	grain_htab_lock(h, &lo, &s);
+	cr_assert_eq(grain_htab_find_locked(&s, &lo), &a.node);
+	cr_assert_eq(grain_htab_remove_locked(&s, &b.node), -EINVAL);
+	cr_assert_eq(grain_htab_touch_locked(&s, &b.node, 3), -EINVAL);
+	cr_assert_eq(grain_htab_charge_locked(&s, &b.node, 5), -EINVAL);
+	cr_assert_eq(grain_htab_uncharge_locked(&s, &b.node, 5), -EINVAL);
+	grain_htab_unlock(&s);
+	cr_assert_eq(find(h, hi), &b.node);
+	cr_assert_eq(grain_htab_bytes_exact(h), 30u);
+	cr_assert_eq(stats_of(h).entries, 2u);
+	grain_htab_destroy(h);
+	mode_leave(flags);
+}
+
+Test(htab_basic, other_table)
+{
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	c.stripes = 1;
+	struct grain_htab *ha = make(&c), *hb = make(&c);
+	uint64_t k = 42, k2 = 43;
+	struct obj a;
+	struct grain_htab_scope s;
+
+	obj_init(&a, k);
+	cr_assert_eq(grain_htab_insert(ha, &a.node, &k, 1, 1), 0);
+	cr_assert_eq(grain_htab_insert(hb, &a.node, &k2, 1, 1), -EINVAL,
+		     "node linked in another table");
+	grain_htab_lock(hb, &k, &s);
+	cr_assert_null(grain_htab_find_locked(&s, &k));
+	cr_assert_eq(grain_htab_remove_locked(&s, &a.node), -ENOENT);
+	cr_assert_eq(grain_htab_touch_locked(&s, &a.node, 2), -ENOENT);
+	cr_assert_eq(grain_htab_charge_locked(&s, &a.node, 2), -ENOENT);
+	grain_htab_unlock(&s);
+	cr_assert_eq(find(ha, k), &a.node);
+	cr_assert_eq(stats_of(hb).entries, 0u);
+	cr_assert_eq(grain_htab_bytes_exact(ha), 1u);
+	grain_htab_destroy(hb);
+	cr_assert_eq(atomic_load(&a.reclaims), 0u);
+	grain_htab_destroy(ha);
+	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+}
+
+ParameterizedTestParameters(htab_basic, charges)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_basic, charges)
+{
+	const unsigned flags = *mode;
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.stripes = 4;
+	c.mem_batch = 1000;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	static struct obj o[100];
+	uint64_t k = 0;
+
+	obj_init(&o[0], k);
+	cr_assert_eq(grain_htab_insert(h, &o[0].node, &k, 1, 100), 0);
+	cr_assert_eq(charge(h, k, 50), 0);
+	cr_assert_eq(charge(h, k, -30), 0);
+	cr_assert_eq(grain_htab_bytes_exact(h), 120u);
+	cr_assert_eq(charge(h, k, -121), -EINVAL, "more than the charge");
+	cr_assert_eq(grain_htab_bytes_exact(h), 120u, "nothing changed");
+	cr_assert_eq(charge(h, k, -120), 0);
+	cr_assert_eq(grain_htab_bytes_exact(h), 0u);
+	cr_assert_eq(charge(h, k, 7), 0);
+	cr_assert_eq(stats_of(h).bytes, 7u);
+
+	/* The folded total stays within stripes * mem_batch of the exact
+	 * one, also across many batches. */
+	for (k = 1; k < 100; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 777), 0);
+		size_t exact = grain_htab_bytes_exact(h),
+		       folded = grain_htab_bytes(h);
+		cr_assert_eq(exact, 7 + 777 * k);
+		cr_assert_lt(exact > folded ? exact - folded : folded - exact,
+			     4u * 1000u, "k %llu: exact %zu folded %zu",
+			     (unsigned long long)k, exact, folded);
+	}
+	for (k = 0; k < 100; k++) {
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		size_t exact = grain_htab_bytes_exact(h),
+		       folded = grain_htab_bytes(h);
+		cr_assert_eq(exact, 777 * (99 - k));
+		cr_assert_lt(exact > folded ? exact - folded : folded - exact,
+			     4u * 1000u);
+	}
+	cr_assert_eq(stats_of(h).bytes, 0u);
+	grain_htab_destroy(h);
+	mode_leave(flags);
+}
+
+ParameterizedTestParameters(htab_basic, destroy_reclaims_everything)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_basic, destroy_reclaims_everything)
+{
+	const unsigned flags = *mode;
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	static struct obj o[200];
+
+	for (uint64_t k = 0; k < 200; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
+	}
+	for (uint64_t k = 0; k < 200; k += 3)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	/* No barrier: destroy waits for the removals' reclaims too. */
+	grain_htab_destroy(h);
+	for (unsigned k = 0; k < 200; k++) {
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u, "key %u", k);
+		cr_assert_eq(atomic_load(&o[k].reclaim_why),
+			     k % 3 == 0 ? GRAIN_HTAB_REMOVED
+					: GRAIN_HTAB_DESTROYED,
+			     "key %u", k);
+	}
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REMOVED]), 67u);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_DESTROYED]), 133u);
+	cr_assert_eq(atomic_load(&l.unlinked[GRAIN_HTAB_DESTROYED]), 0u,
+		     "ops.unlinked is not called at destroy");
+	mode_leave(flags);
+}
+
+/* ----------------------------------------------------------------------
+ * Lock-free lookup and RCU reclaim
+ */
+
+Test(htab_rcu, lookup)
+{
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, 0);
+	grain_rcu_register_thread();
+	struct grain_htab *h = make(&c);
+	static struct obj o[300];
+
+	for (uint64_t k = 0; k < 300; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
+	}
+	grain_rcu_read_lock();
+	for (uint64_t k = 0; k < 600; k++) {
+		struct grain_hnode *n = grain_htab_lookup(h, &k);
+		cr_assert_eq(n, k < 300 ? &o[k].node : NULL, "key %llu",
+			     (unsigned long long)k);
+	}
+	grain_rcu_read_unlock();
+	for (uint64_t k = 0; k < 300; k += 2)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	grain_rcu_read_lock();
+	grain_rcu_read_lock(); /* nests */
+	for (uint64_t k = 0; k < 300; k++)
+		cr_assert_eq(grain_htab_lookup(h, &k),
+			     k % 2 ? &o[k].node : NULL);
+	grain_rcu_read_unlock();
+	grain_rcu_read_unlock();
+	grain_htab_destroy(h);
+	grain_rcu_unregister_thread();
+
+	/* A NO_RCU table has no lock-free lookup. */
+	c.flags = GRAIN_HTAB_NO_RCU;
+	h = make(&c);
+	uint64_t k = 1;
+	obj_init(&o[1], k);
+	cr_assert_eq(grain_htab_insert(h, &o[1].node, &k, 1, 1), 0);
+	cr_assert_null(grain_htab_lookup(h, &k));
+	cr_assert_eq(find(h, k), &o[1].node);
+	grain_htab_destroy(h);
+}
+
+Test(htab_rcu, reclaim_waits_for_readers)
+{
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, 0);
+	grain_rcu_register_thread();
+	struct grain_htab *h = make(&c);
+	struct obj a;
+	uint64_t k = 5;
+	struct grain_hnode *r = NULL;
+
+	obj_init(&a, k);
+	cr_assert_eq(grain_htab_insert(h, &a.node, &k, 1, 1), 0);
+	grain_rcu_read_lock();
+	struct grain_hnode *n = grain_htab_lookup(h, &k);
+	cr_assert_eq(n, &a.node);
+	cr_assert_eq(grain_htab_remove(h, &k, &r), 0);
+	cr_assert_eq(r, &a.node);
+	cr_assert_null(grain_htab_lookup(h, &k), "removed, yet found");
+	cr_assert_eq(grain_htab_resize(h, 64), -EDEADLK,
+		     "resize inside a read-side section");
+	/* The grace period cannot end while this section lasts. */
+	sleep_ms(50);
+	cr_assert_eq(atomic_load(&a.reclaims), 0u,
+		     "reclaimed under a reader's feet");
+	cr_assert_eq(obj_of(n)->key, k);
+	grain_rcu_read_unlock();
+	grain_rcu_barrier();
+	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_REMOVED);
+	cr_assert_eq(grain_htab_resize(h, 64), 0, "outside the section");
+	grain_htab_destroy(h);
+	cr_assert_eq(atomic_load(&a.reclaims), 1u, "reclaimed twice");
+	grain_rcu_unregister_thread();
+}
+
+/* ops.defer: the user's own grace-period machinery. The first two
+ * deferrals wait for the test; anything after them is done at once (and
+ * counted), so that a table waiting for one cannot hang the test. */
+struct deferrals {
+	struct ledger l;
+	unsigned n, more;
+	struct grain_hnode *node[2];
+	void (*done[2])(struct grain_hnode *node);
+	bool at_once;
+};
+
+static void defer_later(struct grain_hnode *node,
+			void (*done)(struct grain_hnode *node), void *ctx)
+{
+	struct deferrals *d = ctx;
+
+	if (d->at_once || d->n == 2) {
+		d->more += !d->at_once;
+		done(node);
+		return;
+	}
+	d->node[d->n] = node;
+	d->done[d->n++] = done;
+}
+
+Test(htab_rcu, user_defer, .timeout = 30)
+{
+	static struct deferrals d;
+	ledger_init(&d.l);
+	struct grain_htab_config c = ledger_config(&d.l, 0);
+	c.ctx = &d;
+	c.ops.defer = defer_later;
+	grain_rcu_register_thread();
+	struct grain_htab *h = make(&c);
+	struct obj o[4];
+
+	for (uint64_t k = 0; k < 4; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 1), 0);
+	}
+	for (uint64_t k = 0; k < 2; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	cr_assert_eq(d.n, 2u, "one deferral per retired node");
+	cr_assert_eq(d.more, 0u);
+	cr_assert(d.node[0] == &o[0].node || d.node[0] == &o[1].node);
+	cr_assert_neq(d.node[0], d.node[1]);
+	grain_rcu_barrier();
+	cr_assert_eq(atomic_load(&o[0].reclaims) + atomic_load(&o[1].reclaims),
+		     0u, "reclaimed before done()");
+	d.done[0](d.node[0]);
+	cr_assert_eq(atomic_load(&obj_of(d.node[0])->reclaims), 1u);
+	cr_assert_eq(atomic_load(&obj_of(d.node[0])->reclaim_why),
+		     GRAIN_HTAB_REMOVED);
+	cr_assert_eq(atomic_load(&obj_of(d.node[1])->reclaims), 0u);
+	d.done[1](d.node[1]);
+	cr_assert_eq(atomic_load(&obj_of(d.node[1])->reclaims), 1u);
+	/* Resizes back to back: each stripe's old bucket array is retired
+	 * through ops.defer too (as an opaque node), so that a user-supplied
+	 * grace period also covers readers of the old arrays. */
+	cr_assert_eq(grain_htab_resize(h, 64), 0);
+	cr_assert_eq(grain_htab_resize(h, 256), 0);
+	cr_assert_eq(grain_htab_resize(h, 2), 0);
+	cr_assert_eq(stats_of(h).buckets, 64u * 2u);
+	cr_assert_eq(d.more, 3u * 64u,
+		     "one deferral per retired bucket array, got %u", d.more);
+	grain_rcu_read_lock();
+	for (uint64_t k = 2; k < 4; k++)
+		cr_assert_eq(grain_htab_lookup(h, &k), &o[k].node);
+	grain_rcu_read_unlock();
+	d.at_once = true;
+	grain_htab_destroy(h);
+	for (unsigned k = 0; k < 4; k++)
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u, "key %u", k);
+	cr_assert_eq(atomic_load(&o[3].reclaim_why), GRAIN_HTAB_DESTROYED);
+	grain_rcu_unregister_thread();
+}
+
+/* destroy waits for reclaims still pending in the user's defer(). */
+struct late_done {
+	struct ledger l;
+	struct grain_hnode *node;
+	void (*done)(struct grain_hnode *node);
+	_Atomic(bool) done_called;
+};
+
+static void defer_keep(struct grain_hnode *node,
+		       void (*done)(struct grain_hnode *node), void *ctx)
+{
+	struct late_done *d = ctx;
+
+	if (d->node != NULL) {
+		done(node); /* only the first one waits */
+		return;
+	}
+	d->node = node;
+	d->done = done;
+}
+
+static void *call_done_later(void *arg)
+{
+	struct late_done *d = arg;
+
+	sleep_ms(100);
+	atomic_store(&d->done_called, true);
+	d->done(d->node);
+	return NULL;
+}
+
+Test(htab_rcu, destroy_waits_for_user_defer, .timeout = 30)
+{
+	static struct late_done d;
+	ledger_init(&d.l);
+	struct grain_htab_config c = ledger_config(&d.l, 0);
+	c.ctx = &d;
+	c.ops.defer = defer_keep;
+	grain_rcu_register_thread();
+	struct grain_htab *h = make(&c);
+	static struct obj a, b;
+	uint64_t ka = 1, kb = 2;
+	pthread_t t;
+
+	obj_init(&a, ka);
+	obj_init(&b, kb);
+	cr_assert_eq(grain_htab_insert(h, &a.node, &ka, 1, 1), 0);
+	cr_assert_eq(grain_htab_insert(h, &b.node, &kb, 1, 1), 0);
+	cr_assert_eq(grain_htab_remove(h, &ka, NULL), 0);
+	cr_assert_eq(d.node, &a.node);
+	cr_assert_eq(pthread_create(&t, NULL, call_done_later, &d), 0);
+	grain_htab_destroy(h);
+	cr_assert(atomic_load(&d.done_called),
+		  "destroy returned with a reclaim pending in defer()");
+	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_REMOVED);
+	cr_assert_eq(atomic_load(&b.reclaims), 1u);
+	cr_assert_eq(atomic_load(&b.reclaim_why), GRAIN_HTAB_DESTROYED);
+	pthread_join(t, NULL);
+	grain_rcu_unregister_thread();
+}
+
+/* ----------------------------------------------------------------------
+ * Resizing
+ */
+
+ParameterizedTestParameters(htab_resize, explicit_sizes)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_resize, explicit_sizes)
+{
+	const unsigned flags = *mode;
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.stripes = 4;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	static struct obj o[200];
+	static const unsigned sizes[] = { 64, 1024, 2, 1, 16, 4096, 32 };
+
+	for (uint64_t k = 0; k < 200; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
+	}
+	cr_assert_eq(grain_htab_resize(h, 0), -EINVAL);
+	cr_assert_eq(grain_htab_resize(h, 3), -EINVAL);
+	cr_assert_eq(grain_htab_resize(h, 48), -EINVAL);
+	cr_assert_eq(grain_htab_resize(h, 1u << 25), -EINVAL);
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		/* Lookups since the last resize may have resized
+		 * automatically (unlock performs a due resize). */
+		struct grain_htab_stats before = stats_of(h);
+		cr_assert_eq(grain_htab_resize(h, sizes[i]), 0);
+		struct grain_htab_stats st = stats_of(h);
+		cr_assert_eq(st.buckets, 4u * sizes[i], "size %u", sizes[i]);
+		if (before.buckets != st.buckets)
+			cr_assert_gt(st.resizes, before.resizes, "size %u",
+				     sizes[i]);
+		cr_assert_eq(st.entries, 200u);
+		if (is_rcu(flags)) {
+			grain_rcu_read_lock();
+			for (uint64_t k = 0; k < 200; k++)
+				cr_assert_eq(grain_htab_lookup(h, &k),
+					     &o[k].node);
+			grain_rcu_read_unlock();
+		}
+		for (uint64_t k = 0; k < 200; k++)
+			cr_assert_eq(find(h, k), &o[k].node, "size %u",
+				     sizes[i]);
+	}
+	cr_assert_eq(grain_htab_resize(h, stats_of(h).buckets / 4), 0,
+		     "resizing to the current size");
+	grain_htab_destroy(h);
+	for (unsigned k = 0; k < 200; k++)
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
+	mode_leave(flags);
+}
+
+ParameterizedTestParameters(htab_resize, automatic)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
+{
+	const unsigned flags = *mode;
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.stripes = 1;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	enum { N = 2000 };
+	static struct obj o[N];
+
+	for (uint64_t k = 0; k < N; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0,
+			     "key %llu", (unsigned long long)k);
+		/* Without RCU every due grow runs at once; with RCU one may
+		 * wait for the previous array's grace period. */
+		struct grain_htab_stats st = stats_of(h);
+		if (!is_rcu(flags))
+			cr_assert_leq(st.entries, 2 * st.buckets,
+				      "%llu entries in %llu buckets: no grow",
+				      (unsigned long long)st.entries,
+				      (unsigned long long)st.buckets);
+	}
+	settle_resizes(h, flags);
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_leq(st.entries, 2 * st.buckets, "%llu entries, %llu buckets",
+		      (unsigned long long)st.entries,
+		      (unsigned long long)st.buckets);
+	cr_assert_geq(st.buckets, 1024u);
+	cr_assert_geq(st.resizes, 6u, "16 -> 1024 is six doublings");
+	cr_assert_leq(st.longest_chain, 64u);
+	for (uint64_t k = 0; k < N; k++)
+		cr_assert_eq(find(h, k), &o[k].node);
+	for (uint64_t k = 0; k < N; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	cr_assert_eq(grain_htab_expire(h, 0), 0u, "ttl 0: nothing expires");
+	settle_resizes(h, flags);
+	st = stats_of(h);
+	cr_assert_eq(st.entries, 0u);
+	cr_assert_eq(st.buckets, 16u,
+		     "an empty stripe shrinks back to its initial size");
+	grain_htab_destroy(h);
+	mode_leave(flags);
+}
+
+ParameterizedTestParameters(htab_resize, allocation_failure)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_resize, allocation_failure)
+{
+	const unsigned flags = *mode;
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	struct test_alloc_state st = { .budget = -1 };
+	struct grain_alloc a = { test_alloc_fn, test_free_fn, &st };
+	struct grain_htab *h = NULL;
+	enum { N = 600 };
+	static struct obj o[N];
+
+	c.stripes = 4;
+	mode_enter(flags);
+	cr_assert_eq(grain_htab_create(&h, &c, &a), 0);
+	/* Few enough that no stripe grows (more than 32 of 60 keys in one
+	 * of four stripes is all but impossible). */
+	for (uint64_t k = 0; k < 60; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
+	}
+	uint64_t buckets = stats_of(h).buckets;
+	cr_assert_eq(buckets, 4u * 16u);
+
+	st.budget = 0;
+	cr_assert_eq(grain_htab_resize(h, 256), -ENOMEM);
+	cr_assert_gt(st.failures, 0u);
+	cr_assert_eq(stats_of(h).buckets, buckets, "nothing was resized");
+	/* Inserts go on without growing (their grow fails quietly). */
+	for (uint64_t k = 60; k < N; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0,
+			     "key %llu", (unsigned long long)k);
+	}
+	cr_assert_eq(stats_of(h).buckets, buckets);
+	for (uint64_t k = 0; k < N; k++)
+		cr_assert_eq(find(h, k), &o[k].node);
+
+	/* Fail half way: some stripes resized, all entries still there. */
+	st.budget = 3;
+	cr_assert_eq(grain_htab_resize(h, 1024), -ENOMEM);
+	struct grain_htab_stats s1 = stats_of(h);
+	cr_assert_geq(s1.buckets, buckets);
+	cr_assert_lt(s1.buckets, 4u * 1024u);
+	cr_assert_eq(s1.entries, (uint64_t)N);
+	for (uint64_t k = 0; k < N; k++)
+		cr_assert_eq(find(h, k), &o[k].node);
+	if (is_rcu(flags)) {
+		grain_rcu_read_lock();
+		for (uint64_t k = 0; k < N; k++)
+			cr_assert_eq(grain_htab_lookup(h, &k), &o[k].node);
+		grain_rcu_read_unlock();
+	}
+
+	st.budget = -1;
+	cr_assert_eq(grain_htab_resize(h, 256), 0);
+	cr_assert_eq(stats_of(h).buckets, 4u * 256u);
+	for (uint64_t k = 0; k < N; k++)
+		cr_assert_eq(find(h, k), &o[k].node);
+	grain_htab_destroy(h);
+	cr_assert_eq(st.live, 0);
+	cr_assert_eq(st.live_bytes, 0u);
+	mode_leave(flags);
+}
+
+/* ----------------------------------------------------------------------
+ * Eviction (policy EVICT) and refusal (policy REFUSE)
+ */
+
+struct evict_param {
+	unsigned stripes, flags;
+};
+
+static struct evict_param evict_params[] = {
+	{ 1, GRAIN_HTAB_NO_RCU },
+	{ 4, GRAIN_HTAB_NO_RCU },
+	{ 4, 0 },
+	{ 64, GRAIN_HTAB_NO_RCU },
+	{ 64, 0 },
+};
+#define NEVICT (sizeof(evict_params) / sizeof(evict_params[0]))
+
+ParameterizedTestParameters(htab_evict, lru_order)
+{
+	return cr_make_param_array(struct evict_param, evict_params, NEVICT);
+}
+
+/*
+ * mem_low = mem_high = ten entries: from the eleventh insert on, every
+ * insert evicts exactly one entry, the one with the oldest stamp. Random
+ * touches reorder; stamps are distinct, so the order is exact across
+ * stripes too.
+ */
+ParameterizedTest(struct evict_param *p, htab_evict, lru_order)
+{
+	static struct ledger l;
+	ledger_init(&l);
+	l.log_unlinked = true;
+	struct grain_htab_config c = ledger_config(&l, p->flags);
+	c.stripes = p->stripes;
+	c.mem_high = 1000;
+	c.mem_low = 1000;
+	mode_enter(p->flags);
+	struct grain_htab *h = make(&c);
+	enum { N = 300 };
+	static struct obj o[N];
+	uint64_t stamp[N] = { 0 }, now = 1, rng = 0x9E3779B97F4A7C15ULL;
+	unsigned alive = 0, evicted = 0;
+
+	for (uint64_t k = 0; k < N; k++) {
+		/* Touch a random live entry now and then. */
+		if (k > 0 && test_rand(&rng) % 3 == 0) {
+			uint64_t t = test_rand(&rng) % k;
+			if (stamp[t] != 0) {
+				cr_assert_eq(touch(h, t, now), 0);
+				stamp[t] = now++;
+			} else {
+				cr_assert_eq(touch(h, t, now), -ENOENT,
+					     "evicted key %llu is back",
+					     (unsigned long long)t);
+			}
+		}
+		uint64_t oldest = 0, oldest_stamp = UINT64_MAX;
+		for (uint64_t i = 0; i < k; i++)
+			if (stamp[i] != 0 && stamp[i] < oldest_stamp) {
+				oldest_stamp = stamp[i];
+				oldest = i;
+			}
+		obj_init(&o[k], k);
+		l.nlog = 0;
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, now, 100), 0);
+		stamp[k] = now++;
+		if (alive < 10) {
+			alive++;
+			cr_assert_eq(l.nlog, 0u,
+				     "key %llu: evicted below "
+				     "mem_high",
+				     (unsigned long long)k);
+		} else {
+			cr_assert_eq(l.nlog, 1u, "key %llu: %u evictions",
+				     (unsigned long long)k, l.nlog);
+			cr_assert_eq(l.log[0], oldest,
+				     "key %llu: evicted %llu, LRU is %llu",
+				     (unsigned long long)k,
+				     (unsigned long long)l.log[0],
+				     (unsigned long long)oldest);
+			cr_assert_eq(atomic_load(&o[oldest].unlink_why),
+				     GRAIN_HTAB_EVICTED);
+			stamp[oldest] = 0;
+			evicted++;
+		}
+		cr_assert_eq(grain_htab_bytes_exact(h), 100u * alive);
+	}
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.evictions, evicted);
+	cr_assert_eq(st.entries, 10u);
+	cr_assert_eq(atomic_load(&l.unlinked[GRAIN_HTAB_EVICTED]), evicted);
+	mode_settle(p->flags);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]), evicted);
+	for (unsigned k = 0; k < N; k++)
+		if (stamp[k] == 0) {
+			cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
+			cr_assert_eq(atomic_load(&o[k].reclaim_why),
+				     GRAIN_HTAB_EVICTED);
+		} else {
+			cr_assert_eq(find(h, k), &o[k].node);
+		}
+	grain_htab_destroy(h);
+	mode_leave(p->flags);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct bound_param {
+	unsigned stripes, mem_batch;
+};
+
+ParameterizedTestParameters(htab_evict, watermarks)
+{
+	static struct bound_param p[] = {
+		{ 1, 0 },
+		{ 8, 0 },
+		{ 8, 64 },
+		{ 64, 16 },
+	};
+	return cr_make_param_array(struct bound_param, p, 4);
+}
+
+/*
+ * Random charges: after every insert, either nothing was evicted and the
+ * total grew by the charge, or the total had gone above mem_high and the
+ * insert's unlock evicted the oldest entries, one at a time, until the
+ * total reached mem_low. Small mem_batch values put the folded total
+ * far behind the exact one.
+ */
+ParameterizedTest(struct bound_param *p, htab_evict, watermarks)
+{
+	static struct ledger l;
+	ledger_init(&l);
+	l.log_unlinked = true;
+	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	c.stripes = p->stripes;
+	c.mem_batch = p->mem_batch;
+	c.mem_high = 20000;
+	c.mem_low = 15000;
+	struct grain_htab *h = make(&c);
+	enum { N = 3000 };
+	static struct obj o[N];
+	static size_t chg[N];
+	uint64_t rng = 0xB7E151628AED2A6BULL, oldest = 0, evicted = 0;
+
+	for (uint64_t k = 0; k < N; k++) {
+		size_t before = grain_htab_bytes_exact(h);
+		chg[k] = 1 + (size_t)(test_rand(&rng) % 1000);
+		obj_init(&o[k], k);
+		l.nlog = 0;
+		cr_assert_eq(
+			grain_htab_insert(h, &o[k].node, &k, k + 1, chg[k]), 0);
+		size_t after = grain_htab_bytes_exact(h);
+		cr_assert_leq(after, c.mem_high + chg[k], "key %llu",
+			      (unsigned long long)k);
+		if (before + chg[k] <= c.mem_high) {
+			cr_assert_eq(l.nlog, 0u,
+				     "key %llu: evicted at %zu "
+				     "bytes",
+				     (unsigned long long)k, before + chg[k]);
+			cr_assert_eq(after, before + chg[k]);
+			continue;
+		}
+		cr_assert_gt(l.nlog, 0u, "key %llu: %zu bytes, no eviction",
+			     (unsigned long long)k, before + chg[k]);
+		cr_assert_leq(after, c.mem_low, "key %llu",
+			      (unsigned long long)k);
+		qsort(l.log, l.nlog, sizeof(l.log[0]), cmp_u64);
+		size_t freed = 0;
+		for (unsigned i = 0; i < l.nlog; i++) {
+			cr_assert_eq(l.log[i], oldest + i,
+				     "key %llu: evicted %llu, not the LRU",
+				     (unsigned long long)k,
+				     (unsigned long long)l.log[i]);
+			freed += chg[l.log[i]];
+		}
+		cr_assert_eq(after, before + chg[k] - freed);
+		cr_assert_gt(after + chg[l.log[l.nlog - 1]], c.mem_low,
+			     "key %llu: evicted more than down to mem_low",
+			     (unsigned long long)k);
+		oldest += l.nlog;
+		evicted += l.nlog;
+	}
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.evictions, evicted);
+	cr_assert_eq(st.entries, N - evicted);
+	cr_assert_eq(st.bytes, grain_htab_bytes_exact(h));
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]), evicted);
+	grain_htab_destroy(h);
+}
+
+/* ops.unlinked calls back into the table: scoped finds, lock-free lookups,
+ * statistics and a removal. */
+struct reenter {
+	uint64_t pinned, extra;
+	struct grain_hnode *pinned_node;
+	bool rcu;
+	unsigned calls, bad;
+	unsigned extra_removed;
+};
+
+static void reenter_unlinked(struct ledger *l, struct grain_hnode *node,
+			     enum grain_htab_reason why)
+{
+	struct reenter *r = l->user;
+	uint64_t key = obj_of(node)->key;
+
+	r->calls++;
+	if (why != GRAIN_HTAB_EVICTED)
+		r->bad++;
+	if (find(l->h, key) != NULL)
+		r->bad++;
+	if (find(l->h, r->pinned) != r->pinned_node)
+		r->bad++;
+	if (r->rcu) {
+		grain_rcu_read_lock();
+		if (grain_htab_lookup(l->h, &key) != NULL ||
+		    grain_htab_lookup(l->h, &r->pinned) != r->pinned_node)
+			r->bad++;
+		grain_rcu_read_unlock();
+	}
+	struct grain_htab_stats st;
+	grain_htab_stats(l->h, &st);
+	if (st.entries > 10 || grain_htab_bytes_exact(l->h) > 1000)
+		r->bad++;
+	if (grain_htab_remove(l->h, &r->extra, NULL) == 0)
+		r->extra_removed++;
+}
+
+ParameterizedTestParameters(htab_evict, unlinked_reenters)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
+{
+	const unsigned flags = *mode;
+	static struct ledger l;
+	static struct reenter r;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.stripes = 4;
+	c.mem_high = 500;
+	c.mem_low = 300;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	enum { N = 100 };
+	static struct obj o[N], pin, extra;
+
+	r = (struct reenter){ .pinned = 1000,
+			      .extra = 2000,
+			      .pinned_node = &pin.node,
+			      .rcu = is_rcu(flags) };
+	l.h = h;
+	l.user = &r;
+	l.on_unlinked = reenter_unlinked;
+	obj_init(&pin, r.pinned);
+	cr_assert_eq(grain_htab_insert(h, &pin.node, &r.pinned, 1, 100), 0);
+	uint64_t now = 2;
+	for (uint64_t k = 0; k < N; k++) {
+		if (k % 10 == 0) {
+			obj_init(&extra, r.extra);
+			cr_assert_eq(grain_htab_insert(h, &extra.node, &r.extra,
+						       now++, 1),
+				     0);
+		}
+		cr_assert_eq(touch(h, r.pinned, now++), 0,
+			     "the pinned entry was evicted");
+		/* extra stays young too, so that only the callback removes
+		 * it; it is gone after the first eviction. */
+		(void)touch(h, r.extra, now++);
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, now++, 100),
+			     0);
+		cr_assert_leq(grain_htab_bytes_exact(h), c.mem_high + 100);
+		mode_settle(flags); /* extra's memory is reused */
+	}
+	cr_assert_gt(r.calls, 50u);
+	cr_assert_eq(r.bad, 0u, "%u of %u callbacks saw a wrong table", r.bad,
+		     r.calls);
+	cr_assert_eq(r.extra_removed, 10u,
+		     "a removal from the callback took effect");
+	cr_assert_eq(stats_of(h).evictions, r.calls);
+	grain_htab_destroy(h);
+	mode_leave(flags);
+}
+
+ParameterizedTestParameters(htab_evict, charge_triggers_eviction)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_evict, charge_triggers_eviction)
+{
+	const unsigned flags = *mode;
+	static struct ledger l;
+	ledger_init(&l);
+	l.log_unlinked = true;
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.stripes = 4;
+	c.mem_high = 1000;
+	c.mem_low = 600;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	static struct obj o[8];
+	struct grain_htab_scope s;
+
+	for (uint64_t k = 0; k < 8; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k + 1, 100),
+			     0);
+	}
+	cr_assert_eq(l.nlog, 0u);
+	uint64_t k7 = 7;
+	grain_htab_lock(h, &k7, &s);
+	cr_assert_eq(grain_htab_charge_locked(&s, &o[7].node, 300), 0);
+	cr_assert_eq(l.nlog, 0u, "nothing is evicted under the lock");
+	grain_htab_unlock(&s);
+	/* 1100 bytes: the five oldest go, 600 remain. */
+	cr_assert_eq(grain_htab_bytes_exact(h), 600u);
+	cr_assert_eq(l.nlog, 5u);
+	qsort(l.log, l.nlog, sizeof(l.log[0]), cmp_u64);
+	for (unsigned i = 0; i < 5; i++)
+		cr_assert_eq(l.log[i], i);
+	cr_assert_eq(find(h, 7), &o[7].node);
+	cr_assert_eq(stats_of(h).evictions, 5u);
+	/* Uncharging evicts nothing. */
+	cr_assert_eq(charge(h, 7, -300), 0);
+	cr_assert_eq(stats_of(h).evictions, 5u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 300u);
+	grain_htab_destroy(h);
+	mode_leave(flags);
+}
+
+ParameterizedTestParameters(htab_evict, refuse_policy)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_evict, refuse_policy)
+{
+	const unsigned flags = *mode;
+	static struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.stripes = 4;
+	c.mem_high = 1000;
+	c.mem_low = 500;
+	c.policy = GRAIN_HTAB_REFUSE;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	static struct obj o[40];
+	struct grain_hnode *found = NULL;
+	uint64_t refused = 0;
+
+	/* Ten entries make 1000 bytes, not above mem_high: the eleventh is
+	 * still admitted, the twelfth is not. */
+	for (uint64_t k = 0; k < 11; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), 0,
+			     "key %llu", (unsigned long long)k);
+	}
+	cr_assert_eq(grain_htab_bytes_exact(h), 1100u);
+	for (uint64_t k = 11; k < 20; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1),
+			     -ENOSPC);
+		refused++;
+		cr_assert_eq(grain_htab_find_or_insert(h, &k, &o[k].node, k, 1,
+						       &found),
+			     -ENOSPC);
+		cr_assert_null(found);
+		refused++;
+	}
+	/* An existing key is found, not refused; present entries grow. */
+	uint64_t k3 = 3;
+	obj_init(&o[30], k3);
+	cr_assert_eq(grain_htab_find_or_insert(h, &k3, &o[30].node, 1, 1,
+					       &found),
+		     -EEXIST);
+	cr_assert_eq(found, &o[3].node);
+	cr_assert_eq(charge(h, 3, 400), 0);
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.bytes, 1500u);
+	cr_assert_eq(st.entries, 11u);
+	cr_assert_eq(st.evictions, 0u, "REFUSE never evicts");
+	cr_assert_eq(st.refusals, refused);
+	cr_assert_eq(atomic_load(&l.unlinked[GRAIN_HTAB_EVICTED]), 0u);
+
+	/* Back at mem_high by removal and uncharge: admitted again. */
+	cr_assert_eq(charge(h, 3, -400), 0);
+	cr_assert_eq(grain_htab_remove(h, &k3, NULL), 0);
+	cr_assert_eq(grain_htab_bytes_exact(h), 1000u);
+	uint64_t k = 11;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), 0);
+	k = 12;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), -ENOSPC);
+	refused++;
+	cr_assert_eq(charge(h, 0, -100), 0);
+	cr_assert_eq(charge(h, 1, -100), 0);
+	cr_assert_eq(grain_htab_bytes_exact(h), 900u);
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), 0);
+	k = 13;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), 0);
+	k = 14;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), -ENOSPC);
+	refused++;
+	st = stats_of(h);
+	cr_assert_eq(st.refusals, refused);
+	cr_assert_eq(st.entries, 13u);
+	cr_assert_eq(st.bytes, 1100u);
+	grain_htab_destroy(h);
+	for (unsigned i = 14; i < 20; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaims), 0u,
+			     "a refused node was reclaimed");
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REFUSED]), 0u);
+	mode_leave(flags);
+}
+
+/* ----------------------------------------------------------------------
+ * TTL on a fake clock
+ */
+
+ParameterizedTestParameters(htab_ttl, expire)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_ttl, expire)
+{
+	const unsigned flags = *mode;
+	static struct ledger l;
+	ledger_init(&l);
+	l.log_unlinked = true;
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.stripes = 4;
+	c.ttl = 10;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	static struct obj o[10];
+
+	for (uint64_t k = 0; k < 10; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 10), 0);
+	}
+	cr_assert_eq(grain_htab_expire(h, 9), 0u, "nothing is 10 old at 9");
+	/* Stamps 0..5 are at least 10 old at 15. */
+	cr_assert_eq(grain_htab_expire(h, 15), 6u);
+	cr_assert_eq(l.nlog, 6u);
+	qsort(l.log, l.nlog, sizeof(l.log[0]), cmp_u64);
+	for (unsigned i = 0; i < 6; i++) {
+		cr_assert_eq(l.log[i], i);
+		cr_assert_eq(atomic_load(&o[i].unlink_why), GRAIN_HTAB_EXPIRED);
+		cr_assert_null(find(h, i));
+	}
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.expirations, 6u);
+	cr_assert_eq(st.entries, 4u);
+	cr_assert_eq(st.bytes, 40u);
+	cr_assert_eq(st.evictions, 0u);
+
+	/* Touching restarts the TTL. */
+	cr_assert_eq(touch(h, 7, 14), 0);
+	l.nlog = 0;
+	cr_assert_eq(grain_htab_expire(h, 19), 3u, "stamps 6, 8 and 9");
+	qsort(l.log, l.nlog, sizeof(l.log[0]), cmp_u64);
+	cr_assert_eq(l.nlog, 3u);
+	cr_assert_eq(l.log[0], 6u);
+	cr_assert_eq(l.log[1], 8u);
+	cr_assert_eq(l.log[2], 9u);
+	cr_assert_eq(find(h, 7), &o[7].node);
+	cr_assert_eq(grain_htab_expire(h, 23), 0u);
+	cr_assert_eq(grain_htab_expire(h, 24), 1u);
+	st = stats_of(h);
+	cr_assert_eq(st.expirations, 10u);
+	cr_assert_eq(st.entries, 0u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 0u);
+	mode_settle(flags);
+	for (unsigned k = 0; k < 10; k++) {
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
+		cr_assert_eq(atomic_load(&o[k].reclaim_why),
+			     GRAIN_HTAB_EXPIRED);
+	}
+	grain_htab_destroy(h);
+	for (unsigned k = 0; k < 10; k++)
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
+	mode_leave(flags);
+}
+
+Test(htab_ttl, inserts_expire_old_entries)
+{
+	static struct ledger l;
+	ledger_init(&l);
+	l.log_unlinked = true;
+	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	c.stripes = 1;
+	c.ttl = 10;
+	struct grain_htab *h = make(&c);
+	static struct obj o[10];
+
+	for (uint64_t k = 0; k < 5; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 0, 1), 0);
+	}
+	/* Young enough at 9: no insert expires anything. */
+	uint64_t k = 5;
+	obj_init(&o[k], k);
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 9, 1), 0);
+	cr_assert_eq(l.nlog, 0u);
+	k = 6;
+	obj_init(&o[k], k);
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 50, 1), 0);
+	cr_assert_geq(l.nlog, 1u, "an insert at 50 expired nothing");
+	for (k = 7; k < 10; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 50, 1), 0);
+	}
+	cr_assert_geq(l.nlog, 4u, "four inserts, fewer expiries");
+	cr_assert_leq(l.nlog, 6u);
+	for (unsigned i = 0; i < l.nlog; i++) {
+		cr_assert_leq(l.log[i], 5u, "expired a young entry");
+		cr_assert_eq(atomic_load(&o[l.log[i]].unlink_why),
+			     GRAIN_HTAB_EXPIRED);
+	}
+	for (k = 6; k < 10; k++)
+		cr_assert_eq(find(h, k), &o[k].node);
+	cr_assert_eq(stats_of(h).expirations, l.nlog);
+	cr_assert_eq(stats_of(h).entries, 10u - l.nlog);
+	grain_htab_destroy(h);
+}
+
+/* ----------------------------------------------------------------------
+ * Chain limit
+ */
+
+ParameterizedTestParameters(htab_chain, limit)
+{
+	return cr_make_param_array(unsigned, (void *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
+{
+	const unsigned flags = *mode;
+	static struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.ops.hash = hash_const;
+	c.stripes = 1;
+	c.max_chain = 8;
+	c.max_load = 1u << 20;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	static struct obj o[40];
+	struct grain_hnode *found = (struct grain_hnode *)(uintptr_t)8;
+
+	for (uint64_t k = 0; k < 8; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
+	}
+	uint64_t buckets = stats_of(h).buckets;
+	for (uint64_t k = 8; k < 20; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1),
+			     -EMLINK, "key %llu", (unsigned long long)k);
+	}
+	uint64_t k20 = 20, k3 = 3;
+	obj_init(&o[20], k20);
+	obj_init(&o[21], k3);
+	cr_assert_eq(grain_htab_find_or_insert(h, &k20, &o[20].node, 1, 1,
+					       &found),
+		     -EMLINK);
+	cr_assert_null(found);
+	cr_assert_eq(grain_htab_find_or_insert(h, &k3, &o[21].node, 1, 1,
+					       &found),
+		     -EEXIST, "a full chain still finds its keys");
+	cr_assert_eq(found, &o[3].node);
+
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.chain_refusals, 13u);
+	cr_assert_leq(st.longest_chain, 8u);
+	cr_assert_geq(st.longest_chain, 7u);
+	cr_assert_eq(st.entries, 8u);
+	cr_assert_eq(st.bytes, 8u);
+	cr_assert_eq(st.refusals, 0u, "-EMLINK is not a memory refusal");
+	cr_assert_gt(st.buckets, buckets, "a refusal grows the stripe");
+	cr_assert_leq(st.buckets, 4u * 8u,
+		      "colliding keys made the stripe grow past four buckets "
+		      "per entry");
+	for (uint64_t k = 0; k < 8; k++)
+		cr_assert_eq(find(h, k), &o[k].node);
+	for (uint64_t k = 8; k < 20; k++)
+		cr_assert_null(find(h, k));
+
+	/* Room again after a removal. */
+	cr_assert_eq(grain_htab_remove(h, &k3, NULL), 0);
+	uint64_t k = 8;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
+	k = 9;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), -EMLINK);
+	cr_assert_leq(stats_of(h).longest_chain, 8u);
+	grain_htab_destroy(h);
+	for (unsigned i = 9; i < 20; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaims), 0u);
+	mode_leave(flags);
+}
+
+/* ----------------------------------------------------------------------
+ * Statistics
+ */
+
+Test(htab_stats, counters)
+{
+	static struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	c.stripes = 4;
+	struct grain_htab *h = make(&c);
+	static struct obj o[100], dup;
+	uint64_t bytes = 0, lookups = 0, hits = 0;
+
+	for (uint64_t k = 0; k < 100; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, k), 0);
+		bytes += k;
+	}
+	for (uint64_t k = 0; k < 100; k += 5) {
+		obj_init(&dup, k);
+		cr_assert_eq(grain_htab_insert(h, &dup.node, &k, k, 1),
+			     -EEXIST);
+	}
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.inserts, 100u, "-EEXIST is no insert");
+	cr_assert_eq(st.entries, 100u);
+	cr_assert_eq(st.bytes, bytes);
+
+	/* Scoped finds count a lookup each (other calls may count the
+	 * lookups they do too: only the difference is checked). */
+	for (uint64_t k = 0; k < 150; k++) {
+		cr_assert_eq(find(h, k), k < 100 ? &o[k].node : NULL);
+		lookups++;
+		hits += k < 100;
+	}
+	struct grain_htab_stats after_finds = stats_of(h);
+	cr_assert_eq(after_finds.lookups - st.lookups, lookups);
+	cr_assert_eq(after_finds.hits - st.hits, hits);
+	for (uint64_t k = 0; k < 100; k += 4) {
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		bytes -= k;
+	}
+	uint64_t before_resize = stats_of(h).resizes;
+	cr_assert_eq(grain_htab_resize(h, 64), 0);
+	st = stats_of(h);
+	cr_assert_eq(st.inserts, 100u);
+	cr_assert_eq(st.entries, 75u);
+	cr_assert_eq(st.bytes, bytes);
+	cr_assert_eq(grain_htab_bytes_exact(h), bytes);
+	cr_assert_eq(st.buckets, 4u * 64u);
+	cr_assert_gt(st.resizes, before_resize);
+	cr_assert_eq(st.evictions + st.expirations + st.refusals +
+			     st.chain_refusals,
+		     0u);
+	cr_assert_geq(st.longest_chain, 1u);
+	cr_assert_leq(st.longest_chain, 64u);
+	grain_htab_destroy(h);
+}
