@@ -48,7 +48,9 @@
  * slots are free (A1) and then moving tail from p to p + n with one
  * compare-and-swap; a failed CAS means another producer claimed p first,
  * and the call retries from the new tail. A single producer skips the CAS.
- * Consumers mirror this on head. Nobody ever waits for another thread's
+ * Consumers mirror this on head. A batch's sequence numbers are released
+ * last slot first, so the other side sees its first slot ready only when
+ * the whole batch is, and takes it whole. Nobody ever waits for another thread's
  * store: a claim is only made on slots already known to be free (or
  * ready), so there is no "tail catch-up" spin as in rte_ring or ck_ring.
  *

@@ -162,13 +162,15 @@ grain_impl_ring_enqueue(struct grain_ring *r, void *const *objs, unsigned n,
 	uint64_t pos;
 	unsigned k = grain_impl_ring_claim(&r->prod, slots, 0, n, burst, &pos);
 
-	for (unsigned i = 0; i < k; i++) {
-		struct grain_impl_ring_slot *s = &slots[(pos + i) & r->prod.mask];
-
-		s->obj = objs[i];
+	for (unsigned i = 0; i < k; i++)
+		slots[(pos + i) & r->prod.mask].obj = objs[i];
+	/* Last slot first: a consumer finds the batch's first slot ready
+	 * only once the whole batch is, and takes it in one go instead of
+	 * chasing our stores line by line. */
+	for (unsigned i = k; i-- > 0;) {
 		/* R1: pairs with A2; the consumer of pos + i sees obj. */
-		atomic_store_explicit(&s->seq, pos + i + 1,
-				      memory_order_release);
+		atomic_store_explicit(&slots[(pos + i) & r->prod.mask].seq,
+				      pos + i + 1, memory_order_release);
 	}
 	if ((r->prod.flags & GRAIN_RING_WAIT) && k != 0)
 		grain_impl_ring_notify(&r->prod.sleepers);
@@ -184,14 +186,16 @@ grain_impl_ring_dequeue(struct grain_ring *r, void **objs, unsigned n,
 	uint64_t pos;
 	unsigned k = grain_impl_ring_claim(&r->cons, slots, 1, n, burst, &pos);
 
-	for (unsigned i = 0; i < k; i++) {
-		struct grain_impl_ring_slot *s = &slots[(pos + i) & r->cons.mask];
-
-		objs[i] = s->obj;
+	for (unsigned i = 0; i < k; i++)
+		objs[i] = slots[(pos + i) & r->cons.mask].obj;
+	/* Last slot first, as in enqueue: producers get the batch's slots
+	 * back together (the ptr_ring batched-zeroing idea, without losing
+	 * any slot). */
+	for (unsigned i = k; i-- > 0;) {
 		/* R2: pairs with A1; the producer of pos + i + cap may now
 		 * overwrite obj. */
-		atomic_store_explicit(&s->seq, pos + i + cap,
-				      memory_order_release);
+		atomic_store_explicit(&slots[(pos + i) & r->cons.mask].seq,
+				      pos + i + cap, memory_order_release);
 	}
 	if ((r->cons.flags & GRAIN_RING_WAIT) && k != 0)
 		grain_impl_ring_notify(&r->cons.sleepers);

@@ -1,0 +1,111 @@
+/*
+ * grain_adapter.c - grain_ring in its four modes.
+ *
+ * single: grain_ring_try_enqueue / grain_ring_try_dequeue.
+ * bulk:   grain_ring_enqueue_bulk (all or nothing) / grain_ring_dequeue_burst.
+ * burst:  grain_ring_enqueue_burst / grain_ring_dequeue_burst.
+ * The mode (MPMC, MPSC, SPMC, SPSC) is a flag given at creation; the
+ * calls are the same.
+ */
+#include "harness.h"
+
+#include <grain/ring.h>
+
+static int grain_create(void **queuep, enum bench_impl impl,
+			const struct bench_config *cfg)
+{
+	static const unsigned flags[] = {
+		[BENCH_GRAIN_MPMC] = GRAIN_RING_MPMC,
+		[BENCH_GRAIN_MPSC] = GRAIN_RING_MPSC,
+		[BENCH_GRAIN_SPMC] = GRAIN_RING_SPMC,
+		[BENCH_GRAIN_SPSC] = GRAIN_RING_SPSC,
+	};
+	struct grain_ring *r;
+
+	(void)cfg;
+	int rc = grain_ring_create(&r, BENCH_CAPACITY, flags[impl], NULL);
+	if (rc == 0)
+		*queuep = r;
+	return rc;
+}
+
+static void grain_destroy(void *queue)
+{
+	grain_ring_destroy(queue);
+}
+
+static unsigned put_one(void *q, void *local, void *const *objs, unsigned n)
+{
+	(void)local;
+	(void)n;
+	return grain_ring_try_enqueue(q, objs[0]) == 0;
+}
+
+static unsigned get_one(void *q, void *local, void **objs, unsigned n)
+{
+	(void)local;
+	(void)n;
+	return grain_ring_try_dequeue(q, objs) == 0;
+}
+
+static unsigned put_bulk(void *q, void *local, void *const *objs, unsigned n)
+{
+	(void)local;
+	return grain_ring_enqueue_bulk(q, objs, n) == 0 ? n : 0;
+}
+
+static unsigned put_burst(void *q, void *local, void *const *objs, unsigned n)
+{
+	(void)local;
+	int k = grain_ring_enqueue_burst(q, objs, n);
+	return k > 0 ? (unsigned)k : 0;
+}
+
+static unsigned get_burst(void *q, void *local, void **objs, unsigned n)
+{
+	(void)local;
+	int k = grain_ring_dequeue_burst(q, objs, n);
+	return k > 0 ? (unsigned)k : 0;
+}
+
+static void *producer_single(void *t)
+{
+	bench_produce(t, NULL, put_one);
+	return NULL;
+}
+
+static void *consumer_single(void *t)
+{
+	bench_consume(t, NULL, get_one);
+	return NULL;
+}
+
+static void *producer_bulk(void *t)
+{
+	bench_produce(t, NULL, put_bulk);
+	return NULL;
+}
+
+static void *producer_burst(void *t)
+{
+	bench_produce(t, NULL, put_burst);
+	return NULL;
+}
+
+static void *consumer_burst(void *t)
+{
+	bench_consume(t, NULL, get_burst);
+	return NULL;
+}
+
+const struct bench_adapter bench_adapter_grain = {
+	.create = grain_create,
+	.destroy = grain_destroy,
+	.producer = { [BENCH_SINGLE] = producer_single,
+		      [BENCH_BULK] = producer_bulk,
+		      [BENCH_BURST] = producer_burst },
+	.consumer = { [BENCH_SINGLE] = consumer_single,
+		      [BENCH_BULK] = consumer_burst,
+		      [BENCH_BURST] = consumer_burst },
+	.drain = get_burst,
+};

@@ -1,0 +1,510 @@
+/*
+ * harness.c - runs one experiment (see adapters.h): threads, pinning,
+ * timing and the final accounting.
+ *
+ * Timing: main waits until every thread has counted in, reads
+ * CLOCK_MONOTONIC (t0) and releases them, sleeps until t0 + duration
+ * (absolute clock_nanosleep, so a late wake-up does not stretch the run
+ * unnoticed), raises stop and reads the clock again (t1). The rate is the
+ * tokens consumers had dequeued when they saw stop, over t1 - t0. The
+ * drain that follows is not timed in the rate; its length is reported as
+ * stop_seconds.
+ *
+ * Drain: producers are joined first (each finishes the call it is in).
+ * Consumers then have BENCH_DRAIN_MS to empty the queue; a queue whose
+ * threads spin on a preempted peer can take seconds for a thousand
+ * tokens on an oversubscribed machine, so past that deadline they are
+ * told to leave, and main, alone with the queue, takes the rest through
+ * the adapter's drain call and checks it like one more consumer.
+ *
+ * Accounting: producer i enqueued tokens 0 .. produced_i - 1 in order, so
+ * over all consumers exactly produced_i of its tokens must have arrived
+ * and their sequences must sum to produced_i (produced_i - 1) / 2. With
+ * the per-consumer order check this catches loss, duplication and
+ * reordering.
+ */
+#define _GNU_SOURCE /* pthread_attr_setaffinity_np, CPU_SET */
+#include "harness.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef GRAIN_BENCH_HAVE_CK
+#define HAVE_CK true
+#else
+#define HAVE_CK false
+#endif
+#ifdef GRAIN_BENCH_HAVE_DPDK
+#define HAVE_DPDK true
+#else
+#define HAVE_DPDK false
+#endif
+#ifdef GRAIN_BENCH_HAVE_URCU
+#define HAVE_URCU true
+#else
+#define HAVE_URCU false
+#endif
+
+#define ANY BENCH_MAX_THREADS
+
+static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
+	[BENCH_GRAIN_MPMC] = { .name = "grain",
+			       .mode = "MPMC",
+			       .note = "grain_ring created with GRAIN_RING_MPMC",
+			       .available = true,
+			       .has_burst = true,
+			       .max_producers = ANY,
+			       .max_consumers = ANY,
+			       .capacity = BENCH_CAPACITY },
+	[BENCH_GRAIN_MPSC] = { .name = "grain",
+			       .mode = "MPSC",
+			       .note = "grain_ring created with GRAIN_RING_MPSC",
+			       .available = true,
+			       .has_burst = true,
+			       .max_producers = ANY,
+			       .max_consumers = 1,
+			       .capacity = BENCH_CAPACITY },
+	[BENCH_GRAIN_SPMC] = { .name = "grain",
+			       .mode = "SPMC",
+			       .note = "grain_ring created with GRAIN_RING_SPMC",
+			       .available = true,
+			       .has_burst = true,
+			       .max_producers = 1,
+			       .max_consumers = ANY,
+			       .capacity = BENCH_CAPACITY },
+	[BENCH_GRAIN_SPSC] = { .name = "grain",
+			       .mode = "SPSC",
+			       .note = "grain_ring created with GRAIN_RING_SPSC",
+			       .available = true,
+			       .has_burst = true,
+			       .max_producers = 1,
+			       .max_consumers = 1,
+			       .capacity = BENCH_CAPACITY },
+	[BENCH_MUTEX] = { .name = "mutex",
+			  .mode = "MPMC",
+			  .note = "baseline bench/baselines/mutex_ring: one pthread "
+				  "mutex; batches take it once",
+			  .available = true,
+			  .baseline = true,
+			  .max_producers = ANY,
+			  .max_consumers = ANY,
+			  .capacity = BENCH_CAPACITY },
+	[BENCH_TWOLOCK] = { .name = "twolock",
+			    .mode = "MPMC",
+			    .note = "baseline bench/baselines/twolock_ring: ptr_ring "
+				    "style, producer and consumer grain_spinlock, batched "
+				    "zeroing of 16 slots; batches take the lock once",
+			    .available = true,
+			    .baseline = true,
+			    .max_producers = ANY,
+			    .max_consumers = ANY,
+			    .capacity = BENCH_CAPACITY },
+	[BENCH_CK] = { .name = "ck_ring",
+		       .mode = "MPMC",
+		       .note = "anchor ConcurrencyKit ck_ring_enqueue_mpmc / "
+			       "ck_ring_dequeue_mpmc (1023 usable slots); no batch "
+			       "calls, so batches are loops of single calls",
+		       .available = HAVE_CK,
+		       .anchor = true,
+		       .max_producers = ANY,
+		       .max_consumers = ANY,
+		       .capacity = BENCH_CAPACITY - 1 },
+	[BENCH_RTE] = { .name = "rte_ring",
+			.mode = "MPMC",
+			.note = "anchor DPDK rte_ring MP/MC (default sync mode), "
+				"set up without EAL by rte_ring_init(RING_F_EXACT_SZ); "
+				"mp_enqueue/mc_dequeue, mp_enqueue_bulk/"
+				"mc_dequeue_burst, mp_enqueue_burst/mc_dequeue_burst",
+			.available = HAVE_DPDK,
+			.anchor = true,
+			.has_burst = true,
+			.max_producers = ANY,
+			.max_consumers = ANY,
+			.capacity = BENCH_CAPACITY },
+	[BENCH_WFCQ] = { .name = "wfcqueue",
+			 .mode = "MPMC",
+			 .note = "anchor liburcu cds_wfcq_enqueue / "
+				 "__cds_wfcq_dequeue_blocking through the shared "
+				 "library, dequeue lock once per batch when C > 1; "
+				 "unbounded, held to 1024 tokens in flight by "
+				 "per-producer node pools",
+			 .available = HAVE_URCU,
+			 .anchor = true,
+			 .max_producers = ANY,
+			 .max_consumers = ANY,
+			 .capacity = 0 },
+};
+
+static const struct bench_adapter *adapter_of(enum bench_impl impl)
+{
+	switch (impl) {
+	case BENCH_GRAIN_MPMC:
+	case BENCH_GRAIN_MPSC:
+	case BENCH_GRAIN_SPMC:
+	case BENCH_GRAIN_SPSC:
+		return &bench_adapter_grain;
+	case BENCH_MUTEX:
+		return &bench_adapter_mutex;
+	case BENCH_TWOLOCK:
+		return &bench_adapter_twolock;
+#ifdef GRAIN_BENCH_HAVE_CK
+	case BENCH_CK:
+		return &bench_adapter_ck;
+#endif
+#ifdef GRAIN_BENCH_HAVE_DPDK
+	case BENCH_RTE:
+		return &bench_adapter_rte;
+#endif
+#ifdef GRAIN_BENCH_HAVE_URCU
+	case BENCH_WFCQ:
+		return &bench_adapter_wfcq;
+#endif
+	default:
+		return NULL;
+	}
+}
+
+const struct bench_impl_info *bench_info(enum bench_impl impl)
+{
+	if ((unsigned)impl >= BENCH_IMPL_COUNT)
+		return NULL;
+	return &infos[impl];
+}
+
+bool bench_config_ok(enum bench_impl impl, const struct bench_config *cfg)
+{
+	const struct bench_impl_info *info = bench_info(impl);
+	const struct bench_adapter *a = adapter_of(impl);
+
+	if (info == NULL || a == NULL || !info->available || cfg == NULL)
+		return false;
+	if ((unsigned)cfg->kind >= BENCH_KIND_COUNT ||
+	    a->producer[cfg->kind] == NULL || a->consumer[cfg->kind] == NULL)
+		return false;
+	if (cfg->producers == 0 || cfg->producers > info->max_producers ||
+	    cfg->consumers == 0 || cfg->consumers > info->max_consumers)
+		return false;
+	if (cfg->kind == BENCH_SINGLE
+		    ? cfg->batch != 1
+		    : cfg->batch == 0 || cfg->batch > BENCH_MAX_BATCH)
+		return false;
+	return cfg->duration_ms > 0;
+}
+
+unsigned bench_nproc(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1u;
+}
+
+const char *bench_c_compiler(void)
+{
+#if defined(__clang__)
+	return "clang " __clang_version__;
+#elif defined(__GNUC__)
+	return "gcc " __VERSION__;
+#else
+	return "unknown";
+#endif
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_until(const struct timespec *t0, unsigned ms)
+{
+	struct timespec end = *t0;
+
+	end.tv_sec += ms / 1000u;
+	end.tv_nsec += (long)(ms % 1000u) * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) ==
+	       EINTR)
+		;
+}
+
+static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg,
+			bool pin, unsigned cpu)
+{
+	pthread_attr_t attr;
+	int rc = pthread_attr_init(&attr);
+
+	if (rc != 0)
+		return -rc;
+	if (pin) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	if (rc == 0)
+		rc = pthread_create(tid, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return -rc;
+}
+
+/* --- calibration ---------------------------------------------------- */
+
+struct pingpong {
+	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) word;
+	alignas(GRAIN_CACHELINE) _Atomic(unsigned) quit; /* a thread failed */
+	unsigned rounds;
+	double seconds;
+};
+
+/* Wait until word == want; false if told to quit. P1: the acquire pairs
+ * with the other side's release store (P2). */
+static bool await_word(struct pingpong *pp, uint64_t want)
+{
+	while (atomic_load_explicit(&pp->word, memory_order_acquire) != want) {
+		if (atomic_load_explicit(&pp->quit, memory_order_relaxed))
+			return false;
+		grain_cpu_relax();
+	}
+	return true;
+}
+
+/* The serving side: answers each odd value with the next even one. */
+static void *pong(void *arg)
+{
+	struct pingpong *pp = arg;
+
+	for (uint64_t i = 0; i < pp->rounds; i++) {
+		if (!await_word(pp, 2 * i + 1))
+			return NULL;
+		/* P2 */
+		atomic_store_explicit(&pp->word, 2 * i + 2,
+				      memory_order_release);
+	}
+	return NULL;
+}
+
+static void *ping(void *arg)
+{
+	struct pingpong *pp = arg;
+	double t0 = now_s();
+
+	for (uint64_t i = 0; i < pp->rounds; i++) {
+		/* P2 */
+		atomic_store_explicit(&pp->word, 2 * i + 1,
+				      memory_order_release);
+		if (!await_word(pp, 2 * i + 2))
+			return NULL;
+	}
+	pp->seconds = now_s() - t0;
+	return NULL;
+}
+
+double bench_pingpong_ns(unsigned rounds)
+{
+	if (bench_nproc() < 2 || rounds == 0)
+		return -1.0;
+	struct pingpong *pp = aligned_alloc(GRAIN_CACHELINE, sizeof(*pp));
+	if (pp == NULL)
+		return -1.0;
+	memset(pp, 0, sizeof(*pp));
+	atomic_init(&pp->word, 0);
+	atomic_init(&pp->quit, 0);
+	pp->rounds = rounds;
+	pp->seconds = -1.0;
+
+	pthread_t tid[2];
+	double ns = -1.0;
+	if (start_thread(&tid[0], pong, pp, true, 1) == 0) {
+		if (start_thread(&tid[1], ping, pp, true, 0) == 0)
+			pthread_join(tid[1], NULL);
+		else
+			atomic_store_explicit(&pp->quit, 1,
+					      memory_order_relaxed);
+		pthread_join(tid[0], NULL);
+		if (pp->seconds > 0)
+			ns = pp->seconds * 1e9 / rounds;
+	}
+	free(pp);
+	return ns;
+}
+
+/* After the join: per-producer counts and sums over all consumers (the
+ * main thread's final drain counts as one more consumer). */
+static uint64_t account(const struct bench_thread *th, unsigned producers,
+			unsigned consumers)
+{
+	uint64_t errors = 0;
+
+	for (unsigned c = 0; c < consumers; c++)
+		errors += th[producers + c].errors;
+	for (unsigned p = 0; p < producers; p++) {
+		uint64_t n = th[p].produced, cnt = 0, sum = 0;
+
+		for (unsigned c = 0; c < consumers; c++) {
+			cnt += th[producers + c].cnt[p];
+			sum += th[producers + c].sum[p];
+		}
+		/* n (n - 1) / 2 modulo 2^64, as the sums wrap: halve the
+		 * even factor first. */
+		uint64_t want = n % 2 == 0 ? (n / 2) * (n - 1)
+					   : n * ((n - 1) / 2);
+		if (cnt != n)
+			errors++;
+		if (sum != want)
+			errors++;
+	}
+	return errors;
+}
+
+/* Main, alone with the queue after every thread is joined: take what the
+ * consumers left and check it like a consumer would. */
+static uint64_t drain_left(const struct bench_adapter *a,
+			   struct bench_harness *h, struct bench_thread *t)
+{
+	void *objs[BENCH_MAX_BATCH];
+	uint64_t total = 0;
+	unsigned k;
+
+	while ((k = a->drain(h->queue, NULL, objs, BENCH_MAX_BATCH)) != 0) {
+		bench_check(t, objs, k, h->cfg.producers);
+		total += k;
+	}
+	t->consumed = total;
+	return total;
+}
+
+/* Wait until every consumer has finished or the drain deadline passes. */
+static bool wait_consumers(struct bench_harness *h, unsigned consumers,
+			   double deadline)
+{
+	/* AC1: pairs with RC1 in bench_consume(). */
+	while (atomic_load_explicit(&h->consumers_done, memory_order_acquire) <
+	       consumers) {
+		if (now_s() >= deadline)
+			return false;
+		struct timespec ts = { 0, 100000 };
+		nanosleep(&ts, NULL);
+	}
+	return true;
+}
+
+int bench_run(enum bench_impl impl, const struct bench_config *cfg,
+	      struct bench_result *res)
+{
+	if (!bench_config_ok(impl, cfg) || res == NULL)
+		return -EINVAL;
+	const struct bench_adapter *a = adapter_of(impl);
+	const unsigned np = cfg->producers, nc = cfg->consumers;
+	const unsigned n = np + nc, nproc = bench_nproc();
+	const bool pin = n <= nproc;
+
+	struct bench_harness *h =
+		aligned_alloc(GRAIN_CACHELINE, sizeof(struct bench_harness));
+	/* One more thread struct: the main thread's final drain. */
+	struct bench_thread *th = aligned_alloc(
+		GRAIN_CACHELINE, (n + 1) * sizeof(struct bench_thread));
+	pthread_t *tid = calloc(n, sizeof(pthread_t));
+	if (h == NULL || th == NULL || tid == NULL) {
+		free(h);
+		free(th);
+		free(tid);
+		return -ENOMEM;
+	}
+	memset(h, 0, sizeof(*h));
+	memset(th, 0, (n + 1) * sizeof(*th));
+	atomic_init(&h->ready, 0);
+	atomic_init(&h->start, 0);
+	atomic_init(&h->stop, 0);
+	atomic_init(&h->leave, 0);
+	atomic_init(&h->producers_done, 0);
+	atomic_init(&h->consumers_done, 0);
+	h->cfg = *cfg;
+
+	int rc = a->create(&h->queue, impl, cfg);
+	if (rc != 0)
+		goto out_free;
+
+	unsigned started = 0;
+	for (unsigned i = 0; i < n; i++) {
+		th[i].h = h;
+		th[i].producer = i < np;
+		th[i].index = i < np ? i : i - np;
+		th[i].main = i < np ? a->producer[cfg->kind]
+				    : a->consumer[cfg->kind];
+		rc = start_thread(&tid[i], th[i].main, &th[i], pin, i % nproc);
+		if (rc != 0)
+			break;
+		started++;
+	}
+	if (rc != 0) {
+		/* Let those started leave at once. */
+		atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
+		atomic_store_explicit(&h->leave, 1, memory_order_relaxed);
+		atomic_store_explicit(&h->start, 1, memory_order_release);
+		for (unsigned i = 0; i < started; i++)
+			pthread_join(tid[i], NULL);
+		a->destroy(h->queue);
+		goto out_free;
+	}
+
+	while (atomic_load_explicit(&h->ready, memory_order_relaxed) < n) {
+		struct timespec ts = { 0, 50000 };
+		nanosleep(&ts, NULL);
+	}
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* RS1: pairs with AS1 in bench_wait_start(). */
+	atomic_store_explicit(&h->start, 1, memory_order_release);
+	sleep_until(&t0, cfg->duration_ms);
+	atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
+	double t1 = now_s();
+
+	/* The drain: see the top of this file. */
+	for (unsigned i = 0; i < np; i++)
+		pthread_join(tid[i], NULL);
+	bool in_time = wait_consumers(h, nc, t1 + BENCH_DRAIN_MS * 1e-3);
+	if (!in_time)
+		atomic_store_explicit(&h->leave, 1, memory_order_relaxed);
+	for (unsigned i = np; i < n; i++)
+		pthread_join(tid[i], NULL);
+	double t2 = now_s();
+	uint64_t left = drain_left(a, h, &th[n]);
+
+	memset(res, 0, sizeof(*res));
+	res->seconds = t1 - ((double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);
+	res->stop_seconds = t2 - t1;
+	for (unsigned p = 0; p < np; p++) {
+		res->full_tries += th[p].failed;
+		res->put_calls += th[p].calls;
+	}
+	for (unsigned c = 0; c < nc; c++) {
+		res->pairs += th[np + c].count_at_stop;
+		res->pairs_total += th[np + c].consumed;
+		res->empty_tries += th[np + c].failed;
+		res->get_calls += th[np + c].calls;
+	}
+	res->pairs_total += left;
+	res->drain_deadline_hit = !in_time;
+	res->left_to_main = left;
+	res->pairs_per_sec =
+		res->seconds > 0 ? (double)res->pairs / res->seconds : 0.0;
+	res->errors = account(th, np, nc + 1);
+	res->pinned = pin;
+	a->destroy(h->queue);
+	rc = 0;
+
+out_free:
+	free(tid);
+	free(th);
+	free(h);
+	return rc;
+}

@@ -1,0 +1,253 @@
+/*
+ * harness.h - internal to bench/adapters (C11 only): the state shared by
+ * the threads of one experiment, the producer and consumer loops, the
+ * retry policy, and the table each adapter fills in.
+ *
+ * Every adapter writes tiny put/get functions for its queue and passes
+ * them, as constants, to bench_produce() / bench_consume(). Those loops
+ * are always inlined, so the compiler sees a direct call to put/get and
+ * inlines it in turn: each queue gets its own copy of the same loop, and
+ * no indirect call sits on the measured path.
+ *
+ * Shared flags and their ordering:
+ *   ready          threads count themselves in; main waits for all.
+ *   start          main -> threads, release/acquire (RS1 -> AS1): the
+ *                  queue and the thread structs are set up.
+ *   stop           main -> threads, relaxed: only a signal to stop.
+ *   producers_done producers -> consumers, release/acquire (RD1 -> AD1):
+ *                  a consumer that sees every producer done and then
+ *                  fails a dequeue knows the queue is empty for good.
+ *   consumers_done consumers -> main, release/acquire (RC1 -> AC1): the
+ *                  consumer's results are written.
+ *   leave          main -> consumers, relaxed: stop draining now (thread
+ *                  creation failed, or the drain deadline passed; main
+ *                  then drains what is left itself).
+ */
+#ifndef GRAIN_BENCH_HARNESS_H
+#define GRAIN_BENCH_HARNESS_H
+
+#include "adapters.h"
+
+#include <grain/lock.h>
+
+#include <sched.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Retry policy, the same for every queue: after a failed try (full or
+ * empty), pause BENCH_RELAX_PER_FAIL times; after BENCH_SPIN_FAILS
+ * failures in a row, sched_yield() instead, so that on an oversubscribed
+ * machine a thread that waits gives its CPU to the one it waits for. */
+#define BENCH_RELAX_PER_FAIL 8u
+#define BENCH_SPIN_FAILS 64u
+
+struct bench_harness {
+	alignas(GRAIN_CACHELINE) _Atomic(unsigned) ready;
+	alignas(GRAIN_CACHELINE) _Atomic(unsigned) start;
+	_Atomic(unsigned) stop;
+	_Atomic(unsigned) leave;
+	alignas(GRAIN_CACHELINE) _Atomic(unsigned) producers_done;
+	alignas(GRAIN_CACHELINE) _Atomic(unsigned) consumers_done;
+	alignas(GRAIN_CACHELINE) void *queue; /* read-only while running */
+	struct bench_config cfg;
+};
+
+struct bench_thread {
+	alignas(GRAIN_CACHELINE) struct bench_harness *h;
+	unsigned index; /* among producers, or among consumers */
+	bool producer;
+	void *(*main)(void *);
+	uint64_t failed; /* tries that moved nothing (full or empty) */
+	uint64_t calls;	 /* tries that moved something */
+	/* Producer results. */
+	uint64_t produced;
+	/* Consumer results and per-producer checks. */
+	uint64_t consumed;
+	uint64_t count_at_stop;
+	uint64_t errors;
+	uint64_t next[BENCH_MAX_THREADS]; /* lowest sequence still legal */
+	uint64_t sum[BENCH_MAX_THREADS];  /* sum of sequences seen */
+	uint64_t cnt[BENCH_MAX_THREADS];  /* tokens seen */
+};
+
+/* Try to move n tokens; return how many moved (0 to n). Bulk forms
+ * return 0 or n. */
+typedef unsigned (*bench_put_fn)(void *queue, void *local, void *const *objs,
+				 unsigned n);
+typedef unsigned (*bench_get_fn)(void *queue, void *local, void **objs,
+				 unsigned n);
+
+/* What each adapter provides. producer/consumer[kind] are thread entry
+ * points taking a struct bench_thread *; NULL where the kind is not
+ * supported. create makes a queue for cfg (capacity 1024 when bounded).
+ * drain is a get that main may call, alone, once every thread is joined,
+ * with local NULL and n up to BENCH_MAX_BATCH. */
+struct bench_adapter {
+	int (*create)(void **queuep, enum bench_impl impl,
+		      const struct bench_config *cfg);
+	void (*destroy)(void *queue);
+	void *(*producer[BENCH_KIND_COUNT])(void *thread);
+	void *(*consumer[BENCH_KIND_COUNT])(void *thread);
+	bench_get_fn drain;
+};
+
+/* Consumers still draining this long after stop are told to leave. */
+#define BENCH_DRAIN_MS 200u
+
+#define BENCH_CAPACITY 1024u
+
+/* size rounded up to a multiple of align (a power of two), as
+ * aligned_alloc() wants it. */
+static inline size_t bench_round_up(size_t size, size_t align)
+{
+	return (size + align - 1) & ~(align - 1);
+}
+
+/* Tokens: the sequence above 8 bits of (producer index + 1), never NULL. */
+static inline void *bench_token(uint64_t seq, unsigned producer)
+{
+	return (void *)(uintptr_t)((seq << 8) | (producer + 1u));
+}
+
+static inline void bench_backoff(unsigned *fails)
+{
+	if (*fails < BENCH_SPIN_FAILS) {
+		(*fails)++;
+		for (unsigned i = 0; i < BENCH_RELAX_PER_FAIL; i++)
+			grain_cpu_relax();
+	} else {
+		sched_yield();
+	}
+}
+
+/* Count in, then wait for the start signal. */
+static inline void bench_wait_start(struct bench_harness *h)
+{
+	atomic_fetch_add_explicit(&h->ready, 1, memory_order_relaxed);
+	/* AS1: pairs with RS1 in bench_run(). */
+	while (!atomic_load_explicit(&h->start, memory_order_acquire))
+		sched_yield();
+}
+
+/* Consumer-side check of k tokens: per producer, sequences increase. */
+static GRAIN_ALWAYS_INLINE void bench_check(struct bench_thread *t,
+					    void *const *objs, unsigned k,
+					    unsigned producers)
+{
+	for (unsigned i = 0; i < k; i++) {
+		uintptr_t tok = (uintptr_t)objs[i];
+		unsigned p = (unsigned)(tok & 0xffu) - 1u;
+		uint64_t seq = (uint64_t)tok >> 8;
+
+		if (GRAIN_UNLIKELY(p >= producers || seq < t->next[p])) {
+			t->errors++;
+			continue;
+		}
+		t->next[p] = seq + 1;
+		t->sum[p] += seq;
+		t->cnt[p]++;
+	}
+}
+
+static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
+					      void *local, bench_put_fn put)
+{
+	struct bench_harness *h = t->h;
+	void *const queue = h->queue;
+	const unsigned batch = h->cfg.batch;
+	void *objs[BENCH_MAX_BATCH];
+	uint64_t seq = 0;      /* next sequence to put in objs */
+	unsigned done = batch; /* tokens of objs already enqueued */
+	unsigned fails = 0;
+
+	bench_wait_start(h);
+	while (!atomic_load_explicit(&h->stop, memory_order_relaxed)) {
+		if (done == batch) {
+			for (unsigned i = 0; i < batch; i++)
+				objs[i] = bench_token(seq + i, t->index);
+			seq += batch;
+			done = 0;
+		}
+		unsigned k = put(queue, local, objs + done, batch - done);
+		if (k != 0) {
+			done += k;
+			t->calls++;
+			fails = 0;
+		} else {
+			t->failed++;
+			bench_backoff(&fails);
+		}
+	}
+	t->produced = seq - (batch - done);
+	/* RD1: pairs with AD1; our last enqueue is complete. */
+	atomic_fetch_add_explicit(&h->producers_done, 1, memory_order_release);
+}
+
+static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
+					      void *local, bench_get_fn get)
+{
+	struct bench_harness *h = t->h;
+	void *const queue = h->queue;
+	const unsigned batch = h->cfg.batch;
+	const unsigned producers = h->cfg.producers;
+	void *objs[BENCH_MAX_BATCH];
+	uint64_t count = 0;
+	unsigned fails = 0;
+	bool stopped = false, draining = false;
+
+	bench_wait_start(h);
+	for (;;) {
+		if (!stopped) {
+			if (atomic_load_explicit(&h->stop,
+						 memory_order_relaxed)) {
+				stopped = true;
+				t->count_at_stop = count;
+			}
+		} else if (atomic_load_explicit(&h->leave,
+						memory_order_relaxed)) {
+			break;
+		}
+		unsigned k = get(queue, local, objs, batch);
+		if (k != 0) {
+			bench_check(t, objs, k, producers);
+			count += k;
+			t->calls++;
+			fails = 0;
+			continue;
+		}
+		if (draining)
+			break; /* empty after every producer finished */
+		/* AD1: pairs with RD1 in bench_produce(). */
+		if (atomic_load_explicit(&h->producers_done,
+					 memory_order_acquire) == producers) {
+			draining = true;
+			continue;
+		}
+		t->failed++;
+		bench_backoff(&fails);
+	}
+	if (!stopped)
+		t->count_at_stop = count;
+	t->consumed = count;
+	/* RC1: pairs with AC1 in bench_run(). */
+	atomic_fetch_add_explicit(&h->consumers_done, 1, memory_order_release);
+}
+
+/* The adapters; the optional ones exist only when their library was found
+ * at build time. */
+extern const struct bench_adapter bench_adapter_grain;
+extern const struct bench_adapter bench_adapter_mutex;
+extern const struct bench_adapter bench_adapter_twolock;
+#ifdef GRAIN_BENCH_HAVE_CK
+extern const struct bench_adapter bench_adapter_ck;
+#endif
+#ifdef GRAIN_BENCH_HAVE_DPDK
+extern const struct bench_adapter bench_adapter_rte;
+#endif
+#ifdef GRAIN_BENCH_HAVE_URCU
+extern const struct bench_adapter bench_adapter_wfcq;
+#endif
+
+#endif /* GRAIN_BENCH_HARNESS_H */

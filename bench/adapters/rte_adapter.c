@@ -1,0 +1,130 @@
+/*
+ * rte_adapter.c - anchor: DPDK rte_ring, multi-producer/multi-consumer.
+ *
+ * The ring lives in aligned_alloc memory and is set up with
+ * rte_ring_init(RING_F_EXACT_SZ): no EAL, no hugepages, no memzone. With
+ * RING_F_EXACT_SZ a count of 1024 gives exactly 1024 usable slots in an
+ * array of 2048 (rte_ring otherwise keeps one slot empty), so the memory
+ * is rte_ring_get_memsize(2048). The sync type is DPDK's default for
+ * flags 0, MP/MC (the classic head/tail CAS with a tail catch-up spin).
+ *
+ * single: rte_ring_mp_enqueue / rte_ring_mc_dequeue.
+ * bulk:   rte_ring_mp_enqueue_bulk / rte_ring_mc_dequeue_burst.
+ * burst:  rte_ring_mp_enqueue_burst / rte_ring_mc_dequeue_burst.
+ *
+ * Compiled with the flags of pkg-config libdpdk (-include rte_config.h,
+ * -march=corei7); only librte_ring (and what it needs) is linked.
+ */
+#define _GNU_SOURCE /* ssize_t and the rest of what DPDK's headers expect */
+#include "harness.h"
+
+#include <rte_ring.h>
+
+#include <errno.h>
+#include <stdlib.h>
+
+#define RTE_ALIGN_BYTES 128u /* at least RTE_CACHE_LINE_SIZE */
+
+static int rte_create(void **queuep, enum bench_impl impl,
+		      const struct bench_config *cfg)
+{
+	(void)impl;
+	(void)cfg;
+	/* RING_F_EXACT_SZ rounds count + 1 up to a power of two. */
+	ssize_t size = rte_ring_get_memsize(2 * BENCH_CAPACITY);
+	if (size < 0)
+		return (int)size;
+	size_t rounded = bench_round_up((size_t)size, RTE_ALIGN_BYTES);
+	struct rte_ring *r = aligned_alloc(RTE_ALIGN_BYTES, rounded);
+	if (r == NULL)
+		return -ENOMEM;
+	int rc = rte_ring_init(r, "grain_bench", BENCH_CAPACITY,
+			       RING_F_EXACT_SZ);
+	if (rc != 0) {
+		free(r);
+		return rc;
+	}
+	*queuep = r;
+	return 0;
+}
+
+static void rte_destroy(void *queue)
+{
+	free(queue);
+}
+
+static unsigned rte_put_one(void *q, void *local, void *const *objs, unsigned n)
+{
+	(void)local;
+	(void)n;
+	return rte_ring_mp_enqueue(q, objs[0]) == 0;
+}
+
+static unsigned rte_get_one(void *q, void *local, void **objs, unsigned n)
+{
+	(void)local;
+	(void)n;
+	return rte_ring_mc_dequeue(q, objs) == 0;
+}
+
+static unsigned rte_put_bulk(void *q, void *local, void *const *objs,
+			     unsigned n)
+{
+	(void)local;
+	return rte_ring_mp_enqueue_bulk(q, objs, n, NULL);
+}
+
+static unsigned rte_put_burst(void *q, void *local, void *const *objs,
+			      unsigned n)
+{
+	(void)local;
+	return rte_ring_mp_enqueue_burst(q, objs, n, NULL);
+}
+
+static unsigned rte_get_burst(void *q, void *local, void **objs, unsigned n)
+{
+	(void)local;
+	return rte_ring_mc_dequeue_burst(q, objs, n, NULL);
+}
+
+static void *rte_producer_single(void *t)
+{
+	bench_produce(t, NULL, rte_put_one);
+	return NULL;
+}
+
+static void *rte_consumer_single(void *t)
+{
+	bench_consume(t, NULL, rte_get_one);
+	return NULL;
+}
+
+static void *rte_producer_bulk(void *t)
+{
+	bench_produce(t, NULL, rte_put_bulk);
+	return NULL;
+}
+
+static void *rte_producer_burst(void *t)
+{
+	bench_produce(t, NULL, rte_put_burst);
+	return NULL;
+}
+
+static void *rte_consumer_burst(void *t)
+{
+	bench_consume(t, NULL, rte_get_burst);
+	return NULL;
+}
+
+const struct bench_adapter bench_adapter_rte = {
+	.create = rte_create,
+	.destroy = rte_destroy,
+	.producer = { [BENCH_SINGLE] = rte_producer_single,
+		      [BENCH_BULK] = rte_producer_bulk,
+		      [BENCH_BURST] = rte_producer_burst },
+	.consumer = { [BENCH_SINGLE] = rte_consumer_single,
+		      [BENCH_BULK] = rte_consumer_burst,
+		      [BENCH_BURST] = rte_consumer_burst },
+	.drain = rte_get_burst,
+};

@@ -1,0 +1,175 @@
+/*
+ * wfcq_adapter.c - anchor: liburcu's wait-free concurrent queue (wfcqueue).
+ *
+ * Enqueue is cds_wfcq_enqueue (wait-free: one exchange on the tail).
+ * Dequeue is __cds_wfcq_dequeue_blocking: with one consumer it runs
+ * without a lock (that consumer is the mutual exclusion the call asks
+ * for); with several, each get takes cds_wfcq_dequeue_lock once for its
+ * whole batch. "Blocking" means a dequeuer that finds a node whose
+ * successor is being linked waits for that enqueuer (spinning, then
+ * sleeping 10 ms at a time).
+ *
+ * The queue is unbounded and intrusive, so two things are added to make
+ * it comparable with the 1024-slot rings without putting malloc in the
+ * loop:
+ *   - each producer owns a pool of nodes, allocated before the run, and
+ *     hands them out round-robin;
+ *   - a node is reused only once its consumer has released it (a flag in
+ *     the node, R1/A1 below); a producer whose next node is still in use
+ *     treats the queue as full.
+ * The pools hold 1024 / P nodes each, rounded down to a power of two, so
+ * at most 1024 tokens are ever in flight. No batch API exists for
+ * enqueue, so BENCH_BULK loops over single enqueues; there is no
+ * BENCH_BURST.
+ *
+ * liburcu is used through its shared library (no _LGPL_SOURCE): every
+ * enqueue and dequeue is a call into liburcu (liburcu-common).
+ */
+#include "harness.h"
+
+#include <urcu/wfcqueue.h>
+
+#include <errno.h>
+#include <stdlib.h>
+
+struct wfcq_item {
+	struct cds_wfcq_node node;
+	void *token;
+	_Atomic(bool) free;
+};
+
+struct wfcq_pool {
+	alignas(GRAIN_CACHELINE) struct wfcq_item *items;
+	uint64_t next;
+	uint64_t mask;
+};
+
+struct wfcq_queue {
+	struct cds_wfcq_head head; /* consumers' side, with its mutex */
+	alignas(GRAIN_CACHELINE) struct cds_wfcq_tail tail; /* producers */
+	alignas(GRAIN_CACHELINE) bool locked; /* several consumers */
+	unsigned producers;
+	struct wfcq_pool *pools;
+};
+
+static void wfcq_destroy(void *queue)
+{
+	struct wfcq_queue *q = queue;
+
+	if (q->pools != NULL)
+		for (unsigned p = 0; p < q->producers; p++)
+			free(q->pools[p].items);
+	free(q->pools);
+	cds_wfcq_destroy(&q->head, &q->tail);
+	free(q);
+}
+
+static int wfcq_create(void **queuep, enum bench_impl impl,
+		       const struct bench_config *cfg)
+{
+	(void)impl;
+	struct wfcq_queue *q = aligned_alloc(GRAIN_CACHELINE, sizeof(*q));
+	if (q == NULL)
+		return -ENOMEM;
+	cds_wfcq_init(&q->head, &q->tail);
+	q->locked = cfg->consumers > 1;
+	q->producers = cfg->producers;
+	q->pools = aligned_alloc(GRAIN_CACHELINE,
+				 cfg->producers * sizeof(struct wfcq_pool));
+	if (q->pools == NULL) {
+		q->producers = 0;
+		wfcq_destroy(q);
+		return -ENOMEM;
+	}
+	unsigned per = 1;
+	while (per * 2 <= BENCH_CAPACITY / cfg->producers)
+		per *= 2;
+	for (unsigned p = 0; p < cfg->producers; p++) {
+		struct wfcq_pool *pool = &q->pools[p];
+
+		pool->next = 0;
+		pool->mask = per - 1;
+		pool->items = malloc(per * sizeof(struct wfcq_item));
+		if (pool->items == NULL) {
+			q->producers = p;
+			wfcq_destroy(q);
+			return -ENOMEM;
+		}
+		for (unsigned i = 0; i < per; i++)
+			atomic_init(&pool->items[i].free, true);
+	}
+	*queuep = q;
+	return 0;
+}
+
+static unsigned wfcq_put(void *queue, void *local, void *const *objs,
+			 unsigned n)
+{
+	struct wfcq_queue *q = queue;
+	struct wfcq_pool *pool = local;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct wfcq_item *it = &pool->items[pool->next & pool->mask];
+
+		/* A1: pairs with R1 in wfcq_get(); its consumer is done
+		 * with the node. */
+		if (!atomic_load_explicit(&it->free, memory_order_acquire))
+			return i;
+		atomic_store_explicit(&it->free, false, memory_order_relaxed);
+		it->token = objs[i];
+		cds_wfcq_node_init(&it->node);
+		(void)cds_wfcq_enqueue(&q->head, &q->tail, &it->node);
+		pool->next++;
+	}
+	return n;
+}
+
+static unsigned wfcq_get(void *queue, void *local, void **objs, unsigned n)
+{
+	struct wfcq_queue *q = queue;
+	unsigned i = 0;
+
+	(void)local;
+	if (q->locked)
+		cds_wfcq_dequeue_lock(&q->head, &q->tail);
+	for (; i < n; i++) {
+		struct cds_wfcq_node *node =
+			__cds_wfcq_dequeue_blocking(&q->head, &q->tail);
+		if (node == NULL)
+			break;
+		struct wfcq_item *it =
+			grain_container_of(node, struct wfcq_item, node);
+		objs[i] = it->token;
+		/* R1: pairs with A1 in wfcq_put(); the producer may reuse
+		 * the node. */
+		atomic_store_explicit(&it->free, true, memory_order_release);
+	}
+	if (q->locked)
+		cds_wfcq_dequeue_unlock(&q->head, &q->tail);
+	return i;
+}
+
+static void *wfcq_producer(void *arg)
+{
+	struct bench_thread *t = arg;
+	struct wfcq_queue *q = t->h->queue;
+
+	bench_produce(t, &q->pools[t->index], wfcq_put);
+	return NULL;
+}
+
+static void *wfcq_consumer(void *t)
+{
+	bench_consume(t, NULL, wfcq_get);
+	return NULL;
+}
+
+const struct bench_adapter bench_adapter_wfcq = {
+	.create = wfcq_create,
+	.destroy = wfcq_destroy,
+	.producer = { [BENCH_SINGLE] = wfcq_producer,
+		      [BENCH_BULK] = wfcq_producer },
+	.consumer = { [BENCH_SINGLE] = wfcq_consumer,
+		      [BENCH_BULK] = wfcq_consumer },
+	.drain = wfcq_get,
+};

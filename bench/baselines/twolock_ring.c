@@ -1,0 +1,198 @@
+/*
+ * twolock_ring.c - the two-lock baseline ring (ptr_ring style).
+ *
+ * Design. Slots are _Atomic(void *); NULL marks a free slot. Indices run
+ * from 0 to capacity - 1 and wrap by comparison (no power-of-two
+ * requirement, as in ptr_ring). The producer index lives on the producer
+ * lock's cache line, the consumer indices on the consumer lock's line, the
+ * read-only geometry on a third; neither side ever reads the other's line.
+ *
+ * Ordering. R1: a producer stores an object with release; A1: the
+ * consumer loads the slot with acquire, so whatever the producer wrote
+ * into the object before enqueueing it is visible. Clearing a slot and
+ * re-filling it need no fence: they are accesses to one location, so the
+ * consumer's read of the old object comes before its NULL in that
+ * location's modification order, and the producer writes only after it
+ * has read that NULL.
+ *
+ * Reference: Linux include/linux/ptr_ring.h (produce, consume_batched,
+ * and the batched, reverse-order zeroing in its discard path).
+ */
+#include "twolock_ring.h"
+
+#include <grain/lock.h>
+
+#include <errno.h>
+#include <stdalign.h>
+#include <stdlib.h>
+
+#define TWOLOCK_DEFAULT_ZERO_BATCH (2u * GRAIN_CACHELINE / sizeof(void *))
+
+struct bench_twolock_ring {
+	/* Producer line. */
+	alignas(GRAIN_CACHELINE) struct grain_spinlock producer_lock;
+	unsigned producer; /* next slot to fill */
+
+	/* Consumer line. */
+	alignas(GRAIN_CACHELINE) struct grain_spinlock consumer_lock;
+	unsigned consumer_head; /* next slot to take */
+	unsigned consumer_tail; /* first taken slot not yet cleared */
+
+	/* Read-only after create. */
+	alignas(GRAIN_CACHELINE) unsigned size;
+	unsigned zero_batch;
+	_Atomic(void *) *queue;
+};
+
+int bench_twolock_ring_create(struct bench_twolock_ring **ringp,
+			      unsigned capacity, unsigned zero_batch)
+{
+	if (ringp == NULL || capacity < 2)
+		return -EINVAL;
+	size_t size =
+		(sizeof(struct bench_twolock_ring) + GRAIN_CACHELINE - 1) &
+		~(size_t)(GRAIN_CACHELINE - 1);
+	struct bench_twolock_ring *r = aligned_alloc(GRAIN_CACHELINE, size);
+	if (r == NULL)
+		return -ENOMEM;
+	size_t qsize =
+		((size_t)capacity * sizeof(void *) + GRAIN_CACHELINE - 1) &
+		~(size_t)(GRAIN_CACHELINE - 1);
+	r->queue = aligned_alloc(GRAIN_CACHELINE, qsize);
+	if (r->queue == NULL) {
+		free(r);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < capacity; i++)
+		atomic_init(&r->queue[i], NULL);
+	grain_spin_init(&r->producer_lock);
+	grain_spin_init(&r->consumer_lock);
+	r->producer = 0;
+	r->consumer_head = 0;
+	r->consumer_tail = 0;
+	r->size = capacity;
+	if (zero_batch == 0)
+		zero_batch = TWOLOCK_DEFAULT_ZERO_BATCH;
+	r->zero_batch = zero_batch > capacity / 2 ? 1 : zero_batch;
+	*ringp = r;
+	return 0;
+}
+
+void bench_twolock_ring_destroy(struct bench_twolock_ring *ring)
+{
+	if (ring == NULL)
+		return;
+	free(ring->queue);
+	free(ring);
+}
+
+/* Caller holds producer_lock. */
+static int produce_locked(struct bench_twolock_ring *r, void *obj)
+{
+	if (atomic_load_explicit(&r->queue[r->producer], memory_order_relaxed))
+		return -EAGAIN;
+	/* R1: pairs with A1 in take_locked(). */
+	atomic_store_explicit(&r->queue[r->producer], obj,
+			      memory_order_release);
+	if (++r->producer == r->size)
+		r->producer = 0;
+	return 0;
+}
+
+/* Caller holds consumer_lock. Takes the slot at consumer_head if it holds
+ * an object; clears taken slots once zero_batch of them have piled up, or
+ * at the end of the array so that the cleared range never wraps. */
+static void *take_locked(struct bench_twolock_ring *r)
+{
+	unsigned head = r->consumer_head;
+	/* A1: pairs with R1 in produce_locked(). */
+	void *obj = atomic_load_explicit(&r->queue[head], memory_order_acquire);
+
+	if (obj == NULL)
+		return NULL;
+	head++;
+	if (head - r->consumer_tail >= r->zero_batch || head == r->size) {
+		/* Last slot first: a producer waiting at consumer_tail sees
+		 * the group free only when all of it is. */
+		for (unsigned i = head; i-- > r->consumer_tail;)
+			atomic_store_explicit(&r->queue[i], NULL,
+					      memory_order_relaxed);
+		r->consumer_tail = head;
+	}
+	if (head == r->size) {
+		head = 0;
+		r->consumer_tail = 0;
+	}
+	r->consumer_head = head;
+	return obj;
+}
+
+int bench_twolock_ring_try_enqueue(struct bench_twolock_ring *ring, void *obj)
+{
+	if (obj == NULL)
+		return -EINVAL;
+	grain_spin_lock(&ring->producer_lock);
+	int rc = produce_locked(ring, obj);
+	grain_spin_unlock(&ring->producer_lock);
+	return rc;
+}
+
+int bench_twolock_ring_try_dequeue(struct bench_twolock_ring *ring, void **objp)
+{
+	grain_spin_lock(&ring->consumer_lock);
+	void *obj = take_locked(ring);
+	grain_spin_unlock(&ring->consumer_lock);
+	if (obj == NULL)
+		return -EAGAIN;
+	*objp = obj;
+	return 0;
+}
+
+int bench_twolock_ring_enqueue_bulk(struct bench_twolock_ring *ring,
+				    void *const *objs, unsigned n)
+{
+	if (n > ring->size)
+		return -EINVAL;
+	for (unsigned i = 0; i < n; i++)
+		if (objs[i] == NULL)
+			return -EINVAL;
+
+	int rc = 0;
+	grain_spin_lock(&ring->producer_lock);
+	/* All or nothing: every one of the next n slots must be free. Only
+	 * the producer (us, under the lock) fills slots, so once seen free
+	 * they stay free. The last slot is checked first: on a full ring it
+	 * is the one most likely still occupied. */
+	unsigned idx = ring->producer;
+	for (unsigned i = n; i-- > 0;) {
+		unsigned s = idx + i;
+		if (s >= ring->size)
+			s -= ring->size;
+		if (atomic_load_explicit(&ring->queue[s],
+					 memory_order_relaxed)) {
+			rc = -EAGAIN;
+			break;
+		}
+	}
+	if (rc == 0)
+		for (unsigned i = 0; i < n; i++)
+			(void)produce_locked(ring, objs[i]);
+	grain_spin_unlock(&ring->producer_lock);
+	return rc;
+}
+
+unsigned bench_twolock_ring_dequeue_burst(struct bench_twolock_ring *ring,
+					  void **objs, unsigned n)
+{
+	unsigned k = 0;
+
+	grain_spin_lock(&ring->consumer_lock);
+	while (k < n) {
+		void *obj = take_locked(ring);
+		if (obj == NULL)
+			break;
+		objs[k++] = obj;
+	}
+	grain_spin_unlock(&ring->consumer_lock);
+	return k;
+}
