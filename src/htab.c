@@ -965,17 +965,27 @@ int grain_htab_remove(struct grain_htab *h, const void *key,
 	return rc;
 }
 
+/* A counter slot for the calling thread, without thread-local storage
+ * (a TLS access in a shared library is a call): threads' stacks lie far
+ * apart, so the address of a local spreads them over the slots. */
 static struct stat_slot *my_slot(struct grain_htab *h)
 {
-	static _Atomic(unsigned) next_slot;
-	static _Thread_local unsigned slot_plus_one;
+	unsigned char here;
+	uintptr_t a = (uintptr_t)&here;
 
-	if (slot_plus_one == 0)
-		slot_plus_one = atomic_fetch_add_explicit(&next_slot, 1,
-							  memory_order_relaxed) %
-					STAT_SLOTS +
-				1;
-	return &h->rstat[slot_plus_one - 1];
+	return &h->rstat[((a >> 16) ^ (a >> 24)) % STAT_SLOTS];
+}
+
+/* Lock-free lookups count with a plain add, no locked instruction: two
+ * threads that share a slot at the same instant may lose an increment, so
+ * these two counters are approximate under concurrency. */
+static void count_lookup(struct grain_htab *h, bool hit)
+{
+	struct stat_slot *c = my_slot(h);
+
+	bump(&c->lookups, 1);
+	if (hit)
+		bump(&c->hits, 1);
 }
 
 struct grain_hnode *grain_htab_lookup(struct grain_htab *h, const void *key)
@@ -985,11 +995,8 @@ struct grain_hnode *grain_htab_lookup(struct grain_htab *h, const void *key)
 	uint64_t hash = h->ops.hash(key, &h->secret, h->ctx);
 	struct stripe *st = stripe_of(h, hash);
 	struct grain_hnode *n = chain_find(h, array_of(st), hash, key, NULL);
-	struct stat_slot *c = my_slot(h);
 
-	atomic_fetch_add_explicit(&c->lookups, 1, memory_order_relaxed);
-	if (n != NULL)
-		atomic_fetch_add_explicit(&c->hits, 1, memory_order_relaxed);
+	count_lookup(h, n != NULL);
 	return n;
 }
 

@@ -124,11 +124,14 @@
 struct grain_htab;
 
 /** Embed in the user's object; find the object with grain_container_of.
- * Zero it before its first insert; all fields are the table's. */
+ * Zero it before its first insert; all fields are the table's. A chain
+ * walk reads next[] and hash, the first 24 bytes: put the key just before
+ * the node (struct { key; struct grain_hnode node; }) so that a hit costs
+ * one cache line, not two. */
 struct grain_hnode {
 	struct grain_hnode *_Atomic next[2]; /* chain, per table generation */
-	struct grain_hnode *lru_prev, *lru_next;
 	uint64_t hash;
+	struct grain_hnode *lru_prev, *lru_next;
 	uint64_t stamp;  /* caller's clock at insert / last touch */
 	size_t charge;   /* bytes */
 	struct grain_htab *owner; /* set while linked or retired */
@@ -379,7 +382,9 @@ size_t grain_htab_bytes_exact(const struct grain_htab *htab);
 
 /** grain_htab_stats - fill @p st. Any thread, also inside a scope; takes
  * no lock; a snapshot. Lookups count every search by key: lookup,
- * find_locked, and the search inside remove. */
+ * find_locked, and the search inside remove. Lock-free lookups are counted
+ * without a locked instruction, so under concurrency their counts may
+ * miss a few; every other counter is exact once threads are quiet. */
 void grain_htab_stats(const struct grain_htab *htab,
 		      struct grain_htab_stats *st);
 
