@@ -72,29 +72,32 @@ enum {
 enum { TODO_EVICT = 1u };
 
 struct bucket_array {
-	struct grain_hnode carrier; /* defers this array's freeing */
-	unsigned mask;
+	unsigned mask;              /* read by every chain walk: first */
 	unsigned gen;               /* which next[] its chains use */
+	struct grain_hnode carrier; /* defers this array's freeing */
 	struct grain_hnode *_Atomic heads[];
 };
 
 struct stripe {
+	/* Line 1: what every scope reads or writes. */
 	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
-	struct bucket_array *_Atomic array;
-	_Atomic(unsigned) buckets;               /* array's size, for stats */
-	_Atomic(unsigned) entries;               /* written under the lock */
-	unsigned index;
-	struct grain_hnode *lru_head, *lru_tail; /* head: least recent */
-	int64_t bytes;                           /* exact */
-	_Atomic(int64_t) unfolded;               /* not yet in the total */
-	_Atomic(uint64_t) oldest;                /* head's stamp, or MAX */
 	_Atomic(bool) resize_due;
 	_Atomic(bool) grow_wanted;               /* a chain hit max_chain */
+	struct bucket_array *_Atomic array;
+	_Atomic(unsigned) entries;               /* written under the lock */
+	unsigned index;
+	_Atomic(uint64_t) lookups, hits;
+	struct grain_hnode *lru_head, *lru_tail; /* head: least recent */
+	int64_t bytes;                           /* exact */
+	/* Line 2: read by other threads (evictors, stats, exact sums). */
+	alignas(GRAIN_CACHELINE) _Atomic(int64_t) unfolded; /* not in total */
+	_Atomic(uint64_t) oldest;                /* head's stamp, or MAX */
+	_Atomic(unsigned) buckets;               /* array's size, for stats */
 	/* The array replaced by the last resize, until no reader can be on
 	 * it; the next resize must wait for that. */
 	struct bucket_array *_Atomic retiring;
 	/* Counters: written under the lock, read by stats() at any time. */
-	_Atomic(uint64_t) inserts, lookups, hits, evictions, expirations;
+	_Atomic(uint64_t) inserts, evictions, expirations;
 	_Atomic(uint64_t) refusals, chain_refusals, longest, resizes;
 	/* Retired nodes and arrays whose reclaim has not run yet: destroy
 	 * waits for them, whoever defers them. */
@@ -550,8 +553,11 @@ static void evict(struct grain_htab *h, uint64_t now)
 	/* One evictor at a time: a second would only over-evict. */
 	if (!grain_spin_trylock(&h->evict_lock))
 		return;
+	/* The exact total once; then subtract what we evict. Bytes others
+	 * add meanwhile are left to their own unlock. */
+	int64_t total = total_exact(h);
 	unsigned idle = 0;
-	while (total_above(h, h->mem_low) && idle < 2 * h->nstripes) {
+	while (total > h->mem_low && idle < 2 * h->nstripes) {
 		/* The stripe with the oldest head, and the runner-up's age:
 		 * evict from the oldest while it stays the oldest. */
 		uint64_t best = UINT64_MAX, second = UINT64_MAX;
@@ -575,8 +581,9 @@ static void evict(struct grain_htab *h, uint64_t now)
 		grain_spin_lock(&st->lock);
 		while (n < EVICT_BATCH && st->lru_head != NULL &&
 		       (n == 0 || st->lru_head->stamp <= second) &&
-		       total_above(h, h->mem_low)) {
+		       total > h->mem_low) {
 			struct grain_hnode *v = st->lru_head;
+			total -= (int64_t)v->charge;
 			retire(h, st, v,
 			       expired(h, v, now) ? GRAIN_HTAB_EXPIRED
 						  : GRAIN_HTAB_EVICTED,
@@ -585,11 +592,11 @@ static void evict(struct grain_htab *h, uint64_t now)
 		}
 		grain_spin_unlock(&st->lock);
 		process_retired(h, retired);
+		if (n != 0)
+			resize_if_due(h, st);
 		idle = n == 0 ? idle + 1 : 0;
 	}
 	grain_spin_unlock(&h->evict_lock);
-	for (unsigned i = 0; i < h->nstripes; i++)
-		resize_if_due(h, &h->stripes[i]);
 }
 
 /* --- lifecycle ---------------------------------------------------------- */

@@ -1,0 +1,252 @@
+/*
+ * grain_adapter.c - grain_htab in the benchmark's five configurations.
+ *
+ * Every configuration: uint64_t keys hashed by grain_hash_mix64 (the hash
+ * of every table in this benchmark), BENCH_HTAB_BUCKETS bucket heads in
+ * all (BENCH_HTAB_BUCKETS / stripes per stripe), automatic resizing on,
+ * a charge of 1 per entry. Each entry is a malloc'd item holding the key,
+ * the value and the grain_hnode; the table hands removed and evicted
+ * nodes to ops.reclaim, which frees them: at once for the
+ * GRAIN_HTAB_NO_RCU tables, after a grace period (liburcu call_rcu) for
+ * the RCU table.
+ *
+ *   grain/1, /16, /256, /4096 (GRAIN_HTAB_NO_RCU): lookups are scoped,
+ *   grain_htab_lock + grain_htab_find_locked + read the value +
+ *   grain_htab_unlock; inserts grain_htab_insert, removes
+ *   grain_htab_remove (one call each).
+ *   grain-rcu/256 (RCU table): lookups grain_htab_lookup between
+ *   grain_rcu_read_lock and grain_rcu_read_unlock, taking no lock;
+ *   inserts and removes as above.
+ *
+ * Churn: mem_high = mem_low = BENCH_HTAB_CHURN_LIMIT with policy EVICT,
+ * so the unlock of every insert into the full table evicts the least
+ * recently used entry (grain_htab_unlock runs the eviction).
+ */
+#include "harness.h"
+
+#include <grain/hash.h>
+#include <grain/htab.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Key and value first: the chain walk reads node.hash and then the key,
+ * so both sit in the item's first 64 bytes. */
+struct grain_item {
+	uint64_t key;
+	uint64_t value;
+	struct grain_hnode node;
+};
+
+static struct grain_item *item_of(struct grain_hnode *n)
+{
+	return grain_container_of(n, struct grain_item, node);
+}
+
+static const struct grain_item *citem_of(const struct grain_hnode *n)
+{
+	return (const struct grain_item
+			*)(const void *)((const char *)n -
+					 offsetof(struct grain_item, node));
+}
+
+static uint64_t item_hash(const void *key, const struct grain_hash_key *secret,
+			  void *ctx)
+{
+	(void)secret;
+	(void)ctx;
+	return grain_hash_mix64(*(const uint64_t *)key);
+}
+
+static bool item_eq(const struct grain_hnode *node, const void *key, void *ctx)
+{
+	(void)ctx;
+	return citem_of(node)->key == *(const uint64_t *)key;
+}
+
+static void item_reclaim(struct grain_hnode *node, enum grain_htab_reason why,
+			 void *ctx)
+{
+	(void)why;
+	(void)ctx;
+	free(item_of(node));
+}
+
+static int grain_create(void **tablep, enum bench_htab_impl impl,
+			enum bench_htab_workload w)
+{
+	const struct bench_htab_impl_info *info = bench_htab_info(impl);
+	struct grain_htab_config cfg;
+	struct grain_htab *h;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.ops.hash = item_hash;
+	cfg.ops.eq = item_eq;
+	cfg.ops.reclaim = item_reclaim;
+	cfg.stripes = info->stripes;
+	cfg.buckets = BENCH_HTAB_BUCKETS / info->stripes;
+	cfg.flags = info->rcu_lookups ? 0u : GRAIN_HTAB_NO_RCU;
+	if (w == BENCH_HTAB_CHURN) {
+		cfg.mem_high = BENCH_HTAB_CHURN_LIMIT;
+		cfg.mem_low = BENCH_HTAB_CHURN_LIMIT;
+		cfg.policy = GRAIN_HTAB_EVICT;
+	}
+	int rc = grain_htab_create(&h, &cfg, NULL);
+	if (rc == 0)
+		*tablep = h;
+	return rc;
+}
+
+static void grain_destroy(void *table)
+{
+	grain_htab_destroy(table);
+}
+
+static struct grain_item *item_new(uint64_t key)
+{
+	struct grain_item *it = malloc(sizeof(*it));
+
+	if (it != NULL) {
+		it->key = key;
+		it->value = bench_htab_value(key);
+		memset(&it->node, 0, sizeof(it->node));
+	}
+	return it;
+}
+
+/* 1 inserted, 0 present, or -errno. */
+static int insert_stamped(struct grain_htab *h, uint64_t key, uint64_t now)
+{
+	struct grain_item *it = item_new(key);
+
+	if (it == NULL)
+		return -ENOMEM;
+	int rc = grain_htab_insert(h, &it->node, &it->key, now, 1);
+	if (rc == 0)
+		return 1;
+	free(it);
+	return rc == -EEXIST ? 0 : rc;
+}
+
+static int grain_insert(void *table, uint64_t key)
+{
+	return insert_stamped(table, key, 0);
+}
+
+static int grain_populate(void *table, uint64_t key)
+{
+	int rc = insert_stamped(table, key, 0);
+	return rc == 1 ? 0 : rc == 0 ? -EEXIST : rc;
+}
+
+static int grain_remove(void *table, uint64_t key)
+{
+	int rc = grain_htab_remove(table, &key, NULL);
+	return rc == 0 ? 1 : rc == -ENOENT ? 0 : rc;
+}
+
+/* The fresh key must go in; its unlock did the eviction. */
+static int grain_churn(void *table, uint64_t key, uint64_t now)
+{
+	int rc = insert_stamped(table, key, now);
+	return rc == 1 ? 0 : rc == 0 ? -EEXIST : rc;
+}
+
+static uint64_t grain_lookup_locked(void *table, uint64_t key)
+{
+	struct grain_htab_scope scope;
+
+	grain_htab_lock(table, &key, &scope);
+	struct grain_hnode *n = grain_htab_find_locked(&scope, &key);
+	uint64_t v = n != NULL ? item_of(n)->value : 0;
+	grain_htab_unlock(&scope);
+	return v;
+}
+
+static uint64_t grain_lookup_rcu(void *table, uint64_t key)
+{
+	grain_rcu_read_lock();
+	struct grain_hnode *n = grain_htab_lookup(table, &key);
+	uint64_t v = n != NULL ? item_of(n)->value : 0;
+	grain_rcu_read_unlock();
+	return v;
+}
+
+static uint64_t grain_count(void *table)
+{
+	struct grain_htab_stats st;
+
+	grain_htab_stats(table, &st);
+	return st.entries;
+}
+
+static uint64_t grain_evictions(void *table)
+{
+	struct grain_htab_stats st;
+
+	grain_htab_stats(table, &st);
+	return st.evictions;
+}
+
+static const char *grain_audit(void *table)
+{
+	struct grain_htab_stats st;
+
+	grain_htab_stats(table, &st);
+	if (st.bytes != st.entries)
+		return "bytes (a charge of 1 per entry) differ from entries";
+	if (grain_htab_bytes_exact(table) != st.entries)
+		return "grain_htab_bytes_exact differs from entries";
+	if (st.refusals != 0 || st.chain_refusals != 0)
+		return "an insert was refused";
+	if (st.expirations != 0)
+		return "entries expired without a ttl";
+	return NULL;
+}
+
+static void *grain_mixed_worker(void *t)
+{
+	bench_htab_mixed(t, grain_lookup_locked, grain_insert, grain_remove);
+	return NULL;
+}
+
+static void *grain_rcu_mixed_worker(void *t)
+{
+	bench_htab_mixed(t, grain_lookup_rcu, grain_insert, grain_remove);
+	return NULL;
+}
+
+static void *grain_churn_worker(void *t)
+{
+	bench_htab_churn(t, grain_churn);
+	return NULL;
+}
+
+const struct bench_htab_adapter bench_htab_adapter_grain = {
+	.create = grain_create,
+	.destroy = grain_destroy,
+	.populate = grain_populate,
+	.lookup = grain_lookup_locked,
+	.count = grain_count,
+	.evictions = grain_evictions,
+	.audit = grain_audit,
+	.worker = { [BENCH_HTAB_READ90] = grain_mixed_worker,
+		    [BENCH_HTAB_MIX50] = grain_mixed_worker,
+		    [BENCH_HTAB_CHURN] = grain_churn_worker },
+	.rcu = false,
+};
+
+const struct bench_htab_adapter bench_htab_adapter_grain_rcu = {
+	.create = grain_create,
+	.destroy = grain_destroy,
+	.populate = grain_populate,
+	.lookup = grain_lookup_rcu,
+	.count = grain_count,
+	.evictions = grain_evictions,
+	.audit = grain_audit,
+	.worker = { [BENCH_HTAB_READ90] = grain_rcu_mixed_worker,
+		    [BENCH_HTAB_MIX50] = grain_rcu_mixed_worker,
+		    [BENCH_HTAB_CHURN] = grain_churn_worker },
+	.rcu = true,
+};
