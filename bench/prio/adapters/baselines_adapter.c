@@ -1,0 +1,112 @@
+/*
+ * baselines_adapter.c - the classic pfifo_fast baseline
+ * (bench/prio/baselines/pfifo_list), with its spinlock or its mutex.
+ *
+ * put:    pfifo_list_enqueue(priority) - the band comes from the
+ *         baseline's prio2band map, not from the item.
+ * single: pfifo_list_dequeue(), which also reports the band.
+ * burst:  pfifo_list_dequeue_burst(), one lock hold per call.
+ */
+#include "harness.h"
+
+#include <grain/common.h>
+
+static int pfifo_create(void **queuep, enum prio_impl impl,
+			const struct prio_config *cfg)
+{
+	struct pfifo_list *q;
+	int rc = pfifo_list_create(&q, cfg->band_limit,
+				   impl == PRIO_BASE_MUTEX
+					   ? PFIFO_LIST_MUTEX
+					   : PFIFO_LIST_SPINLOCK);
+	if (rc == 0)
+		*queuep = q;
+	return rc;
+}
+
+static void pfifo_destroy(void *queue)
+{
+	pfifo_list_destroy(queue);
+}
+
+static int put(void *q, struct prio_item *item)
+{
+	return pfifo_list_enqueue(q, &item->link, item->prio);
+}
+
+static unsigned get_single(void *q, struct prio_item **items, unsigned n,
+			   unsigned *bandp)
+{
+	(void)n;
+	struct pfifo_list_node *node = pfifo_list_dequeue(q, bandp);
+	if (node == NULL)
+		return 0;
+	items[0] = grain_container_of(node, struct prio_item, link);
+	return 1;
+}
+
+static unsigned get_burst(void *q, struct prio_item **items, unsigned n,
+			  unsigned *bandp)
+{
+	struct pfifo_list_node *nodes[PRIO_MAX_BURST];
+
+	(void)bandp;
+	unsigned k = pfifo_list_dequeue_burst(q, nodes, n);
+	for (unsigned i = 0; i < k; i++)
+		items[i] = grain_container_of(nodes[i], struct prio_item, link);
+	return k;
+}
+
+/* Under one lock a dequeue fails only when every band is empty: never
+ * blocked. (Not read, so that polls cost what they cost.) */
+static unsigned backlog(void *q)
+{
+	(void)q;
+	return 0;
+}
+
+static void *producer(void *t)
+{
+	prio_produce(t, put);
+	return NULL;
+}
+
+static void *consumer_single(void *t)
+{
+	prio_consume(t, get_single, backlog, true);
+	return NULL;
+}
+
+static void *consumer_burst(void *t)
+{
+	prio_consume(t, get_burst, backlog, false);
+	return NULL;
+}
+
+static uint64_t pfifo_check(void *queue, const uint64_t *accepted_band,
+			    const uint64_t *dropped_band)
+{
+	uint64_t errors = 0;
+
+	for (unsigned b = 0; b < PRIO_BANDS; b++) {
+		struct pfifo_list_stats st;
+
+		if (pfifo_list_stats(queue, b, &st) != 0) {
+			errors++;
+			continue;
+		}
+		errors += st.enqueued != accepted_band[b];
+		errors += st.dropped != dropped_band[b];
+		errors += st.backlog != 0;
+	}
+	return errors;
+}
+
+const struct prio_adapter prio_adapter_pfifo = {
+	.create = pfifo_create,
+	.destroy = pfifo_destroy,
+	.producer = producer,
+	.consumer = { [PRIO_DEQ_SINGLE] = consumer_single,
+		      [PRIO_DEQ_BURST] = consumer_burst },
+	.check = pfifo_check,
+};

@@ -1,0 +1,118 @@
+/*
+ * grain_adapter.c - grain_prio in the qdisc shape: three bands, one
+ * consumer (GRAIN_PRIO_SC), strict priority, the default (pfifo_fast)
+ * priomap.
+ *
+ * put:    grain_prio_enqueue_prio(priority) - the band comes from the
+ *         queue's own priomap, not from the item.
+ * single: grain_prio_try_dequeue(), which also reports the band.
+ * burst:  grain_prio_dequeue_burst().
+ */
+#include "harness.h"
+
+#include <grain/prio.h>
+
+static int grain_create(void **queuep, enum prio_impl impl,
+			const struct prio_config *cfg)
+{
+	struct grain_prio_config pc = {
+		.bands = PRIO_BANDS,
+		.flags = GRAIN_PRIO_SC,
+		.capacity = cfg->band_limit,
+		.priomap = NULL, /* pfifo_fast's map */
+	};
+	struct grain_prio *p;
+
+	(void)impl;
+	int rc = grain_prio_create(&p, &pc, NULL);
+	if (rc == 0)
+		*queuep = p;
+	return rc;
+}
+
+static void grain_destroy(void *queue)
+{
+	grain_prio_destroy(queue);
+}
+
+static int put(void *q, struct prio_item *item)
+{
+	return grain_prio_enqueue_prio(q, item->prio, item);
+}
+
+static unsigned get_single(void *q, struct prio_item **items, unsigned n,
+			   unsigned *bandp)
+{
+	void *obj;
+
+	(void)n;
+	if (grain_prio_try_dequeue(q, &obj, bandp) != 0)
+		return 0;
+	items[0] = obj;
+	return 1;
+}
+
+static unsigned get_burst(void *q, struct prio_item **items, unsigned n,
+			  unsigned *bandp)
+{
+	void *objs[PRIO_MAX_BURST];
+
+	(void)bandp;
+	int k = grain_prio_dequeue_burst(q, objs, n);
+	for (int i = 0; i < k; i++)
+		items[i] = objs[i];
+	return k > 0 ? (unsigned)k : 0;
+}
+
+static unsigned backlog(void *q)
+{
+	return grain_prio_backlog(q);
+}
+
+static void *producer(void *t)
+{
+	prio_produce(t, put);
+	return NULL;
+}
+
+static void *consumer_single(void *t)
+{
+	prio_consume(t, get_single, backlog, true);
+	return NULL;
+}
+
+static void *consumer_burst(void *t)
+{
+	prio_consume(t, get_burst, backlog, false);
+	return NULL;
+}
+
+/* The queue's statistics against the producers' counts: accepted and
+ * dropped per band, and nothing left behind. */
+static uint64_t grain_check(void *queue, const uint64_t *accepted_band,
+			    const uint64_t *dropped_band)
+{
+	uint64_t errors = 0;
+
+	for (unsigned b = 0; b < PRIO_BANDS; b++) {
+		struct grain_prio_band_stats st;
+
+		if (grain_prio_stats(queue, b, &st) != 0) {
+			errors++;
+			continue;
+		}
+		errors += st.enqueued != accepted_band[b];
+		errors += st.dropped != dropped_band[b];
+		errors += st.backlog != 0;
+	}
+	return errors;
+}
+
+const struct prio_adapter prio_adapter_grain = {
+	.create = grain_create,
+	.destroy = grain_destroy,
+	.producer = producer,
+	.consumer = { [PRIO_DEQ_SINGLE] = consumer_single,
+		      [PRIO_DEQ_BURST] = consumer_burst },
+	.check = grain_check,
+};

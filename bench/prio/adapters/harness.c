@@ -1,0 +1,446 @@
+/*
+ * harness.c - runs one experiment of the grain_prio benchmark (see
+ * adapters.h): the priority stream, threads, pinning, timing and the final
+ * accounting.
+ *
+ * Timing: main waits until every thread has counted in (producers have
+ * touched their pools by then), reads CLOCK_MONOTONIC (t0) and releases
+ * them, sleeps until t0 + duration (absolute clock_nanosleep), raises stop
+ * and reads the clock again (t1). The rate is what the consumer had
+ * dequeued when it saw stop, over t1 - t0. The drain that follows is not
+ * in the rate.
+ *
+ * Accounting: producer p accepted some of its attempts 0, 1, 2, ...; the
+ * consumer must have seen exactly that many of p's items, with the same
+ * sum of sequence numbers. With the per-band order check this catches
+ * loss, duplication and reordering within a band.
+ */
+#define _GNU_SOURCE /* pthread_attr_setaffinity_np, CPU_SET */
+#include "harness.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct prio_impl_info infos[PRIO_IMPL_COUNT] = {
+	[PRIO_BASE_SPIN] = { .name = "pfifo_spin",
+			     .label = "baseline (spinlock)",
+			     .note = "bench/prio/baselines/pfifo_list: classic "
+				     "pfifo_fast, one grain_spinlock over three "
+				     "intrusive linked lists, prio2band + "
+				     "bitmap2band; burst = one lock hold for "
+				     "the whole burst",
+			     .baseline = true },
+	[PRIO_BASE_MUTEX] = { .name = "pfifo_mutex",
+			      .label = "baseline (mutex)",
+			      .note = "the same baseline with a pthread mutex "
+				      "(default attributes) instead of the "
+				      "spinlock",
+			      .baseline = true },
+	[PRIO_GRAIN] = { .name = "grain_prio",
+			 .label = "grain_prio",
+			 .note = "grain_prio, 3 bands, GRAIN_PRIO_SC, strict; "
+				 "grain_prio_enqueue_prio() through the default "
+				 "priomap; grain_prio_try_dequeue() (single) or "
+				 "grain_prio_dequeue_burst() (burst)",
+			 .baseline = false },
+};
+
+static const struct prio_adapter *adapter_of(enum prio_impl impl)
+{
+	switch (impl) {
+	case PRIO_BASE_SPIN:
+	case PRIO_BASE_MUTEX:
+		return &prio_adapter_pfifo;
+	case PRIO_GRAIN:
+		return &prio_adapter_grain;
+	default:
+		return NULL;
+	}
+}
+
+const struct prio_impl_info *prio_info(enum prio_impl impl)
+{
+	if ((unsigned)impl >= PRIO_IMPL_COUNT)
+		return NULL;
+	return &infos[impl];
+}
+
+bool prio_config_ok(enum prio_impl impl, const struct prio_config *cfg)
+{
+	if (adapter_of(impl) == NULL || cfg == NULL)
+		return false;
+	if (cfg->producers == 0 || cfg->producers > PRIO_MAX_PRODUCERS)
+		return false;
+	if ((unsigned)cfg->deq >= PRIO_DEQ_COUNT ||
+	    (unsigned)cfg->placement >= PRIO_PLACE_COUNT)
+		return false;
+	if (cfg->deq == PRIO_DEQ_BURST &&
+	    (cfg->burst == 0 || cfg->burst > PRIO_MAX_BURST))
+		return false;
+	/* The pool must outlast everything the bands can hold. */
+	if (cfg->band_limit < 2 || (cfg->band_limit & (cfg->band_limit - 1)) ||
+	    (uint64_t)cfg->band_limit * PRIO_BANDS + PRIO_MAX_BURST >=
+		    PRIO_POOL_ITEMS)
+		return false;
+	return cfg->duration_ms > 0;
+}
+
+/* --- the priority stream ----------------------------------------------- */
+
+/* Shares of the stream, in items out of PRIO_STREAM_LEN: mostly best
+ * effort, some interactive, some bulk. */
+static const struct {
+	uint8_t prio;
+	unsigned items;
+} stream_mix[] = {
+	{ 0, 192 }, /* best effort  -> band 1 */
+	{ 6, 32 },  /* interactive  -> band 0 */
+	{ 2, 32 },  /* bulk         -> band 2 */
+};
+
+static uint8_t stream[PRIO_STREAM_LEN];
+static bool stream_built;
+
+/* Fill the table by the mix, then shuffle it with a fixed seed: the same
+ * stream in every run and for every queue. */
+static void build_stream(void)
+{
+	unsigned at = 0;
+	uint32_t x = 0x9e3779b9u;
+
+	if (stream_built)
+		return;
+	for (size_t m = 0; m < sizeof(stream_mix) / sizeof(stream_mix[0]); m++)
+		for (unsigned i = 0; i < stream_mix[m].items; i++)
+			stream[at++] = stream_mix[m].prio;
+	for (unsigned i = PRIO_STREAM_LEN - 1; i > 0; i--) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		unsigned j = x % (i + 1);
+		uint8_t tmp = stream[i];
+		stream[i] = stream[j];
+		stream[j] = tmp;
+	}
+	stream_built = true;
+}
+
+_Static_assert(192 + 32 + 32 == PRIO_STREAM_LEN, "the mix fills the table");
+
+double prio_stream_share(unsigned prio)
+{
+	unsigned items = 0;
+
+	for (size_t m = 0; m < sizeof(stream_mix) / sizeof(stream_mix[0]); m++)
+		if (stream_mix[m].prio == prio)
+			items += stream_mix[m].items;
+	return (double)items / PRIO_STREAM_LEN;
+}
+
+unsigned prio_stream_band(unsigned prio)
+{
+	return pfifo_list_prio2band[prio & 15u];
+}
+
+/* --- small helpers ------------------------------------------------------ */
+
+unsigned prio_nproc(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1u;
+}
+
+const char *prio_c_compiler(void)
+{
+#if defined(__clang__)
+	return "clang " __clang_version__;
+#elif defined(__GNUC__)
+	return "gcc " __VERSION__;
+#else
+	return "unknown";
+#endif
+}
+
+static double seconds_of(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return seconds_of(&ts);
+}
+
+static void sleep_until(const struct timespec *t0, unsigned ms)
+{
+	struct timespec end = *t0;
+
+	end.tv_sec += (time_t)(ms / 1000u);
+	end.tv_nsec += (long)(ms % 1000u) * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) ==
+	       EINTR)
+		;
+}
+
+/* Start fn(arg), pinned to @p cpu if @p pin. Returns 0 or -errno. */
+static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg,
+			bool pin, unsigned cpu)
+{
+	pthread_attr_t attr;
+	int rc = pthread_attr_init(&attr);
+
+	if (rc != 0)
+		return -rc;
+	if (pin) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	if (rc == 0)
+		rc = pthread_create(tid, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return -rc;
+}
+
+/* --- calibration -------------------------------------------------------- */
+
+struct pingpong {
+	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) word;
+	alignas(GRAIN_CACHELINE) _Atomic(unsigned) quit;
+	unsigned rounds;
+	double seconds;
+};
+
+/* Spin until word == want, or until told to quit (false). */
+static bool wait_word(struct pingpong *pp, uint64_t want)
+{
+	/* W1: pairs with W2 of the other thread. */
+	while (atomic_load_explicit(&pp->word, memory_order_acquire) != want) {
+		if (atomic_load_explicit(&pp->quit, memory_order_relaxed))
+			return false;
+		grain_cpu_relax();
+	}
+	return true;
+}
+
+/* Odd values come from the timing side; answer each with the next. */
+static void *answer(void *arg)
+{
+	struct pingpong *pp = arg;
+
+	for (uint64_t i = 0; i < pp->rounds; i++) {
+		if (!wait_word(pp, 2 * i + 1))
+			break;
+		/* W2 */
+		atomic_store_explicit(&pp->word, 2 * i + 2,
+				      memory_order_release);
+	}
+	return NULL;
+}
+
+static void *ask(void *arg)
+{
+	struct pingpong *pp = arg;
+	double t0 = now_s();
+
+	for (uint64_t i = 0; i < pp->rounds; i++) {
+		/* W2 */
+		atomic_store_explicit(&pp->word, 2 * i + 1,
+				      memory_order_release);
+		if (!wait_word(pp, 2 * i + 2))
+			return NULL;
+	}
+	pp->seconds = now_s() - t0;
+	return NULL;
+}
+
+double prio_pingpong_ns(unsigned rounds)
+{
+	if (prio_nproc() < 2 || rounds == 0)
+		return -1.0;
+	struct pingpong *pp = aligned_alloc(GRAIN_CACHELINE, sizeof(*pp));
+	if (pp == NULL)
+		return -1.0;
+	memset(pp, 0, sizeof(*pp));
+	atomic_init(&pp->word, 0);
+	atomic_init(&pp->quit, 0);
+	pp->rounds = rounds;
+	pp->seconds = -1.0;
+
+	pthread_t tid[2];
+	double ns = -1.0;
+	if (start_thread(&tid[0], answer, pp, true, 1) == 0) {
+		if (start_thread(&tid[1], ask, pp, true, 0) == 0)
+			pthread_join(tid[1], NULL);
+		else
+			atomic_store_explicit(&pp->quit, 1,
+					      memory_order_relaxed);
+		pthread_join(tid[0], NULL);
+		if (pp->seconds > 0)
+			ns = pp->seconds * 1e9 / rounds;
+	}
+	free(pp);
+	return ns;
+}
+
+/* --- one experiment ----------------------------------------------------- */
+
+/* After the join: lost or duplicated items, producer by producer. */
+static uint64_t count_errors(const struct prio_thread *th, unsigned np)
+{
+	const struct prio_thread *c = &th[np];
+	uint64_t errors = 0;
+
+	for (unsigned p = 0; p < np; p++) {
+		uint64_t accepted = 0;
+
+		for (unsigned b = 0; b < PRIO_BANDS; b++)
+			accepted += th[p].accepted_band[b];
+		if (c->cnt[p] != accepted)
+			errors++;
+		if (c->sum[p] != th[p].accepted_sum)
+			errors++;
+	}
+	return errors;
+}
+
+int prio_run(enum prio_impl impl, const struct prio_config *cfg,
+	     struct prio_result *res)
+{
+	if (!prio_config_ok(impl, cfg) || res == NULL)
+		return -EINVAL;
+	build_stream();
+	const struct prio_adapter *a = adapter_of(impl);
+	const unsigned np = cfg->producers, n = np + 1, nproc = prio_nproc();
+	const bool pin = cfg->placement == PRIO_PLACE_CONSUMER_CORE;
+	const size_t pool_size =
+		(size_t)PRIO_POOL_ITEMS * sizeof(struct prio_item);
+
+	struct prio_harness *h =
+		aligned_alloc(GRAIN_CACHELINE, sizeof(struct prio_harness));
+	/* Producers first, then the consumer. */
+	struct prio_thread *th =
+		aligned_alloc(GRAIN_CACHELINE, n * sizeof(struct prio_thread));
+	struct prio_item *pools =
+		aligned_alloc(GRAIN_CACHELINE, np * pool_size);
+	pthread_t *tid = calloc(n, sizeof(pthread_t));
+	int rc = -ENOMEM;
+	if (h == NULL || th == NULL || pools == NULL || tid == NULL)
+		goto out_free;
+	memset(h, 0, sizeof(*h));
+	memset(th, 0, n * sizeof(*th));
+	atomic_init(&h->ready, 0);
+	atomic_init(&h->start, 0);
+	atomic_init(&h->stop, 0);
+	atomic_init(&h->producers_done, 0);
+	h->cfg = *cfg;
+	h->stream = stream;
+
+	rc = a->create(&h->queue, impl, cfg);
+	if (rc != 0)
+		goto out_free;
+
+	unsigned started = 0;
+	for (unsigned i = 0; i < n; i++) {
+		bool producer = i < np;
+
+		th[i].h = h;
+		th[i].index = producer ? i : 0;
+		th[i].pool = producer ? pools + (size_t)i * PRIO_POOL_ITEMS
+				      : NULL;
+		/* Pinned: the consumer alone on CPU 0, producers round robin
+		 * on the others. */
+		unsigned cpu = producer && nproc > 1 ? 1 + i % (nproc - 1) : 0;
+		rc = start_thread(
+			&tid[i], producer ? a->producer : a->consumer[cfg->deq],
+			&th[i], pin, cpu);
+		if (rc != 0)
+			break;
+		started++;
+	}
+	if (rc != 0) {
+		/* Let those started leave at once: stop before start, and the
+		 * consumer's wait for producers_done is satisfied. */
+		atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
+		atomic_store_explicit(&h->producers_done, np,
+				      memory_order_relaxed);
+		atomic_store_explicit(&h->start, 1, memory_order_release);
+		for (unsigned i = 0; i < started; i++)
+			pthread_join(tid[i], NULL);
+		a->destroy(h->queue);
+		goto out_free;
+	}
+
+	while (atomic_load_explicit(&h->ready, memory_order_relaxed) < n) {
+		struct timespec ts = { 0, 50000 };
+		nanosleep(&ts, NULL);
+	}
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* RS1: pairs with AS1 in prio_wait_start(). */
+	atomic_store_explicit(&h->start, 1, memory_order_release);
+	sleep_until(&t0, cfg->duration_ms);
+	atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
+	double t1 = now_s();
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(tid[i], NULL);
+	double t2 = now_s();
+
+	const struct prio_thread *c = &th[np];
+	memset(res, 0, sizeof(*res));
+	res->seconds = t1 - seconds_of(&t0);
+	res->drain_seconds = t2 - t1;
+	res->dequeued = c->count_at_stop;
+	res->items_per_sec =
+		res->seconds > 0 ? (double)res->dequeued / res->seconds : 0.0;
+	uint64_t dropped = 0;
+	for (unsigned p = 0; p < np; p++) {
+		res->attempts += th[p].attempts;
+		for (unsigned b = 0; b < PRIO_BANDS; b++) {
+			res->accepted_band[b] += th[p].accepted_band[b];
+			res->dropped_band[b] += th[p].dropped_band[b];
+			dropped += th[p].dropped_band[b];
+		}
+	}
+	for (unsigned b = 0; b < PRIO_BANDS; b++)
+		res->dequeued_band[b] = c->band_at_stop[b];
+	res->attempts_per_sec =
+		res->seconds > 0 ? (double)res->attempts / res->seconds : 0.0;
+	res->drop_fraction =
+		res->attempts ? (double)dropped / (double)res->attempts : 0.0;
+	res->empty_polls = c->empty_polls;
+	res->blocked_polls = c->blocked_polls;
+	res->drained = c->drained;
+	res->order_errors = c->order_errors;
+	res->band_errors = c->band_errors;
+	res->priority_errors = c->priority_errors;
+	res->count_errors = count_errors(th, np);
+	res->stats_errors =
+		a->check(h->queue, res->accepted_band, res->dropped_band);
+	res->errors = res->order_errors + res->band_errors +
+		      res->priority_errors + res->count_errors +
+		      res->stats_errors;
+	res->pinned = pin;
+	a->destroy(h->queue);
+	rc = 0;
+
+out_free:
+	free(tid);
+	free(pools);
+	free(th);
+	free(h);
+	return rc;
+}

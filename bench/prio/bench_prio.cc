@@ -1,0 +1,886 @@
+// bench_prio.cc - grain_prio against a classic pfifo_fast (one lock, three
+// linked lists) in the qdisc shape, side by side in one run, with the
+// figures of the lockless-pfifo_fast post (netdev, July 2016) next to ours.
+//
+// Every benchmark is one timed experiment of prio_run() (adapters.h):
+// Iterations(1), manual time = the experiment's measured seconds,
+// Repetitions(R), and only the aggregates (median first) are reported.
+// The counter items_per_sec is what the single consumer dequeued per
+// second; attempts_per_sec and drop_pct describe the producers.
+//
+// Cases: 1, 2, 4, 8 and 12 producers x {spinlock baseline, mutex
+// baseline, grain_prio} x {single, burst dequeue} x two placements:
+// own_core (the consumer alone on CPU 0, producers on the other CPUs) and
+// unpinned (the scheduler places everything).
+//
+// Extra flags, taken out before Google Benchmark sees the rest:
+//   --quick            short runs (60 ms x 3) for a smoke test
+//   --duration_ms=N    length of one run (default 300, quick 60)
+//   --reps=N           repetitions per benchmark (default 9, quick 3)
+//   --burst=N          items per burst dequeue (default 32)
+//   --placement=P      own_core, unpinned or both (default both)
+//   --summary[=FILE]   print markdown tables of medians and ratios, and
+//                      write them to FILE if given
+//   --targets          print each performance target with its measured
+//                      ratio and PASS or MISS (a MISS never fails the run)
+// The program exits non-zero if any run failed a check (order, band,
+// count, strict priority in the drain, queue statistics) or could not run.
+
+#include "adapters/adapters.h"
+
+#include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef GRAIN_BENCH_SOURCE_DIR
+#define GRAIN_BENCH_SOURCE_DIR "."
+#endif
+#ifndef GRAIN_BENCH_BUILD_TYPE
+#define GRAIN_BENCH_BUILD_TYPE "unknown"
+#endif
+
+namespace {
+
+// --- the seed's table --------------------------------------------------------
+
+// pktgen packets per second through pfifo_fast as the root qdisc, the
+// classic locked version ("original") against per-band skb_arrays
+// ("lockless"), by pktgen thread count.
+struct SeedRow {
+	unsigned threads;
+	double original_pps;
+	double lockless_pps;
+};
+
+const SeedRow kSeed[] = {
+	{ 1, 1418168, 1269450 },  { 2, 1587390, 1553408 },
+	{ 4, 1084961, 1683639 },  { 8, 989636, 1522723 },
+	{ 12, 1014018, 1348172 },
+};
+
+const char kSeedSource[] =
+	"netdev, 14 July 2016, \"Re: [RFC PATCH v2 08/10] net: sched: "
+	"pfifo_fast use alf_queue\" (John Fastabend, quoting Alexei "
+	"Starovoitov's table of Fastabend's pktgen results; Message-ID "
+	"57882945.4090101@gmail.com, archived at lists.openwall.net "
+	"linux-netdev)";
+
+const unsigned kProducers[] = { 1, 2, 4, 8, 12 };
+// The placements this run measures (--placement).
+std::vector<prio_placement> g_placements = { PRIO_PLACE_CONSUMER_CORE,
+					     PRIO_PLACE_FREE };
+const prio_impl kImpls[] = { PRIO_BASE_SPIN, PRIO_BASE_MUTEX, PRIO_GRAIN };
+const prio_deq kDeqs[] = { PRIO_DEQ_SINGLE, PRIO_DEQ_BURST };
+const unsigned kBandLimit = 1024;
+
+struct Options {
+	bool quick = false;
+	bool targets = false;
+	bool summary = false;
+	std::string summary_file;
+	unsigned duration_ms = 0; // 0: default for the mode
+	int reps = 0;		  // 0: default for the mode
+	unsigned burst = 32;
+	std::string placement = "both";
+};
+
+struct Case {
+	prio_placement place;
+	prio_impl impl;
+	prio_deq deq;
+	unsigned producers;
+	std::string name;
+};
+
+// Every run's result, by benchmark name.
+std::map<std::string, std::vector<prio_result>> g_runs;
+bool g_failed = false;
+unsigned g_duration_ms = 300;
+unsigned g_burst = 32;
+
+std::string DeqLabel(prio_deq d)
+{
+	return d == PRIO_DEQ_SINGLE ? "single"
+				    : "burst" + std::to_string(g_burst);
+}
+
+const char *PlaceName(prio_placement pl)
+{
+	return pl == PRIO_PLACE_CONSUMER_CORE ? "own_core" : "unpinned";
+}
+
+std::string PlaceText(prio_placement pl)
+{
+	unsigned nproc = prio_nproc();
+	if (pl == PRIO_PLACE_FREE)
+		return "no pinning, the scheduler places every thread on the " +
+		       std::to_string(nproc) + " CPUs";
+	if (nproc < 2)
+		return "every thread pinned to CPU 0 (one CPU)";
+	if (nproc == 2)
+		return "the consumer alone on CPU 0, every producer pinned to "
+		       "CPU 1";
+	return "the consumer alone on CPU 0, producers pinned round robin "
+	       "to CPUs 1.." +
+	       std::to_string(nproc - 1);
+}
+
+std::string CaseName(prio_placement pl, prio_impl impl, prio_deq deq,
+		     unsigned producers)
+{
+	return std::string("prio/") + PlaceName(pl) + "/" +
+	       prio_info(impl)->name + "/" + DeqLabel(deq) + "/" +
+	       std::to_string(producers) + "P1C";
+}
+
+void RunCase(benchmark::State &state, const Case *c)
+{
+	for (auto _ : state) {
+		prio_config cfg{};
+		cfg.producers = c->producers;
+		cfg.deq = c->deq;
+		cfg.burst = g_burst;
+		cfg.band_limit = kBandLimit;
+		cfg.duration_ms = g_duration_ms;
+		cfg.placement = c->place;
+		prio_result res{};
+		int rc = prio_run(c->impl, &cfg, &res);
+		if (rc != 0) {
+			std::fprintf(stderr, "%s: prio_run failed: %s\n",
+				     c->name.c_str(), std::strerror(-rc));
+			g_failed = true;
+			state.SkipWithError("prio_run failed");
+			break;
+		}
+		if (res.errors != 0) {
+			std::fprintf(stderr,
+				     "%s: check failed: order %llu, band %llu, "
+				     "count %llu, priority %llu, stats %llu\n",
+				     c->name.c_str(),
+				     static_cast<unsigned long long>(
+					     res.order_errors),
+				     static_cast<unsigned long long>(
+					     res.band_errors),
+				     static_cast<unsigned long long>(
+					     res.count_errors),
+				     static_cast<unsigned long long>(
+					     res.priority_errors),
+				     static_cast<unsigned long long>(
+					     res.stats_errors));
+			g_failed = true;
+			state.SkipWithError("check failed");
+			break;
+		}
+		state.SetIterationTime(res.seconds);
+		state.counters["items_per_sec"] = res.items_per_sec;
+		state.counters["attempts_per_sec"] = res.attempts_per_sec;
+		state.counters["drop_pct"] = 100.0 * res.drop_fraction;
+		state.counters["empty_polls"] =
+			static_cast<double>(res.empty_polls);
+		state.counters["blocked_polls"] =
+			static_cast<double>(res.blocked_polls);
+		state.counters["drained"] = static_cast<double>(res.drained);
+		state.counters["drain_s"] = res.drain_seconds;
+		g_runs[c->name].push_back(res);
+	}
+}
+
+// --- flags -------------------------------------------------------------------
+
+bool TakeFlag(const char *arg, Options *o)
+{
+	if (std::strcmp(arg, "--quick") == 0) {
+		o->quick = true;
+	} else if (std::strcmp(arg, "--targets") == 0) {
+		o->targets = true;
+	} else if (std::strcmp(arg, "--summary") == 0) {
+		o->summary = true;
+	} else if (std::strncmp(arg, "--summary=", 10) == 0) {
+		o->summary = true;
+		o->summary_file = arg + 10;
+	} else if (std::strncmp(arg, "--duration_ms=", 14) == 0) {
+		o->duration_ms = static_cast<unsigned>(
+			std::strtoul(arg + 14, nullptr, 10));
+	} else if (std::strncmp(arg, "--reps=", 7) == 0) {
+		o->reps = std::atoi(arg + 7);
+	} else if (std::strncmp(arg, "--placement=", 12) == 0) {
+		o->placement = arg + 12;
+	} else if (std::strncmp(arg, "--burst=", 8) == 0) {
+		o->burst = static_cast<unsigned>(
+			std::strtoul(arg + 8, nullptr, 10));
+	} else {
+		return false;
+	}
+	return true;
+}
+
+// --- the machine -------------------------------------------------------------
+
+std::string Trim(const std::string &s)
+{
+	const char *ws = " \t\r\n";
+	size_t b = s.find_first_not_of(ws), e = s.find_last_not_of(ws);
+	return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+std::string CpuModel()
+{
+	std::ifstream in("/proc/cpuinfo");
+	for (std::string line; std::getline(in, line);) {
+		if (line.rfind("model name", 0) != 0)
+			continue;
+		size_t colon = line.find(':');
+		if (colon != std::string::npos)
+			return Trim(line.substr(colon + 1));
+	}
+	return "unknown CPU";
+}
+
+std::string Kernel()
+{
+	struct utsname u;
+	if (uname(&u) != 0)
+		return "unknown kernel";
+	return std::string(u.sysname) + " " + u.release + " " + u.machine;
+}
+
+std::string CxxCompiler()
+{
+#if defined(__clang__)
+	return std::string("clang++ ") + __clang_version__;
+#elif defined(__GNUC__)
+	return std::string("g++ ") + __VERSION__;
+#else
+	return "unknown";
+#endif
+}
+
+std::string LoadAverage()
+{
+	std::ifstream in("/proc/loadavg");
+	std::string one, five, fifteen;
+	if (!(in >> one >> five >> fifteen))
+		return "unknown";
+	return one + " " + five + " " + fifteen;
+}
+
+// Machine-wide CPU time (/proc/stat) and this process's, to tell how much
+// of the machine something else took while we ran.
+struct CpuTimes {
+	double busy = NAN, all = NAN, steal = NAN, self = NAN;
+};
+
+CpuTimes ReadCpuTimes()
+{
+	CpuTimes t;
+	std::ifstream in("/proc/stat");
+	std::string tag;
+	double f[8] = {}; // user nice system idle iowait irq softirq steal
+	if (in >> tag && tag == "cpu") {
+		for (double &x : f)
+			in >> x;
+		double hz = static_cast<double>(sysconf(_SC_CLK_TCK));
+		double sum = 0;
+		for (double x : f)
+			sum += x;
+		t.all = sum / hz;
+		t.busy = (sum - f[3] - f[4]) / hz;
+		t.steal = f[7] / hz;
+	}
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		t.self = static_cast<double>(ru.ru_utime.tv_sec +
+					     ru.ru_stime.tv_sec) +
+			 static_cast<double>(ru.ru_utime.tv_usec +
+					     ru.ru_stime.tv_usec) *
+				 1e-6;
+	return t;
+}
+
+std::string OtherLoad(const CpuTimes &a, const CpuTimes &b)
+{
+	double all = b.all - a.all;
+	if (std::isnan(all) || all <= 0)
+		return "unknown";
+	double steal = std::max(0.0, b.steal - a.steal);
+	double others = (b.busy - a.busy) - (b.self - a.self) - steal;
+	char buf[160];
+	std::snprintf(buf, sizeof(buf),
+		      "%.0f%% of the machine's CPU time went to other "
+		      "processes, %.0f%% was stolen by the hypervisor",
+		      100.0 * std::max(0.0, others) / all, 100.0 * steal / all);
+	return buf;
+}
+
+std::string Command(const std::string &cmd)
+{
+	FILE *p = popen(cmd.c_str(), "r");
+	if (p == nullptr)
+		return std::string();
+	std::string out;
+	char buf[256];
+	while (std::fgets(buf, sizeof(buf), p) != nullptr)
+		out += buf;
+	return pclose(p) == 0 ? Trim(out) : std::string();
+}
+
+std::string GitRevision()
+{
+	std::string git =
+		std::string("git -C '") + GRAIN_BENCH_SOURCE_DIR + "' ";
+	std::string rev = Command(git + "rev-parse --short HEAD 2>/dev/null");
+	if (rev.empty())
+		return "unknown (no git revision)";
+	std::string dirty = Command(
+		git + "status --porcelain --untracked-files=no 2>/dev/null");
+	return dirty.empty() ? rev : rev + " (with uncommitted changes)";
+}
+
+// --- medians -----------------------------------------------------------------
+
+double Median(std::vector<double> v)
+{
+	if (v.empty())
+		return NAN;
+	std::sort(v.begin(), v.end());
+	size_t n = v.size();
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+template <typename F>
+std::vector<double> Field(prio_placement pl, prio_impl impl, prio_deq deq,
+			  unsigned p, F f)
+{
+	std::vector<double> v;
+	auto it = g_runs.find(CaseName(pl, impl, deq, p));
+	if (it != g_runs.end())
+		for (const prio_result &r : it->second)
+			v.push_back(f(r));
+	return v;
+}
+
+double Rate(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
+{
+	return Median(Field(pl, impl, deq, p, [](const prio_result &r) {
+		return r.items_per_sec;
+	}));
+}
+
+double Attempts(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
+{
+	return Median(Field(pl, impl, deq, p, [](const prio_result &r) {
+		return r.attempts_per_sec;
+	}));
+}
+
+double DropPct(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
+{
+	return Median(Field(pl, impl, deq, p, [](const prio_result &r) {
+		return 100.0 * r.drop_fraction;
+	}));
+}
+
+// Share (%) of band b in what the consumer dequeued before the stop.
+double BandPct(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p,
+	       unsigned b)
+{
+	return Median(Field(pl, impl, deq, p, [b](const prio_result &r) {
+		double all = 0;
+		for (unsigned i = 0; i < PRIO_BANDS; i++)
+			all += static_cast<double>(r.dequeued_band[i]);
+		return all > 0 ? 100.0 *
+					 static_cast<double>(
+						 r.dequeued_band[b]) /
+					 all
+			       : NAN;
+	}));
+}
+
+double EmptyPolls(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
+{
+	return Median(Field(pl, impl, deq, p, [](const prio_result &r) {
+		return static_cast<double>(r.empty_polls) / r.seconds;
+	}));
+}
+
+double BlockedPct(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
+{
+	return Median(Field(pl, impl, deq, p, [](const prio_result &r) {
+		return r.empty_polls
+			       ? 100.0 * static_cast<double>(r.blocked_polls) /
+					 static_cast<double>(r.empty_polls)
+			       : 0.0;
+	}));
+}
+
+std::string Fmt(const char *fmt, double v)
+{
+	if (std::isnan(v) || std::isinf(v))
+		return "–";
+	char buf[64];
+	std::snprintf(buf, sizeof(buf), fmt, v);
+	return buf;
+}
+
+// "median (min–max)" in millions per second.
+std::string Spread(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
+{
+	std::vector<double> v =
+		Field(pl, impl, deq, p,
+		      [](const prio_result &r) { return r.items_per_sec; });
+	if (v.empty())
+		return "–";
+	auto mm = std::minmax_element(v.begin(), v.end());
+	char buf[96];
+	std::snprintf(buf, sizeof(buf), "%.2f (%.2f–%.2f)", Median(v) / 1e6,
+		      *mm.first / 1e6, *mm.second / 1e6);
+	return buf;
+}
+
+std::string ProducersLabel(unsigned p)
+{
+	unsigned threads = p + 1, nproc = prio_nproc();
+	std::string s = std::to_string(p);
+	if (threads > nproc)
+		s += " (oversubscribed: " + std::to_string(threads) +
+		     " threads on " + std::to_string(nproc) + " cores)";
+	return s;
+}
+
+// Under 10% of the same queue's rate with one producer (same placement and
+// dequeue): its consumer was all but starved.
+bool Collapsed(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
+{
+	double here = Rate(pl, impl, deq, p), one = Rate(pl, impl, deq, 1);
+	return p != 1 && !std::isnan(here) && !std::isnan(one) &&
+	       here < 0.1 * one;
+}
+
+// --- targets -----------------------------------------------------------------
+
+struct Target {
+	prio_placement place;
+	unsigned producers;
+	prio_deq deq;
+	double goal;
+	double ratio;
+};
+
+std::vector<Target> Targets()
+{
+	std::vector<Target> t;
+	const struct {
+		unsigned p;
+		double goal;
+	} goals[] = { { 1, 1.0 }, { 2, 1.5 }, { 8, 1.5 }, { 12, 1.5 } };
+	for (prio_placement pl : g_placements)
+		for (const auto &g : goals)
+			for (prio_deq d : kDeqs)
+				t.push_back({ pl, g.p, d, g.goal,
+					      Rate(pl, PRIO_GRAIN, d, g.p) /
+						      Rate(pl, PRIO_BASE_SPIN,
+							   d, g.p) });
+	return t;
+}
+
+std::string TargetText(const Target &t)
+{
+	std::string d = DeqLabel(t.deq);
+	return std::string(PlaceName(t.place)) + " " +
+	       std::to_string(t.producers) + "P1C " + d +
+	       ": grain_prio >= " + Fmt("%.1fx", t.goal) + " baseline " + d +
+	       (t.producers + 1 > prio_nproc() ? " (oversubscribed)" : "");
+}
+
+std::string Verdict(const Target &t)
+{
+	if (std::isnan(t.ratio))
+		return "n/a (not measured)";
+	return t.ratio >= t.goal ? "PASS" : "MISS";
+}
+
+// --- summary -----------------------------------------------------------------
+
+void MachineSection(std::ostringstream &o, const std::string &command, int reps,
+		    const std::string &load_before, double pingpong_before,
+		    const CpuTimes &before, const CpuTimes &after)
+{
+	unsigned nproc = prio_nproc();
+
+	o << "Command: `" << command << "`\n\n";
+	o << "- Machine: " << nproc << " online CPUs, " << CpuModel() << ", "
+	  << Kernel() << "\n";
+	o << "- Compilers: C " << Trim(prio_c_compiler()) << ", C++ "
+	  << Trim(CxxCompiler()) << "; build type " << GRAIN_BENCH_BUILD_TYPE
+	  << "\n";
+	if (std::strcmp(GRAIN_BENCH_BUILD_TYPE, "Debug") == 0)
+		o << "- WARNING: unoptimised (Debug) build; these figures say "
+		     "nothing about the queues.\n";
+	o << "- Load average (1, 5, 15 min) before the run: " << load_before
+	  << "; after: " << LoadAverage() << "\n";
+	o << "- During the run: " << OtherLoad(before, after) << "\n";
+	double pp_after = prio_pingpong_ns(200000);
+	o << "- Calibration, cache-line round trip CPU 0 <-> CPU 1: "
+	  << Fmt("%.0f ns", pingpong_before < 0 ? NAN : pingpong_before)
+	  << " before the run, "
+	  << Fmt("%.0f ns", pp_after < 0 ? NAN : pp_after)
+	  << " after (on a virtual machine it moves with the host's placement "
+	     "of the virtual CPUs, and so do all figures; compare ratios "
+	     "within one run)\n";
+	o << "- Source revision: " << GitRevision() << "\n";
+	o << "- Method: each figure is the median of " << reps << " runs of "
+	  << g_duration_ms
+	  << " ms (repetitions of all benchmarks interleaved in random "
+	     "order). A run starts P producers and one consumer together. "
+	     "Each producer enqueues 64-byte items from its own preallocated "
+	     "pool by priority, as fast as it can; a full band drops the item "
+	     "and the producer goes on at once (tail drop, as the qdisc). The "
+	     "consumer dequeues by strict priority, one item per call "
+	     "(single) or up to "
+	  << g_burst << " (burst" << g_burst
+	  << "), checks each item and hands it back to its producer. "
+	     "items/s = items dequeued by the deadline / elapsed time. "
+	     "Band limit "
+	  << kBandLimit
+	  << " items for every band of every queue. On an empty queue the "
+	     "consumer pauses 8 times, and calls sched_yield() after 64 "
+	     "empty polls in a row.\n";
+	o << "- Placements, each measured for every case: ";
+	for (prio_placement pl : g_placements)
+		o << "**" << PlaceName(pl) << "**: " << PlaceText(pl)
+		  << (pl == g_placements.back() ? ".\n" : "; ");
+	o << "- Priority stream (every producer, same table, own offset):";
+	for (unsigned prio = 0; prio < 16; prio++) {
+		double share = prio_stream_share(prio);
+		if (share > 0)
+			o << " priority " << prio << " -> band "
+			  << prio_stream_band(prio) << " "
+			  << Fmt("%.1f%%", 100.0 * share) << ";";
+	}
+	o << " bands by pfifo_fast's prio2band.\n";
+	o << "- Checks on every run: per-producer FIFO order in each band, the "
+	     "band each single dequeue reports, every accepted item dequeued "
+	     "exactly once, the queue's own statistics against the "
+	     "producers' counts, and strict priority (bands in order) while "
+	     "the consumer drains the queue after the producers stop.\n";
+	o << "- Queues:\n";
+	for (prio_impl i : kImpls)
+		o << "  - " << prio_info(i)->label << ": " << prio_info(i)->note
+		  << "\n";
+	o << "\n";
+}
+
+// One column per (dequeue, queue) pair of the spinlock baseline and
+// grain_prio, for the detail tables.
+template <typename Cell>
+void DetailTable(std::ostringstream &o, prio_placement pl, Cell cell)
+{
+	o << "| producers |";
+	for (prio_deq d : kDeqs)
+		for (prio_impl i : { PRIO_BASE_SPIN, PRIO_GRAIN })
+			o << " " << prio_info(i)->label << " " << DeqLabel(d)
+			  << " |";
+	o << "\n|---|---:|---:|---:|---:|\n";
+	for (unsigned p : kProducers) {
+		o << "| " << ProducersLabel(p) << " |";
+		for (prio_deq d : kDeqs)
+			for (prio_impl i : { PRIO_BASE_SPIN, PRIO_GRAIN })
+				o << " " << cell(pl, i, d, p) << " |";
+		o << "\n";
+	}
+	o << "\n";
+}
+
+void PlacementSection(std::ostringstream &o, prio_placement pl)
+{
+	std::string b = DeqLabel(PRIO_DEQ_BURST);
+	bool any_collapse = false;
+
+	o << "### " << PlaceName(pl) << ": " << PlaceText(pl) << "\n\n";
+	o << "#### Items dequeued per second, millions (median)\n\n"
+	     "| producers | baseline single | grain_prio single | ratio single "
+	     "| baseline "
+	  << b << " | grain_prio " << b << " | ratio " << b
+	  << " | mutex baseline single | mutex baseline " << b << " |\n"
+	  << "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+	for (unsigned p : kProducers) {
+		o << "| " << ProducersLabel(p) << " |";
+		for (prio_deq d : kDeqs) {
+			double base = Rate(pl, PRIO_BASE_SPIN, d, p);
+			double grain = Rate(pl, PRIO_GRAIN, d, p);
+			o << " " << Fmt("%.2f", base / 1e6);
+			if (Collapsed(pl, PRIO_BASE_SPIN, d, p)) {
+				o << " ‡";
+				any_collapse = true;
+			}
+			o << " | " << Fmt("%.2f", grain / 1e6);
+			if (Collapsed(pl, PRIO_GRAIN, d, p)) {
+				o << " ‡";
+				any_collapse = true;
+			}
+			o << " | " << Fmt("**%.2fx**", grain / base) << " |";
+		}
+		for (prio_deq d : kDeqs) {
+			o << " "
+			  << Fmt("%.2f", Rate(pl, PRIO_BASE_MUTEX, d, p) / 1e6);
+			if (Collapsed(pl, PRIO_BASE_MUTEX, d, p)) {
+				o << " ‡";
+				any_collapse = true;
+			}
+			o << " |";
+		}
+		o << "\n";
+	}
+	o << "\nbaseline = one grain_spinlock over three linked lists; ratio = "
+	     "grain_prio / baseline with the same dequeue. Oversubscribed "
+	     "rows have more threads than CPUs: the scheduler preempts threads "
+	     "in the middle of their operations, lock holders included.\n";
+	if (any_collapse)
+		o << "‡ collapsed: under 10% of the same queue's rate with one "
+		     "producer; its consumer was all but starved, and a ratio "
+		     "against it measures that starvation, not the queue.\n";
+	o << "\n";
+
+	o << "#### Producers: enqueue attempts per second (millions) and share "
+	     "dropped (median)\n\n";
+	DetailTable(o, pl,
+		    [](prio_placement x, prio_impl i, prio_deq d, unsigned p) {
+			    return Fmt("%.1f", Attempts(x, i, d, p) / 1e6) +
+				   ", " +
+				   Fmt("%.1f%% dropped", DropPct(x, i, d, p));
+		    });
+	o << "A producer never waits: when its item's band is full the item "
+	     "is dropped and it goes on with the next.\n\n";
+
+	o << "#### What the consumer served, share per band 0 / 1 / 2 "
+	     "(median, %)\n\n";
+	DetailTable(o, pl,
+		    [](prio_placement x, prio_impl i, prio_deq d, unsigned p) {
+			    return Fmt("%.0f", BandPct(x, i, d, p, 0)) + " / " +
+				   Fmt("%.0f", BandPct(x, i, d, p, 1)) + " / " +
+				   Fmt("%.0f", BandPct(x, i, d, p, 2));
+		    });
+	o << "The stream is 12.5 / 75 / 12.5 %. A consumer that keeps up serves "
+	     "it as it comes; one that falls behind serves band 0 first and "
+	     "band 2 last (strict priority). Equal thirds mean the consumer "
+	     "emptied every band in turn: while it ran, no producer refilled "
+	     "the queue.\n\n";
+
+	o << "#### Consumer: polls that found nothing, per second (median); "
+	     "grain_prio: share of them blocked\n\n";
+	DetailTable(o, pl,
+		    [](prio_placement x, prio_impl i, prio_deq d, unsigned p) {
+			    std::string s = Fmt("%.0f", EmptyPolls(x, i, d, p));
+			    if (!prio_info(i)->baseline)
+				    s += ", " + Fmt("%.0f%% blocked",
+						    BlockedPct(x, i, d, p));
+			    return s;
+		    });
+	o << "blocked: a poll that failed after 64 or more failed polls in a "
+	     "row (the consumer yields the CPU by then) while "
+	     "grain_prio_backlog() still counted items: a producer had claimed "
+	     "the head slot of a band and not published it for that long "
+	     "(preempted in between), or, rarely, an item arrived just then. "
+	     "A lock-based queue is never blocked that way; its consumer waits "
+	     "inside the lock instead, which no poll counts.\n\n";
+}
+
+void SeedSection(std::ostringstream &o)
+{
+	std::string b = DeqLabel(PRIO_DEQ_BURST);
+	o << "### Against the seed's table\n\nSeed: " << kSeedSource
+	  << ". Its figures are pktgen packets/s through pfifo_fast as the "
+	     "root qdisc, by pktgen thread, on the poster's machine, where "
+	     "every thread both enqueues and runs the qdisc and no thread is "
+	     "preempted inside the qdisc (kernel code, bottom halves off); "
+	     "ours are items/s of one consumer thread on this machine. Compare "
+	     "ratios, not absolute figures.\n\n"
+	     "| threads / producers | seed original pps | seed lockless pps | "
+	     "seed ratio |";
+	for (prio_placement pl : g_placements)
+		o << " " << PlaceName(pl) << " ratio single | " << PlaceName(pl)
+		  << " ratio " << b << " |";
+	o << "\n|---|---:|---:|---:|";
+	for (size_t i = 0; i < 2 * g_placements.size(); i++)
+		o << "---:|";
+	o << "\n";
+	for (const SeedRow &s : kSeed) {
+		unsigned p = s.threads;
+		o << "| " << ProducersLabel(p) << " | "
+		  << Fmt("%.0f", s.original_pps) << " | "
+		  << Fmt("%.0f", s.lockless_pps) << " | "
+		  << Fmt("%.2fx", s.lockless_pps / s.original_pps) << " |";
+		for (prio_placement pl : g_placements)
+			for (prio_deq d : kDeqs)
+				o << " "
+				  << Fmt("%.2fx",
+					 Rate(pl, PRIO_GRAIN, d, p) /
+						 Rate(pl, PRIO_BASE_SPIN, d, p))
+				  << " |";
+		o << "\n";
+	}
+	o << "\n";
+}
+
+std::string TargetsTable()
+{
+	std::ostringstream o;
+	o << "| target | ratio of medians | result | grain_prio, M/s median "
+	     "(min–max) | baseline, M/s median (min–max) |\n"
+	     "|---|---:|---|---|---|\n";
+	for (const Target &t : Targets())
+		o << "| " << TargetText(t) << " | " << Fmt("%.2fx", t.ratio)
+		  << " | " << Verdict(t) << " | "
+		  << Spread(t.place, PRIO_GRAIN, t.deq, t.producers) << " | "
+		  << Spread(t.place, PRIO_BASE_SPIN, t.deq, t.producers)
+		  << " |\n";
+	return o.str();
+}
+
+std::string Summary(const std::string &command, int reps,
+		    const std::string &load_before, double pingpong_before,
+		    const CpuTimes &before, const CpuTimes &after)
+{
+	std::ostringstream o;
+	MachineSection(o, command, reps, load_before, pingpong_before, before,
+		       after);
+	for (prio_placement pl : g_placements)
+		PlacementSection(o, pl);
+	SeedSection(o);
+	o << "### Targets\n\nbaseline = the spinlock baseline, same placement "
+	     "and dequeue.\n\n"
+	  << TargetsTable();
+	return o.str();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	Options opt;
+	std::string command;
+	int kept = 1;
+	for (int i = 0; i < argc; i++) {
+		command += (i ? " " : "") + std::string(argv[i]);
+		if (i > 0 && !TakeFlag(argv[i], &opt))
+			argv[kept++] = argv[i];
+	}
+	argc = kept;
+	argv[argc] = nullptr;
+
+	g_duration_ms = opt.duration_ms ? opt.duration_ms
+					: (opt.quick ? 60u : 300u);
+	g_burst = opt.burst;
+	if (opt.placement == "own_core") {
+		g_placements = { PRIO_PLACE_CONSUMER_CORE };
+	} else if (opt.placement == "unpinned") {
+		g_placements = { PRIO_PLACE_FREE };
+	} else if (opt.placement != "both") {
+		std::fprintf(stderr,
+			     "--placement: own_core, unpinned or both\n");
+		return 2;
+	}
+	int reps = opt.reps > 0 ? opt.reps : (opt.quick ? 3 : 9);
+
+	static std::vector<Case> cases;
+	for (prio_placement pl : g_placements)
+		for (unsigned p : kProducers)
+			for (prio_deq d : kDeqs)
+				for (prio_impl i : kImpls) {
+					prio_config probe{};
+					probe.producers = p;
+					probe.deq = d;
+					probe.burst = g_burst;
+					probe.band_limit = kBandLimit;
+					probe.duration_ms = g_duration_ms;
+					probe.placement = pl;
+					if (!prio_config_ok(i, &probe)) {
+						std::fprintf(
+							stderr,
+							"invalid configuration "
+							"(--burst 1..%u?)\n",
+							PRIO_MAX_BURST);
+						return 2;
+					}
+					cases.push_back(
+						{ pl, i, d, p,
+						  CaseName(pl, i, d, p) });
+				}
+	for (const Case &c : cases)
+		benchmark::RegisterBenchmark(c.name.c_str(), RunCase, &c)
+			->Iterations(1)
+			->Repetitions(reps)
+			->ReportAggregatesOnly(true)
+			->UseManualTime()
+			->Unit(benchmark::kMillisecond);
+
+	// Interleave the repetitions of all benchmarks in random order unless
+	// told otherwise: on a machine whose speed drifts, the drift then
+	// spreads over every queue instead of favouring one.
+	std::vector<char *> args(argv, argv + argc);
+	static char interleave[] =
+		"--benchmark_enable_random_interleaving=true";
+	bool given = false;
+	for (int i = 1; i < argc; i++)
+		given |= std::strncmp(argv[i],
+				      "--benchmark_enable_random_interleaving",
+				      38) == 0;
+	if (!given)
+		args.push_back(interleave);
+	args.push_back(nullptr);
+	argc = static_cast<int>(args.size()) - 1;
+	argv = args.data();
+
+	std::string load_before = LoadAverage();
+	double pingpong_before = opt.summary ? prio_pingpong_ns(200000) : NAN;
+	benchmark::Initialize(&argc, argv);
+	if (benchmark::ReportUnrecognizedArguments(argc, argv))
+		return 2;
+	CpuTimes before = ReadCpuTimes();
+	benchmark::RunSpecifiedBenchmarks();
+	CpuTimes after = ReadCpuTimes();
+	benchmark::Shutdown();
+
+	if (opt.summary) {
+		std::string s = Summary(command, reps, load_before,
+					pingpong_before, before, after);
+		std::fputs("\n", stdout);
+		std::fputs(s.c_str(), stdout);
+		if (!opt.summary_file.empty()) {
+			std::ofstream f(opt.summary_file);
+			f << s;
+			if (!f) {
+				std::fprintf(stderr, "cannot write %s\n",
+					     opt.summary_file.c_str());
+				return 2;
+			}
+		}
+	}
+	if (opt.targets) {
+		std::fputs(
+			"\nTargets (timing; a MISS does not fail the run):\n",
+			stdout);
+		for (const Target &t : Targets())
+			std::printf("  %-78s %8s  %s\n", TargetText(t).c_str(),
+				    Fmt("%.2fx", t.ratio).c_str(),
+				    Verdict(t).c_str());
+	}
+	if (g_failed) {
+		std::fprintf(stderr, "FAILED: a run reported errors\n");
+		return 1;
+	}
+	return 0;
+}
