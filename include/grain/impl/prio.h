@@ -110,16 +110,8 @@ grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
 		got += k;
 		if (got == n)
 			break;
-		if (k != 0) {
-			/* Band b ran dry during this call: go on to the lower
-			 * bands and leave b's bit for the call that finds b
-			 * empty, so that a burst that drains a band does not
-			 * clear and re-set its bit every time. */
-			m &= ~((uint64_t)1 << b);
-			continue;
-		}
-		/* Band b gave nothing: it may be empty. Clear its bit (or find
-		 * it refilled), then look again from the top. */
+		/* Band b gave less than asked: it may be empty. Clear its bit
+		 * (or find it refilled), then look again from the top. */
 		grain_impl_prio_settle(p, b);
 		m = atomic_load_explicit(&p->nonempty, memory_order_relaxed);
 	}
