@@ -27,6 +27,7 @@
 // count, strict priority in the drain, queue statistics) or could not run.
 
 #include "adapters/adapters.h"
+#include "../common/machine.h"
 
 #include <benchmark/benchmark.h>
 
@@ -229,136 +230,7 @@ bool TakeFlag(const char *arg, Options *o)
 
 // --- the machine -------------------------------------------------------------
 
-std::string Trim(const std::string &s)
-{
-	const char *ws = " \t\r\n";
-	size_t b = s.find_first_not_of(ws), e = s.find_last_not_of(ws);
-	return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
-std::string CpuModel()
-{
-	std::ifstream in("/proc/cpuinfo");
-	for (std::string line; std::getline(in, line);) {
-		if (line.rfind("model name", 0) != 0)
-			continue;
-		size_t colon = line.find(':');
-		if (colon != std::string::npos)
-			return Trim(line.substr(colon + 1));
-	}
-	return "unknown CPU";
-}
-
-std::string Kernel()
-{
-	struct utsname u;
-	if (uname(&u) != 0)
-		return "unknown kernel";
-	return std::string(u.sysname) + " " + u.release + " " + u.machine;
-}
-
-std::string CxxCompiler()
-{
-#if defined(__clang__)
-	return std::string("clang++ ") + __clang_version__;
-#elif defined(__GNUC__)
-	return std::string("g++ ") + __VERSION__;
-#else
-	return "unknown";
-#endif
-}
-
-std::string LoadAverage()
-{
-	std::ifstream in("/proc/loadavg");
-	std::string one, five, fifteen;
-	if (!(in >> one >> five >> fifteen))
-		return "unknown";
-	return one + " " + five + " " + fifteen;
-}
-
-// Machine-wide CPU time (/proc/stat) and this process's, to tell how much
-// of the machine something else took while we ran.
-struct CpuTimes {
-	double busy = NAN, all = NAN, steal = NAN, self = NAN;
-};
-
-CpuTimes ReadCpuTimes()
-{
-	CpuTimes t;
-	std::ifstream in("/proc/stat");
-	std::string tag;
-	double f[8] = {}; // user nice system idle iowait irq softirq steal
-	if (in >> tag && tag == "cpu") {
-		for (double &x : f)
-			in >> x;
-		double hz = static_cast<double>(sysconf(_SC_CLK_TCK));
-		double sum = 0;
-		for (double x : f)
-			sum += x;
-		t.all = sum / hz;
-		t.busy = (sum - f[3] - f[4]) / hz;
-		t.steal = f[7] / hz;
-	}
-	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru) == 0)
-		t.self = static_cast<double>(ru.ru_utime.tv_sec +
-					     ru.ru_stime.tv_sec) +
-			 static_cast<double>(ru.ru_utime.tv_usec +
-					     ru.ru_stime.tv_usec) *
-				 1e-6;
-	return t;
-}
-
-std::string OtherLoad(const CpuTimes &a, const CpuTimes &b)
-{
-	double all = b.all - a.all;
-	if (std::isnan(all) || all <= 0)
-		return "unknown";
-	double steal = std::max(0.0, b.steal - a.steal);
-	double others = (b.busy - a.busy) - (b.self - a.self) - steal;
-	char buf[160];
-	std::snprintf(buf, sizeof(buf),
-		      "%.0f%% of the machine's CPU time went to other "
-		      "processes, %.0f%% was stolen by the hypervisor",
-		      100.0 * std::max(0.0, others) / all, 100.0 * steal / all);
-	return buf;
-}
-
-std::string Command(const std::string &cmd)
-{
-	FILE *p = popen(cmd.c_str(), "r");
-	if (p == nullptr)
-		return std::string();
-	std::string out;
-	char buf[256];
-	while (std::fgets(buf, sizeof(buf), p) != nullptr)
-		out += buf;
-	return pclose(p) == 0 ? Trim(out) : std::string();
-}
-
-std::string GitRevision()
-{
-	std::string git =
-		std::string("git -C '") + GRAIN_BENCH_SOURCE_DIR + "' ";
-	std::string rev = Command(git + "rev-parse --short HEAD 2>/dev/null");
-	if (rev.empty())
-		return "unknown (no git revision)";
-	std::string dirty = Command(
-		git + "status --porcelain --untracked-files=no 2>/dev/null");
-	return dirty.empty() ? rev : rev + " (with uncommitted changes)";
-}
-
-// --- medians -----------------------------------------------------------------
-
-double Median(std::vector<double> v)
-{
-	if (v.empty())
-		return NAN;
-	std::sort(v.begin(), v.end());
-	size_t n = v.size();
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+using namespace grain_bench;
 
 template <typename F>
 std::vector<double> Field(prio_placement pl, prio_impl impl, prio_deq deq,
@@ -516,7 +388,7 @@ std::string Verdict(const Target &t)
 
 void MachineSection(std::ostringstream &o, const std::string &command, int reps,
 		    const std::string &load_before, double pingpong_before,
-		    const CpuTimes &before, const CpuTimes &after)
+		    const CpuSample &before, const CpuSample &after)
 {
 	unsigned nproc = prio_nproc();
 
@@ -752,7 +624,7 @@ std::string TargetsTable()
 
 std::string Summary(const std::string &command, int reps,
 		    const std::string &load_before, double pingpong_before,
-		    const CpuTimes &before, const CpuTimes &after)
+		    const CpuSample &before, const CpuSample &after)
 {
 	std::ostringstream o;
 	MachineSection(o, command, reps, load_before, pingpong_before, before,
@@ -849,9 +721,9 @@ int main(int argc, char **argv)
 	benchmark::Initialize(&argc, argv);
 	if (benchmark::ReportUnrecognizedArguments(argc, argv))
 		return 2;
-	CpuTimes before = ReadCpuTimes();
+	CpuSample before = SampleCpu();
 	benchmark::RunSpecifiedBenchmarks();
-	CpuTimes after = ReadCpuTimes();
+	CpuSample after = SampleCpu();
 	benchmark::Shutdown();
 
 	if (opt.summary) {
