@@ -15,6 +15,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "../common/test_util.h"
@@ -32,6 +33,7 @@ struct rrun {
 	unsigned cycles;
 	int64_t give_up_ns;
 	_Atomic(bool) stop;
+	_Atomic(unsigned) readers_started;
 	_Atomic(uint64_t) lookups, misses, ghosts, wrong;
 	_Atomic(uint64_t) churn_inserts, churn_removes, churn_refused;
 	_Atomic(uint64_t) reclaimed_churn;
@@ -98,6 +100,8 @@ static void *reader(void *arg)
 				atomic_fetch_add(&r->ghosts, 1);
 		}
 		grain_rcu_read_unlock();
+		if (done == 0)
+			atomic_fetch_add(&r->readers_started, 1u);
 		done += 32;
 		if ((iter & 255) == 0 && deadline(r))
 			break;
@@ -105,6 +109,15 @@ static void *reader(void *arg)
 	atomic_fetch_add(&r->lookups, done);
 	grain_rcu_unregister_thread();
 	return NULL;
+}
+
+/* The writers start once every reader is looking, so a run that ends
+ * quickly still overlaps lookups with resizes. */
+static void wait_for_readers(struct rrun *r)
+{
+	while (atomic_load(&r->readers_started) < READERS &&
+	       !atomic_load(&r->stop) && !deadline(r))
+		sched_yield();
 }
 
 /* Explicit mode: grow from 1 to 4096 buckets per stripe and back, one
@@ -115,6 +128,7 @@ static void *resizer(void *arg)
 	uint64_t rng = 0xA4093822299F31D0ULL;
 
 	grain_rcu_register_thread();
+	wait_for_readers(r);
 	for (unsigned c = 0; c < r->cycles && !atomic_load(&r->stop); c++) {
 		for (unsigned b = 1; b <= 4096 && !atomic_load(&r->stop);
 		     b *= 2)
@@ -191,6 +205,7 @@ static void *churner(void *arg)
 	uint64_t first = 0;
 
 	grain_rcu_register_thread();
+	wait_for_readers(r);
 	if (r->automatic) {
 		for (unsigned c = 0; c < r->cycles; c++, first += 100000)
 			if (!churn_round(r, first, test_scale(20000)))
