@@ -1,0 +1,1235 @@
+/*
+ * engine.c - the reassembly engine: parse, hold, resolve, rebuild.
+ *
+ * Design
+ *   - One grain_htab per family (the timeouts differ: 30 s / 60 s, as the
+ *     table's TTL). Entries are struct dgram, keyed as Linux keys its
+ *     fragment queues. Tables are GRAIN_HTAB_NO_RCU: every access to a
+ *     datagram happens inside a stripe scope, so a datagram the table
+ *     evicts or expires is freed as soon as it is unlinked.
+ *   - A datagram holds a sorted array of non-overlapping pieces; each
+ *     piece points into a reference-counted copy of one fragment's
+ *     payload. STRICT never lets pieces overlap (RFC 5722: an overlap
+ *     kills the datagram, a fragment inside held data is a duplicate);
+ *     the target-based policies decide, piece by piece, whose bytes win,
+ *     and trim or split the loser. Completion is O(1): every byte from 0
+ *     to the end is held exactly when `meat` == `len`.
+ *   - A completed (or killed) datagram leaves the table inside the scope;
+ *     the output is built after the unlock, so the stripe lock covers only
+ *     the bookkeeping, never the 64 KiB copy.
+ *
+ * References: Linux net/ipv4/inet_fragment.c (runs, DUP vs OVERLAP),
+ * net/ipv4/ip_fragment.c and net/ipv6/reassembly.c (end checks, ECN table,
+ * DF rule, nhoff patching), RFC 791, 5722, 6946, 7112, 8200 section 4.5,
+ * RFC 3168 section 5.3; Novak, "Target-Based Fragmentation Reassembly".
+ */
+#define _GNU_SOURCE
+#include "reasm.h"
+
+#include <grain/hash.h>
+#include <grain/htab.h>
+
+#include <assert.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WORKERS 64
+#define IP_MAXPACKET 65535u
+
+/* --- keys and datagrams -------------------------------------------------- */
+
+struct rkey {
+	uint8_t src[16], dst[16];
+	uint32_t id;
+	uint32_t vlan;
+	uint8_t family; /* 4 or 6 */
+	uint8_t proto;  /* IPv4 protocol; 0 for IPv6 */
+	uint8_t pad[6];
+};
+
+/* A copy of one fragment's payload; pieces point into it. */
+struct fbuf {
+	uint32_t refs;
+	uint32_t off; /* the fragment's offset in the datagram */
+	uint32_t len;
+	uint8_t data[];
+};
+
+struct piece {
+	uint32_t start, end; /* [start, end) in the datagram */
+	struct fbuf *buf;
+};
+
+enum { FIRST_IN = 1, LAST_IN = 2 };
+
+struct dgram {
+	struct rkey key; /* just before the node: a hit is one cache line */
+	struct grain_hnode node;
+	uint32_t len;    /* end of the datagram (or largest end so far) */
+	uint32_t meat;   /* bytes held */
+	uint32_t nfrags; /* fragments whose bytes are in it */
+	uint32_t npieces, cap;
+	uint8_t flags;
+	uint8_t ecn;     /* OR of the fragments' ECN bits (Linux's table) */
+	uint8_t v6_nexthdr; /* the offset-0 fragment's Fragment header NH */
+	uint16_t max_size, max_df_size; /* IPv4 DF rule */
+	uint16_t head_len;  /* bytes of head: link + IP header (+ v6 ext) */
+	uint16_t l2_len;
+	uint16_t nh_off;    /* IPv6: offset in head of the NH byte to patch */
+	uint64_t ts;        /* capture time of the latest fragment */
+	size_t charge;
+	struct piece *pieces;
+	uint8_t *head;
+};
+
+struct reasm {
+	struct reasm_config cfg;
+	struct grain_htab *tab[2]; /* [0] IPv4, [1] IPv6 */
+	struct grain_hash_key secret;
+	struct reasm_worker *workers[MAX_WORKERS];
+	unsigned nworkers;
+	/* Outcomes decided inside the table's callbacks (eviction, expiry,
+	 * destroy), on whichever thread ran them. */
+	_Atomic(uint64_t) cb_timeout, cb_evicted, cb_frags;
+	_Atomic(uint64_t) cb_pending_dgrams, cb_pending_frags;
+};
+
+/* --- small helpers ------------------------------------------------------- */
+
+static inline uint16_t rd16(const uint8_t *p)
+{
+	return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+static inline uint32_t rd32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+	       ((uint32_t)p[2] << 8) | p[3];
+}
+
+static inline void wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static uint16_t ip_checksum(const uint8_t *p, size_t n)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i + 1 < n; i += 2)
+		sum += rd16(p + i);
+	if (n & 1)
+		sum += (uint32_t)p[n - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* ECN codepoint -> the bit Linux's ip_frag_ecn_table is indexed by. */
+static inline uint8_t ecn_bit(uint8_t tos)
+{
+	return (uint8_t)(1u << (tos & 3)); /* NOT-ECT 1, ECT1 2, ECT0 4, CE 8 */
+}
+
+/* RFC 3168 section 5.3: -1 discards the datagram, 3 sets CE, 0 keeps the
+ * offset-0 fragment's codepoint. */
+static int ecn_combine(uint8_t bits)
+{
+	if ((bits & 1) && (bits & ~1u))
+		return -1; /* Not-ECT mixed with ECT or CE */
+	if ((bits & 8) && (bits & 6))
+		return 3;  /* CE is never lost */
+	return 0;
+}
+
+
+/* --- parsing ------------------------------------------------------------- */
+
+/* What reasm_input learns about a frame. */
+struct frag {
+	const uint8_t *frame;
+	uint32_t caplen, wirelen;
+	uint32_t l3;       /* offset of the IP header */
+	uint32_t ip_len;   /* IP packet length per its header */
+	uint32_t hdr_len;  /* v4: ihl*4; v6: 40 + ext headers before frag hdr */
+	uint32_t fh_off;   /* v6: offset of the Fragment header from l3 */
+	uint32_t nh_off;   /* v6: offset from l3 of the NH byte naming it */
+	uint32_t offset, len; /* fragment position and payload length */
+	const uint8_t *payload;
+	bool mf, df, is_frag, truncated;
+	uint8_t family, tos, v6_nexthdr;
+	struct rkey key;
+};
+
+/* Link layer: the offset of the IP header and the EtherType; 0 if the
+ * frame is not IP. */
+static int parse_link(int link, const uint8_t *f, uint32_t caplen,
+		      uint32_t *l3, uint16_t *etype, uint32_t *vlan)
+{
+	*vlan = 0;
+	switch (link) {
+	case REASM_LINK_ETHERNET: {
+		uint32_t off = 12;
+		unsigned tags = 0;
+		if (caplen < 14)
+			return 0;
+		*etype = rd16(f + off);
+		while ((*etype == 0x8100 || *etype == 0x88a8) && tags < 2) {
+			if (caplen < off + 6)
+				return 0;
+			*vlan |= (uint32_t)(rd16(f + off + 2) & 0x0fff)
+				 << (12 * tags);
+			tags++;
+			off += 4;
+			*etype = rd16(f + off);
+		}
+		*vlan |= tags << 24;
+		*l3 = off + 2;
+		return 1;
+	}
+	case REASM_LINK_SLL:
+		if (caplen < 16)
+			return 0;
+		*etype = rd16(f + 14);
+		*l3 = 16;
+		return 1;
+	case REASM_LINK_SLL2:
+		if (caplen < 20)
+			return 0;
+		*etype = rd16(f);
+		*l3 = 20;
+		return 1;
+	case REASM_LINK_RAW:
+	case REASM_LINK_IPV4:
+	case REASM_LINK_IPV6:
+		if (caplen < 1)
+			return 0;
+		*etype = (f[0] >> 4) == 6 ? 0x86dd : 0x0800;
+		*l3 = 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+enum parse_result {
+	P_PASS,      /* not a fragment (or not IP): emit unchanged */
+	P_FRAG,      /* a fragment, fields filled */
+	P_TRUNCATED, /* a fragment, but the capture is cut short */
+	P_MALFORMED, /* a fragment with a broken header */
+	P_BADSUM,    /* an IPv4 fragment with a wrong header checksum */
+};
+
+static enum parse_result parse_v4(struct frag *fr, const uint8_t *ip,
+				  uint32_t avail)
+{
+	if (avail < 20)
+		return P_PASS;
+	uint32_t ihl = (uint32_t)(ip[0] & 15) * 4;
+	uint32_t tot = rd16(ip + 2);
+	uint16_t fo = rd16(ip + 6);
+
+	if ((ip[0] >> 4) != 4 || ihl < 20 || tot < ihl)
+		return P_PASS; /* not IPv4 we can read: not ours to judge */
+	if ((fo & 0x3fff) == 0)
+		return P_PASS; /* MF clear, offset 0: not a fragment */
+	fr->is_frag = true;
+	fr->family = 4;
+	if (avail < tot || avail < ihl)
+		return fr->truncated ? P_TRUNCATED : P_MALFORMED;
+	if (ip_checksum(ip, ihl) != 0)
+		return P_BADSUM;
+	fr->hdr_len = ihl;
+	fr->ip_len = tot;
+	fr->mf = (fo & 0x2000) != 0;
+	fr->df = (fo & 0x4000) != 0;
+	fr->offset = (uint32_t)(fo & 0x1fff) * 8;
+	fr->len = tot - ihl;
+	fr->payload = ip + ihl;
+	fr->tos = ip[1];
+	memcpy(fr->key.src, ip + 12, 4);
+	memcpy(fr->key.dst, ip + 16, 4);
+	fr->key.id = rd16(ip + 4);
+	fr->key.proto = ip[9];
+	fr->key.family = 4;
+	return P_FRAG;
+}
+
+/* Does the first fragment's payload at @p p (@p n bytes), starting with
+ * header @p nh, hold every header through the upper-layer one? As Linux's
+ * ipv6frag_thdr_truncated(): TCP 20, UDP 8, ICMPv6 8, others 1 byte. */
+static bool v6_chain_complete(const uint8_t *p, uint32_t n, uint8_t nh)
+{
+	uint32_t off = 0;
+
+	for (unsigned hops = 0; hops < 32; hops++) {
+		uint32_t need;
+		switch (nh) {
+		case 0:  /* hop-by-hop (misplaced, but skippable) */
+		case 43: /* routing */
+		case 60: /* destination options */
+		case 135: /* mobility */
+			if (off + 2 > n)
+				return false;
+			need = ((uint32_t)p[off + 1] + 1) * 8;
+			break;
+		case 51: /* AH */
+			if (off + 2 > n)
+				return false;
+			need = ((uint32_t)p[off + 1] + 2) * 4;
+			break;
+		case 44: /* another Fragment header */
+			if (off + 8 > n)
+				return false;
+			if (rd16(p + off + 2) & 0xfff8)
+				return true; /* Linux gives up here */
+			need = 8;
+			break;
+		case 59: /* no next header */
+			return true;
+		case 6:
+			return off + 20 <= n;
+		case 17:
+		case 58:
+			return off + 8 <= n;
+		default:
+			return off + 1 <= n;
+		}
+		if (off + need > n)
+			return false;
+		nh = p[off];
+		off += need;
+	}
+	return false;
+}
+
+static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
+				  uint32_t avail)
+{
+	if (avail < 40 || (ip[0] >> 4) != 6)
+		return P_PASS;
+	uint32_t plen = rd16(ip + 4);
+	uint32_t off = 40, nh_off = 6;
+	uint8_t nh = ip[6];
+
+	if (plen == 0)
+		return P_PASS; /* jumbogram or garbage: not a fragment we know */
+	/* Headers that may precede the Fragment header. */
+	while (nh == 0 || nh == 43 || nh == 60) {
+		if (off + 2 > avail || off + 2 > 40 + plen)
+			return P_PASS;
+		uint32_t l = ((uint32_t)ip[off + 1] + 1) * 8;
+		nh_off = off;
+		nh = ip[off];
+		off += l;
+	}
+	if (nh != 44 || off + 8 > 40 + plen)
+		return P_PASS;
+	fr->is_frag = true;
+	fr->family = 6;
+	if (avail < 40 + plen || avail < off + 8)
+		return fr->truncated ? P_TRUNCATED : P_MALFORMED;
+	const uint8_t *fh = ip + off;
+	uint16_t fo = rd16(fh + 2);
+	fr->hdr_len = off;
+	fr->fh_off = off;
+	fr->nh_off = nh_off;
+	fr->ip_len = 40 + plen;
+	fr->v6_nexthdr = fh[0];
+	fr->offset = fo & 0xfff8u;
+	fr->mf = (fo & 1) != 0;
+	fr->len = 40 + plen - (off + 8);
+	fr->payload = fh + 8;
+	fr->tos = (uint8_t)(((ip[0] & 15) << 4) | (ip[1] >> 4));
+	memcpy(fr->key.src, ip + 8, 16);
+	memcpy(fr->key.dst, ip + 24, 16);
+	fr->key.id = rd32(fh + 4);
+	fr->key.family = 6;
+	return P_FRAG;
+}
+
+static enum parse_result parse(const struct reasm *r, struct frag *fr)
+{
+	uint16_t etype;
+	uint32_t vlan;
+
+	if (!parse_link(r->cfg.link, fr->frame, fr->caplen, &fr->l3, &etype,
+			&vlan))
+		return P_PASS;
+	fr->key.vlan = vlan;
+	const uint8_t *ip = fr->frame + fr->l3;
+	uint32_t avail = fr->caplen - fr->l3;
+	if (etype == 0x0800)
+		return parse_v4(fr, ip, avail);
+	if (etype == 0x86dd)
+		return parse_v6(fr, ip, avail);
+	return P_PASS;
+}
+
+/* --- output -------------------------------------------------------------- */
+
+static struct reasm_out *out_alloc(size_t len, uint64_t ts)
+{
+	struct reasm_out *o = malloc(sizeof(*o) + len);
+
+	if (o == NULL)
+		return NULL;
+	o->ts_ns = ts;
+	o->len = (uint32_t)len;
+	o->orig_len = (uint32_t)len;
+	o->dscp = 0;
+	o->reassembled = true;
+	return o;
+}
+
+static void emit(struct reasm_worker *w, struct reasm_out *o)
+{
+	w->st.emitted++;
+	w->st.emitted_bytes += o->len;
+	w->emit(o, w->emit_arg);
+}
+
+static uint8_t dscp_of(const struct reasm *r, const uint8_t *f, uint32_t n)
+{
+	uint32_t l3, vlan;
+	uint16_t etype;
+
+	if (!parse_link(r->cfg.link, f, n, &l3, &etype, &vlan) || l3 + 2 > n)
+		return 0;
+	if (etype == 0x0800 && (f[l3] >> 4) == 4)
+		return f[l3 + 1] >> 2;
+	if (etype == 0x86dd && (f[l3] >> 4) == 6)
+		return (uint8_t)((((f[l3] & 15) << 4) | (f[l3 + 1] >> 4)) >> 2);
+	return 0;
+}
+
+static int pass_through(struct reasm_worker *w, const struct frag *fr,
+			uint64_t now)
+{
+	struct reasm_out *o = out_alloc(fr->caplen, now);
+
+	w->st.passed++;
+	if (o == NULL) {
+		w->st.no_memory++;
+		return 0;
+	}
+	memcpy(o->data, fr->frame, fr->caplen);
+	o->orig_len = fr->wirelen;
+	o->reassembled = false;
+	o->dscp = dscp_of(w->r, fr->frame, fr->caplen);
+	emit(w, o);
+	return 1;
+}
+
+/* An IPv6 atomic fragment (RFC 6946): emitted alone, Fragment header
+ * removed. */
+static int emit_atomic(struct reasm_worker *w, const struct frag *fr,
+		       uint64_t now)
+{
+	uint32_t head = fr->l3 + fr->fh_off;
+	struct reasm_out *o = out_alloc(head + fr->len, now);
+
+	if (o == NULL) {
+		w->st.no_memory++;
+		w->st.frags_dropped++;
+		return 0;
+	}
+	memcpy(o->data, fr->frame, head);
+	memcpy(o->data + head, fr->payload, fr->len);
+	uint8_t *ip = o->data + fr->l3;
+	ip[fr->nh_off] = fr->v6_nexthdr;
+	wr16(ip + 4, (uint16_t)(fr->fh_off - 40 + fr->len));
+	o->dscp = fr->tos >> 2;
+	w->st.atomic++;
+	w->st.ReasmOKs++;
+	w->st.frags_reassembled++;
+	emit(w, o);
+	return 1;
+}
+
+/* --- datagram state ------------------------------------------------------ */
+
+static void fbuf_put(struct fbuf *b, size_t *freed)
+{
+	if (--b->refs == 0) {
+		*freed += sizeof(*b) + b->len;
+		free(b);
+	}
+}
+
+static void dgram_free(struct dgram *d)
+{
+	size_t freed = 0;
+
+	for (uint32_t i = 0; i < d->npieces; i++)
+		fbuf_put(d->pieces[i].buf, &freed);
+	free(d->pieces);
+	free(d->head);
+	free(d);
+}
+
+/* The table let go of @p n (eviction, expiry, destroy); REMOVED datagrams
+ * belong to the worker that removed them. */
+static void dgram_reclaim(struct grain_hnode *n, enum grain_htab_reason why,
+			  void *ctx)
+{
+	struct reasm *r = ctx;
+	struct dgram *d = grain_container_of(n, struct dgram, node);
+
+	switch (why) {
+	case GRAIN_HTAB_REMOVED:
+		return;
+	case GRAIN_HTAB_EXPIRED:
+		atomic_fetch_add_explicit(&r->cb_timeout, 1,
+					  memory_order_relaxed);
+		atomic_fetch_add_explicit(&r->cb_frags, d->nfrags,
+					  memory_order_relaxed);
+		break;
+	case GRAIN_HTAB_EVICTED:
+		atomic_fetch_add_explicit(&r->cb_evicted, 1,
+					  memory_order_relaxed);
+		atomic_fetch_add_explicit(&r->cb_frags, d->nfrags,
+					  memory_order_relaxed);
+		break;
+	default: /* DESTROYED */
+		atomic_fetch_add_explicit(&r->cb_pending_dgrams, 1,
+					  memory_order_relaxed);
+		atomic_fetch_add_explicit(&r->cb_pending_frags, d->nfrags,
+					  memory_order_relaxed);
+		break;
+	}
+	dgram_free(d);
+}
+
+static uint64_t key_hash(const void *key, const struct grain_hash_key *sec,
+			 void *ctx)
+{
+	(void)ctx;
+	return grain_siphash(key, sizeof(struct rkey), sec);
+}
+
+static bool key_eq(const struct grain_hnode *n, const void *key, void *ctx)
+{
+	const struct dgram *d = grain_container_of(n, const struct dgram, node);
+
+	(void)ctx;
+	return memcmp(&d->key, key, sizeof(struct rkey)) == 0;
+}
+
+/* What adding a fragment did. */
+enum add_result {
+	ADD_OK,        /* held (the datagram may now be complete) */
+	ADD_DUP,       /* nothing new: dropped, datagram kept */
+	ADD_NOMEM,     /* dropped, datagram kept */
+	KILL_OVERLAP,  /* datagram discarded */
+	KILL_BAD_END,
+	KILL_TOO_MANY,
+};
+
+/* Does the new fragment [ns, ne) win the bytes it shares with held piece
+ * [ps, pe)? See enum reasm_policy. */
+static bool new_wins(enum reasm_policy p, uint32_t ns, uint32_t ne,
+		     uint32_t ps, uint32_t pe)
+{
+	switch (p) {
+	case REASM_LAST:
+		return true;
+	case REASM_BSD:
+		return ns < ps;
+	case REASM_LINUX:
+		return ns <= ps;
+	case REASM_WINDOWS:
+		return ns < ps && ne > pe;
+	case REASM_SOLARIS:
+		return ns < ps && ne >= pe;
+	case REASM_BSD_RIGHT:
+		return ps < ns ? pe < ne : pe <= ne;
+	default: /* FIRST */
+		return false;
+	}
+}
+
+/* Grow the piece array to hold @p need; charges the table. */
+static int pieces_reserve(struct grain_htab_scope *s, struct dgram *d,
+			  uint32_t need)
+{
+	if (need <= d->cap)
+		return 0;
+	uint32_t cap = d->cap ? d->cap : 4;
+	while (cap < need)
+		cap *= 2;
+	struct piece *p = realloc(d->pieces, cap * sizeof(*p));
+	if (p == NULL)
+		return -ENOMEM;
+	size_t more = (size_t)(cap - d->cap) * sizeof(*p);
+	d->pieces = p;
+	d->cap = cap;
+	d->charge += more;
+	(void)grain_htab_charge_locked(s, &d->node, more);
+	return 0;
+}
+
+/* First piece whose end is past @p x (ends are sorted too). */
+static uint32_t first_ending_after(const struct dgram *d, uint32_t x)
+{
+	uint32_t lo = 0, hi = d->npieces;
+
+	if (hi > 0 && d->pieces[hi - 1].end <= x)
+		return hi; /* tail: in-order arrival */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (d->pieces[mid].end <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct fbuf *fbuf_new(const struct frag *fr, uint32_t len)
+{
+	struct fbuf *b = malloc(sizeof(*b) + len);
+
+	if (b == NULL)
+		return NULL;
+	b->refs = 0;
+	b->off = fr->offset;
+	b->len = len;
+	memcpy(b->data, fr->payload, len);
+	return b;
+}
+
+/* Replace pieces [i, j) of @p d with @p n pieces from @p with. */
+static void pieces_splice(struct dgram *d, uint32_t i, uint32_t j,
+			  const struct piece *with, uint32_t n)
+{
+	memmove(&d->pieces[i + n], &d->pieces[j],
+		(d->npieces - j) * sizeof(struct piece));
+	memcpy(&d->pieces[i], with, n * sizeof(struct piece));
+	d->npieces = d->npieces - (j - i) + n;
+}
+
+/* Record the offset-0 fragment's headers. */
+static int take_head(struct grain_htab_scope *s, struct dgram *d,
+		     const struct frag *fr)
+{
+	uint32_t n = fr->l3 + fr->hdr_len;
+	uint8_t *h = malloc(n);
+
+	if (h == NULL)
+		return -ENOMEM;
+	memcpy(h, fr->frame, n);
+	d->head = h;
+	d->head_len = (uint16_t)n;
+	d->l2_len = (uint16_t)fr->l3;
+	d->nh_off = (uint16_t)fr->nh_off;
+	d->v6_nexthdr = fr->v6_nexthdr;
+	d->charge += n;
+	(void)grain_htab_charge_locked(s, &d->node, n);
+	return 0;
+}
+
+/*
+ * Add fragment [ns, ne) to @p d. The end rules are Linux's and apply to
+ * every policy (Snort also refuses to rebuild such a datagram): a last
+ * fragment must not end before held data nor differ from an earlier last
+ * fragment; nothing may extend past a known end; a zero-length fragment
+ * kills the datagram.
+ */
+static enum add_result add_fragment(struct reasm *r,
+				    struct grain_htab_scope *s,
+				    struct dgram *d, const struct frag *fr,
+				    uint32_t ne, struct fbuf **bp,
+				    bool *overlapped)
+{
+	const uint32_t ns = fr->offset;
+	const enum reasm_policy pol = r->cfg.policy;
+
+	*overlapped = false;
+	if (!fr->mf) {
+		if (ne < d->len || ((d->flags & LAST_IN) && ne != d->len))
+			return KILL_BAD_END;
+	} else if (ne > d->len && (d->flags & LAST_IN)) {
+		return KILL_BAD_END;
+	}
+	if (ne == ns)
+		return KILL_BAD_END;
+
+	uint32_t i = first_ending_after(d, ns), j = i;
+	while (j < d->npieces && d->pieces[j].start < ne)
+		j++;
+
+	if (i == j) { /* no overlap: the common case */
+		if (d->nfrags >= r->cfg.max_frags)
+			return KILL_TOO_MANY;
+		if (pieces_reserve(s, d, d->npieces + 1) != 0)
+			return ADD_NOMEM;
+		if (ns == 0 && d->head == NULL && take_head(s, d, fr) != 0)
+			return ADD_NOMEM;
+		struct fbuf *b = *bp;
+		*bp = NULL; /* the datagram's now */
+		b->refs = 1;
+		struct piece p = { ns, ne, b };
+		pieces_splice(d, i, i, &p, 1);
+		d->meat += ne - ns;
+		d->charge += sizeof(*b) + b->len;
+		(void)grain_htab_charge_locked(s, &d->node,
+					       sizeof(*b) + b->len);
+		goto held;
+	}
+
+	*overlapped = true;
+	if (pol == REASM_STRICT) {
+		/* Inside one run of back-to-back pieces: a duplicate. */
+		bool inside = d->pieces[i].start <= ns && d->pieces[j - 1].end >= ne;
+		for (uint32_t k = i; inside && k + 1 < j; k++)
+			inside = d->pieces[k].end == d->pieces[k + 1].start;
+		return inside ? ADD_DUP : KILL_OVERLAP;
+	}
+
+	/* Target-based: walk the overlapped pieces in order, building the
+	 * replacement for pieces [i, j): at most two pieces per overlapped
+	 * one plus one for the tail. */
+	uint32_t m = 0, maxn = 2 * (j - i) + 1;
+	struct piece *out = malloc(maxn * sizeof(*out));
+	struct fbuf *b = *bp;
+	size_t freed = 0;
+	if (out == NULL)
+		return ADD_NOMEM;
+	uint32_t cursor = ns, lost = 0;
+#define PUSH_NEW(a, z)                                                     \
+	do {                                                               \
+		if (m > 0 && out[m - 1].buf == b && out[m - 1].end == (a)) \
+			out[m - 1].end = (z);                              \
+		else                                                       \
+			out[m++] = (struct piece){ (a), (z), b };          \
+	} while (0)
+	for (uint32_t k = i; k < j; k++) {
+		struct piece p = d->pieces[k];
+		uint32_t os = p.start > ns ? p.start : ns;
+		uint32_t oe = p.end < ne ? p.end : ne;
+		if (new_wins(pol, ns, ne, p.start, p.end)) {
+			if (p.start < os)
+				out[m++] = (struct piece){ p.start, os, p.buf };
+			PUSH_NEW(cursor, oe);
+			cursor = oe;
+			if (p.end > oe)
+				out[m++] = (struct piece){ oe, p.end, p.buf };
+			lost += oe - os; /* the held piece's bytes */
+		} else {
+			if (cursor < os)
+				PUSH_NEW(cursor, os);
+			out[m++] = p;
+			cursor = p.end > cursor ? p.end : cursor;
+		}
+	}
+	if (cursor < ne)
+		PUSH_NEW(cursor, ne);
+#undef PUSH_NEW
+
+	uint32_t gained = 0;
+	for (uint32_t k = 0; k < m; k++)
+		if (out[k].buf == b)
+			gained += out[k].end - out[k].start;
+	enum add_result fail = ADD_OK;
+	if (gained == 0)
+		fail = ADD_DUP; /* every byte lost: nothing new */
+	else if (d->nfrags >= r->cfg.max_frags)
+		fail = KILL_TOO_MANY;
+	else if (pieces_reserve(s, d, d->npieces - (j - i) + m) != 0 ||
+		 (ns == 0 && d->head == NULL && take_head(s, d, fr) != 0))
+		fail = ADD_NOMEM;
+	if (fail != ADD_OK) {
+		free(out);
+		return fail; /* the caller frees b */
+	}
+	*bp = NULL;
+	/* References: count the new ones first, then drop the old. */
+	for (uint32_t k = 0; k < m; k++)
+		out[k].buf->refs++;
+	for (uint32_t k = i; k < j; k++)
+		fbuf_put(d->pieces[k].buf, &freed);
+	pieces_splice(d, i, j, out, m);
+	free(out);
+	d->meat = d->meat + gained - lost;
+	d->charge += sizeof(*b) + b->len;
+	(void)grain_htab_charge_locked(s, &d->node, sizeof(*b) + b->len);
+	if (freed > 0) {
+		d->charge -= freed;
+		(void)grain_htab_uncharge_locked(s, &d->node, freed);
+	}
+
+held:
+	d->nfrags++;
+	if (ns == 0)
+		d->flags |= FIRST_IN;
+	if (!fr->mf)
+		d->flags |= LAST_IN;
+	if (ne > d->len)
+		d->len = ne;
+	d->ecn |= ecn_bit(fr->tos);
+	if (fr->family == 4) {
+		uint32_t size = fr->hdr_len + fr->len;
+		if (size > d->max_size)
+			d->max_size = (uint16_t)size;
+		if (fr->df && size > d->max_df_size)
+			d->max_df_size = (uint16_t)size;
+	}
+	return ADD_OK;
+}
+
+static bool complete(const struct dgram *d)
+{
+	return (d->flags & (FIRST_IN | LAST_IN)) == (FIRST_IN | LAST_IN) &&
+	       d->meat == d->len;
+}
+
+/* Build the datagram (no lock held: it has left the table). NULL with
+ * *why set when it cannot be delivered. */
+static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
+				 int *why)
+{
+	uint32_t l3len = d->head_len - d->l2_len; /* IP header (+ v6 ext) */
+	int ecn = ecn_combine(d->ecn);
+
+	*why = 0;
+	if (ecn < 0) {
+		*why = 1;
+		return NULL;
+	}
+	if ((d->key.family == 4 && l3len + d->len > IP_MAXPACKET) ||
+	    (d->key.family == 6 && l3len - 40 + d->len > IP_MAXPACKET)) {
+		*why = 2;
+		return NULL;
+	}
+	struct reasm_out *o = out_alloc((size_t)d->head_len + d->len, now);
+	if (o == NULL) {
+		*why = 3;
+		return NULL;
+	}
+	memcpy(o->data, d->head, d->head_len);
+	uint8_t *data = o->data + d->head_len;
+	for (uint32_t k = 0; k < d->npieces; k++) {
+		const struct piece *p = &d->pieces[k];
+		memcpy(data + p->start, p->buf->data + (p->start - p->buf->off),
+		       p->end - p->start);
+	}
+	uint8_t *ip = o->data + d->l2_len;
+	if (d->key.family == 4) {
+		wr16(ip + 2, (uint16_t)(l3len + d->len));
+		wr16(ip + 6, d->max_df_size == d->max_size ? 0x4000 : 0);
+		if (ecn == 3)
+			ip[1] |= 3;
+		wr16(ip + 10, 0);
+		wr16(ip + 10, ip_checksum(ip, l3len));
+		o->dscp = ip[1] >> 2;
+	} else {
+		ip[d->nh_off] = d->v6_nexthdr;
+		wr16(ip + 4, (uint16_t)(l3len - 40 + d->len));
+		if (ecn == 3)
+			ip[1] |= 0x30;
+		o->dscp = (uint8_t)((((ip[0] & 15) << 4) | (ip[1] >> 4)) >> 2);
+	}
+	return o;
+}
+
+/* --- input --------------------------------------------------------------- */
+
+static void sample_bytes(struct reasm_worker *w)
+{
+	if ((w->sample++ & 63) != 0)
+		return;
+	uint64_t b = grain_htab_bytes_exact(w->r->tab[0]) +
+		     grain_htab_bytes_exact(w->r->tab[1]);
+	if (b > w->st.bytes_peak)
+		w->st.bytes_peak = b;
+}
+
+static int handle_fragment(struct reasm_worker *w, struct frag *fr,
+			   uint64_t now)
+{
+	struct reasm *r = w->r;
+	struct reasm_stats *st = &w->st;
+	uint32_t ne = fr->offset + fr->len;
+
+	/* Checks on the fragment alone: it is dropped, nothing else moves. */
+	if (fr->family == 6) {
+		if (fr->offset == 0 && !fr->mf)
+			return emit_atomic(w, fr, now);
+		if (fr->offset == 0 &&
+		    !v6_chain_complete(fr->payload, fr->len, fr->v6_nexthdr)) {
+			st->incomplete_chain++;
+			st->frags_dropped++;
+			return 0;
+		}
+		if (fr->mf && (fr->len & 7)) {
+			st->malformed++; /* RFC 8200: Parameter Problem */
+			st->frags_dropped++;
+			return 0;
+		}
+		if (ne > IP_MAXPACKET) {
+			st->too_big++;
+			st->frags_dropped++;
+			return 0;
+		}
+	} else {
+		if (fr->mf)
+			ne &= ~7u; /* Linux: round a non-last end down */
+		if (20 + ne > IP_MAXPACKET) {
+			st->too_big++; /* ping of death: no header fits */
+			st->frags_dropped++;
+			return 0;
+		}
+	}
+
+	/* The payload copy is made before the stripe lock is taken, so the
+	 * lock covers bookkeeping only; unused, it is freed after unlock. */
+	struct fbuf *b = NULL;
+	if (ne > fr->offset) {
+		b = fbuf_new(fr, ne - fr->offset);
+		if (b == NULL) {
+			st->no_memory++;
+			st->frags_dropped++;
+			return 0;
+		}
+	}
+
+	struct grain_htab *t = r->tab[fr->family == 6];
+	struct grain_htab_scope s;
+	struct dgram *d, *fresh = NULL;
+
+	grain_htab_lock(t, &fr->key, &s);
+	struct grain_hnode *n = grain_htab_find_locked(&s, &fr->key);
+	if (n == NULL) {
+		if (b == NULL) { /* zero length, nothing to kill */
+			grain_htab_unlock(&s);
+			st->malformed++;
+			st->frags_dropped++;
+			return 0;
+		}
+		fresh = calloc(1, sizeof(*fresh));
+		if (fresh == NULL) {
+			grain_htab_unlock(&s);
+			free(b);
+			st->no_memory++;
+			st->frags_dropped++;
+			return 0;
+		}
+		fresh->key = fr->key;
+		fresh->charge = sizeof(*fresh);
+		int rc = grain_htab_insert_locked(&s, &fresh->node, &fr->key,
+						  now, fresh->charge);
+		if (rc != 0) {
+			grain_htab_unlock(&s);
+			free(fresh);
+			free(b);
+			st->refused++;
+			st->frags_dropped++;
+			return 0;
+		}
+		d = fresh;
+	} else {
+		d = grain_container_of(n, struct dgram, node);
+		if (r->cfg.mem_refuse &&
+		    grain_htab_bytes(t) > r->cfg.mem_high) {
+			/* Linux refuses fragments of existing queues too. */
+			grain_htab_unlock(&s);
+			free(b);
+			st->refused++;
+			st->frags_dropped++;
+			return 0;
+		}
+	}
+
+	bool overlapped;
+	enum add_result res = add_fragment(r, &s, d, fr, ne, &b, &overlapped);
+	if (overlapped && r->cfg.policy != REASM_STRICT)
+		st->ReasmOverlaps++;
+	d->ts = now;
+
+	bool done = res == ADD_OK && complete(d);
+	bool kill = res >= KILL_OVERLAP;
+	if (!done && !kill && d->npieces == 0) {
+		/* A new datagram that took nothing: do not keep it. */
+		kill = true;
+	}
+	if (done || kill) {
+		int rc = grain_htab_remove_locked(&s, &d->node);
+		assert(rc == 0); /* d is linked in this stripe */
+		(void)rc;
+	}
+	grain_htab_unlock(&s);
+	free(b); /* not taken */
+
+	switch (res) {
+	case ADD_OK:
+		w->held_in++;
+		break;
+	case ADD_DUP:
+		st->duplicates++;
+		st->frags_dropped++;
+		break;
+	case ADD_NOMEM:
+		st->no_memory++;
+		st->frags_dropped++;
+		break;
+	case KILL_OVERLAP:
+		st->ReasmOverlaps++;
+		break;
+	case KILL_BAD_END:
+		st->bad_end++;
+		break;
+	case KILL_TOO_MANY:
+		st->too_many_frags++;
+		break;
+	}
+
+	int emitted = 0;
+	if (kill) {
+		/* A killed datagram takes the fragment that killed it along;
+		 * a fresh one that took nothing (no memory) is no failure. */
+		w->held_out += d->nfrags;
+		if (res >= KILL_OVERLAP) {
+			st->ReasmFails++;
+			st->frags_discarded += d->nfrags + 1u;
+		}
+		dgram_free(d);
+	} else if (done) {
+		int why;
+		struct reasm_out *o = rebuild(d, now, &why);
+		w->held_out += d->nfrags;
+		if (o != NULL) {
+			st->ReasmOKs++;
+			st->frags_reassembled += d->nfrags;
+			emit(w, o);
+			emitted = 1;
+		} else {
+			st->ReasmFails++;
+			st->frags_discarded += d->nfrags;
+			if (why == 1)
+				st->bad_ecn++;
+			else if (why == 2)
+				st->too_big++;
+			else
+				st->no_memory++;
+		}
+		dgram_free(d);
+	}
+	sample_bytes(w);
+	return emitted;
+}
+
+int reasm_input(struct reasm_worker *w, const uint8_t *frame,
+		uint32_t caplen, uint32_t wirelen, uint64_t now_ns)
+{
+	struct frag fr;
+
+	memset(&fr, 0, sizeof(fr));
+	fr.frame = frame;
+	fr.caplen = caplen;
+	fr.wirelen = wirelen < caplen ? caplen : wirelen;
+	fr.truncated = caplen < wirelen;
+	w->st.packets++;
+	if (fr.truncated)
+		w->st.truncated++;
+
+	switch (parse(w->r, &fr)) {
+	case P_PASS:
+		return pass_through(w, &fr, now_ns);
+	case P_TRUNCATED:
+		w->st.ReasmReqds++;
+		w->st.frags_dropped++;
+		return 0;
+	case P_MALFORMED:
+		w->st.ReasmReqds++;
+		w->st.malformed++;
+		w->st.frags_dropped++;
+		return 0;
+	case P_BADSUM:
+		w->st.ReasmReqds++;
+		w->st.bad_checksum++;
+		w->st.frags_dropped++;
+		return 0;
+	case P_FRAG:
+		break;
+	}
+	w->st.ReasmReqds++;
+	if (fr.truncated) { /* readable, but not all of it was captured */
+		w->st.frags_dropped++;
+		return 0;
+	}
+	return handle_fragment(w, &fr, now_ns);
+}
+
+unsigned reasm_expire(struct reasm_worker *w, uint64_t now_ns)
+{
+	return grain_htab_expire(w->r->tab[0], now_ns) +
+	       grain_htab_expire(w->r->tab[1], now_ns);
+}
+
+/* --- lifecycle and statistics --------------------------------------------- */
+
+int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
+{
+	struct reasm_config c;
+
+	if (rp == NULL || cfg == NULL)
+		return -EINVAL;
+	c = *cfg;
+	if (!reasm_link_supported(c.link) || (unsigned)c.policy >=
+						     REASM_POLICY_COUNT)
+		return -EINVAL;
+	if (c.timeout_v4_ns == 0)
+		c.timeout_v4_ns = 30ull * 1000000000ull;
+	if (c.timeout_v6_ns == 0)
+		c.timeout_v6_ns = 60ull * 1000000000ull;
+	if (c.mem_high == 0)
+		c.mem_high = 4u << 20;
+	if (c.mem_low == 0)
+		c.mem_low = c.mem_high == (4u << 20) ? 3u << 20
+						       : c.mem_high / 4 * 3;
+	if (c.mem_low > c.mem_high)
+		return -EINVAL;
+	if (c.max_frags == 0)
+		c.max_frags = REASM_MAX_FRAGS_DEFAULT;
+	if (c.max_frags > REASM_MAX_FRAGS_LIMIT)
+		return -EINVAL;
+	if (c.stripes == 0)
+		c.stripes = 64;
+	if (c.stripes & (c.stripes - 1))
+		return -EINVAL;
+
+	struct reasm *r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	r->cfg = c;
+	int rc = grain_hash_key_random(&r->secret);
+	if (rc != 0) {
+		free(r);
+		return rc;
+	}
+	for (int f = 0; f < 2; f++) {
+		struct grain_htab_config hc;
+		memset(&hc, 0, sizeof(hc));
+		hc.ops.hash = key_hash;
+		hc.ops.eq = key_eq;
+		hc.ops.reclaim = dgram_reclaim;
+		hc.ctx = r;
+		hc.stripes = c.stripes;
+		hc.mem_high = c.mem_high;
+		hc.mem_low = c.mem_low;
+		hc.mem_batch = 16384;
+		hc.policy = c.mem_refuse ? GRAIN_HTAB_REFUSE : GRAIN_HTAB_EVICT;
+		hc.ttl = f == 0 ? c.timeout_v4_ns : c.timeout_v6_ns;
+		hc.flags = GRAIN_HTAB_NO_RCU;
+		hc.secret = &r->secret;
+		rc = grain_htab_create(&r->tab[f], &hc, NULL);
+		if (rc != 0) {
+			if (f == 1)
+				grain_htab_destroy(r->tab[0]);
+			free(r);
+			return rc;
+		}
+	}
+	*rp = r;
+	return 0;
+}
+
+int reasm_worker_init(struct reasm_worker *w, struct reasm *r,
+		      reasm_emit_fn emit_fn, void *emit_arg)
+{
+	if (w == NULL || r == NULL || emit_fn == NULL)
+		return -EINVAL;
+	if (r->nworkers >= MAX_WORKERS)
+		return -ENOSPC;
+	memset(w, 0, sizeof(*w));
+	w->r = r;
+	w->emit = emit_fn;
+	w->emit_arg = emit_arg;
+	r->workers[r->nworkers++] = w;
+	return 0;
+}
+
+_Static_assert(sizeof(struct reasm_stats) % sizeof(uint64_t) == 0,
+	       "struct reasm_stats is uint64_t counters only");
+
+static void stats_add(struct reasm_stats *a, const struct reasm_stats *b)
+{
+	const uint64_t *src = (const uint64_t *)(const void *)b;
+	uint64_t *dst = (uint64_t *)(void *)a;
+	size_t n = sizeof(*a) / sizeof(uint64_t);
+	size_t peak = offsetof(struct reasm_stats, bytes_peak) /
+		      sizeof(uint64_t);
+
+	for (size_t i = 0; i < n; i++) {
+		if (i == peak)
+			dst[i] = dst[i] > src[i] ? dst[i] : src[i];
+		else
+			dst[i] += src[i];
+	}
+}
+
+/* Every worker's share, plus what the table's callbacks decided. */
+static void stats_collect(struct reasm *r, struct reasm_stats *st)
+{
+	uint64_t held = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (unsigned i = 0; i < r->nworkers; i++) {
+		stats_add(st, &r->workers[i]->st);
+		held += r->workers[i]->held_in - r->workers[i]->held_out;
+	}
+	uint64_t timeouts = atomic_load_explicit(&r->cb_timeout,
+						 memory_order_relaxed);
+	uint64_t evicted = atomic_load_explicit(&r->cb_evicted,
+						memory_order_relaxed);
+	uint64_t gone = atomic_load_explicit(&r->cb_frags,
+					     memory_order_relaxed);
+	st->ReasmTimeout += timeouts;
+	st->evicted += evicted;
+	st->ReasmFails += timeouts + evicted;
+	st->frags_discarded += gone;
+	st->frags_pending = held - gone;
+}
+
+void reasm_stats_read(struct reasm *r, struct reasm_stats *st)
+{
+	struct grain_htab_stats hs;
+
+	stats_collect(r, st);
+	st->datagrams_pending = 0;
+	st->bytes_held = 0;
+	for (int f = 0; f < 2; f++) {
+		grain_htab_stats(r->tab[f], &hs);
+		st->datagrams_pending += hs.entries;
+		st->bytes_held += grain_htab_bytes_exact(r->tab[f]);
+	}
+	if (st->bytes_held > st->bytes_peak)
+		st->bytes_peak = st->bytes_held;
+}
+
+void reasm_destroy(struct reasm *r, struct reasm_stats *st)
+{
+	if (r == NULL)
+		return;
+	uint64_t held = 0;
+	for (int f = 0; f < 2; f++)
+		held += grain_htab_bytes_exact(r->tab[f]);
+	grain_htab_destroy(r->tab[0]);
+	grain_htab_destroy(r->tab[1]);
+	if (st != NULL) {
+		stats_collect(r, st);
+		/* Measured from what destroy found, not derived. */
+		st->frags_pending = atomic_load_explicit(
+			&r->cb_pending_frags, memory_order_relaxed);
+		st->datagrams_pending = atomic_load_explicit(
+			&r->cb_pending_dgrams, memory_order_relaxed);
+		st->bytes_held = 0;
+		if (held > st->bytes_peak)
+			st->bytes_peak = held;
+	}
+	free(r);
+}

@@ -1,0 +1,231 @@
+/**
+ * @file reasm.h
+ * @brief The reassembly engine of examples/reasm: link-layer frames in,
+ *        whole datagrams out. Built on grain's public API only: one
+ *        grain_htab per address family holds the datagrams being
+ *        reassembled (striped locks, byte watermarks, LRU eviction,
+ *        timeouts as the table's TTL).
+ *
+ * Synchronization
+ *
+ * | call                         | may run concurrently with             |
+ * |------------------------------|---------------------------------------|
+ * | reasm_input, reasm_expire    | each other, from any number of        |
+ * |                              |   threads, each with its own          |
+ * |                              |   struct reasm_worker                 |
+ * | reasm_stats_read             | nothing that uses a worker            |
+ * | reasm_create, reasm_destroy  | nothing on the same engine            |
+ *
+ * Datagrams are keyed as Linux keys them: IPv4 {src, dst, id, protocol,
+ * vlan}, IPv6 {src, dst, id, vlan}. Work on one datagram is serialized by
+ * its stripe lock; the copy into the output buffer happens after the
+ * datagram has left the table, with no lock held.
+ *
+ * Clock: every call takes `now` in nanoseconds of the caller's clock (the
+ * capture time for files), so a run over a file is deterministic. A
+ * datagram times out `timeout` after its first fragment arrived; later
+ * fragments do not extend it.
+ *
+ * Work per fragment: a binary search over the datagram's pieces and a move
+ * of at most 2 * max_frags piece descriptors (16 bytes each); appends at
+ * the tail (in-order arrival) are O(1). max_frags is at most
+ * REASM_MAX_FRAGS_LIMIT, so a crafted stream cannot make one fragment cost
+ * more than that (no O(n) rescans of an unbounded list: FragmentSmack).
+ * A fragment's payload is copied before the stripe lock is taken (the lock
+ * covers bookkeeping only); duplicates and refused fragments keep nothing.
+ *
+ * Memory: a datagram is charged the bytes it actually holds (its state,
+ * its piece array and a copy of each accepted fragment's payload), never a
+ * 64 KiB buffer up front (Rose attack).
+ */
+#ifndef REASM_H
+#define REASM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** Overlap policies. STRICT is Linux 4.19+ and RFC 5722; the others are
+ * the target-based policies of Novak's "Target-Based Fragmentation
+ * Reassembly" as Snort's frag3 and Suricata's defrag name them. For a new
+ * fragment N = [ns, ne) overlapping held data P = [ps, pe) (the held
+ * piece as it stands, possibly already trimmed), N's bytes win when:
+ *   FIRST      never            LAST       always
+ *   BSD        ns < ps          LINUX      ns <= ps
+ *   WINDOWS    ns < ps && ne > pe
+ *   SOLARIS    ns < ps && ne >= pe
+ *   BSD_RIGHT  ps < ns ? pe < ne : pe <= ne
+ * and P's bytes win otherwise. */
+enum reasm_policy {
+	REASM_STRICT = 0,
+	REASM_FIRST,
+	REASM_LAST,
+	REASM_BSD,
+	REASM_BSD_RIGHT,
+	REASM_LINUX,
+	REASM_WINDOWS,
+	REASM_SOLARIS,
+	REASM_POLICY_COUNT
+};
+
+/** "strict", "first", ...; NULL for an unknown value. */
+const char *reasm_policy_name(enum reasm_policy p);
+/** The policy called @p name; -1 if there is none. */
+int reasm_policy_parse(const char *name);
+
+/** Link types (the pcap DLT_ values). */
+enum reasm_link {
+	REASM_LINK_RAW = 12,     /**< DLT_RAW: IPv4 or IPv6, no L2 header */
+	REASM_LINK_ETHERNET = 1, /**< DLT_EN10MB, 0..2 802.1Q/802.1ad tags */
+	REASM_LINK_SLL = 113,    /**< DLT_LINUX_SLL */
+	REASM_LINK_SLL2 = 276,   /**< DLT_LINUX_SLL2 */
+	REASM_LINK_IPV4 = 228,   /**< DLT_IPV4 */
+	REASM_LINK_IPV6 = 229    /**< DLT_IPV6 */
+};
+
+/** Is @p dlt one the engine parses? */
+bool reasm_link_supported(int dlt);
+
+#define REASM_MAX_FRAGS_DEFAULT 128u
+#define REASM_MAX_FRAGS_LIMIT 8192u /* 65535 / 8, rounded up */
+
+/** Engine configuration; zero fields take the defaults shown. */
+struct reasm_config {
+	enum reasm_policy policy;   /**< STRICT */
+	int link;                   /**< a DLT_ value; required */
+	uint64_t timeout_v4_ns;     /**< 30 s */
+	uint64_t timeout_v6_ns;     /**< 60 s */
+	size_t mem_high;            /**< bytes per family; 4 MiB */
+	size_t mem_low;             /**< bytes per family; 3 MiB */
+	bool mem_refuse;            /**< refuse new datagrams above mem_high
+				         (Linux) instead of evicting LRU ones */
+	unsigned max_frags;         /**< per datagram; 128; <= LIMIT */
+	unsigned stripes;           /**< lock stripes per table, power of
+				         two; 64. 1 is the global lock */
+};
+
+/** Counters. The ReasmX names are the kernel's (/proc/net/snmp). Every
+ * fragment is accounted for exactly once:
+ *   ReasmReqds == frags_reassembled + frags_dropped + frags_discarded
+ *                 + frags_pending
+ * (frags_pending: held when the engine was destroyed, or now). */
+struct reasm_stats {
+	uint64_t packets;        /**< frames given to reasm_input */
+	uint64_t passed;         /**< not fragments: emitted unchanged */
+	uint64_t ReasmReqds;     /**< fragments received */
+	uint64_t ReasmOKs;       /**< datagrams reassembled */
+	uint64_t ReasmFails;     /**< datagrams abandoned, for any reason */
+	uint64_t ReasmTimeout;   /**< ... of them, timed out */
+	uint64_t ReasmOverlaps;  /**< STRICT: datagrams discarded for an
+				      overlap; other policies: fragments
+				      that overlapped held data */
+	uint64_t duplicates;     /**< fragments inside held data (dropped) */
+	uint64_t evicted;        /**< datagrams evicted (memory, LRU) */
+	uint64_t refused;        /**< fragments refused above mem_high */
+	uint64_t too_big;        /**< fragments or datagrams past 65535 */
+	uint64_t too_many_frags; /**< datagrams past max_frags */
+	uint64_t bad_end;        /**< datagrams discarded: a second different
+				      last fragment, data past the end,
+				      or a zero-length fragment */
+	uint64_t bad_ecn;        /**< datagrams discarded: Not-ECT mixed
+				      with ECT or CE */
+	uint64_t truncated;      /**< captures shorter than the packet */
+	uint64_t malformed;      /**< fragments with a broken header */
+	uint64_t bad_checksum;   /**< IPv4 fragments, wrong header checksum */
+	uint64_t incomplete_chain; /**< IPv6 first fragments without the
+				        whole header chain (RFC 7112) */
+	uint64_t atomic;         /**< IPv6 atomic fragments (RFC 6946) */
+	uint64_t no_memory;      /**< allocation failures */
+	uint64_t frags_reassembled, frags_dropped, frags_discarded;
+	uint64_t frags_pending;
+	uint64_t datagrams_pending; /**< in the tables */
+	uint64_t emitted;        /**< frames handed to the emit callback */
+	uint64_t emitted_bytes;
+	uint64_t bytes_held;     /**< memory held now, both tables */
+	uint64_t bytes_peak;     /**< most held at once (sampled per input) */
+};
+
+/** One output frame: same link type as the input. Owned by whoever got it
+ * from the emit callback; free with reasm_out_free(). */
+struct reasm_out {
+	uint64_t ts_ns;     /**< capture time of the packet that made it */
+	uint32_t len;       /**< bytes in data (wire length) */
+	uint32_t orig_len;  /**< length on the wire (== len unless a
+			         truncated capture is passed through) */
+	uint8_t dscp;       /**< DSCP of the IP header (0 if not IP) */
+	bool reassembled;   /**< false: passed through unchanged */
+	uint8_t data[];
+};
+
+void reasm_out_free(struct reasm_out *out);
+
+/** Receives each output frame (ownership passes to it). */
+typedef void (*reasm_emit_fn)(struct reasm_out *out, void *arg);
+
+struct reasm;
+
+/** Per-thread state: give each thread that calls reasm_input its own. */
+struct reasm_worker {
+	struct reasm *r;
+	struct reasm_stats st; /* this worker's share */
+	reasm_emit_fn emit;
+	void *emit_arg;
+	/* private: fragments this worker put into datagrams / took out */
+	uint64_t held_in, held_out;
+	unsigned sample;
+};
+
+/**
+ * reasm_create - make an engine.
+ * @return 0; -EINVAL (unknown link type or policy, mem_low > mem_high,
+ *         max_frags > REASM_MAX_FRAGS_LIMIT, stripes not a power of two);
+ *         -ENOMEM. *rp untouched on error.
+ */
+int reasm_create(struct reasm **rp, const struct reasm_config *cfg);
+
+/** reasm_destroy - free every datagram still held (counted as
+ * frags_pending / datagrams_pending in the engine's stats, which
+ * reasm_stats_read() no longer reaches: read them before, or pass @p st
+ * to get the final totals including every registered worker). NULL: no-op. */
+void reasm_destroy(struct reasm *r, struct reasm_stats *st);
+
+/** reasm_worker_init - bind @p w to @p r; outputs go to @p emit. Registers
+ * @p w so that reasm_stats_read() sums it. Not thread-safe against other
+ * reasm_worker_init calls on the same engine; call before starting
+ * threads. @return 0, -EINVAL, -ENOSPC (more than 64 workers). */
+int reasm_worker_init(struct reasm_worker *w, struct reasm *r,
+		      reasm_emit_fn emit, void *emit_arg);
+
+/**
+ * reasm_input - process one captured frame.
+ * @frame: the bytes captured; @caplen of them; @wirelen: the length on the
+ *         wire (caplen < wirelen is a truncated capture).
+ * Non-fragments are emitted unchanged (a copy); fragments are held, and a
+ * datagram they complete is emitted whole, with the link-layer header of
+ * its offset-0 fragment. Each outcome is counted in w->st.
+ * @return 1 if something was emitted, 0 if not; never fails: every error
+ *         is a counter. Thread safety: as the table at the top.
+ */
+int reasm_input(struct reasm_worker *w, const uint8_t *frame,
+		uint32_t caplen, uint32_t wirelen, uint64_t now_ns);
+
+/** reasm_expire - time out datagrams whose first fragment is at least the
+ * family's timeout older than @p now_ns. @return how many. Any thread with
+ * a worker. */
+unsigned reasm_expire(struct reasm_worker *w, uint64_t now_ns);
+
+/** reasm_stats_read - the sum of every worker's counters and the engine's
+ * own (timeouts, evictions), plus datagrams/bytes held now. Workers'
+ * counters are plain fields: call it only while no thread is inside
+ * reasm_input() or reasm_expire() (between bursts, or after joining). */
+void reasm_stats_read(struct reasm *r, struct reasm_stats *st);
+
+/** reasm_stats_json - write every counter of @p st as one JSON object.
+ * @return 0 or -errno of the write. */
+int reasm_stats_json(FILE *f, const struct reasm_stats *st);
+
+/** reasm_stats_summary - a few human lines. */
+void reasm_stats_summary(FILE *f, const struct reasm_stats *st);
+
+#endif /* REASM_H */
