@@ -1,7 +1,8 @@
 #!/bin/sh
-# demo.sh - build the release preset and run the grain_ring benchmark
-# summary: grain_ring against a mutex ring, a two-lock ring and the anchors
-# (ck_ring, rte_ring, wfcqueue) that are installed.
+# demo.sh - build the release preset and run the fragment reassembler on
+# the demo capture: examples/reasm/data/demo.pcap in, build/demo-out.pcap
+# out (every datagram whole), build/demo-stats.json with every counter, and
+# the summary on the terminal.
 #
 # Usage: ./scripts/demo.sh   (from any directory; run ./scripts/setup.sh
 #                             first on a fresh machine)
@@ -12,12 +13,16 @@ cd "$(dirname "$0")/.."
 echo "demo: building the release preset (cmake --workflow --preset release)"
 cmake --workflow --preset release
 
-bench=build/release/bench/grain_bench_ring
-if [ ! -x "$bench" ]; then
-	echo "demo: $bench was not built (is GRAIN_BUILD_BENCH off, or" \
-		"bench/ missing?)" >&2
+reasm=build/release/examples/reasm/reasm
+if [ ! -x "$reasm" ]; then
+	echo "demo: $reasm was not built (is GRAIN_BUILD_EXAMPLES off, or" \
+		"libpcap missing?)" >&2
 	exit 1
 fi
 
-echo "demo: running $bench --quick --summary"
-exec "$bench" --quick --summary
+in=examples/reasm/data/demo.pcap
+out=build/demo-out.pcap
+stats=build/demo-stats.json
+echo "demo: $reasm --read $in --write $out --stats $stats"
+"$reasm" --read "$in" --write "$out" --stats "$stats"
+echo "demo: reassembled capture in $out, counters in $stats"

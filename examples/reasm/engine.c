@@ -78,7 +78,7 @@ struct dgram {
 	uint16_t head_len;  /* bytes of head: link + IP header (+ v6 ext) */
 	uint16_t l2_len;
 	uint16_t nh_off;    /* IPv6: offset in head of the NH byte to patch */
-	uint64_t ts;        /* capture time of the latest fragment */
+	uint64_t first_ts;  /* capture time of the first fragment */
 	size_t charge;
 	struct piece *pieces;
 	uint8_t *head;
@@ -94,6 +94,7 @@ struct reasm {
 	 * destroy), on whichever thread ran them. */
 	_Atomic(uint64_t) cb_timeout, cb_evicted, cb_frags;
 	_Atomic(uint64_t) cb_pending_dgrams, cb_pending_frags;
+	_Atomic(uint64_t) peak_read; /* most bytes any stats read saw */
 };
 
 /* --- small helpers ------------------------------------------------------- */
@@ -848,6 +849,18 @@ static void sample_bytes(struct reasm_worker *w)
 		w->st.bytes_peak = b;
 }
 
+/* A datagram found past its timeout and retired by this worker. */
+static void time_out(struct reasm_worker *w, struct dgram *d)
+{
+	if (d == NULL)
+		return;
+	w->st.ReasmTimeout++;
+	w->st.ReasmFails++;
+	w->st.frags_discarded += d->nfrags;
+	w->held_out += d->nfrags;
+	dgram_free(d);
+}
+
 static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 			   uint64_t now)
 {
@@ -899,13 +912,15 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 
 	struct grain_htab *t = r->tab[fr->family == 6];
 	struct grain_htab_scope s;
-	struct dgram *d, *fresh = NULL;
+	struct dgram *d, *fresh = NULL, *stale = NULL;
 
 	grain_htab_lock(t, &fr->key, &s);
 	struct grain_hnode *n = grain_htab_find_locked(&s, &fr->key);
 	if (n == NULL) {
+fresh_dgram:
 		if (b == NULL) { /* zero length, nothing to kill */
 			grain_htab_unlock(&s);
+			time_out(w, stale);
 			st->malformed++;
 			st->frags_dropped++;
 			return 0;
@@ -913,17 +928,20 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 		fresh = calloc(1, sizeof(*fresh));
 		if (fresh == NULL) {
 			grain_htab_unlock(&s);
+			time_out(w, stale);
 			free(b);
 			st->no_memory++;
 			st->frags_dropped++;
 			return 0;
 		}
 		fresh->key = fr->key;
+		fresh->first_ts = now;
 		fresh->charge = sizeof(*fresh);
 		int rc = grain_htab_insert_locked(&s, &fresh->node, &fr->key,
 						  now, fresh->charge);
 		if (rc != 0) {
 			grain_htab_unlock(&s);
+			time_out(w, stale);
 			free(fresh);
 			free(b);
 			st->refused++;
@@ -933,6 +951,21 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 		d = fresh;
 	} else {
 		d = grain_container_of(n, struct dgram, node);
+		uint64_t ttl = fr->family == 6 ? r->cfg.timeout_v6_ns
+					       : r->cfg.timeout_v4_ns;
+		/* Workers' clocks may be a little apart: a fragment stamped
+		 * before the first one is not late. */
+		if (now >= d->first_ts && now - d->first_ts >= ttl) {
+			/* Timed out, though nobody has expired it yet: the
+			 * outcome must not depend on how often the caller runs
+			 * reasm_expire(). Retire it; this fragment starts a new
+			 * datagram. */
+			int rc = grain_htab_remove_locked(&s, &d->node);
+			assert(rc == 0);
+			(void)rc;
+			stale = d;
+			goto fresh_dgram;
+		}
 		if (r->cfg.mem_refuse &&
 		    grain_htab_bytes(t) > r->cfg.mem_high) {
 			/* Linux refuses fragments of existing queues too. */
@@ -948,7 +981,6 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 	enum add_result res = add_fragment(r, &s, d, fr, ne, &b, &overlapped);
 	if (overlapped && r->cfg.policy != REASM_STRICT)
 		st->ReasmOverlaps++;
-	d->ts = now;
 
 	bool done = res == ADD_OK && complete(d);
 	bool kill = res >= KILL_OVERLAP;
@@ -962,6 +994,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 		(void)rc;
 	}
 	grain_htab_unlock(&s);
+	time_out(w, stale);
 	free(b); /* not taken */
 
 	switch (res) {
@@ -1193,6 +1226,10 @@ static void stats_collect(struct reasm *r, struct reasm_stats *st)
 	st->ReasmFails += timeouts + evicted;
 	st->frags_discarded += gone;
 	st->frags_pending = held - gone;
+	uint64_t seen = atomic_load_explicit(&r->peak_read,
+					     memory_order_relaxed);
+	if (seen > st->bytes_peak)
+		st->bytes_peak = seen;
 }
 
 void reasm_stats_read(struct reasm *r, struct reasm_stats *st)
@@ -1207,6 +1244,13 @@ void reasm_stats_read(struct reasm *r, struct reasm_stats *st)
 		st->datagrams_pending += hs.entries;
 		st->bytes_held += grain_htab_bytes_exact(r->tab[f]);
 	}
+	uint64_t seen = atomic_load_explicit(&r->peak_read,
+					     memory_order_relaxed);
+	while (st->bytes_held > seen &&
+	       !atomic_compare_exchange_weak_explicit(
+		       &r->peak_read, &seen, st->bytes_held,
+		       memory_order_relaxed, memory_order_relaxed))
+		;
 	if (st->bytes_held > st->bytes_peak)
 		st->bytes_peak = st->bytes_held;
 }

@@ -24,7 +24,9 @@
  * Clock: every call takes `now` in nanoseconds of the caller's clock (the
  * capture time for files), so a run over a file is deterministic. A
  * datagram times out `timeout` after its first fragment arrived; later
- * fragments do not extend it.
+ * fragments do not extend it. A fragment that finds its datagram past the
+ * timeout retires it (a timeout) and starts a new one, whether or not
+ * reasm_expire() ran in between.
  *
  * Work per fragment: a binary search over the datagram's pieces and a move
  * of at most 2 * max_frags piece descriptors (16 bytes each); appends at
@@ -143,7 +145,10 @@ struct reasm_stats {
 	uint64_t emitted;        /**< frames handed to the emit callback */
 	uint64_t emitted_bytes;
 	uint64_t bytes_held;     /**< memory held now, both tables */
-	uint64_t bytes_peak;     /**< most held at once (sampled per input) */
+	uint64_t bytes_peak;     /**< most held at once, as seen by a sample
+				      every 64 fragments per worker and by
+				      every reasm_stats_read(): a lower
+				      bound of the true peak */
 };
 
 /** One output frame: same link type as the input. Owned by whoever got it

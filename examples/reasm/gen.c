@@ -1,0 +1,873 @@
+/*
+ * gen.c - reasm-gen: write a small, deterministic capture that exercises
+ * the reassembler.
+ *
+ *   reasm-gen --write OUT.pcap [--seed N] [--count N]
+ *             [--link ether|raw|sll|sll2]
+ *
+ * The same options always give the same file, byte for byte. What it
+ * holds, in capture order:
+ *
+ *   Phase 1, --count datagrams (default 100) from a fixed start time, a
+ *   few hundred microseconds apart, in batches of one to three whose
+ *   frames are interleaved:
+ *     - IPv4 and IPv6 UDP packets that are not fragmented (with Ethernet,
+ *       some IPv4 ones behind an 802.1Q tag);
+ *     - IPv4 UDP datagrams cut into 2..45 fragments (some 802.1Q tagged);
+ *     - IPv6 UDP datagrams cut with a Fragment header, some with a
+ *       Hop-by-Hop or Destination Options header before it;
+ *     - fragments in order, reversed or shuffled.
+ *   Always, within phase 1: one IPv4 datagram of exactly 45 fragments; one
+ *   with a fragment sent twice (a duplicate); a malicious IPv4 set whose
+ *   second fragment overlaps the first with different bytes; an IPv6
+ *   atomic fragment (RFC 6946); with Ethernet, an ARP frame; and, last, an
+ *   IPv4 datagram missing its middle fragment.
+ *
+ *   Phase 2, 31.5 s later (past IPv4's 30 s timeout, so the incomplete
+ *   datagram and the leftovers of the overlapping set time out):
+ *   --count / 8 more datagrams of the same mix.
+ *
+ * Every IPv4 header checksum and every UDP checksum is correct (the UDP
+ * checksum is over the whole datagram, so it checks out after
+ * reassembly). Addresses are the documentation ranges (192.0.2.0/24,
+ * 198.51.100.0/24, 2001:db8::/32). Frames on Ethernet are padded to the
+ * 60-byte minimum.
+ */
+#define _DEFAULT_SOURCE /* pcap.h needs u_char and friends */
+#include <pcap/pcap.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS_PER_S 1000000000ull
+#define START_S 1704067200ull /* 2024-01-01T00:00:00Z */
+#define SNAPLEN 262144
+#define MAX_FRAGS 64
+#define MAX_DGRAM 65535
+#define MAX_FRAME (MAX_DGRAM + 64)
+
+#define ETH_IPV4 0x0800
+#define ETH_IPV6 0x86dd
+#define ETH_ARP 0x0806
+#define ETH_VLAN 0x8100
+
+#define IPPROTO_HOPOPTS_ 0
+#define IPPROTO_UDP_ 17
+#define IPPROTO_FRAGMENT_ 44
+#define IPPROTO_DSTOPTS_ 60
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+/* --- Small helpers --------------------------------------------------------- */
+
+static void errorf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+static void errorf(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("reasm-gen: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void put16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, v & 0xffffu);
+}
+
+/* The Internet checksum's running sum (RFC 1071) of n bytes. */
+static uint32_t sum16(uint32_t sum, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (n & 1)
+		sum += (uint32_t)p[n - 1] << 8;
+	return sum;
+}
+
+static uint16_t fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffffu) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* splitmix64: small, fast, and the same everywhere. */
+struct rng {
+	uint64_t s;
+};
+
+static uint64_t rnd(struct rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform enough in [lo, hi]. */
+static unsigned rnd_in(struct rng *r, unsigned lo, unsigned hi)
+{
+	return lo + (unsigned)(rnd(r) % ((uint64_t)hi - lo + 1));
+}
+
+/* --- Packets --------------------------------------------------------------- */
+
+enum link { LINK_ETHER, LINK_RAW, LINK_SLL, LINK_SLL2 };
+
+/* One L3 packet (IPv4 or IPv6) ready to be framed. */
+struct pkt {
+	uint8_t *bytes;
+	size_t len;
+	bool v6;
+	uint16_t vlan; /* 0: untagged; Ethernet only */
+};
+
+/* The packets of one datagram, or of a batch of interleaved ones. */
+struct pkt_list {
+	struct pkt *v;
+	size_t n, cap;
+};
+
+struct gen {
+	pcap_dumper_t *dumper;
+	enum link link;
+	struct rng rng;
+	uint64_t now_ns;
+	uint16_t ip_id;
+	uint32_t frag_id6;
+	unsigned frames;
+	bool oom;
+};
+
+static void list_push(struct gen *g, struct pkt_list *l, const uint8_t *bytes,
+		      size_t len, bool v6, uint16_t vlan)
+{
+	struct pkt *p;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct pkt *v = realloc(l->v, cap * sizeof(*v));
+
+		if (v == NULL) {
+			g->oom = true;
+			return;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	p = &l->v[l->n];
+	p->bytes = malloc(len);
+	if (p->bytes == NULL) {
+		g->oom = true;
+		return;
+	}
+	memcpy(p->bytes, bytes, len);
+	p->len = len;
+	p->v6 = v6;
+	p->vlan = vlan;
+	l->n++;
+}
+
+static void list_clear(struct pkt_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].bytes);
+	l->n = 0;
+}
+
+static void list_free(struct pkt_list *l)
+{
+	list_clear(l);
+	free(l->v);
+	l->v = NULL;
+	l->cap = 0;
+}
+
+/* Reorders a datagram's fragments: mostly in order, some reversed, some
+ * shuffled. */
+static void reorder(struct gen *g, struct pkt_list *l)
+{
+	unsigned how = rnd_in(&g->rng, 0, 9);
+
+	if (how < 6 || l->n < 2)
+		return;
+	if (how < 8) {
+		for (size_t i = 0, j = l->n - 1; i < j; i++, j--) {
+			struct pkt t = l->v[i];
+
+			l->v[i] = l->v[j];
+			l->v[j] = t;
+		}
+		return;
+	}
+	for (size_t i = l->n - 1; i > 0; i--) {
+		size_t j = (size_t)(rnd(&g->rng) % (i + 1));
+		struct pkt t = l->v[i];
+
+		l->v[i] = l->v[j];
+		l->v[j] = t;
+	}
+}
+
+/* Merges the lists in @p parts (each keeps its own order) into @p out at
+ * random: the datagrams' fragments interleave. */
+static void interleave(struct gen *g, struct pkt_list *parts, size_t nparts,
+		       struct pkt_list *out)
+{
+	size_t next[4] = { 0 };
+	size_t left = 0;
+
+	for (size_t i = 0; i < nparts; i++)
+		left += parts[i].n;
+	while (left > 0) {
+		size_t pick = (size_t)(rnd(&g->rng) % left);
+		size_t i = 0;
+
+		/* The pick-th packet still to go, counting list by list:
+		 * longer lists are picked more often, so all end together. */
+		while (pick >= parts[i].n - next[i]) {
+			pick -= parts[i].n - next[i];
+			i++;
+		}
+		if (out->n == out->cap) {
+			size_t cap = out->cap ? 2 * out->cap : 16;
+			struct pkt *v = realloc(out->v, cap * sizeof(*v));
+
+			if (v == NULL) {
+				g->oom = true;
+				return;
+			}
+			out->v = v;
+			out->cap = cap;
+		}
+		out->v[out->n++] = parts[i].v[next[i]++];
+		left--;
+	}
+	for (size_t i = 0; i < nparts; i++)
+		parts[i].n = 0;
+}
+
+/* --- Framing and writing --------------------------------------------------- */
+
+static const uint8_t mac_a[6] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x01 };
+static const uint8_t mac_b[6] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x02 };
+
+/* Writes one frame: the link header for g->link, then @p l3 (@p len
+ * bytes), stamped g->now_ns; then moves the clock on a little. */
+static void write_frame(struct gen *g, const uint8_t *l3, size_t len,
+			unsigned ethertype, uint16_t vlan)
+{
+	static uint8_t frame[MAX_FRAME];
+	struct pcap_pkthdr h;
+	size_t hl = 0;
+
+	switch (g->link) {
+	case LINK_ETHER:
+		memcpy(frame, mac_b, 6);
+		memcpy(frame + 6, mac_a, 6);
+		hl = 12;
+		if (vlan != 0) {
+			put16(frame + hl, ETH_VLAN);
+			put16(frame + hl + 2, vlan & 0x0fffu);
+			hl += 4;
+		}
+		put16(frame + hl, ethertype);
+		hl += 2;
+		break;
+	case LINK_RAW:
+		break;
+	case LINK_SLL:
+		put16(frame, 0);     /* packet type: to us */
+		put16(frame + 2, 1); /* ARPHRD_ETHER */
+		put16(frame + 4, 6); /* address length */
+		memset(frame + 6, 0, 8);
+		memcpy(frame + 6, mac_a, 6);
+		put16(frame + 14, ethertype);
+		hl = 16;
+		break;
+	case LINK_SLL2:
+		put16(frame, ethertype);
+		put16(frame + 2, 0); /* reserved */
+		put32(frame + 4, 1); /* interface index */
+		put16(frame + 8, 1); /* ARPHRD_ETHER */
+		frame[10] = 0;	     /* packet type: to us */
+		frame[11] = 6;	     /* address length */
+		memset(frame + 12, 0, 8);
+		memcpy(frame + 12, mac_a, 6);
+		hl = 20;
+		break;
+	}
+	memcpy(frame + hl, l3, len);
+	len += hl;
+	if (g->link == LINK_ETHER && len < 60) {
+		memset(frame + len, 0, 60 - len);
+		len = 60;
+	}
+
+	memset(&h, 0, sizeof(h));
+	h.ts.tv_sec = (time_t)(g->now_ns / NS_PER_S);
+	h.ts.tv_usec = (suseconds_t)(g->now_ns % NS_PER_S);
+	h.caplen = (bpf_u_int32)len;
+	h.len = (bpf_u_int32)len;
+	pcap_dump((u_char *)g->dumper, &h, frame);
+	g->frames++;
+	g->now_ns += 20000u + rnd_in(&g->rng, 0, 480000u);
+}
+
+static void write_list(struct gen *g, struct pkt_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct pkt *p = &l->v[i];
+
+		write_frame(g, p->bytes, p->len, p->v6 ? ETH_IPV6 : ETH_IPV4,
+			    p->vlan);
+	}
+	list_clear(l);
+}
+
+/* --- Datagrams ------------------------------------------------------------- */
+
+/* A UDP datagram about to be built: addresses, ports, DSCP, payload. */
+struct udp_spec {
+	bool v6;
+	uint8_t src[16], dst[16]; /* IPv4: the first 4 bytes */
+	uint16_t sport, dport;
+	uint8_t dscp;
+	size_t data_len; /* UDP payload bytes */
+	uint8_t fill;	 /* 0: random payload; else every byte this */
+	uint16_t vlan;
+	uint8_t ext; /* IPv6: 0, IPPROTO_HOPOPTS_ or _DSTOPTS_ */
+};
+
+static const uint8_t dscps[] = { 0, 0, 0, 0, 46, 34, 10, 8, 48, 26 };
+static const uint16_t ports[] = { 53, 123, 443, 4789, 5060, 9000 };
+
+static void pick_spec(struct gen *g, struct udp_spec *s, bool v6)
+{
+	memset(s, 0, sizeof(*s));
+	s->v6 = v6;
+	if (v6) {
+		static const uint8_t pfx_a[6] = { 0x20, 0x01, 0x0d,
+						  0xb8, 0x00, 0x0a };
+		static const uint8_t pfx_b[6] = { 0x20, 0x01, 0x0d,
+						  0xb8, 0x00, 0x0b };
+
+		memcpy(s->src, pfx_a, 6);
+		memcpy(s->dst, pfx_b, 6);
+		s->src[15] = (uint8_t)rnd_in(&g->rng, 1, 20);
+		s->dst[15] = (uint8_t)rnd_in(&g->rng, 1, 20);
+	} else {
+		s->src[0] = 192, s->src[1] = 0, s->src[2] = 2;
+		s->src[3] = (uint8_t)rnd_in(&g->rng, 1, 20);
+		s->dst[0] = 198, s->dst[1] = 51, s->dst[2] = 100;
+		s->dst[3] = (uint8_t)rnd_in(&g->rng, 1, 20);
+	}
+	s->sport = (uint16_t)rnd_in(&g->rng, 1024, 65535);
+	s->dport =
+		ports[rnd_in(&g->rng, 0, sizeof(ports) / sizeof(ports[0]) - 1)];
+	s->dscp =
+		dscps[rnd_in(&g->rng, 0, sizeof(dscps) / sizeof(dscps[0]) - 1)];
+	if (g->link == LINK_ETHER && !v6 && rnd_in(&g->rng, 0, 3) == 0)
+		s->vlan = (uint16_t)rnd_in(&g->rng, 2, 4094);
+}
+
+/* Builds the UDP header and payload of @p s into @p out (8 + data_len
+ * bytes), its checksum over the pseudo-header included. */
+static size_t build_udp(struct gen *g, const struct udp_spec *s, uint8_t *out)
+{
+	size_t ulen = 8 + s->data_len;
+	uint32_t sum;
+
+	put16(out, s->sport);
+	put16(out + 2, s->dport);
+	put16(out + 4, (unsigned)ulen);
+	put16(out + 6, 0);
+	for (size_t i = 0; i < s->data_len; i++)
+		out[8 + i] = s->fill ? s->fill : (uint8_t)rnd(&g->rng);
+
+	sum = sum16(0, s->src, s->v6 ? 16 : 4);
+	sum = sum16(sum, s->dst, s->v6 ? 16 : 4);
+	sum += IPPROTO_UDP_;
+	sum += (uint32_t)ulen; /* < 65536: one 16-bit word (IPv4), or the
+				  low half of the 32-bit length (IPv6) */
+	sum = sum16(sum, out, ulen);
+	put16(out + 6, fold(sum) == 0 ? 0xffffu : fold(sum));
+	return ulen;
+}
+
+/* The 20-byte IPv4 header for @p payload_len bytes at fragment offset
+ * @p off (bytes) with MF = @p more. */
+static void ipv4_header(const struct udp_spec *s, uint16_t id,
+			size_t payload_len, size_t off, bool more, uint8_t *h)
+{
+	memset(h, 0, 20);
+	h[0] = 0x45;
+	h[1] = (uint8_t)(s->dscp << 2);
+	put16(h + 2, (unsigned)(20 + payload_len));
+	put16(h + 4, id);
+	put16(h + 6, (unsigned)(off / 8) | (more ? 0x2000u : 0));
+	h[8] = 64;
+	h[9] = IPPROTO_UDP_;
+	memcpy(h + 12, s->src, 4);
+	memcpy(h + 16, s->dst, 4);
+	put16(h + 10, fold(sum16(0, h, 20)));
+}
+
+/* The IPv6 header and the optional extension header before the Fragment
+ * header; @return their length. @p next: what follows them. */
+static size_t ipv6_headers(const struct udp_spec *s, size_t payload_len,
+			   uint8_t next, uint8_t *h)
+{
+	size_t n = 40;
+
+	memset(h, 0, 40);
+	/* Version 6, traffic class = DSCP << 2 (ECN 0), flow label 0. */
+	h[0] = (uint8_t)(0x60 | s->dscp >> 2);
+	h[1] = (uint8_t)((s->dscp & 0x03) << 6);
+	put16(h + 4, (unsigned)payload_len);
+	h[7] = 64;
+	memcpy(h + 8, s->src, 16);
+	memcpy(h + 24, s->dst, 16);
+	if (s->ext != 0) {
+		h[6] = s->ext;
+		h[40] = next;
+		h[41] = 0; /* 8 bytes long */
+		h[42] = 1; /* PadN */
+		h[43] = 4;
+		memset(h + 44, 0, 4);
+		n += 8;
+	} else {
+		h[6] = next;
+	}
+	return n;
+}
+
+/* Appends the unfragmented datagram of @p s to @p l. */
+static void add_plain(struct gen *g, const struct udp_spec *s,
+		      struct pkt_list *l)
+{
+	static uint8_t buf[MAX_FRAME];
+	size_t off = s->v6 ? 40 + (s->ext ? 8 : 0) : 20;
+	size_t ulen = build_udp(g, s, buf + off);
+
+	if (s->v6)
+		(void)ipv6_headers(s, ulen + (s->ext ? 8 : 0), IPPROTO_UDP_,
+				   buf);
+	else
+		ipv4_header(s, g->ip_id++, ulen, 0, false, buf);
+	list_push(g, l, buf, off + ulen, s->v6, s->vlan);
+}
+
+/* Appends fragments of the datagram of @p s to @p l: fragment i carries
+ * bytes [cuts[i], cuts[i + 1]) of the fragmentable part (UDP header and
+ * payload); every cut but the last is a multiple of 8. */
+static void add_fragments(struct gen *g, const struct udp_spec *s,
+			  const size_t *cuts, size_t nfrags, struct pkt_list *l)
+{
+	static uint8_t udp[MAX_DGRAM];
+	static uint8_t buf[MAX_FRAME];
+	size_t ulen = build_udp(g, s, udp);
+	uint16_t id4 = g->ip_id++;
+	uint32_t id6 = g->frag_id6++;
+
+	for (size_t i = 0; i < nfrags; i++) {
+		size_t off = cuts[i], len = cuts[i + 1] - cuts[i];
+		bool more = cuts[i + 1] < ulen;
+		size_t hl;
+
+		if (s->v6) {
+			hl = ipv6_headers(s, (s->ext ? 8u : 0u) + 8 + len,
+					  IPPROTO_FRAGMENT_, buf);
+			buf[hl] = IPPROTO_UDP_;
+			buf[hl + 1] = 0;
+			put16(buf + hl + 2, (unsigned)off | (more ? 1u : 0u));
+			put32(buf + hl + 4, id6);
+			hl += 8;
+		} else {
+			ipv4_header(s, id4, len, off, more, buf);
+			hl = 20;
+		}
+		memcpy(buf + hl, udp + off, len);
+		list_push(g, l, buf, hl + len, s->v6, s->vlan);
+	}
+}
+
+/* Picks a fragment count (mostly 2..4, sometimes up to 45) and sizes, and
+ * fills cuts[0..n]. @return n. */
+static size_t pick_cuts(struct gen *g, size_t *cuts, unsigned force_n)
+{
+	unsigned n, chunk;
+	size_t total;
+	unsigned r = rnd_in(&g->rng, 0, 9);
+
+	if (force_n != 0)
+		n = force_n;
+	else if (r < 7)
+		n = rnd_in(&g->rng, 2, 4);
+	else if (r < 9)
+		n = rnd_in(&g->rng, 5, 10);
+	else
+		n = rnd_in(&g->rng, 11, 45);
+	/* Bytes per fragment, a multiple of 8: up to 1024 for a few
+	 * fragments, small ones when there are many. */
+	chunk = 8 * (n <= 4 ? rnd_in(&g->rng, 8, 96) : rnd_in(&g->rng, 2, 24));
+	total = (size_t)chunk * (n - 1) + rnd_in(&g->rng, 1, chunk);
+	for (unsigned i = 0; i < n; i++)
+		cuts[i] = (size_t)chunk * i;
+	cuts[n] = total;
+	return n;
+}
+
+/* One datagram of the random mix into @p l. */
+static void add_random(struct gen *g, struct pkt_list *l)
+{
+	struct udp_spec s;
+	size_t cuts[MAX_FRAGS + 1];
+	unsigned kind = rnd_in(&g->rng, 0, 9);
+	bool v6 = kind == 3 || kind == 4 || kind >= 8;
+	size_t n;
+
+	pick_spec(g, &s, v6);
+	if (kind < 5) {
+		s.data_len = rnd_in(&g->rng, 16, 400);
+		add_plain(g, &s, l);
+		return;
+	}
+	if (v6) {
+		static const uint8_t exts[] = { 0, 0, IPPROTO_HOPOPTS_,
+						IPPROTO_DSTOPTS_ };
+
+		s.ext = exts[rnd_in(&g->rng, 0, 3)];
+	}
+	n = pick_cuts(g, cuts, 0);
+	s.data_len = cuts[n] - 8;
+	add_fragments(g, &s, cuts, n, l);
+	reorder(g, l);
+}
+
+/* A batch of one to three datagrams (at most @p max), interleaved,
+ * written out. @return how many. */
+static size_t add_batch(struct gen *g, size_t max)
+{
+	struct pkt_list parts[3] = { { 0 } }, out = { 0 };
+	unsigned r = rnd_in(&g->rng, 0, 9);
+	size_t n = r < 6 ? 1 : r < 9 ? 2 : 3;
+
+	if (n > max)
+		n = max;
+	for (size_t i = 0; i < n; i++)
+		add_random(g, &parts[i]);
+	interleave(g, parts, n, &out);
+	write_list(g, &out);
+	for (size_t i = 0; i < n; i++)
+		list_free(&parts[i]);
+	list_free(&out);
+	return n;
+}
+
+/* One IPv4 datagram of exactly 45 fragments, in order. */
+static void add_many_frags(struct gen *g)
+{
+	struct pkt_list l = { 0 };
+	struct udp_spec s;
+	size_t cuts[MAX_FRAGS + 1];
+	size_t n;
+
+	pick_spec(g, &s, false);
+	n = pick_cuts(g, cuts, 45);
+	s.data_len = cuts[n] - 8;
+	add_fragments(g, &s, cuts, n, &l);
+	write_list(g, &l);
+	list_free(&l);
+}
+
+/* An IPv4 datagram of four fragments whose second is sent twice. */
+static void add_duplicate(struct gen *g)
+{
+	struct pkt_list l = { 0 };
+	struct udp_spec s;
+	size_t cuts[5] = { 0, 256, 512, 768, 900 };
+
+	pick_spec(g, &s, false);
+	s.data_len = cuts[4] - 8;
+	add_fragments(g, &s, cuts, 4, &l);
+	if (l.n == 4) {
+		write_frame(g, l.v[0].bytes, l.v[0].len, ETH_IPV4, s.vlan);
+		write_frame(g, l.v[1].bytes, l.v[1].len, ETH_IPV4, s.vlan);
+		write_frame(g, l.v[1].bytes, l.v[1].len, ETH_IPV4, s.vlan);
+		write_frame(g, l.v[2].bytes, l.v[2].len, ETH_IPV4, s.vlan);
+		write_frame(g, l.v[3].bytes, l.v[3].len, ETH_IPV4, s.vlan);
+	}
+	list_free(&l);
+}
+
+/*
+ * The malicious set: three IPv4 fragments of one datagram,
+ *   A = [0, 800) MF, payload bytes 'A'
+ *   B = [400, 1200) MF, payload bytes 'B' (overlaps A's second half)
+ *   C = [1200, 1500), payload bytes 'C'
+ * The datagram is complete only with both A and B, so under the strict
+ * policy it is dropped whatever order they come in; the other policies
+ * reassemble it, with A's or B's bytes in [400, 800).
+ */
+static void add_overlap(struct gen *g)
+{
+	static uint8_t udp[1500];
+	uint8_t frag[20 + 800];
+	struct udp_spec s;
+	uint16_t id = g->ip_id++;
+	uint32_t sum;
+
+	pick_spec(g, &s, false);
+	s.data_len = 1500 - 8;
+	s.fill = 'A';
+	(void)build_udp(g, &s, udp);
+	memset(udp + 800, 'B', 400);
+	memset(udp + 1200, 'C', 300);
+	/* The checksum the "first" policies' result has: A, B's tail, C. */
+	put16(udp + 6, 0);
+	sum = sum16(0, s.src, 4);
+	sum = sum16(sum16(sum, s.dst, 4), udp, 1500) + IPPROTO_UDP_ + 1500;
+	put16(udp + 6, fold(sum));
+
+	ipv4_header(&s, id, 800, 0, true, frag);
+	memcpy(frag + 20, udp, 800);
+	write_frame(g, frag, 20 + 800, ETH_IPV4, s.vlan);
+
+	ipv4_header(&s, id, 800, 400, true, frag);
+	memset(frag + 20, 'B', 800);
+	write_frame(g, frag, 20 + 800, ETH_IPV4, s.vlan);
+
+	ipv4_header(&s, id, 300, 1200, false, frag);
+	memcpy(frag + 20, udp + 1200, 300);
+	write_frame(g, frag, 20 + 300, ETH_IPV4, s.vlan);
+}
+
+/* An IPv6 atomic fragment: a Fragment header with offset 0 and M = 0. */
+static void add_atomic(struct gen *g)
+{
+	struct pkt_list l = { 0 };
+	struct udp_spec s;
+	size_t cuts[2] = { 0, 120 };
+
+	pick_spec(g, &s, true);
+	s.data_len = cuts[1] - 8;
+	add_fragments(g, &s, cuts, 1, &l);
+	write_list(g, &l);
+	list_free(&l);
+}
+
+/* An ARP request (Ethernet only): not IP, passed through. */
+static void add_arp(struct gen *g)
+{
+	uint8_t arp[28];
+
+	put16(arp, 1);		/* Ethernet */
+	put16(arp + 2, 0x0800); /* IPv4 */
+	arp[4] = 6;
+	arp[5] = 4;
+	put16(arp + 6, 1); /* request */
+	memcpy(arp + 8, mac_a, 6);
+	memcpy(arp + 14, (const uint8_t[4]){ 192, 0, 2, 1 }, 4);
+	memset(arp + 18, 0, 6);
+	memcpy(arp + 24, (const uint8_t[4]){ 192, 0, 2, 2 }, 4);
+	write_frame(g, arp, sizeof(arp), ETH_ARP, 0);
+}
+
+/* An IPv4 datagram of three fragments of which the middle one never
+ * comes: it times out. */
+static void add_incomplete(struct gen *g)
+{
+	struct pkt_list l = { 0 };
+	struct udp_spec s;
+	size_t cuts[4] = { 0, 512, 1024, 1300 };
+
+	pick_spec(g, &s, false);
+	s.data_len = cuts[3] - 8;
+	add_fragments(g, &s, cuts, 3, &l);
+	if (l.n == 3) {
+		write_frame(g, l.v[0].bytes, l.v[0].len, ETH_IPV4, s.vlan);
+		write_frame(g, l.v[2].bytes, l.v[2].len, ETH_IPV4, s.vlan);
+	}
+	list_free(&l);
+}
+
+/* --- Options and main ------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+	fputs("usage: reasm-gen --write OUT.pcap [--seed N] [--count N]\n"
+	      "                 [--link ether|raw|sll|sll2]\n"
+	      "\n"
+	      "Writes a deterministic demo capture for reasm: plain and\n"
+	      "fragmented IPv4/IPv6 UDP datagrams, fragments out of order, a\n"
+	      "duplicate, an overlapping set and a datagram that times out.\n"
+	      "Defaults: --seed 1 --count 100 --link ether.\n",
+	      f);
+}
+
+static int parse_num(const char *s, unsigned long long max,
+		     unsigned long long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno != 0 || *end != '\0' || *v > max ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = NULL;
+	unsigned long long seed = 1, count = 100;
+	struct gen g;
+	pcap_t *dead;
+	int status = 0;
+
+	memset(&g, 0, sizeof(g));
+	g.link = LINK_ETHER;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(a, "--help") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		if (v == NULL ||
+		    (strcmp(a, "--write") != 0 && strcmp(a, "--seed") != 0 &&
+		     strcmp(a, "--count") != 0 && strcmp(a, "--link") != 0)) {
+			errorf("bad argument '%s' (try --help)", a);
+			return 2;
+		}
+		i++;
+		if (strcmp(a, "--write") == 0) {
+			path = v;
+		} else if (strcmp(a, "--seed") == 0) {
+			if (parse_num(v, UINT64_MAX, &seed) != 0) {
+				errorf("bad --seed '%s'", v);
+				return 2;
+			}
+		} else if (strcmp(a, "--count") == 0) {
+			if (parse_num(v, 100000, &count) != 0) {
+				errorf("--count must be 0..100000, not '%s'",
+				       v);
+				return 2;
+			}
+		} else if (strcmp(v, "ether") == 0) {
+			g.link = LINK_ETHER;
+		} else if (strcmp(v, "raw") == 0) {
+			g.link = LINK_RAW;
+		} else if (strcmp(v, "sll") == 0) {
+			g.link = LINK_SLL;
+		} else if (strcmp(v, "sll2") == 0) {
+			g.link = LINK_SLL2;
+		} else {
+			errorf("--link must be ether, raw, sll or sll2, not "
+			       "'%s'",
+			       v);
+			return 2;
+		}
+	}
+	if (path == NULL) {
+		errorf("--write is required (try --help)");
+		return 2;
+	}
+
+	{
+		static const int dlts[] = {
+			[LINK_ETHER] = DLT_EN10MB,
+			[LINK_RAW] = DLT_RAW,
+			[LINK_SLL] = DLT_LINUX_SLL,
+			[LINK_SLL2] = DLT_LINUX_SLL2,
+		};
+
+		dead = pcap_open_dead_with_tstamp_precision(
+			dlts[g.link], SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
+	}
+	if (dead == NULL) {
+		errorf("out of memory");
+		return 2;
+	}
+	g.dumper = pcap_dump_open(dead, path);
+	if (g.dumper == NULL) {
+		errorf("%s", pcap_geterr(dead));
+		pcap_close(dead);
+		return 2;
+	}
+	g.rng.s = (uint64_t)seed;
+	g.now_ns = START_S * NS_PER_S;
+	g.ip_id = (uint16_t)rnd(&g.rng);
+	g.frag_id6 = (uint32_t)rnd(&g.rng);
+
+	/* Phase 1: the random mix, with the fixed cases at a fifth, a
+	 * quarter, a third and half of the way. */
+	{
+		size_t n = (size_t)count, done = 0;
+		unsigned fixed = 0;
+
+		while (done < n || fixed < 4) {
+			if (fixed == 0 && done >= n / 5) {
+				add_many_frags(&g);
+				fixed++;
+			} else if (fixed == 1 && done >= n / 4) {
+				add_duplicate(&g);
+				fixed++;
+			} else if (fixed == 2 && done >= n / 3) {
+				add_overlap(&g);
+				fixed++;
+			} else if (fixed == 3 && done >= n / 2) {
+				add_atomic(&g);
+				if (g.link == LINK_ETHER)
+					add_arp(&g);
+				fixed++;
+			}
+			if (done < n)
+				done += add_batch(&g, n - done);
+		}
+	}
+	add_incomplete(&g);
+
+	/* Phase 2: past the IPv4 timeout. */
+	g.now_ns += 31 * NS_PER_S + NS_PER_S / 2;
+	for (size_t done = 0, n = (size_t)count / 8 + 1; done < n;)
+		done += add_batch(&g, n - done);
+
+	if (g.oom) {
+		errorf("out of memory");
+		status = 2;
+	} else if (pcap_dump_flush(g.dumper) != 0 ||
+		   ferror(pcap_dump_file(g.dumper))) {
+		errorf("%s: write error", path);
+		status = 2;
+	}
+	pcap_dump_close(g.dumper);
+	pcap_close(dead);
+	if (status == 0)
+		fprintf(stderr, "reasm-gen: %u frames written to %s\n",
+			g.frames, path);
+	return status;
+}

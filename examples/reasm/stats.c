@@ -1,0 +1,234 @@
+/*
+ * stats.c - the engine's small helpers that need no engine state: policy
+ * and link-type names, freeing an output frame, and the two renderings of
+ * struct reasm_stats (JSON for machines, a few lines for people).
+ *
+ * The JSON writer walks a table of (name, offset) pairs, one per field of
+ * struct reasm_stats; a static_assert ties the table's length to the
+ * struct's size, so a counter added to reasm.h without a row here fails to
+ * compile instead of silently missing from the output.
+ */
+#include "reasm.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- Policies -------------------------------------------------------------- */
+
+static const char *const policy_names[REASM_POLICY_COUNT] = {
+	[REASM_STRICT] = "strict",
+	[REASM_FIRST] = "first",
+	[REASM_LAST] = "last",
+	[REASM_BSD] = "bsd",
+	[REASM_BSD_RIGHT] = "bsd-right",
+	[REASM_LINUX] = "linux",
+	[REASM_WINDOWS] = "windows",
+	[REASM_SOLARIS] = "solaris",
+};
+
+const char *reasm_policy_name(enum reasm_policy p)
+{
+	/* Compared as unsigned: a negative value cast to the enum is out of
+	 * range too. */
+	if ((unsigned)p >= (unsigned)REASM_POLICY_COUNT)
+		return NULL;
+	return policy_names[p];
+}
+
+int reasm_policy_parse(const char *name)
+{
+	if (name == NULL)
+		return -1;
+	for (int p = 0; p < (int)REASM_POLICY_COUNT; p++) {
+		if (strcmp(name, policy_names[p]) == 0)
+			return p;
+	}
+	return -1;
+}
+
+/* --- Link types ------------------------------------------------------------ */
+
+bool reasm_link_supported(int dlt)
+{
+	switch (dlt) {
+	case REASM_LINK_ETHERNET:
+	case REASM_LINK_RAW:
+	case REASM_LINK_SLL:
+	case REASM_LINK_SLL2:
+	case REASM_LINK_IPV4:
+	case REASM_LINK_IPV6:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* --- Output frames --------------------------------------------------------- */
+
+void reasm_out_free(struct reasm_out *out)
+{
+	free(out);
+}
+
+/* --- Statistics ------------------------------------------------------------ */
+
+struct stat_field {
+	const char *name;
+	size_t offset;
+};
+
+#define STAT_FIELD(f)                               \
+	{                                           \
+#f, offsetof(struct reasm_stats, f) \
+	}
+
+/* Every field of struct reasm_stats, in declaration order. */
+static const struct stat_field stat_fields[] = {
+	STAT_FIELD(packets),
+	STAT_FIELD(passed),
+	STAT_FIELD(ReasmReqds),
+	STAT_FIELD(ReasmOKs),
+	STAT_FIELD(ReasmFails),
+	STAT_FIELD(ReasmTimeout),
+	STAT_FIELD(ReasmOverlaps),
+	STAT_FIELD(duplicates),
+	STAT_FIELD(evicted),
+	STAT_FIELD(refused),
+	STAT_FIELD(too_big),
+	STAT_FIELD(too_many_frags),
+	STAT_FIELD(bad_end),
+	STAT_FIELD(bad_ecn),
+	STAT_FIELD(truncated),
+	STAT_FIELD(malformed),
+	STAT_FIELD(bad_checksum),
+	STAT_FIELD(incomplete_chain),
+	STAT_FIELD(atomic),
+	STAT_FIELD(no_memory),
+	STAT_FIELD(frags_reassembled),
+	STAT_FIELD(frags_dropped),
+	STAT_FIELD(frags_discarded),
+	STAT_FIELD(frags_pending),
+	STAT_FIELD(datagrams_pending),
+	STAT_FIELD(emitted),
+	STAT_FIELD(emitted_bytes),
+	STAT_FIELD(bytes_held),
+	STAT_FIELD(bytes_peak),
+};
+
+#define STAT_FIELD_COUNT (sizeof(stat_fields) / sizeof(stat_fields[0]))
+
+static_assert(sizeof(struct reasm_stats) == STAT_FIELD_COUNT * sizeof(uint64_t),
+	      "struct reasm_stats changed: update stat_fields[] in stats.c");
+
+static uint64_t stat_value(const struct reasm_stats *st,
+			   const struct stat_field *f)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)st + f->offset, sizeof(v));
+	return v;
+}
+
+int reasm_stats_json(FILE *f, const struct reasm_stats *st)
+{
+	if (f == NULL || st == NULL)
+		return -EINVAL;
+
+	/* Counters are integers, names plain identifiers: nothing needs
+	 * escaping. */
+	fputs("{\n", f);
+	for (size_t i = 0; i < STAT_FIELD_COUNT; i++) {
+		fprintf(f, "  \"%s\": %llu%s\n", stat_fields[i].name,
+			(unsigned long long)stat_value(st, &stat_fields[i]),
+			i + 1 < STAT_FIELD_COUNT ? "," : "");
+	}
+	fputs("}\n", f);
+	if (fflush(f) != 0 || ferror(f))
+		return -EIO;
+	return 0;
+}
+
+/* Appends " (<what> <n>" for the first item of a list (*first true) or
+ * ", <what> <n>" for the others, when n is not zero. */
+static void list_item(FILE *f, bool *first, uint64_t n, const char *what)
+{
+	if (n == 0)
+		return;
+	fprintf(f, "%s%s %llu", *first ? " (" : ", ", what,
+		(unsigned long long)n);
+	*first = false;
+}
+
+/* Closes a list that list_item() opened, if it did. */
+static void list_end(FILE *f, bool first)
+{
+	if (!first)
+		fputc(')', f);
+}
+
+void reasm_stats_summary(FILE *f, const struct reasm_stats *st)
+{
+	bool first;
+
+	if (f == NULL || st == NULL)
+		return;
+
+	fprintf(f,
+		"packets:     %llu read, %llu passed through, "
+		"%llu fragments",
+		(unsigned long long)st->packets, (unsigned long long)st->passed,
+		(unsigned long long)st->ReasmReqds);
+	if (st->atomic != 0)
+		fprintf(f, " (%llu atomic)", (unsigned long long)st->atomic);
+	fputc('\n', f);
+
+	fprintf(f, "reassembled: %llu datagrams from %llu fragments\n",
+		(unsigned long long)st->ReasmOKs,
+		(unsigned long long)st->frags_reassembled);
+
+	fprintf(f, "failed:      %llu datagrams",
+		(unsigned long long)st->ReasmFails);
+	first = true;
+	list_item(f, &first, st->ReasmTimeout, "timeout");
+	list_item(f, &first, st->evicted, "evicted");
+	list_item(f, &first, st->too_big, "too big");
+	list_item(f, &first, st->too_many_frags, "too many fragments");
+	list_item(f, &first, st->bad_end, "bad end");
+	list_item(f, &first, st->bad_ecn, "mixed ECN");
+	list_end(f, first);
+	fputc('\n', f);
+
+	/* Datagrams under STRICT, fragments under the other policies: a
+	 * line of its own rather than a reason for failure. */
+	if (st->ReasmOverlaps != 0)
+		fprintf(f, "overlaps:    %llu\n",
+			(unsigned long long)st->ReasmOverlaps);
+
+	fprintf(f, "fragments:   %llu dropped",
+		(unsigned long long)st->frags_dropped);
+	first = true;
+	list_item(f, &first, st->duplicates, "duplicate");
+	list_item(f, &first, st->refused, "refused");
+	list_item(f, &first, st->truncated, "truncated");
+	list_item(f, &first, st->malformed, "malformed");
+	list_item(f, &first, st->bad_checksum, "bad checksum");
+	list_item(f, &first, st->incomplete_chain, "incomplete chain");
+	list_item(f, &first, st->no_memory, "no memory");
+	list_end(f, first);
+	fprintf(f,
+		", %llu discarded with their datagram, %llu pending "
+		"in %llu datagrams\n",
+		(unsigned long long)st->frags_discarded,
+		(unsigned long long)st->frags_pending,
+		(unsigned long long)st->datagrams_pending);
+
+	fprintf(f, "emitted:     %llu frames, %llu bytes\n",
+		(unsigned long long)st->emitted,
+		(unsigned long long)st->emitted_bytes);
+
+	fprintf(f, "memory:      peak %llu bytes, %llu held\n",
+		(unsigned long long)st->bytes_peak,
+		(unsigned long long)st->bytes_held);
+}

@@ -1,0 +1,209 @@
+#!/bin/sh
+# cli_test.sh - end-to-end checks of the reasm command line.
+#
+# Environment (set by examples/reasm/CMakeLists.txt):
+#   REASM           the reasm program
+#   REASM_GEN       reasm-gen
+#   REASM_PCAPDUMP  reasm-pcapdump
+#   REASM_DEMO      the checked-in capture, examples/reasm/data/demo.pcap
+#   REASM_TMPDIR    a scratch directory (emptied first)
+#
+# Checks: --help; every kind of bad invocation exits 2 with exactly one
+# line on stderr, starting "reasm: ", and nothing on stdout; the demo
+# capture is what reasm-gen makes by default; it reassembles with exit 0,
+# --stats writes every counter and agrees with the output file; one thread
+# and four give the same frames (timestamps aside: with workers the frame
+# that completes a datagram may differ); one thread gives the same file
+# twice; every link type reasm-gen writes goes through.
+set -u
+
+: "${REASM:?}" "${REASM_GEN:?}" "${REASM_PCAPDUMP:?}" "${REASM_DEMO:?}"
+: "${REASM_TMPDIR:?}"
+
+tmp=$REASM_TMPDIR
+rm -rf "$tmp"
+mkdir -p "$tmp" || exit 1
+
+failures=0
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+pass() {
+	echo "ok:   $*"
+}
+
+# expect_error NAME ARGS... : reasm ARGS exits 2, prints nothing on stdout
+# and one line starting "reasm: " on stderr.
+expect_error() {
+	name=$1
+	shift
+	"$REASM" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -ne 2 ]; then
+		fail "$name: exit status $rc, not 2"
+		cat "$tmp/err"
+	elif [ -s "$tmp/out" ]; then
+		fail "$name: wrote to stdout"
+	elif [ "$lines" -ne 1 ] || ! head -n 1 "$tmp/err" | grep -q '^reasm: '; then
+		fail "$name: stderr is not one 'reasm: ' line:"
+		cat "$tmp/err"
+	else
+		pass "$name: $(cat "$tmp/err")"
+	fi
+}
+
+# run_ok NAME ARGS... : reasm ARGS exits 0. Its stderr is shown, so that a
+# sanitizer report there fails the test.
+run_ok() {
+	name=$1
+	shift
+	"$REASM" "$@" 2>"$tmp/err"
+	rc=$?
+	cat "$tmp/err"
+	if [ "$rc" -ne 0 ]; then
+		fail "$name: exit status $rc"
+		return 1
+	fi
+	pass "$name"
+	return 0
+}
+
+# dump FILE: the frames of FILE, one line each, without timestamps,
+# sorted.
+dump_sorted() {
+	"$REASM_PCAPDUMP" --no-ts "$1" | LC_ALL=C sort
+}
+
+# --- help ------------------------------------------------------------------------
+if "$REASM" --help >"$tmp/out" 2>"$tmp/err" && grep -q '^usage: reasm' \
+	"$tmp/out" && [ ! -s "$tmp/err" ]; then
+	pass "--help"
+else
+	fail "--help: status or text wrong"
+fi
+
+# --- bad invocations --------------------------------------------------------------
+demo=$REASM_DEMO
+out=$tmp/out.pcap
+expect_error "no arguments"
+expect_error "unknown flag" --read "$demo" --write "$out" --frobnicate
+expect_error "stray argument" --read "$demo" --write "$out" extra
+expect_error "missing --write" --read "$demo"
+expect_error "missing --read" --write "$out"
+expect_error "flag without value" --read "$demo" --write
+expect_error "value on a plain flag" --read "$demo" --write "$out" --quiet=yes
+expect_error "non-numeric --threads" --read "$demo" --write "$out" --threads x
+expect_error "zero --threads" --read "$demo" --write "$out" --threads 0
+expect_error "negative --timeout" --read "$demo" --write "$out" --timeout -5
+expect_error "non-numeric --timeout" --read "$demo" --write "$out" --timeout 3s
+expect_error "bad --mem-high" --read "$demo" --write "$out" --mem-high 12Q
+expect_error "--mem-low above --mem-high" --read "$demo" --write "$out" \
+	--mem-high 1M --mem-low 2M
+expect_error "bad --mem-policy" --read "$demo" --write "$out" --mem-policy x
+expect_error "bad --max-frags" --read "$demo" --write "$out" --max-frags 0
+expect_error "--stripes not a power of two" --read "$demo" --write "$out" \
+	--stripes 12
+expect_error "unknown --policy" --read "$demo" --write "$out" --policy best
+expect_error "nonexistent input" --read "$tmp/no-such.pcap" --write "$out"
+printf 'this is not a capture file\n' >"$tmp/text.pcap"
+expect_error "input not a capture" --read "$tmp/text.pcap" --write "$out"
+expect_error "unwritable output" --read "$demo" --write "$tmp/no/such/dir.pcap"
+expect_error "unwritable --stats" --read "$demo" --write "$out" \
+	--stats "$tmp/no/such/dir.json"
+
+# A pcap file header (little-endian, microseconds, version 2.4, snaplen
+# 65535) with link type 0, DLT_NULL (BSD loopback), and no records.
+printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000' \
+	>"$tmp/null.pcap"
+printf '\377\377\000\000\000\000\000\000' >>"$tmp/null.pcap"
+expect_error "unsupported link type" --read "$tmp/null.pcap" --write "$out"
+if grep -q '^reasm: unsupported link type NULL (0)$' "$tmp/err"; then
+	pass "unsupported link type: message names it"
+else
+	fail "unsupported link type: message is '$(cat "$tmp/err")'"
+fi
+
+# --- the demo capture --------------------------------------------------------------
+if "$REASM_GEN" --write "$tmp/gen-demo.pcap" 2>/dev/null &&
+	cmp -s "$tmp/gen-demo.pcap" "$demo"; then
+	pass "demo.pcap is reasm-gen's default output"
+else
+	fail "demo.pcap differs from 'reasm-gen --write OUT' (regenerate it)"
+fi
+
+if run_ok "demo, one thread" --read "$demo" --write "$tmp/t1.pcap" \
+	--stats "$tmp/t1.json"; then
+	for key in packets passed ReasmReqds ReasmOKs ReasmFails ReasmTimeout \
+		ReasmOverlaps duplicates evicted refused too_big \
+		too_many_frags bad_end bad_ecn truncated malformed \
+		bad_checksum incomplete_chain atomic no_memory \
+		frags_reassembled frags_dropped frags_discarded frags_pending \
+		datagrams_pending emitted emitted_bytes bytes_held bytes_peak; do
+		grep -q "\"$key\": [0-9]" "$tmp/t1.json" ||
+			fail "--stats: no \"$key\""
+	done
+	oks=$(sed -n 's/.*"ReasmOKs": \([0-9]*\).*/\1/p' "$tmp/t1.json")
+	emitted=$(sed -n 's/.*"emitted": \([0-9]*\).*/\1/p' "$tmp/t1.json")
+	timeouts=$(sed -n 's/.*"ReasmTimeout": \([0-9]*\).*/\1/p' \
+		"$tmp/t1.json")
+	frames=$("$REASM_PCAPDUMP" "$tmp/t1.pcap" | wc -l)
+	if [ "${oks:-0}" -gt 0 ] && [ "${timeouts:-0}" -gt 0 ]; then
+		pass "--stats: $oks reassembled, $timeouts timed out"
+	else
+		fail "--stats: ReasmOKs '$oks', ReasmTimeout '$timeouts'"
+	fi
+	if [ "$frames" -eq "${emitted:-x}" ]; then
+		pass "output holds the $frames frames emitted"
+	else
+		fail "output holds $frames frames, stats say '$emitted' emitted"
+	fi
+fi
+
+if run_ok "demo, one thread again" --read "$demo" --write "$tmp/t1b.pcap" \
+	--quiet; then
+	if cmp -s "$tmp/t1.pcap" "$tmp/t1b.pcap"; then
+		pass "one thread: the same output twice"
+	else
+		fail "one thread: two runs differ"
+	fi
+fi
+
+if run_ok "demo, four threads" --read "$demo" --write "$tmp/t4.pcap" \
+	--threads 4 --stripes 1 --quiet; then
+	dump_sorted "$tmp/t1.pcap" >"$tmp/t1.txt"
+	dump_sorted "$tmp/t4.pcap" >"$tmp/t4.txt"
+	if [ -s "$tmp/t1.txt" ] && cmp -s "$tmp/t1.txt" "$tmp/t4.txt"; then
+		pass "four threads: the same frames as one"
+	else
+		fail "four threads: frames differ from one thread's"
+	fi
+fi
+
+# --- every link type reasm-gen writes -------------------------------------------------
+for link in raw sll sll2; do
+	if ! "$REASM_GEN" --write "$tmp/$link.pcap" --link "$link" \
+		--count 40 --seed 7 2>/dev/null; then
+		fail "reasm-gen --link $link"
+		continue
+	fi
+	run_ok "$link, one thread" --read "$tmp/$link.pcap" \
+		--write "$tmp/$link-1.pcap" --quiet || continue
+	run_ok "$link, two threads" --read "$tmp/$link.pcap" \
+		--write "$tmp/$link-2.pcap" --threads 2 --quiet || continue
+	dump_sorted "$tmp/$link-1.pcap" >"$tmp/$link-1.txt"
+	dump_sorted "$tmp/$link-2.pcap" >"$tmp/$link-2.txt"
+	if [ -s "$tmp/$link-1.txt" ] &&
+		cmp -s "$tmp/$link-1.txt" "$tmp/$link-2.txt"; then
+		pass "$link: the same frames with one and two threads"
+	else
+		fail "$link: frames differ between one and two threads"
+	fi
+done
+
+if [ "$failures" -ne 0 ]; then
+	echo "cli_test: $failures check(s) failed"
+	exit 1
+fi
+echo "cli_test: all passed"

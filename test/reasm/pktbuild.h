@@ -1,0 +1,238 @@
+/*
+ * pktbuild.h - packets for the tests of examples/reasm.
+ *
+ * Contents
+ *   1. Link layers: Ethernet with 0..2 VLAN tags (802.1Q 0x8100, 802.1ad
+ *      0x88a8), Linux SLL (16-byte header, protocol at offset 14), SLL2
+ *      (20-byte header, protocol at offset 0), raw IP (DLT_RAW, DLT_IPV4,
+ *      DLT_IPV6).
+ *   2. A datagram description (struct pb_dgram): the IPv4 or IPv6 header
+ *      fields, IPv6 extension headers before the Fragment header, and the
+ *      fragmentable part (upper-layer header and data).
+ *   3. Fragments of a datagram: one at a time (pb_frag) with any offset,
+ *      length, bytes and MF flag, or a whole split at chosen boundaries
+ *      (pb_split, pb_split_every).
+ *   4. The checker (pb_check): parses a reassembled frame, checks the IP
+ *      header field by field (IPv4 total length, checksum, MF and offset
+ *      clear, DF, TOS; IPv6 payload length, no Fragment header, the Next
+ *      Header of the header before it patched), then every byte against
+ *      the datagram built whole.
+ *
+ * Numbers on the wire are big-endian; the structs hold host values. To
+ * vary one fragment (TOS, DF, options, link header, a wrong checksum),
+ * copy the pb_dgram, change the copy, and build that fragment from it.
+ *
+ * Nothing here depends on the engine or on Criterion.
+ */
+#ifndef REASM_TEST_PKTBUILD_H
+#define REASM_TEST_PKTBUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* pcap link types (DLT_ values). */
+#define PB_DLT_ETHERNET 1
+#define PB_DLT_RAW 12
+#define PB_DLT_SLL 113
+#define PB_DLT_IPV4 228
+#define PB_DLT_IPV6 229
+#define PB_DLT_SLL2 276
+
+#define PB_ETH_IPV4 0x0800
+#define PB_ETH_IPV6 0x86dd
+#define PB_ETH_ARP 0x0806
+#define PB_TPID_8021Q 0x8100
+#define PB_TPID_8021AD 0x88a8
+
+#define PB_IPPROTO_HOPOPTS 0
+#define PB_IPPROTO_ICMP 1
+#define PB_IPPROTO_TCP 6
+#define PB_IPPROTO_UDP 17
+#define PB_IPPROTO_ROUTING 43
+#define PB_IPPROTO_FRAGMENT 44
+#define PB_IPPROTO_ESP 50
+#define PB_IPPROTO_ICMPV6 58
+#define PB_IPPROTO_NONE 59
+#define PB_IPPROTO_DSTOPTS 60
+
+/* ECN codepoints (the low two bits of TOS / Traffic Class). */
+#define PB_ECN_NOT_ECT 0u
+#define PB_ECN_ECT1 1u
+#define PB_ECN_ECT0 2u
+#define PB_ECN_CE 3u
+
+/* Room for any link header built here (Ethernet with two tags: 22). */
+#define PB_LINK_MAX 24u
+
+/** A link layer. */
+struct pb_link {
+	int dlt;	  /**< PB_DLT_* */
+	unsigned nvlan;	  /**< Ethernet: 0, 1 or 2 tags, outer first */
+	uint16_t tpid[2]; /**< each tag's TPID; 0 means 0x8100 */
+	uint16_t tci[2];  /**< each tag's PCP/DEI/VID */
+	/** Varies the header without changing the key: the last byte of the
+	 * source MAC (Ethernet) or of the link address (SLL, SLL2). */
+	uint8_t mark;
+};
+
+/** IPv4 header fields (not the ones that differ per fragment). */
+struct pb_ip4 {
+	uint32_t src, dst; /**< host order: 0xc0000201 is 192.0.2.1 */
+	uint16_t id;
+	uint8_t proto;
+	uint8_t tos; /**< DSCP << 2 | ECN */
+	uint8_t ttl;
+	bool df;
+	uint8_t optlen; /**< bytes of options: a multiple of 4, <= 40 */
+	uint8_t opts[40];
+	bool bad_checksum; /**< write a wrong header checksum */
+};
+
+/** IPv6 header fields and the extension headers before the Fragment
+ * header (hop-by-hop first, then destination options). */
+struct pb_ip6 {
+	uint8_t src[16], dst[16];
+	uint8_t tclass; /**< DSCP << 2 | ECN */
+	uint32_t flow;	/**< 20 bits */
+	uint8_t hlim;
+	uint32_t id; /**< Fragment header identification */
+	/** The Fragment header's Next Header: the first header of the
+	 * fragmentable part. */
+	uint8_t proto;
+	/** Bytes of the hop-by-hop and destination options headers: 0 (none)
+	 * or a multiple of 8, at most 2040. */
+	uint16_t hbh_len, dst_len;
+};
+
+/** A datagram: its headers and its fragmentable part. */
+struct pb_dgram {
+	int family; /**< 4 or 6 */
+	struct pb_link link;
+	struct pb_ip4 v4;
+	struct pb_ip6 v6;
+	const uint8_t *data; /**< the fragmentable part (not owned) */
+	size_t len;
+};
+
+/** A frame, as a capture holds it. */
+struct pb_frame {
+	uint32_t caplen;  /**< bytes in data */
+	uint32_t wirelen; /**< length on the wire (caplen unless truncated) */
+	uint32_t l3off;	  /**< where the IP header starts */
+	uint8_t data[];
+};
+
+/* --- Datagrams ----------------------------------------------------------- */
+
+/** An IPv4 datagram on @p dlt: 192.0.2.1 -> 198.51.100.2, TTL 64, no
+ * options, no DF, TOS 0, of @p len bytes at @p data (not copied). */
+void pb_dgram_v4(struct pb_dgram *d, int dlt, uint16_t id, uint8_t proto,
+		 const uint8_t *data, size_t len);
+
+/** An IPv6 datagram on @p dlt: 2001:db8::1 -> 2001:db8::2, hop limit 64,
+ * no extension headers, of @p len bytes at @p data (not copied). */
+void pb_dgram_v6(struct pb_dgram *d, int dlt, uint32_t id, uint8_t proto,
+		 const uint8_t *data, size_t len);
+
+/** Fill @p len bytes with a pseudo-random pattern that depends on
+ * @p seed and on the position. */
+void pb_fill(uint8_t *buf, size_t len, uint32_t seed);
+
+/** Upper-layer headers to put at the start of a fragmentable part; each
+ * returns its length. Checksums are left 0 (the engine never reads them). */
+size_t pb_udp_hdr(uint8_t *buf, uint16_t sport, uint16_t dport, uint16_t len);
+size_t pb_tcp_hdr(uint8_t *buf, uint16_t sport, uint16_t dport, uint32_t seq);
+size_t pb_icmp_echo_hdr(uint8_t *buf, bool v6, uint16_t ident, uint16_t seq);
+
+/* --- Frames -------------------------------------------------------------- */
+
+/** Write the link header of @p l for an IP packet of @p family (4 or 6;
+ * anything else: the EtherType/protocol @p family itself) into @p buf
+ * (PB_LINK_MAX bytes); @return its length. */
+size_t pb_link_hdr(const struct pb_link *l, int family, uint8_t *buf);
+
+/** A frame of @p l around the @p len bytes at @p l3, whose EtherType is
+ * @p ethertype (PB_ETH_*). Raw links take the bytes as they are. */
+struct pb_frame *pb_wrap(const struct pb_link *l, uint16_t ethertype,
+			 const uint8_t *l3, size_t len);
+
+/** Fragment of @p d: offset @p off (bytes), @p len bytes taken from
+ * @p bytes, or from d->data + off when @p bytes is NULL, and the
+ * more-fragments flag @p mf. IPv4 fragments carry d->v4 (DF, TOS, options,
+ * checksum); IPv6 fragments the extension headers of d->v6 and then a
+ * Fragment header. Off need not be a multiple of 8 (the offset field
+ * holds off / 8). */
+struct pb_frame *pb_frag(const struct pb_dgram *d, uint32_t off,
+			 const uint8_t *bytes, size_t len, bool mf);
+
+/** @p d whole, not fragmented: IPv4 with MF 0 and offset 0 (DF as d->v4),
+ * IPv6 without a Fragment header and with the extension headers' Next
+ * Header chain ending in d->v6.proto. This is what reassembly of @p d
+ * must produce. */
+struct pb_frame *pb_whole(const struct pb_dgram *d);
+
+/** Split @p d into @p n fragments starting at @p starts[0] (0) <
+ * starts[1] < ...; fragment i ends where i + 1 starts, the last at d->len
+ * with MF 0. @p out receives @p n frames. */
+void pb_split(const struct pb_dgram *d, const uint32_t *starts, size_t n,
+	      struct pb_frame **out);
+
+/** Split @p d into fragments of @p chunk bytes (a multiple of 8), the last
+ * one shorter. @return a malloc'd array of *n frames. */
+struct pb_frame **pb_split_every(const struct pb_dgram *d, size_t chunk,
+				 size_t *n);
+
+void pb_frame_free(struct pb_frame *f);
+/** Free @p n frames of @p v and, when @p free_array, the array. */
+void pb_frames_free(struct pb_frame **v, size_t n, bool free_array);
+
+/** The IP checksum (one's complement of the one's-complement sum). */
+uint16_t pb_csum(const uint8_t *p, size_t len);
+
+/* --- Checking ------------------------------------------------------------ */
+
+/**
+ * pb_check - do the @p len bytes at @p frame hold exactly @p want
+ * reassembled? @p want describes the output: want->link the offset-0
+ * fragment's link layer, want->v4 / want->v6 its header with the TOS or
+ * Traffic Class and the DF flag the output must carry, want->data the
+ * whole fragmentable part. Checks, in order, the link header, the IP
+ * header's fields (each with its own message), then every byte against
+ * pb_whole(@p want).
+ * @return true, or false with a message in @p why (@p whylen bytes).
+ */
+bool pb_check(const uint8_t *frame, size_t len, const struct pb_dgram *want,
+	      char *why, size_t whylen);
+
+/** Offset of the IP header in a frame of @p l (-1 if @p l has a variable
+ * header, never here). */
+int pb_link_len(const struct pb_link *l);
+
+/** Big-endian loads and stores. */
+static inline uint16_t pb_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t pb_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void pb_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void pb_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+#endif /* REASM_TEST_PKTBUILD_H */

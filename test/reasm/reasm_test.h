@@ -1,0 +1,164 @@
+/*
+ * reasm_test.h - what the tests of examples/reasm share: a rig that holds
+ * an engine, one worker whose emit callback collects every output frame,
+ * and a fake clock; feeding frames; reading counters; and the end of a
+ * test, which destroys the engine and checks the accounting invariant of
+ * reasm.h:
+ *   ReasmReqds == frags_reassembled + frags_dropped + frags_discarded
+ *                 + frags_pending
+ */
+#ifndef REASM_TEST_RIG_H
+#define REASM_TEST_RIG_H
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pktbuild.h"
+#include "reasm.h"
+
+#define NS_PER_S 1000000000ULL
+
+struct rig {
+	struct reasm *r;
+	struct reasm_worker w;
+	struct reasm_out **out; /* every frame emitted, in order */
+	size_t nout, cap;
+	uint64_t now; /* the fake clock, ns */
+};
+
+static void rig_emit(struct reasm_out *o, void *arg)
+{
+	struct rig *g = arg;
+
+	if (g->nout == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 16;
+		g->out = realloc(g->out, g->cap * sizeof(*g->out));
+		cr_assert_not_null(g->out);
+	}
+	g->out[g->nout++] = o;
+}
+
+static inline struct reasm_config rig_config(int dlt, enum reasm_policy p)
+{
+	struct reasm_config c;
+
+	memset(&c, 0, sizeof(c));
+	c.link = dlt;
+	c.policy = p;
+	return c;
+}
+
+static inline void rig_init(struct rig *g, const struct reasm_config *c)
+{
+	memset(g, 0, sizeof(*g));
+	g->now = 1000 * NS_PER_S;
+	int rc = reasm_create(&g->r, c);
+	cr_assert_eq(rc, 0, "reasm_create: %d", rc);
+	cr_assert_not_null(g->r);
+	rc = reasm_worker_init(&g->w, g->r, rig_emit, g);
+	cr_assert_eq(rc, 0, "reasm_worker_init: %d", rc);
+}
+
+static inline void rig_open(struct rig *g, int dlt, enum reasm_policy p)
+{
+	struct reasm_config c = rig_config(dlt, p);
+
+	rig_init(g, &c);
+}
+
+/* Feed @f at the rig's clock; @return what reasm_input returned. */
+static inline int feed(struct rig *g, const struct pb_frame *f)
+{
+	return reasm_input(&g->w, f->data, f->caplen, f->wirelen, g->now);
+}
+
+/* Feed @f and free it. */
+static inline int feed_free(struct rig *g, struct pb_frame *f)
+{
+	int rc = feed(g, f);
+
+	pb_frame_free(f);
+	return rc;
+}
+
+/* Feed the fragment [@off, @off + @len) of @d, MF @mf. */
+static inline int feed_frag(struct rig *g, const struct pb_dgram *d,
+			    uint32_t off, size_t len, bool mf)
+{
+	return feed_free(g, pb_frag(d, off, NULL, len, mf));
+}
+
+/* Feed a fragment of @d at @off holding @len bytes of @bytes (of d->data
+ * when NULL). */
+static inline int feed_bytes(struct rig *g, const struct pb_dgram *d,
+			     uint32_t off, const uint8_t *bytes, size_t len,
+			     bool mf)
+{
+	return feed_free(g, pb_frag(d, off, bytes, len, mf));
+}
+
+static inline struct reasm_stats rig_stats(struct rig *g)
+{
+	struct reasm_stats st;
+
+	memset(&st, 0, sizeof(st));
+	reasm_stats_read(g->r, &st);
+	return st;
+}
+
+static inline void check_invariant(const struct reasm_stats *st)
+{
+	cr_expect_eq(st->ReasmReqds,
+		     st->frags_reassembled + st->frags_dropped +
+			     st->frags_discarded + st->frags_pending,
+		     "accounting: ReasmReqds %llu != reassembled %llu + "
+		     "dropped %llu + discarded %llu + pending %llu",
+		     (unsigned long long)st->ReasmReqds,
+		     (unsigned long long)st->frags_reassembled,
+		     (unsigned long long)st->frags_dropped,
+		     (unsigned long long)st->frags_discarded,
+		     (unsigned long long)st->frags_pending);
+	cr_expect_eq(st->emitted, st->passed + st->ReasmOKs,
+		     "emitted %llu != passed %llu + ReasmOKs %llu",
+		     (unsigned long long)st->emitted,
+		     (unsigned long long)st->passed,
+		     (unsigned long long)st->ReasmOKs);
+}
+
+/* Destroy the engine, check the invariant on the final totals, free the
+ * outputs; @return the totals. */
+static inline struct reasm_stats rig_finish(struct rig *g)
+{
+	struct reasm_stats st;
+
+	memset(&st, 0, sizeof(st));
+	reasm_destroy(g->r, &st);
+	g->r = NULL;
+	check_invariant(&st);
+	for (size_t i = 0; i < g->nout; i++)
+		reasm_out_free(g->out[i]);
+	free(g->out);
+	g->out = NULL;
+	g->nout = g->cap = 0;
+	return st;
+}
+
+/* Output @i must be @want reassembled. */
+static inline void expect_dgram(const struct rig *g, size_t i,
+				const struct pb_dgram *want)
+{
+	char why[256];
+
+	cr_assert_lt(i, g->nout, "output %zu missing (%zu emitted)", i,
+		     g->nout);
+	const struct reasm_out *o = g->out[i];
+	cr_expect(o->reassembled, "output %zu: reassembled flag clear", i);
+	cr_expect_eq(o->orig_len, o->len, "output %zu: orig_len %u != len %u",
+		     i, o->orig_len, o->len);
+	bool ok = pb_check(o->data, o->len, want, why, sizeof(why));
+	cr_assert(ok, "output %zu: %s", i, why);
+}
+
+#endif /* REASM_TEST_RIG_H */

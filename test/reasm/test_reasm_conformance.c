@@ -1,0 +1,2071 @@
+/*
+ * test_reasm_conformance.c - the reassembly engine of examples/reasm,
+ * one frame at a time on a fake clock, against reasm.h and the behaviour
+ * of the Linux stack it follows:
+ *
+ *   api          configuration checking, policy and link names
+ *   pass         non-fragments come out unchanged
+ *   order        in order, reversed, every permutation of 3 and 4
+ *   strict       duplicates kept out, overlaps discard (RFC 5722), the
+ *                end of the datagram (second last fragment, data past the
+ *                end, zero-length fragments)
+ *   eight        non-last fragments not a multiple of 8 bytes
+ *   limits       65535, ping of death, teardrop, tiny first fragments,
+ *                max_frags
+ *   ipv6         extension headers before the Fragment header, the
+ *                header chain of first fragments (RFC 7112), atomic
+ *                fragments (RFC 6946)
+ *   ecn          RFC 3168 section 5.3, as Linux's table
+ *   ipv4         options, DF, header checksums
+ *   keys         id reuse, fields that keep datagrams apart
+ *   timeout      30 s / 60 s from the first fragment
+ *   policy       the target-based policies on Novak's overlap test
+ *   link         Ethernet with 0..2 tags, SLL, SLL2, raw links
+ *   truncated    captures shorter than the packet
+ *
+ * Every test ends with rig_finish(), which checks the accounting
+ * invariant of reasm.h on the engine's final totals.
+ */
+#define _GNU_SOURCE /* open_memstream */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reasm_test.h"
+
+static const int families[] = { 4, 6 };
+#define NFAMILIES (sizeof(families) / sizeof(families[0]))
+
+/* A datagram of @len bytes of fragmentable part on @dlt: a UDP header,
+ * then a pattern from @seed. */
+static void make(struct pb_dgram *d, int family, int dlt, uint32_t id,
+		 uint8_t *data, size_t len, uint32_t seed)
+{
+	pb_fill(data, len, seed);
+	if (len >= 8)
+		pb_udp_hdr(data, 4000, 5000, (uint16_t)len);
+	if (family == 4)
+		pb_dgram_v4(d, dlt, (uint16_t)id, PB_IPPROTO_UDP, data, len);
+	else
+		pb_dgram_v6(d, dlt, id, PB_IPPROTO_UDP, data, len);
+}
+
+/* ----------------------------------------------------------------------
+ * api
+ */
+
+Test(api, create_rejects_bad_config)
+{
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	struct reasm *r = (struct reasm *)&c; /* must stay untouched */
+
+	c.link = 105; /* DLT_IEEE802_11 */
+	cr_expect_eq(reasm_create(&r, &c), -EINVAL, "unknown link type");
+	c = rig_config(REASM_LINK_ETHERNET, REASM_POLICY_COUNT);
+	cr_expect_eq(reasm_create(&r, &c), -EINVAL, "unknown policy");
+	c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	c.mem_high = 1000;
+	c.mem_low = 2000;
+	cr_expect_eq(reasm_create(&r, &c), -EINVAL, "mem_low > mem_high");
+	c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	c.max_frags = REASM_MAX_FRAGS_LIMIT + 1;
+	cr_expect_eq(reasm_create(&r, &c), -EINVAL, "max_frags too big");
+	c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	c.stripes = 3;
+	cr_expect_eq(reasm_create(&r, &c), -EINVAL, "stripes not 2^n");
+	cr_expect_eq((void *)r, (void *)&c, "*rp touched on error");
+
+	c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	c.max_frags = REASM_MAX_FRAGS_LIMIT;
+	c.stripes = 1;
+	r = NULL;
+	cr_assert_eq(reasm_create(&r, &c), 0);
+	cr_assert_not_null(r);
+	reasm_destroy(r, NULL);
+	reasm_destroy(NULL, NULL);
+}
+
+Test(api, policy_and_link_names)
+{
+	static const struct {
+		const char *name;
+		enum reasm_policy p;
+	} v[] = {
+		{ "strict", REASM_STRICT },	  { "first", REASM_FIRST },
+		{ "last", REASM_LAST },		  { "bsd", REASM_BSD },
+		{ "bsd-right", REASM_BSD_RIGHT }, { "linux", REASM_LINUX },
+		{ "windows", REASM_WINDOWS },	  { "solaris", REASM_SOLARIS },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		cr_expect_eq(reasm_policy_parse(v[i].name), (int)v[i].p, "%s",
+			     v[i].name);
+		const char *n = reasm_policy_name(v[i].p);
+		cr_assert_not_null(n, "%s", v[i].name);
+		cr_expect_eq(reasm_policy_parse(n), (int)v[i].p, "%s", n);
+	}
+	cr_expect_null(reasm_policy_name(REASM_POLICY_COUNT));
+	cr_expect_eq(reasm_policy_parse("nope"), -1);
+
+	static const int ok[] = { 1, 12, 113, 276, 228, 229 };
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		cr_expect(reasm_link_supported(ok[i]), "DLT %d", ok[i]);
+	cr_expect_not(reasm_link_supported(0));
+	cr_expect_not(reasm_link_supported(105));
+}
+
+Test(api, stats_json_names_every_counter)
+{
+	static const char *const names[] = {
+		"packets",
+		"passed",
+		"ReasmReqds",
+		"ReasmOKs",
+		"ReasmFails",
+		"ReasmTimeout",
+		"ReasmOverlaps",
+		"duplicates",
+		"evicted",
+		"refused",
+		"too_big",
+		"too_many_frags",
+		"bad_end",
+		"bad_ecn",
+		"truncated",
+		"malformed",
+		"bad_checksum",
+		"incomplete_chain",
+		"atomic",
+		"no_memory",
+		"frags_reassembled",
+		"frags_dropped",
+		"frags_discarded",
+		"frags_pending",
+		"datagrams_pending",
+		"emitted",
+		"emitted_bytes",
+		"bytes_held",
+		"bytes_peak",
+	};
+	struct reasm_stats st;
+	char *buf = NULL;
+	size_t len = 0;
+
+	memset(&st, 0, sizeof(st));
+	st.ReasmOKs = 12345;
+	FILE *f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	cr_expect_eq(reasm_stats_json(f, &st), 0);
+	fclose(f);
+	cr_assert_not_null(buf);
+	cr_expect(strchr(buf, '{') != NULL && strrchr(buf, '}') != NULL,
+		  "not an object: %s", buf);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char key[64];
+		snprintf(key, sizeof(key), "\"%s\"", names[i]);
+		cr_expect_not_null(strstr(buf, key), "%s missing", key);
+	}
+	cr_expect_not_null(strstr(buf, "12345"));
+	free(buf);
+}
+
+/* bytes_peak is the most held at once, whenever that was. */
+Test(api, bytes_peak_is_most_held)
+{
+	struct rig g;
+	uint8_t data[10][64];
+	struct pb_dgram d[10];
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	for (unsigned k = 0; k < 10; k++) {
+		make(&d[k], 4, PB_DLT_ETHERNET, 200 + k, data[k], 64, k);
+		feed_frag(&g, &d[k], 0, 32, true);
+	}
+	struct reasm_stats st = rig_stats(&g);
+	uint64_t most = st.bytes_held;
+	cr_assert_gt(most, 0u);
+	for (unsigned k = 0; k < 10; k++)
+		cr_expect_eq(feed_frag(&g, &d[k], 32, 32, false), 1);
+	st = rig_stats(&g);
+	cr_expect_eq(st.bytes_held, 0u);
+	cr_expect_geq(st.bytes_peak, most,
+		      "bytes_peak %llu, but %llu were held at once",
+		      (unsigned long long)st.bytes_peak,
+		      (unsigned long long)most);
+	rig_finish(&g);
+}
+
+/* ----------------------------------------------------------------------
+ * pktbuild: the checker itself must catch what it is there to catch
+ */
+
+Test(pktbuild, checker_catches_errors)
+{
+	uint8_t data[64];
+	struct pb_dgram d;
+	char why[256];
+
+	for (int fam = 4; fam <= 6; fam += 2) {
+		make(&d, fam, PB_DLT_ETHERNET, 5, data, sizeof(data), 1);
+		d.v6.hbh_len = 8;
+		struct pb_frame *w = pb_whole(&d);
+		cr_assert(pb_check(w->data, w->caplen, &d, why, sizeof(why)),
+			  "IPv%d whole: %s", fam, why);
+		if (fam == 4)
+			cr_expect_eq(pb_csum(w->data + 14, 20), 0);
+
+		/* A fragment is not a reassembled datagram (an IPv4
+		 * "fragment" at offset 0 without MF is a whole one). */
+		struct pb_frame *f;
+		if (fam == 6) {
+			f = pb_frag(&d, 0, NULL, sizeof(data), false);
+			cr_expect_not(pb_check(f->data, f->caplen, &d, why,
+					       sizeof(why)),
+				      "IPv6 atomic fragment taken as whole");
+			pb_frame_free(f);
+		}
+		f = pb_frag(&d, 0, NULL, sizeof(data), true);
+		cr_expect_not(
+			pb_check(f->data, f->caplen, &d, why, sizeof(why)));
+		pb_frame_free(f);
+
+		/* One payload byte, the ECN bits, the link header. */
+		w->data[w->caplen - 1] ^= 1;
+		cr_expect_not(
+			pb_check(w->data, w->caplen, &d, why, sizeof(why)));
+		cr_expect_not_null(strstr(why, "byte"), "%s", why);
+		w->data[w->caplen - 1] ^= 1;
+		struct pb_dgram t = d;
+		t.v4.tos = PB_ECN_CE;
+		t.v6.tclass = PB_ECN_CE;
+		cr_expect_not(
+			pb_check(w->data, w->caplen, &t, why, sizeof(why)));
+		t = d;
+		t.link.mark = 9;
+		cr_expect_not(
+			pb_check(w->data, w->caplen, &t, why, sizeof(why)));
+		cr_expect_not(
+			pb_check(w->data, w->caplen - 1, &d, why, sizeof(why)));
+		pb_frame_free(w);
+	}
+
+	/* IPv4: a wrong checksum, DF, options. */
+	make(&d, 4, PB_DLT_RAW, 5, data, sizeof(data), 1);
+	struct pb_dgram t = d;
+	t.v4.bad_checksum = true;
+	struct pb_frame *w = pb_whole(&t);
+	cr_expect_not(pb_check(w->data, w->caplen, &d, why, sizeof(why)));
+	cr_expect_not_null(strstr(why, "checksum"), "%s", why);
+	pb_frame_free(w);
+	t = d;
+	t.v4.df = true;
+	w = pb_whole(&t);
+	cr_expect_not(pb_check(w->data, w->caplen, &d, why, sizeof(why)));
+	cr_expect(pb_check(w->data, w->caplen, &t, why, sizeof(why)), "%s",
+		  why);
+	pb_frame_free(w);
+	t = d;
+	t.v4.optlen = 4;
+	memset(t.v4.opts, 1, 4);
+	w = pb_whole(&t);
+	cr_expect_not(pb_check(w->data, w->caplen, &d, why, sizeof(why)));
+	cr_expect(pb_check(w->data, w->caplen, &t, why, sizeof(why)), "%s",
+		  why);
+	pb_frame_free(w);
+
+	/* IPv6: a Next Header left at 44 after the options headers. */
+	make(&d, 6, PB_DLT_RAW, 5, data, sizeof(data), 1);
+	d.v6.dst_len = 8;
+	w = pb_whole(&d);
+	w->data[40] = PB_IPPROTO_FRAGMENT;
+	cr_expect_not(pb_check(w->data, w->caplen, &d, why, sizeof(why)));
+	cr_expect_not_null(strstr(why, "Fragment"), "%s", why);
+	pb_frame_free(w);
+
+	/* Splitting covers the datagram exactly once. */
+	size_t n;
+	make(&d, 4, PB_DLT_SLL2, 5, data, sizeof(data), 1);
+	struct pb_frame **v = pb_split_every(&d, 24, &n);
+	cr_assert_eq(n, 3u);
+	uint8_t back[64];
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *ip = v[i]->data + v[i]->l3off;
+		cr_expect_eq(v[i]->l3off, 20u);
+		cr_expect_eq(pb_get16(v[i]->data), PB_ETH_IPV4);
+		uint16_t frag = pb_get16(ip + 6);
+		cr_expect_eq((frag & 0x1fff) * 8u, 24u * i);
+		cr_expect_eq(!!(frag & 0x2000), i + 1 < n);
+		size_t len = pb_get16(ip + 2) - 20u;
+		memcpy(back + 24 * i, ip + 20, len);
+	}
+	cr_expect_eq(memcmp(back, data, sizeof(data)), 0);
+	pb_frames_free(v, n, true);
+}
+
+/* ----------------------------------------------------------------------
+ * pass: non-fragments
+ */
+
+static void expect_passed(struct rig *g, size_t i, const struct pb_frame *f)
+{
+	cr_assert_lt(i, g->nout, "frame %zu not emitted", i);
+	const struct reasm_out *o = g->out[i];
+	cr_expect_not(o->reassembled, "frame %zu: reassembled set", i);
+	cr_assert_eq(o->len, f->caplen, "frame %zu: len %u, want %u", i, o->len,
+		     f->caplen);
+	cr_expect_eq(o->orig_len, f->wirelen);
+	cr_expect_eq(memcmp(o->data, f->data, f->caplen), 0,
+		     "frame %zu changed", i);
+}
+
+Test(pass, non_fragments_unchanged)
+{
+	struct rig g;
+	uint8_t data[100];
+	struct pb_dgram d;
+	struct pb_frame *f[6];
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 7, data, sizeof(data), 1);
+	f[0] = pb_whole(&d);
+	d.v4.df = true;
+	d.v4.tos = 0x2e << 2 | PB_ECN_CE;
+	f[1] = pb_whole(&d);
+	make(&d, 6, PB_DLT_ETHERNET, 7, data, sizeof(data), 2);
+	f[2] = pb_whole(&d);
+	d.v6.hbh_len = 8;
+	d.v6.dst_len = 16;
+	f[3] = pb_whole(&d);
+	uint8_t arp[28] = { 0, 1, 8, 0, 6, 4, 0, 1 };
+	f[4] = pb_wrap(&d.link, PB_ETH_ARP, arp, sizeof(arp));
+	d.link.nvlan = 1;
+	d.link.tci[0] = 42;
+	f[5] = pb_wrap(&d.link, PB_ETH_ARP, arp, sizeof(arp));
+
+	for (size_t i = 0; i < 6; i++)
+		cr_expect_eq(feed(&g, f[i]), 1, "frame %zu", i);
+	cr_assert_eq(g.nout, 6u);
+	for (size_t i = 0; i < 6; i++)
+		expect_passed(&g, i, f[i]);
+	cr_expect_eq(g.out[1]->dscp, 0x2e, "DSCP of a passed IPv4 packet");
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.packets, 6u);
+	cr_expect_eq(st.passed, 6u);
+	cr_expect_eq(st.ReasmReqds, 0u);
+	cr_expect_eq(st.emitted, 6u);
+	pb_frames_free(f, 6, false);
+}
+
+/* ----------------------------------------------------------------------
+ * order
+ */
+
+struct fam_link {
+	int family;
+	int dlt;
+};
+
+static const struct fam_link fam_links[] = {
+	{ 4, PB_DLT_ETHERNET },
+	{ 6, PB_DLT_ETHERNET },
+	{ 4, PB_DLT_RAW },
+	{ 6, PB_DLT_RAW },
+};
+
+ParameterizedTestParameters(order, in_order_and_reversed)
+{
+	return cr_make_param_array(struct fam_link, (void *)fam_links,
+				   sizeof(fam_links) / sizeof(fam_links[0]));
+}
+
+ParameterizedTest(struct fam_link *p, order, in_order_and_reversed)
+{
+	struct rig g;
+	uint8_t data[1000];
+	struct pb_dgram d;
+	size_t n;
+
+	rig_open(&g, p->dlt, REASM_STRICT);
+	for (int rev = 0; rev < 2; rev++) {
+		make(&d, p->family, p->dlt, 100u + (uint32_t)rev, data,
+		     sizeof(data), 10u + (uint32_t)rev);
+		struct pb_frame **f = pb_split_every(&d, 208, &n);
+		cr_assert_eq(n, 5u);
+		for (size_t i = 0; i < n; i++) {
+			size_t k = rev ? n - 1 - i : i;
+			g.now += 1000;
+			int rc = feed(&g, f[k]);
+			cr_expect_eq(rc, i + 1 == n ? 1 : 0, "fragment %zu", k);
+		}
+		cr_assert_eq(g.nout, (size_t)rev + 1);
+		expect_dgram(&g, (size_t)rev, &d);
+		cr_expect_eq(g.out[rev]->ts_ns, g.now,
+			     "ts_ns: the completing fragment's time");
+		pb_frames_free(f, n, true);
+	}
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.bytes_held, 0u, "bytes held with nothing pending");
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmReqds, 10u);
+	cr_expect_eq(st.ReasmOKs, 2u);
+	cr_expect_eq(st.frags_reassembled, 10u);
+	cr_expect_eq(st.ReasmFails, 0u);
+	cr_expect_eq(st.frags_pending, 0u);
+	cr_expect_eq(st.datagrams_pending, 0u);
+	cr_expect_eq(st.emitted, 2u);
+}
+
+/* Next permutation of @a (n elements) in lexicographic order; false after
+ * the last. */
+static bool next_perm(unsigned *a, size_t n)
+{
+	size_t i = n - 1;
+
+	while (i > 0 && a[i - 1] >= a[i])
+		i--;
+	if (i == 0)
+		return false;
+	size_t j = n - 1;
+	while (a[j] <= a[i - 1])
+		j--;
+	unsigned t = a[i - 1];
+	a[i - 1] = a[j];
+	a[j] = t;
+	for (size_t l = i, r = n - 1; l < r; l++, r--) {
+		t = a[l];
+		a[l] = a[r];
+		a[r] = t;
+	}
+	return true;
+}
+
+ParameterizedTestParameters(order, every_permutation)
+{
+	return cr_make_param_array(int, (void *)families, NFAMILIES);
+}
+
+ParameterizedTest(int *family, order, every_permutation)
+{
+	static const uint32_t starts3[] = { 0, 24, 48 };
+	static const uint32_t starts4[] = { 0, 8, 40, 64 };
+	struct rig g;
+	uint8_t data[80];
+	struct pb_dgram d;
+	struct pb_frame *f[4];
+	uint32_t id = 1;
+	size_t frags = 0, oks = 0;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	for (size_t n = 3; n <= 4; n++) {
+		unsigned perm[4] = { 0, 1, 2, 3 };
+		do {
+			make(&d, *family, PB_DLT_ETHERNET, id, data,
+			     n == 3 ? 60 : 80, id);
+			pb_split(&d, n == 3 ? starts3 : starts4, n, f);
+			for (size_t i = 0; i < n; i++) {
+				int rc = feed(&g, f[perm[i]]);
+				cr_assert_eq(rc, i + 1 == n ? 1 : 0,
+					     "n %zu id %u step %zu", n, id, i);
+			}
+			cr_assert_eq(g.nout, oks + 1);
+			expect_dgram(&g, oks, &d);
+			oks++;
+			frags += n;
+			id++;
+			pb_frames_free(f, n, false);
+		} while (next_perm(perm, n));
+	}
+	cr_assert_eq(oks, 6u + 24u);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, oks);
+	cr_expect_eq(st.ReasmReqds, frags);
+	cr_expect_eq(st.frags_reassembled, frags);
+	cr_expect_eq(st.ReasmFails, 0u);
+	cr_expect_eq(st.duplicates, 0u);
+	cr_expect_eq(st.ReasmOverlaps, 0u);
+}
+
+/* 64 datagrams of both families, their fragments dealt round-robin:
+ * fragment i of every datagram, then fragment i + 1 ... */
+Test(order, interleaved_datagrams)
+{
+	enum { N = 64, FR = 4, LEN = 4 * 40 };
+	static uint8_t data[N][LEN];
+	static struct pb_dgram d[N];
+	struct pb_frame *f[N][FR];
+	static const uint32_t starts[FR] = { 0, 40, 80, 120 };
+	struct rig g;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	for (unsigned k = 0; k < N; k++) {
+		/* Same id for pairs of datagrams of different families, and
+		 * for pairs that differ in their destination only. */
+		make(&d[k], k % 2 ? 6 : 4, PB_DLT_ETHERNET, k / 4, data[k], LEN,
+		     k + 100);
+		if (k % 4 >= 2) {
+			d[k].v4.dst ^= 0xff;
+			d[k].v6.dst[15] ^= 0xff;
+		}
+		pb_split(&d[k], starts, FR, f[k]);
+	}
+	for (unsigned i = 0; i < FR; i++) {
+		unsigned fi = (i + 2) % FR; /* offset 0 third */
+		for (unsigned k = 0; k < N; k++)
+			cr_expect_eq(feed(&g, f[k][fi]), i + 1 == FR ? 1 : 0,
+				     "datagram %u, fragment %u", k, fi);
+	}
+	cr_assert_eq(g.nout, (size_t)N);
+	for (unsigned k = 0; k < N; k++)
+		expect_dgram(&g, k, &d[k]);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, (uint64_t)N);
+	cr_expect_eq(st.frags_reassembled, (uint64_t)N * FR);
+	for (unsigned k = 0; k < N; k++)
+		pb_frames_free(f[k], FR, false);
+}
+
+/* ----------------------------------------------------------------------
+ * strict
+ */
+
+ParameterizedTestParameters(strict, exact_duplicate_with_other_bytes)
+{
+	return cr_make_param_array(int, (void *)families, NFAMILIES);
+}
+
+ParameterizedTest(int *family, strict, exact_duplicate_with_other_bytes)
+{
+	struct rig g;
+	uint8_t data[48], junk[16];
+	struct pb_dgram d;
+
+	memset(junk, 0xee, sizeof(junk));
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, *family, PB_DLT_ETHERNET, 9, data, sizeof(data), 3);
+	cr_expect_eq(feed_frag(&g, &d, 0, 16, true), 0);
+	cr_expect_eq(feed_frag(&g, &d, 16, 16, true), 0);
+	cr_expect_eq(feed_bytes(&g, &d, 16, junk, 16, true), 0);
+	cr_expect_eq(feed_frag(&g, &d, 0, 16, true), 0, "exact, same bytes");
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.duplicates, 2u);
+	cr_expect_eq(st.ReasmOverlaps, 0u);
+	cr_expect_eq(st.datagrams_pending, 1u, "queue kept");
+	cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.ReasmFails, 0u);
+	cr_expect_eq(st.duplicates, 2u);
+	cr_expect_eq(st.ReasmReqds, 5u);
+	cr_expect_eq(st.frags_reassembled, 3u);
+	cr_expect_eq(st.frags_dropped, 2u);
+}
+
+ParameterizedTestParameters(strict, contained_duplicate)
+{
+	return cr_make_param_array(int, (void *)families, NFAMILIES);
+}
+
+ParameterizedTest(int *family, strict, contained_duplicate)
+{
+	struct rig g;
+	uint8_t data[64], junk[24];
+	struct pb_dgram d;
+
+	memset(junk, 0x5a, sizeof(junk));
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, *family, PB_DLT_ETHERNET, 9, data, sizeof(data), 4);
+	cr_expect_eq(feed_frag(&g, &d, 0, 32, true), 0);
+	/* Inside [0, 32): at the start, in the middle, at the end. */
+	cr_expect_eq(feed_bytes(&g, &d, 0, junk, 8, true), 0);
+	cr_expect_eq(feed_bytes(&g, &d, 8, junk, 16, true), 0);
+	cr_expect_eq(feed_bytes(&g, &d, 16, junk, 16, true), 0);
+	cr_expect_eq(feed_frag(&g, &d, 32, 32, false), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.duplicates, 3u);
+	cr_expect_eq(st.ReasmOverlaps, 0u);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.ReasmFails, 0u);
+	cr_expect_eq(st.frags_reassembled, 2u);
+	cr_expect_eq(st.frags_dropped, 3u);
+}
+
+/* A fragment inside held data that spans two held fragments is a
+ * duplicate too, whichever order the held ones came in. */
+struct span_case {
+	int family;
+	bool reversed;
+};
+
+static const struct span_case span_cases[] = {
+	{ 4, false },
+	{ 4, true },
+	{ 6, false },
+	{ 6, true },
+};
+
+ParameterizedTestParameters(strict, duplicate_across_two_fragments)
+{
+	return cr_make_param_array(struct span_case, (void *)span_cases,
+				   sizeof(span_cases) / sizeof(span_cases[0]));
+}
+
+ParameterizedTest(struct span_case *p, strict, duplicate_across_two_fragments)
+{
+	struct rig g;
+	uint8_t data[48], junk[16];
+	struct pb_dgram d;
+
+	memset(junk, 0x77, sizeof(junk));
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, p->family, PB_DLT_ETHERNET, 12, data, sizeof(data), 5);
+	if (p->reversed) {
+		feed_frag(&g, &d, 16, 16, true);
+		feed_frag(&g, &d, 0, 16, true);
+	} else {
+		feed_frag(&g, &d, 0, 16, true);
+		feed_frag(&g, &d, 16, 16, true);
+	}
+	cr_expect_eq(feed_bytes(&g, &d, 8, junk, 16, true), 0);
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.duplicates, 1u, "[8,24) inside [0,16)+[16,32)");
+	cr_expect_eq(st.ReasmOverlaps, 0u);
+	cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.ReasmFails, 0u);
+}
+
+/* Held [8, 24) (plus [40, 48) MF 0); the new fragment @off/@len. */
+struct overlap_case {
+	int family;
+	uint32_t off, len;
+	const char *what;
+};
+
+static const struct overlap_case overlap_cases[] = {
+	{ 4, 0, 16, "partial, from the left" },
+	{ 4, 16, 16, "partial, from the right" },
+	{ 4, 0, 32, "superset" },
+	{ 4, 8, 24, "same start, longer" },
+	{ 4, 0, 24, "same end, longer" },
+	{ 6, 0, 16, "partial, from the left" },
+	{ 6, 16, 16, "partial, from the right" },
+	{ 6, 0, 32, "superset" },
+	{ 6, 8, 24, "same start, longer" },
+	{ 6, 0, 24, "same end, longer" },
+};
+
+ParameterizedTestParameters(strict, overlap_discards_datagram)
+{
+	return cr_make_param_array(struct overlap_case, (void *)overlap_cases,
+				   sizeof(overlap_cases) /
+					   sizeof(overlap_cases[0]));
+}
+
+ParameterizedTest(struct overlap_case *p, strict, overlap_discards_datagram)
+{
+	struct rig g;
+	uint8_t data[48];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, p->family, PB_DLT_ETHERNET, 21, data, sizeof(data), 6);
+	feed_frag(&g, &d, 8, 16, true);
+	feed_frag(&g, &d, 40, 8, false);
+	cr_expect_eq(feed_frag(&g, &d, p->off, p->len, true), 0, "%s", p->what);
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.ReasmOverlaps, 1u, "%s", p->what);
+	cr_expect_eq(st.ReasmFails, 1u, "%s", p->what);
+	cr_expect_eq(st.duplicates, 0u, "%s", p->what);
+	cr_expect_eq(st.datagrams_pending, 0u, "%s: datagram gone", p->what);
+	cr_expect_eq(st.bytes_held, 0u, "%s", p->what);
+	/* The rest of the datagram: the held pieces are gone, so this
+	 * starts a new queue and cannot complete ... */
+	cr_expect_eq(feed_frag(&g, &d, 0, 8, true), 0, "%s", p->what);
+	cr_expect_eq(feed_frag(&g, &d, 24, 16, true), 0, "%s", p->what);
+	st = rig_stats(&g);
+	cr_expect_eq(st.datagrams_pending, 1u, "%s: a new queue", p->what);
+	/* ... until all of it has come again. */
+	feed_frag(&g, &d, 8, 16, true);
+	cr_expect_eq(feed_frag(&g, &d, 40, 8, false), 1, "%s", p->what);
+	cr_assert_eq(g.nout, 1u, "%s", p->what);
+	expect_dgram(&g, 0, &d);
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.ReasmFails, 1u);
+	cr_expect_eq(st.ReasmReqds, 7u);
+	cr_expect_eq(st.frags_reassembled, 4u);
+	cr_expect_eq(st.frags_dropped + st.frags_discarded, 3u,
+		     "%s: two discarded with the datagram, and the "
+		     "overlapping one",
+		     p->what);
+}
+
+/* The end of the datagram: each case holds some fragments, then one that
+ * contradicts the end; the datagram is discarded (bad_end). */
+struct end_case {
+	int family;
+	int kind;
+};
+
+enum {
+	END_SECOND_LAST,	/* [16,24) MF0 held; [8,16) MF0 */
+	END_SECOND_LAST_LONGER, /* [16,24) MF0 held; [24,32) MF0 */
+	END_PAST_END,		/* [8,16) MF0 held; [16,24) MF1 */
+	END_LAST_BEFORE_DATA,	/* [16,32) MF1 held; [8,16) MF0 */
+	END_ZERO_LENGTH,	/* [0,8) MF1 held; [8,8) MF1 */
+	END_ZERO_LENGTH_LAST,	/* [0,8) MF1 held; [8,8) MF0 */
+	END_KINDS
+};
+
+static const char *const end_names[] = {
+	"second last fragment, shorter",
+	"second last fragment, longer",
+	"data past the end",
+	"last fragment before held data",
+	"zero-length fragment",
+	"zero-length last fragment",
+};
+
+ParameterizedTestParameters(strict, bad_end_discards_datagram)
+{
+	static struct end_case v[2 * END_KINDS];
+
+	for (int f = 0; f < 2; f++)
+		for (int k = 0; k < END_KINDS; k++)
+			v[f * END_KINDS + k] =
+				(struct end_case){ families[f], k };
+	return cr_make_param_array(struct end_case, v, 2 * END_KINDS);
+}
+
+ParameterizedTest(struct end_case *p, strict, bad_end_discards_datagram)
+{
+	struct rig g;
+	uint8_t data[32];
+	struct pb_dgram d;
+	const char *what = end_names[p->kind];
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, p->family, PB_DLT_ETHERNET, 33, data, sizeof(data), 7);
+	switch (p->kind) {
+	case END_SECOND_LAST:
+		feed_frag(&g, &d, 16, 8, false);
+		feed_frag(&g, &d, 8, 8, false);
+		break;
+	case END_SECOND_LAST_LONGER:
+		feed_frag(&g, &d, 16, 8, false);
+		feed_frag(&g, &d, 24, 8, false);
+		break;
+	case END_PAST_END:
+		feed_frag(&g, &d, 8, 8, false);
+		feed_frag(&g, &d, 16, 8, true);
+		break;
+	case END_LAST_BEFORE_DATA:
+		feed_frag(&g, &d, 16, 16, true);
+		feed_frag(&g, &d, 8, 8, false);
+		break;
+	case END_ZERO_LENGTH:
+		feed_frag(&g, &d, 0, 8, true);
+		feed_frag(&g, &d, 8, 0, true);
+		break;
+	case END_ZERO_LENGTH_LAST:
+		feed_frag(&g, &d, 0, 8, true);
+		feed_frag(&g, &d, 8, 0, false);
+		break;
+	}
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.bad_end, 1u, "%s", what);
+	cr_expect_eq(st.ReasmFails, 1u, "%s", what);
+	cr_expect_eq(st.ReasmOverlaps, 0u, "%s", what);
+	cr_expect_eq(st.datagrams_pending, 0u, "%s: datagram gone", what);
+	cr_expect_eq(g.nout, 0u, "%s", what);
+	/* The datagram whole, from scratch: a new queue completes it. */
+	feed_frag(&g, &d, 0, 16, true);
+	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1, "%s", what);
+	cr_assert_eq(g.nout, 1u, "%s", what);
+	expect_dgram(&g, 0, &d);
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.frags_reassembled, 2u);
+	cr_expect_eq(st.ReasmReqds, 4u);
+}
+
+/* ----------------------------------------------------------------------
+ * eight: non-last fragments whose length is not a multiple of 8
+ */
+
+Test(eight, ipv4_end_rounded_down)
+{
+	struct rig g;
+	uint8_t data[40], first[20];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 44, data, sizeof(data), 8);
+	/* [0, 20) MF 1: bytes 16..19 are ignored (Linux rounds the end
+	 * down); they differ from the datagram's so that using them shows. */
+	memcpy(first, data, 20);
+	memset(first + 16, 0xcc, 4);
+	cr_expect_eq(feed_bytes(&g, &d, 0, first, 20, true), 0);
+	cr_expect_eq(feed_frag(&g, &d, 16, 24, false), 1,
+		     "[16, 40) meets the rounded-down [0, 16)");
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.ReasmOverlaps, 0u);
+	cr_expect_eq(st.frags_reassembled, 2u);
+}
+
+Test(eight, ipv4_short_fragment_rounds_to_nothing)
+{
+	struct rig g;
+	uint8_t data[32];
+	struct pb_dgram d;
+
+	/* [8, 12) MF 1 rounds down to [8, 8): a zero-length fragment. */
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 45, data, sizeof(data), 9);
+	feed_frag(&g, &d, 0, 8, true);
+	feed_frag(&g, &d, 8, 4, true);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.bad_end, 1u);
+	cr_expect_eq(st.ReasmFails, 1u);
+	cr_expect_eq(st.datagrams_pending, 0u);
+	cr_expect_eq(g.nout, 0u);
+}
+
+Test(eight, ipv6_fragment_dropped_queue_kept)
+{
+	struct rig g;
+	uint8_t data[32];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 6, PB_DLT_ETHERNET, 46, data, sizeof(data), 10);
+	cr_expect_eq(feed_frag(&g, &d, 0, 16, true), 0);
+	cr_expect_eq(feed_frag(&g, &d, 16, 12, true), 0, "12 bytes, MF 1");
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.malformed, 1u);
+	cr_expect_eq(st.ReasmFails, 0u);
+	cr_expect_eq(st.datagrams_pending, 1u, "queue kept");
+	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.frags_reassembled, 2u);
+	cr_expect_eq(st.frags_dropped, 1u);
+}
+
+/* ----------------------------------------------------------------------
+ * limits
+ */
+
+/* Feed @d in fragments of @chunk bytes, in order; @return how many. */
+static size_t feed_split(struct rig *g, const struct pb_dgram *d, size_t chunk)
+{
+	size_t n;
+	struct pb_frame **f = pb_split_every(d, chunk, &n);
+
+	for (size_t i = 0; i < n; i++)
+		feed(g, f[i]);
+	pb_frames_free(f, n, true);
+	return n;
+}
+
+Test(limits, ipv4_fragment_past_65535_dropped)
+{
+	struct rig g;
+	uint8_t data[16];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 50, data, sizeof(data), 11);
+	/* 20 + 65512 + 8 = 65540 */
+	feed_bytes(&g, &d, 65512, data, 8, true);
+	/* 20 + 65512 + 4 = 65536: one byte too many, as a last fragment */
+	feed_bytes(&g, &d, 65512, data, 4, false);
+	/* 20 + 65504 + 8 = 65532 fits */
+	feed_bytes(&g, &d, 65504, data, 8, true);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.too_big, 2u);
+	cr_expect_eq(st.ReasmReqds, 3u);
+	cr_expect_eq(st.frags_pending, 1u);
+	cr_expect_eq(st.datagrams_pending, 1u);
+}
+
+/* An IPv4 datagram of @len bytes of payload in 1480-byte fragments. */
+static void v4_big(struct rig *g, struct pb_dgram *d, uint8_t *data, size_t len,
+		   uint16_t id)
+{
+	make(d, 4, PB_DLT_ETHERNET, id, data, len, id);
+	feed_split(g, d, 1480);
+}
+
+Test(limits, ipv4_exactly_65535_reassembles, .timeout = 30)
+{
+	struct rig g;
+	static uint8_t data[65515];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	v4_big(&g, &d, data, sizeof(data), 51);
+	cr_assert_eq(g.nout, 1u);
+	cr_expect_eq(g.out[0]->len, 14u + 65535u);
+	expect_dgram(&g, 0, &d);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.too_big, 0u);
+}
+
+Test(limits, ipv4_65536_fails, .timeout = 30)
+{
+	struct rig g;
+	static uint8_t data[65516];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	v4_big(&g, &d, data, sizeof(data), 52);
+	cr_expect_eq(g.nout, 0u);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 0u);
+	cr_expect_geq(st.too_big, 1u);
+}
+
+Test(limits, ipv4_options_push_datagram_past_65535, .timeout = 30)
+{
+	struct rig g;
+	static uint8_t data[65500];
+	struct pb_dgram d;
+	size_t n;
+
+	/* Every fragment fits (20 + offset + len <= 65535), but the
+	 * offset-0 fragment's 60-byte header makes 60 + 65500 = 65560. */
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 53, data, sizeof(data), 12);
+	struct pb_frame **f = pb_split_every(&d, 1480, &n);
+	struct pb_dgram head = d;
+	head.v4.optlen = 40;
+	memset(head.v4.opts, 1, 40); /* NOPs */
+	pb_frame_free(f[0]);
+	f[0] = pb_frag(&head, 0, NULL, 1480, true);
+	for (size_t i = 0; i < n; i++)
+		feed(&g, f[i]);
+	pb_frames_free(f, n, true);
+	cr_expect_eq(g.nout, 0u);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 0u);
+	cr_expect_geq(st.too_big, 1u);
+}
+
+Test(limits, ipv6_fragment_past_65535_dropped)
+{
+	struct rig g;
+	uint8_t data[16];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 6, PB_DLT_ETHERNET, 54, data, sizeof(data), 13);
+	feed_bytes(&g, &d, 65528, data, 8, true);  /* 65536 */
+	feed_bytes(&g, &d, 65528, data, 8, false); /* 65536 */
+	feed_bytes(&g, &d, 65528, data, 7, false); /* 65535 fits */
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.too_big, 2u);
+	cr_expect_eq(st.frags_pending, 1u);
+}
+
+struct v6_big_case {
+	uint16_t hbh;
+	size_t len;
+	bool ok;
+};
+
+static const struct v6_big_case v6_big_cases[] = {
+	{ 0, 65535, true },  { 8, 65527, true },  { 16, 65519, true },
+	{ 0, 65536, false }, { 8, 65528, false }, { 16, 65520, false },
+};
+
+ParameterizedTestParameters(limits, ipv6_payload_65535)
+{
+	return cr_make_param_array(struct v6_big_case, (void *)v6_big_cases,
+				   sizeof(v6_big_cases) /
+					   sizeof(v6_big_cases[0]));
+}
+
+ParameterizedTest(struct v6_big_case *p, limits, ipv6_payload_65535,
+		  .timeout = 30)
+{
+	struct rig g;
+	uint8_t *data = malloc(p->len);
+	struct pb_dgram d;
+
+	cr_assert_not_null(data);
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 6, PB_DLT_ETHERNET, 55, data, p->len, 14);
+	d.v6.hbh_len = p->hbh;
+	feed_split(&g, &d, 1448);
+	if (p->ok) {
+		cr_assert_eq(g.nout, 1u, "hbh %u + %zu", p->hbh, p->len);
+		expect_dgram(&g, 0, &d);
+	} else {
+		cr_expect_eq(g.nout, 0u, "hbh %u + %zu", p->hbh, p->len);
+	}
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, p->ok ? 1u : 0u);
+	if (!p->ok)
+		cr_expect_geq(st.too_big, 1u);
+	free(data);
+}
+
+Test(limits, ping_of_death, .timeout = 30)
+{
+	struct rig g;
+	static uint8_t data[8 + 65510];
+	struct pb_dgram d;
+
+	/* ICMP echo with 65510 data bytes: 20 + 8 + 65510 = 65538. */
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	pb_fill(data, sizeof(data), 15);
+	pb_icmp_echo_hdr(data, false, 1, 1);
+	pb_dgram_v4(&d, PB_DLT_ETHERNET, 56, PB_IPPROTO_ICMP, data,
+		    sizeof(data));
+	feed_split(&g, &d, 1480);
+	cr_expect_eq(g.nout, 0u);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 0u);
+	cr_expect_geq(st.too_big, 1u);
+}
+
+static const enum reasm_policy all_policies[] = {
+	REASM_STRICT,	 REASM_FIRST, REASM_LAST,    REASM_BSD,
+	REASM_BSD_RIGHT, REASM_LINUX, REASM_WINDOWS, REASM_SOLARIS,
+};
+#define NPOLICIES (sizeof(all_policies) / sizeof(all_policies[0]))
+
+ParameterizedTestParameters(limits, teardrop)
+{
+	return cr_make_param_array(enum reasm_policy, (void *)all_policies,
+				   NPOLICIES);
+}
+
+ParameterizedTest(enum reasm_policy *p, limits, teardrop)
+{
+	struct rig g;
+	uint8_t data[36];
+	struct pb_dgram d;
+
+	/* The classic: [0, 36) MF 1, then [24, 28) MF 0, inside the first
+	 * and ending before it. */
+	rig_open(&g, REASM_LINK_ETHERNET, *p);
+	make(&d, 4, PB_DLT_ETHERNET, 57, data, sizeof(data), 16);
+	feed_frag(&g, &d, 0, 36, true);
+	feed_frag(&g, &d, 24, 4, false);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(g.nout, 0u, "%s", reasm_policy_name(*p));
+	cr_expect_eq(st.bad_end, 1u, "%s", reasm_policy_name(*p));
+	cr_expect_eq(st.ReasmFails, 1u, "%s", reasm_policy_name(*p));
+	cr_expect_eq(st.datagrams_pending, 0u, "%s", reasm_policy_name(*p));
+}
+
+Test(limits, ipv4_tiny_first_fragment)
+{
+	struct rig g;
+	uint8_t data[60];
+	struct pb_dgram d;
+	struct pb_frame *f[3];
+	static const uint32_t starts[] = { 0, 8, 24 };
+
+	/* A TCP header cut after 8 bytes: IPv4 reassembles it (a filter
+	 * may not like it; reassembly has no rule against it). */
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	pb_fill(data, sizeof(data), 17);
+	pb_tcp_hdr(data, 1234, 80, 1);
+	pb_dgram_v4(&d, PB_DLT_ETHERNET, 58, PB_IPPROTO_TCP, data,
+		    sizeof(data));
+	pb_split(&d, starts, 3, f);
+	feed(&g, f[1]);
+	feed(&g, f[0]);
+	cr_expect_eq(feed(&g, f[2]), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	pb_frames_free(f, 3, false);
+}
+
+static const bool orders[] = { false, true };
+
+ParameterizedTestParameters(limits, max_frags)
+{
+	return cr_make_param_array(bool, (void *)orders, 2);
+}
+
+ParameterizedTest(bool *reversed, limits, max_frags)
+{
+	struct rig g;
+	uint8_t data[40];
+	struct pb_dgram d;
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	size_t n;
+
+	c.max_frags = 4;
+	rig_init(&g, &c);
+	for (uint32_t frags = 4; frags <= 5; frags++) {
+		make(&d, 4, PB_DLT_ETHERNET, 60 + frags, data, 8 * frags,
+		     frags);
+		struct pb_frame **f = pb_split_every(&d, 8, &n);
+		cr_assert_eq(n, frags);
+		for (size_t i = 0; i < n; i++)
+			feed(&g, f[*reversed ? n - 1 - i : i]);
+		pb_frames_free(f, n, true);
+	}
+	cr_assert_eq(g.nout, 1u, "4 fragments fit, 5 do not");
+	make(&d, 4, PB_DLT_ETHERNET, 64, data, 32, 4);
+	expect_dgram(&g, 0, &d);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.too_many_frags, 1u);
+	cr_expect_eq(st.ReasmFails, 1u);
+	cr_expect_eq(st.ReasmReqds, 9u);
+	cr_expect_eq(st.frags_reassembled, 4u);
+	cr_expect_eq(st.datagrams_pending, 0u,
+		     "the fifth fragment discards the datagram");
+}
+
+/* max_frags counts fragments: under FIRST one fragment that fills three
+ * gaps between held ones ([8, 48) over [0, 8), [16, 24), [32, 40)) is one
+ * fragment, though it leaves six pieces. */
+Test(limits, max_frags_counts_fragments)
+{
+	struct rig g;
+	uint8_t data[48], big[40];
+	struct pb_dgram d, want;
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_FIRST);
+
+	c.max_frags = 4;
+	rig_init(&g, &c);
+	make(&d, 4, PB_DLT_ETHERNET, 66, data, sizeof(data), 35);
+	memset(big, 0xbb, sizeof(big));
+	feed_frag(&g, &d, 0, 8, true);
+	feed_frag(&g, &d, 16, 8, true);
+	feed_frag(&g, &d, 32, 8, true);
+	cr_expect_eq(feed_bytes(&g, &d, 8, big, 40, false), 1);
+	cr_assert_eq(g.nout, 1u);
+	uint8_t out[48];
+	for (unsigned b = 0; b < 6; b++)
+		memcpy(out + 8 * b, b % 2 ? big : data + 8 * b, 8);
+	want = d;
+	want.data = out;
+	expect_dgram(&g, 0, &want);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.too_many_frags, 0u);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.frags_reassembled, 4u);
+}
+
+/* ----------------------------------------------------------------------
+ * ipv6
+ */
+
+struct ext_case {
+	uint16_t hbh, dst;
+	bool atomic;
+};
+
+static const struct ext_case ext_cases[] = {
+	{ 8, 0, false },   { 0, 8, false }, { 8, 8, false },
+	{ 16, 24, false }, { 8, 16, true }, { 0, 8, true },
+};
+
+ParameterizedTestParameters(ipv6, extension_headers_before_fragment)
+{
+	return cr_make_param_array(struct ext_case, (void *)ext_cases,
+				   sizeof(ext_cases) / sizeof(ext_cases[0]));
+}
+
+ParameterizedTest(struct ext_case *p, ipv6, extension_headers_before_fragment)
+{
+	struct rig g;
+	uint8_t data[72];
+	struct pb_dgram d;
+	struct pb_frame *f[3];
+	static const uint32_t starts[] = { 0, 24, 48 };
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 6, PB_DLT_ETHERNET, 70, data, sizeof(data), 18);
+	d.v6.hbh_len = p->hbh;
+	d.v6.dst_len = p->dst;
+	if (p->atomic) {
+		cr_expect_eq(feed_frag(&g, &d, 0, sizeof(data), false), 1);
+	} else {
+		pb_split(&d, starts, 3, f);
+		feed(&g, f[2]);
+		feed(&g, f[0]);
+		cr_expect_eq(feed(&g, f[1]), 1);
+		pb_frames_free(f, 3, false);
+	}
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.atomic, p->atomic ? 1u : 0u);
+}
+
+/* The fragmentable part starts with @proto; its first fragment carries
+ * @first bytes (MF 1). */
+struct chain_case {
+	uint8_t proto;	/* the Fragment header's Next Header */
+	uint16_t ext;	/* destination options after the Fragment header */
+	uint8_t upper;	/* the upper layer after them */
+	uint32_t first; /* bytes in the first fragment */
+	bool ok;
+	bool sub8; /* first < 8 and MF 1: also not a multiple of 8 */
+};
+
+static const struct chain_case chain_cases[] = {
+	{ PB_IPPROTO_TCP, 0, 0, 16, false, false },
+	{ PB_IPPROTO_TCP, 0, 0, 8, false, false },
+	{ PB_IPPROTO_TCP, 0, 0, 24, true, false },
+	{ PB_IPPROTO_UDP, 0, 0, 8, true, false },
+	{ PB_IPPROTO_UDP, 0, 0, 4, false, true },
+	{ PB_IPPROTO_ICMPV6, 0, 0, 8, true, false },
+	{ PB_IPPROTO_ICMPV6, 0, 0, 4, false, true },
+	{ PB_IPPROTO_DSTOPTS, 8, PB_IPPROTO_UDP, 8, false, false },
+	{ PB_IPPROTO_DSTOPTS, 8, PB_IPPROTO_UDP, 16, true, false },
+	{ PB_IPPROTO_DSTOPTS, 16, PB_IPPROTO_TCP, 24, false, false },
+	{ PB_IPPROTO_DSTOPTS, 16, PB_IPPROTO_TCP, 40, true, false },
+	{ PB_IPPROTO_ESP, 0, 0, 8, true, false },
+};
+
+ParameterizedTestParameters(ipv6, first_fragment_header_chain)
+{
+	return cr_make_param_array(struct chain_case, (void *)chain_cases,
+				   sizeof(chain_cases) /
+					   sizeof(chain_cases[0]));
+}
+
+ParameterizedTest(struct chain_case *p, ipv6, first_fragment_header_chain)
+{
+	struct rig g;
+	uint8_t data[96];
+	struct pb_dgram d;
+	uint32_t good = 48; /* a first fragment with the whole chain */
+
+	pb_fill(data, sizeof(data), 19);
+	uint8_t upper = p->ext ? p->upper : p->proto;
+	if (p->ext) {
+		data[0] = p->upper;
+		data[1] = (uint8_t)(p->ext / 8 - 1);
+		data[2] = 1; /* PadN */
+		data[3] = (uint8_t)(p->ext - 4);
+		memset(data + 4, 0, p->ext - 4u);
+	}
+	if (upper == PB_IPPROTO_TCP)
+		pb_tcp_hdr(data + p->ext, 1, 2, 3);
+	else if (upper == PB_IPPROTO_UDP)
+		pb_udp_hdr(data + p->ext, 1, 2, (uint16_t)(96 - p->ext));
+	else if (upper == PB_IPPROTO_ICMPV6)
+		pb_icmp_echo_hdr(data + p->ext, true, 1, 2);
+	pb_dgram_v6(&d, PB_DLT_ETHERNET, 71, p->proto, data, sizeof(data));
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	feed_frag(&g, &d, good, sizeof(data) - good, false);
+	feed_frag(&g, &d, 0, p->first, true);
+	struct reasm_stats st = rig_stats(&g);
+	if (p->ok) {
+		cr_expect_eq(st.incomplete_chain, 0u,
+			     "proto %u ext %u first %u", p->proto, p->ext,
+			     p->first);
+		feed_frag(&g, &d, p->first, good - p->first, true);
+		cr_assert_eq(g.nout, 1u);
+		expect_dgram(&g, 0, &d);
+	} else {
+		/* A first fragment shorter than 8 with MF set is also not a
+		 * multiple of 8; Linux checks the chain first (before the
+		 * fragment queue), so either counter may say why. */
+		if (p->sub8)
+			cr_expect_eq(st.incomplete_chain + st.malformed, 1u,
+				     "proto %u first %u", p->proto, p->first);
+		else
+			cr_expect_eq(st.incomplete_chain, 1u,
+				     "proto %u ext %u first %u", p->proto,
+				     p->ext, p->first);
+		cr_expect_eq(st.ReasmFails, 0u);
+		cr_expect_eq(st.datagrams_pending, 1u, "queue kept");
+		/* The whole first fragment completes the datagram; had the
+		 * short one been held, this would overlap it. */
+		cr_expect_eq(feed_frag(&g, &d, 0, good, true), 1,
+			     "proto %u ext %u first %u", p->proto, p->ext,
+			     p->first);
+		cr_assert_eq(g.nout, 1u);
+		expect_dgram(&g, 0, &d);
+	}
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.ReasmOverlaps, 0u);
+	cr_expect_eq(st.frags_dropped, p->ok ? 0u : 1u);
+}
+
+ParameterizedTestParameters(ipv6, atomic_fragment_leaves_queue_alone)
+{
+	return cr_make_param_array(bool, (void *)orders, 2);
+}
+
+ParameterizedTest(bool *with_hbh, ipv6, atomic_fragment_leaves_queue_alone)
+{
+	struct rig g;
+	uint8_t data[32], other[40];
+	struct pb_dgram d, a;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 6, PB_DLT_ETHERNET, 72, data, sizeof(data), 20);
+	make(&a, 6, PB_DLT_ETHERNET, 72, other, sizeof(other), 21);
+	if (*with_hbh)
+		a.v6.hbh_len = 8;
+	feed_frag(&g, &d, 0, 16, true);
+	cr_expect_eq(feed_frag(&g, &a, 0, sizeof(other), false), 1,
+		     "atomic: emitted at once");
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &a);
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.atomic, 1u);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.datagrams_pending, 1u, "the queue of id 72 stays");
+	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1);
+	cr_assert_eq(g.nout, 2u);
+	expect_dgram(&g, 1, &d);
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 2u);
+	cr_expect_eq(st.atomic, 1u);
+	cr_expect_eq(st.ReasmFails, 0u);
+	cr_expect_eq(st.ReasmReqds, 3u);
+	cr_expect_eq(st.frags_reassembled, 3u);
+}
+
+/* ----------------------------------------------------------------------
+ * ecn
+ */
+
+#define DSCP_AF11 10u
+
+struct ecn_case {
+	int family;
+	uint8_t ecn[3]; /* of the fragments, offset 0 first (and in) */
+	int want;	/* the output's ECN, or -1: discarded */
+};
+
+static const struct ecn_case ecn_base[] = {
+	{ 0,
+	  { PB_ECN_NOT_ECT, PB_ECN_NOT_ECT, PB_ECN_NOT_ECT },
+	  PB_ECN_NOT_ECT },
+	{ 0, { PB_ECN_ECT0, PB_ECN_ECT0, PB_ECN_ECT0 }, PB_ECN_ECT0 },
+	{ 0, { PB_ECN_ECT1, PB_ECN_ECT1, PB_ECN_ECT1 }, PB_ECN_ECT1 },
+	{ 0, { PB_ECN_CE, PB_ECN_CE, PB_ECN_CE }, PB_ECN_CE },
+	{ 0, { PB_ECN_ECT0, PB_ECN_CE, PB_ECN_ECT0 }, PB_ECN_CE },
+	{ 0, { PB_ECN_CE, PB_ECN_ECT1, PB_ECN_ECT1 }, PB_ECN_CE },
+	{ 0, { PB_ECN_ECT1, PB_ECN_ECT0, PB_ECN_CE }, PB_ECN_CE },
+	{ 0, { PB_ECN_ECT0, PB_ECN_ECT1, PB_ECN_ECT1 }, PB_ECN_ECT0 },
+	{ 0, { PB_ECN_ECT1, PB_ECN_ECT0, PB_ECN_ECT0 }, PB_ECN_ECT1 },
+	{ 0, { PB_ECN_NOT_ECT, PB_ECN_ECT0, PB_ECN_ECT0 }, -1 },
+	{ 0, { PB_ECN_ECT1, PB_ECN_NOT_ECT, PB_ECN_ECT1 }, -1 },
+	{ 0, { PB_ECN_CE, PB_ECN_CE, PB_ECN_NOT_ECT }, -1 },
+	{ 0, { PB_ECN_NOT_ECT, PB_ECN_NOT_ECT, PB_ECN_CE }, -1 },
+};
+#define NECN (sizeof(ecn_base) / sizeof(ecn_base[0]))
+
+ParameterizedTestParameters(ecn, rfc3168_table)
+{
+	static struct ecn_case v[2 * NECN];
+
+	for (size_t f = 0; f < 2; f++)
+		for (size_t i = 0; i < NECN; i++) {
+			v[f * NECN + i] = ecn_base[i];
+			v[f * NECN + i].family = families[f];
+		}
+	return cr_make_param_array(struct ecn_case, v, 2 * NECN);
+}
+
+ParameterizedTest(struct ecn_case *p, ecn, rfc3168_table)
+{
+	struct rig g;
+	uint8_t data[48];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, p->family, PB_DLT_ETHERNET, 80, data, sizeof(data), 22);
+	for (uint32_t i = 0; i < 3; i++) {
+		struct pb_dgram f = d;
+		uint8_t tos = (uint8_t)(DSCP_AF11 << 2 | p->ecn[i]);
+		f.v4.tos = tos;
+		f.v6.tclass = tos;
+		feed_frag(&g, &f, 16 * i, 16, i < 2);
+	}
+	const char *fam = p->family == 4 ? "IPv4" : "IPv6";
+	if (p->want >= 0) {
+		cr_assert_eq(g.nout, 1u, "%s ECN %u %u %u", fam, p->ecn[0],
+			     p->ecn[1], p->ecn[2]);
+		d.v4.tos = (uint8_t)(DSCP_AF11 << 2 | (unsigned)p->want);
+		d.v6.tclass = d.v4.tos;
+		expect_dgram(&g, 0, &d);
+		cr_expect_eq(g.out[0]->dscp, DSCP_AF11);
+	} else {
+		cr_expect_eq(g.nout, 0u, "%s ECN %u %u %u", fam, p->ecn[0],
+			     p->ecn[1], p->ecn[2]);
+	}
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.bad_ecn, p->want < 0 ? 1u : 0u);
+	cr_expect_eq(st.ReasmFails, p->want < 0 ? 1u : 0u);
+	cr_expect_eq(st.ReasmOKs, p->want < 0 ? 0u : 1u);
+	cr_expect_eq(st.datagrams_pending, 0u);
+}
+
+/* ----------------------------------------------------------------------
+ * ipv4: options, DF, checksums
+ */
+
+Test(ipv4, options_from_offset_zero_fragment)
+{
+	struct rig g;
+	uint8_t data[64];
+	struct pb_dgram d, head;
+	static const uint8_t opts[12] = {
+		7, 11, 4, 0, 0, 0, 0, 0, 0, 0, 0, /* record route, 2 slots */
+		0,				  /* end of options */
+	};
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 90, data, sizeof(data), 23);
+	head = d;
+	head.v4.optlen = sizeof(opts);
+	memcpy(head.v4.opts, opts, sizeof(opts));
+	head.v4.ttl = 17; /* the output's header is this one */
+	/* Non-first fragments without the option (not copied), and one
+	 * with an unrelated option of its own. */
+	struct pb_dgram mid = d;
+	mid.v4.optlen = 4;
+	memcpy(mid.v4.opts, "\x01\x01\x01\x00", 4);
+	feed_frag(&g, &d, 48, 16, false);
+	feed_frag(&g, &mid, 24, 24, true);
+	cr_expect_eq(feed_frag(&g, &head, 0, 24, true), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &head);
+	rig_finish(&g);
+}
+
+struct df_case {
+	bool df[3]; /* fragments of 32, 24 and 16 bytes */
+	bool want;
+};
+
+static const struct df_case df_cases[] = {
+	{ { false, false, false }, false }, { { true, true, true }, true },
+	{ { true, false, false }, true }, /* the largest had DF */
+	{ { false, true, true }, false }, /* smaller ones had it */
+	{ { true, false, true }, true },
+};
+
+ParameterizedTestParameters(ipv4, df_of_largest_fragment)
+{
+	return cr_make_param_array(struct df_case, (void *)df_cases,
+				   sizeof(df_cases) / sizeof(df_cases[0]));
+}
+
+ParameterizedTest(struct df_case *p, ipv4, df_of_largest_fragment)
+{
+	struct rig g;
+	uint8_t data[72];
+	struct pb_dgram d;
+	static const uint32_t off[3] = { 0, 32, 56 };
+	static const uint32_t len[3] = { 32, 24, 16 };
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 91, data, sizeof(data), 24);
+	/* Arrival: the middle one, the last, then offset 0. */
+	static const int order[3] = { 1, 2, 0 };
+	for (int k = 0; k < 3; k++) {
+		int i = order[k];
+		struct pb_dgram f = d;
+		f.v4.df = p->df[i];
+		feed_frag(&g, &f, off[i], len[i], i < 2);
+	}
+	cr_assert_eq(g.nout, 1u);
+	d.v4.df = p->want;
+	expect_dgram(&g, 0, &d);
+	rig_finish(&g);
+}
+
+Test(ipv4, bad_header_checksum_dropped)
+{
+	struct rig g;
+	uint8_t data[48];
+	struct pb_dgram d, bad;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 92, data, sizeof(data), 25);
+	bad = d;
+	bad.v4.bad_checksum = true;
+	feed_frag(&g, &d, 0, 16, true);
+	feed_frag(&g, &bad, 16, 16, true);
+	cr_expect_eq(feed_frag(&g, &bad, 32, 16, false), 0,
+		     "a bad last fragment completes nothing");
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.bad_checksum, 2u);
+	cr_expect_eq(st.datagrams_pending, 1u);
+	cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 0);
+	cr_expect_eq(feed_frag(&g, &d, 16, 16, true), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	st = rig_finish(&g);
+	cr_expect_eq(st.bad_checksum, 2u);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.ReasmFails, 0u);
+	cr_expect_eq(st.frags_reassembled, 3u);
+}
+
+/* ----------------------------------------------------------------------
+ * keys
+ */
+
+ParameterizedTestParameters(keys, id_reuse_after_completion)
+{
+	return cr_make_param_array(int, (void *)families, NFAMILIES);
+}
+
+ParameterizedTest(int *family, keys, id_reuse_after_completion)
+{
+	struct rig g;
+	uint8_t a[40], b[56];
+	struct pb_dgram da, db;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&da, *family, PB_DLT_ETHERNET, 93, a, sizeof(a), 26);
+	make(&db, *family, PB_DLT_ETHERNET, 93, b, sizeof(b), 27);
+	feed_frag(&g, &da, 0, 24, true);
+	cr_expect_eq(feed_frag(&g, &da, 24, 16, false), 1);
+	g.now += NS_PER_S;
+	/* Same id, other data, overlapping the first's ranges. */
+	feed_frag(&g, &db, 16, 40, false);
+	cr_expect_eq(feed_frag(&g, &db, 0, 16, true), 1);
+	cr_assert_eq(g.nout, 2u);
+	expect_dgram(&g, 0, &da);
+	expect_dgram(&g, 1, &db);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 2u);
+	cr_expect_eq(st.ReasmOverlaps, 0u);
+	cr_expect_eq(st.duplicates, 0u);
+}
+
+/* Ways a second fragment differs from the first one's datagram. */
+enum {
+	KEY_SRC,
+	KEY_DST,
+	KEY_ID,
+	KEY_PROTO,
+	KEY_VLAN,
+	KEY_INNER_VLAN,
+	KEY_NO_VLAN,
+	KEY_KINDS
+};
+
+static const char *const key_names[] = {
+	"source",     "destination",	    "id", "protocol", "VLAN",
+	"inner VLAN", "tagged vs untagged",
+};
+
+struct key_case {
+	int family;
+	int kind;
+};
+
+ParameterizedTestParameters(keys, separate_datagrams_never_merge)
+{
+	static struct key_case v[2 * KEY_KINDS];
+	size_t n = 0;
+
+	for (int f = 0; f < 2; f++)
+		for (int k = 0; k < KEY_KINDS; k++) {
+			if (families[f] == 6 && k == KEY_PROTO)
+				continue; /* not part of the IPv6 key */
+			v[n++] = (struct key_case){ families[f], k };
+		}
+	return cr_make_param_array(struct key_case, v, n);
+}
+
+ParameterizedTest(struct key_case *p, keys, separate_datagrams_never_merge)
+{
+	struct rig g;
+	uint8_t data[32];
+	struct pb_dgram d, o;
+	const char *what = key_names[p->kind];
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, p->family, PB_DLT_ETHERNET, 94, data, sizeof(data), 28);
+	d.link.nvlan = 2;
+	d.link.tpid[0] = PB_TPID_8021AD;
+	d.link.tci[0] = 100;
+	d.link.tci[1] = 200;
+	o = d;
+	switch (p->kind) {
+	case KEY_SRC:
+		o.v4.src ^= 1;
+		o.v6.src[15] ^= 0x10;
+		break;
+	case KEY_DST:
+		o.v4.dst ^= 0x100;
+		o.v6.dst[0] ^= 0x01;
+		break;
+	case KEY_ID:
+		o.v4.id ^= 0x8000;
+		o.v6.id ^= 0x80000000u;
+		break;
+	case KEY_PROTO:
+		o.v4.proto = PB_IPPROTO_TCP;
+		break;
+	case KEY_VLAN:
+		o.link.tci[0] = 101;
+		break;
+	case KEY_INNER_VLAN:
+		o.link.tci[1] = 201;
+		break;
+	case KEY_NO_VLAN:
+		o.link.nvlan = 0;
+		break;
+	}
+	feed_frag(&g, &d, 0, 16, true);
+	cr_expect_eq(feed_frag(&g, &o, 16, 16, false), 0, "%s", what);
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.datagrams_pending, 2u, "%s", what);
+	cr_expect_eq(g.nout, 0u, "%s", what);
+	/* Each completes with its own other half. */
+	cr_expect_eq(feed_frag(&g, &o, 0, 16, true), 1, "%s", what);
+	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1, "%s", what);
+	cr_assert_eq(g.nout, 2u);
+	expect_dgram(&g, 0, &o);
+	expect_dgram(&g, 1, &d);
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 2u);
+	cr_expect_eq(st.ReasmOverlaps, 0u);
+	cr_expect_eq(st.duplicates, 0u);
+}
+
+/* ----------------------------------------------------------------------
+ * timeout
+ */
+
+struct timeout_case {
+	int family;
+	uint64_t cfg_ns; /* 0: the default */
+	uint64_t want_ns;
+};
+
+static const struct timeout_case timeout_cases[] = {
+	{ 4, 0, 30 * NS_PER_S },
+	{ 6, 0, 60 * NS_PER_S },
+	{ 4, 5 * NS_PER_S, 5 * NS_PER_S },
+	{ 6, 7 * NS_PER_S, 7 * NS_PER_S },
+};
+
+ParameterizedTestParameters(timeout, from_first_fragment)
+{
+	return cr_make_param_array(struct timeout_case, (void *)timeout_cases,
+				   sizeof(timeout_cases) /
+					   sizeof(timeout_cases[0]));
+}
+
+ParameterizedTest(struct timeout_case *p, timeout, from_first_fragment)
+{
+	struct rig g;
+	uint8_t data[48];
+	struct pb_dgram d;
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+
+	if (p->family == 4)
+		c.timeout_v4_ns = p->cfg_ns;
+	else
+		c.timeout_v6_ns = p->cfg_ns;
+	rig_init(&g, &c);
+	make(&d, p->family, PB_DLT_ETHERNET, 95, data, sizeof(data), 29);
+	uint64_t t0 = g.now, T = p->want_ns;
+	feed_frag(&g, &d, 0, 16, true);
+	g.now = t0 + T / 2; /* does not extend the timeout */
+	feed_frag(&g, &d, 16, 16, true);
+	cr_expect_eq(reasm_expire(&g.w, t0 + T - 1), 0u, "1 ns early");
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.datagrams_pending, 1u);
+	cr_expect_eq(st.ReasmTimeout, 0u);
+	cr_expect_eq(reasm_expire(&g.w, t0 + T), 1u,
+		     "timeout after the "
+		     "first fragment");
+	st = rig_stats(&g);
+	cr_expect_eq(st.ReasmTimeout, 1u);
+	cr_expect_eq(st.ReasmFails, 1u);
+	cr_expect_eq(st.frags_discarded, 2u);
+	cr_expect_eq(st.datagrams_pending, 0u);
+	cr_expect_eq(st.bytes_held, 0u);
+	/* The last fragment, late: a new queue of its own. */
+	g.now = t0 + T + 1;
+	cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 0);
+	st = rig_stats(&g);
+	cr_expect_eq(st.datagrams_pending, 1u);
+	cr_expect_eq(g.nout, 0u);
+	/* It times out on its own clock, T after it came. */
+	cr_expect_eq(reasm_expire(&g.w, g.now + T - 1), 0u);
+	cr_expect_eq(reasm_expire(&g.w, g.now + T), 1u);
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmTimeout, 2u);
+	cr_expect_eq(st.ReasmFails, 2u);
+	cr_expect_eq(st.frags_discarded, 3u);
+	cr_expect_eq(st.ReasmOKs, 0u);
+}
+
+ParameterizedTestParameters(timeout, late_fragment_without_expire)
+{
+	return cr_make_param_array(int, (void *)families, NFAMILIES);
+}
+
+/* Nobody called reasm_expire(), but the datagram's time is up when its
+ * last fragment comes: it must not complete. */
+ParameterizedTest(int *family, timeout, late_fragment_without_expire)
+{
+	struct rig g;
+	uint8_t data[32];
+	struct pb_dgram d;
+	uint64_t T = (*family == 4 ? 30 : 60) * NS_PER_S;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, *family, PB_DLT_ETHERNET, 96, data, sizeof(data), 30);
+	uint64_t t0 = g.now;
+	feed_frag(&g, &d, 0, 16, true);
+	g.now = t0 + T + NS_PER_S;
+	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 0,
+		     "completed a datagram past its timeout");
+	cr_expect_eq(g.nout, 0u);
+	rig_finish(&g);
+}
+
+/* ----------------------------------------------------------------------
+ * policy: Novak's target-based reassembly test
+ */
+
+struct novak_frag {
+	char letter;
+	uint16_t off; /* bytes */
+	uint16_t len;
+	bool mf;
+};
+
+static const struct novak_frag novak[] = {
+	{ 'A', 0, 24, true },	{ 'B', 32, 16, true },	 { 'C', 48, 24, true },
+	{ 'D', 80, 8, true },	{ 'E', 104, 16, true },	 { 'F', 120, 24, true },
+	{ 'G', 144, 16, true }, { 'H', 160, 16, true },	 { 'I', 176, 8, true },
+	{ 'J', 8, 32, true },	{ 'K', 48, 24, true },	 { 'L', 72, 24, true },
+	{ 'M', 96, 24, true },	{ 'N', 128, 8, true },	 { 'O', 152, 8, true },
+	{ 'P', 160, 8, true },	{ 'Q', 176, 16, false },
+};
+#define NNOVAK (sizeof(novak) / sizeof(novak[0]))
+
+struct novak_case {
+	int family;
+	enum reasm_policy policy;
+	char want[25]; /* one letter per 8-byte block; "" for STRICT */
+};
+
+static const struct novak_case novak_base[] = {
+	{ 0, REASM_BSD, "AAAJJBCCCLLLMMMFFFGGHHIQ" },
+	{ 0, REASM_LINUX, "AAAJJBKKKLLLMMMFFFGGPHQQ" },
+	{ 0, REASM_WINDOWS, "AAAJBBCCCLLLMEEFFFGGHHIQ" },
+	{ 0, REASM_SOLARIS, "AAAJBBCCCLLLMMMFFFGGHHIQ" },
+	{ 0, REASM_FIRST, "AAAJBBCCCLDLMEEFFFGGHHIQ" },
+	{ 0, REASM_LAST, "AJJJJBKKKLLLMMMFNFGOPHQQ" },
+	{ 0, REASM_BSD_RIGHT, "AJJJBBKKKLLLMMMFFFGGHHQQ" },
+	{ 0, REASM_STRICT, "" },
+};
+#define NNOVAK_CASES (sizeof(novak_base) / sizeof(novak_base[0]))
+
+ParameterizedTestParameters(policy, novak)
+{
+	static struct novak_case v[2 * NNOVAK_CASES];
+
+	for (size_t f = 0; f < 2; f++)
+		for (size_t i = 0; i < NNOVAK_CASES; i++) {
+			v[f * NNOVAK_CASES + i] = novak_base[i];
+			v[f * NNOVAK_CASES + i].family = families[f];
+		}
+	return cr_make_param_array(struct novak_case, v, 2 * NNOVAK_CASES);
+}
+
+ParameterizedTest(struct novak_case *p, policy, novak)
+{
+	struct rig g;
+	uint8_t bytes[32], want[192];
+	struct pb_dgram d;
+	const char *name = reasm_policy_name(p->policy);
+	uint8_t proto = p->family == 4 ? PB_IPPROTO_ICMP : PB_IPPROTO_ICMPV6;
+
+	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
+	if (p->family == 4)
+		pb_dgram_v4(&d, PB_DLT_ETHERNET, 0x4e56, proto, NULL, 0);
+	else
+		pb_dgram_v6(&d, PB_DLT_ETHERNET, 0x4e56, proto, NULL, 0);
+	for (size_t i = 0; i < NNOVAK; i++) {
+		memset(bytes, novak[i].letter, novak[i].len);
+		int rc = feed_bytes(&g, &d, novak[i].off, bytes, novak[i].len,
+				    novak[i].mf);
+		cr_expect_eq(rc, i + 1 == NNOVAK && p->want[0] ? 1 : 0,
+			     "%s: fragment %c", name, novak[i].letter);
+	}
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_gt(st.ReasmOverlaps, 0u, "%s", name);
+	if (p->want[0] == '\0') {
+		cr_expect_eq(g.nout, 0u, "strict: discarded for overlap");
+		cr_expect_eq(st.ReasmOKs, 0u);
+		cr_expect_geq(st.ReasmFails, 1u);
+		rig_finish(&g);
+		return;
+	}
+	cr_assert_eq(g.nout, 1u, "%s", name);
+	char got[25] = { 0 };
+	const struct reasm_out *o = g.out[0];
+	size_t l3 = o->len >= 192 ? o->len - 192 : 0;
+	for (size_t b = 0; b < 24 && l3 + 8 * b < o->len; b++)
+		got[b] = (char)o->data[l3 + 8 * b];
+	for (size_t i = 0; i < 24; i++)
+		memset(want + 8 * i, p->want[i], 8);
+	d.data = want;
+	d.len = sizeof(want);
+	char why[256];
+	bool ok = pb_check(o->data, o->len, &d, why, sizeof(why));
+	cr_expect(ok, "%s (IPv%d): got %s, want %s (%s)", name, p->family, got,
+		  p->want, why);
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u, "%s", name);
+	cr_expect_eq(st.ReasmFails, 0u, "%s", name);
+	cr_expect_eq(st.frags_pending, 0u, "%s", name);
+}
+
+/* ----------------------------------------------------------------------
+ * link
+ */
+
+struct eth_case {
+	int family;
+	unsigned nvlan;
+	uint16_t tpid[2];
+};
+
+static const struct eth_case eth_cases[] = {
+	{ 4, 0, { 0, 0 } },
+	{ 4, 1, { PB_TPID_8021Q, 0 } },
+	{ 4, 1, { PB_TPID_8021AD, 0 } },
+	{ 4, 2, { PB_TPID_8021AD, PB_TPID_8021Q } },
+	{ 4, 2, { PB_TPID_8021Q, PB_TPID_8021Q } },
+	{ 6, 0, { 0, 0 } },
+	{ 6, 1, { PB_TPID_8021Q, 0 } },
+	{ 6, 2, { PB_TPID_8021AD, PB_TPID_8021Q } },
+};
+
+/* Three fragments, each with its own link header (mark 0xa0 + index):
+ * the output carries the offset-0 fragment's, which comes second. */
+static void link_run(struct rig *g, struct pb_dgram *d)
+{
+	struct pb_frame *f[3];
+	struct pb_dgram v[3];
+
+	for (int i = 0; i < 3; i++) {
+		v[i] = *d;
+		v[i].link.mark = (uint8_t)(0xa0 + i);
+	}
+	f[0] = pb_frag(&v[0], 0, NULL, 16, true);
+	f[1] = pb_frag(&v[1], 16, NULL, 24, true);
+	f[2] = pb_frag(&v[2], 40, NULL, d->len - 40, false);
+	cr_expect_eq(feed(g, f[2]), 0);
+	cr_expect_eq(feed(g, f[0]), 0);
+	cr_expect_eq(feed(g, f[1]), 1);
+	pb_frames_free(f, 3, false);
+	cr_assert_eq(g->nout, 1u);
+	expect_dgram(g, 0, &v[0]);
+}
+
+ParameterizedTestParameters(link, ethernet_vlan_tags)
+{
+	return cr_make_param_array(struct eth_case, (void *)eth_cases,
+				   sizeof(eth_cases) / sizeof(eth_cases[0]));
+}
+
+ParameterizedTest(struct eth_case *p, link, ethernet_vlan_tags)
+{
+	struct rig g;
+	uint8_t data[64];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, p->family, PB_DLT_ETHERNET, 97, data, sizeof(data), 31);
+	d.link.nvlan = p->nvlan;
+	for (unsigned i = 0; i < p->nvlan; i++) {
+		d.link.tpid[i] = p->tpid[i];
+		d.link.tci[i] = (uint16_t)(0x2000 | (300 + i));
+	}
+	link_run(&g, &d);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.passed, 0u);
+}
+
+/* @f with @extra bytes after the IP packet (Ethernet padding to 60
+ * bytes, a frame check sequence): on the wire and in the capture. */
+static struct pb_frame *pad_frame(struct pb_frame *f, uint32_t extra)
+{
+	struct pb_frame *p = malloc(sizeof(*p) + f->caplen + extra);
+
+	cr_assert_not_null(p);
+	memcpy(p, f, sizeof(*p) + f->caplen);
+	memset(p->data + f->caplen, 0xa5, extra);
+	p->caplen += extra;
+	p->wirelen += extra;
+	pb_frame_free(f);
+	return p;
+}
+
+ParameterizedTestParameters(link, ethernet_padding_ignored)
+{
+	return cr_make_param_array(int, (void *)families, NFAMILIES);
+}
+
+ParameterizedTest(int *family, link, ethernet_padding_ignored)
+{
+	struct rig g;
+	uint8_t data[24];
+	struct pb_dgram d;
+	struct pb_frame *f[3];
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, *family, PB_DLT_ETHERNET, 101, data, sizeof(data), 36);
+	for (uint32_t i = 0; i < 3; i++) {
+		f[i] = pb_frag(&d, 8 * i, NULL, 8, i < 2);
+		uint32_t extra = f[i]->caplen < 60 ? 60 - f[i]->caplen : 0;
+		f[i] = pad_frame(f[i], extra + 4);
+	}
+	feed(&g, f[1]);
+	feed(&g, f[2]);
+	cr_expect_eq(feed(&g, f[0]), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	pb_frames_free(f, 3, false);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.malformed, 0u);
+}
+
+static const struct fam_link other_links[] = {
+	{ 4, PB_DLT_SLL },  { 6, PB_DLT_SLL },	{ 4, PB_DLT_SLL2 },
+	{ 6, PB_DLT_SLL2 }, { 4, PB_DLT_RAW },	{ 6, PB_DLT_RAW },
+	{ 4, PB_DLT_IPV4 }, { 6, PB_DLT_IPV6 },
+};
+
+ParameterizedTestParameters(link, cooked_and_raw)
+{
+	return cr_make_param_array(struct fam_link, (void *)other_links,
+				   sizeof(other_links) /
+					   sizeof(other_links[0]));
+}
+
+ParameterizedTest(struct fam_link *p, link, cooked_and_raw)
+{
+	struct rig g;
+	uint8_t data[64];
+	struct pb_dgram d;
+
+	rig_open(&g, p->dlt, REASM_STRICT);
+	make(&d, p->family, p->dlt, 98, data, sizeof(data), 32);
+	link_run(&g, &d);
+	/* A non-fragment on the same link passes unchanged. */
+	struct pb_frame *w = pb_whole(&d);
+	cr_expect_eq(feed(&g, w), 1);
+	cr_assert_eq(g.nout, 2u);
+	expect_passed(&g, 1, w);
+	pb_frame_free(w);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.passed, 1u);
+}
+
+/* ----------------------------------------------------------------------
+ * truncated
+ */
+
+ParameterizedTestParameters(truncated, fragment_never_reassembled)
+{
+	return cr_make_param_array(int, (void *)families, NFAMILIES);
+}
+
+ParameterizedTest(int *family, truncated, fragment_never_reassembled)
+{
+	struct rig g;
+	uint8_t data[48];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, *family, PB_DLT_ETHERNET, 99, data, sizeof(data), 33);
+	feed_frag(&g, &d, 0, 16, true);
+	/* The middle fragment, its capture 6 bytes short. */
+	struct pb_frame *mid = pb_frag(&d, 16, NULL, 16, true);
+	cr_expect_eq(reasm_input(&g.w, mid->data, mid->caplen - 6, mid->wirelen,
+				 g.now),
+		     0);
+	/* And the last one, its capture cut 2 bytes after its headers. */
+	struct pb_frame *last = pb_frag(&d, 32, NULL, 16, false);
+	uint32_t cut = last->l3off + (*family == 4 ? 20u : 48u) + 2u;
+	cr_expect_eq(reasm_input(&g.w, last->data, cut, last->wirelen, g.now),
+		     0);
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.truncated, 2u);
+	cr_expect_eq(st.ReasmOKs, 0u);
+	cr_expect_eq(g.nout, 0u);
+	/* Whole captures of both complete the datagram: the queue was not
+	 * touched. */
+	feed(&g, mid);
+	cr_expect_eq(feed(&g, last), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	pb_frame_free(mid);
+	pb_frame_free(last);
+	st = rig_finish(&g);
+	cr_expect_eq(st.truncated, 2u);
+	cr_expect_eq(st.frags_dropped, 2u);
+	cr_expect_eq(st.ReasmOKs, 1u);
+	cr_expect_eq(st.frags_reassembled, 3u);
+}
+
+ParameterizedTestParameters(truncated, non_fragment_passed_as_captured)
+{
+	return cr_make_param_array(int, (void *)families, NFAMILIES);
+}
+
+ParameterizedTest(int *family, truncated, non_fragment_passed_as_captured)
+{
+	struct rig g;
+	uint8_t data[200];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, *family, PB_DLT_ETHERNET, 100, data, sizeof(data), 34);
+	struct pb_frame *w = pb_whole(&d);
+	w->caplen = 96; /* a snap length */
+	cr_expect_eq(feed(&g, w), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_passed(&g, 0, w);
+	cr_expect_eq(g.out[0]->orig_len, w->wirelen);
+	pb_frame_free(w);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmReqds, 0u);
+}
