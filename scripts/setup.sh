@@ -1,6 +1,9 @@
 #!/bin/sh
 # setup.sh - install the Debian packages grain needs to build, test and
 # benchmark, if any is missing. Quiet and quick when all are present.
+# clang and libclang-rt-dev (libFuzzer and Clang's sanitizer runtimes,
+# only recommended by clang, so not installed with it here) are for the
+# fuzz target, test/fuzz/run.sh.
 #
 # Usage: ./scripts/setup.sh    (from any directory; as root when something
 #                               has to be installed)
@@ -8,6 +11,8 @@ set -eu
 
 packages="
 	build-essential
+	clang
+	libclang-rt-dev
 	cmake
 	pkg-config
 	git
@@ -19,6 +24,7 @@ packages="
 	libck-dev
 	libdpdk-dev
 	gnuplot-nox
+	valgrind
 	iproute2
 "
 

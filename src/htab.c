@@ -91,7 +91,7 @@ struct stripe {
 	int64_t bytes;                           /* exact */
 	/* Line 2: read by other threads (evictors, stats, exact sums). */
 	alignas(GRAIN_CACHELINE) _Atomic(int64_t) unfolded; /* not in total */
-	_Atomic(uint64_t) oldest;                /* head's stamp, or MAX */
+	_Atomic(uint64_t) oldest;                /* head's stamp; MAX: empty */
 	_Atomic(unsigned) buckets;               /* array's size, for stats */
 	/* The array replaced by the last resize, until no reader can be on
 	 * it; the next resize must wait for that. */
@@ -339,11 +339,16 @@ static void add_bytes(struct grain_htab *h, struct stripe *st, int64_t delta)
 
 /* --- LRU (under the stripe lock) ---------------------------------------- */
 
+/* UINT64_MAX means "empty" to evict(); a head stamped UINT64_MAX (a
+ * caller's clock may saturate there) reports one less, or it could never
+ * be evicted. */
 static void set_oldest(struct stripe *st)
 {
-	atomic_store_explicit(&st->oldest,
-			      st->lru_head ? st->lru_head->stamp : UINT64_MAX,
-			      memory_order_relaxed);
+	uint64_t o = st->lru_head ? st->lru_head->stamp : UINT64_MAX;
+
+	if (st->lru_head != NULL && o == UINT64_MAX)
+		o = UINT64_MAX - 1;
+	atomic_store_explicit(&st->oldest, o, memory_order_relaxed);
 }
 
 static void lru_append(struct stripe *st, struct grain_hnode *n)

@@ -75,9 +75,10 @@ struct dgram {
 	uint8_t ecn;     /* OR of the fragments' ECN bits (Linux's table) */
 	uint8_t v6_nexthdr; /* the offset-0 fragment's Fragment header NH */
 	uint16_t max_size, max_df_size; /* IPv4 DF rule */
-	uint16_t head_len;  /* bytes of head: link + IP header (+ v6 ext) */
-	uint16_t l2_len;
-	uint16_t nh_off;    /* IPv6: offset in head of the NH byte to patch */
+	uint32_t head_len;  /* bytes of head: link + IP header (+ v6 ext);
+			       an IPv6 chain alone may pass 64 KiB */
+	uint32_t l2_len;
+	uint32_t nh_off;    /* IPv6: offset in head of the NH byte to patch */
 	uint64_t first_ts;  /* capture time of the first fragment */
 	size_t charge;
 	struct piece *pieces;
@@ -624,9 +625,9 @@ static int take_head(struct grain_htab_scope *s, struct dgram *d,
 		return -ENOMEM;
 	memcpy(h, fr->frame, n);
 	d->head = h;
-	d->head_len = (uint16_t)n;
-	d->l2_len = (uint16_t)fr->l3;
-	d->nh_off = (uint16_t)fr->nh_off;
+	d->head_len = n;
+	d->l2_len = fr->l3;
+	d->nh_off = fr->nh_off;
 	d->v6_nexthdr = fr->v6_nexthdr;
 	d->charge += n;
 	(void)grain_htab_charge_locked(s, &d->node, n);
@@ -801,8 +802,10 @@ static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
 		*why = 1;
 		return NULL;
 	}
-	if ((d->key.family == 4 && l3len + d->len > IP_MAXPACKET) ||
-	    (d->key.family == 6 && l3len - 40 + d->len > IP_MAXPACKET)) {
+	/* 64-bit sums: nothing here can wrap. v4: header + data; v6: the
+	 * payload, extension headers before the Fragment header included. */
+	uint64_t size = (uint64_t)l3len + d->len;
+	if (size > IP_MAXPACKET + (d->key.family == 6 ? 40u : 0u)) {
 		*why = 2;
 		return NULL;
 	}

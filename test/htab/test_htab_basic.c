@@ -1428,6 +1428,42 @@ ParameterizedTest(unsigned *mode, htab_evict, charge_triggers_eviction)
 	mode_leave(flags);
 }
 
+/* A clock may saturate at UINT64_MAX: entries stamped there must still be
+ * evictable (the stripe's "oldest" must not read as "empty"). */
+ParameterizedTestParameters(htab_evict, stamp_at_clock_max)
+{
+	return cr_make_param_array(unsigned, (unsigned *)modes, NMODES);
+}
+
+ParameterizedTest(unsigned *mode, htab_evict, stamp_at_clock_max)
+{
+	const unsigned flags = *mode;
+	static struct ledger l;
+	ledger_init(&l);
+	l.log_unlinked = true;
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.stripes = 1;
+	c.mem_high = 1000;
+	c.mem_low = 500;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	static struct obj o[3];
+
+	for (uint64_t k = 0; k < 3; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, UINT64_MAX,
+					       400),
+			     0);
+	}
+	/* 1200 bytes went above 1000: evicted down to at most 500. */
+	cr_assert_leq(grain_htab_bytes_exact(h), 500u,
+		      "entries stamped UINT64_MAX were never evicted");
+	cr_assert_eq(stats_of(h).evictions, 2u);
+	cr_assert_eq(l.nlog, 2u);
+	grain_htab_destroy(h);
+	mode_leave(flags);
+}
+
 ParameterizedTestParameters(htab_evict, refuse_policy)
 {
 	return cr_make_param_array(unsigned, (void *)modes, NMODES);

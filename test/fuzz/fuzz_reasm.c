@@ -1,0 +1,620 @@
+/*
+ * fuzz_reasm.c - libFuzzer target for examples/reasm: configure an engine
+ * from the first bytes of the input, then feed it a sequence of packets,
+ * checking every frame it emits and its counters. fuzz_input.h gives the
+ * byte layout; most records are packets synthesized from a few fields
+ * (with correct checksums and lengths unless the record asks for damage),
+ * so that mutations reach the reassembly logic instead of dying in the
+ * parser.
+ *
+ * Checks (any failure prints what and aborts):
+ *   - a frame passed through is a copy of the input, with the input's
+ *     lengths and DSCP;
+ *   - a reassembled IPv4 datagram has a correct header checksum, a total
+ *     length equal to the frame's, MF clear and offset 0; an IPv6 one a
+ *     payload length equal to the frame's;
+ *   - every synthesized payload byte at datagram position p is
+ *     pat(key, p) unless the record chose another fill, so a datagram
+ *     built only from such fragments must carry that pattern whatever the
+ *     overlap policy (bytes from the wrong place or from another datagram
+ *     show). Keys that saw other bytes, and every key once a raw or
+ *     overwritten record was fed, are exempt;
+ *   - reasm_input() returns 1 exactly when it emitted; reasm_expire()'s
+ *     count is the ReasmTimeout it added; with eviction, the bytes held
+ *     after each record stay within the two tables' mem_high;
+ *   - the counters add up after every record (reasm_stats_read) and at
+ *     reasm_destroy(): ReasmReqds == frags_reassembled + frags_dropped +
+ *     frags_discarded + frags_pending, bytes_peak >= bytes_held, packets
+ *     == records fed, emitted, passed and ReasmOKs == the frames the
+ *     callback saw, and the datagrams and fragments destroy finds are
+ *     the ones reasm_stats_read() reported pending just before.
+ *
+ * Each frame is handed to the engine in a heap block of exactly its
+ * captured length, so AddressSanitizer catches a read past caplen.
+ * The same file builds the regression runner (regress_reasm.c), with any
+ * C11 compiler.
+ */
+#include "fuzz_input.h"
+#include "reasm.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool fz_verbose;
+
+#define NS_PER_S 1000000000ull
+#define NS_PER_MS 1000000ull
+/* Largest frame a structured record makes: link header (22: Ethernet and
+ * two tags) + IPv6 header + 65535 bytes of payload length. */
+#define FRAME_MAX (22u + 40u + 65535u)
+#define TAINT_BITS 4096u
+
+static const int fz_links[6] = {
+	REASM_LINK_RAW,	 REASM_LINK_ETHERNET, REASM_LINK_SLL,
+	REASM_LINK_SLL2, REASM_LINK_IPV4,     REASM_LINK_IPV6,
+};
+
+/* The state of one run (one input). */
+struct run {
+	struct reasm_config cfg;
+	uint64_t now;
+	uint64_t records;
+	/* the frame being fed */
+	const uint8_t *frame;
+	uint32_t caplen, wirelen;
+	/* what the emit callback saw */
+	uint64_t outs, passed, reassembled, out_bytes;
+	/* keys whose payloads may not follow the pattern */
+	bool taint_all;
+	uint8_t taint[TAINT_BITS / 8];
+};
+
+static struct run run;
+static uint8_t frame_buf[FRAME_MAX];
+
+/* --- checks -------------------------------------------------------------- */
+
+static void fail(const char *what, int line)
+{
+	fprintf(stderr,
+		"fuzz_reasm: check failed at line %d: %s\n"
+		"  record %llu, link %d, policy %s, mem_high %zu, mem_low %zu,"
+		" %s, stripes %u, max_frags %u, now %llu\n",
+		line, what, (unsigned long long)run.records, run.cfg.link,
+		reasm_policy_name(run.cfg.policy), run.cfg.mem_high,
+		run.cfg.mem_low, run.cfg.mem_refuse ? "refuse" : "evict",
+		run.cfg.stripes, run.cfg.max_frags,
+		(unsigned long long)run.now);
+	abort();
+}
+
+#define CHECK(cond)                            \
+	do {                                   \
+		if (!(cond))                   \
+			fail(#cond, __LINE__); \
+	} while (0)
+
+/* --- packet helpers ------------------------------------------------------ */
+
+static uint16_t rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static void wr16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static uint16_t csum(const uint8_t *p, size_t n)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i + 1 < n; i += 2)
+		sum += rd16(p + i);
+	if (n & 1)
+		sum += (uint32_t)p[n - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/*
+ * Where the IP header starts in a frame of link type @p link, its
+ * EtherType (0x0800 or 0x86dd for IP) and the VLAN word the engine keys
+ * on (802.1Q/802.1ad ids, 12 bits each, and the tag count in bits
+ * 24-31), as reasm.h describes the link types. false: no room for the
+ * link header.
+ */
+static bool link_l3(int link, const uint8_t *f, uint32_t n, uint32_t *l3,
+		    uint16_t *etype, uint32_t *vlan)
+{
+	*vlan = 0;
+	switch (link) {
+	case REASM_LINK_ETHERNET: {
+		uint32_t off = 12;
+		unsigned tags = 0;
+		if (n < 14)
+			return false;
+		*etype = rd16(f + off);
+		while ((*etype == 0x8100 || *etype == 0x88a8) && tags < 2) {
+			if (n < off + 6)
+				return false;
+			*vlan |= (uint32_t)(rd16(f + off + 2) & 0xfff)
+				 << (12 * tags);
+			tags++;
+			off += 4;
+			*etype = rd16(f + off);
+		}
+		*vlan |= (uint32_t)tags << 24;
+		*l3 = off + 2;
+		return true;
+	}
+	case REASM_LINK_SLL:
+		if (n < 16)
+			return false;
+		*etype = rd16(f + 14);
+		*l3 = 16;
+		return true;
+	case REASM_LINK_SLL2:
+		if (n < 20)
+			return false;
+		*etype = rd16(f);
+		*l3 = 20;
+		return true;
+	default: /* RAW, IPV4, IPV6: the version nibble says */
+		if (n < 1)
+			return false;
+		*etype = (f[0] >> 4) == 6 ? 0x86dd : 0x0800;
+		*l3 = 0;
+		return true;
+	}
+}
+
+/* The DSCP of an IP frame; 0 if it is not IP (reasm_out.dscp). */
+static uint8_t dscp_of(int link, const uint8_t *f, uint32_t n)
+{
+	uint32_t l3, vlan;
+	uint16_t etype;
+
+	if (!link_l3(link, f, n, &l3, &etype, &vlan) || l3 + 2 > n)
+		return 0;
+	if (etype == 0x0800 && (f[l3] >> 4) == 4)
+		return f[l3 + 1] >> 2;
+	if (etype == 0x86dd && (f[l3] >> 4) == 6)
+		return (uint8_t)(((f[l3] & 15) << 4 | f[l3 + 1] >> 4) >> 2);
+	return 0;
+}
+
+/* FNV-1a over what names a datagram and survives reassembly: the
+ * addresses, the VLAN word and, for IPv4, id and protocol (an IPv6
+ * output has no Fragment header left, so no id). */
+static uint32_t key_hash(unsigned family, const uint8_t *ip, uint32_t vlan)
+{
+	uint32_t h = 2166136261u;
+	uint8_t b[4 + 32 + 3];
+	size_t n = 0;
+
+	b[n++] = (uint8_t)vlan;
+	b[n++] = (uint8_t)(vlan >> 8);
+	b[n++] = (uint8_t)(vlan >> 16);
+	b[n++] = (uint8_t)(vlan >> 24);
+	if (family == 4) {
+		memcpy(b + n, ip + 12, 8);
+		n += 8;
+		b[n++] = ip[4];
+		b[n++] = ip[5];
+		b[n++] = ip[9];
+	} else {
+		memcpy(b + n, ip + 8, 32);
+		n += 32;
+	}
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 16777619u;
+	return h ^ family;
+}
+
+/* The byte a clean fragment of key @p h carries at datagram position p. */
+static uint8_t pat(uint32_t h, uint32_t p)
+{
+	uint8_t seed = (uint8_t)(h ^ h >> 8 ^ h >> 16 ^ h >> 24);
+
+	return (uint8_t)(seed + p + 31 * (p >> 8));
+}
+
+static void taint(uint32_t h)
+{
+	run.taint[(h % TAINT_BITS) / 8] |= (uint8_t)(1u << (h % 8));
+}
+
+static bool tainted(uint32_t h)
+{
+	return run.taint_all ||
+	       (run.taint[(h % TAINT_BITS) / 8] >> (h % 8) & 1);
+}
+
+/* --- output checks ------------------------------------------------------- */
+
+static void check_pattern(uint32_t h, const uint8_t *payload, uint32_t n)
+{
+	for (uint32_t p = 0; p < n; p++) {
+		if (payload[p] != pat(h, p)) {
+			fprintf(stderr,
+				"fuzz_reasm: reassembled byte %u is 0x%02x,"
+				" not 0x%02x (%u payload bytes)\n",
+				p, payload[p], pat(h, p), n);
+			fail("payload pattern", __LINE__);
+		}
+	}
+}
+
+static void check_reassembled(const struct reasm_out *o)
+{
+	uint32_t l3, vlan;
+	uint16_t etype;
+
+	CHECK(o->orig_len == o->len);
+	CHECK(link_l3(run.cfg.link, o->data, o->len, &l3, &etype, &vlan));
+	CHECK(etype == 0x0800 || etype == 0x86dd);
+	const uint8_t *ip = o->data + l3;
+	uint32_t n = o->len - l3;
+
+	if (etype == 0x0800) {
+		CHECK(n >= 20 && ip[0] >> 4 == 4);
+		uint32_t ihl = (ip[0] & 15u) * 4;
+		CHECK(ihl >= 20 && ihl <= n);
+		CHECK(rd16(ip + 2) == n);	       /* total length */
+		CHECK(csum(ip, ihl) == 0);	       /* header checksum */
+		CHECK((rd16(ip + 6) & ~0x4000u) == 0); /* MF 0, offset 0 */
+		CHECK(o->dscp == ip[1] >> 2);
+		uint32_t h = key_hash(4, ip, vlan);
+		if (!tainted(h))
+			check_pattern(h, ip + ihl, n - ihl);
+		return;
+	}
+	CHECK(n >= 40 && ip[0] >> 4 == 6);
+	CHECK(rd16(ip + 4) == n - 40); /* payload length */
+	CHECK(o->dscp == (uint8_t)(((ip[0] & 15) << 4 | ip[1] >> 4) >> 2));
+	uint32_t h = key_hash(6, ip, vlan);
+	if (tainted(h))
+		return;
+	/* A clean key's chain is the extension headers the generator wrote,
+	 * then one of the upper-layer headers fz_v6_nh[0..3]. */
+	uint32_t off = 40;
+	uint8_t nh = ip[6];
+	while ((nh == 0 || nh == 43 || nh == 60) && off + 2 <= n) {
+		nh = ip[off];
+		off += (ip[off + 1] + 1u) * 8;
+	}
+	CHECK(off <= n);
+	CHECK(nh == 6 || nh == 17 || nh == 58 || nh == 59);
+	check_pattern(h, ip + off, n - off);
+}
+
+static void on_emit(struct reasm_out *o, void *arg)
+{
+	(void)arg;
+	CHECK(o->ts_ns == run.now);
+	run.outs++;
+	run.out_bytes += o->len;
+	if (o->reassembled) {
+		run.reassembled++;
+		check_reassembled(o);
+	} else {
+		run.passed++;
+		CHECK(o->len == run.caplen);
+		CHECK(o->orig_len == run.wirelen);
+		CHECK(memcmp(o->data, run.frame, run.caplen) == 0);
+		CHECK(o->dscp == dscp_of(run.cfg.link, run.frame, run.caplen));
+	}
+	reasm_out_free(o);
+}
+
+/* --- the packet generator ------------------------------------------------ */
+
+/* Link header for @p s into @p f; its length. */
+static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype)
+{
+	static const uint8_t mac[8] = { 2, 0, 0, 0, 0, 1, 0, 0 };
+	unsigned tags = s->addr >> 4 & 3, sel = s->addr >> 6;
+	uint32_t n = 0;
+
+	switch (run.cfg.link) {
+	case REASM_LINK_ETHERNET:
+		memcpy(f, mac, 6);
+		memcpy(f + 6, mac, 6);
+		f[11] = 2;
+		n = 12;
+		if (tags != 0) {
+			wr16(f + n, tags == 3 ? 0x88a8 : 0x8100);
+			wr16(f + n + 2, 1 + sel);
+			n += 4;
+		}
+		if (tags >= 2) {
+			wr16(f + n, 0x8100);
+			wr16(f + n + 2, 100 + sel);
+			n += 4;
+		}
+		wr16(f + n, etype);
+		return n + 2;
+	case REASM_LINK_SLL:
+		memset(f, 0, 16);
+		wr16(f + 2, 1); /* ARPHRD_ETHER */
+		wr16(f + 4, 6);
+		memcpy(f + 6, mac, 8);
+		wr16(f + 14, etype);
+		return 16;
+	case REASM_LINK_SLL2:
+		memset(f, 0, 20);
+		wr16(f, etype);
+		f[7] = 1; /* ifindex */
+		wr16(f + 8, 1);
+		f[11] = 6;
+		memcpy(f + 12, mac, 8);
+		return 20;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Synthesize the packet @p s describes into frame_buf: sets run.caplen
+ * and run.wirelen, and taints its key unless its payload follows the
+ * pattern.
+ */
+static void build(const struct fz_spec *s)
+{
+	const bool v6 = s->kind & FZ_KIND_V6;
+	const bool frag = !(v6 && (s->off & FZ_OFF_X));
+	const uint8_t tos =
+		(uint8_t)((s->kind >> 1 & 15) << 2 | (s->proto >> 3 & 3));
+	const unsigned words = s->proto >> 5;
+	uint8_t *f = frame_buf;
+	uint32_t l3 = build_link(s, f, v6 ? 0x86dd : 0x0800);
+	uint8_t *ip = f + l3;
+	uint32_t hdr, len = s->len, pos = (s->off & FZ_OFF_MASK) * 8u;
+	bool clean = s->fill == 0;
+
+	if (!v6) {
+		hdr = 20 + 4 * words;
+		if (len > 65535 - hdr)
+			len = 65535 - hdr;
+		memset(ip, 0, hdr);
+		memset(ip + 20, 1, hdr - 20); /* NOP options */
+		ip[0] = (uint8_t)(0x40 | hdr / 4);
+		ip[1] = tos;
+		wr16(ip + 2, hdr + len);
+		wr16(ip + 4, s->id);
+		wr16(ip + 6,
+		     s->off & (FZ_OFF_MASK | FZ_OFF_MF | FZ_OFF_DF | FZ_OFF_X));
+		ip[8] = 64;
+		ip[9] = fz_v4_proto[s->proto & 7];
+		memcpy(ip + 12, (const uint8_t[]){ 10, 0, 0, 1 }, 4);
+		memcpy(ip + 16, (const uint8_t[]){ 10, 0, 1, 1 }, 4);
+		ip[15] = (uint8_t)(1 + (s->addr & 3));
+		ip[19] = (uint8_t)(1 + (s->addr >> 2 & 3));
+	} else {
+		uint8_t nh = fz_v6_nh[s->proto & 7];
+		uint8_t *prev = ip + 6; /* the byte naming the next header */
+		hdr = 40;
+		memset(ip, 0, 40);
+		ip[0] = (uint8_t)(0x60 | tos >> 4);
+		ip[1] = (uint8_t)(tos << 4);
+		ip[7] = 64;
+		ip[8] = 0xfd;
+		ip[21] = 1;
+		ip[23] = s->addr & 3;
+		ip[24] = 0xfd;
+		ip[37] = 2;
+		ip[39] = s->addr >> 2 & 3;
+		for (unsigned i = 0; i < s->pad; i++) {
+			*prev = 0;
+			memset(ip + hdr, 0, 256);
+			ip[hdr + 1] = 256 / 8 - 1;
+			prev = ip + hdr;
+			hdr += 256;
+		}
+		for (unsigned i = 0; i < words; i++) {
+			unsigned sh = 2 * (i % 4);
+			uint32_t l = 8 * (1 + (s->extlen >> sh & 3u));
+			*prev = fz_v6_ext[s->ext >> sh & 3];
+			memset(ip + hdr, 0, l);
+			ip[hdr + 1] = (uint8_t)(l / 8 - 1);
+			prev = ip + hdr;
+			hdr += l;
+		}
+		if (frag) {
+			uint8_t *fh = ip + hdr;
+			uint32_t id = s->id * 0x01000001u;
+			*prev = 44;
+			fh[0] = nh;
+			fh[1] = 0;
+			wr16(fh + 2, (uint32_t)pos | !!(s->off & FZ_OFF_MF));
+			fh[4] = (uint8_t)(id >> 24);
+			fh[5] = (uint8_t)(id >> 16);
+			fh[6] = (uint8_t)(id >> 8);
+			fh[7] = (uint8_t)id;
+			hdr += 8;
+		} else {
+			*prev = nh;
+			pos = 0;
+		}
+		if (len > 65535 - (hdr - 40))
+			len = 65535 - (hdr - 40);
+		wr16(ip + 4, hdr - 40 + len);
+		/* Other next headers put pattern bytes where headers go. */
+		if ((s->proto & 7) >= 4)
+			clean = false;
+	}
+
+	uint32_t vlan, where;
+	uint16_t etype;
+	(void)link_l3(run.cfg.link, f, l3 + hdr, &where, &etype, &vlan);
+	uint32_t h = key_hash(v6 ? 6 : 4, ip, vlan);
+	uint8_t *payload = ip + hdr;
+	if (s->fill != 0)
+		memset(payload, s->fill, len);
+	else
+		for (uint32_t p = 0; p < len; p++)
+			payload[p] = pat(h, pos + p);
+	if (!clean && frag)
+		taint(h);
+
+	/* Damage: lengths first, so that a lie can carry a good checksum. */
+	uint8_t *lf = v6 ? ip + 4 : ip + 2;
+	if (s->damage & FZ_DMG_LONGER)
+		wr16(lf, rd16(lf) + s->delta);
+	if (s->damage & FZ_DMG_SHORTER)
+		wr16(lf, rd16(lf) - s->delta);
+	if (!v6) {
+		wr16(ip + 10, csum(ip, hdr));
+		if (s->damage & FZ_DMG_CSUM)
+			wr16(ip + 10, rd16(ip + 10) ^ 0x5555);
+	}
+	uint32_t total = l3 + hdr + len;
+	uint32_t cut = (uint32_t)(s->damage >> FZ_DMG_CUT_SHIFT) * 8;
+	run.wirelen = total;
+	run.caplen = cut < total ? total - cut : 0;
+}
+
+/* --- the run ------------------------------------------------------------- */
+
+static void configure(const uint8_t *c)
+{
+	static const uint64_t start[5] = {
+		0,
+		1700000000ull * NS_PER_S,
+		4294967295ull * NS_PER_S,
+		UINT64_MAX - 40 * NS_PER_S,
+		UINT64_MAX,
+	};
+	struct reasm_config *cfg = &run.cfg;
+
+	cfg->link = fz_links[c[0] % 6];
+	cfg->policy = (enum reasm_policy)(c[1] % REASM_POLICY_COUNT);
+	cfg->mem_high = ((c[2] & 15u) + 1) * 16384;
+	cfg->mem_low = cfg->mem_high / 4 * ((c[3] & 3u) + 1);
+	cfg->stripes = c[3] & 4 ? 4 : 1;
+	cfg->mem_refuse = c[3] & 8;
+	if (c[3] >> 4) {
+		cfg->timeout_v4_ns = (c[3] >> 4) * NS_PER_S;
+		cfg->timeout_v6_ns = 2 * cfg->timeout_v4_ns;
+	}
+	cfg->max_frags = c[4] == 255 ? REASM_MAX_FRAGS_LIMIT : c[4];
+	run.now = start[c[5] % 5];
+}
+
+static void check_sum(const struct reasm_stats *st)
+{
+	CHECK(st->ReasmReqds == st->frags_reassembled + st->frags_dropped +
+					st->frags_discarded +
+					st->frags_pending);
+}
+
+/* Feed one record; the engine gets its frame in a block of exactly
+ * caplen bytes. */
+static void feed(struct reasm_worker *w, const uint8_t *body, size_t n)
+{
+	const uint8_t *src;
+	struct fz_spec s;
+
+	if (n > 0 && body[0] >= FZ_KIND_RAW) {
+		src = body + 1;
+		run.caplen = (uint32_t)(n - 1);
+		run.wirelen = run.caplen + (body[0] & 15u) * 64;
+		run.taint_all = true;
+	} else {
+		fz_spec_decode(&s, body, n);
+		build(&s);
+		if (s.kind >= FZ_KIND_OVERLAY && n > FZ_SPEC_LEN + 2) {
+			size_t at = (size_t)(body[FZ_SPEC_LEN] |
+					     body[FZ_SPEC_LEN + 1] << 8);
+			size_t k = n - FZ_SPEC_LEN - 2;
+			if (at < run.caplen) {
+				if (k > run.caplen - at)
+					k = run.caplen - at;
+				memcpy(frame_buf + at, body + FZ_SPEC_LEN + 2,
+				       k);
+			}
+			run.taint_all = true;
+		}
+		src = frame_buf;
+	}
+
+	uint8_t *f = malloc(run.caplen ? run.caplen : 1);
+	CHECK(f != NULL);
+	memcpy(f, src, run.caplen);
+	run.frame = f;
+	uint64_t before = run.outs;
+	int rc = reasm_input(w, f, run.caplen, run.wirelen, run.now);
+	CHECK(rc == (run.outs != before));
+	CHECK(run.outs - before <= 1);
+	run.frame = NULL;
+	free(f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct reasm *r;
+	struct reasm_worker w;
+	struct reasm_stats st, pre;
+
+	if (size < FZ_CONFIG_LEN)
+		return 0;
+	memset(&run, 0, sizeof(run));
+	configure(data);
+	CHECK(reasm_create(&r, &run.cfg) == 0);
+	CHECK(reasm_worker_init(&w, r, on_emit, NULL) == 0);
+
+	size_t at = FZ_CONFIG_LEN;
+	while (size - at >= FZ_REC_HDR) {
+		size_t n = (size_t)(data[at] | data[at + 1] << 8);
+		uint8_t ctl = data[at + 2];
+		at += FZ_REC_HDR;
+		if (n > size - at)
+			n = size - at;
+		uint64_t unit = ctl & FZ_CTL_SECONDS ? NS_PER_S
+						     : 25 * NS_PER_MS;
+		if ((ctl & FZ_CTL_BACK) == FZ_CTL_BACK)
+			run.now -= 5 * NS_PER_S; /* wraps below 0 */
+		else
+			run.now += (ctl & FZ_CTL_ADV_MASK) * unit;
+		feed(&w, data + at, n);
+		at += n;
+		run.records++;
+
+		reasm_stats_read(r, &st);
+		check_sum(&st);
+		CHECK(st.bytes_peak >= st.bytes_held);
+		if (!run.cfg.mem_refuse)
+			CHECK(st.bytes_held <= 2 * run.cfg.mem_high);
+		if ((ctl & FZ_CTL_EXPIRE) == FZ_CTL_EXPIRE) {
+			unsigned k = reasm_expire(&w, run.now);
+			reasm_stats_read(r, &pre);
+			CHECK(pre.ReasmTimeout - st.ReasmTimeout == k);
+			check_sum(&pre);
+		}
+	}
+
+	reasm_stats_read(r, &pre);
+	reasm_destroy(r, &st);
+	if (fz_verbose) {
+		fprintf(stderr, "link %d, policy %s, %llu records:\n",
+			run.cfg.link, reasm_policy_name(run.cfg.policy),
+			(unsigned long long)run.records);
+		reasm_stats_summary(stderr, &st);
+	}
+	check_sum(&st);
+	CHECK(st.packets == run.records);
+	CHECK(st.frags_pending == pre.frags_pending);
+	CHECK(st.datagrams_pending == pre.datagrams_pending);
+	CHECK(st.emitted == run.outs);
+	CHECK(st.emitted_bytes == run.out_bytes);
+	CHECK(st.passed == run.passed);
+	CHECK(st.ReasmOKs == run.reassembled);
+	return 0;
+}
