@@ -123,6 +123,9 @@ struct grain_htab {
 	size_t memsize;
 	alignas(GRAIN_CACHELINE) _Atomic(int64_t) total; /* folded bytes */
 	alignas(GRAIN_CACHELINE) struct grain_spinlock evict_lock;
+	/* The evictor's private snapshot of every stripe's oldest stamp
+	 * (under evict_lock), after the stripes in the same allocation. */
+	uint64_t *evict_seen;
 	struct stat_slot rstat[STAT_SLOTS];
 	struct stripe stripes[];
 };
@@ -342,13 +345,17 @@ static void add_bytes(struct grain_htab *h, struct stripe *st, int64_t delta)
 /* UINT64_MAX means "empty" to evict(); a head stamped UINT64_MAX (a
  * caller's clock may saturate there) reports one less, or it could never
  * be evicted. */
-static void set_oldest(struct stripe *st)
+static uint64_t head_stamp(const struct stripe *st)
 {
 	uint64_t o = st->lru_head ? st->lru_head->stamp : UINT64_MAX;
 
-	if (st->lru_head != NULL && o == UINT64_MAX)
-		o = UINT64_MAX - 1;
-	atomic_store_explicit(&st->oldest, o, memory_order_relaxed);
+	return st->lru_head != NULL && o == UINT64_MAX ? UINT64_MAX - 1 : o;
+}
+
+static void set_oldest(struct stripe *st)
+{
+	atomic_store_explicit(&st->oldest, head_stamp(st),
+			      memory_order_relaxed);
 }
 
 static void lru_append(struct stripe *st, struct grain_hnode *n)
@@ -561,6 +568,15 @@ static void evict(struct grain_htab *h, uint64_t now)
 	/* The exact total once; then subtract what we evict. Bytes others
 	 * add meanwhile are left to their own unlock. */
 	int64_t total = total_exact(h);
+	/* Every stripe's oldest stamp is read once (one pass over cache
+	 * lines other threads write), then kept up to date here: the stripe
+	 * evicted from is re-read under its lock, and a stale entry (its head
+	 * left meanwhile, so the stripe's real oldest is younger) is caught
+	 * under the lock and refreshed before anything is evicted. */
+	uint64_t *seen = h->evict_seen;
+	for (unsigned i = 0; i < h->nstripes; i++)
+		seen[i] = atomic_load_explicit(&h->stripes[i].oldest,
+					       memory_order_relaxed);
 	unsigned idle = 0;
 	while (total > h->mem_low && idle < 2 * h->nstripes) {
 		/* The stripe with the oldest head, and the runner-up's age:
@@ -568,8 +584,7 @@ static void evict(struct grain_htab *h, uint64_t now)
 		uint64_t best = UINT64_MAX, second = UINT64_MAX;
 		unsigned pick = 0;
 		for (unsigned i = 0; i < h->nstripes; i++) {
-			uint64_t o = atomic_load_explicit(&h->stripes[i].oldest,
-							  memory_order_relaxed);
+			uint64_t o = seen[i];
 			if (o < best) {
 				second = best;
 				best = o;
@@ -584,6 +599,12 @@ static void evict(struct grain_htab *h, uint64_t now)
 		struct grain_hnode *retired = NULL;
 		unsigned n = 0;
 		grain_spin_lock(&st->lock);
+		if (head_stamp(st) != best) {
+			seen[pick] = head_stamp(st); /* stale: choose again */
+			grain_spin_unlock(&st->lock);
+			idle++;
+			continue;
+		}
 		while (n < EVICT_BATCH && st->lru_head != NULL &&
 		       (n == 0 || st->lru_head->stamp <= second) &&
 		       total > h->mem_low) {
@@ -595,6 +616,7 @@ static void evict(struct grain_htab *h, uint64_t now)
 			       &retired);
 			n++;
 		}
+		seen[pick] = head_stamp(st);
 		grain_spin_unlock(&st->lock);
 		process_retired(h, retired);
 		if (n != 0)
@@ -622,11 +644,13 @@ int grain_htab_create(struct grain_htab **htabp,
 		return -EINVAL;
 
 	size_t size = sizeof(struct grain_htab) +
-		      (size_t)stripes * sizeof(struct stripe);
+		      (size_t)stripes * sizeof(struct stripe) +
+		      (size_t)stripes * sizeof(uint64_t);
 	struct grain_htab *h = grain_mem_alloc(alloc, size, GRAIN_CACHELINE);
 	if (h == NULL)
 		return -ENOMEM;
 	memset(h, 0, size);
+	h->evict_seen = (uint64_t *)(void *)&h->stripes[stripes];
 	h->ops = cfg->ops;
 	h->ctx = cfg->ctx;
 	if (cfg->secret != NULL)

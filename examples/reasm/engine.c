@@ -32,6 +32,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,14 +41,18 @@
 
 /* --- keys and datagrams -------------------------------------------------- */
 
+/* Packed so that an IPv4 key is its first KEY4_LEN bytes: the hash reads
+ * 20 bytes for IPv4, 44 for IPv6. */
 struct rkey {
-	uint8_t src[16], dst[16];
 	uint32_t id;
 	uint32_t vlan;
 	uint8_t family; /* 4 or 6 */
 	uint8_t proto;  /* IPv4 protocol; 0 for IPv6 */
-	uint8_t pad[6];
+	uint8_t pad[2];
+	uint8_t addr[32]; /* IPv4: src, dst in 8 bytes; IPv6: src, dst */
 };
+
+#define KEY4_LEN (offsetof(struct rkey, addr) + 8)
 
 /* A copy of one fragment's payload; pieces point into it. */
 struct fbuf {
@@ -63,6 +68,10 @@ struct piece {
 };
 
 enum { FIRST_IN = 1, LAST_IN = 2 };
+
+#define INLINE_PIECES 4u
+#define INLINE_HEAD 96u /* Ethernet, two tags, IPv4 with 40 bytes of options;
+			   IPv6 with 32 bytes of extension headers */
 
 struct dgram {
 	struct rkey key; /* just before the node: a hit is one cache line */
@@ -81,8 +90,13 @@ struct dgram {
 	uint32_t nh_off;    /* IPv6: offset in head of the NH byte to patch */
 	uint64_t first_ts;  /* capture time of the first fragment */
 	size_t charge;
-	struct piece *pieces;
-	uint8_t *head;
+	struct piece *pieces; /* small: the inline array below */
+	uint8_t *head;        /* small: the inline bytes below */
+	/* A typical datagram needs no allocation beyond this one and its
+	 * payload copies: up to INLINE_PIECES pieces and INLINE_HEAD bytes
+	 * of headers live here. */
+	struct piece inline_pieces[INLINE_PIECES];
+	uint8_t inline_head[INLINE_HEAD];
 };
 
 struct reasm {
@@ -252,8 +266,7 @@ static enum parse_result parse_v4(struct frag *fr, const uint8_t *ip,
 	fr->len = tot - ihl;
 	fr->payload = ip + ihl;
 	fr->tos = ip[1];
-	memcpy(fr->key.src, ip + 12, 4);
-	memcpy(fr->key.dst, ip + 16, 4);
+	memcpy(fr->key.addr, ip + 12, 8); /* src, dst */
 	fr->key.id = rd16(ip + 4);
 	fr->key.proto = ip[9];
 	fr->key.family = 4;
@@ -346,8 +359,7 @@ static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 	fr->len = 40 + plen - (off + 8);
 	fr->payload = fh + 8;
 	fr->tos = (uint8_t)(((ip[0] & 15) << 4) | (ip[1] >> 4));
-	memcpy(fr->key.src, ip + 8, 16);
-	memcpy(fr->key.dst, ip + 24, 16);
+	memcpy(fr->key.addr, ip + 8, 32); /* src, dst */
 	fr->key.id = rd32(fh + 4);
 	fr->key.family = 6;
 	return P_FRAG;
@@ -468,8 +480,10 @@ static void dgram_free(struct dgram *d)
 
 	for (uint32_t i = 0; i < d->npieces; i++)
 		fbuf_put(d->pieces[i].buf, &freed);
-	free(d->pieces);
-	free(d->head);
+	if (d->pieces != d->inline_pieces)
+		free(d->pieces);
+	if (d->head != d->inline_head)
+		free(d->head);
 	free(d);
 }
 
@@ -509,8 +523,10 @@ static void dgram_reclaim(struct grain_hnode *n, enum grain_htab_reason why,
 static uint64_t key_hash(const void *key, const struct grain_hash_key *sec,
 			 void *ctx)
 {
+	const struct rkey *k = key;
+
 	(void)ctx;
-	return grain_siphash(key, sizeof(struct rkey), sec);
+	return grain_siphash(key, k->family == 4 ? KEY4_LEN : sizeof(*k), sec);
 }
 
 static bool key_eq(const struct grain_hnode *n, const void *key, void *ctx)
@@ -560,10 +576,17 @@ static int pieces_reserve(struct grain_htab_scope *s, struct dgram *d,
 {
 	if (need <= d->cap)
 		return 0;
-	uint32_t cap = d->cap ? d->cap : 4;
+	uint32_t cap = d->cap;
 	while (cap < need)
 		cap *= 2;
-	struct piece *p = realloc(d->pieces, cap * sizeof(*p));
+	struct piece *p;
+	if (d->pieces == d->inline_pieces) {
+		p = malloc(cap * sizeof(*p));
+		if (p != NULL)
+			memcpy(p, d->pieces, d->npieces * sizeof(*p));
+	} else {
+		p = realloc(d->pieces, cap * sizeof(*p));
+	}
 	if (p == NULL)
 		return -ENOMEM;
 	size_t more = (size_t)(cap - d->cap) * sizeof(*p);
@@ -619,7 +642,7 @@ static int take_head(struct grain_htab_scope *s, struct dgram *d,
 		     const struct frag *fr)
 {
 	uint32_t n = fr->l3 + fr->hdr_len;
-	uint8_t *h = malloc(n);
+	uint8_t *h = n <= INLINE_HEAD ? d->inline_head : malloc(n);
 
 	if (h == NULL)
 		return -ENOMEM;
@@ -629,8 +652,10 @@ static int take_head(struct grain_htab_scope *s, struct dgram *d,
 	d->l2_len = fr->l3;
 	d->nh_off = fr->nh_off;
 	d->v6_nexthdr = fr->v6_nexthdr;
-	d->charge += n;
-	(void)grain_htab_charge_locked(s, &d->node, n);
+	if (h != d->inline_head) {
+		d->charge += n;
+		(void)grain_htab_charge_locked(s, &d->node, n);
+	}
 	return 0;
 }
 
@@ -846,8 +871,8 @@ static void sample_bytes(struct reasm_worker *w)
 {
 	if ((w->sample++ & 63) != 0)
 		return;
-	uint64_t b = grain_htab_bytes_exact(w->r->tab[0]) +
-		     grain_htab_bytes_exact(w->r->tab[1]);
+	uint64_t b = grain_htab_bytes(w->r->tab[0]) +
+		     grain_htab_bytes(w->r->tab[1]);
 	if (b > w->st.bytes_peak)
 		w->st.bytes_peak = b;
 }
@@ -939,6 +964,8 @@ fresh_dgram:
 		}
 		fresh->key = fr->key;
 		fresh->first_ts = now;
+		fresh->pieces = fresh->inline_pieces;
+		fresh->cap = INLINE_PIECES;
 		fresh->charge = sizeof(*fresh);
 		int rc = grain_htab_insert_locked(&s, &fresh->node, &fr->key,
 						  now, fresh->charge);
@@ -1157,7 +1184,6 @@ int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
 		hc.stripes = c.stripes;
 		hc.mem_high = c.mem_high;
 		hc.mem_low = c.mem_low;
-		hc.mem_batch = 16384;
 		hc.policy = c.mem_refuse ? GRAIN_HTAB_REFUSE : GRAIN_HTAB_EVICT;
 		hc.ttl = f == 0 ? c.timeout_v4_ns : c.timeout_v6_ns;
 		hc.flags = GRAIN_HTAB_NO_RCU;
