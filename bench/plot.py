@@ -1,0 +1,843 @@
+#!/usr/bin/env python3
+"""plot.py - draw grain's benchmark results as PNG charts with gnuplot.
+
+Usage: bench/plot.py DIR [--out PLOTDIR]
+
+Reads the Google Benchmark JSON files that bench/run writes into DIR
+(ring.json, prio.json, htab.json and reasm.json, each if present) and
+writes into PLOTDIR (default DIR/plots) one PNG per chart, beside the
+gnuplot script that drew it (NAME.gp, the data inline, so a chart can be
+redrawn or restyled by hand):
+
+  ring_single.png    ring, one token per call: pairs/s by configuration
+  ring_bulk32.png    ring, batches of 32
+  prio_own_core.png  prio, consumer alone on CPU 0: items/s by producers
+  prio_unpinned.png  prio, no pinning
+  htab_threads.png   htab, each workload: operations/s by threads
+  htab_stripes.png   htab, lock granularity: grain_htab by stripe count,
+                     with the one-lock and 256-spinlock baselines
+  reasm_workers.png  reassembly, Gbit/s by workers, one lock against 64
+  seed_pfifo.png     the lockless-pfifo_fast post's table beside prio
+  seed_frag.png      the frag-queue post's table (beside reasm if present)
+
+Every figure is a median: the *_median aggregates of the JSON, or the
+median of the repetitions when a file has no aggregates. Thread counts
+above the machine's CPUs (num_cpus in the JSON's context) are shaded as
+oversubscribed. Python 3 standard library and gnuplot (pngcairo terminal
+if it has one, png otherwise); nothing else.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+FAMILIES = ("ring", "prio", "htab", "reasm")
+
+# The counter each family reports its throughput in, and its scale.
+RATE = {
+    "ring": ("pairs_per_sec", 1e-6),
+    "prio": ("items_per_sec", 1e-6),
+    "htab": ("ops_per_sec", 1e-6),
+    "reasm": ("gbit_per_sec", 1.0),
+}
+
+# --- the seeds' tables ------------------------------------------------------
+
+# pktgen packets per second through pfifo_fast as the root qdisc, by
+# pktgen thread count: the classic locked qdisc ("original") against
+# per-band lockless arrays ("lockless").
+SEED_PFIFO_SOURCE = (
+    "netdev, 14 July 2016, \"Re: [RFC PATCH v2 08/10] net: sched: "
+    "pfifo_fast use alf_queue\" (John Fastabend, quoting Alexei "
+    "Starovoitov's table; Message-ID 57882945.4090101@gmail.com)")
+SEED_PFIFO = [  # threads, original pps, lockless pps
+    (1, 1418168, 1269450),
+    (2, 1587390, 1553408),
+    (4, 1084961, 1683639),
+    (8, 989636, 1522723),
+    (12, 1014018, 1348172),
+]
+
+# Mbit/s of 20 Gbit/s UDP fragment tests, by tree. B is the tree before
+# per-hash-bucket locking, C the same tree with it.
+SEED_FRAG_SOURCE = (
+    "netdev, April 2013, \"Re: [net-next PATCH 3/3] net: frag queue per "
+    "hash bucket locking\" (Jesper Dangaard Brouer)")
+SEED_FRAG_TESTS = ["20G64K", "20G3F", "20G64K+DoS", "20G3F+DoS",
+                   "20G64K+MQ", "20G3F+MQ"]
+SEED_FRAG = [  # row, what, Mbit/s per test as SEED_FRAG_TESTS
+    ("A", "Patch-02", [18848.7, 13230.1, 4103.04, 5310.36, 130.0, 440.2]),
+    ("B", "1b5ab0de, one lock",
+     [18841.5, 13156.8, 4101.08, 5314.57, 129.0, 424.2]),
+    ("C", "Patch-03v1, per-bucket locks",
+     [18838.0, 13490.5, 4405.11, 6814.72, 196.6, 461.6]),
+    ("D", "a210576c", [18321.5, 11250.4, 3635.34, 5160.13, 119.1, 405.2]),
+    ("E", "Patch-03 with _bh",
+     [17247.3, 11492.6, 3994.74, 6405.29, 166.7, 413.6]),
+    ("F", "Patch-03 without _bh",
+     [17471.3, 11298.7, 3818.05, 6102.11, 165.7, 406.3]),
+]
+# Our reassembly workloads and the seed's test each stands beside.
+REASM_VS_SEED = [("64K", "20G64K"), ("3F", "20G3F"),
+                 ("64K+DoS", "20G64K+DoS"), ("3F+DoS", "20G3F+DoS")]
+
+# --- reading results --------------------------------------------------------
+
+THREADS_RE = [
+    (re.compile(r"^(\d+)P(\d+)C$"), lambda m: int(m[1]) + int(m[2])),
+    (re.compile(r"^(\d+)t$"), lambda m: int(m[1])),
+    (re.compile(r"^(\d+)W$"), lambda m: int(m[1])),
+]
+
+
+def case_parts(name):
+    """The parts of a benchmark name that say what ran: 'ring/MPMC/grain/
+    1P1C/single/iterations:1/repeats:5/manual_time_median' -> ['ring',
+    'MPMC', 'grain', '1P1C', 'single']."""
+    out = []
+    for p in name.split("/"):
+        if ":" in p or re.match(r"^(manual|real|process)_time", p):
+            break
+        out.append(p)
+    return out
+
+
+def threads_of(part):
+    for rx, f in THREADS_RE:
+        m = rx.match(part)
+        if m:
+            return f(m)
+    return None
+
+
+class Results:
+    """One family's medians: {tuple of name parts: {counter: value}}."""
+
+    def __init__(self, family, path):
+        with open(path) as f:
+            doc = json.load(f)
+        self.family = family
+        self.context = doc.get("context", {})
+        self.ncpu = int(self.context.get("num_cpus") or 0) or os.cpu_count()
+        medians, runs = {}, {}
+        for b in doc.get("benchmarks", []):
+            key = tuple(case_parts(b["name"]))
+            counters = {k: v for k, v in b.items()
+                        if isinstance(v, (int, float)) and
+                        not isinstance(v, bool)}
+            if b.get("run_type") == "aggregate":
+                if b.get("aggregate_name") == "median":
+                    medians[key] = counters
+            elif not b.get("error_occurred"):
+                runs.setdefault(key, []).append(counters)
+        # Files without aggregates (one repetition, or
+        # --benchmark_report_aggregates_only=false with no repeats): the
+        # median of the runs.
+        for key, rs in runs.items():
+            if key not in medians:
+                names = set().union(*rs)
+                medians[key] = {
+                    k: statistics.median(r[k] for r in rs if k in r)
+                    for k in names}
+        self.medians = medians
+
+    def rate(self, key):
+        counter, scale = RATE[self.family]
+        c = self.medians.get(tuple(key))
+        if c is None or counter not in c:
+            return None
+        return c[counter] * scale
+
+
+def load(dirpath):
+    found = {}
+    for fam in FAMILIES:
+        p = os.path.join(dirpath, fam + ".json")
+        if os.path.isfile(p):
+            try:
+                found[fam] = Results(fam, p)
+            except (OSError, ValueError, KeyError) as e:
+                print(f"plot.py: {p}: unreadable ({e}); skipped",
+                      file=sys.stderr)
+    return found
+
+
+# --- gnuplot ----------------------------------------------------------------
+
+def gp_str(s):
+    """A gnuplot double-quoted string (escapes processed: \\n is a line
+    break)."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') \
+        .replace("\n", "\\n") + '"'
+
+
+def num(v):
+    return "NaN" if v is None else f"{v:.6g}"
+
+
+def terminal():
+    """'pngcairo' if this gnuplot has it, else 'png'."""
+    try:
+        r = subprocess.run(["gnuplot", "-e", "set terminal pngcairo"],
+                           capture_output=True, text=True, timeout=30)
+        if r.returncode == 0 and "unknown" not in r.stderr.lower():
+            return "pngcairo"
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return "png"
+
+
+def header(term, png, width, height):
+    font = 'font "sans,10"' if term == "pngcairo" else ""
+    return "\n".join([
+        f"set terminal {term} size {width},{height} noenhanced {font}",
+        f"set output {gp_str(png)}",
+        "set grid ytics lc rgb '#dddddd'",
+        "set key outside right top vertical Left reverse "
+        "samplen 2 spacing 1.1",
+        "set border 3",
+        "set tics nomirror",
+        "",
+    ])
+
+
+def datablock(name, rows):
+    lines = [f"${name} << EOD"]
+    lines += [" ".join(str(c) for c in r) for r in rows]
+    lines.append("EOD")
+    return "\n".join(lines) + "\n"
+
+
+def oversub_rect(x_from, x_to, label=True):
+    """Shade x_from..x_to (first axis units) as oversubscribed."""
+    s = (f"set object 1 rect from {x_from}, graph 0 to {x_to}, graph 1 "
+         "behind fc rgb '#f1e4e4' fs solid 1.0 noborder\n")
+    if label:
+        s += (f"set label 1 'oversubscribed' at {x_to}, graph 0.98 "
+              "right offset -0.5,0 tc rgb '#a05050'\n")
+    return s
+
+
+# Multiplot panels of equal width that leave the right sixth of the
+# picture to one key, drawn by the last panel.
+def panels_left_of_key(right=0.83):
+    return f"margins 0.05, {right}, 0.12, 0.88 spacing 0.05, 0.1"
+
+
+def key_at_right(right=0.83):
+    return f"set key at screen {right + 0.01}, 0.86 left top\n"
+
+
+# Seed charts: panels side by side, their keys below them, and a strip at
+# the foot for the source.
+SEED_KEY = "set key at graph 0, graph -0.16 left top vertical maxrows 6\n"
+
+
+def seed_margins(panels):
+    left = 0.06 if panels > 1 else 0.1
+    return f"margins {left}, 0.98, 0.30, 0.88 spacing 0.07, 0.1"
+
+
+def source_label(source):
+    """The seed's source in small print at the foot of the picture (drawn
+    with the next plot only: unset label 99 after it)."""
+    return (f"set label 99 {gp_str('Source: ' + source)} at screen 0.005, "
+            "screen 0.012 left font ',8' tc rgb '#5e5c64'\n")
+
+
+# Colours that stay apart in print and for the common colour blindness;
+# grain first, in the strongest.
+PALETTE = ["#1a5fb4", "#e66100", "#26a269", "#a51d2d", "#613583",
+           "#986a44", "#5e5c64", "#c061cb", "#2ec27e", "#f5c211"]
+
+
+class Chart:
+    def __init__(self, name, title, width, height, script):
+        self.name, self.title = name, title
+        self.width, self.height, self.script = width, height, script
+
+
+# --- charts -----------------------------------------------------------------
+
+def ring_charts(res):
+    """Throughput of every queue by configuration (threads), one chart per
+    batch kind that every MPMC queue runs."""
+    cpus = res.ncpu
+    configs, impls, batches = {}, [], []
+    for key in res.medians:
+        if len(key) < 5 or key[0] != "ring":
+            continue
+        mode, impl, cfg, batch = key[1], key[2], key[3], key[4]
+        t = threads_of(cfg)
+        if t is None:
+            continue
+        configs[cfg] = t
+        label = f"grain {mode}" if impl == "grain" else impl
+        if (mode, impl, label) not in impls:
+            impls.append((mode, impl, label))
+        if batch not in batches:
+            batches.append(batch)
+    if not configs:
+        return []
+    order = sorted(configs, key=lambda c: (configs[c], c))
+    # grain's MPMC mode first, then the other grain modes, then the rest
+    # by name.
+    impls.sort(key=lambda i: (i[1] != "grain", i[0] != "MPMC", i[2]))
+    charts = []
+    for batch in [b for b in ("single", "bulk32") if b in batches]:
+        series = []
+        for mode, impl, label in impls:
+            vals = [res.rate(("ring", mode, impl, c, batch)) for c in order]
+            if any(v is not None for v in vals):
+                series.append((label, vals))
+        if not series:
+            continue
+        rows = [[i] + [num(vals[i]) for _, vals in series]
+                for i in range(len(order))]
+        first_over = next((i for i, c in enumerate(order)
+                           if configs[c] > cpus), None)
+        what = ("one token per call" if batch == "single" else
+                f"batches of {batch[4:]} (all-or-nothing enqueue, "
+                "as-many-as-ready dequeue; ck_ring and wfcqueue loop "
+                "single calls)")
+        title = f"grain_ring against the other queues: {what}"
+        s = datablock("d", rows)
+        s += f"set title {gp_str(title)}\n"
+        s += ("set ylabel 'million pairs/s (enqueue + dequeue), median, "
+              "log scale'\n")
+        s += ("set xlabel 'configuration: P producer and C consumer "
+              "threads' offset 0,-1\nset bmargin 5\n")
+        s += "set logscale y\nset format y '%g'\n"
+        tics = ", ".join(
+            f'"{c}\\n{configs[c]} threads" {i}' for i, c in enumerate(order))
+        s += f"set xtics ({tics})\n"
+        s += f"set xrange [-0.4:{len(order) - 0.6}]\n"
+        if first_over is not None:
+            s += oversub_rect(first_over - 0.5, len(order) - 0.6)
+        plots = []
+        for j, (label, _) in enumerate(series):
+            grain = label.startswith("grain")
+            lw = 2.5 if label == "grain MPMC" else 1.5
+            dt = 1 if label == "grain MPMC" or not grain else 2
+            plots.append(
+                f"$d using 1:{j + 2} with linespoints lw {lw} dt {dt} "
+                f"pt {5 + 2 * (j % 4)} ps 1.1 "
+                f"lc rgb '{PALETTE[j % len(PALETTE)]}' "
+                f"title {gp_str(label)}")
+        s += "plot " + ", \\\n     ".join(plots) + "\n"
+        charts.append(Chart(f"ring_{batch}", title, 1100, 600, s))
+    return charts
+
+
+def prio_charts(res):
+    """Items/s by producer count, every queue and dequeue kind, one chart
+    per placement."""
+    cpus = res.ncpu
+    placements, impls, deqs, producers = [], [], [], set()
+    for key in res.medians:
+        if len(key) < 5 or key[0] != "prio":
+            continue
+        pl, impl, deq, cfg = key[1], key[2], key[3], key[4]
+        m = re.match(r"^(\d+)P1C$", cfg)
+        if not m:
+            continue
+        producers.add(int(m[1]))
+        for lst, v in ((placements, pl), (impls, impl), (deqs, deq)):
+            if v not in lst:
+                lst.append(v)
+    if not producers:
+        return []
+    ps = sorted(producers)
+    rank = {"grain_prio": 0, "pfifo_spin": 1, "pfifo_mutex": 2}
+    impls.sort(key=lambda i: (rank.get(i, 9), i))
+    deqs.sort(key=lambda d: (d != "single", d))
+    names = {"grain_prio": "grain_prio",
+             "pfifo_spin": "spinlock baseline",
+             "pfifo_mutex": "mutex baseline"}
+    where = {"own_core": "consumer alone on CPU 0, producers on CPU 1",
+             "unpinned": "no pinning: the scheduler places every thread"}
+    charts = []
+    for pl in placements:
+        series = []
+        for i, impl in enumerate(impls):
+            for j, deq in enumerate(deqs):
+                vals = [res.rate(("prio", pl, impl, deq, f"{p}P1C"))
+                        for p in ps]
+                if any(v is not None for v in vals):
+                    series.append((f"{names.get(impl, impl)}, {deq}",
+                                   vals, i, j))
+        if not series:
+            continue
+        rows = [[p] + [num(v[k]) for _, v, _, _ in series]
+                for k, p in enumerate(ps)]
+        title = (f"grain_prio against a locked pfifo_fast, three bands: "
+                 f"{pl} ({where.get(pl, pl)})")
+        s = datablock("d", rows)
+        s += f"set title {gp_str(title)}\n"
+        s += "set ylabel 'million items dequeued/s, median'\n"
+        s += ("set xlabel 'producers (threads = producers + 1 consumer), "
+              "log scale'\n")
+        s += "set logscale x 2\n"
+        s += "set xtics (" + ", ".join(f'"{p}" {p}' for p in ps) + ")\n"
+        lo, hi = ps[0] / 1.25, ps[-1] * 1.25
+        s += f"set xrange [{lo}:{hi}]\nset yrange [0:*]\n"
+        # Oversubscribed from P + 1 > cpus, i.e. P >= cpus.
+        over = [p for p in ps if p + 1 > cpus]
+        if over:
+            below = [p for p in ps if p + 1 <= cpus]
+            x0 = (below[-1] * over[0]) ** 0.5 if below else lo
+            s += oversub_rect(x0, hi)
+        plots = []
+        for k, (label, _, i, j) in enumerate(series):
+            plots.append(
+                f"$d using 1:{k + 2} with linespoints "
+                f"lw {2.5 if i == 0 else 1.5} dt {1 + j} pt {5 + 2 * i} "
+                f"lc rgb '{PALETTE[i % len(PALETTE)]}' "
+                f"title {gp_str(label)}")
+        s += "plot " + ", \\\n     ".join(plots) + "\n"
+        charts.append(Chart(f"prio_{pl}", title, 1100, 600, s))
+    return charts
+
+
+HTAB_WORKLOADS = {"read90": "90% lookup, 5% insert, 5% remove",
+                  "mix50": "50% lookup, 25% insert, 25% remove",
+                  "churn": "churn: every op inserts into a full table "
+                           "and evicts"}
+
+
+HTAB_LABEL = {"grain/1": "grain/1 (one stripe)",
+              "grain-rcu/256": "grain-rcu/256 (RCU lookups)",
+              "mutex": "mutex baseline (1 lock)",
+              "striped": "striped baseline (256 spinlocks)",
+              "cds_lfht": "cds_lfht (liburcu)",
+              "ck_ht": "ck_ht (ConcurrencyKit)"}
+# The baselines drawn on the stripes chart, at their lock count.
+HTAB_REFS = [("mutex", 1), ("striped", 256)]
+HTAB_REF_PT = {"mutex": 9, "striped": 13}
+
+
+def htab_index(res):
+    """{(workload, impl label): {threads: rate}}, impl labels as in the
+    summaries ('grain/256', 'grain-rcu/256', 'mutex', ...)."""
+    out, workloads, impls, threads = {}, [], [], set()
+    for key in res.medians:
+        if len(key) < 4 or key[0] != "htab":
+            continue
+        w, t = key[1], threads_of(key[2])
+        if t is None:
+            continue
+        impl = "/".join(key[3:])
+        v = res.rate(key)
+        if v is None:
+            continue
+        out.setdefault((w, impl), {})[t] = v
+        threads.add(t)
+        if w not in workloads:
+            workloads.append(w)
+        if impl not in impls:
+            impls.append(impl)
+    order = list(HTAB_WORKLOADS)
+    workloads.sort(key=lambda w: (order.index(w) if w in order else 99, w))
+    return out, workloads, impls, sorted(threads)
+
+
+def stripes_of(impl):
+    m = re.match(r"^grain/(\d+)$", impl)
+    return int(m[1]) if m else None
+
+
+def htab_charts(res):
+    idx, workloads, impls, threads = htab_index(res)
+    if not idx:
+        return []
+    cpus = res.ncpu
+    charts = []
+    ncol = len(workloads)
+
+    # 1. Operations/s by threads, every table; of grain's stripe counts
+    # only 1 (its global lock) and 256 (as the striped baseline), the
+    # rest are in the stripes chart.
+    shown = [i for i in impls if stripes_of(i) in (None, 1, 256)]
+    shown.sort(key=lambda i: (not i.startswith("grain"),
+                              stripes_of(i) or 10**6, i))
+    s = ""
+    for w in workloads:
+        rows = [[t] + [num(idx.get((w, i), {}).get(t)) for i in shown]
+                for t in threads]
+        s += datablock(w.replace("-", "_"), rows)
+    title = ("grain_htab against the baselines and anchors: throughput by "
+             "threads (1M-key universe, 500k entries)")
+    s += (f"set multiplot layout 1,{ncol} {panels_left_of_key()} "
+          f"title {gp_str(title)}\n")
+    s += "set xlabel 'threads'\nset logscale x 2\n"
+    s += "set xtics (" + ", ".join(f'"{t}" {t}' for t in threads) + ")\n"
+    lo, hi = threads[0] / 1.3, threads[-1] * 1.3
+    s += f"set xrange [{lo}:{hi}]\nset yrange [0:*]\n"
+    over = [t for t in threads if t > cpus]
+    if over:
+        below = [t for t in threads if t <= cpus]
+        s += oversub_rect((below[-1] * over[0]) ** 0.5 if below else lo, hi)
+    for n, w in enumerate(workloads):
+        last = n == ncol - 1
+        s += f"set title {gp_str(HTAB_WORKLOADS.get(w, w))}\n"
+        s += ("set ylabel 'million operations/s, median'\n" if n == 0
+              else "unset ylabel\n")
+        s += key_at_right() if last else "unset key\n"
+        plots = []
+        for j, impl in enumerate(shown):
+            lw = 2.5 if impl.startswith("grain") else 1.5
+            plots.append(
+                f"${w.replace('-', '_')} using 1:{j + 2} with linespoints "
+                f"lw {lw} pt {5 + 2 * (j % 4)} "
+                f"lc rgb '{PALETTE[j % len(PALETTE)]}' "
+                f"title {gp_str(HTAB_LABEL.get(impl, impl))}")
+        s += "plot " + ", \\\n     ".join(plots) + "\n"
+    s += "unset multiplot\n"
+    charts.append(Chart("htab_threads", "htab by threads",
+                        420 * ncol + 200, 520, s))
+
+    # 2. Lock granularity: grain_htab by stripe count at each thread
+    # count, the one-mutex table at 1 lock and the striped table at its
+    # 256 spinlocks beside it.
+    grains = sorted({stripes_of(i) for i in impls} - {None})
+    if len(grains) >= 2:
+        s = ""
+        for w in workloads:
+            rows = []
+            for st in grains:
+                rows.append([st] + [num(idx.get((w, f"grain/{st}"), {})
+                                        .get(t)) for t in threads])
+            s += datablock(f"g_{w}", rows)
+            for impl, x in HTAB_REFS:
+                row = [x] + [num(idx.get((w, impl), {}).get(t))
+                             for t in threads]
+                s += datablock(f"{impl}_{w}", [row])
+        title = ("Lock granularity: grain_htab by stripe count (locked "
+                 "lookups), with the baselines: one mutex (at 1) and 256 "
+                 "spinlocks (at 256)")
+        s += (f"set multiplot layout 1,{ncol} {panels_left_of_key(0.74)} "
+              f"title {gp_str(title)}\n")
+        s += "set xlabel 'lock stripes'\nset logscale x 2\n"
+        s += ("set xtics (" + ", ".join(f'"{st}" {st}' for st in grains) +
+              ")\n")
+        s += f"set xrange [{grains[0] / 2}:{grains[-1] * 2}]\n"
+        s += "set yrange [0:*]\n"
+        for n, w in enumerate(workloads):
+            last = n == ncol - 1
+            s += f"set title {gp_str(HTAB_WORKLOADS.get(w, w))}\n"
+            s += ("set ylabel 'million operations/s, median'\n" if n == 0
+                  else "unset ylabel\n")
+            s += key_at_right(0.74) if last else "unset key\n"
+            plots = []
+            for k, t in enumerate(threads):
+                col = PALETTE[k % len(PALETTE)]
+                o = t > cpus
+                lab = (f"grain_htab, {t} thread{'s' if t > 1 else ''}" +
+                       (" (oversubscribed)" if o else ""))
+                plots.append(
+                    f"$g_{w} using 1:{k + 2} with linespoints lw 2.5 "
+                    f"dt {2 if o else 1} pt 7 lc rgb '{col}' "
+                    f"title {gp_str(lab)}")
+                for impl, _ in HTAB_REFS:
+                    plots.append(
+                        f"${impl}_{w} using 1:{k + 2} with points "
+                        f"pt {HTAB_REF_PT[impl]} ps 2 lc rgb '{col}' "
+                        "notitle")
+            for impl, _ in HTAB_REFS:
+                plots.append(
+                    f"NaN with points pt {HTAB_REF_PT[impl]} ps 2 "
+                    f"lc rgb 'black' title {gp_str(HTAB_LABEL[impl])}")
+            s += "plot " + ", \\\n     ".join(plots) + "\n"
+        s += "unset multiplot\n"
+        charts.append(Chart("htab_stripes", "htab by stripes",
+                            440 * ncol + 300, 520, s))
+    return charts
+
+
+def reasm_index(res):
+    """{(workload, lock): {workers: Gbit/s}}"""
+    out, workers = {}, set()
+    for key in res.medians:
+        if len(key) < 4 or key[0] != "reasm":
+            continue
+        w = threads_of(key[3])
+        v = res.rate(key)
+        if w is None or v is None:
+            continue
+        out.setdefault((key[1], key[2]), {})[w] = v
+        workers.add(w)
+    return out, sorted(workers)
+
+
+def reasm_charts(res):
+    idx, workers = reasm_index(res)
+    if not idx:
+        return []
+    cpus = res.ncpu
+    loads = [w for w, _ in REASM_VS_SEED if any(k[0] == w for k in idx)]
+    locks = sorted({k[1] for k in idx}, key=lambda x: (x != "global", x))
+    s = ""
+    for n, w in enumerate(loads):
+        rows = [[x] + [num(idx.get((w, lk), {}).get(x)) for lk in locks]
+                for x in workers]
+        s += datablock(f"w{n}", rows)
+    s += "set multiplot layout 2,2 title " + gp_str(
+        "Fragment reassembly (examples/reasm engine, in memory): one lock "
+        "against per-bucket-group locks") + "\n"
+    s += "set xlabel 'workers (threads)'\nset logscale x 2\n"
+    s += "set xtics (" + ", ".join(f'"{x}" {x}' for x in workers) + ")\n"
+    lo, hi = workers[0] / 1.3, workers[-1] * 1.3
+    s += f"set xrange [{lo}:{hi}]\nset yrange [0:*]\n"
+    over = [x for x in workers if x > cpus]
+    if over:
+        below = [x for x in workers if x <= cpus]
+        s += oversub_rect((below[-1] * over[0]) ** 0.5 if below else lo, hi)
+    s += "set ylabel 'Gbit/s reassembled, median'\n"
+    s += "set key below center horizontal\n"
+    names = {"global": "one lock (1 stripe)",
+             "stripes64": "64 stripes"}
+    for n, w in enumerate(loads):
+        s += f"set title {gp_str(w)}\n"
+        plots = []
+        for j, lk in enumerate(locks):
+            plots.append(
+                f"$w{n} using 1:{j + 2} with linespoints lw 2.5 pt "
+                f"{5 + 2 * j} lc rgb '{PALETTE[(j + 1) % 2]}' "
+                f"title {gp_str(names.get(lk, lk))}")
+        s += "plot " + ", \\\n     ".join(plots) + "\n"
+    s += "unset multiplot\n"
+    return [Chart("reasm_workers", "reasm by workers", 1100, 800, s)]
+
+
+def seed_pfifo_chart(prio, ncpu):
+    """The seed's pps table as bars, ours beside it (one consumer's
+    items/s, consumer on its own core), and the two sets of ratios on one
+    axis: the only figures comparable across machines."""
+    ps = [p for p, _, _ in SEED_PFIFO]
+    seed_rows = [[i, p, o / 1e6, lk / 1e6, lk / o]
+                 for i, (p, o, lk) in enumerate(SEED_PFIFO)]
+    ours = []
+    placement = "own_core"
+    if prio is not None:
+        for i, p in enumerate(ps):
+            row = [i, p]
+            for impl, deq in (("pfifo_spin", "single"),
+                              ("grain_prio", "single"),
+                              ("pfifo_spin", "burst32"),
+                              ("grain_prio", "burst32")):
+                row.append(num(prio.rate(("prio", placement, impl, deq,
+                                          f"{p}P1C"))))
+            ours.append(row)
+        if all(r[2:] == ["NaN"] * 4 for r in ours):
+            ours = []
+    panels = 3 if ours else 1
+    s = datablock("seed", seed_rows)
+    if ours:
+        rat = []
+        for (i, p, o, lk, r), row in zip(seed_rows, ours):
+            def ratio(a, b):
+                return ("NaN" if "NaN" in (a, b) else
+                        f"{float(b) / float(a):.4g}")
+            rat.append([i, p, f"{r:.4g}", ratio(row[2], row[3]),
+                        ratio(row[4], row[5])])
+        s += datablock("ours", ours) + datablock("ratio", rat)
+    xt = "set xtics (" + ", ".join(f'"{p}" {i}' for i, p in
+                                   enumerate(ps)) + ")\n"
+    title = ("The lockless-pfifo_fast table (netdev, July 2016)" +
+             (" beside grain_prio" if ours else ""))
+    s += (f"set multiplot layout 1,{panels} {seed_margins(panels)} "
+          f"title {gp_str(title)}\n")
+    s += source_label(SEED_PFIFO_SOURCE)
+    s += ("set style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid 0.85 border -1\nset boxwidth 0.9\n")
+    s += xt + "set yrange [0:*]\n" + SEED_KEY
+    s += "set xlabel 'pktgen threads'\n"
+    s += "set title " + gp_str(
+        "Seed: pktgen through pfifo_fast as root qdisc\n"
+        "(the poster's machine, in the kernel)") + "\n"
+    s += "set ylabel 'million packets/s'\n"
+    s += ("plot $seed using 3:xtic(2) lc rgb '#9a9996' title "
+          "'original (one qdisc lock)', \\\n"
+          "     '' using 4 lc rgb '#5e5c64' title 'lockless (skb_array per "
+          "band)'\n")
+    s += "unset label 99\n"
+    if ours:
+        s += "set xlabel 'producers (1 consumer on its own core)'\n"
+        s += "set title " + gp_str(
+            "Ours: one consumer, this machine\n(oversubscribed from "
+            f"{max(ncpu - 1, 1) + 1} producers on)") + "\n"
+        s += "set ylabel 'million items dequeued/s, median'\n"
+        s += ("plot $ours using 3:xtic(2) lc rgb '#f9c19a' title "
+              "'spinlock baseline, single', \\\n"
+              "     '' using 4 lc rgb '#1a5fb4' title 'grain_prio, single',"
+              " \\\n"
+              "     '' using 5 lc rgb '#e66100' title "
+              "'spinlock baseline, burst32', \\\n"
+              "     '' using 6 lc rgb '#99c1f1' title 'grain_prio, "
+              "burst32'\n")
+        s += "set xlabel 'threads (seed) / producers (ours)'\n"
+        s += "set title 'Ratios: lockless / locked'\n"
+        s += "set ylabel 'ratio (1 = no change)'\n"
+        s += ("set arrow 1 from graph 0, first 1 to graph 1, first 1 "
+              "nohead dt 2 lc rgb 'black' front\n")
+        s += ("plot $ratio using 3:xtic(2) lc rgb '#5e5c64' title "
+              "'seed: lockless / original', \\\n"
+              "     '' using 4 lc rgb '#1a5fb4' title 'ours single: "
+              "grain_prio / spinlock baseline', \\\n"
+              "     '' using 5 lc rgb '#99c1f1' title 'ours burst32: "
+              "grain_prio / spinlock baseline'\n")
+    s += "unset multiplot\n"
+    s += f"# Seed: {SEED_PFIFO_SOURCE}\n"
+    return Chart("seed_pfifo", "seed pfifo", 560 * panels, 660, s)
+
+
+def seed_frag_chart(reasm, ncpu):
+    """The seed's Mbit/s table as bars (rows A-F by test); with reasm.json,
+    our 64K/3F/+DoS at the largest worker count that is not
+    oversubscribed beside rows B (one lock) and C (per-bucket locks), and
+    the after/before ratios of both."""
+    s = ""
+    seed_rows = []
+    for t, test in enumerate(SEED_FRAG_TESTS):
+        seed_rows.append([t, test] + [r[2][t] for r in SEED_FRAG])
+    s += datablock("seed", seed_rows)
+    ours = []
+    workers = None
+    if reasm is not None:
+        idx, ws = reasm_index(reasm)
+        fit = [w for w in ws if w <= ncpu]
+        workers = fit[-1] if fit else (ws[0] if ws else None)
+        for n, (w, test) in enumerate(REASM_VS_SEED):
+            g = idx.get((w, "global"), {}).get(workers)
+            st = idx.get((w, "stripes64"), {}).get(workers)
+            if g is None and st is None:
+                continue
+            ti = SEED_FRAG_TESTS.index(test)
+            b, c = SEED_FRAG[1][2][ti], SEED_FRAG[2][2][ti]
+            ours.append([n, w, b, c, num(g * 1000 if g else None),
+                         num(st * 1000 if st else None),
+                         f"{c / b:.4g}",
+                         num(st / g if g and st else None)])
+    panels = 3 if ours else 1
+    s += datablock("ours", ours) if ours else ""
+    title = ("The frag-queue per-hash-bucket locking table "
+             "(netdev, April 2013)" +
+             (" beside examples/reasm" if ours else ""))
+    s += (f"set multiplot layout 1,{panels} {seed_margins(panels)} "
+          f"title {gp_str(title)}\n")
+    s += source_label(SEED_FRAG_SOURCE)
+    s += ("set style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid 0.85 border -1\nset boxwidth 0.9\n")
+    s += "set yrange [0:*]\n" + SEED_KEY
+    s += "set title 'Seed: 20 Gbit/s UDP fragment tests, rows A-F'\n"
+    s += ("set ylabel 'Mbit/s'\nset xlabel 'test' offset 0,-1\n"
+          "set key maxrows 3 at graph 0, graph -0.22\n")
+    grey = ["#c0bfbc", "#9a9996", "#1a5fb4", "#77767b", "#5e5c64",
+            "#3d3846"]
+    # Two-line tick labels ("20G64K" over "+DoS"): they sit side by side.
+    tics = ", ".join(gp_str(t.replace("+", "\n+")) + f" {i}"
+                     for i, t in enumerate(SEED_FRAG_TESTS))
+    s += f"set xtics ({tics})\n"
+    plots = []
+    for j, (row, what, _) in enumerate(SEED_FRAG):
+        src = "$seed" if j == 0 else "''"
+        plots.append(f"{src} using {j + 3} lc rgb '{grey[j]}' "
+                     f"title {gp_str(row + ': ' + what)}")
+    s += "plot " + ", \\\n     ".join(plots) + "\n"
+    s += "set xtics autofreq\nunset label 99\n"
+    if ours:
+        s += ("set title " + gp_str(
+            f"Seed rows B and C beside ours ({workers} workers, "
+            "in memory, this machine)") + "\n")
+        s += ("set ylabel 'Mbit/s (ours: median)'\n"
+              "set xlabel 'workload' offset 0,0\n"
+              "set key maxrows 6 at graph 0, graph -0.16\n")
+        s += ("plot $ours using 3:xtic(2) lc rgb '#9a9996' title "
+              "'seed B: one lock', \\\n"
+              "     '' using 4 lc rgb '#5e5c64' title 'seed C: per-bucket "
+              "locks', \\\n"
+              "     '' using 5 lc rgb '#f9c19a' title 'ours: one lock', \\\n"
+              "     '' using 6 lc rgb '#1a5fb4' title 'ours: 64 stripes'\n")
+        s += "set title 'Ratios: per-bucket locks / one lock'\n"
+        s += "set ylabel 'ratio (1 = no change)'\n"
+        s += ("set arrow 1 from graph 0, first 1 to graph 1, first 1 "
+              "nohead dt 2 lc rgb 'black' front\n")
+        s += ("plot $ours using 7:xtic(2) lc rgb '#5e5c64' title "
+              "'seed: C / B', \\\n"
+              "     '' using 8 lc rgb '#1a5fb4' title "
+              "'ours: 64 stripes / one lock'\n")
+    s += "unset multiplot\n"
+    s += f"# Seed: {SEED_FRAG_SOURCE}\n"
+    return Chart("seed_frag", "seed frag", 620 * panels if ours else 900,
+                 660, s)
+
+
+# --- main -------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Draw PNG charts of bench/run's results with gnuplot.")
+    ap.add_argument("dir", help="results folder (NAME.json files)")
+    ap.add_argument("--out", help="where the charts go (default DIR/plots)")
+    args = ap.parse_args()
+
+    if shutil.which("gnuplot") is None:
+        print("plot.py: gnuplot not found (scripts/setup.sh installs "
+              "gnuplot-nox)", file=sys.stderr)
+        return 1
+    res = load(args.dir)
+    if not res:
+        print(f"plot.py: no ring/prio/htab/reasm .json in {args.dir}",
+              file=sys.stderr)
+        return 1
+    out = args.out or os.path.join(args.dir, "plots")
+    os.makedirs(out, exist_ok=True)
+    ncpu = next(iter(res.values())).ncpu
+
+    charts = []
+    if "ring" in res:
+        charts += ring_charts(res["ring"])
+    if "prio" in res:
+        charts += prio_charts(res["prio"])
+    if "htab" in res:
+        charts += htab_charts(res["htab"])
+    if "reasm" in res:
+        charts += reasm_charts(res["reasm"])
+    charts.append(seed_pfifo_chart(res.get("prio"), ncpu))
+    charts.append(seed_frag_chart(res.get("reasm"), ncpu))
+
+    term = terminal()
+    failed = 0
+    for c in charts:
+        png = os.path.join(out, c.name + ".png")
+        gp = os.path.join(out, c.name + ".gp")
+        with open(gp, "w") as f:
+            f.write(f"# {c.name}.gp - drawn by bench/plot.py from "
+                    f"{os.path.abspath(args.dir)}; "
+                    f"run: gnuplot {c.name}.gp\n")
+            f.write(header(term, c.name + ".png", c.width, c.height))
+            f.write(c.script)
+        r = subprocess.run(["gnuplot", c.name + ".gp"], cwd=out,
+                           capture_output=True, text=True)
+        ok = (r.returncode == 0 and os.path.isfile(png) and
+              os.path.getsize(png) > 0)
+        if not ok:
+            failed += 1
+            print(f"plot.py: {gp}: gnuplot failed:\n{r.stderr}",
+                  file=sys.stderr)
+        else:
+            print(f"plot.py: {png}")
+            # gnuplot's warnings (an empty series, say) are worth seeing.
+            for line in r.stderr.splitlines():
+                if line.strip():
+                    print(f"plot.py: {c.name}.gp: {line}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,853 @@
+// bench_reasm.cc - examples/reasm's reassembly engine in memory, its
+// global lock (1 stripe) against per-bucket-group locks (64 stripes), side
+// by side in one run, with the figures of the "frag queue per hash bucket
+// locking" post (netdev, April 2013) next to ours.
+//
+// Every benchmark is one experiment of bench_reasm_run() (adapters.h):
+// Iterations(1), manual time = the experiment's timed seconds,
+// Repetitions(R), and only the aggregates (median first) are reported. The
+// counters: dgrams_per_sec and gbit_per_sec, legitimate datagrams
+// reassembled per second and their IP payload in Gbit/s; complete_pct,
+// the share of legitimate datagrams completed; evictions, datagrams the
+// engine evicted in the timed passes.
+//
+// Cases: workloads 64K and 3F, each alone and with the flood (+DoS) x 1, 2
+// and 4 workers (4 is oversubscribed on a 2-CPU machine) x stripes 1
+// ("global") and 64 ("stripes64").
+//
+// Extra flags, taken out before Google Benchmark sees the rest:
+//   --quick            short runs (40 ms x 3, 8 MiB pools) for a smoke test
+//   --duration_ms=N    timed part of one run (default 300, quick 40)
+//   --reps=N           repetitions per benchmark (default 9, quick 3)
+//   --workers=LIST     worker counts, e.g. 1,2 (default 1,2,4)
+//   --link=raw|ether   frames as raw IPv4 (default) or Ethernet
+//   --flood_every=N    legitimate fragments per flood fragment (default 8)
+//   --pool_mib=N       MiB of legitimate frames per workload (default 32,
+//                      quick 8)
+//   --fanout=F         fragment (default: fragment k of datagram i to
+//                      worker (i + k) % W) or datagram (datagram i whole to
+//                      worker i % W: a diagnostic, no shared datagrams)
+//   --pin              pin the workers one per CPU when they fit (default:
+//                      the scheduler places them)
+//   --summary[=FILE]   print markdown tables of medians and ratios, and
+//                      write them to FILE if given
+//   --md FILE          the same as --summary=FILE
+//   --json FILE        Google Benchmark's JSON report to FILE (the same as
+//                      --benchmark_out=FILE --benchmark_out_format=json)
+//   --targets          print each performance target with its measured
+//                      figure and PASS or MISS (a MISS never fails the run)
+// The program exits non-zero if any run failed a check (an output of the
+// wrong length, key or content, a datagram lost or completed twice without
+// the flood, books that do not balance) or could not run.
+
+#include "adapters/adapters.h"
+#include "../common/machine.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef GRAIN_BENCH_SOURCE_DIR
+#define GRAIN_BENCH_SOURCE_DIR "."
+#endif
+#ifndef GRAIN_BENCH_BUILD_TYPE
+#define GRAIN_BENCH_BUILD_TYPE "unknown"
+#endif
+
+namespace {
+
+// --- the seed's table --------------------------------------------------------
+
+// Mbit/s of the seed's tests, by row. B is the tree before per-bucket
+// locking, C the same tree with it.
+struct SeedRow {
+	const char *row;
+	const char *what;
+	double m64k, m3f, m64k_dos, m3f_dos, m64k_mq, m3f_mq;
+};
+
+const SeedRow kSeed[] = {
+	{ "A", "Patch-02", 18848.7, 13230.1, 4103.04, 5310.36, 130.0, 440.2 },
+	{ "B", "1b5ab0de (before: one lock)", 18841.5, 13156.8, 4101.08,
+	  5314.57, 129.0, 424.2 },
+	{ "C", "Patch-03v1 (after: per-bucket locks)", 18838.0, 13490.5,
+	  4405.11, 6814.72, 196.6, 461.6 },
+	{ "D", "a210576c", 18321.5, 11250.4, 3635.34, 5160.13, 119.1, 405.2 },
+	{ "E", "Patch-03 with _bh", 17247.3, 11492.6, 3994.74, 6405.29, 166.7,
+	  413.6 },
+	{ "F", "Patch-03 without _bh", 17471.3, 11298.7, 3818.05, 6102.11,
+	  165.7, 406.3 },
+};
+const SeedRow &kSeedB = kSeed[1];
+const SeedRow &kSeedC = kSeed[2];
+
+const char kSeedSource[] =
+	"netdev, April 2013, \"Re: [net-next PATCH 3/3] net: frag queue per "
+	"hash bucket locking\" (Jesper Dangaard Brouer's table of his "
+	"20 Gbit/s fragment tests: rows B, before, and C, after, are the "
+	"same tree without and with per-hash-bucket locks)";
+
+struct Options {
+	bool quick = false;
+	bool targets = false;
+	bool summary = false;
+	std::string summary_file;
+	std::string json_file;
+	unsigned duration_ms = 0; // 0: default for the mode
+	int reps = 0;		  // 0: default for the mode
+	unsigned pool_mib = 0;	  // 0: default for the mode
+	unsigned flood_every = 8;
+	std::string workers = "1,2,4";
+	std::string link = "raw";
+	std::string fanout = "fragment";
+	bool pin = false;
+	bool bad = false;
+};
+
+const bench_reasm_workload kWorkloads[] = { BENCH_REASM_64K, BENCH_REASM_3F };
+const bool kFloods[] = { false, true };
+const unsigned kStripes[] = { 1, 64 };
+const unsigned kGlobal = 1, kStriped = 64;
+std::vector<unsigned> g_workers;
+
+struct Case {
+	bench_reasm_workload workload;
+	bool flood;
+	unsigned workers;
+	unsigned stripes;
+	std::string name;
+};
+
+std::map<std::string, std::vector<bench_reasm_result>> g_runs;
+bool g_failed = false;
+unsigned g_duration_ms = 300;
+unsigned g_min_passes = 3;
+unsigned g_flood_every = 8;
+bench_reasm_link g_link = BENCH_REASM_LINK_RAW;
+bool g_whole_datagrams = false;
+bool g_pin = false;
+
+using namespace grain_bench;
+
+std::string WorkloadName(bench_reasm_workload w, bool flood)
+{
+	return std::string(bench_reasm_workload_facts(w)->name) +
+	       (flood ? "+DoS" : "");
+}
+
+std::string LockName(unsigned stripes)
+{
+	return stripes == 1 ? "global" : "stripes" + std::to_string(stripes);
+}
+
+std::string CaseName(bench_reasm_workload w, bool flood, unsigned workers,
+		     unsigned stripes)
+{
+	return "reasm/" + WorkloadName(w, flood) + "/" + LockName(stripes) +
+	       "/" + std::to_string(workers) + "W";
+}
+
+bool Oversubscribed(unsigned workers)
+{
+	return workers > bench_reasm_nproc();
+}
+
+std::string WorkersLabel(unsigned workers)
+{
+	std::string s = std::to_string(workers);
+	if (Oversubscribed(workers))
+		s += " (oversubscribed: " + std::to_string(workers) +
+		     " threads on " + std::to_string(bench_reasm_nproc()) +
+		     " cores)";
+	return s;
+}
+
+// "1 worker", "2 workers", "4 workers (oversubscribed: ...)".
+std::string WorkersText(unsigned workers)
+{
+	std::string s = std::to_string(workers) +
+			(workers == 1 ? " worker" : " workers");
+	if (Oversubscribed(workers))
+		s += " (oversubscribed: " + std::to_string(workers) +
+		     " threads on " + std::to_string(bench_reasm_nproc()) +
+		     " cores)";
+	return s;
+}
+
+void RunCase(benchmark::State &state, const Case *c)
+{
+	for (auto _ : state) {
+		bench_reasm_config cfg{};
+		cfg.workload = c->workload;
+		cfg.flood = c->flood;
+		cfg.workers = c->workers;
+		cfg.stripes = c->stripes;
+		cfg.duration_ms = g_duration_ms;
+		cfg.min_passes = g_min_passes;
+		cfg.whole_datagrams = g_whole_datagrams;
+		cfg.pin = g_pin;
+		bench_reasm_result res{};
+		int rc = bench_reasm_run(&cfg, &res);
+		if (rc != 0) {
+			std::fprintf(stderr, "%s: bench_reasm_run failed: %s\n",
+				     c->name.c_str(), std::strerror(-rc));
+			g_failed = true;
+			state.SkipWithError("bench_reasm_run failed");
+			break;
+		}
+		if (res.errors != 0) {
+			std::fprintf(
+				stderr, "%s: %llu check(s) failed; first: %s\n",
+				c->name.c_str(),
+				static_cast<unsigned long long>(res.errors),
+				res.error);
+			g_failed = true;
+			state.SkipWithError("check failed");
+			break;
+		}
+		state.SetIterationTime(res.seconds);
+		state.counters["dgrams_per_sec"] = res.datagrams_per_sec;
+		state.counters["gbit_per_sec"] = res.gbit_per_sec;
+		state.counters["complete_pct"] = res.complete_pct;
+		state.counters["evictions"] =
+			static_cast<double>(res.evictions);
+		state.counters["flood_fills"] =
+			static_cast<double>(res.flood_bytes) /
+			BENCH_REASM_MEM_HIGH;
+		state.counters["gate_waits"] =
+			static_cast<double>(res.gate_waits);
+		state.counters["wait_pct"] = res.wait_pct;
+		state.counters["passes"] = res.passes;
+		if (Oversubscribed(c->workers))
+			state.SetLabel(
+				"oversubscribed: " +
+				std::to_string(c->workers) + " threads on " +
+				std::to_string(bench_reasm_nproc()) + " cores");
+		g_runs[c->name].push_back(res);
+	}
+}
+
+// --- flags -------------------------------------------------------------------
+
+// Flags that take their value as the next argument: --md FILE, --json FILE.
+bool TakeFlag(int argc, char **argv, int *i, Options *o)
+{
+	const char *arg = argv[*i];
+	auto value = [&](const char *flag, std::string *to) {
+		size_t n = std::strlen(flag);
+		if (std::strncmp(arg, flag, n) != 0)
+			return false;
+		if (arg[n] == '=') {
+			*to = arg + n + 1;
+			return true;
+		}
+		if (arg[n] != '\0')
+			return false;
+		if (*i + 1 >= argc) {
+			std::fprintf(stderr, "%s needs a value\n", flag);
+			o->bad = true;
+			return true;
+		}
+		*to = argv[++*i];
+		return true;
+	};
+	if (std::strcmp(arg, "--quick") == 0) {
+		o->quick = true;
+	} else if (std::strcmp(arg, "--targets") == 0) {
+		o->targets = true;
+	} else if (std::strcmp(arg, "--summary") == 0) {
+		o->summary = true;
+	} else if (std::strncmp(arg, "--summary=", 10) == 0) {
+		o->summary = true;
+		o->summary_file = arg + 10;
+	} else if (value("--md", &o->summary_file)) {
+		o->summary = true;
+	} else if (value("--json", &o->json_file)) {
+	} else if (std::strncmp(arg, "--duration_ms=", 14) == 0) {
+		o->duration_ms = static_cast<unsigned>(
+			std::strtoul(arg + 14, nullptr, 10));
+	} else if (std::strncmp(arg, "--reps=", 7) == 0) {
+		o->reps = std::atoi(arg + 7);
+	} else if (std::strncmp(arg, "--pool_mib=", 11) == 0) {
+		o->pool_mib = static_cast<unsigned>(
+			std::strtoul(arg + 11, nullptr, 10));
+	} else if (std::strncmp(arg, "--flood_every=", 14) == 0) {
+		o->flood_every = static_cast<unsigned>(
+			std::strtoul(arg + 14, nullptr, 10));
+	} else if (std::strncmp(arg, "--workers=", 10) == 0) {
+		o->workers = arg + 10;
+	} else if (std::strncmp(arg, "--link=", 7) == 0) {
+		o->link = arg + 7;
+	} else if (std::strcmp(arg, "--pin") == 0) {
+		o->pin = true;
+	} else if (std::strncmp(arg, "--fanout=", 9) == 0) {
+		o->fanout = arg + 9;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+bool ParseWorkers(const std::string &s, std::vector<unsigned> *out)
+{
+	std::stringstream in(s);
+	std::string item;
+	out->clear();
+	while (std::getline(in, item, ',')) {
+		char *end = nullptr;
+		unsigned long v = std::strtoul(item.c_str(), &end, 10);
+		if (item.empty() || *end != '\0' || v == 0 ||
+		    v > BENCH_REASM_MAX_WORKERS)
+			return false;
+		out->push_back(static_cast<unsigned>(v));
+	}
+	std::sort(out->begin(), out->end());
+	out->erase(std::unique(out->begin(), out->end()), out->end());
+	return !out->empty();
+}
+
+// --- medians -----------------------------------------------------------------
+
+template <typename F>
+std::vector<double> Field(bench_reasm_workload w, bool flood, unsigned workers,
+			  unsigned stripes, F f)
+{
+	std::vector<double> v;
+	auto it = g_runs.find(CaseName(w, flood, workers, stripes));
+	if (it != g_runs.end())
+		for (const bench_reasm_result &r : it->second)
+			v.push_back(f(r));
+	return v;
+}
+
+double Rate(bench_reasm_workload w, bool flood, unsigned workers,
+	    unsigned stripes)
+{
+	return Median(Field(w, flood, workers, stripes,
+			    [](const bench_reasm_result &r) {
+				    return r.datagrams_per_sec;
+			    }));
+}
+
+double Gbit(bench_reasm_workload w, bool flood, unsigned workers,
+	    unsigned stripes)
+{
+	return Median(Field(w, flood, workers, stripes,
+			    [](const bench_reasm_result &r) {
+				    return r.gbit_per_sec;
+			    }));
+}
+
+double CompletePct(bench_reasm_workload w, bool flood, unsigned workers,
+		   unsigned stripes)
+{
+	return Median(Field(w, flood, workers, stripes,
+			    [](const bench_reasm_result &r) {
+				    return r.complete_pct;
+			    }));
+}
+
+double Evictions(bench_reasm_workload w, bool flood, unsigned workers,
+		 unsigned stripes)
+{
+	return Median(Field(w, flood, workers, stripes,
+			    [](const bench_reasm_result &r) {
+				    return static_cast<double>(r.evictions);
+			    }));
+}
+
+double FloodFills(bench_reasm_workload w, unsigned workers, unsigned stripes)
+{
+	return Median(Field(w, true, workers, stripes,
+			    [](const bench_reasm_result &r) {
+				    return static_cast<double>(r.flood_bytes) /
+					   BENCH_REASM_MEM_HIGH;
+			    }));
+}
+
+double WaitPct(bench_reasm_workload w, bool flood, unsigned workers,
+	       unsigned stripes)
+{
+	return Median(
+		Field(w, flood, workers, stripes,
+		      [](const bench_reasm_result &r) { return r.wait_pct; }));
+}
+
+// stripes64 / global, same workload and workers.
+double LockRatio(bench_reasm_workload w, bool flood, unsigned workers)
+{
+	return Rate(w, flood, workers, kStriped) /
+	       Rate(w, flood, workers, kGlobal);
+}
+
+// 1 - legitimate rate under the flood / rate without it.
+double FloodCost(bench_reasm_workload w, unsigned workers, unsigned stripes)
+{
+	return 1.0 - Rate(w, true, workers, stripes) /
+			     Rate(w, false, workers, stripes);
+}
+
+std::string Fmt(const char *fmt, double v)
+{
+	if (std::isnan(v) || std::isinf(v))
+		return "–";
+	char buf[64];
+	std::snprintf(buf, sizeof(buf), fmt, v);
+	return buf;
+}
+
+// "median (min–max)" in thousand datagrams per second.
+std::string Spread(bench_reasm_workload w, bool flood, unsigned workers,
+		   unsigned stripes)
+{
+	std::vector<double> v = Field(w, flood, workers, stripes,
+				      [](const bench_reasm_result &r) {
+					      return r.datagrams_per_sec;
+				      });
+	if (v.empty())
+		return "–";
+	auto mm = std::minmax_element(v.begin(), v.end());
+	char buf[96];
+	std::snprintf(buf, sizeof(buf), "%.1f (%.1f–%.1f)", Median(v) / 1e3,
+		      *mm.first / 1e3, *mm.second / 1e3);
+	return buf;
+}
+
+// --- targets -----------------------------------------------------------------
+
+enum class Kind { AtLeast, AtMost };
+
+struct Target {
+	std::string what;
+	double value; // measured
+	double goal;
+	Kind kind;
+	std::string fmt;  // of value and goal
+	std::string seed; // the seed's figure, in words
+	std::string detail;
+};
+
+std::vector<Target> Targets()
+{
+	const unsigned W = 2;
+	std::vector<Target> t;
+	std::string ws = std::to_string(W) + " workers";
+	t.push_back({ "3F+DoS, " + ws + ": stripes64 >= 1.3x global",
+		      LockRatio(BENCH_REASM_3F, true, W), 1.3, Kind::AtLeast,
+		      "%.2fx",
+		      "1.28x (" + Fmt("%.2f", kSeedB.m3f_dos) + " -> " +
+			      Fmt("%.2f", kSeedC.m3f_dos) +
+			      " Mbit/s, rows B -> C)",
+		      "k dgrams/s stripes64 " +
+			      Spread(BENCH_REASM_3F, true, W, kStriped) +
+			      ", global " +
+			      Spread(BENCH_REASM_3F, true, W, kGlobal) });
+	double cost = FloodCost(BENCH_REASM_3F, W, kStriped);
+	t.push_back(
+		{ "flood cost on 3F, " + ws + ", stripes64: <= 20%",
+		  100.0 * cost, 20.0, Kind::AtMost, "%.0f%%",
+		  Fmt("%.0f%%", 100.0 * (1.0 - kSeedC.m3f_dos / kSeedC.m3f)) +
+			  " (" + Fmt("%.1f", kSeedC.m3f) + " -> " +
+			  Fmt("%.2f", kSeedC.m3f_dos) + " Mbit/s, row C)",
+		  "k dgrams/s 3F " +
+			  Spread(BENCH_REASM_3F, false, W, kStriped) +
+			  ", 3F+DoS " +
+			  Spread(BENCH_REASM_3F, true, W, kStriped) });
+	for (bench_reasm_workload w : kWorkloads)
+		t.push_back({ WorkloadName(w, true) + ", " + ws +
+				      ", stripes64: >= 95% of legitimate "
+				      "datagrams complete",
+			      CompletePct(w, true, W, kStriped), 95.0,
+			      Kind::AtLeast, "%.1f%%", "not reported",
+			      "evictions per run " +
+				      Fmt("%.0f",
+					  Evictions(w, true, W, kStriped)) });
+	return t;
+}
+
+std::string Verdict(const Target &t)
+{
+	if (std::isnan(t.value))
+		return "n/a (not measured)";
+	bool ok = t.kind == Kind::AtLeast ? t.value >= t.goal
+					  : t.value <= t.goal;
+	return ok ? "PASS" : "MISS";
+}
+
+std::string TargetsTable()
+{
+	std::ostringstream o;
+	o << "| target | measured | result | seed | detail, median "
+	     "(min–max) |\n|---|---:|---|---|---|\n";
+	for (const Target &t : Targets())
+		o << "| " << t.what << " | " << Fmt(t.fmt.c_str(), t.value)
+		  << " | " << Verdict(t) << " | " << t.seed << " | " << t.detail
+		  << " |\n";
+	return o.str();
+}
+
+// --- summary -----------------------------------------------------------------
+
+void MachineSection(std::ostringstream &o, const std::string &command, int reps,
+		    const std::string &load_before, const CpuSample &before,
+		    const CpuSample &after)
+{
+	unsigned nproc = bench_reasm_nproc();
+	const bench_reasm_workload_info *k64 =
+		bench_reasm_workload_facts(BENCH_REASM_64K);
+	const bench_reasm_workload_info *k3 =
+		bench_reasm_workload_facts(BENCH_REASM_3F);
+
+	o << "Command: `" << command << "`\n\n";
+	o << "- Machine: " << nproc << " online CPUs, " << CpuModel() << " ("
+	  << CacheSizes() << "), " << Kernel() << "\n";
+	o << "- Compilers: C " << Trim(bench_reasm_c_compiler()) << ", C++ "
+	  << Trim(CxxCompiler()) << "; build type " << GRAIN_BENCH_BUILD_TYPE
+	  << "\n";
+	if (std::strcmp(GRAIN_BENCH_BUILD_TYPE, "Debug") == 0)
+		o << "- WARNING: unoptimised (Debug) build; these figures say "
+		     "nothing about the engine.\n";
+	o << "- Load average (1, 5, 15 min) before the run: " << load_before
+	  << "; after: " << LoadAverage() << "\n";
+	o << "- During the run: " << OtherLoad(before, after) << "\n";
+	o << "- Source revision: " << GitRevision() << "\n";
+	o << "- Method: each figure is the median of " << reps
+	  << " runs (repetitions of all benchmarks interleaved in random "
+	     "order). A run creates a fresh engine (examples/reasm, policy "
+	     "strict, mem_high 4 MiB, mem_low 3 MiB, evict LRU; 1 stripe = "
+	     "its global lock, 64 stripes = per-bucket-group locks), fans a "
+	     "pool of pre-built frames out to W worker threads "
+	  << (g_whole_datagrams
+		      ? "(**diagnostic fanout**: datagram i whole to worker "
+			"i % W, so no two workers share a datagram)"
+		      : "(fragment k of datagram i to worker (i + k) % W, so "
+			"workers contend on the same datagrams)")
+	  << ", each with its own struct reasm_worker, and runs the pool "
+	     "as passes: one untimed warm-up pass, then timed passes until "
+	  << g_duration_ms << " ms have passed (at least " << g_min_passes
+	  << ", and under the flood until it has brought twice mem_high). "
+	     "Each pass gives the frames a new IP ID (header checksum "
+	     "updated in place), so every pass is a new set of datagrams. "
+	     "All workers end a pass together, and within a pass no worker "
+	     "runs more than about 1 MiB of legitimate datagrams ahead of "
+	     "the slowest (a bounded receive queue). The emit callback of "
+	     "each worker checks and frees every output; per-worker "
+	     "counters, no shared atomic on the per-fragment path. "
+	     "dgrams/s = legitimate datagrams reassembled in the timed "
+	     "passes / their time; Gbit/s = their IP payload (UDP header and "
+	     "data) in bits / time. "
+	  << (g_pin ? "Workers are pinned one per CPU when they fit (W <= " +
+			      std::to_string(nproc) +
+			      "), else left to the scheduler (--pin).\n"
+		    : "Workers are not pinned: the scheduler places them "
+		      "(on a shared machine a pinned worker cannot leave "
+		      "a CPU another process takes, and with the fanout "
+		      "the slowest worker sets the pace).\n");
+	o << "- Frames: " << bench_reasm_link_name(g_link)
+	  << ", MTU 1500 (1480 payload bytes per fragment), correct IPv4 "
+	     "header and UDP checksums, built before timing. **64K**: UDP "
+	     "datagrams of "
+	  << k64->ip_payload << " IP payload bytes, " << k64->frags
+	  << " fragments each, " << k64->datagrams
+	  << " per pass. **3F**: " << k3->ip_payload << " bytes, " << k3->frags
+	  << " fragments, " << k3->datagrams
+	  << " per pass. Virtual capture clock: 100 ns per legitimate "
+	     "fragment, so LRU ages differ and nothing reaches the 30 s "
+	     "timeout.\n";
+	o << "- Flood (+DoS): one fragment after every " << g_flood_every
+	  << " legitimate fragments of each worker ("
+	  << Fmt("%.1f%%", 100.0 / (g_flood_every + 1))
+	  << " of the frames), each a distinct datagram (its own source "
+	     "address), offset 0, MF set, 1480 payload bytes, never "
+	     "completed. Before the warm-up the engine is filled with flood "
+	     "fragments until it first evicts, so the timed passes run on a "
+	     "full table; in them the flood brings "
+	  << Fmt("%.0f", FloodFills(BENCH_REASM_3F, 2, kStriped))
+	  << " (3F) and "
+	  << Fmt("%.0f", FloodFills(BENCH_REASM_64K, 2, kStriped))
+	  << " (64K) times mem_high per run (median, 2 workers, "
+	     "stripes64): evictions run throughout.\n";
+	o << "- Checks on every run: each output is a legitimate datagram of "
+	     "the right length, key, header checksum and pass (IP ID), and one "
+	     "in 256 has its payload compared byte for byte; without the "
+	     "flood every datagram of every pass completes exactly once; "
+	     "after reasm_destroy() the books balance (ReasmReqds = frames "
+	     "given = reassembled + dropped + discarded + pending fragments, "
+	     "ReasmOKs = outputs seen), with no timeout, duplicate, overlap or "
+	     "malformed fragment; under the flood the engine must have "
+	     "evicted in the timed passes. A failure exits non-zero.\n\n";
+}
+
+std::string RateTable(bench_reasm_workload w, bool flood)
+{
+	std::ostringstream o;
+	o << "| workers | global k dgrams/s | global Gbit/s | stripes64 k "
+	     "dgrams/s | stripes64 Gbit/s | stripes64 / global | completed % "
+	     "global / stripes64 | evictions per run global / stripes64 | "
+	     "workers waiting % global / stripes64 |\n"
+	     "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+	for (unsigned W : g_workers) {
+		o << "| " << WorkersLabel(W) << " | "
+		  << Fmt("%.1f", Rate(w, flood, W, kGlobal) / 1e3) << " | "
+		  << Fmt("%.2f", Gbit(w, flood, W, kGlobal)) << " | "
+		  << Fmt("%.1f", Rate(w, flood, W, kStriped) / 1e3) << " | "
+		  << Fmt("%.2f", Gbit(w, flood, W, kStriped)) << " | "
+		  << Fmt("**%.2fx**", LockRatio(w, flood, W)) << " | "
+		  << Fmt("%.1f", CompletePct(w, flood, W, kGlobal)) << " / "
+		  << Fmt("%.1f", CompletePct(w, flood, W, kStriped)) << " | "
+		  << Fmt("%.0f", Evictions(w, flood, W, kGlobal)) << " / "
+		  << Fmt("%.0f", Evictions(w, flood, W, kStriped)) << " | "
+		  << Fmt("%.0f", WaitPct(w, flood, W, kGlobal)) << " / "
+		  << Fmt("%.0f", WaitPct(w, flood, W, kStriped)) << " |\n";
+	}
+	return o.str();
+}
+
+std::string FloodCostTable()
+{
+	std::ostringstream o;
+	o << "| workers |";
+	for (bench_reasm_workload w : kWorkloads)
+		for (unsigned s : kStripes)
+			o << " " << bench_reasm_workload_facts(w)->name << " "
+			  << LockName(s) << " |";
+	o << "\n|---|---:|---:|---:|---:|\n";
+	for (unsigned W : g_workers) {
+		o << "| " << WorkersLabel(W) << " |";
+		for (bench_reasm_workload w : kWorkloads)
+			for (unsigned s : kStripes)
+				o << " "
+				  << Fmt("%.0f%%", 100.0 * FloodCost(w, W, s))
+				  << " |";
+		o << "\n";
+	}
+	return o.str();
+}
+
+void SeedSection(std::ostringstream &o)
+{
+	o << "### Against the seed's table\n\nSeed: " << kSeedSource
+	  << ". Its figures are Mbit/s of UDP traffic reassembled by the "
+	     "Linux kernel's IPv4 defragmentation in a 20 Gbit/s test "
+	     "setup; ours are in-memory reassembly on this machine. "
+	     "Compare ratios, not absolute figures. The +MQ columns are not reproduced (the "
+	     "quoted message does not define them).\n\n"
+	     "| row | tree | 20G64K | 20G3F | 20G64K+DoS | 20G3F+DoS | "
+	     "20G64K+MQ | 20G3F+MQ |\n"
+	     "|---|---|---:|---:|---:|---:|---:|---:|\n";
+	for (const SeedRow &s : kSeed)
+		o << "| " << s.row << " | " << s.what << " | "
+		  << Fmt("%.1f", s.m64k) << " | " << Fmt("%.1f", s.m3f) << " | "
+		  << Fmt("%.2f", s.m64k_dos) << " | " << Fmt("%.2f", s.m3f_dos)
+		  << " | " << Fmt("%.1f", s.m64k_mq) << " | "
+		  << Fmt("%.1f", s.m3f_mq) << " |\n";
+	o << "\nBefore -> after, side by side: the seed's C / B against our "
+	     "stripes64 / global (median datagrams/s, same run).\n\n"
+	     "| | 64K | 3F | 64K+DoS | 3F+DoS |\n|---|---:|---:|---:|---:|\n"
+	  << "| seed C / B | " << Fmt("%.2fx", kSeedC.m64k / kSeedB.m64k)
+	  << " | " << Fmt("%.2fx", kSeedC.m3f / kSeedB.m3f) << " | "
+	  << Fmt("%.2fx", kSeedC.m64k_dos / kSeedB.m64k_dos) << " | "
+	  << Fmt("%.2fx", kSeedC.m3f_dos / kSeedB.m3f_dos) << " |\n";
+	for (unsigned W : g_workers)
+		o << "| ours, " << WorkersText(W) << " | "
+		  << Fmt("%.2fx", LockRatio(BENCH_REASM_64K, false, W)) << " | "
+		  << Fmt("%.2fx", LockRatio(BENCH_REASM_3F, false, W)) << " | "
+		  << Fmt("%.2fx", LockRatio(BENCH_REASM_64K, true, W)) << " | "
+		  << Fmt("%.2fx", LockRatio(BENCH_REASM_3F, true, W)) << " |\n";
+	o << "\nFlood cost, 1 - (+DoS / alone): the seed's rows B and C "
+	     "against ours.\n\n"
+	     "| | 64K | 3F |\n|---|---:|---:|\n"
+	  << "| seed B (one lock) | "
+	  << Fmt("%.0f%%", 100.0 * (1.0 - kSeedB.m64k_dos / kSeedB.m64k))
+	  << " | " << Fmt("%.0f%%", 100.0 * (1.0 - kSeedB.m3f_dos / kSeedB.m3f))
+	  << " |\n| seed C (per-bucket locks) | "
+	  << Fmt("%.0f%%", 100.0 * (1.0 - kSeedC.m64k_dos / kSeedC.m64k))
+	  << " | " << Fmt("%.0f%%", 100.0 * (1.0 - kSeedC.m3f_dos / kSeedC.m3f))
+	  << " |\n";
+	for (unsigned W : g_workers)
+		for (unsigned s : kStripes)
+			o << "| ours, " << WorkersText(W) << ", " << LockName(s)
+			  << " | "
+			  << Fmt("%.0f%%",
+				 100.0 * FloodCost(BENCH_REASM_64K, W, s))
+			  << " | "
+			  << Fmt("%.0f%%",
+				 100.0 * FloodCost(BENCH_REASM_3F, W, s))
+			  << " |\n";
+	o << "\n";
+}
+
+std::string Summary(const std::string &command, int reps,
+		    const std::string &load_before, const CpuSample &before,
+		    const CpuSample &after)
+{
+	std::ostringstream o;
+	MachineSection(o, command, reps, load_before, before, after);
+	for (bench_reasm_workload w : kWorkloads)
+		for (bool flood : kFloods)
+			o << "### " << WorkloadName(w, flood)
+			  << ": legitimate datagrams reassembled (median)\n\n"
+			  << RateTable(w, flood) << "\n";
+	o << "stripes64 / global: ratio of the medians. Workers waiting: "
+	     "the share of the workers' time in the timed passes spent "
+	     "waiting for the slowest one, to come within the window or to "
+	     "end the pass (time the harness, not the engine, takes). "
+	     "Oversubscribed rows have more threads than CPUs: the "
+	     "scheduler preempts workers in the middle of a datagram, lock "
+	     "holders included, and the others wait for them at the window "
+	     "and at the end of each pass.\n\n";
+	o << "### Flood cost: 1 - (legitimate rate with the flood / rate "
+	     "without it), medians\n\n"
+	  << FloodCostTable() << "\n";
+	SeedSection(o);
+	o << "### Targets\n\n" << TargetsTable();
+	return o.str();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	Options opt;
+	std::string command;
+	std::vector<char *> args;
+	for (int i = 0; i < argc; i++)
+		command += (i ? " " : "") + std::string(argv[i]);
+	args.push_back(argv[0]);
+	for (int i = 1; i < argc; i++)
+		if (!TakeFlag(argc, argv, &i, &opt))
+			args.push_back(argv[i]);
+	if (opt.bad)
+		return 2;
+
+	g_duration_ms = opt.duration_ms ? opt.duration_ms
+					: (opt.quick ? 40u : 300u);
+	g_min_passes = opt.quick ? 2u : 3u;
+	int reps = opt.reps > 0 ? opt.reps : (opt.quick ? 3 : 9);
+	if (!ParseWorkers(opt.workers, &g_workers)) {
+		std::fprintf(stderr, "--workers: a list of 1..%u, e.g. 1,2,4\n",
+			     BENCH_REASM_MAX_WORKERS);
+		return 2;
+	}
+	if (opt.link == "raw") {
+		g_link = BENCH_REASM_LINK_RAW;
+	} else if (opt.link == "ether") {
+		g_link = BENCH_REASM_LINK_ETHERNET;
+	} else {
+		std::fprintf(stderr, "--link: raw or ether\n");
+		return 2;
+	}
+	if (opt.fanout == "datagram") {
+		g_whole_datagrams = true;
+	} else if (opt.fanout != "fragment") {
+		std::fprintf(stderr, "--fanout: fragment or datagram\n");
+		return 2;
+	}
+	if (opt.flood_every == 0) {
+		std::fprintf(stderr, "--flood_every: at least 1\n");
+		return 2;
+	}
+	g_flood_every = opt.flood_every;
+	g_pin = opt.pin;
+
+	struct bench_reasm_setup setup {};
+	setup.link = g_link;
+	setup.pool_mib = opt.pool_mib ? opt.pool_mib : (opt.quick ? 8u : 32u);
+	setup.flood_every = g_flood_every;
+	setup.max_workers = g_workers.back();
+	int rc = bench_reasm_setup(&setup);
+	if (rc != 0) {
+		std::fprintf(stderr, "cannot build the frames: %s\n",
+			     std::strerror(-rc));
+		return 2;
+	}
+
+	static std::vector<Case> cases;
+	for (bench_reasm_workload w : kWorkloads)
+		for (bool flood : kFloods)
+			for (unsigned W : g_workers)
+				for (unsigned s : kStripes)
+					cases.push_back(
+						{ w, flood, W, s,
+						  CaseName(w, flood, W, s) });
+	for (const Case &c : cases)
+		benchmark::RegisterBenchmark(c.name.c_str(), RunCase, &c)
+			->Iterations(1)
+			->Repetitions(reps)
+			->ReportAggregatesOnly(true)
+			->UseManualTime()
+			->Unit(benchmark::kMillisecond);
+
+	// Interleave the repetitions of all benchmarks in random order unless
+	// told otherwise: the compared cases then share the machine's drift.
+	static char interleave[] =
+		"--benchmark_enable_random_interleaving=true";
+	bool given = false;
+	for (size_t i = 1; i < args.size(); i++)
+		given |= std::strncmp(args[i],
+				      "--benchmark_enable_random_interleaving",
+				      38) == 0;
+	if (!given)
+		args.push_back(interleave);
+	static std::string json_out, json_format;
+	if (!opt.json_file.empty()) {
+		json_out = "--benchmark_out=" + opt.json_file;
+		json_format = "--benchmark_out_format=json";
+		args.push_back(&json_out[0]);
+		args.push_back(&json_format[0]);
+	}
+	args.push_back(nullptr);
+	argc = static_cast<int>(args.size()) - 1;
+	argv = args.data();
+
+	std::string load_before = LoadAverage();
+	benchmark::Initialize(&argc, argv);
+	if (benchmark::ReportUnrecognizedArguments(argc, argv))
+		return 2;
+	CpuSample before = SampleCpu();
+	benchmark::RunSpecifiedBenchmarks();
+	CpuSample after = SampleCpu();
+	benchmark::Shutdown();
+
+	if (opt.summary) {
+		std::string s =
+			Summary(command, reps, load_before, before, after);
+		std::fputs("\n", stdout);
+		std::fputs(s.c_str(), stdout);
+		if (!opt.summary_file.empty()) {
+			std::ofstream f(opt.summary_file);
+			f << s;
+			if (!f) {
+				std::fprintf(stderr, "cannot write %s\n",
+					     opt.summary_file.c_str());
+				bench_reasm_teardown();
+				return 2;
+			}
+		}
+	}
+	if (opt.targets) {
+		std::fputs(
+			"\nTargets (timing; a MISS does not fail the run):\n",
+			stdout);
+		for (const Target &t : Targets())
+			std::printf("  %-72s %8s  %-4s  seed: %s\n",
+				    t.what.c_str(),
+				    Fmt(t.fmt.c_str(), t.value).c_str(),
+				    Verdict(t).c_str(), t.seed.c_str());
+	}
+	bench_reasm_teardown();
+	if (g_failed) {
+		std::fprintf(stderr, "FAILED: a run reported errors\n");
+		return 1;
+	}
+	return 0;
+}
