@@ -231,10 +231,12 @@ static void array_free(struct grain_htab *h, struct bucket_array *a)
 /* The grace period after @n's retirement has passed: hand it back. */
 static void reclaim_now(struct grain_hnode *n)
 {
+	/* Before the first read of the node: the retirement (TSAN_RELEASE in
+	 * defer_reclaim) happens-before everything here. */
+	TSAN_ACQUIRE(n);
 	struct grain_htab *h = n->owner;
 	struct stripe *st;
 
-	TSAN_ACQUIRE(n);
 	if (n->state == NODE_ARRAY) {
 		struct bucket_array *a =
 			grain_container_of(n, struct bucket_array, carrier);

@@ -64,6 +64,11 @@ struct fbuf {
 
 struct piece {
 	uint32_t start, end; /* [start, end) in the datagram */
+	/* STRICT: where the piece's run starts. A run, as Linux keeps them,
+	 * is fragments that arrived back to back at the tail, each starting
+	 * where the previous one ended; a fragment inserted anywhere else
+	 * starts a run of its own, even when it touches its neighbours. */
+	uint32_t run;
 	struct fbuf *buf;
 };
 
@@ -699,7 +704,13 @@ static enum add_result add_fragment(struct reasm *r,
 		struct fbuf *b = *bp;
 		*bp = NULL; /* the datagram's now */
 		b->refs = 1;
-		struct piece p = { ns, ne, b };
+		/* Appended where the tail fragment ends: the tail's run goes
+		 * on. Anywhere else: a run of its own. */
+		uint32_t n = d->npieces;
+		uint32_t run = n > 0 && i == n && d->pieces[n - 1].end == ns
+				       ? d->pieces[n - 1].run
+				       : ns;
+		struct piece p = { ns, ne, run, b };
 		pieces_splice(d, i, i, &p, 1);
 		d->meat += ne - ns;
 		d->charge += sizeof(*b) + b->len;
@@ -711,9 +722,10 @@ static enum add_result add_fragment(struct reasm *r,
 	*overlapped = true;
 	if (pol == REASM_STRICT) {
 		/* Inside one run of back-to-back pieces: a duplicate. */
-		bool inside = d->pieces[i].start <= ns && d->pieces[j - 1].end >= ne;
-		for (uint32_t k = i; inside && k + 1 < j; k++)
-			inside = d->pieces[k].end == d->pieces[k + 1].start;
+		/* Inside one run: a duplicate (runs are contiguous). */
+		bool inside = d->pieces[i].start <= ns &&
+			      d->pieces[j - 1].end >= ne &&
+			      d->pieces[i].run == d->pieces[j - 1].run;
 		return inside ? ADD_DUP : KILL_OVERLAP;
 	}
 
@@ -732,7 +744,7 @@ static enum add_result add_fragment(struct reasm *r,
 		if (m > 0 && out[m - 1].buf == b && out[m - 1].end == (a)) \
 			out[m - 1].end = (z);                              \
 		else                                                       \
-			out[m++] = (struct piece){ (a), (z), b };          \
+			out[m++] = (struct piece){ (a), (z), (a), b };     \
 	} while (0)
 	for (uint32_t k = i; k < j; k++) {
 		struct piece p = d->pieces[k];
@@ -740,11 +752,13 @@ static enum add_result add_fragment(struct reasm *r,
 		uint32_t oe = p.end < ne ? p.end : ne;
 		if (new_wins(pol, ns, ne, p.start, p.end)) {
 			if (p.start < os)
-				out[m++] = (struct piece){ p.start, os, p.buf };
+				out[m++] = (struct piece){ p.start, os, p.start,
+							   p.buf };
 			PUSH_NEW(cursor, oe);
 			cursor = oe;
 			if (p.end > oe)
-				out[m++] = (struct piece){ oe, p.end, p.buf };
+				out[m++] = (struct piece){ oe, p.end, oe,
+							   p.buf };
 			lost += oe - os; /* the held piece's bytes */
 		} else {
 			if (cursor < os)

@@ -29,7 +29,7 @@
  * reasm_expire() ran in between.
  *
  * Work per fragment: a binary search over the datagram's pieces and a move
- * of at most 2 * max_frags piece descriptors (16 bytes each); appends at
+ * of at most 2 * max_frags piece descriptors (24 bytes each); appends at
  * the tail (in-order arrival) are O(1). max_frags is at most
  * REASM_MAX_FRAGS_LIMIT, so a crafted stream cannot make one fragment cost
  * more than that (no O(n) rescans of an unbounded list: FragmentSmack).
