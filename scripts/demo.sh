@@ -1,7 +1,14 @@
 #!/bin/sh
-# demo.sh - build the release preset and run the fragment reassembler on
-# the demo capture: examples/reasm/data/demo.pcap in, build/demo-out.pcap
-# out (every datagram whole), build/demo-stats.json with every counter, and
+# demo.sh - build the release preset and run the fragment reassembler.
+#
+# Where network namespaces can be made (root, ip netns): a few seconds of
+# the live path (test/e2e/demo_live.sh): src's kernel fragments UDP at
+# MTU 1280, reasm in a middle namespace reads the packets from an
+# AF_PACKET ring and sends the datagrams whole through a PACKET_MMAP
+# transmit ring, and a receiver in dst checks every payload; a stats line
+# every second, then the summary. Elsewhere (or with DEMO=file): the
+# demo capture, examples/reasm/data/demo.pcap in, build/demo-out.pcap out
+# (every datagram whole), build/demo-stats.json with every counter, and
 # the summary on the terminal.
 #
 # Usage: ./scripts/demo.sh   (from any directory; run ./scripts/setup.sh
@@ -18,6 +25,17 @@ if [ ! -x "$reasm" ]; then
 	echo "demo: $reasm was not built (is GRAIN_BUILD_EXAMPLES off, or" \
 		"libpcap missing?)" >&2
 	exit 1
+fi
+
+if [ "${DEMO:-live}" != file ]; then
+	echo "demo: the live path between network namespaces" \
+		"(test/e2e/demo_live.sh)"
+	rc=0
+	bash test/e2e/demo_live.sh build/release 4 || rc=$?
+	if [ $rc -ne 77 ]; then
+		exit $rc
+	fi
+	echo "demo: no network namespaces here; the capture file instead"
 fi
 
 in=examples/reasm/data/demo.pcap

@@ -26,6 +26,7 @@ packages="
 	gnuplot-nox
 	valgrind
 	iproute2
+	ethtool
 "
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -1,7 +1,9 @@
 /*
- * main.c - reasm: reassemble the IPv4 and IPv6 fragments of a capture file.
+ * main.c - reasm: reassemble the IPv4 and IPv6 fragments of a capture file
+ * or of the frames arriving on a network interface.
  *
  *   reasm --read IN.pcap --write OUT.pcap [options]
+ *   reasm --in IFACE --out IFACE [options]   (or any mix: see live.h)
  *
  * Every frame of IN goes through the engine (reasm.h); OUT receives the
  * frames that were not fragments, unchanged, and one frame per datagram
@@ -30,8 +32,20 @@
  * over to the reader, and the next frame queued hands it back). So a
  * datagram times out exactly when it would with one thread, whatever the
  * scheduling; the pause costs one pipeline drain per second of capture.
+ *
+ * Live (--in and/or --out, see live.h). With --in the receive workers are
+ * the engine workers: each reads its own PACKET_MMAP ring (no reader, no
+ * grain_ring) and emits into the grain_prio. With --out the thread that
+ * drains the grain_prio fills a PACKET_MMAP transmit ring instead of a
+ * file. --read with --out keeps the reader and workers above. The main
+ * thread then only supervises: SIGINT and SIGTERM are blocked in every
+ * thread and taken with sigtimedwait(), which also paces --stats-interval
+ * and --duration. A stop stops the input, lets the workers finish what
+ * they hold, and then shuts down as at the end of a file: every output
+ * queued is written or sent before the summary.
  */
 #define _DEFAULT_SOURCE /* pcap.h needs u_char and friends; nanosleep() */
+#include "live.h"
 #include "reasm.h"
 
 #include <grain/prio.h>
@@ -42,6 +56,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdalign.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -65,6 +80,11 @@
 #define RING_CAPACITY 1024u
 #define PRIO_CAPACITY 4096u
 #define WRITER_BURST 32u
+#define MAX_TX_FRAMES 65536u
+#define DEFAULT_TX_FRAMES 256u
+#define SUPERVISE_NS (50 * 1000000ull)	 /* the main thread's longest nap */
+#define PUBLISH_WAIT_NS (50 * 1000000ll) /* a worker's longest wait */
+#define TX_RETRY_NS 1000000ll		 /* kick again after 1 ms */
 
 /* --- Messages -------------------------------------------------------------- */
 
@@ -112,18 +132,27 @@ static void pcap_errorf(const char *path, char *msg)
 static void usage(FILE *f)
 {
 	fputs("usage: reasm --read IN.pcap --write OUT.pcap [options]\n"
+	      "       reasm --in IFACE --out IFACE [options]\n"
 	      "\n"
-	      "Reassembles the IPv4 and IPv6 fragments of a capture file. OUT gets the\n"
-	      "frames that are not fragments, unchanged, and one frame per datagram\n"
-	      "reassembled, in the link type of IN (Ethernet, raw IP, Linux SLL/SLL2).\n"
+	      "Reassembles the IPv4 and IPv6 fragments of a capture file or of the\n"
+	      "frames arriving on an interface. The output gets the frames that are not\n"
+	      "fragments, unchanged, and one frame per datagram reassembled, in the\n"
+	      "link type of the input (Ethernet, raw IP, Linux SLL/SLL2).\n"
+	      "\n"
+	      "input (one of):\n"
+	      "  --read FILE         input capture (pcap or pcapng; - for stdin)\n"
+	      "  --in IFACE          frames arriving on IFACE (Ethernet; needs root or\n"
+	      "                      CAP_NET_RAW)\n"
+	      "output (one of):\n"
+	      "  --write FILE        output capture (pcap, nanosecond timestamps)\n"
+	      "  --out IFACE         send on IFACE (Ethernet input only)\n"
 	      "\n"
 	      "options:\n"
-	      "  --read FILE         input capture (pcap or pcapng; - for stdin)\n"
-	      "  --write FILE        output capture (pcap, nanosecond timestamps)\n"
 	      "  --policy P          overlap policy: strict (default), first, last, bsd,\n"
 	      "                      bsd-right, linux, windows, solaris\n"
 	      "  --threads N         1 (default): one thread, output in input order;\n"
-	      "                      2..64: N workers, a reader and a writer thread\n"
+	      "                      2..64: N workers, a reader and a writer thread;\n"
+	      "                      with --in: N receive workers (1..64)\n"
 	      "  --timeout SECONDS   reassembly timeout of both families (default: IPv4\n"
 	      "                      30, IPv6 60; decimals allowed)\n"
 	      "  --mem-high BYTES    memory per family above which the policy acts\n"
@@ -139,9 +168,21 @@ static void usage(FILE *f)
 	      "  --quiet             no summary on stderr\n"
 	      "  --help              this text\n"
 	      "\n"
-	      "Capture time is the clock: a datagram times out when a later frame's\n"
-	      "timestamp is its timeout past its first fragment's. Exit status: 0, or 2\n"
-	      "with a one-line message on error.\n",
+	      "live options:\n"
+	      "  --fanout MODE       --in: spread frames over the --threads workers by\n"
+	      "                      lb (default, round robin), cpu or hash\n"
+	      "  --qdisc-bypass      --out: send straight to the driver (no qdisc)\n"
+	      "  --tx-frames N       --out: transmit ring slots, 1..65536 (default 256)\n"
+	      "  --dst-mac MAC       --out: destination address written into every frame\n"
+	      "  --src-mac MAC       --out: source address written into every frame\n"
+	      "  --stats-interval S  print a line of rates and drops every S seconds\n"
+	      "  --duration S        stop after S seconds\n"
+	      "\n"
+	      "From a file, capture time is the clock: a datagram times out when a later\n"
+	      "frame's timestamp is its timeout past its first fragment's. Live, the\n"
+	      "clock is real time. SIGINT or SIGTERM stops a live run cleanly: what is\n"
+	      "queued is still sent. Exit status: 0, or 2 with a one-line message on\n"
+	      "error.\n",
 	      f);
 }
 /* clang-format on */
@@ -152,10 +193,27 @@ struct options {
 	const char *read_path;
 	const char *write_path;
 	const char *stats_path;
+	const char *in_iface;	 /* --in */
+	const char *out_iface;	 /* --out */
 	struct reasm_config cfg; /* link filled in once IN is open */
 	unsigned threads;
 	bool quiet;
+	/* Live options (0 / false: not given). */
+	enum live_fanout fanout;
+	bool fanout_set;
+	bool qdisc_bypass;
+	unsigned tx_frames;
+	uint64_t stats_interval_ns;
+	uint64_t duration_ns;
+	bool dst_mac_set, src_mac_set;
+	uint8_t dst_mac[6], src_mac[6];
 };
+
+/* Is this run live (an interface on either side)? */
+static bool is_live(const struct options *o)
+{
+	return o->in_iface != NULL || o->out_iface != NULL;
+}
 
 enum opt_id {
 	OPT_READ,
@@ -171,6 +229,15 @@ enum opt_id {
 	OPT_STATS,
 	OPT_QUIET,
 	OPT_HELP,
+	OPT_IN,
+	OPT_OUT,
+	OPT_FANOUT,
+	OPT_QDISC_BYPASS,
+	OPT_TX_FRAMES,
+	OPT_STATS_INTERVAL,
+	OPT_DST_MAC,
+	OPT_SRC_MAC,
+	OPT_DURATION,
 };
 
 static const struct {
@@ -191,6 +258,15 @@ static const struct {
 	{ "stats", OPT_STATS, true },
 	{ "quiet", OPT_QUIET, false },
 	{ "help", OPT_HELP, false },
+	{ "in", OPT_IN, true },
+	{ "out", OPT_OUT, true },
+	{ "fanout", OPT_FANOUT, true },
+	{ "qdisc-bypass", OPT_QDISC_BYPASS, false },
+	{ "tx-frames", OPT_TX_FRAMES, true },
+	{ "stats-interval", OPT_STATS_INTERVAL, true },
+	{ "dst-mac", OPT_DST_MAC, true },
+	{ "src-mac", OPT_SRC_MAC, true },
+	{ "duration", OPT_DURATION, true },
 };
 
 #define OPTION_COUNT (sizeof(option_table) / sizeof(option_table[0]))
@@ -278,6 +354,83 @@ static int parse_seconds(const char *s, uint64_t *ns)
 static bool power_of_two(unsigned x)
 {
 	return x != 0 && (x & (x - 1)) == 0;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A MAC address: six pairs of hex digits separated by ':' or '-'. */
+static int parse_mac(const char *s, uint8_t mac[6])
+{
+	for (int i = 0; i < 6; i++) {
+		int hi = hex_digit(s[0]), lo = hi < 0 ? -1 : hex_digit(s[1]);
+
+		if (lo < 0)
+			return -1;
+		mac[i] = (uint8_t)(hi << 4 | lo);
+		s += 2;
+		if (i < 5) {
+			if (*s != ':' && *s != '-')
+				return -1;
+			s++;
+		}
+	}
+	return *s == '\0' ? 0 : -1;
+}
+
+/* Checks the combination of inputs, outputs and live options. @return 0,
+ * or 2 after a message. */
+static int check_live_args(const struct options *o)
+{
+	const char *need_out = NULL;
+
+	if (o->read_path != NULL && o->in_iface != NULL) {
+		errorf("--read and --in are exclusive: one input");
+		return 2;
+	}
+	if (o->write_path != NULL && o->out_iface != NULL) {
+		errorf("--write and --out are exclusive: one output");
+		return 2;
+	}
+	if (o->read_path == NULL && o->in_iface == NULL) {
+		errorf("--read or --in is required (try --help)");
+		return 2;
+	}
+	if (o->write_path == NULL && o->out_iface == NULL) {
+		errorf("--write or --out is required (try --help)");
+		return 2;
+	}
+	if (o->fanout_set && o->in_iface == NULL) {
+		errorf("--fanout needs --in");
+		return 2;
+	}
+	if (o->qdisc_bypass)
+		need_out = "--qdisc-bypass";
+	else if (o->tx_frames != 0)
+		need_out = "--tx-frames";
+	else if (o->dst_mac_set)
+		need_out = "--dst-mac";
+	else if (o->src_mac_set)
+		need_out = "--src-mac";
+	if (need_out != NULL && o->out_iface == NULL) {
+		errorf("%s needs --out", need_out);
+		return 2;
+	}
+	if ((o->stats_interval_ns != 0 || o->duration_ns != 0) && !is_live(o)) {
+		errorf("--%s needs --in or --out", o->stats_interval_ns != 0
+							   ? "stats-interval"
+							   : "duration");
+		return 2;
+	}
+	return 0;
 }
 
 /* Fills *o from argv. @return -1 to go on, 0 after --help, or 2 after a
@@ -420,13 +573,76 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_HELP:
 			usage(stdout);
 			return 0;
+		case OPT_IN:
+		case OPT_OUT:
+			if (*value == '\0') {
+				errorf("--%s needs an interface name",
+				       option_table[k].name);
+				return 2;
+			}
+			if (option_table[k].id == OPT_IN)
+				o->in_iface = value;
+			else
+				o->out_iface = value;
+			break;
+		case OPT_FANOUT: {
+			int f = live_fanout_parse(value);
+
+			if (f < 0) {
+				errorf("--fanout must be lb, cpu or hash, not "
+				       "'%s'",
+				       value);
+				return 2;
+			}
+			o->fanout = (enum live_fanout)f;
+			o->fanout_set = true;
+			break;
+		}
+		case OPT_QDISC_BYPASS:
+			o->qdisc_bypass = true;
+			break;
+		case OPT_TX_FRAMES:
+			if (parse_uint(value, 1, MAX_TX_FRAMES,
+				       &o->tx_frames)) {
+				errorf("--tx-frames must be a number from 1 to "
+				       "%u, not '%s'",
+				       MAX_TX_FRAMES, value);
+				return 2;
+			}
+			break;
+		case OPT_STATS_INTERVAL:
+		case OPT_DURATION:
+			if (parse_seconds(value,
+					  option_table[k].id == OPT_DURATION
+						  ? &o->duration_ns
+						  : &o->stats_interval_ns)) {
+				errorf("--%s must be a number of seconds > 0, "
+				       "not '%s'",
+				       option_table[k].name, value);
+				return 2;
+			}
+			break;
+		case OPT_DST_MAC:
+		case OPT_SRC_MAC: {
+			bool dst = option_table[k].id == OPT_DST_MAC;
+
+			if (parse_mac(value, dst ? o->dst_mac : o->src_mac)) {
+				errorf("--%s must be a MAC address like "
+				       "02:00:00:00:00:01, not '%s'",
+				       option_table[k].name, value);
+				return 2;
+			}
+			if (dst)
+				o->dst_mac_set = true;
+			else
+				o->src_mac_set = true;
+			break;
+		}
 		}
 	}
 
-	if (o->read_path == NULL || o->write_path == NULL) {
-		errorf("--read and --write are required (try --help)");
+	if (check_live_args(o) != 0)
 		return 2;
-	}
 
 	/* Watermarks: a zero field takes the engine's default, which may
 	 * not suit the other one given; complete the pair here. */
@@ -527,6 +743,8 @@ struct pipeline {
 	struct grain_ring *ring; /* reader -> workers: struct frame * */
 	struct grain_prio *prio; /* workers -> writer: struct reasm_out * */
 	pcap_dumper_t *dumper;	 /* the writer's alone */
+	struct live_tx *tx;	 /* --out: the writer sends here instead */
+	bool publish;		 /* workers publish their counters (live) */
 	/* Frames the workers have finished (R3: a worker's release after its
 	 * last use of the frame and of its reasm_worker). Bumped once per
 	 * frame: on its own cache line, away from the pointers above. */
@@ -536,6 +754,7 @@ struct pipeline {
 struct worker {
 	struct reasm_worker w;
 	struct pipeline *pl;
+	struct live_slot slot; /* pl->publish: counters for --stats-interval */
 	pthread_t thread;
 	bool started;
 };
@@ -552,29 +771,59 @@ static void emit_queued(struct reasm_out *out, void *arg)
 		sleep_ns(20000);
 }
 
+/* Live runs: copy the worker's counters where the statistics line can
+ * read them, every so often (@p force: now). */
+static void worker_publish(struct worker *wk, bool force)
+{
+	static const struct live_stats none;
+
+	if (wk->pl->publish &&
+	    (live_slot_due(&wk->slot, live_mono_ns()) || force))
+		live_slot_publish(&wk->slot, &wk->w.st, &none);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	struct pipeline *pl = wk->pl;
+	/* Live runs wake now and then to publish their counters. */
+	int64_t wait = pl->publish ? PUBLISH_WAIT_NS : -1;
 
 	for (;;) {
 		void *obj = NULL;
 		struct frame *f;
 
-		if (grain_ring_dequeue_wait(pl->ring, &obj, -1) != 0)
-			continue; /* cannot happen with no timeout */
+		if (grain_ring_dequeue_wait(pl->ring, &obj, wait) != 0) {
+			worker_publish(wk, false);
+			continue; /* timed out */
+		}
 		if (obj == NULL)
 			break; /* end of input */
 		f = obj;
 		(void)reasm_input(&wk->w, f->data, f->caplen, f->wirelen,
 				  f->ts_ns);
 		free(f);
+		worker_publish(wk, false);
 		/* R3: pairs with A3 in wait_idle(). */
 		atomic_fetch_add_explicit(&pl->done, 1, memory_order_release);
 	}
+	worker_publish(wk, true);
 	return NULL;
 }
 
+/* One output to the file or, with --out, to the transmit ring. */
+static void write_out(struct pipeline *pl, struct reasm_out *out)
+{
+	if (pl->tx != NULL) {
+		live_tx_put(pl->tx, out); /* frees it */
+		return;
+	}
+	dump_out(pl->dumper, out);
+	reasm_out_free(out);
+}
+
+/* The writer, or with --out the transmit thread: the only thread that
+ * touches the output. */
 static void *writer_main(void *arg)
 {
 	struct pipeline *pl = arg;
@@ -582,17 +831,23 @@ static void *writer_main(void *arg)
 	bool stop = false;
 
 	while (!stop) {
+		/* Frames the kernel has not taken yet (its send buffer was
+		 * full): come back soon to kick again. */
+		int64_t wait = pl->tx != NULL && live_tx_pending(pl->tx)
+				       ? TX_RETRY_NS
+				       : -1;
 		int n = grain_prio_dequeue_burst_wait(pl->prio, objs,
-						      WRITER_BURST, -1);
+						      WRITER_BURST, wait);
 
 		for (int i = 0; i < n; i++) {
 			if (objs[i] == NULL) {
 				stop = true;
 				continue;
 			}
-			dump_out(pl->dumper, objs[i]);
-			reasm_out_free(objs[i]);
+			write_out(pl, objs[i]);
 		}
+		if (pl->tx != NULL)
+			live_tx_kick(pl->tx); /* one send() per burst */
 	}
 	/* The NULL was queued after every output (the workers had been
 	 * joined), and taking it acquired all of them: whatever a
@@ -603,12 +858,13 @@ static void *writer_main(void *arg)
 		if (n <= 0)
 			break;
 		for (int i = 0; i < n; i++) {
-			if (objs[i] != NULL) {
-				dump_out(pl->dumper, objs[i]);
-				reasm_out_free(objs[i]);
-			}
+			if (objs[i] != NULL)
+				write_out(pl, objs[i]);
 		}
 	}
+	/* Wait until the kernel has sent every frame queued. */
+	if (pl->tx != NULL)
+		live_tx_drain(pl->tx);
 	return NULL;
 }
 
@@ -640,11 +896,26 @@ struct run {
 	FILE *stats_file;
 	struct reasm *engine;
 	struct reasm_worker single; /* --threads 1 */
-	struct worker *workers;	    /* --threads N >= 2 */
+	struct worker *workers;	    /* --threads N >= 2, or --read + --out */
+	unsigned worker_slots;	    /* workers[i].slot set up */
 	struct pipeline pl;
 	pthread_t writer;
 	bool writer_started;
 	struct reasm_stats stats;
+	/* Live runs. */
+	bool live;
+	struct live_ctl ctl;	   /* stop flag, expiry (--in) */
+	struct live_rx_worker *rx; /* --in: opt.threads receive workers */
+	pthread_t *rx_threads;
+	unsigned rx_open;    /* rings opened */
+	unsigned rx_ready;   /* slots set up */
+	unsigned rx_started; /* threads started */
+	struct live_tx *tx;  /* --out */
+	pthread_t reader;    /* --read with --out */
+	bool reader_started;
+	_Atomic(bool) reader_done; /* the reader has returned */
+	int reader_status;	   /* its result, read after the join */
+	struct live_stats live_stats;
 };
 
 /* Does @p write_path name the file @p read_path names? */
@@ -659,12 +930,12 @@ static bool same_file(const char *read_path, const char *write_path)
 	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-/* Opens IN, OUT and the stats file and makes the engine. @return 0 or 2. */
-static int open_all(struct run *rn)
+/* Opens the capture file IN and checks its link type. @return 0 or 2. */
+static int open_read(struct run *rn)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
 	struct options *o = &rn->opt;
-	int dlt, rc;
+	int dlt;
 
 	rn->in = pcap_open_offline_with_tstamp_precision(
 		o->read_path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
@@ -680,14 +951,29 @@ static int open_all(struct run *rn)
 		       name != NULL ? name : "UNKNOWN", dlt);
 		return 2;
 	}
-	o->cfg.link = dlt;
+	if (o->out_iface != NULL && dlt != REASM_LINK_ETHERNET) {
+		const char *name = pcap_datalink_val_to_name(dlt);
 
-	if (same_file(o->read_path, o->write_path)) {
+		errorf("%s: --out sends Ethernet frames, and this capture's "
+		       "link type is %s (%d)",
+		       o->read_path, name != NULL ? name : "UNKNOWN", dlt);
+		return 2;
+	}
+	o->cfg.link = dlt;
+	return 0;
+}
+
+/* Opens the capture file OUT, of the input's link type. @return 0 or 2. */
+static int open_write(struct run *rn)
+{
+	struct options *o = &rn->opt;
+
+	if (o->read_path != NULL && same_file(o->read_path, o->write_path)) {
 		errorf("%s: --write would overwrite --read", o->write_path);
 		return 2;
 	}
 	rn->dead = pcap_open_dead_with_tstamp_precision(
-		dlt, OUT_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
+		o->cfg.link, OUT_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
 	if (rn->dead == NULL) {
 		errorf("out of memory");
 		return 2;
@@ -697,6 +983,14 @@ static int open_all(struct run *rn)
 		pcap_errorf(o->write_path, pcap_geterr(rn->dead));
 		return 2;
 	}
+	return 0;
+}
+
+/* Opens the stats file, if any, and makes the engine. @return 0 or 2. */
+static int open_rest(struct run *rn)
+{
+	struct options *o = &rn->opt;
+	int rc;
 
 	if (o->stats_path != NULL) {
 		rn->stats_file = fopen(o->stats_path, "w");
@@ -714,9 +1008,21 @@ static int open_all(struct run *rn)
 	return 0;
 }
 
+/* Opens IN, OUT and the stats file and makes the engine. @return 0 or 2. */
+static int open_all(struct run *rn)
+{
+	int status = open_read(rn);
+
+	if (status == 0)
+		status = open_write(rn);
+	if (status == 0)
+		status = open_rest(rn);
+	return status;
+}
+
 /* Reads IN to the end. @p multi: queue frames to the workers; else process
  * them here. @return 0, or 2 after a message (the run is still shut down
- * cleanly by the caller). */
+ * cleanly by the caller). A live run (--out) also stops at a stop request. */
 static int read_all(struct run *rn, bool multi)
 {
 	struct expiry exp = { 0 };
@@ -729,6 +1035,9 @@ static int read_all(struct run *rn, bool multi)
 		uint64_t now = record_ns(h);
 		uint32_t wirelen = h->len < h->caplen ? h->caplen : h->len;
 		struct frame *f;
+
+		if (rn->live && live_ctl_stopping(&rn->ctl))
+			return 0; /* a signal or --duration */
 
 		if (!multi) {
 			if (expiry_due(&exp, now))
@@ -764,7 +1073,8 @@ static int read_all(struct run *rn, bool multi)
 	return 0;
 }
 
-/* Starts the writer and the workers. @return 0 or 2. */
+/* Starts the writer (or transmit thread) and, unless the receive workers
+ * take their place (--in), the workers fed by the reader. @return 0 or 2. */
 static int start_threads(struct run *rn)
 {
 	struct grain_prio_config pc = {
@@ -772,30 +1082,41 @@ static int start_threads(struct run *rn)
 		.flags = GRAIN_PRIO_SC | GRAIN_PRIO_WAIT,
 		.capacity = PRIO_CAPACITY,
 	};
+	bool fed = rn->opt.in_iface == NULL; /* workers fed by the reader */
 	unsigned n = rn->opt.threads;
 	int rc;
 
 	rn->pl.dumper = rn->dumper;
+	rn->pl.tx = rn->tx;
+	rn->pl.publish = rn->live;
 	atomic_init(&rn->pl.done, 0);
-	if (grain_ring_create(&rn->pl.ring, RING_CAPACITY,
-			      GRAIN_RING_MPMC | GRAIN_RING_WAIT, NULL) != 0 ||
+	if ((fed &&
+	     grain_ring_create(&rn->pl.ring, RING_CAPACITY,
+			       GRAIN_RING_MPMC | GRAIN_RING_WAIT, NULL) != 0) ||
 	    grain_prio_create(&rn->pl.prio, &pc, NULL) != 0) {
 		errorf("out of memory");
 		return 2;
 	}
-	rn->workers = calloc(n, sizeof(*rn->workers));
-	if (rn->workers == NULL) {
-		errorf("out of memory");
-		return 2;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		rn->workers[i].pl = &rn->pl;
-		rc = reasm_worker_init(&rn->workers[i].w, rn->engine,
-				       emit_queued, &rn->pl);
-		if (rc != 0) {
-			errorf("cannot register worker %u: %s", i,
-			       strerror(-rc));
+	if (fed) {
+		rn->workers = calloc(n, sizeof(*rn->workers));
+		if (rn->workers == NULL) {
+			errorf("out of memory");
 			return 2;
+		}
+		for (unsigned i = 0; i < n; i++) {
+			rn->workers[i].pl = &rn->pl;
+			if (live_slot_init(&rn->workers[i].slot) != 0) {
+				errorf("out of memory");
+				return 2;
+			}
+			rn->worker_slots++;
+			rc = reasm_worker_init(&rn->workers[i].w, rn->engine,
+					       emit_queued, &rn->pl);
+			if (rc != 0) {
+				errorf("cannot register worker %u: %s", i,
+				       strerror(-rc));
+				return 2;
+			}
 		}
 	}
 	rc = pthread_create(&rn->writer, NULL, writer_main, &rn->pl);
@@ -804,7 +1125,7 @@ static int start_threads(struct run *rn)
 		return 2;
 	}
 	rn->writer_started = true;
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; fed && i < n; i++) {
 		rc = pthread_create(&rn->workers[i].thread, NULL, worker_main,
 				    &rn->workers[i]);
 		if (rc != 0) {
@@ -852,6 +1173,276 @@ static void drain_ring(struct grain_ring *ring)
 		free(obj);
 }
 
+/* --- Live runs ------------------------------------------------------------- */
+
+/* Opens the input and output interfaces (--in, --out) or files, the stats
+ * file, and makes the engine. @return 0 or 2. */
+static int open_live(struct run *rn)
+{
+	struct options *o = &rn->opt;
+	uint16_t group = 0;
+	bool has_group = false;
+	int status = 0;
+
+	if (o->read_path != NULL) {
+		status = open_read(rn);
+	} else {
+		o->cfg.link = REASM_LINK_ETHERNET;
+		rn->rx = calloc(o->threads, sizeof(*rn->rx));
+		rn->rx_threads = calloc(o->threads, sizeof(*rn->rx_threads));
+		if (rn->rx == NULL || rn->rx_threads == NULL) {
+			errorf("out of memory");
+			return 2;
+		}
+		for (unsigned i = 0; i < o->threads; i++) {
+			if (live_rx_open(&rn->rx[i].rx, o->in_iface, o->fanout,
+					 &group, &has_group) != 0)
+				return 2;
+			rn->rx_open++;
+		}
+	}
+	if (status != 0)
+		return status;
+
+	if (o->write_path != NULL) {
+		status = open_write(rn);
+	} else {
+		struct live_tx_config tc = {
+			.ifname = o->out_iface,
+			.frames = o->tx_frames != 0 ? o->tx_frames
+						    : DEFAULT_TX_FRAMES,
+			.qdisc_bypass = o->qdisc_bypass,
+			.set_dst = o->dst_mac_set,
+			.set_src = o->src_mac_set,
+			.stopping = &rn->ctl.stop,
+		};
+
+		memcpy(tc.dst, o->dst_mac, 6);
+		memcpy(tc.src, o->src_mac, 6);
+		if (live_tx_open(&rn->tx, &tc) != 0)
+			return 2;
+	}
+	if (status != 0)
+		return status;
+	return open_rest(rn);
+}
+
+/* Starts the receive workers (--in) or the reader thread (--read).
+ * @return 0 or 2. */
+static void *reader_main(void *arg);
+
+static int start_live(struct run *rn)
+{
+	int rc;
+
+	if (rn->opt.read_path != NULL) {
+		rc = pthread_create(&rn->reader, NULL, reader_main, rn);
+		if (rc != 0) {
+			errorf("cannot start the reader thread: %s",
+			       strerror(rc));
+			return 2;
+		}
+		rn->reader_started = true;
+		return 0;
+	}
+	for (unsigned i = 0; i < rn->opt.threads; i++) {
+		struct live_rx_worker *lw = &rn->rx[i];
+
+		lw->ctl = &rn->ctl;
+		if (live_slot_init(&lw->slot) != 0) {
+			errorf("out of memory");
+			return 2;
+		}
+		rn->rx_ready++;
+		rc = reasm_worker_init(&lw->w, rn->engine, emit_queued,
+				       &rn->pl);
+		if (rc != 0) {
+			errorf("cannot register worker %u: %s", i,
+			       strerror(-rc));
+			return 2;
+		}
+	}
+	for (unsigned i = 0; i < rn->opt.threads; i++) {
+		rc = pthread_create(&rn->rx_threads[i], NULL, live_rx_thread,
+				    &rn->rx[i]);
+		if (rc != 0) {
+			errorf("cannot start worker thread %u: %s", i,
+			       strerror(rc));
+			return 2;
+		}
+		rn->rx_started++;
+	}
+	return 0;
+}
+
+/* --read with --out: the reader runs beside the main thread, which
+ * supervises. */
+static void *reader_main(void *arg)
+{
+	struct run *rn = arg;
+
+	rn->reader_status = read_all(rn, true);
+	/* R7: pairs with A7 in supervise(). */
+	atomic_store_explicit(&rn->reader_done, true, memory_order_release);
+	return NULL;
+}
+
+/* "reasm: ready: ..." once every socket is bound and every thread runs. */
+static void print_ready(const struct run *rn)
+{
+	const struct options *o = &rn->opt;
+
+	fputs("reasm: ready: in ", stderr);
+	if (o->in_iface != NULL)
+		fprintf(stderr, "%s (%u worker%s, fanout %s)", o->in_iface,
+			o->threads, o->threads == 1 ? "" : "s",
+			live_fanout_name(o->fanout));
+	else
+		fputs(o->read_path, stderr);
+	fputs(", out ", stderr);
+	if (rn->tx != NULL)
+		fprintf(stderr, "%s (MTU %u, %u ring slots of %u bytes%s)",
+			o->out_iface, live_tx_mtu(rn->tx),
+			live_tx_frames(rn->tx), live_tx_frame_size(rn->tx),
+			o->qdisc_bypass ? ", no qdisc" : "");
+	else
+		fputs(o->write_path, stderr);
+	fputc('\n', stderr);
+}
+
+/* The statistics line: the workers' published counters, the transmit
+ * counters and the outputs queued. */
+static void print_line(struct run *rn, struct live_meter *m, uint64_t now)
+{
+	struct reasm_stats st;
+	struct live_stats ls;
+
+	memset(&st, 0, sizeof(st));
+	memset(&ls, 0, sizeof(ls));
+	for (unsigned i = 0; i < rn->rx_started; i++)
+		live_slot_sum(&rn->rx[i].slot, &st, &ls);
+	for (unsigned i = 0; rn->workers != NULL && i < rn->opt.threads; i++)
+		live_slot_sum(&rn->workers[i].slot, &st, &ls);
+	if (rn->tx != NULL)
+		live_tx_counters(rn->tx, &ls);
+	live_meter_line(m, stderr, now, &st, &ls,
+			grain_prio_backlog(rn->pl.prio));
+}
+
+/* The main thread of a live run: waits for SIGINT or SIGTERM, the end of
+ * --duration or the end of the input file, printing the statistics line
+ * every --stats-interval meanwhile. */
+static void supervise(struct run *rn, const sigset_t *sigs)
+{
+	const struct options *o = &rn->opt;
+	uint64_t start = live_mono_ns();
+	uint64_t end = o->duration_ns != 0 ? start + o->duration_ns : 0;
+	uint64_t next_line = 0;
+	struct live_meter meter;
+
+	live_meter_start(&meter, start);
+	if (o->stats_interval_ns != 0)
+		next_line = start + o->stats_interval_ns;
+	for (;;) {
+		uint64_t now = live_mono_ns(), wake = now + SUPERVISE_NS;
+		struct timespec ts;
+
+		/* A7: pairs with R7 in reader_main(). */
+		if (rn->reader_started &&
+		    atomic_load_explicit(&rn->reader_done,
+					 memory_order_acquire))
+			return;
+		if (end != 0 && now >= end)
+			return;
+		if (next_line != 0 && now >= next_line) {
+			print_line(rn, &meter, now);
+			next_line += o->stats_interval_ns;
+			if (next_line <= now)
+				next_line = now + o->stats_interval_ns;
+		}
+		if (next_line != 0 && next_line < wake)
+			wake = next_line;
+		if (end != 0 && end < wake)
+			wake = end;
+		ts.tv_sec = (time_t)((wake - now) / NS_PER_S);
+		ts.tv_nsec = (long)((wake - now) % NS_PER_S);
+		if (sigtimedwait(sigs, NULL, &ts) > 0)
+			return;
+	}
+}
+
+/* Stops a live run in order: the input, the workers (which finish what
+ * they hold), then the writer or transmit thread (which empties the queue
+ * and waits for the transmit ring). @return the reader's status. */
+static int stop_live(struct run *rn)
+{
+	int status = 0;
+
+	live_ctl_stop(&rn->ctl);
+	if (rn->reader_started) {
+		pthread_join(rn->reader, NULL);
+		status = rn->reader_status;
+	}
+	for (unsigned i = 0; i < rn->rx_started; i++)
+		pthread_join(rn->rx_threads[i], NULL);
+	stop_threads(rn);
+
+	/* Everything has been joined: the counters are final. */
+	for (unsigned i = 0; i < rn->rx_started; i++)
+		live_stats_add(&rn->live_stats, &rn->rx[i].ls);
+	if (rn->tx != NULL)
+		live_tx_counters(rn->tx, &rn->live_stats);
+	return status;
+}
+
+/* Frees what open_live() and start_live() made. */
+static void close_live(struct run *rn)
+{
+	for (unsigned i = 0; i < rn->rx_ready; i++)
+		live_slot_fini(&rn->rx[i].slot);
+	for (unsigned i = 0; i < rn->rx_open; i++)
+		live_rx_close(rn->rx[i].rx);
+	free(rn->rx);
+	free(rn->rx_threads);
+	live_tx_close(rn->tx);
+}
+
+/* A live run, from opening to the last thread joined. @return 0 or 2;
+ * *ran: whether input was read. */
+static int run_live(struct run *rn, bool *ran)
+{
+	sigset_t sigs;
+	int status, rc;
+
+	rn->live = true;
+	live_ctl_init(&rn->ctl);
+	atomic_init(&rn->reader_done, false);
+	/* Blocked before any thread starts, hence in all of them: only
+	 * sigtimedwait() in the main thread takes these signals. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+
+	status = open_live(rn);
+	if (status == 0)
+		status = start_threads(rn);
+	if (status == 0)
+		status = start_live(rn);
+	if (status == 0) {
+		*ran = true;
+		if (rn->tx != NULL)
+			live_tx_advise(rn->tx, stderr);
+		if (!rn->opt.quiet)
+			print_ready(rn);
+		supervise(rn, &sigs);
+	}
+	rc = stop_live(rn);
+	return status != 0 ? status : rc;
+}
+
+/* --- The run --------------------------------------------------------------- */
+
 int main(int argc, char **argv)
 {
 	struct run rn;
@@ -864,22 +1455,27 @@ int main(int argc, char **argv)
 		return status;
 	multi = rn.opt.threads > 1;
 
-	status = open_all(&rn);
-	if (status == 0) {
-		if (multi) {
-			status = start_threads(&rn);
-		} else if (reasm_worker_init(&rn.single, rn.engine, emit_direct,
-					     rn.dumper) != 0) {
-			errorf("cannot register the worker");
-			status = 2;
+	if (is_live(&rn.opt)) {
+		status = run_live(&rn, &ran);
+	} else {
+		status = open_all(&rn);
+		if (status == 0) {
+			if (multi) {
+				status = start_threads(&rn);
+			} else if (reasm_worker_init(&rn.single, rn.engine,
+						     emit_direct,
+						     rn.dumper) != 0) {
+				errorf("cannot register the worker");
+				status = 2;
+			}
 		}
+		if (status == 0) {
+			ran = true;
+			status = read_all(&rn, multi);
+		}
+		if (multi)
+			stop_threads(&rn);
 	}
-	if (status == 0) {
-		ran = true;
-		status = read_all(&rn, multi);
-	}
-	if (multi)
-		stop_threads(&rn);
 
 	if (rn.engine != NULL)
 		reasm_destroy(rn.engine, &rn.stats);
@@ -888,7 +1484,11 @@ int main(int argc, char **argv)
 		grain_ring_destroy(rn.pl.ring);
 	}
 	grain_prio_destroy(rn.pl.prio);
+	for (unsigned i = 0; i < rn.worker_slots; i++)
+		live_slot_fini(&rn.workers[i].slot);
 	free(rn.workers);
+	if (rn.live)
+		close_live(&rn);
 
 	if (rn.dumper != NULL) {
 		if (pcap_dump_flush(rn.dumper) != 0 ||
@@ -907,14 +1507,25 @@ int main(int argc, char **argv)
 	/* Counters only for a run that read input: a failed start says one
 	 * line and nothing else. */
 	if (ran) {
-		if (rn.stats_file != NULL &&
-		    reasm_stats_json(rn.stats_file, &rn.stats) != 0 &&
-		    status == 0) {
+		int rc = 0;
+
+		/* Live runs add a "live" object to the JSON. */
+		if (rn.stats_file != NULL)
+			rc = rn.live ? live_stats_json(rn.stats_file, &rn.stats,
+						       &rn.live_stats)
+				     : reasm_stats_json(rn.stats_file,
+							&rn.stats);
+		if (rc != 0 && status == 0) {
 			errorf("%s: write error", rn.opt.stats_path);
 			status = 2;
 		}
-		if (!rn.opt.quiet)
+		if (!rn.opt.quiet) {
 			reasm_stats_summary(stderr, &rn.stats);
+			if (rn.live)
+				live_stats_summary(stderr, &rn.live_stats,
+						   rn.opt.in_iface != NULL,
+						   rn.opt.out_iface != NULL);
+		}
 	}
 	if (rn.stats_file != NULL && fclose(rn.stats_file) != 0 &&
 	    status == 0) {

@@ -230,6 +230,12 @@ void reasm_stats_read(struct reasm *r, struct reasm_stats *st);
  * @return 0 or -errno of the write. */
 int reasm_stats_json(FILE *f, const struct reasm_stats *st);
 
+/** reasm_stats_json_members - the members of reasm_stats_json()'s object
+ * alone: one `  "name": value` per counter, separated by ",\n", with no
+ * braces and no newline after the last, so that a caller can add members
+ * of its own before closing the object. @return 0 or -EINVAL. */
+int reasm_stats_json_members(FILE *f, const struct reasm_stats *st);
+
 /** reasm_stats_summary - a few human lines. */
 void reasm_stats_summary(FILE *f, const struct reasm_stats *st);
 

@@ -131,20 +131,29 @@ static uint64_t stat_value(const struct reasm_stats *st,
 	return v;
 }
 
-int reasm_stats_json(FILE *f, const struct reasm_stats *st)
+int reasm_stats_json_members(FILE *f, const struct reasm_stats *st)
 {
 	if (f == NULL || st == NULL)
 		return -EINVAL;
 
 	/* Counters are integers, names plain identifiers: nothing needs
 	 * escaping. */
-	fputs("{\n", f);
 	for (size_t i = 0; i < STAT_FIELD_COUNT; i++) {
-		fprintf(f, "  \"%s\": %llu%s\n", stat_fields[i].name,
-			(unsigned long long)stat_value(st, &stat_fields[i]),
-			i + 1 < STAT_FIELD_COUNT ? "," : "");
+		fprintf(f, "%s  \"%s\": %llu", i > 0 ? ",\n" : "",
+			stat_fields[i].name,
+			(unsigned long long)stat_value(st, &stat_fields[i]));
 	}
-	fputs("}\n", f);
+	return 0;
+}
+
+int reasm_stats_json(FILE *f, const struct reasm_stats *st)
+{
+	if (f == NULL || st == NULL)
+		return -EINVAL;
+
+	fputs("{\n", f);
+	(void)reasm_stats_json_members(f, st);
+	fputs("\n}\n", f);
 	if (fflush(f) != 0 || ferror(f))
 		return -EIO;
 	return 0;

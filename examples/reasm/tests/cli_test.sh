@@ -14,7 +14,8 @@
 # --stats writes every counter and agrees with the output file; one thread
 # and four give the same frames (timestamps aside: with workers the frame
 # that completes a datagram may differ); one thread gives the same file
-# twice; every link type reasm-gen writes goes through.
+# twice; every link type reasm-gen writes goes through; the live options
+# are checked (without opening any interface).
 set -u
 
 : "${REASM:?}" "${REASM_GEN:?}" "${REASM_PCAPDUMP:?}" "${REASM_DEMO:?}"
@@ -113,6 +114,36 @@ expect_error "unwritable output" --read "$demo" --write "$tmp/no/such/dir.pcap"
 expect_error "unwritable --stats" --read "$demo" --write "$out" \
 	--stats "$tmp/no/such/dir.json"
 
+# Live options: every mistake is caught before any interface is opened,
+# and an interface that does not exist is reported as such (no privilege
+# needed for either).
+noif=reasm-no-such-if
+expect_error "--read with --in" --read "$demo" --in "$noif" --write "$out"
+expect_error "--write with --out" --in "$noif" --write "$out" --out "$noif"
+expect_error "missing output with --in" --in "$noif"
+expect_error "missing input with --out" --out "$noif"
+expect_error "--fanout without --in" --read "$demo" --write "$out" --fanout lb
+expect_error "bad --fanout" --in "$noif" --out "$noif" --fanout rr
+expect_error "--qdisc-bypass without --out" --read "$demo" --write "$out" \
+	--qdisc-bypass
+expect_error "--tx-frames without --out" --in "$noif" --write "$out" \
+	--tx-frames 64
+expect_error "zero --tx-frames" --in "$noif" --out "$noif" --tx-frames 0
+expect_error "bad --dst-mac" --in "$noif" --out "$noif" --dst-mac 1:2:3
+expect_error "--src-mac without --out" --in "$noif" --write "$out" \
+	--src-mac 02:00:00:00:00:01
+expect_error "--duration without an interface" --read "$demo" \
+	--write "$out" --duration 1
+expect_error "zero --stats-interval" --in "$noif" --out "$noif" \
+	--stats-interval 0
+expect_error "no such --in interface" --in "$noif" --write "$out"
+if grep -q "^reasm: $noif: no such interface\$" "$tmp/err"; then
+	pass "no such interface: message names it"
+else
+	fail "no such interface: message is '$(cat "$tmp/err")'"
+fi
+expect_error "no such --out interface" --read "$demo" --out "$noif"
+
 # A pcap file header (little-endian, microseconds, version 2.4, snaplen
 # 65535) with link type 0, DLT_NULL (BSD loopback), and no records.
 printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000' \
@@ -188,6 +219,8 @@ for link in raw sll sll2; do
 		fail "reasm-gen --link $link"
 		continue
 	fi
+	expect_error "$link capture to --out" --read "$tmp/$link.pcap" \
+		--out "$noif"
 	run_ok "$link, one thread" --read "$tmp/$link.pcap" \
 		--write "$tmp/$link-1.pcap" --quiet || continue
 	run_ok "$link, two threads" --read "$tmp/$link.pcap" \

@@ -1,0 +1,213 @@
+/*
+ * e2e_pkt_send - send frames one sendto() each on an AF_PACKET socket.
+ *
+ *   e2e_pkt_send --if IFACE [--count N | --duration SECONDS]
+ *                [--qdisc-bypass] [frame options of e2e_frames.h]
+ *   e2e_pkt_send --write-pcap FILE [--count N] [frame options]
+ *
+ * The baseline of tx_bench.sh: the frames of e2e_frames.h (built once),
+ * sent in turn, one send() per frame, on a SOCK_RAW packet socket bound
+ * to IFACE with protocol 0 (it receives nothing). A send refused for want
+ * of buffer space (ENOBUFS, EAGAIN) is tried again and counted as a
+ * retry. It also feeds a reassembler with fragments (--frag-mtu).
+ *
+ * --write-pcap FILE (- for stdout) writes the N frames as a pcap capture
+ * (Ethernet, microsecond stamps 1 us apart) instead of sending them, for
+ * `reasm --read`.
+ *
+ * Prints one line:
+ *   e2e_pkt_send: mode=sendto frames=N bytes=B secs=T pps=P mbps=M
+ *     retries=R
+ * Exits 0, 1 if a send failed for another reason, 2 on a usage error.
+ */
+#define _GNU_SOURCE
+#include "e2e_frames.h"
+
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static _Noreturn void usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "e2e_pkt_send: %s\n", msg);
+	fprintf(stderr,
+		"usage: e2e_pkt_send --if IFACE [--count N | --duration S] "
+		"[--qdisc-bypass]\n"
+		"         (--src4 A --dst4 B | --src6 A --dst6 B) [--dst-mac "
+		"MAC] [--src-mac MAC]\n"
+		"         [--port P] [--size BYTES] [--distinct N] "
+		"[--frag-mtu MTU]\n"
+		"       e2e_pkt_send --write-pcap FILE [--count N] "
+		"[frame options]\n");
+	exit(2);
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Write @p count frames of @p fs, in turn, as a pcap capture. */
+static int write_pcap(const struct e2e_frames *fs, const char *path,
+		      unsigned long long count)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+	if (f == NULL) {
+		fprintf(stderr, "e2e_pkt_send: %s: %s\n", path,
+			strerror(errno));
+		return 2;
+	}
+	uint8_t h[24];
+	put_le32(h, 0xa1b2c3d4u);
+	h[4] = 2, h[5] = 0, h[6] = 4, h[7] = 0; /* version 2.4 */
+	put_le32(h + 8, 0);
+	put_le32(h + 12, 0);
+	put_le32(h + 16, 262144); /* snaplen */
+	put_le32(h + 20, 1);	  /* Ethernet */
+	fwrite(h, 1, sizeof(h), f);
+	uint64_t us = 1700000000ull * 1000000;
+	for (unsigned long long i = 0; i < count; i++, us++) {
+		const struct pb_frame *fr = fs->f[i % fs->n];
+		put_le32(h, (uint32_t)(us / 1000000));
+		put_le32(h + 4, (uint32_t)(us % 1000000));
+		put_le32(h + 8, fr->caplen);
+		put_le32(h + 12, fr->caplen);
+		fwrite(h, 1, 16, f);
+		fwrite(fr->data, 1, fr->caplen, f);
+	}
+	if (fflush(f) != 0 || ferror(f)) {
+		fprintf(stderr, "e2e_pkt_send: %s: write failed\n", path);
+		return 1;
+	}
+	if (f != stdout)
+		fclose(f);
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	struct e2e_frames fs;
+	const char *ifname = NULL, *pcap = NULL;
+	unsigned long long count = 100000;
+	double duration = 0;
+	int bypass = 0;
+
+	e2e_frames_defaults(&fs);
+	for (int i = 1; i < argc; i++) {
+		int r = e2e_frames_option(&fs, argc, argv, &i);
+		if (r < 0)
+			usage(NULL);
+		if (r > 0)
+			continue;
+		const char *a = argv[i];
+		if (strcmp(a, "--qdisc-bypass") == 0) {
+			bypass = 1;
+			continue;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+			usage(NULL);
+		if (i + 1 >= argc)
+			usage("missing value");
+		const char *v = argv[++i];
+		if (strcmp(a, "--if") == 0)
+			ifname = v;
+		else if (strcmp(a, "--write-pcap") == 0)
+			pcap = v;
+		else if (strcmp(a, "--count") == 0)
+			count = strtoull(v, NULL, 0);
+		else if (strcmp(a, "--duration") == 0)
+			duration = strtod(v, NULL);
+		else
+			usage("unknown option");
+	}
+	if ((ifname == NULL) == (pcap == NULL))
+		usage("one of --if and --write-pcap is required");
+	if (count == 0 && (duration <= 0 || pcap))
+		usage("--count (or, sending, --duration) must be positive");
+	if (e2e_frames_build(&fs) != 0)
+		return 2;
+	if (pcap) {
+		int rc = write_pcap(&fs, pcap, count);
+		e2e_frames_free(&fs);
+		return rc;
+	}
+
+	int fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0) {
+		perror("e2e_pkt_send: packet socket");
+		return 2;
+	}
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = 0,
+				   .sll_ifindex = (int)if_nametoindex(ifname) };
+	if (sll.sll_ifindex == 0) {
+		fprintf(stderr, "e2e_pkt_send: %s: no such interface\n",
+			ifname);
+		return 2;
+	}
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		perror("e2e_pkt_send: bind");
+		return 2;
+	}
+	if (bypass && setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &bypass,
+				 sizeof(bypass)) < 0) {
+		perror("e2e_pkt_send: PACKET_QDISC_BYPASS");
+		return 2;
+	}
+
+	unsigned long long sent = 0, bytes = 0, retries = 0;
+	int failed = 0;
+	size_t k = 0;
+	double t0 = now_s(), end = duration > 0 ? t0 + duration : 0, t1;
+	for (;;) {
+		if (duration > 0) {
+			/* Look at the clock every 256 frames. */
+			if ((sent & 255) == 0 && now_s() >= end)
+				break;
+		} else if (sent >= count) {
+			break;
+		}
+		const struct pb_frame *f = fs.f[k];
+		ssize_t n = send(fd, f->data, f->caplen, 0);
+		if (n < 0) {
+			if (errno == ENOBUFS || errno == EAGAIN ||
+			    errno == EINTR) {
+				retries++;
+				continue;
+			}
+			fprintf(stderr, "e2e_pkt_send: send (%u bytes): %s\n",
+				f->caplen, strerror(errno));
+			failed = 1;
+			break;
+		}
+		sent++;
+		bytes += f->caplen;
+		if (++k == fs.n)
+			k = 0;
+	}
+	t1 = now_s();
+	double secs = t1 - t0;
+	printf("e2e_pkt_send: mode=sendto frames=%llu bytes=%llu secs=%.3f "
+	       "pps=%.0f mbps=%.1f retries=%llu\n",
+	       sent, bytes, secs, secs > 0 ? (double)sent / secs : 0.0,
+	       secs > 0 ? (double)bytes * 8 / secs / 1e6 : 0.0, retries);
+	close(fd);
+	e2e_frames_free(&fs);
+	return failed;
+}

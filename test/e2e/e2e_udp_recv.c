@@ -1,0 +1,318 @@
+/*
+ * e2e_udp_recv - receive and verify the datagrams of the end-to-end test.
+ *
+ *   e2e_udp_recv --port PORT [--expect N] [--idle-ms MS] [--timeout S]
+ *                [--ready FILE] [--list]
+ *
+ * Binds PORT on every IPv4 and IPv6 address (two sockets; IPv6 zero UDP
+ * checksums accepted, since e2e_frag_send leaves them zero) and checks
+ * every payload as e2e_payload.h describes.
+ *
+ * Stops when N datagrams have arrived (with --expect), when nothing has
+ * arrived for MS milliseconds (default 2000) after the first datagram, or
+ * after S seconds in all (default 60). --ready FILE: created once the
+ * sockets are bound, so that a script can start the senders.
+ *
+ * Output (stdout):
+ *   rx v4|v6 SENDER SEQ LENGTH VERDICT     one per datagram, with --list
+ *                                          (SENDER in hex)
+ *   e2e_udp_recv: received R (v4 A, v6 B) of N expected, corrupt C,
+ *     duplicate D                          the summary
+ *   e2e_udp_recv: v4 sizes ...             per family: sizes seen
+ *   e2e_udp_recv: corrupt v4 SENDER SEQ LENGTH VERDICT   each bad one
+ *
+ * Exits 0, or 1 when any payload was corrupt, any datagram arrived twice,
+ * or fewer than N arrived; 2 on a usage error or a socket failure.
+ */
+#define _GNU_SOURCE
+#include "e2e_payload.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef UDP_NO_CHECK6_RX
+#define UDP_NO_CHECK6_RX 102
+#endif
+
+#define NBUCKETS 5
+static const unsigned bucket_lo[NBUCKETS] = { 0, 2048, 8192, 32768, 65000 };
+
+struct fam_stats {
+	unsigned long long n, bytes;
+	unsigned long long bucket[NBUCKETS];
+	size_t min, max;
+};
+
+/* Seen (family, sender, seq): open addressing, grows at half full. */
+struct seen {
+	uint64_t *keys; /* 0 = empty; key | 1 stored so 0 never appears */
+	size_t cap, n;
+};
+
+static uint64_t key_of(int fam, uint32_t sender, uint32_t seq)
+{
+	/* seq's top bit is given up to the family; ids here never use it. */
+	return ((uint64_t)sender << 32 | (seq & 0x7fffffffu) |
+		(fam == 6 ? 0x80000000u : 0))
+		       << 1 |
+	       1;
+}
+
+/* Insert @p k; @return true if it was already there. */
+static bool seen_add(struct seen *s, uint64_t k)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		size_t ncap = s->cap ? 2 * s->cap : 1024;
+		uint64_t *nk = calloc(ncap, sizeof(*nk));
+		if (nk == NULL) {
+			perror("e2e_udp_recv: calloc");
+			exit(2);
+		}
+		for (size_t i = 0; i < s->cap; i++) {
+			if (!s->keys[i])
+				continue;
+			size_t j = (size_t)e2e_mix64(s->keys[i]) & (ncap - 1);
+			while (nk[j])
+				j = (j + 1) & (ncap - 1);
+			nk[j] = s->keys[i];
+		}
+		free(s->keys);
+		s->keys = nk;
+		s->cap = ncap;
+	}
+	size_t j = (size_t)e2e_mix64(k) & (s->cap - 1);
+	while (s->keys[j]) {
+		if (s->keys[j] == k)
+			return true;
+		j = (j + 1) & (s->cap - 1);
+	}
+	s->keys[j] = k;
+	s->n++;
+	return false;
+}
+
+static _Noreturn void usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "e2e_udp_recv: %s\n", msg);
+	fprintf(stderr, "usage: e2e_udp_recv --port PORT [--expect N] "
+			"[--idle-ms MS] [--timeout S] [--ready FILE] "
+			"[--list]\n");
+	exit(2);
+}
+
+static unsigned num(const char *s, unsigned lo, unsigned hi, const char *what)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 0);
+	if (errno || *end || end == s || v < lo || v > hi) {
+		fprintf(stderr, "e2e_udp_recv: %s: %s out of range %u..%u\n",
+			what, s, lo, hi);
+		exit(2);
+	}
+	return (unsigned)v;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int open_socket(int family, unsigned port)
+{
+	int fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -1;
+	int one = 1, buf = 64 << 20;
+	/* As root the forced size applies; otherwise rmem_max caps it. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)) < 0)
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
+	if (family == AF_INET) {
+		struct sockaddr_in a = { .sin_family = AF_INET,
+					 .sin_port = htons((uint16_t)port) };
+		if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+			goto fail;
+	} else {
+		(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one,
+				 sizeof(one));
+		(void)setsockopt(fd, IPPROTO_UDP, UDP_NO_CHECK6_RX, &one,
+				 sizeof(one));
+		struct sockaddr_in6 a = { .sin6_family = AF_INET6,
+					  .sin6_port = htons((uint16_t)port) };
+		if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+			goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+static void print_sizes(const char *fam, const struct fam_stats *f)
+{
+	if (f->n == 0) {
+		printf("e2e_udp_recv: %s none\n", fam);
+		return;
+	}
+	printf("e2e_udp_recv: %s %llu datagrams, %llu bytes, sizes %zu..%zu:",
+	       fam, f->n, f->bytes, f->min, f->max);
+	for (int b = 0; b < NBUCKETS; b++) {
+		unsigned hi = b + 1 < NBUCKETS ? bucket_lo[b + 1] - 1 : 65535;
+		printf(" [%u..%u] %llu%s", bucket_lo[b], hi, f->bucket[b],
+		       b + 1 < NBUCKETS ? "," : "\n");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	unsigned port = 0, expect = 0, idle_ms = 2000, timeout_s = 60;
+	const char *ready = NULL;
+	bool list = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+			usage(NULL);
+		if (strcmp(a, "--list") == 0) {
+			list = true;
+			continue;
+		}
+		const char *v = i + 1 < argc ? argv[++i] : NULL;
+		if (v == NULL)
+			usage("missing value");
+		if (strcmp(a, "--port") == 0)
+			port = num(v, 1, 65535, a);
+		else if (strcmp(a, "--expect") == 0)
+			expect = num(v, 0, 100000000, a);
+		else if (strcmp(a, "--idle-ms") == 0)
+			idle_ms = num(v, 1, 3600000, a);
+		else if (strcmp(a, "--timeout") == 0)
+			timeout_s = num(v, 1, 3600, a);
+		else if (strcmp(a, "--ready") == 0)
+			ready = v;
+		else
+			usage("unknown option");
+	}
+	if (port == 0)
+		usage("--port is required");
+
+	struct pollfd pfd[2] = {
+		{ .fd = open_socket(AF_INET, port), .events = POLLIN },
+		{ .fd = open_socket(AF_INET6, port), .events = POLLIN }
+	};
+	if (pfd[0].fd < 0 || pfd[1].fd < 0) {
+		fprintf(stderr, "e2e_udp_recv: port %u: %s\n", port,
+			strerror(errno));
+		return 2;
+	}
+	if (ready) {
+		int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0) {
+			fprintf(stderr, "e2e_udp_recv: %s: %s\n", ready,
+				strerror(errno));
+			return 2;
+		}
+		close(fd);
+	}
+
+	static uint8_t buf[65536], scratch[65536];
+	struct fam_stats fs[2];
+	memset(fs, 0, sizeof(fs));
+	struct seen seen = { 0 };
+	unsigned long long received = 0, corrupt = 0, dup = 0;
+	double start = now_s(), last = 0;
+
+	for (;;) {
+		double t = now_s();
+		if (expect && received >= expect)
+			break;
+		if (t - start >= timeout_s)
+			break;
+		if (last > 0 && (t - last) * 1000.0 >= idle_ms)
+			break;
+		double wait = last > 0 ? idle_ms / 1000.0 - (t - last)
+				       : timeout_s - (t - start);
+		if (wait < 0.001)
+			wait = 0.001;
+		int pr = poll(pfd, 2, (int)(wait * 1000.0) + 1);
+		if (pr < 0 && errno != EINTR) {
+			perror("e2e_udp_recv: poll");
+			return 2;
+		}
+		for (int k = 0; k < 2; k++) {
+			if (pr <= 0 || !(pfd[k].revents & POLLIN))
+				continue;
+			for (;;) {
+				ssize_t n = recv(pfd[k].fd, buf, sizeof(buf),
+						 MSG_TRUNC);
+				if (n < 0)
+					break;
+				last = now_s();
+				size_t len = (size_t)n;
+				if (len > sizeof(buf))
+					len = sizeof(buf); /* cannot happen */
+				int fam = k == 0 ? 4 : 6;
+				uint32_t sender, seq;
+				enum e2e_verdict v = e2e_payload_check(
+					buf, len, scratch, &sender, &seq);
+				received++;
+				struct fam_stats *f = &fs[k];
+				f->n++;
+				f->bytes += len;
+				if (f->n == 1 || len < f->min)
+					f->min = len;
+				if (len > f->max)
+					f->max = len;
+				int b = NBUCKETS - 1;
+				while (b > 0 && len < bucket_lo[b])
+					b--;
+				f->bucket[b]++;
+				if (v != E2E_OK) {
+					corrupt++;
+					printf("e2e_udp_recv: corrupt v%d "
+					       "%08x %u %zu %s\n",
+					       fam, sender, seq, len,
+					       e2e_verdict_name(v));
+				} else if (seen_add(&seen,
+						    key_of(fam, sender, seq))) {
+					dup++;
+					printf("e2e_udp_recv: duplicate v%d "
+					       "%08x %u %zu\n",
+					       fam, sender, seq, len);
+				}
+				if (list)
+					printf("rx v%d %08x %u %zu %s\n", fam,
+					       sender, seq, len,
+					       e2e_verdict_name(v));
+			}
+		}
+	}
+
+	printf("e2e_udp_recv: received %llu (v4 %llu, v6 %llu) of %u "
+	       "expected, corrupt %llu, duplicate %llu, in %.2f s\n",
+	       received, fs[0].n, fs[1].n, expect, corrupt, dup,
+	       now_s() - start);
+	print_sizes("v4", &fs[0]);
+	print_sizes("v6", &fs[1]);
+	fflush(stdout);
+	free(seen.keys);
+	close(pfd[0].fd);
+	close(pfd[1].fd);
+	if (corrupt || dup || (expect && received < expect))
+		return 1;
+	return 0;
+}
