@@ -1298,6 +1298,22 @@ void reasm_stats_read(struct reasm *r, struct reasm_stats *st)
 		st->bytes_peak = st->bytes_held;
 }
 
+void reasm_stats_shared(struct reasm *r, struct reasm_stats *st)
+{
+	struct grain_htab_stats hs;
+
+	memset(st, 0, sizeof(*st));
+	st->ReasmTimeout = atomic_load_explicit(&r->cb_timeout,
+						memory_order_relaxed);
+	st->evicted = atomic_load_explicit(&r->cb_evicted,
+					   memory_order_relaxed);
+	for (int f = 0; f < 2; f++) {
+		grain_htab_stats(r->tab[f], &hs);
+		st->datagrams_pending += hs.entries;
+		st->bytes_held += grain_htab_bytes(r->tab[f]);
+	}
+}
+
 void reasm_destroy(struct reasm *r, struct reasm_stats *st)
 {
 	if (r == NULL)

@@ -1240,7 +1240,8 @@ void live_meter_line(struct live_meter *m, FILE *f, uint64_t now_ns,
 	fprintf(f,
 		"stats %.1fs: in %llu pkt/s, %llu frag/s; out %llu dgram/s, "
 		"%llu frame/s; drops: ring %llu, refused %llu, oversize %llu, "
-		"unsent %llu; memory peak %llu B; queued %u\n",
+		"unsent %llu, evicted %llu, timed out %llu; memory %llu B in "
+		"%llu datagrams; queued %u\n",
 		t, rate(st->packets, m->last.packets, dt),
 		rate(st->ReasmReqds, m->last.ReasmReqds, dt),
 		rate(st->ReasmOKs, m->last.ReasmOKs, dt),
@@ -1249,7 +1250,10 @@ void live_meter_line(struct live_meter *m, FILE *f, uint64_t now_ns,
 		(unsigned long long)st->refused,
 		(unsigned long long)ls->tx_oversize,
 		(unsigned long long)ls->tx_unsent,
-		(unsigned long long)st->bytes_peak, queued);
+		(unsigned long long)st->evicted,
+		(unsigned long long)st->ReasmTimeout,
+		(unsigned long long)st->bytes_held,
+		(unsigned long long)st->datagrams_pending, queued);
 	fflush(f);
 	m->last = *st;
 	m->last_ls = *ls;

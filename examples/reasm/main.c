@@ -1325,6 +1325,13 @@ static void print_line(struct run *rn, struct live_meter *m, uint64_t now)
 		live_slot_sum(&rn->workers[i].slot, &st, &ls);
 	if (rn->tx != NULL)
 		live_tx_counters(rn->tx, &ls);
+	/* What the tables decided (evictions, expiries) and hold now. */
+	struct reasm_stats eng;
+	reasm_stats_shared(rn->engine, &eng);
+	st.ReasmTimeout += eng.ReasmTimeout;
+	st.evicted = eng.evicted;
+	st.bytes_held = eng.bytes_held;
+	st.datagrams_pending = eng.datagrams_pending;
 	live_meter_line(m, stderr, now, &st, &ls,
 			grain_prio_backlog(rn->pl.prio));
 }

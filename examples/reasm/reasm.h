@@ -226,6 +226,14 @@ unsigned reasm_expire(struct reasm_worker *w, uint64_t now_ns);
  * reasm_input() or reasm_expire() (between bursts, or after joining). */
 void reasm_stats_read(struct reasm *r, struct reasm_stats *st);
 
+/** reasm_stats_shared - the counters the engine itself keeps, readable
+ * from any thread at any time (the workers may be running): ReasmTimeout
+ * and evicted as decided by the tables (timeouts a worker found itself
+ * are in that worker's share), datagrams_pending, and bytes_held (the
+ * tables' folded totals: within their fold lag of the exact figure).
+ * Every other field of @p st is set to 0. */
+void reasm_stats_shared(struct reasm *r, struct reasm_stats *st);
+
 /** reasm_stats_json - write every counter of @p st as one JSON object.
  * @return 0 or -errno of the write. */
 int reasm_stats_json(FILE *f, const struct reasm_stats *st);
