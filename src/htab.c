@@ -562,13 +562,10 @@ static void resize_if_due(struct grain_htab *h, struct stripe *st)
 
 /* --- eviction ----------------------------------------------------------- */
 
-static void evict(struct grain_htab *h, uint64_t now)
+static void evict_once(struct grain_htab *h, uint64_t now)
 {
-	/* One evictor at a time: a second would only over-evict. */
-	if (!grain_spin_trylock(&h->evict_lock))
-		return;
 	/* The exact total once; then subtract what we evict. Bytes others
-	 * add meanwhile are left to their own unlock. */
+	 * add meanwhile are seen by the re-check in evict(). */
 	int64_t total = total_exact(h);
 	/* Every stripe's oldest stamp is read once (one pass over cache
 	 * lines other threads write), then kept up to date here: the stripe
@@ -576,11 +573,18 @@ static void evict(struct grain_htab *h, uint64_t now)
 	 * left meanwhile, so the stripe's real oldest is younger) is caught
 	 * under the lock and refreshed before anything is evicted. */
 	uint64_t *seen = h->evict_seen;
-	for (unsigned i = 0; i < h->nstripes; i++)
-		seen[i] = atomic_load_explicit(&h->stripes[i].oldest,
-					       memory_order_relaxed);
-	unsigned idle = 0;
-	while (total > h->mem_low && idle < 2 * h->nstripes) {
+	unsigned idle = 0, stale = h->nstripes + 1, stale_all = 0;
+	while (total > h->mem_low && idle < 2 * h->nstripes &&
+	       stale_all < 16 * h->nstripes) {
+		/* After more stale picks than stripes (others keep changing
+		 * their heads), take a fresh snapshot of all of them. */
+		if (stale > h->nstripes) {
+			for (unsigned i = 0; i < h->nstripes; i++)
+				seen[i] = atomic_load_explicit(
+					&h->stripes[i].oldest,
+					memory_order_relaxed);
+			stale = 0;
+		}
 		/* The stripe with the oldest head, and the runner-up's age:
 		 * evict from the oldest while it stays the oldest. */
 		uint64_t best = UINT64_MAX, second = UINT64_MAX;
@@ -604,7 +608,8 @@ static void evict(struct grain_htab *h, uint64_t now)
 		if (head_stamp(st) != best) {
 			seen[pick] = head_stamp(st); /* stale: choose again */
 			grain_spin_unlock(&st->lock);
-			idle++;
+			stale++;
+			stale_all++;
 			continue;
 		}
 		while (n < EVICT_BATCH && st->lru_head != NULL &&
@@ -625,7 +630,22 @@ static void evict(struct grain_htab *h, uint64_t now)
 			resize_if_due(h, st);
 		idle = n == 0 ? idle + 1 : 0;
 	}
-	grain_spin_unlock(&h->evict_lock);
+}
+
+/* Evict down to mem_low. One evictor at a time (a second would only
+ * over-evict): a thread that finds one at work leaves its bytes to it,
+ * and the evictor, once done, checks the total again, so what others
+ * added meanwhile is not left above mem_high. */
+static void evict(struct grain_htab *h, uint64_t now)
+{
+	for (unsigned round = 0; round < 4; round++) {
+		if (!grain_spin_trylock(&h->evict_lock))
+			return;
+		evict_once(h, now);
+		grain_spin_unlock(&h->evict_lock);
+		if (!total_above(h, h->mem_high))
+			return;
+	}
 }
 
 /* --- lifecycle ---------------------------------------------------------- */

@@ -80,7 +80,9 @@
  * Policy EVICT (default): when a scope that added bytes ends with the total
  * above mem_high, the unlocking thread removes least recently used entries
  * until the total is at most mem_low. With one thread, bytes never exceed
- * mem_high by more than one entry's charge once an insert returns. Policy
+ * mem_high by more than one entry's charge once an insert returns. One
+ * thread evicts at a time; others that find it at work leave their bytes
+ * to it, and it checks the total again when done. Policy
  * REFUSE: while the total is above mem_high new entries are refused
  * (-ENOSPC, counted) and nothing is evicted (Linux since 4.17); entries
  * already present may still grow.
