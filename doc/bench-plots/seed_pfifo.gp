@@ -1,0 +1,59 @@
+# seed_pfifo.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot seed_pfifo.gp
+set terminal pngcairo size 1680,660 noenhanced font "sans,10"
+set output "seed_pfifo.png"
+set grid ytics lc rgb '#dddddd'
+set key outside right top vertical Left reverse samplen 2 spacing 1.1
+set border 3
+set tics nomirror
+$seed << EOD
+0 1 1.418168 1.26945 0.895133721815751
+1 2 1.58739 1.553408 0.9785925323959456
+2 4 1.084961 1.683639 1.5517967926957743
+3 8 0.989636 1.522723 1.538669773532895
+4 12 1.014018 1.348172 1.3295345841987025
+EOD
+$ours << EOD
+0 1 11.7862 6.93983 11.7165 4.80374
+1 2 2.65806 7.17654 11.1204 5.47526
+2 4 10.8417 7.33698 6.17552 6.66185
+3 8 3.91562 7.66273 2.51246 4.29431
+4 12 11.2555 11.9149 11.7365 4.30561
+EOD
+$ratio << EOD
+0 1 0.8951 0.5888 0.41
+1 2 0.9786 2.7 0.4924
+2 4 1.552 0.6767 1.079
+3 8 1.539 1.957 1.709
+4 12 1.33 1.059 0.3669
+EOD
+set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The lockless-pfifo_fast table (netdev, July 2016) beside grain_prio"
+set label 99 "Source: netdev, 14 July 2016, \"Re: [RFC PATCH v2 08/10] net: sched: pfifo_fast use alf_queue\" (John Fastabend, quoting Alexei Starovoitov's table; Message-ID 57882945.4090101@gmail.com)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set xtics ("1" 0, "2" 1, "4" 2, "8" 3, "12" 4)
+set yrange [0:*]
+set key at graph 0, graph -0.16 left top vertical maxrows 6
+set xlabel 'pktgen threads'
+set title "Seed: pktgen through pfifo_fast as root qdisc\n(the poster's machine, in the kernel)"
+set ylabel 'million packets/s'
+plot $seed using 3:xtic(2) lc rgb '#9a9996' title 'original (one qdisc lock)', \
+     '' using 4 lc rgb '#5e5c64' title 'lockless (skb_array per band)'
+unset label 99
+set xlabel 'producers (1 consumer on its own core)'
+set title "Ours: one consumer, this machine\n(oversubscribed from 2 producers on)"
+set ylabel 'million items dequeued/s, median'
+plot $ours using 3:xtic(2) lc rgb '#f9c19a' title 'spinlock baseline, single', \
+     '' using 4 lc rgb '#1a5fb4' title 'grain_prio, single', \
+     '' using 5 lc rgb '#e66100' title 'spinlock baseline, burst32', \
+     '' using 6 lc rgb '#99c1f1' title 'grain_prio, burst32'
+set xlabel 'threads (seed) / producers (ours)'
+set title 'Ratios: lockless / locked'
+set ylabel 'ratio (1 = no change)'
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'black' front
+plot $ratio using 3:xtic(2) lc rgb '#5e5c64' title 'seed: lockless / original', \
+     '' using 4 lc rgb '#1a5fb4' title 'ours single: grain_prio / spinlock baseline', \
+     '' using 5 lc rgb '#99c1f1' title 'ours burst32: grain_prio / spinlock baseline'
+unset multiplot
+# Seed: netdev, 14 July 2016, "Re: [RFC PATCH v2 08/10] net: sched: pfifo_fast use alf_queue" (John Fastabend, quoting Alexei Starovoitov's table; Message-ID 57882945.4090101@gmail.com)
