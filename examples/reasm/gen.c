@@ -34,6 +34,8 @@
  * 60-byte minimum.
  */
 #define _DEFAULT_SOURCE /* pcap.h needs u_char and friends */
+#define MSG_PROG "reasm-gen"
+#include "msg.h"
 #include <pcap/pcap.h>
 
 #include <errno.h>
@@ -61,26 +63,7 @@
 #define IPPROTO_FRAGMENT_ 44
 #define IPPROTO_DSTOPTS_ 60
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
-
 /* --- Small helpers --------------------------------------------------------- */
-
-static void errorf(const char *fmt, ...) PRINTF_LIKE(1, 2);
-
-static void errorf(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("reasm-gen: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void put16(uint8_t *p, unsigned v)
 {

@@ -48,6 +48,8 @@
  * tpacket_destruct_skb, fanout_add, packet_poll).
  */
 #define _DEFAULT_SOURCE /* struct ifreq, MAP_POPULATE */
+#define MSG_PROG "reasm"
+#include "msg.h"
 #include "live.h"
 
 #include <arpa/inet.h>
@@ -96,26 +98,6 @@ static_assert(_Alignof(_Atomic(uint32_t)) == _Alignof(uint32_t),
 	      "ring status words are accessed as _Atomic(uint32_t)");
 
 /* --- Small helpers --------------------------------------------------------- */
-
-#if defined(__GNUC__) || defined(__clang__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
-
-static void errorf(const char *fmt, ...) PRINTF_LIKE(1, 2);
-
-/* "reasm: <message>" as one line on stderr, as main.c prints errors. */
-static void errorf(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("reasm: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static _Atomic(uint32_t) *status_word(uint32_t *p)
 {

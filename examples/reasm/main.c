@@ -45,6 +45,8 @@
  * queued is written or sent before the summary.
  */
 #define _DEFAULT_SOURCE /* pcap.h needs u_char and friends; nanosleep() */
+#define MSG_PROG "reasm"
+#include "msg.h"
 #include "live.h"
 #include "reasm.h"
 
@@ -87,26 +89,6 @@
 #define TX_RETRY_NS 1000000ll		 /* kick again after 1 ms */
 
 /* --- Messages -------------------------------------------------------------- */
-
-#if defined(__GNUC__) || defined(__clang__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
-
-/* Prints "reasm: <message>" as one line on stderr. */
-static void errorf(const char *fmt, ...) PRINTF_LIKE(1, 2);
-
-static void errorf(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("reasm: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /* libpcap's messages, cut at the first newline so that ours stay one
  * line. */
