@@ -30,6 +30,7 @@
 #ifndef GRAIN_BENCH_ADAPTERS_H
 #define GRAIN_BENCH_ADAPTERS_H
 
+#include "../common/sysinfo.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -152,12 +153,6 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
  * and explains much of the drift between runs.
  */
 double bench_pingpong_ns(unsigned rounds);
-
-/** Online CPUs, as the harness counts them for pinning. */
-unsigned bench_nproc(void);
-
-/** The C compiler that built the adapters (its __VERSION__). */
-const char *bench_c_compiler(void);
 
 #ifdef __cplusplus
 }

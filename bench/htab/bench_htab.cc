@@ -191,7 +191,7 @@ std::string Fmt(const char *fmt, double v)
 
 std::string ThreadsLabel(unsigned threads)
 {
-	unsigned nproc = bench_htab_nproc();
+	unsigned nproc = bench_nproc();
 	std::string s = std::to_string(threads) +
 			(threads == 1 ? " thread" : " threads");
 	if (threads > nproc)
@@ -427,12 +427,12 @@ std::string Summary(const std::string &command, int reps,
 		    const CpuSample &cpu_after)
 {
 	std::ostringstream o;
-	unsigned nproc = bench_htab_nproc();
+	unsigned nproc = bench_nproc();
 
 	o << "Command: `" << command << "`\n\n";
 	o << "- Machine: " << nproc << " online CPUs, " << CpuModel() << " ("
 	  << CacheSizes() << "), " << Kernel() << "\n";
-	o << "- Compilers: C " << Trim(bench_htab_c_compiler()) << ", C++ "
+	o << "- Compilers: C " << Trim(bench_c_compiler()) << ", C++ "
 	  << Trim(CxxCompiler()) << "; build type " << GRAIN_BENCH_BUILD_TYPE
 	  << "\n";
 	if (std::strcmp(GRAIN_BENCH_BUILD_TYPE, "Debug") == 0)

@@ -125,7 +125,7 @@ const char *PlaceName(prio_placement pl)
 
 std::string PlaceText(prio_placement pl)
 {
-	unsigned nproc = prio_nproc();
+	unsigned nproc = bench_nproc();
 	if (pl == PRIO_PLACE_FREE)
 		return "no pinning, the scheduler places every thread on the " +
 		       std::to_string(nproc) + " CPUs";
@@ -324,7 +324,7 @@ std::string Spread(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
 
 std::string ProducersLabel(unsigned p)
 {
-	unsigned threads = p + 1, nproc = prio_nproc();
+	unsigned threads = p + 1, nproc = bench_nproc();
 	std::string s = std::to_string(p);
 	if (threads > nproc)
 		s += " (oversubscribed: " + std::to_string(threads) +
@@ -374,7 +374,7 @@ std::string TargetText(const Target &t)
 	return std::string(PlaceName(t.place)) + " " +
 	       std::to_string(t.producers) + "P1C " + d +
 	       ": grain_prio >= " + Fmt("%.1fx", t.goal) + " baseline " + d +
-	       (t.producers + 1 > prio_nproc() ? " (oversubscribed)" : "");
+	       (t.producers + 1 > bench_nproc() ? " (oversubscribed)" : "");
 }
 
 std::string Verdict(const Target &t)
@@ -390,12 +390,12 @@ void MachineSection(std::ostringstream &o, const std::string &command, int reps,
 		    const std::string &load_before, double pingpong_before,
 		    const CpuSample &before, const CpuSample &after)
 {
-	unsigned nproc = prio_nproc();
+	unsigned nproc = bench_nproc();
 
 	o << "Command: `" << command << "`\n\n";
 	o << "- Machine: " << nproc << " online CPUs, " << CpuModel() << ", "
 	  << Kernel() << "\n";
-	o << "- Compilers: C " << Trim(prio_c_compiler()) << ", C++ "
+	o << "- Compilers: C " << Trim(bench_c_compiler()) << ", C++ "
 	  << Trim(CxxCompiler()) << "; build type " << GRAIN_BENCH_BUILD_TYPE
 	  << "\n";
 	if (std::strcmp(GRAIN_BENCH_BUILD_TYPE, "Debug") == 0)

@@ -158,7 +158,7 @@ std::string CaseName(bench_reasm_workload w, bool flood, unsigned workers,
 
 bool Oversubscribed(unsigned workers)
 {
-	return workers > bench_reasm_nproc();
+	return workers > bench_nproc();
 }
 
 std::string WorkersLabel(unsigned workers)
@@ -166,7 +166,7 @@ std::string WorkersLabel(unsigned workers)
 	std::string s = std::to_string(workers);
 	if (Oversubscribed(workers))
 		s += " (oversubscribed: " + std::to_string(workers) +
-		     " threads on " + std::to_string(bench_reasm_nproc()) +
+		     " threads on " + std::to_string(bench_nproc()) +
 		     " cores)";
 	return s;
 }
@@ -178,7 +178,7 @@ std::string WorkersText(unsigned workers)
 			(workers == 1 ? " worker" : " workers");
 	if (Oversubscribed(workers))
 		s += " (oversubscribed: " + std::to_string(workers) +
-		     " threads on " + std::to_string(bench_reasm_nproc()) +
+		     " threads on " + std::to_string(bench_nproc()) +
 		     " cores)";
 	return s;
 }
@@ -231,7 +231,7 @@ void RunCase(benchmark::State &state, const Case *c)
 			state.SetLabel(
 				"oversubscribed: " +
 				std::to_string(c->workers) + " threads on " +
-				std::to_string(bench_reasm_nproc()) + " cores");
+				std::to_string(bench_nproc()) + " cores");
 		g_runs[c->name].push_back(res);
 	}
 }
@@ -501,7 +501,7 @@ void MachineSection(std::ostringstream &o, const std::string &command, int reps,
 		    const std::string &load_before, const CpuSample &before,
 		    const CpuSample &after)
 {
-	unsigned nproc = bench_reasm_nproc();
+	unsigned nproc = bench_nproc();
 	const bench_reasm_workload_info *k64 =
 		bench_reasm_workload_facts(BENCH_REASM_64K);
 	const bench_reasm_workload_info *k3 =
@@ -510,7 +510,7 @@ void MachineSection(std::ostringstream &o, const std::string &command, int reps,
 	o << "Command: `" << command << "`\n\n";
 	o << "- Machine: " << nproc << " online CPUs, " << CpuModel() << " ("
 	  << CacheSizes() << "), " << Kernel() << "\n";
-	o << "- Compilers: C " << Trim(bench_reasm_c_compiler()) << ", C++ "
+	o << "- Compilers: C " << Trim(bench_c_compiler()) << ", C++ "
 	  << Trim(CxxCompiler()) << "; build type " << GRAIN_BENCH_BUILD_TYPE
 	  << "\n";
 	if (std::strcmp(GRAIN_BENCH_BUILD_TYPE, "Debug") == 0)

@@ -37,6 +37,7 @@
 #ifndef GRAIN_BENCH_HTAB_ADAPTERS_H
 #define GRAIN_BENCH_HTAB_ADAPTERS_H
 
+#include "../../common/sysinfo.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -146,12 +147,6 @@ bool bench_htab_config_ok(enum bench_htab_impl impl,
 int bench_htab_run(enum bench_htab_impl impl,
 		   const struct bench_htab_config *cfg,
 		   struct bench_htab_result *res);
-
-/** Online CPUs, as the harness counts them for pinning. */
-unsigned bench_htab_nproc(void);
-
-/** The C compiler that built the adapters (its __VERSION__). */
-const char *bench_htab_c_compiler(void);
 
 /** Whether liburcu's memb flavour found the membarrier system call (its
  * read side is then free of fences; without it every read-side lock and

@@ -230,23 +230,6 @@ bool bench_htab_config_ok(enum bench_htab_impl impl,
 	       cfg->duration_ms > 0;
 }
 
-unsigned bench_htab_nproc(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1u;
-}
-
-const char *bench_htab_c_compiler(void)
-{
-#if defined(__clang__)
-	return "clang " __clang_version__;
-#elif defined(__GNUC__)
-	return "gcc " __VERSION__;
-#else
-	return "unknown";
-#endif
-}
-
 /* liburcu-memb sets this when it initialises (a library constructor). */
 extern int urcu_memb_has_sys_membarrier;
 
@@ -460,7 +443,7 @@ int bench_htab_run(enum bench_htab_impl impl,
 		return -EINVAL;
 	const struct bench_htab_adapter *a = adapter_of(impl);
 	const struct bench_htab_workload_info *w = &workloads[cfg->workload];
-	const unsigned n = cfg->threads, nproc = bench_htab_nproc();
+	const unsigned n = cfg->threads, nproc = bench_nproc();
 	const bool pin = n <= nproc;
 
 	memset(res, 0, sizeof(*res));

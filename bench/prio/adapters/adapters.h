@@ -39,6 +39,7 @@
 #ifndef GRAIN_BENCH_PRIO_ADAPTERS_H
 #define GRAIN_BENCH_PRIO_ADAPTERS_H
 
+#include "../../common/sysinfo.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -168,12 +169,6 @@ unsigned prio_stream_band(unsigned prio);
  *         one CPU or a thread could not start.
  */
 double prio_pingpong_ns(unsigned rounds);
-
-/** Online CPUs, as the harness counts them for pinning (CPUs 0 .. n-1). */
-unsigned prio_nproc(void);
-
-/** The C compiler that built the adapters (its __VERSION__). */
-const char *prio_c_compiler(void);
 
 #ifdef __cplusplus
 }

@@ -148,23 +148,6 @@ unsigned prio_stream_band(unsigned prio)
 
 /* --- small helpers ------------------------------------------------------ */
 
-unsigned prio_nproc(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1u;
-}
-
-const char *prio_c_compiler(void)
-{
-#if defined(__clang__)
-	return "clang " __clang_version__;
-#elif defined(__GNUC__)
-	return "gcc " __VERSION__;
-#else
-	return "unknown";
-#endif
-}
-
 static double seconds_of(const struct timespec *ts)
 {
 	return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
@@ -269,7 +252,7 @@ static void *ask(void *arg)
 
 double prio_pingpong_ns(unsigned rounds)
 {
-	if (prio_nproc() < 2 || rounds == 0)
+	if (bench_nproc() < 2 || rounds == 0)
 		return -1.0;
 	struct pingpong *pp = aligned_alloc(GRAIN_CACHELINE, sizeof(*pp));
 	if (pp == NULL)
@@ -324,7 +307,7 @@ int prio_run(enum prio_impl impl, const struct prio_config *cfg,
 		return -EINVAL;
 	build_stream();
 	const struct prio_adapter *a = adapter_of(impl);
-	const unsigned np = cfg->producers, n = np + 1, nproc = prio_nproc();
+	const unsigned np = cfg->producers, n = np + 1, nproc = bench_nproc();
 	const bool pin = cfg->placement == PRIO_PLACE_CONSUMER_CORE;
 	const size_t pool_size =
 		(size_t)PRIO_POOL_ITEMS * sizeof(struct prio_item);

@@ -62,6 +62,7 @@
 #ifndef GRAIN_BENCH_REASM_ADAPTERS_H
 #define GRAIN_BENCH_REASM_ADAPTERS_H
 
+#include "../../common/sysinfo.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -180,12 +181,6 @@ int bench_reasm_run(const struct bench_reasm_config *cfg,
 
 /** "raw IPv4", "Ethernet". */
 const char *bench_reasm_link_name(enum bench_reasm_link link);
-
-/** Online CPUs. */
-unsigned bench_reasm_nproc(void);
-
-/** The C compiler that built the harness (its __VERSION__). */
-const char *bench_reasm_c_compiler(void);
 
 #ifdef __cplusplus
 }

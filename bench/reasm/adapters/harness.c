@@ -120,23 +120,6 @@ struct run {
 
 /* --- small helpers ------------------------------------------------------ */
 
-unsigned bench_reasm_nproc(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1u;
-}
-
-const char *bench_reasm_c_compiler(void)
-{
-#if defined(__clang__)
-	return "clang " __clang_version__;
-#elif defined(__GNUC__)
-	return "gcc " __VERSION__;
-#else
-	return "unknown";
-#endif
-}
-
 const char *bench_reasm_link_name(enum bench_reasm_link link)
 {
 	return link == BENCH_REASM_LINK_ETHERNET ? "Ethernet" : "raw IPv4";
@@ -717,7 +700,7 @@ int bench_reasm_run(const struct bench_reasm_config *cfg,
 	/* Pinned, one worker per CPU when they fit, only if asked: a pinned
 	 * worker cannot leave a CPU that another process shares, and with
 	 * the fanout the slowest worker sets everyone's pace. */
-	const unsigned nproc = bench_reasm_nproc();
+	const unsigned nproc = bench_nproc();
 	res->pinned = W <= nproc && cfg->pin;
 	for (; started < W; started++) {
 		pthread_attr_t attr;
