@@ -106,6 +106,8 @@ struct dgram {
 
 struct reasm {
 	struct reasm_config cfg;
+	struct grain_alloc alloc; /* copy of *cfg.alloc, when given */
+	const struct grain_alloc *ap; /* &alloc or NULL (default hooks) */
 	struct grain_htab *tab[2]; /* [0] IPv4, [1] IPv6 */
 	struct grain_hash_key secret;
 	struct reasm_worker *workers[MAX_WORKERS];
@@ -134,6 +136,21 @@ static inline void wr16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
+}
+
+/* The engine's own memory (datagrams, payload copies, piece arrays,
+ * headers) goes through the configured allocation hooks; output frames are
+ * plain malloc (their consumer frees them with reasm_out_free()). */
+#define MEM_ALIGN _Alignof(max_align_t)
+
+static void *mem_get(const struct reasm *r, size_t n)
+{
+	return grain_mem_alloc(r->ap, n, MEM_ALIGN);
+}
+
+static void mem_put(const struct reasm *r, void *p, size_t n)
+{
+	grain_mem_free(r->ap, p, n, MEM_ALIGN);
 }
 
 static uint16_t ip_checksum(const uint8_t *p, size_t n)
@@ -471,25 +488,31 @@ static int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 
 /* --- datagram state ------------------------------------------------------ */
 
-static void fbuf_put(struct fbuf *b, size_t *freed)
+static void fbuf_free(const struct reasm *r, struct fbuf *b)
+{
+	if (b != NULL)
+		mem_put(r, b, sizeof(*b) + b->len);
+}
+
+static void fbuf_put(const struct reasm *r, struct fbuf *b, size_t *freed)
 {
 	if (--b->refs == 0) {
 		*freed += sizeof(*b) + b->len;
-		free(b);
+		fbuf_free(r, b);
 	}
 }
 
-static void dgram_free(struct dgram *d)
+static void dgram_free(const struct reasm *r, struct dgram *d)
 {
 	size_t freed = 0;
 
 	for (uint32_t i = 0; i < d->npieces; i++)
-		fbuf_put(d->pieces[i].buf, &freed);
+		fbuf_put(r, d->pieces[i].buf, &freed);
 	if (d->pieces != d->inline_pieces)
-		free(d->pieces);
+		mem_put(r, d->pieces, d->cap * sizeof(*d->pieces));
 	if (d->head != d->inline_head)
-		free(d->head);
-	free(d);
+		mem_put(r, d->head, d->head_len);
+	mem_put(r, d, sizeof(*d));
 }
 
 /* The table let go of @p n (eviction, expiry, destroy); REMOVED datagrams
@@ -522,7 +545,7 @@ static void dgram_reclaim(struct grain_hnode *n, enum grain_htab_reason why,
 					  memory_order_relaxed);
 		break;
 	}
-	dgram_free(d);
+	dgram_free(r, d);
 }
 
 static uint64_t key_hash(const void *key, const struct grain_hash_key *sec,
@@ -576,24 +599,20 @@ static bool new_wins(enum reasm_policy p, uint32_t ns, uint32_t ne,
 }
 
 /* Grow the piece array to hold @p need; charges the table. */
-static int pieces_reserve(struct grain_htab_scope *s, struct dgram *d,
-			  uint32_t need)
+static int pieces_reserve(const struct reasm *r, struct grain_htab_scope *s,
+			  struct dgram *d, uint32_t need)
 {
 	if (need <= d->cap)
 		return 0;
 	uint32_t cap = d->cap;
 	while (cap < need)
 		cap *= 2;
-	struct piece *p;
-	if (d->pieces == d->inline_pieces) {
-		p = malloc(cap * sizeof(*p));
-		if (p != NULL)
-			memcpy(p, d->pieces, d->npieces * sizeof(*p));
-	} else {
-		p = realloc(d->pieces, cap * sizeof(*p));
-	}
+	struct piece *p = mem_get(r, cap * sizeof(*p));
 	if (p == NULL)
 		return -ENOMEM;
+	memcpy(p, d->pieces, d->npieces * sizeof(*p));
+	if (d->pieces != d->inline_pieces)
+		mem_put(r, d->pieces, d->cap * sizeof(*p));
 	size_t more = (size_t)(cap - d->cap) * sizeof(*p);
 	d->pieces = p;
 	d->cap = cap;
@@ -619,9 +638,10 @@ static uint32_t first_ending_after(const struct dgram *d, uint32_t x)
 	return lo;
 }
 
-static struct fbuf *fbuf_new(const struct frag *fr, uint32_t len)
+static struct fbuf *fbuf_new(const struct reasm *r, const struct frag *fr,
+			     uint32_t len)
 {
-	struct fbuf *b = malloc(sizeof(*b) + len);
+	struct fbuf *b = mem_get(r, sizeof(*b) + len);
 
 	if (b == NULL)
 		return NULL;
@@ -643,11 +663,11 @@ static void pieces_splice(struct dgram *d, uint32_t i, uint32_t j,
 }
 
 /* Record the offset-0 fragment's headers. */
-static int take_head(struct grain_htab_scope *s, struct dgram *d,
-		     const struct frag *fr)
+static int take_head(const struct reasm *r, struct grain_htab_scope *s,
+		     struct dgram *d, const struct frag *fr)
 {
 	uint32_t n = fr->l3 + fr->hdr_len;
-	uint8_t *h = n <= INLINE_HEAD ? d->inline_head : malloc(n);
+	uint8_t *h = n <= INLINE_HEAD ? d->inline_head : mem_get(r, n);
 
 	if (h == NULL)
 		return -ENOMEM;
@@ -697,9 +717,9 @@ static enum add_result add_fragment(struct reasm *r,
 	if (i == j) { /* no overlap: the common case */
 		if (d->nfrags >= r->cfg.max_frags)
 			return KILL_TOO_MANY;
-		if (pieces_reserve(s, d, d->npieces + 1) != 0)
+		if (pieces_reserve(r, s, d, d->npieces + 1) != 0)
 			return ADD_NOMEM;
-		if (ns == 0 && d->head == NULL && take_head(s, d, fr) != 0)
+		if (ns == 0 && d->head == NULL && take_head(r, s, d, fr) != 0)
 			return ADD_NOMEM;
 		struct fbuf *b = *bp;
 		*bp = NULL; /* the datagram's now */
@@ -733,7 +753,7 @@ static enum add_result add_fragment(struct reasm *r,
 	 * replacement for pieces [i, j): at most two pieces per overlapped
 	 * one plus one for the tail. */
 	uint32_t m = 0, maxn = 2 * (j - i) + 1;
-	struct piece *out = malloc(maxn * sizeof(*out));
+	struct piece *out = mem_get(r, maxn * sizeof(*out));
 	struct fbuf *b = *bp;
 	size_t freed = 0;
 	if (out == NULL)
@@ -780,11 +800,11 @@ static enum add_result add_fragment(struct reasm *r,
 		fail = ADD_DUP; /* every byte lost: nothing new */
 	else if (d->nfrags >= r->cfg.max_frags)
 		fail = KILL_TOO_MANY;
-	else if (pieces_reserve(s, d, d->npieces - (j - i) + m) != 0 ||
-		 (ns == 0 && d->head == NULL && take_head(s, d, fr) != 0))
+	else if (pieces_reserve(r, s, d, d->npieces - (j - i) + m) != 0 ||
+		 (ns == 0 && d->head == NULL && take_head(r, s, d, fr) != 0))
 		fail = ADD_NOMEM;
 	if (fail != ADD_OK) {
-		free(out);
+		mem_put(r, out, maxn * sizeof(*out));
 		return fail; /* the caller frees b */
 	}
 	*bp = NULL;
@@ -792,9 +812,9 @@ static enum add_result add_fragment(struct reasm *r,
 	for (uint32_t k = 0; k < m; k++)
 		out[k].buf->refs++;
 	for (uint32_t k = i; k < j; k++)
-		fbuf_put(d->pieces[k].buf, &freed);
+		fbuf_put(r, d->pieces[k].buf, &freed);
 	pieces_splice(d, i, j, out, m);
-	free(out);
+	mem_put(r, out, maxn * sizeof(*out));
 	d->meat = d->meat + gained - lost;
 	d->charge += sizeof(*b) + b->len;
 	(void)grain_htab_charge_locked(s, &d->node, sizeof(*b) + b->len);
@@ -900,7 +920,7 @@ static void time_out(struct reasm_worker *w, struct dgram *d)
 	w->st.ReasmFails++;
 	w->st.frags_discarded += d->nfrags;
 	w->held_out += d->nfrags;
-	dgram_free(d);
+	dgram_free(w->r, d);
 }
 
 static int handle_fragment(struct reasm_worker *w, struct frag *fr,
@@ -944,7 +964,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 	 * lock covers bookkeeping only; unused, it is freed after unlock. */
 	struct fbuf *b = NULL;
 	if (ne > fr->offset) {
-		b = fbuf_new(fr, ne - fr->offset);
+		b = fbuf_new(r, fr, ne - fr->offset);
 		if (b == NULL) {
 			st->no_memory++;
 			st->frags_dropped++;
@@ -967,15 +987,16 @@ fresh_dgram:
 			st->frags_dropped++;
 			return 0;
 		}
-		fresh = calloc(1, sizeof(*fresh));
+		fresh = mem_get(r, sizeof(*fresh));
 		if (fresh == NULL) {
 			grain_htab_unlock(&s);
 			time_out(w, stale);
-			free(b);
+			fbuf_free(r, b);
 			st->no_memory++;
 			st->frags_dropped++;
 			return 0;
 		}
+		memset(fresh, 0, sizeof(*fresh));
 		fresh->key = fr->key;
 		fresh->first_ts = now;
 		fresh->pieces = fresh->inline_pieces;
@@ -986,8 +1007,8 @@ fresh_dgram:
 		if (rc != 0) {
 			grain_htab_unlock(&s);
 			time_out(w, stale);
-			free(fresh);
-			free(b);
+			mem_put(r, fresh, sizeof(*fresh));
+			fbuf_free(r, b);
 			st->refused++;
 			st->frags_dropped++;
 			return 0;
@@ -1014,7 +1035,7 @@ fresh_dgram:
 		    grain_htab_bytes(t) > r->cfg.mem_high) {
 			/* Linux refuses fragments of existing queues too. */
 			grain_htab_unlock(&s);
-			free(b);
+			fbuf_free(r, b);
 			st->refused++;
 			st->frags_dropped++;
 			return 0;
@@ -1039,7 +1060,7 @@ fresh_dgram:
 	}
 	grain_htab_unlock(&s);
 	time_out(w, stale);
-	free(b); /* not taken */
+	fbuf_free(r, b); /* not taken */
 
 	switch (res) {
 	case ADD_OK:
@@ -1073,7 +1094,7 @@ fresh_dgram:
 			st->ReasmFails++;
 			st->frags_discarded += d->nfrags + 1u;
 		}
-		dgram_free(d);
+		dgram_free(r, d);
 	} else if (done) {
 		int why;
 		struct reasm_out *o = rebuild(d, now, &why);
@@ -1093,7 +1114,7 @@ fresh_dgram:
 			else
 				st->no_memory++;
 		}
-		dgram_free(d);
+		dgram_free(r, d);
 	}
 	sample_bytes(w);
 	return emitted;
@@ -1149,6 +1170,14 @@ unsigned reasm_expire(struct reasm_worker *w, uint64_t now_ns)
 
 /* --- lifecycle and statistics --------------------------------------------- */
 
+static void engine_free(struct reasm *r)
+{
+	struct grain_alloc a = r->alloc;
+
+	grain_mem_free(r->ap != NULL ? &a : NULL, r, sizeof(*r),
+		       _Alignof(struct reasm));
+}
+
 int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
 {
 	struct reasm_config c;
@@ -1179,13 +1208,20 @@ int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
 	if (c.stripes & (c.stripes - 1))
 		return -EINVAL;
 
-	struct reasm *r = calloc(1, sizeof(*r));
+	struct reasm *r = grain_mem_alloc(cfg->alloc, sizeof(*r),
+					  _Alignof(struct reasm));
 	if (r == NULL)
 		return -ENOMEM;
+	memset(r, 0, sizeof(*r));
 	r->cfg = c;
+	if (cfg->alloc != NULL) {
+		r->alloc = *cfg->alloc;
+		r->ap = &r->alloc;
+	}
+	r->cfg.alloc = NULL; /* the copy above is the one used */
 	int rc = grain_hash_key_random(&r->secret);
 	if (rc != 0) {
-		free(r);
+		engine_free(r);
 		return rc;
 	}
 	for (int f = 0; f < 2; f++) {
@@ -1202,11 +1238,11 @@ int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
 		hc.ttl = f == 0 ? c.timeout_v4_ns : c.timeout_v6_ns;
 		hc.flags = GRAIN_HTAB_NO_RCU;
 		hc.secret = &r->secret;
-		rc = grain_htab_create(&r->tab[f], &hc, NULL);
+		rc = grain_htab_create(&r->tab[f], &hc, r->ap);
 		if (rc != 0) {
 			if (f == 1)
 				grain_htab_destroy(r->tab[0]);
-			free(r);
+			engine_free(r);
 			return rc;
 		}
 	}
@@ -1334,5 +1370,5 @@ void reasm_destroy(struct reasm *r, struct reasm_stats *st)
 		if (held > st->bytes_peak)
 			st->bytes_peak = held;
 	}
-	free(r);
+	engine_free(r);
 }

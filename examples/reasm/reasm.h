@@ -92,6 +92,8 @@ bool reasm_link_supported(int dlt);
 #define REASM_MAX_FRAGS_DEFAULT 128u
 #define REASM_MAX_FRAGS_LIMIT 8192u /* 65535 / 8, rounded up */
 
+struct grain_alloc; /* <grain/common.h> */
+
 /** Engine configuration; zero fields take the defaults shown. */
 struct reasm_config {
 	enum reasm_policy policy;   /**< STRICT */
@@ -105,6 +107,12 @@ struct reasm_config {
 	unsigned max_frags;         /**< per datagram; 128; <= LIMIT */
 	unsigned stripes;           /**< lock stripes per table, power of
 				         two; 64. 1 is the global lock */
+	/** Allocation hooks for everything the engine holds (its tables,
+	 * datagrams, payload copies); NULL: the default hooks. Output frames
+	 * are plain malloc() (reasm_out_free()). A failed allocation drops
+	 * the fragment at hand (counted no_memory) and nothing else. The
+	 * hooks must be thread-safe when several workers run. */
+	const struct grain_alloc *alloc;
 };
 
 /** Counters. The ReasmX names are the kernel's (/proc/net/snmp). Every
