@@ -37,6 +37,7 @@
 #include <string.h>
 
 #define MAX_WORKERS 64
+#define SRC_SLOTS 1024u
 #define IP_MAXPACKET 65535u
 
 /* --- keys and datagrams -------------------------------------------------- */
@@ -94,6 +95,7 @@ struct dgram {
 	uint32_t l2_len;
 	uint32_t nh_off;    /* IPv6: offset in head of the NH byte to patch */
 	uint64_t first_ts;  /* capture time of the first fragment */
+	uint32_t born;      /* IPv4: its source's src_born count when begun */
 	size_t charge;
 	struct piece *pieces; /* small: the inline array below */
 	uint8_t *head;        /* small: the inline bytes below */
@@ -117,6 +119,8 @@ struct reasm {
 	_Atomic(uint64_t) cb_timeout, cb_evicted, cb_frags;
 	_Atomic(uint64_t) cb_pending_dgrams, cb_pending_frags;
 	_Atomic(uint64_t) peak_read; /* most bytes any stats read saw */
+	/* IPv4 datagrams begun per hashed source (REASM_ID_DIST). */
+	_Atomic(uint32_t) src_born[SRC_SLOTS];
 };
 
 /* --- small helpers ------------------------------------------------------- */
@@ -911,12 +915,25 @@ static void sample_bytes(struct reasm_worker *w)
 		w->st.bytes_peak = b;
 }
 
-/* A datagram found past its timeout and retired by this worker. */
-static void time_out(struct reasm_worker *w, struct dgram *d)
+/* The src_born slot of an IPv4 key's source. */
+static _Atomic(uint32_t) *born_slot(struct reasm *r, const struct rkey *k)
+{
+	uint32_t a;
+
+	memcpy(&a, k->addr, sizeof(a));
+	return &r->src_born[(a * 2654435761u) >> 22]; /* 10 bits */
+}
+
+/* A datagram found past its timeout, or (id_wrapped) older than its
+ * source's last REASM_ID_DIST datagrams, retired by this worker. */
+static void time_out(struct reasm_worker *w, struct dgram *d, bool wrapped)
 {
 	if (d == NULL)
 		return;
-	w->st.ReasmTimeout++;
+	if (wrapped)
+		w->st.id_wrapped++;
+	else
+		w->st.ReasmTimeout++;
 	w->st.ReasmFails++;
 	w->st.frags_discarded += d->nfrags;
 	w->held_out += d->nfrags;
@@ -975,6 +992,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 	struct grain_htab *t = r->tab[fr->family == 6];
 	struct grain_htab_scope s;
 	struct dgram *d, *fresh = NULL, *stale = NULL;
+	bool stale_wrapped = false;
 
 	grain_htab_lock(t, &fr->key, &s);
 	struct grain_hnode *n = grain_htab_find_locked(&s, &fr->key);
@@ -982,7 +1000,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 fresh_dgram:
 		if (b == NULL) { /* zero length, nothing to kill */
 			grain_htab_unlock(&s);
-			time_out(w, stale);
+			time_out(w, stale, stale_wrapped);
 			st->malformed++;
 			st->frags_dropped++;
 			return 0;
@@ -990,7 +1008,7 @@ fresh_dgram:
 		fresh = mem_get(r, sizeof(*fresh));
 		if (fresh == NULL) {
 			grain_htab_unlock(&s);
-			time_out(w, stale);
+			time_out(w, stale, stale_wrapped);
 			fbuf_free(r, b);
 			st->no_memory++;
 			st->frags_dropped++;
@@ -999,6 +1017,11 @@ fresh_dgram:
 		memset(fresh, 0, sizeof(*fresh));
 		fresh->key = fr->key;
 		fresh->first_ts = now;
+		if (fr->family == 4)
+			fresh->born = atomic_fetch_add_explicit(
+					      born_slot(r, &fr->key), 1u,
+					      memory_order_relaxed) +
+				      1u;
 		fresh->pieces = fresh->inline_pieces;
 		fresh->cap = INLINE_PIECES;
 		fresh->charge = sizeof(*fresh);
@@ -1006,7 +1029,7 @@ fresh_dgram:
 						  now, fresh->charge);
 		if (rc != 0) {
 			grain_htab_unlock(&s);
-			time_out(w, stale);
+			time_out(w, stale, stale_wrapped);
 			mem_put(r, fresh, sizeof(*fresh));
 			fbuf_free(r, b);
 			st->refused++;
@@ -1020,15 +1043,23 @@ fresh_dgram:
 					       : r->cfg.timeout_v4_ns;
 		/* Workers' clocks may be a little apart: a fragment stamped
 		 * before the first one is not late. */
-		if (now >= d->first_ts && now - d->first_ts >= ttl) {
-			/* Timed out, though nobody has expired it yet: the
+		bool wrapped = fr->family == 4 &&
+			       atomic_load_explicit(born_slot(r, &fr->key),
+						    memory_order_relaxed) -
+					       d->born >
+				       REASM_ID_DIST;
+		if (wrapped || (now >= d->first_ts && now - d->first_ts >= ttl)) {
+			/* Timed out, though nobody has expired it yet (the
 			 * outcome must not depend on how often the caller runs
-			 * reasm_expire(). Retire it; this fragment starts a new
-			 * datagram. */
+			 * reasm_expire()), or so old in its source's datagrams
+			 * that this fragment likely belongs to a newer one with
+			 * the same 16-bit ID. Retire it; this fragment starts a
+			 * new datagram. */
 			int rc = grain_htab_remove_locked(&s, &d->node);
 			assert(rc == 0);
 			(void)rc;
 			stale = d;
+			stale_wrapped = wrapped;
 			goto fresh_dgram;
 		}
 		if (r->cfg.mem_refuse &&
@@ -1059,7 +1090,7 @@ fresh_dgram:
 		(void)rc;
 	}
 	grain_htab_unlock(&s);
-	time_out(w, stale);
+	time_out(w, stale, stale_wrapped);
 	fbuf_free(r, b); /* not taken */
 
 	switch (res) {

@@ -90,6 +90,12 @@ enum reasm_link {
 bool reasm_link_supported(int dlt);
 
 #define REASM_MAX_FRAGS_DEFAULT 128u
+/** IPv4 IDs are 16 bits: a datagram whose source has since begun this
+ * many others (half the ID space) is taken for an older one whose ID came
+ * round again, and is discarded rather than completed with a newer
+ * datagram's fragments. Sources are counted in 1024 hashed slots, so a
+ * busy source sharing a slot only makes the check earlier. */
+#define REASM_ID_DIST 32768u
 #define REASM_MAX_FRAGS_LIMIT 8192u /* 65535 / 8, rounded up */
 
 struct grain_alloc; /* <grain/common.h> */
@@ -140,6 +146,11 @@ struct reasm_stats {
 				      or a zero-length fragment */
 	uint64_t bad_ecn;        /**< datagrams discarded: Not-ECT mixed
 				      with ECT or CE */
+	uint64_t id_wrapped;     /**< IPv4 datagrams discarded: a fragment
+				      came after its source had begun
+				      REASM_ID_DIST other datagrams, so the
+				      16-bit ID may have wrapped (Linux:
+				      ipfrag_max_dist) */
 	uint64_t truncated;      /**< captures shorter than the packet */
 	uint64_t malformed;      /**< fragments with a broken header */
 	uint64_t bad_checksum;   /**< IPv4 fragments, wrong header checksum */

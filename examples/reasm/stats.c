@@ -100,6 +100,7 @@ static const struct stat_field stat_fields[] = {
 	STAT_FIELD(too_many_frags),
 	STAT_FIELD(bad_end),
 	STAT_FIELD(bad_ecn),
+	STAT_FIELD(id_wrapped),
 	STAT_FIELD(truncated),
 	STAT_FIELD(malformed),
 	STAT_FIELD(bad_checksum),
@@ -206,6 +207,7 @@ void reasm_stats_summary(FILE *f, const struct reasm_stats *st)
 	list_item(f, &first, st->too_many_frags, "too many fragments");
 	list_item(f, &first, st->bad_end, "bad end");
 	list_item(f, &first, st->bad_ecn, "mixed ECN");
+	list_item(f, &first, st->id_wrapped, "ID wrapped");
 	list_end(f, first);
 	fputc('\n', f);
 

@@ -1687,6 +1687,61 @@ static const struct timeout_case timeout_cases[] = {
 	{ 6, 7 * NS_PER_S, 7 * NS_PER_S },
 };
 
+/* IPv4 IDs are 16 bits. A datagram left incomplete while its source
+ * begins REASM_ID_DIST others is not completed by a later fragment with
+ * its ID (most likely a newer datagram's); below that distance it is. */
+struct wrap_case {
+	unsigned between; /* datagrams from the same source in between */
+	bool completes;
+};
+
+ParameterizedTestParameters(ipv4, id_wrap)
+{
+	static struct wrap_case p[] = {
+		{ 1000, true },
+		{ REASM_ID_DIST - 8, true },
+		{ REASM_ID_DIST + 8, false },
+	};
+	return cr_make_param_array(struct wrap_case, p, 3);
+}
+
+ParameterizedTest(struct wrap_case *p, ipv4, id_wrap, .timeout = 60)
+{
+	struct rig g;
+	uint8_t data[64], other[16];
+	struct pb_dgram d, o;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 7, data, sizeof(data), 1);
+	cr_expect_eq(feed_frag(&g, &d, 0, 32, true), 0);
+	/* Others from the same source (other IDs, never 7), each complete. */
+	make(&o, 4, PB_DLT_ETHERNET, 8, other, sizeof(other), 2);
+	for (unsigned k = 0; k < p->between; k++) {
+		o.v4.id = (uint16_t)(8 + k % 60000);
+		cr_expect_eq(feed_frag(&g, &o, 0, 8, true), 0);
+		cr_expect_eq(feed_frag(&g, &o, 8, 8, false), 1);
+	}
+	size_t before = g.nout;
+	int rc = feed_frag(&g, &d, 32, 32, false);
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.ReasmOKs, p->between + (p->completes ? 1u : 0u));
+	if (p->completes) {
+		cr_expect_eq(rc, 1);
+		cr_assert_eq(g.nout, before + 1);
+		expect_dgram(&g, before, &d);
+		cr_expect_eq(st.id_wrapped, 0u);
+	} else {
+		cr_expect_eq(rc, 0);
+		cr_expect_eq(g.nout, before);
+		cr_expect_eq(st.id_wrapped, 1u);
+		cr_expect_eq(st.ReasmFails, 1u);
+		cr_expect_eq(st.ReasmTimeout, 0u);
+		/* The late fragment began a datagram of its own. */
+		cr_expect_eq(st.datagrams_pending, 1u);
+	}
+	rig_finish(&g);
+}
+
 ParameterizedTestParameters(timeout, from_first_fragment)
 {
 	return cr_make_param_array(struct timeout_case, (void *)timeout_cases,
