@@ -6,24 +6,24 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $w0 << EOD
-1 34.183 35.8202
-2 34.0445 33.9974
-4 30.1231 33.2733
+1 34.9049 34.5939
+2 33.3605 37.132
+4 34.2448 30.1332
 EOD
 $w1 << EOD
-1 35.4997 34.8412
-2 18.341 23.7749
-4 26.7594 25.7938
+1 37.5977 36.3543
+2 19.1432 23.2523
+4 25.5999 29.0091
 EOD
 $w2 << EOD
-1 23.4947 22.547
-2 22.7443 25.3031
-4 24.3813 23.7631
+1 25.0105 23.142
+2 24.5416 21.2154
+4 20.9604 24.2092
 EOD
 $w3 << EOD
-1 22.4085 20.1994
-2 15.5798 19.4015
-4 20.4128 21.1233
+1 22.4636 21.0979
+2 18.6498 20.0246
+4 16.2666 22.1368
 EOD
 set multiplot layout 2,2 title "Fragment reassembly (examples/reasm engine, in memory): one lock against per-bucket-group locks"
 set xlabel 'workers (threads)'

@@ -6,11 +6,11 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 106.567 201.839 198.502 174.414 7.58464 33.0129 106.251 160.888 48.9706
-1 243.904 NaN 217.975 NaN 18.8299 30.0727 210.29 151.075 36.1846
-2 105.349 102.569 NaN NaN 13.2479 45.208 100.457 196.665 26.4912
-3 204.534 NaN NaN NaN 6.37922 84.1341 107.142 163.741 36.1
-4 105.638 NaN NaN NaN 0.234124 84.3184 3.35068 105.746 67.6068
+0 233.856 118.635 223.714 252.987 20.7864 96.1373 108.57 207.076 15.3448
+1 104.05 NaN 207.42 NaN 8.58247 97.2185 275.72 194.552 22.3003
+2 234.965 118.793 NaN NaN 13.9639 96.5638 331.333 223.514 70.7215
+3 241.434 NaN NaN NaN 7.01247 93.3071 82.8657 144.761 78.009
+4 106.68 NaN NaN NaN 0.232651 88.1339 0.544279 114.249 42.3786
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls)"
 set ylabel 'million pairs/s (enqueue + dequeue), median, log scale'
