@@ -144,16 +144,6 @@ bool bench_config_ok(enum bench_impl impl, const struct bench_config *cfg);
 int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 	      struct bench_result *res);
 
-/**
- * bench_pingpong_ns - calibration: two threads pinned to CPUs 0 and 1 pass
- * a counter on one cache line back and forth @p rounds times.
- * @return nanoseconds per round trip (two cache-line transfers), or a
- *         negative value if there is only one CPU or a thread failed.
- * On virtual machines this moves with the placement of the virtual CPUs
- * and explains much of the drift between runs.
- */
-double bench_pingpong_ns(unsigned rounds);
-
 #ifdef __cplusplus
 }
 #endif

@@ -195,131 +195,6 @@ bool bench_config_ok(enum bench_impl impl, const struct bench_config *cfg)
 	return cfg->duration_ms > 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void sleep_until(const struct timespec *t0, unsigned ms)
-{
-	struct timespec end = *t0;
-
-	end.tv_sec += ms / 1000u;
-	end.tv_nsec += (long)(ms % 1000u) * 1000000L;
-	if (end.tv_nsec >= 1000000000L) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000L;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) ==
-	       EINTR)
-		;
-}
-
-static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg,
-			bool pin, unsigned cpu)
-{
-	pthread_attr_t attr;
-	int rc = pthread_attr_init(&attr);
-
-	if (rc != 0)
-		return -rc;
-	if (pin) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	}
-	if (rc == 0)
-		rc = pthread_create(tid, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	return -rc;
-}
-
-/* --- calibration ---------------------------------------------------- */
-
-struct pingpong {
-	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) word;
-	alignas(GRAIN_CACHELINE) _Atomic(unsigned) quit; /* a thread failed */
-	unsigned rounds;
-	double seconds;
-};
-
-/* Wait until word == want; false if told to quit. P1: the acquire pairs
- * with the other side's release store (P2). */
-static bool await_word(struct pingpong *pp, uint64_t want)
-{
-	while (atomic_load_explicit(&pp->word, memory_order_acquire) != want) {
-		if (atomic_load_explicit(&pp->quit, memory_order_relaxed))
-			return false;
-		grain_cpu_relax();
-	}
-	return true;
-}
-
-/* The serving side: answers each odd value with the next even one. */
-static void *pong(void *arg)
-{
-	struct pingpong *pp = arg;
-
-	for (uint64_t i = 0; i < pp->rounds; i++) {
-		if (!await_word(pp, 2 * i + 1))
-			return NULL;
-		/* P2 */
-		atomic_store_explicit(&pp->word, 2 * i + 2,
-				      memory_order_release);
-	}
-	return NULL;
-}
-
-static void *ping(void *arg)
-{
-	struct pingpong *pp = arg;
-	double t0 = now_s();
-
-	for (uint64_t i = 0; i < pp->rounds; i++) {
-		/* P2 */
-		atomic_store_explicit(&pp->word, 2 * i + 1,
-				      memory_order_release);
-		if (!await_word(pp, 2 * i + 2))
-			return NULL;
-	}
-	pp->seconds = now_s() - t0;
-	return NULL;
-}
-
-double bench_pingpong_ns(unsigned rounds)
-{
-	if (bench_nproc() < 2 || rounds == 0)
-		return -1.0;
-	struct pingpong *pp = aligned_alloc(GRAIN_CACHELINE, sizeof(*pp));
-	if (pp == NULL)
-		return -1.0;
-	memset(pp, 0, sizeof(*pp));
-	atomic_init(&pp->word, 0);
-	atomic_init(&pp->quit, 0);
-	pp->rounds = rounds;
-	pp->seconds = -1.0;
-
-	pthread_t tid[2];
-	double ns = -1.0;
-	if (start_thread(&tid[0], pong, pp, true, 1) == 0) {
-		if (start_thread(&tid[1], ping, pp, true, 0) == 0)
-			pthread_join(tid[1], NULL);
-		else
-			atomic_store_explicit(&pp->quit, 1,
-					      memory_order_relaxed);
-		pthread_join(tid[0], NULL);
-		if (pp->seconds > 0)
-			ns = pp->seconds * 1e9 / rounds;
-	}
-	free(pp);
-	return ns;
-}
-
 /* After the join: per-producer counts and sums over all consumers (the
  * main thread's final drain counts as one more consumer). */
 static uint64_t account(const struct bench_thread *th, unsigned producers,
@@ -372,7 +247,7 @@ static bool wait_consumers(struct bench_harness *h, unsigned consumers,
 	/* AC1: pairs with RC1 in bench_consume(). */
 	while (atomic_load_explicit(&h->consumers_done, memory_order_acquire) <
 	       consumers) {
-		if (now_s() >= deadline)
+		if (bench_now_s() >= deadline)
 			return false;
 		struct timespec ts = { 0, 100000 };
 		nanosleep(&ts, NULL);
@@ -423,7 +298,7 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 		th[i].index = i < np ? i : i - np;
 		th[i].main = i < np ? a->producer[cfg->kind]
 				    : a->consumer[cfg->kind];
-		rc = start_thread(&tid[i], th[i].main, &th[i], pin, i % nproc);
+		rc = bench_start_thread(&tid[i], th[i].main, &th[i], pin, i % nproc);
 		if (rc != 0)
 			break;
 		started++;
@@ -447,9 +322,9 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* RS1: pairs with AS1 in bench_wait_start(). */
 	atomic_store_explicit(&h->start, 1, memory_order_release);
-	sleep_until(&t0, cfg->duration_ms);
+	bench_sleep_until(&t0, cfg->duration_ms);
 	atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
-	double t1 = now_s();
+	double t1 = bench_now_s();
 
 	/* The drain: see the top of this file. */
 	for (unsigned i = 0; i < np; i++)
@@ -459,7 +334,7 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 		atomic_store_explicit(&h->leave, 1, memory_order_relaxed);
 	for (unsigned i = np; i < n; i++)
 		pthread_join(tid[i], NULL);
-	double t2 = now_s();
+	double t2 = bench_now_s();
 	uint64_t left = drain_left(a, h, &th[n]);
 
 	memset(res, 0, sizeof(*res));

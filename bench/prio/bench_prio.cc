@@ -404,7 +404,7 @@ void MachineSection(std::ostringstream &o, const std::string &command, int reps,
 	o << "- Load average (1, 5, 15 min) before the run: " << load_before
 	  << "; after: " << LoadAverage() << "\n";
 	o << "- During the run: " << OtherLoad(before, after) << "\n";
-	double pp_after = prio_pingpong_ns(200000);
+	double pp_after = bench_pingpong_ns(200000);
 	o << "- Calibration, cache-line round trip CPU 0 <-> CPU 1: "
 	  << Fmt("%.0f ns", pingpong_before < 0 ? NAN : pingpong_before)
 	  << " before the run, "
@@ -717,7 +717,7 @@ int main(int argc, char **argv)
 	argv = args.data();
 
 	std::string load_before = LoadAverage();
-	double pingpong_before = opt.summary ? prio_pingpong_ns(200000) : NAN;
+	double pingpong_before = opt.summary ? bench_pingpong_ns(200000) : NAN;
 	benchmark::Initialize(&argc, argv);
 	if (benchmark::ReportUnrecognizedArguments(argc, argv))
 		return 2;

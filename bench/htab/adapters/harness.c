@@ -260,50 +260,6 @@ void bench_htab_fifo_fini(struct bench_htab_fifo *f)
 	f->keys = NULL;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void sleep_until(const struct timespec *t0, unsigned ms)
-{
-	struct timespec end = *t0;
-
-	end.tv_sec += ms / 1000u;
-	end.tv_nsec += (long)(ms % 1000u) * 1000000L;
-	if (end.tv_nsec >= 1000000000L) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000L;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) ==
-	       EINTR)
-		;
-}
-
-static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg,
-			bool pin, unsigned cpu)
-{
-	pthread_attr_t attr;
-	int rc = pthread_attr_init(&attr);
-
-	if (rc != 0)
-		return -rc;
-	if (pin) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	}
-	if (rc == 0)
-		rc = pthread_create(tid, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	return -rc;
-}
-
 /* Thread entry for RCU tables: register with liburcu (memb) around the
  * adapter's worker. Registration is outside the timed part. */
 static void *rcu_thread(void *arg)
@@ -470,12 +426,12 @@ int bench_htab_run(enum bench_htab_impl impl,
 
 	if (a->rcu)
 		grain_rcu_register_thread();
-	double t_setup = now_s();
+	double t_setup = bench_now_s();
 	int rc = a->create(&s->table, impl, cfg->workload);
 	if (rc != 0)
 		goto out_free;
 	set_up(a, s->table, res);
-	res->setup_seconds = now_s() - t_setup;
+	res->setup_seconds = bench_now_s() - t_setup;
 	if (res->errors != 0) {
 		/* The table is wrong before any thread ran: no run. */
 		a->destroy(s->table);
@@ -492,7 +448,7 @@ int bench_htab_run(enum bench_htab_impl impl,
 					 i + 1u) |
 			1u;
 		th[i].main = a->worker[cfg->workload];
-		rc = start_thread(&tid[i], a->rcu ? rcu_thread : th[i].main,
+		rc = bench_start_thread(&tid[i], a->rcu ? rcu_thread : th[i].main,
 				  &th[i], pin, i % nproc);
 		if (rc != 0)
 			break;
@@ -516,9 +472,9 @@ int bench_htab_run(enum bench_htab_impl impl,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* RS1: pairs with AS1 in bench_htab_wait_start(). */
 	atomic_store_explicit(&s->start, 1, memory_order_release);
-	sleep_until(&t0, cfg->duration_ms);
+	bench_sleep_until(&t0, cfg->duration_ms);
 	atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
-	double t1 = now_s();
+	double t1 = bench_now_s();
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
 

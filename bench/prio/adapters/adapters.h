@@ -162,14 +162,6 @@ double prio_stream_share(unsigned prio);
 /** The band pfifo_fast's map gives @p prio (0..15). */
 unsigned prio_stream_band(unsigned prio);
 
-/**
- * prio_pingpong_ns - calibration: two threads pinned to CPUs 0 and 1 pass
- * a counter on one cache line back and forth @p rounds times.
- * @return nanoseconds per round trip, or a negative value if there is only
- *         one CPU or a thread could not start.
- */
-double prio_pingpong_ns(unsigned rounds);
-
 #ifdef __cplusplus
 }
 #endif

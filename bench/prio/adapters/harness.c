@@ -153,132 +153,6 @@ static double seconds_of(const struct timespec *ts)
 	return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return seconds_of(&ts);
-}
-
-static void sleep_until(const struct timespec *t0, unsigned ms)
-{
-	struct timespec end = *t0;
-
-	end.tv_sec += (time_t)(ms / 1000u);
-	end.tv_nsec += (long)(ms % 1000u) * 1000000L;
-	if (end.tv_nsec >= 1000000000L) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000L;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) ==
-	       EINTR)
-		;
-}
-
-/* Start fn(arg), pinned to @p cpu if @p pin. Returns 0 or -errno. */
-static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg,
-			bool pin, unsigned cpu)
-{
-	pthread_attr_t attr;
-	int rc = pthread_attr_init(&attr);
-
-	if (rc != 0)
-		return -rc;
-	if (pin) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	}
-	if (rc == 0)
-		rc = pthread_create(tid, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	return -rc;
-}
-
-/* --- calibration -------------------------------------------------------- */
-
-struct pingpong {
-	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) word;
-	alignas(GRAIN_CACHELINE) _Atomic(unsigned) quit;
-	unsigned rounds;
-	double seconds;
-};
-
-/* Spin until word == want, or until told to quit (false). */
-static bool wait_word(struct pingpong *pp, uint64_t want)
-{
-	/* W1: pairs with W2 of the other thread. */
-	while (atomic_load_explicit(&pp->word, memory_order_acquire) != want) {
-		if (atomic_load_explicit(&pp->quit, memory_order_relaxed))
-			return false;
-		grain_cpu_relax();
-	}
-	return true;
-}
-
-/* Odd values come from the timing side; answer each with the next. */
-static void *answer(void *arg)
-{
-	struct pingpong *pp = arg;
-
-	for (uint64_t i = 0; i < pp->rounds; i++) {
-		if (!wait_word(pp, 2 * i + 1))
-			break;
-		/* W2 */
-		atomic_store_explicit(&pp->word, 2 * i + 2,
-				      memory_order_release);
-	}
-	return NULL;
-}
-
-static void *ask(void *arg)
-{
-	struct pingpong *pp = arg;
-	double t0 = now_s();
-
-	for (uint64_t i = 0; i < pp->rounds; i++) {
-		/* W2 */
-		atomic_store_explicit(&pp->word, 2 * i + 1,
-				      memory_order_release);
-		if (!wait_word(pp, 2 * i + 2))
-			return NULL;
-	}
-	pp->seconds = now_s() - t0;
-	return NULL;
-}
-
-double prio_pingpong_ns(unsigned rounds)
-{
-	if (bench_nproc() < 2 || rounds == 0)
-		return -1.0;
-	struct pingpong *pp = aligned_alloc(GRAIN_CACHELINE, sizeof(*pp));
-	if (pp == NULL)
-		return -1.0;
-	memset(pp, 0, sizeof(*pp));
-	atomic_init(&pp->word, 0);
-	atomic_init(&pp->quit, 0);
-	pp->rounds = rounds;
-	pp->seconds = -1.0;
-
-	pthread_t tid[2];
-	double ns = -1.0;
-	if (start_thread(&tid[0], answer, pp, true, 1) == 0) {
-		if (start_thread(&tid[1], ask, pp, true, 0) == 0)
-			pthread_join(tid[1], NULL);
-		else
-			atomic_store_explicit(&pp->quit, 1,
-					      memory_order_relaxed);
-		pthread_join(tid[0], NULL);
-		if (pp->seconds > 0)
-			ns = pp->seconds * 1e9 / rounds;
-	}
-	free(pp);
-	return ns;
-}
-
 /* --- one experiment ----------------------------------------------------- */
 
 /* After the join: lost or duplicated items, producer by producer. */
@@ -347,7 +221,7 @@ int prio_run(enum prio_impl impl, const struct prio_config *cfg,
 		/* Pinned: the consumer alone on CPU 0, producers round robin
 		 * on the others. */
 		unsigned cpu = producer && nproc > 1 ? 1 + i % (nproc - 1) : 0;
-		rc = start_thread(
+		rc = bench_start_thread(
 			&tid[i], producer ? a->producer : a->consumer[cfg->deq],
 			&th[i], pin, cpu);
 		if (rc != 0)
@@ -375,12 +249,12 @@ int prio_run(enum prio_impl impl, const struct prio_config *cfg,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* RS1: pairs with AS1 in prio_wait_start(). */
 	atomic_store_explicit(&h->start, 1, memory_order_release);
-	sleep_until(&t0, cfg->duration_ms);
+	bench_sleep_until(&t0, cfg->duration_ms);
 	atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
-	double t1 = now_s();
+	double t1 = bench_now_s();
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
-	double t2 = now_s();
+	double t2 = bench_now_s();
 
 	const struct prio_thread *c = &th[np];
 	memset(res, 0, sizeof(*res));

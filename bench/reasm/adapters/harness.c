@@ -703,21 +703,8 @@ int bench_reasm_run(const struct bench_reasm_config *cfg,
 	const unsigned nproc = bench_nproc();
 	res->pinned = W <= nproc && cfg->pin;
 	for (; started < W; started++) {
-		pthread_attr_t attr;
-		cpu_set_t set;
-		rc = -pthread_attr_init(&attr);
-		if (rc != 0)
-			break;
-		if (res->pinned) {
-			CPU_ZERO(&set);
-			CPU_SET(started, &set);
-			rc = -pthread_attr_setaffinity_np(&attr, sizeof(set),
-							  &set);
-		}
-		if (rc == 0)
-			rc = -pthread_create(&tid[started], &attr, worker_main,
-					     ws[started]);
-		pthread_attr_destroy(&attr);
+		rc = bench_start_thread(&tid[started], worker_main, ws[started],
+					res->pinned, started);
 		if (rc != 0)
 			break;
 	}
