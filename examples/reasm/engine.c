@@ -96,7 +96,6 @@ struct dgram {
 	uint32_t nh_off;    /* IPv6: offset in head of the NH byte to patch */
 	uint64_t first_ts;  /* capture time of the first fragment */
 	uint32_t born;      /* IPv4: its source's src_born count when begun */
-	size_t charge;
 	struct piece *pieces; /* small: the inline array below */
 	uint8_t *head;        /* small: the inline bytes below */
 	/* A typical datagram needs no allocation beyond this one and its
@@ -620,7 +619,6 @@ static int pieces_reserve(const struct reasm *r, struct grain_htab_scope *s,
 	size_t more = (size_t)(cap - d->cap) * sizeof(*p);
 	d->pieces = p;
 	d->cap = cap;
-	d->charge += more;
 	(void)grain_htab_charge_locked(s, &d->node, more);
 	return 0;
 }
@@ -682,7 +680,6 @@ static int take_head(const struct reasm *r, struct grain_htab_scope *s,
 	d->nh_off = fr->nh_off;
 	d->v6_nexthdr = fr->v6_nexthdr;
 	if (h != d->inline_head) {
-		d->charge += n;
 		(void)grain_htab_charge_locked(s, &d->node, n);
 	}
 	return 0;
@@ -737,7 +734,6 @@ static enum add_result add_fragment(struct reasm *r,
 		struct piece p = { ns, ne, run, b };
 		pieces_splice(d, i, i, &p, 1);
 		d->meat += ne - ns;
-		d->charge += sizeof(*b) + b->len;
 		(void)grain_htab_charge_locked(s, &d->node,
 					       sizeof(*b) + b->len);
 		goto held;
@@ -820,10 +816,8 @@ static enum add_result add_fragment(struct reasm *r,
 	pieces_splice(d, i, j, out, m);
 	mem_put(r, out, maxn * sizeof(*out));
 	d->meat = d->meat + gained - lost;
-	d->charge += sizeof(*b) + b->len;
 	(void)grain_htab_charge_locked(s, &d->node, sizeof(*b) + b->len);
 	if (freed > 0) {
-		d->charge -= freed;
 		(void)grain_htab_uncharge_locked(s, &d->node, freed);
 	}
 
@@ -1024,9 +1018,8 @@ fresh_dgram:
 				      1u;
 		fresh->pieces = fresh->inline_pieces;
 		fresh->cap = INLINE_PIECES;
-		fresh->charge = sizeof(*fresh);
 		int rc = grain_htab_insert_locked(&s, &fresh->node, &fr->key,
-						  now, fresh->charge);
+						  now, sizeof(*fresh));
 		if (rc != 0) {
 			grain_htab_unlock(&s);
 			time_out(w, stale, stale_wrapped);
