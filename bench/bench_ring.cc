@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 // bench_ring.cc - grain_ring against its baselines and anchors, side by side
 // in one run (Google Benchmark registration and reporting).
 //

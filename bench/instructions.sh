@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/instructions.sh - instructions per operation, single-threaded, for
 # grain_ring, grain_htab and grain_prio and what they are measured against.
 #

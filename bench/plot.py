@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """plot.py - draw grain's benchmark results as PNG charts with gnuplot.
 
 Usage: bench/plot.py DIR [--out PLOTDIR]
@@ -817,6 +818,7 @@ def main():
         png = os.path.join(out, c.name + ".png")
         gp = os.path.join(out, c.name + ".gp")
         with open(gp, "w") as f:
+            f.write("# SPDX-License-Identifier: BSD-2-Clause\n")
             f.write(f"# {c.name}.gp - drawn by bench/plot.py from "
                     f"{os.path.abspath(args.dir)}; "
                     f"run: gnuplot {c.name}.gp\n")

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """summarize.py - one machine-readable summary beside each benchmark result.
 
 Usage: bench/summarize.py DIR [NAME...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # GrainInstall.cmake - install rules, the CMake package and grain.pc.
 #
 # Installs:

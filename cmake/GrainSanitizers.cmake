@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # GrainSanitizers.cmake - GRAIN_SANITIZE: build everything with a sanitizer.
 #
 #   GRAIN_SANITIZE=""       none

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # GrainWarnings.cmake - the warning flags of grain's own targets.
 #
 #   grain_target_warnings(<target> [CONVERSION])

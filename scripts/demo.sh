@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # demo.sh - build the release preset and run the fragment reassembler.
 #
 # Where network namespaces can be made (root, ip netns): a few seconds of

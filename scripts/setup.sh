@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # setup.sh - install the Debian packages grain needs to build, test and
 # benchmark, if any is missing. Quiet and quick when all are present.
 # clang and libclang-rt-dev (libFuzzer and Clang's sanitizer runtimes,

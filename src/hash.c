@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hash.c - SipHash-2-4 and random keys.
  *

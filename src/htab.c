@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * htab.c - grain_htab: striped-lock hash table with LRU, byte watermarks,
  * TTL and lock-free RCU lookups.

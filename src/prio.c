@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * prio.c - grain_prio's cold paths: configuration, lifecycle, the
  * non-empty bit re-check, weighted scheduling, blocking dequeue, stats and

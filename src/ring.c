@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ring.c - grain_ring's cold paths: sizing, initialisation, creation and
  * the futex sleep protocol of the _wait calls.

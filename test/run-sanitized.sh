@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # run-sanitized.sh PROGRAM [ARGUMENT...] - run a sanitizer-instrumented test.
 #
 # The ThreadSanitizer and AddressSanitizer runtimes of GCC 12 expect the

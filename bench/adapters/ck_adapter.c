@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ck_adapter.c - anchor: ConcurrencyKit ck_ring, MPMC pointer interface.
  *

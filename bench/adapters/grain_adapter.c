@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * grain_adapter.c - grain_ring in its four modes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * harness.h - internal to bench/adapters (C11 only): the state shared by
  * the threads of one experiment, the producer and consumer loops, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rte_adapter.c - anchor: DPDK rte_ring, multi-producer/multi-consumer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wfcq_adapter.c - anchor: liburcu's wait-free concurrent queue (wfcqueue).
  *

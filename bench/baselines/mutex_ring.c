@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mutex_ring.c - the one-mutex baseline ring.
  *

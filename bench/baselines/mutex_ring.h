@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file mutex_ring.h
  * @brief Baseline: a power-of-two ring of pointers under one pthread mutex.

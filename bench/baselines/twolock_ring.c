@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * twolock_ring.c - the two-lock baseline ring (ptr_ring style).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file twolock_ring.h
  * @brief Baseline: a ring of non-NULL pointers with a producer lock and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine.h - what every grain benchmark driver says about the machine and
  * the run: CPU, caches, kernel, compiler, load, the CPU time other

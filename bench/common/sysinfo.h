@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sysinfo.h - what every benchmark harness needs of the machine: its CPUs
  * and compiler, a monotonic clock, pinned threads, and the cache-line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 // bench_htab.cc - the lock-granularity benchmark of grain_htab: grain_htab
 // with 1, 16, 256 and 4096 stripes and in RCU-lookup mode, against the two
 // baselines (one mutex; 256 spinlocks) and the anchors cds_lfht (liburcu)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * instr_ck.c - anchor: ConcurrencyKit ck_ring, MPMC pointer interface, as
  * bench/adapters/ck_adapter.c uses it (1024 slots, 1023 usable). ck_ring

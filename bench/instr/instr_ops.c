@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * instr_ops.c - single-threaded operations of grain's blocks and of the
  * tables and queues they are measured against, one kind per run, for

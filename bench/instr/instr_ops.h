@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * instr_ops.h - internal to bench/instr (C11): the single-threaded loops
  * whose instructions instr_ops counts, shared by instr_ops.c and the

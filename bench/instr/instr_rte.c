@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * instr_rte.c - anchor: DPDK rte_ring MP/MC, as bench/adapters/
  * rte_adapter.c sets it up: caller memory, rte_ring_init(RING_F_EXACT_SZ)

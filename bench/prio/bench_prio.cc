@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 // bench_prio.cc - grain_prio against a classic pfifo_fast (one lock, three
 // linked lists) in the qdisc shape, side by side in one run, with the
 // figures of the lockless-pfifo_fast post (netdev, July 2016) next to ours.

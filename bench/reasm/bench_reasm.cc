@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 // bench_reasm.cc - examples/reasm's reassembly engine in memory, its
 // global lock (1 stripe) against per-bucket-group locks (64 stripes), side
 // by side in one run, with the figures of the "frag queue per hash bucket

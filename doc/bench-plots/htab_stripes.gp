@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # htab_stripes.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot htab_stripes.gp
 set terminal pngcairo size 1620,520 noenhanced font "sans,10"
 set output "htab_stripes.png"

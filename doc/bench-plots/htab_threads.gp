@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # htab_threads.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot htab_threads.gp
 set terminal pngcairo size 1460,520 noenhanced font "sans,10"
 set output "htab_threads.png"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # prio_unpinned.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot prio_unpinned.gp
 set terminal pngcairo size 1100,600 noenhanced font "sans,10"
 set output "prio_unpinned.png"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # reasm_workers.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot reasm_workers.gp
 set terminal pngcairo size 1100,800 noenhanced font "sans,10"
 set output "reasm_workers.png"

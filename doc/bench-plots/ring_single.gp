@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # ring_single.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot ring_single.gp
 set terminal pngcairo size 1100,600 noenhanced font "sans,10"
 set output "ring_single.png"

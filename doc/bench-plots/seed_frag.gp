@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # seed_frag.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot seed_frag.gp
 set terminal pngcairo size 1860,660 noenhanced font "sans,10"
 set output "seed_frag.png"

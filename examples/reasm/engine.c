@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * engine.c - the reassembly engine: parse, hold, resolve, rebuild.
  *

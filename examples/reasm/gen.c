@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * gen.c - reasm-gen: write a small, deterministic capture that exercises
  * the reassembler.

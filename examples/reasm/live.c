@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * live.c - reasm on a network interface: PACKET_MMAP rings in and out.
  *

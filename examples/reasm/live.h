@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * live.h - the live side of reasm: frames from a network interface through
  * PACKET_MMAP receive rings, frames out through a PACKET_MMAP transmit

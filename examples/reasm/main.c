@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * main.c - reasm: reassemble the IPv4 and IPv6 fragments of a capture file
  * or of the frames arriving on a network interface.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * msg.h - the one-line error messages of the reasm programs:
  * "<program>: <message>" on stderr. Define MSG_PROG (the program's name,

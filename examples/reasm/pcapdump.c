@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pcapdump.c - reasm-pcapdump: print each record of a capture file as one
  * line, so that two captures can be compared with sort and cmp.

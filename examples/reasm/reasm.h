@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file reasm.h
  * @brief The reassembly engine of examples/reasm: link-layer frames in,

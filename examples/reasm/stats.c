@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * stats.c - the engine's small helpers that need no engine state: policy
  * and link-type names, freeing an output frame, and the two renderings of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file common.h
  * @brief Shared definitions for every grain block: error convention,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file grain.h
  * @brief Umbrella header: every grain block. C11 only (the blocks use

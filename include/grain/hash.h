@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file hash.h
  * @brief Seeded hashes: SipHash-2-4 (a keyed PRF: hash flooding needs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file htab.h
  * @brief grain_htab: an intrusive hash table with striped locks, LRU

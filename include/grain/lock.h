@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file lock.h
  * @brief grain_spinlock: the test-and-test-and-set spinlock the blocks use.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file prio.h
  * @brief grain_prio: a multi-band priority queue of pointers, one grain_ring

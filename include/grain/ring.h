@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file ring.h
  * @brief grain_ring: a bounded FIFO queue of pointers, any mix of single or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * criterion_tsan.c - lets Criterion's runner start under ThreadSanitizer.
  * Linked into every test executable of a GRAIN_SANITIZE=thread build only.

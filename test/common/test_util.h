@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_util.h - small helpers shared by grain's tests: clocks, a fast
  * per-thread PRNG, scheduling jitter, sanitizer-aware work scaling and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # demo_live.sh - a few seconds of the reassembler on live interfaces, for
 # scripts/demo.sh: the namespaces of netns_lib.sh, reasm in mid reading m0
 # and writing m1 with a stats line every second, real UDP traffic that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * e2e_frag_send - send crafted IPv4 and IPv6 fragment sets.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * e2e_frames.h - Ethernet frames for the transmit benchmark (tx_bench.sh):
  * UDP datagrams, whole or cut into fragments, built once in memory so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * e2e_payload.h - the UDP payloads of the end-to-end test (test/e2e).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * e2e_pkt_send - send frames one sendto() each on an AF_PACKET socket.
  *

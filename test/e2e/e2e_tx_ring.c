@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * e2e_tx_ring - send frames through reasm's transmit ring (live.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * e2e_udp_recv - receive and verify the datagrams of the end-to-end test.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * e2e_udp_send - send UDP datagrams that the kernel fragments.
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # netns_e2e.sh - end-to-end test of reasm between network namespaces.
 #
 #   src --(s0|m0, MTU 1280)-- mid --(m1|d0, MTU 65535)-- dst

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # netns_lib.sh - the namespaces of the end-to-end test and benchmark,
 # sourced by netns_e2e.sh and tx_bench.sh (bash).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tx_bench.sh - reasm's transmit ring against one send() per frame.
 #
 #   test/e2e/tx_bench.sh [--build DIR] [--reps N] [--seconds S]

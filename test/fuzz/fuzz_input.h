@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz_input.h - the byte layout that fuzz_reasm reads, shared by the
  * harness (which decodes it) and the seed generator (which encodes it).

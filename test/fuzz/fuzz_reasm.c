@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz_reasm.c - libFuzzer target for examples/reasm: configure an engine
  * from the first bytes of the input, then feed it a sequence of packets,

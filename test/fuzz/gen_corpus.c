@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * gen_corpus.c - writes the seed corpus of fuzz_reasm (test/fuzz/corpus/),
  * one small file per situation worth starting from, in the layout of

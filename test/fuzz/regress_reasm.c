@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * regress_reasm.c - runs fuzz_reasm's LLVMFuzzerTestOneInput on stored
  * inputs, without libFuzzer: every seed of test/fuzz/corpus/ and every

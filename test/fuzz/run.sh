@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # run.sh [SECONDS] - build the `fuzz` preset (Clang, libFuzzer, ASan +
 # UBSan) and fuzz examples/reasm for SECONDS (default 60), one job.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * htab_test.h - what the grain_htab tests share: a test object that embeds
  * a node and a 64-bit key, three hash functions (keyed SipHash, identity

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_htab_basic.c - grain_htab and grain/hash.h, one thread at a time:
  * SipHash reference vectors and table secrets, configuration checking,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_htab_flood.c - hash flooding. Keys chosen to collide under an
  * unkeyed hash (here the identity: every key shares its low and high bits,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_htab_resize.c - lock-free lookups while the table resizes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_htab_stress.c - grain_htab under concurrency, with one stripe (the
  * global-lock baseline) and with 64, on RCU and on NO_RCU tables.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # run.sh - the install test (CTest: install).
 #
 # Installs a grain build into a temporary prefix, then builds and runs

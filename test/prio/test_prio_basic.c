@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_prio_basic.c - grain_prio single-thread semantics: strict order
  * across bands, FIFO within a band, priomap and TOS/DSCP helpers, drops,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_prio_stress.c - grain_prio under concurrency: 1..8 producers and
  * 1..2 consumers, every accepted object dequeued exactly once, per-producer

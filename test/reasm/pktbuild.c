@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pktbuild.c - the packet builder and checker of pktbuild.h.
  *

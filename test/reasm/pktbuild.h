@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pktbuild.h - packets for the tests of examples/reasm.
  *

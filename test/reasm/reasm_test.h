@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * reasm_test.h - what the tests of examples/reasm share: a rig that holds
  * an engine, one worker whose emit callback collects every output frame,

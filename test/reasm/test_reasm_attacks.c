@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_reasm_attacks.c - the reassembly engine of examples/reasm under
  * streams built to hurt it, with bounded memory and time:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_reasm_concurrent.c - several workers on one engine, as the threaded
  * reassembler runs them: the fragments of each datagram are spread over

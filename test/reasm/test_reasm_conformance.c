@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_reasm_conformance.c - the reassembly engine of examples/reasm,
  * one frame at a time on a fake clock, against reasm.h and the behaviour

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_reasm_nomem.c - allocation failures. The engine's memory goes
  * through allocation hooks (reasm_config.alloc); here they fail on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * stress.c - the grain_ring stress harness (see stress.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * stress.h - one stress harness for every grain_ring mode.
  *

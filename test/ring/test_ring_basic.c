@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_ring_basic.c - grain_ring single-thread semantics: FIFO order,
  * full/empty, bulk all-or-nothing, burst partial, NULL objects, position

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_ring_stress.c - every mode under 1x1, 2x2, 4x4 and 8x8 threads
  * (8x8 is 16 threads on a 2-core machine: oversubscribed), with single,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_ring_wait.c - the blocking calls: sleepers all wake and drain,
  * timeouts, no lost wake-up in long ping-pongs (single and bulk), waiters

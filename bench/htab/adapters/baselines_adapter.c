@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * baselines_adapter.c - the two baseline tables of bench/htab/baselines.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ckht_adapter.c - anchor: ConcurrencyKit's ck_ht, where it fits.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * grain_adapter.c - grain_htab in the benchmark's five configurations.
  *

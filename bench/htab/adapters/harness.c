@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * harness.c - runs one experiment (see adapters.h): table set-up and
  * pre-check, threads, pinning, timing, and the books.

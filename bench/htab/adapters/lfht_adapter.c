@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lfht_adapter.c - anchor: liburcu's resizable lock-free hash table,
  * cds_lfht (split-ordered lists; Shalev and Shavit, with RCU), on the

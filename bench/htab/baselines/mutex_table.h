@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file mutex_table.h
  * @brief Baseline: a chained hash table of uint64_t keys under one pthread

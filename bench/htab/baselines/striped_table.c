@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * striped_table.c - the lock-striped baseline table.
  *

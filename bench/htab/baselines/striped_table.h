@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file striped_table.h
  * @brief Baseline: a plain chained hash table of uint64_t keys with lock

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file adapters.h
  * @brief The C side of the grain_prio benchmark, callable from C++: one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * baselines_adapter.c - the classic pfifo_fast baseline
  * (bench/prio/baselines/pfifo_list), with its spinlock or its mutex.

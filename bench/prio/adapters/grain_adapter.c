@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * grain_adapter.c - grain_prio in the qdisc shape: three bands, one
  * consumer (GRAIN_PRIO_SC), strict priority, the default (pfifo_fast)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * harness.c - runs one experiment of the grain_prio benchmark (see
  * adapters.h): the priority stream, threads, pinning, timing and the final

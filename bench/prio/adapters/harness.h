@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * harness.h - internal to bench/prio/adapters (C11 only): the items, the
  * state of one experiment, the producer and consumer loops, and the table

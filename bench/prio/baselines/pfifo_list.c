@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pfifo_list.c - the classic pfifo_fast baseline (see pfifo_list.h).
  *

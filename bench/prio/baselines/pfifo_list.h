@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pfifo_list.h - baseline for the grain_prio benchmark: pfifo_fast written
  * the classic way, one lock over three intrusive FIFO lists.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * frames.c - the frame pools of the reassembly benchmark: UDP datagrams
  * cut into IPv4 fragments at MTU 1500, and the flood fragments, all with

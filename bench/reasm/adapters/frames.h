@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * frames.h - internal to bench/reasm/adapters (C11 only): the frame pools
  * of the reassembly benchmark and the few header operations the harness

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * harness.c - runs one experiment of the reassembly benchmark (see
  * adapters.h): the fanout of a pool over the workers, the prefill, the

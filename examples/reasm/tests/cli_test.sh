@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # cli_test.sh - end-to-end checks of the reasm command line.
 #
 # Environment (set by examples/reasm/CMakeLists.txt):

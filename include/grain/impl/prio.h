@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * impl/prio.h - grain_prio's layout and inline fast paths.
  * Never include this file directly: include <grain/prio.h>.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * impl/ring.h - grain_ring's layout and inline algorithm bodies.
  * Never include this file directly: include <grain/ring.h>.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * main.c - uses an installed grain: a ring round trip through the umbrella
  * header. Exits 0 if every check passes.
