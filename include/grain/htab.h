@@ -9,13 +9,14 @@
  *
  * Contents
  *   1. Synchronization table
- *   2. Stripes, buckets, resize
+ *   2. Layout: stripes, signature buckets, resize
  *   3. Bytes, watermarks, eviction, TTL
- *   4. Node life cycle and reclamation (RCU)
+ *   4. Node life cycle and reclamation (RCU flavours)
  *   5. Configuration and lifecycle
  *   6. Scoped access: lock, *_locked, unlock
  *   7. One-call forms and lock-free lookup
- *   8. Maintenance and statistics; RCU thread helpers
+ *   8. Specialised fast paths (compile-time hash and equality)
+ *   9. Maintenance and statistics; RCU thread helpers
  *
  * 1. Synchronization table
  *
@@ -25,73 +26,86 @@
  * |                               |   on the same stripe serialize         |
  * | insert, remove, find_or_insert| everything but create/destroy          |
  * | lookup (in an RCU read side)  | everything but create/destroy; never   |
- * |                               |   blocks, never takes a lock           |
+ * |                               |   blocks, never takes a lock, writes   |
+ * |                               |   nothing shared                       |
  * | expire, resize, stats, bytes  | everything but create/destroy          |
  * | create, destroy               | nothing on the same table              |
  *
  * Ordering: a scope's unlock is a release and the next lock of the same
  * stripe an acquire (grain_spinlock), so everything done under one scope
  * happens-before the next scope on that stripe. Publishing a node in a
- * bucket is a release; lookup's loads are acquire, so a lookup that finds
- * a node sees it fully initialised by the inserter (and everything the
- * inserter wrote to the enclosing object before the insert).
+ * bucket slot is a release (R1 in impl/htab.h); lookup's load of the slot
+ * is an acquire (A1), so a lookup that finds a node sees it, and the
+ * object around it, as the inserter built them.
  *
- * 2. Stripes and buckets
+ * 2. Layout
  *
  * The table is `stripes` independent shards. A key's stripe comes from the
- * high bits of its 64-bit hash, its bucket inside the stripe from the low
- * bits, so the two are independent. Each stripe has its own cache-line
- * aligned spinlock, bucket array, LRU list, counters and load factor: two
- * writers on different stripes share nothing but the byte total (batched,
- * section 3). One stripe is a valid configuration: the global-lock
- * baseline.
+ * top 16 bits of its 64-bit hash, its bucket inside the stripe from the
+ * low bits and a 16-bit signature from bits 32..47, so the three are
+ * independent. Each stripe has its own cache-line aligned spinlock, LRU
+ * list, byte count and counters; the stripes' bucket-array pointers sit
+ * together on read-mostly lines that writers do not touch.
  *
- * A stripe doubles its bucket array when it holds more than max_load
- * entries per bucket and halves it below max_load / 8 (never below the
- * initial size), and grain_htab_resize() sets a size on request. Writers of
- * that stripe wait while it relinks; lock-free readers never wait. Each
- * node has two chain links, one per table generation: a resize links every
- * node into the new bucket array through the link the current array does
- * not use, then publishes the new array (release). A reader that loaded
- * the old array walks the old links, which stay untouched until a grace
- * period after the switch, so it still passes every node that was there;
- * the old array is freed after that grace period, and the stripe's next
- * resize waits for it (it stays due until then). No resize ever waits for
- * a grace period while holding a lock.
+ * A bucket is one cache line: GRAIN_HTAB_BUCKET_SLOTS slots (6 with 64-bit
+ * pointers), each a node pointer and the signature of its key, and the
+ * index of an overflow bucket. A search reads the bucket's line, compares
+ * signatures, and reads a node only where one matches: a lookup of an
+ * absent key touches one line, a hit two. Overflow buckets come from a
+ * reserve at the end of the stripe's array.
  *
- * Chains are bounded: an insert into a chain of max_chain entries is
- * refused (-EMLINK) and counted, and the stripe grows, up to four buckets
- * per entry (beyond that the keys collide and more buckets cannot help;
- * growth stops so that they cannot make the table allocate). With the default
- * keyed hash (SipHash-2-4 under a random per-table key) nobody outside can
- * aim keys at one chain.
+ * A stripe doubles its array when it holds more than max_load entries per
+ * bucket and halves it below max_load / 8 (never below the initial size);
+ * grain_htab_resize() sets a size on request; an insert that finds the
+ * overflow reserve used up rebuilds the array at once. A resize copies
+ * every slot into a new array, publishes it (release), and retires the old
+ * one, which nothing modifies any more, through RCU. Readers that still
+ * hold the old array see every key that was present when it was replaced:
+ * lookups never miss a key that is present for the whole call, and never
+ * wait. No resize ever waits for a grace period, inside a lock or out.
+ * Writers of the stripe wait while it copies.
+ *
+ * Chains are bounded: an insert into a bucket chain that holds max_chain
+ * entries is refused (-EMLINK) and counted, and the stripe grows, up to
+ * four buckets per entry (beyond that the keys collide and more buckets
+ * cannot help; growth stops so that they cannot make the table allocate).
+ * With the default keyed hash (SipHash-2-4 under a random per-table key)
+ * nobody outside can aim keys at one chain.
  *
  * 3. Bytes, watermarks, eviction, TTL
  *
- * Each entry carries a charge in bytes that the caller sets at insert and
- * changes under the lock (charge/uncharge). Each stripe keeps its exact
- * sum; the table total is folded from stripes in batches of `mem_batch`
- * bytes (as the kernel's percpu_counter), so no shared atomic is touched
- * per operation. The folded total lags the exact one by less than
- * stripes * mem_batch bytes; grain_htab_bytes() returns the folded total,
- * grain_htab_bytes_exact() adds the stripes' remainders. Watermark checks
- * use the folded total and, only when it is within that lag of the
- * watermark, the exact one.
+ * Each entry carries a charge in bytes (at most UINT32_MAX) that the caller
+ * sets at insert and changes under the lock (charge/uncharge). Each stripe
+ * keeps its exact sum; the table total is folded from stripes in batches
+ * of `mem_batch` bytes (as the kernel's percpu_counter), so no shared
+ * atomic is touched per insert. The folded total lags the exact one by
+ * less than stripes * mem_batch bytes; the default batch keeps that lag
+ * under mem_high / 64. grain_htab_bytes() returns the folded total,
+ * grain_htab_bytes_exact() adds the stripes' remainders (O(stripes)).
  *
- * Policy EVICT (default): when a scope that added bytes ends with the total
- * above mem_high, the unlocking thread removes least recently used entries
- * until the total is at most mem_low. With one thread, bytes never exceed
- * mem_high by more than one entry's charge once an insert returns. One
- * thread evicts at a time; others that find it at work leave their bytes
- * to it, and it checks the total again when done. Policy
- * REFUSE: while the total is above mem_high new entries are refused
- * (-ENOSPC, counted) and nothing is evicted (Linux since 4.17); entries
- * already present may still grow.
+ * Watermark checks are O(1): they read the folded total plus the caller's
+ * own stripe's remainder, never the sum over all stripes, and every
+ * eviction folds what it frees at once, so evictions are never counted
+ * twice. Hence the exact total may exceed mem_high by less than the lag
+ * plus one entry per thread; with one stripe it is exact.
+ *
+ * Policy EVICT (default): a scope that added bytes and ends with the total
+ * above mem_high evicts, in its unlock and with no lock held, until the
+ * total is at most mem_low. Every thread does so for itself: no thread
+ * leaves its bytes to another, so once all have returned the total is at
+ * most mem_high (within the lag above). Policy REFUSE: while the total is
+ * above mem_high new entries are refused (-ENOSPC, counted) and nothing is
+ * evicted (Linux since 4.17); entries already present may still grow.
  *
  * LRU order is insertion order, or access order for entries the caller
- * touches. Within a stripe it is exact; across stripes eviction takes the
- * stripe whose oldest entry has the smallest `now` stamp, so it is exact
- * whenever stamps differ (ties go either way).
+ * touches. Within a stripe it is exact: a stripe always gives up its least
+ * recently used entry first. Across stripes it is sampled: each eviction
+ * step compares the oldest entries of GRAIN_HTAB_EVICT_SAMPLE stripes (the
+ * evicting key's own and others picked from its hash) and evicts from the
+ * one whose oldest is oldest. An evicted entry is thus the oldest of its
+ * stripe and older than the oldest of the other sampled stripes, but a
+ * stripe that was not sampled may hold an older one. (An exact global
+ * order would read every stripe on every eviction: O(stripes).)
  *
  * TTL: with ttl > 0 an entry whose stamp (insert or last touch time, the
  * caller's clock) is at least ttl old is expired by grain_htab_expire(now),
@@ -104,13 +118,18 @@
  * (EXPIRED), which also call ops.unlinked, after every table lock is
  * released, so it may call back into the table. A retired node is handed
  * to ops.reclaim once no lock-free reader can still see it: after an RCU
- * grace period (liburcu, memb flavour: call_rcu), or through ops.defer if
- * set, or at once for a GRAIN_HTAB_NO_RCU table. Only then may its memory
- * be reused. A node must not be inserted twice.
+ * grace period of the table's flavour (call_rcu), or through ops.defer if
+ * set, or right after the unlock for a GRAIN_HTAB_NO_RCU table. Only then
+ * may its memory be reused. Inserting a node that is linked or retired
+ * and not yet reclaimed is refused (-EINVAL).
  *
- * Threads that call into an RCU table must be registered with
- * grain_rcu_register_thread(), and lookup must run between
- * grain_rcu_read_lock() and grain_rcu_read_unlock().
+ * RCU flavours: config.rcu_flavor names the liburcu flavour whose grace
+ * periods protect the table's readers (&urcu_memb_flavor, the default when
+ * NULL, &urcu_qsbr_flavor, &urcu_bp_flavor, ...). Readers may use that
+ * flavour's own read-side calls, inline with _LGPL_SOURCE, or the
+ * grain_rcu_* helpers, which are the memb flavour's. Threads that call
+ * into an RCU table must be registered with that flavour, and lookup must
+ * run inside one of its read-side sections.
  */
 #ifndef GRAIN_HTAB_H
 #define GRAIN_HTAB_H
@@ -120,29 +139,25 @@
 #include <grain/lock.h>
 
 #include <errno.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct grain_htab;
+struct rcu_flavor_struct; /* liburcu's <urcu/flavor.h> */
 
 /** Embed in the user's object; find the object with grain_container_of.
- * Zero it before its first insert; all fields are the table's. A chain
- * walk reads next[] and hash, the first 24 bytes: put the key just before
- * the node (struct { key; struct grain_hnode node; }) so that a hit costs
- * one cache line, not two. */
+ * Zero it before its first insert; all fields are the table's. 40 bytes
+ * with 64-bit pointers. A lookup never reads it: only the key, through
+ * the caller's eq. */
 struct grain_hnode {
-	struct grain_hnode *_Atomic next[2]; /* chain, per table generation */
+	struct grain_hnode *prev, *next; /* LRU; retired: reclaim storage */
 	uint64_t hash;
-	struct grain_hnode *lru_prev, *lru_next;
-	uint64_t stamp;  /* caller's clock at insert / last touch */
-	size_t charge;   /* bytes */
-	struct grain_htab *owner; /* set while linked or retired */
-	uint32_t state;  /* free, linked, retired (+ reason) */
-	uint32_t aux;
-	struct {
-		void *opaque[2];
-	} rcu;
+	uint64_t stamp;   /* caller's clock at insert / last touch */
+	uint32_t charge;  /* bytes */
+	uint32_t state;   /* free, linked, retired (+ reason) */
 };
 
 /** Why the table let go of a node. */
@@ -159,9 +174,12 @@ enum grain_htab_policy {
 	GRAIN_HTAB_REFUSE     /**< refuse new entries above mem_high */
 };
 
-/** No lock-free readers: retired nodes are reclaimed at once, resizes
- * need no grace period, and threads need no RCU registration. */
+/** No lock-free readers: retired nodes are reclaimed right after the
+ * unlock, and threads need no RCU registration. */
 #define GRAIN_HTAB_NO_RCU 0x1u
+
+/** Stripes an eviction step compares (section 3). */
+#define GRAIN_HTAB_EVICT_SAMPLE 4u
 
 /** Callbacks; ctx is grain_htab_config.ctx. Only hash and eq are
  * required. */
@@ -183,7 +201,8 @@ struct grain_htab_ops {
 	void (*reclaim)(struct grain_hnode *node, enum grain_htab_reason why,
 			void *ctx);
 	/** Optional: call done(node) once no lock-free reader can see @p node;
-	 * replaces the built-in call_rcu. The table also retires its own
+	 * replaces the flavour's call_rcu. Called with no table lock held; it
+	 * must not wait for done() to run. The table also retires its own
 	 * bucket arrays through it (as nodes that belong to no user object):
 	 * treat @p node as opaque, only hand it to done(). */
 	void (*defer)(struct grain_hnode *node,
@@ -196,22 +215,25 @@ struct grain_htab_config {
 	void *ctx;
 	unsigned stripes;    /**< power of two, 1..65536 (default 64) */
 	unsigned buckets;    /**< per stripe at start, power of two (16) */
-	unsigned max_load;   /**< entries per bucket before a grow (2) */
-	unsigned max_chain;  /**< chain length that refuses inserts (64) */
+	unsigned max_load;   /**< entries per bucket before a grow (3) */
+	unsigned max_chain;  /**< entries of one chain that refuse inserts (64) */
 	size_t mem_high;     /**< bytes; 0: no limit */
 	size_t mem_low;      /**< bytes, <= mem_high (default mem_high*3/4) */
-	size_t mem_batch;    /**< fold granularity (default 64 KiB) */
+	size_t mem_batch;    /**< fold granularity (default: lag <= mem_high/64,
+				  at most 64 KiB) */
 	enum grain_htab_policy policy;
 	uint64_t ttl;        /**< caller's clock units; 0: entries never expire */
 	unsigned flags;      /**< GRAIN_HTAB_NO_RCU */
 	const struct grain_hash_key *secret; /**< NULL: random per table */
+	/** The liburcu flavour of the table's readers (NULL: urcu-memb). */
+	const struct rcu_flavor_struct *rcu_flavor;
 };
 
 /** A held stripe lock: filled by grain_htab_lock(), ended by
  * grain_htab_unlock(). Lives on the caller's stack; fields are private. */
 struct grain_htab_scope {
 	struct grain_htab *h;
-	void *stripe;
+	struct grain_impl_htab_stripe *stripe;
 	uint64_t hash;
 	uint64_t now;
 	struct grain_hnode *retired; /* unlinked by the table meanwhile */
@@ -225,10 +247,19 @@ struct grain_htab_stats {
 	uint64_t evictions, expirations;
 	uint64_t refusals;       /**< -ENOSPC: memory (policy REFUSE) */
 	uint64_t chain_refusals; /**< -EMLINK: chain at max_chain */
-	uint64_t longest_chain;  /**< longest chain an insert has walked */
+	uint64_t longest_chain;  /**< most entries an insert has passed */
 	uint64_t resizes;
-	uint64_t buckets;        /**< all stripes, now */
+	uint64_t buckets;        /**< all stripes, now (overflow not counted) */
 };
+
+/** Hash and equality for the _fast calls (section 8). */
+struct grain_htab_params {
+	uint64_t (*hash)(const void *key, const struct grain_hash_key *secret,
+			 void *ctx);
+	bool (*eq)(const struct grain_hnode *node, const void *key, void *ctx);
+};
+
+#include <grain/impl/htab.h>
 
 /* 5. Lifecycle. The table allocates (bucket arrays grow and shrink), so it
  * has create/destroy only, with allocation hooks. */
@@ -237,7 +268,8 @@ struct grain_htab_stats {
  * grain_htab_create - make an empty table.
  * @return 0; -EINVAL (NULL, ops.hash or ops.eq missing, a size not a power
  *         of two or out of range, mem_low > mem_high, unknown flags or
- *         policy); -ENOMEM. *htabp is untouched on error.
+ *         policy, an allocation hook without its partner); -ENOMEM.
+ *         *htabp is untouched on error.
  * Thread safety: any thread.
  */
 GRAIN_NODISCARD int grain_htab_create(struct grain_htab **htabp,
@@ -247,10 +279,10 @@ GRAIN_NODISCARD int grain_htab_create(struct grain_htab **htabp,
 /**
  * grain_htab_destroy - retire every entry (reason DESTROYED: reclaim is
  * called for each), wait until every reclaim already deferred has run
- * (through call_rcu or the user's ops.defer), and free the table. NULL:
- * no-op. Nothing else may use the table; must not run in an RCU read-side
- * section. With an RCU table the allocation hooks' free may be called from
- * liburcu's call_rcu thread: they must be thread-safe.
+ * (the flavour's rcu_barrier, or the user's ops.defer), and free the
+ * table. NULL: no-op. Nothing else may use the table; must not run in an
+ * RCU read-side section. With an RCU table the allocation hooks' free may
+ * be called from liburcu's call_rcu thread: they must be thread-safe.
  */
 void grain_htab_destroy(struct grain_htab *htab);
 
@@ -262,37 +294,41 @@ uint64_t grain_htab_hash(const struct grain_htab *htab, const void *key);
  * key. The key given to the _locked calls must be the key given to
  * grain_htab_lock() (its hash is computed once, there). Nodes found stay
  * valid until unlock (or, inside an RCU read-side section, its end).
- * Scopes may be taken inside RCU read-side sections. */
+ * Scopes may be taken inside RCU read-side sections. The scoped calls
+ * check their pointers (NULL: -EINVAL) but not that the scope is held. */
 
 /** grain_htab_lock - lock the stripe of @p key and fill @p scope.
  * Ordering: acquire. Blocks (spins, then yields) while another scope holds
  * the stripe. Never nest scopes in one thread. */
-void grain_htab_lock(struct grain_htab *htab, const void *key,
-		     struct grain_htab_scope *scope);
+static inline void grain_htab_lock(struct grain_htab *htab, const void *key,
+				   struct grain_htab_scope *scope);
 
 /** grain_htab_unlock - release the stripe (release ordering), then, with
  * no lock held: run ops.unlinked for nodes the table retired during the
- * scope, evict down to mem_low if the scope left the total above mem_high
- * (policy EVICT), and perform a due resize. */
-void grain_htab_unlock(struct grain_htab_scope *scope);
+ * scope and hand retired nodes to reclaim, evict down to mem_low if the
+ * scope left the total above mem_high (policy EVICT), and perform a due
+ * resize. Never waits for a grace period. */
+static inline void grain_htab_unlock(struct grain_htab_scope *scope);
 
 /** grain_htab_find_locked - the node holding the scope's @p key, or NULL.
- * Counts a lookup (and a hit). */
-struct grain_hnode *grain_htab_find_locked(struct grain_htab_scope *scope,
-					   const void *key);
+ * Counts a lookup (and a hit) in the stripe's counters. */
+static inline struct grain_hnode *
+grain_htab_find_locked(struct grain_htab_scope *scope, const void *key);
 
 /**
  * grain_htab_insert_locked - link @p node under @p key, charged @p charge
  * bytes, stamped @p now, at the most recently used end of the LRU.
  * @return 0; -EEXIST (the key is present: nothing changed); -ENOSPC
  *         (policy REFUSE and the total is above mem_high); -EMLINK (the
- *         chain holds max_chain entries); -EINVAL (NULL, or @p node
- *         already linked). On error @p node stays the caller's.
+ *         chain holds max_chain entries); -ENOMEM (the stripe had to be
+ *         rebuilt and could not allocate); -EINVAL (NULL, @p node linked
+ *         or retired, @p charge above UINT32_MAX). On error @p node stays
+ *         the caller's.
  */
-GRAIN_NODISCARD int grain_htab_insert_locked(struct grain_htab_scope *scope,
-					     struct grain_hnode *node,
-					     const void *key, uint64_t now,
-					     size_t charge);
+GRAIN_NODISCARD static inline int
+grain_htab_insert_locked(struct grain_htab_scope *scope,
+			 struct grain_hnode *node, const void *key,
+			 uint64_t now, size_t charge);
 
 /**
  * grain_htab_find_or_insert_locked - the entry for @p key, inserting
@@ -301,7 +337,7 @@ GRAIN_NODISCARD int grain_htab_insert_locked(struct grain_htab_scope *scope,
  *         existing entry; @p node untouched); or the errors of
  *         grain_htab_insert_locked() (*found = NULL).
  */
-GRAIN_NODISCARD int
+GRAIN_NODISCARD static inline int
 grain_htab_find_or_insert_locked(struct grain_htab_scope *scope,
 				 const void *key, struct grain_hnode *node,
 				 uint64_t now, size_t charge,
@@ -321,7 +357,8 @@ int grain_htab_touch_locked(struct grain_htab_scope *scope,
 /** grain_htab_charge_locked / grain_htab_uncharge_locked - add or take
  * @p bytes from @p node's charge and the table's totals. Growth above
  * mem_high triggers eviction at unlock (policy EVICT). @return 0, -ENOENT,
- * -EINVAL (other stripe; uncharge of more than the node's charge). */
+ * -EINVAL (other stripe; a charge past UINT32_MAX; uncharge of more than
+ * the node's charge). */
 int grain_htab_charge_locked(struct grain_htab_scope *scope,
 			     struct grain_hnode *node, size_t bytes);
 int grain_htab_uncharge_locked(struct grain_htab_scope *scope,
@@ -331,37 +368,60 @@ int grain_htab_uncharge_locked(struct grain_htab_scope *scope,
 
 /** grain_htab_insert - as grain_htab_insert_locked() in its own scope;
  * eviction (if due) has run when it returns. */
-GRAIN_NODISCARD int grain_htab_insert(struct grain_htab *htab,
-				      struct grain_hnode *node, const void *key,
-				      uint64_t now, size_t charge);
+GRAIN_NODISCARD static inline int grain_htab_insert(struct grain_htab *htab,
+						    struct grain_hnode *node,
+						    const void *key,
+						    uint64_t now, size_t charge);
 
 /** grain_htab_find_or_insert - as the _locked form in its own scope. The
  * node in *found is valid after return only inside an RCU read-side
  * section (or while the caller otherwise knows nobody removes it). */
-GRAIN_NODISCARD int grain_htab_find_or_insert(struct grain_htab *htab,
-					      const void *key,
-					      struct grain_hnode *node,
-					      uint64_t now, size_t charge,
-					      struct grain_hnode **found);
+GRAIN_NODISCARD static inline int
+grain_htab_find_or_insert(struct grain_htab *htab, const void *key,
+			  struct grain_hnode *node, uint64_t now, size_t charge,
+			  struct grain_hnode **found);
 
 /** grain_htab_remove - remove the entry for @p key and retire it; *removed
  * (if not NULL) gets it, valid as for find_or_insert. @return 0, -ENOENT,
  * -EINVAL. */
-int grain_htab_remove(struct grain_htab *htab, const void *key,
-		      struct grain_hnode **removed);
+static inline int grain_htab_remove(struct grain_htab *htab, const void *key,
+				    struct grain_hnode **removed);
 
 /**
  * grain_htab_lookup - find @p key without any lock. Must run inside an RCU
- * read-side section; the node stays valid until its end. Never misses a key
- * that is present for the whole call, also during a resize. Wait-free
- * apart from the chain walk. @return the node or NULL; NULL also for a
- * GRAIN_HTAB_NO_RCU table (use the scoped find there).
- * Ordering: acquire (the node's contents as inserted are visible).
+ * read-side section of the table's flavour; the node stays valid until its
+ * end. Never misses a key that is present for the whole call, also during
+ * a resize; wait-free apart from the chain walk; writes nothing shared, so
+ * it is not counted in the statistics. @return the node or NULL; NULL also
+ * for a GRAIN_HTAB_NO_RCU table (use the scoped find there), or @p htab
+ * NULL. Ordering: acquire (A1: the node's contents as inserted are
+ * visible).
  */
-struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
-				      const void *key);
+static inline struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
+						    const void *key);
 
-/* 8. Maintenance and statistics */
+/* 8. Specialised fast paths. Each _fast call is the call of the same name
+ * with the hash and equality given by @p p instead of the table's ops.
+ * When @p p is a compile-time constant (a `static const` struct) the
+ * compiler inlines the caller's functions into the table's code: no
+ * indirect call is left on the path. @p p must compute the same hash and
+ * equality as the table's ops (the table's other calls use those). The
+ * pattern is Linux rhashtable's: a const parameter struct passed by value
+ * to always-inline functions. */
+
+/* Declared here, defined in impl/htab.h:
+ *   grain_htab_lookup_fast(htab, key, p)
+ *   grain_htab_lock_fast(htab, key, scope, p)
+ *   grain_htab_find_locked_fast(scope, key, p)
+ *   grain_htab_insert_locked_fast(scope, node, key, now, charge, p)
+ *   grain_htab_find_or_insert_locked_fast(scope, key, node, now, charge,
+ *                                         found, p)
+ *   grain_htab_insert_fast(htab, node, key, now, charge, p)
+ *   grain_htab_find_or_insert_fast(htab, key, node, now, charge, found, p)
+ *   grain_htab_remove_fast(htab, key, removed, p)
+ * with the returns, ordering and thread safety of their generic forms. */
+
+/* 9. Maintenance and statistics */
 
 /** grain_htab_expire - retire entries at least ttl old at @p now (reason
  * EXPIRED; ops.unlinked runs with no lock held; `now` should not go
@@ -370,34 +430,34 @@ struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
 unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
 
 /** grain_htab_resize - set every stripe to @p buckets buckets (a power of
- * two, 1..2^24) in one relink per stripe; automatic resizing goes on from
- * there. Waits for a stripe's previous array to be retired first (an RCU
- * barrier). @return 0, -EINVAL, -ENOMEM (stripes not yet done keep their
- * size), -EDEADLK (called inside an RCU read-side section of an RCU
- * table). */
+ * two, 1..2^24) in one copy per stripe; automatic resizing goes on from
+ * there. Never waits for a grace period; may run inside a read-side
+ * section. @return 0, -EINVAL, -ENOMEM (stripes not yet done keep their
+ * size). */
 int grain_htab_resize(struct grain_htab *htab, unsigned buckets);
 
 /** grain_htab_bytes - the folded byte total (lags by < stripes *
  * mem_batch). grain_htab_bytes_exact - plus every stripe's remainder:
- * exact once writers are quiet. Any thread. */
+ * exact once writers are quiet; O(stripes). Any thread. */
 size_t grain_htab_bytes(const struct grain_htab *htab);
 size_t grain_htab_bytes_exact(const struct grain_htab *htab);
 
 /** grain_htab_stats - fill @p st. Any thread, also inside a scope; takes
- * no lock; a snapshot. Lookups count every search by key: lookup,
- * find_locked, and the search inside remove. Lock-free lookups are counted
- * without a locked instruction, so under concurrency their counts may
- * miss a few; every other counter is exact once threads are quiet. */
+ * no lock; a snapshot. Lookups count the searches made under a stripe
+ * lock (find_locked, and the search inside remove); lock-free lookups are
+ * not counted, since counting would write a shared line from readers.
+ * Every counter is exact once threads are quiet. */
 void grain_htab_stats(const struct grain_htab *htab,
 		      struct grain_htab_stats *st);
 
-/* RCU helpers (liburcu, memb flavour), for threads using RCU tables. */
+/* RCU helpers (liburcu, memb flavour: the default flavour of RCU tables).
+ * A table of another flavour uses that flavour's calls instead. */
 void grain_rcu_register_thread(void);   /**< once per thread, before use */
 void grain_rcu_unregister_thread(void); /**< before the thread exits */
 void grain_rcu_read_lock(void);         /**< nests; never blocks */
 void grain_rcu_read_unlock(void);
-/** grain_rcu_barrier - wait until every reclaim already deferred has run.
- * Not inside a read-side section. */
+/** grain_rcu_barrier - wait until every reclaim already deferred through
+ * the memb flavour has run. Not inside a read-side section. */
 void grain_rcu_barrier(void);
 
 #endif /* GRAIN_HTAB_H */

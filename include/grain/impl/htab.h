@@ -1,0 +1,626 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * impl/htab.h - grain_htab's layout and inline fast paths.
+ * Never include this file directly: include <grain/htab.h>.
+ *
+ * Labels: R1/A1 publish a node in a slot before a lock-free reader uses
+ * it; R2/A2 publish an overflow bucket (filled) before a reader follows
+ * the index to it; R3/A3 publish a new bucket array (src/htab_resize.c)
+ * before a reader indexes it. Under the stripe lock every load may be
+ * relaxed: the lock orders writers.
+ */
+#ifndef GRAIN_IMPL_HTAB_H
+#define GRAIN_IMPL_HTAB_H
+
+#ifndef GRAIN_HTAB_H
+#error "include <grain/htab.h> instead of <grain/impl/htab.h>"
+#endif
+
+/** Slots per bucket: as many (signature, pointer) pairs as fit in a cache
+ * line beside the overflow index (6 with 64-bit pointers, 10 with 32). */
+#define GRAIN_HTAB_BUCKET_SLOTS \
+	((GRAIN_CACHELINE - sizeof(uint32_t)) / (sizeof(uint16_t) + sizeof(void *)))
+
+enum {
+	GRAIN_IMPL_HNODE_FREE = 0,
+	GRAIN_IMPL_HNODE_LINKED = 0x4c4b4e44,  /* arbitrary: catches garbage */
+	GRAIN_IMPL_HNODE_RETIRED = 0x52540000, /* | reason */
+	GRAIN_IMPL_HNODE_ARRAY = 0x41525259,   /* carrier of a bucket array */
+};
+
+enum {
+	GRAIN_IMPL_HTAB_TODO_EVICT = 1u,  /* bytes added: check mem_high */
+	GRAIN_IMPL_HTAB_TODO_RESIZE = 2u, /* the stripe's load is out of range */
+};
+
+/* Entries an insert may expire from the head of its stripe's LRU. */
+#define GRAIN_IMPL_HTAB_EXPIRE_ON_INSERT 2u
+
+struct grain_impl_htab_bucket {
+	_Atomic(uint16_t) sig[GRAIN_HTAB_BUCKET_SLOTS];
+	_Atomic(uint32_t) next; /* overflow bucket's index; 0: none */
+	struct grain_hnode *_Atomic node[GRAIN_HTAB_BUCKET_SLOTS];
+};
+
+_Static_assert(sizeof(struct grain_impl_htab_bucket) <= GRAIN_CACHELINE,
+	       "a bucket fits in one cache line");
+
+/* One stripe's bucket array: mask + 1 home buckets, then `nover`
+ * overflow buckets handed out in order. Immutable once it is replaced. */
+struct grain_impl_htab_array {
+	uint32_t mask;
+	uint32_t nover;
+	uint32_t over_used;         /* under the stripe lock */
+	uint32_t stripe;
+	struct grain_hnode carrier; /* retires this array */
+	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket b[];
+};
+
+/* Two cache lines: what the lock holder writes, then what evictors on
+ * other threads read (rarely written). */
+struct grain_impl_htab_stripe {
+	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
+	uint32_t entries_plain;                  /* mirror of entries */
+	struct grain_hnode *lru_head, *lru_tail; /* head: least recent */
+	_Atomic(int64_t) unfolded;               /* bytes not in the total */
+	/* Counters: written under the lock, read by stats() at any time. */
+	_Atomic(uint64_t) lookups, hits, inserts;
+	_Atomic(uint32_t) entries;
+	uint32_t index;
+	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) oldest; /* head's stamp */
+	_Atomic(uint64_t) evictions, expirations;
+	_Atomic(uint64_t) refusals, chain_refusals, longest, resizes;
+	_Atomic(uint32_t) buckets;  /* the array's size, for stats() */
+	_Atomic(bool) grow_wanted;  /* a chain reached max_chain */
+	_Atomic(uint64_t) deferred; /* handed to ops.defer, not yet done */
+};
+
+struct grain_htab {
+	/* Read-mostly line: every call reads it, nobody writes it. */
+	struct grain_impl_htab_array *_Atomic *dir; /* per stripe */
+	struct grain_impl_htab_stripe *stripes;
+	uint64_t smask;              /* stripes - 1 */
+	struct grain_htab_ops ops;
+	void *ctx;
+	struct grain_hash_key secret;
+	uint32_t max_chain, max_load, min_buckets, flags;
+	int64_t mem_high, mem_low, mem_batch;
+	uint64_t ttl;
+	enum grain_htab_policy policy;
+	const struct rcu_flavor_struct *flavor;
+	struct grain_alloc alloc;
+	size_t memsize;
+	/* Shared and written: the folded byte total. */
+	alignas(GRAIN_CACHELINE) _Atomic(int64_t) total;
+};
+
+/* --- out-of-line parts (src/htab*.c) ------------------------------------ */
+
+void grain_impl_htab_after_unlock(struct grain_htab_scope *s);
+int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why);
+void grain_impl_htab_expire_head(struct grain_htab_scope *s, uint64_t now);
+void grain_impl_htab_lru_head_changed(struct grain_impl_htab_stripe *st);
+
+/* Reasons for grain_impl_htab_insert_slow(). */
+enum {
+	GRAIN_IMPL_HTAB_SLOW_CHAIN = 1, /* chain at max_chain: -EMLINK */
+	GRAIN_IMPL_HTAB_SLOW_FULL,      /* no overflow bucket left: rebuild */
+};
+
+/* --- small helpers -------------------------------------------------------- */
+
+static inline uint64_t grain_impl_htab_get(const _Atomic(uint64_t) *c)
+{
+	return atomic_load_explicit((_Atomic(uint64_t) *)(uintptr_t)c,
+				    memory_order_relaxed);
+}
+
+/* Counters have one writer (the lock holder): a plain add published with
+ * a relaxed store, so readers see whole values and no locked op is paid. */
+static inline void grain_impl_htab_bump(_Atomic(uint64_t) *c, uint64_t n)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
+			      memory_order_relaxed);
+}
+
+static inline uint32_t grain_impl_htab_stripe_index(const struct grain_htab *h,
+						    uint64_t hash)
+{
+	return (uint32_t)((hash >> 48) & h->smask);
+}
+
+static inline uint16_t grain_impl_htab_sig(uint64_t hash)
+{
+	return (uint16_t)(hash >> 32);
+}
+
+static inline struct grain_impl_htab_array *
+grain_impl_htab_array_locked(const struct grain_htab *h, uint64_t hash)
+{
+	return atomic_load_explicit(&h->dir[grain_impl_htab_stripe_index(h, hash)],
+				    memory_order_relaxed);
+}
+
+/* Add @delta bytes to the stripe; fold into the total past mem_batch.
+ * Under the stripe lock. */
+static inline void grain_impl_htab_add_bytes(struct grain_htab *h,
+					     struct grain_impl_htab_stripe *st,
+					     int64_t delta)
+{
+	int64_t unf = atomic_load_explicit(&st->unfolded, memory_order_relaxed) +
+		      delta;
+
+	if (GRAIN_UNLIKELY(unf >= h->mem_batch || unf <= -h->mem_batch)) {
+		atomic_fetch_add_explicit(&h->total, unf, memory_order_relaxed);
+		unf = 0;
+	}
+	atomic_store_explicit(&st->unfolded, unf, memory_order_relaxed);
+}
+
+static inline void grain_impl_htab_set_entries(struct grain_impl_htab_stripe *st,
+					       uint32_t n)
+{
+	st->entries_plain = n;
+	atomic_store_explicit(&st->entries, n, memory_order_relaxed);
+}
+
+/* --- the search ----------------------------------------------------------- */
+
+/* The node of @key in @a, or NULL. Lock-free: every load that leads to a
+ * node or a bucket is an acquire. */
+static GRAIN_ALWAYS_INLINE struct grain_hnode *
+grain_impl_htab_search(const struct grain_impl_htab_array *a, uint64_t hash,
+		       const void *key, const struct grain_htab_params p,
+		       void *ctx)
+{
+	struct grain_impl_htab_bucket *b =
+		(struct grain_impl_htab_bucket *)&a->b[hash & a->mask];
+	const uint16_t sig = grain_impl_htab_sig(hash);
+
+	for (;;) {
+		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
+			if (atomic_load_explicit(&b->sig[i],
+						 memory_order_relaxed) != sig)
+				continue;
+			/* A1: pairs with R1 in grain_impl_htab_link(); the
+			 * node is initialised. */
+			struct grain_hnode *n = atomic_load_explicit(
+				&b->node[i], memory_order_acquire);
+			if (n != NULL && p.eq(n, key, ctx))
+				return n;
+		}
+		/* A2: pairs with R2 in grain_impl_htab_link(); the overflow
+		 * bucket's slots are filled. */
+		uint32_t nx = atomic_load_explicit(&b->next, memory_order_acquire);
+		if (nx == 0)
+			return NULL;
+		b = (struct grain_impl_htab_bucket *)&a->b[nx];
+	}
+}
+
+/* --- LRU (under the stripe lock) ----------------------------------------- */
+
+static inline void grain_impl_htab_lru_append(struct grain_impl_htab_stripe *st,
+					      struct grain_hnode *n)
+{
+	n->next = NULL;
+	n->prev = st->lru_tail;
+	if (st->lru_tail != NULL) {
+		st->lru_tail->next = n;
+	} else {
+		st->lru_head = n;
+		grain_impl_htab_lru_head_changed(st);
+	}
+	st->lru_tail = n;
+}
+
+static inline void grain_impl_htab_lru_unlink(struct grain_impl_htab_stripe *st,
+					      struct grain_hnode *n)
+{
+	if (n->next != NULL)
+		n->next->prev = n->prev;
+	else
+		st->lru_tail = n->prev;
+	if (n->prev != NULL) {
+		n->prev->next = n->next;
+	} else {
+		st->lru_head = n->next;
+		grain_impl_htab_lru_head_changed(st);
+	}
+}
+
+/* --- link and unlink (under the stripe lock) ------------------------------ */
+
+/* Where an insert goes: the first free slot of the key's chain, or none
+ * (then `last` is the chain's last bucket). */
+struct grain_impl_htab_probe {
+	struct grain_impl_htab_bucket *free_b, *last;
+	unsigned free_i;
+	unsigned len; /* entries passed */
+};
+
+static GRAIN_ALWAYS_INLINE struct grain_hnode *
+grain_impl_htab_probe(struct grain_impl_htab_array *a, uint64_t hash,
+		      const void *key, const struct grain_htab_params p,
+		      void *ctx, struct grain_impl_htab_probe *pr)
+{
+	struct grain_impl_htab_bucket *b = &a->b[hash & a->mask];
+	const uint16_t sig = grain_impl_htab_sig(hash);
+
+	pr->free_b = NULL;
+	pr->free_i = 0;
+	pr->len = 0;
+	for (;;) {
+		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
+			struct grain_hnode *n = atomic_load_explicit(
+				&b->node[i], memory_order_relaxed);
+			if (n == NULL) {
+				if (pr->free_b == NULL) {
+					pr->free_b = b;
+					pr->free_i = i;
+				}
+				continue;
+			}
+			pr->len++;
+			if (atomic_load_explicit(&b->sig[i],
+						 memory_order_relaxed) == sig &&
+			    p.eq(n, key, ctx))
+				return n;
+		}
+		uint32_t nx = atomic_load_explicit(&b->next, memory_order_relaxed);
+		if (nx == 0) {
+			pr->last = b;
+			return NULL;
+		}
+		b = &a->b[nx];
+	}
+}
+
+/* Put @n in the probed free slot, or in a fresh overflow bucket. @return
+ * false if the array has no overflow bucket left. */
+static inline bool grain_impl_htab_link(struct grain_impl_htab_array *a,
+					const struct grain_impl_htab_probe *pr,
+					struct grain_hnode *n)
+{
+	struct grain_impl_htab_bucket *b = pr->free_b;
+	unsigned i = pr->free_i;
+	uint32_t idx = 0;
+
+	if (b == NULL) {
+		if (a->over_used == a->nover)
+			return false;
+		idx = a->mask + 1 + a->over_used++;
+		b = &a->b[idx];
+		i = 0;
+	}
+	atomic_store_explicit(&b->sig[i], grain_impl_htab_sig(n->hash),
+			      memory_order_relaxed);
+	/* R1: pairs with A1 in grain_impl_htab_search(); a reader that finds
+	 * the node sees it, and the object around it, as built. */
+	atomic_store_explicit(&b->node[i], n, memory_order_release);
+	if (idx != 0)
+		/* R2: pairs with A2; the bucket is filled before it is
+		 * reachable. */
+		atomic_store_explicit(&pr->last->next, idx, memory_order_release);
+	return true;
+}
+
+/* Unlink linked node @n from its slot, the LRU and the counts, and push
+ * it on *@retired as retired with @why. Under the stripe lock. */
+static inline void grain_impl_htab_retire(struct grain_htab *h,
+					  struct grain_impl_htab_stripe *st,
+					  struct grain_hnode *n,
+					  enum grain_htab_reason why,
+					  struct grain_hnode **retired)
+{
+	struct grain_impl_htab_array *a = grain_impl_htab_array_locked(h, n->hash);
+	struct grain_impl_htab_bucket *b = &a->b[n->hash & a->mask];
+
+	for (;;) {
+		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
+			if (atomic_load_explicit(&b->node[i],
+						 memory_order_relaxed) == n) {
+				/* No ordering: a reader that still loads the
+				 * old pointer holds a node valid until its
+				 * grace period ends. */
+				atomic_store_explicit(&b->node[i], NULL,
+						      memory_order_relaxed);
+				goto unlinked;
+			}
+		}
+		b = &a->b[atomic_load_explicit(&b->next, memory_order_relaxed)];
+	}
+unlinked:
+	grain_impl_htab_lru_unlink(st, n);
+	grain_impl_htab_set_entries(st, st->entries_plain - 1);
+	grain_impl_htab_add_bytes(h, st, -(int64_t)n->charge);
+	n->state = (uint32_t)GRAIN_IMPL_HNODE_RETIRED | (uint32_t)why;
+	n->next = *retired;
+	*retired = n;
+}
+
+/* --- scoped access, specialised -------------------------------------------- */
+
+static GRAIN_ALWAYS_INLINE void
+grain_htab_lock_fast(struct grain_htab *h, const void *key,
+		     struct grain_htab_scope *s, const struct grain_htab_params p)
+{
+	s->h = h;
+	s->hash = p.hash(key, &h->secret, h->ctx);
+	s->stripe = &h->stripes[grain_impl_htab_stripe_index(h, s->hash)];
+	s->now = 0;
+	s->retired = NULL;
+	s->todo = 0;
+	grain_spin_lock(&s->stripe->lock);
+}
+
+static inline void grain_htab_unlock(struct grain_htab_scope *s)
+{
+	grain_spin_unlock(&s->stripe->lock);
+	if (GRAIN_UNLIKELY(s->retired != NULL || s->todo != 0))
+		grain_impl_htab_after_unlock(s);
+}
+
+static GRAIN_ALWAYS_INLINE struct grain_hnode *
+grain_htab_find_locked_fast(struct grain_htab_scope *s, const void *key,
+			    const struct grain_htab_params p)
+{
+	struct grain_htab *h = s->h;
+	struct grain_hnode *n = grain_impl_htab_search(
+		grain_impl_htab_array_locked(h, s->hash), s->hash, key, p, h->ctx);
+
+	grain_impl_htab_bump(&s->stripe->lookups, 1);
+	if (n != NULL)
+		grain_impl_htab_bump(&s->stripe->hits, 1);
+	return n;
+}
+
+/* The insert of every insert form; *found gets an existing entry. */
+static GRAIN_ALWAYS_INLINE int
+grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
+		       const void *key, uint64_t now, size_t charge,
+		       struct grain_hnode **found, const struct grain_htab_params p)
+{
+	struct grain_htab *h = s->h;
+	struct grain_impl_htab_stripe *st = s->stripe;
+	struct grain_impl_htab_probe pr;
+
+	if (GRAIN_UNLIKELY(node == NULL ||
+			   node->state != GRAIN_IMPL_HNODE_FREE ||
+			   charge > UINT32_MAX))
+		return -EINVAL;
+	s->now = now;
+	if (h->ttl != 0) {
+		uint64_t o = atomic_load_explicit(&st->oldest,
+						  memory_order_relaxed);
+		if (GRAIN_UNLIKELY(o != UINT64_MAX && now >= o &&
+				   now - o >= h->ttl))
+			grain_impl_htab_expire_head(s, now);
+	}
+	for (;;) {
+		struct grain_impl_htab_array *a =
+			grain_impl_htab_array_locked(h, s->hash);
+		struct grain_hnode *old =
+			grain_impl_htab_probe(a, s->hash, key, p, h->ctx, &pr);
+		if (old != NULL) {
+			*found = old;
+			return -EEXIST;
+		}
+		if (GRAIN_UNLIKELY(pr.len >= h->max_chain ||
+				   h->policy == GRAIN_HTAB_REFUSE)) {
+			int rc = grain_impl_htab_insert_slow(
+				s, pr.len >= h->max_chain
+					   ? GRAIN_IMPL_HTAB_SLOW_CHAIN
+					   : 0);
+			if (rc != 0)
+				return rc;
+		}
+		if (pr.len > grain_impl_htab_get(&st->longest))
+			atomic_store_explicit(&st->longest, pr.len,
+					      memory_order_relaxed);
+		node->hash = s->hash;
+		node->stamp = now;
+		node->charge = (uint32_t)charge;
+		node->state = GRAIN_IMPL_HNODE_LINKED;
+		if (GRAIN_LIKELY(grain_impl_htab_link(a, &pr, node)))
+			break;
+		/* No overflow bucket left: rebuild the stripe, then retry. */
+		node->state = GRAIN_IMPL_HNODE_FREE;
+		int rc = grain_impl_htab_insert_slow(s, GRAIN_IMPL_HTAB_SLOW_FULL);
+		if (rc != 0)
+			return rc;
+	}
+	grain_impl_htab_lru_append(st, node);
+	uint32_t entries = st->entries_plain + 1;
+	grain_impl_htab_set_entries(st, entries);
+	grain_impl_htab_bump(&st->inserts, 1);
+	grain_impl_htab_add_bytes(h, st, (int64_t)charge);
+	if (charge != 0 && h->mem_high != 0 && h->policy == GRAIN_HTAB_EVICT)
+		s->todo |= GRAIN_IMPL_HTAB_TODO_EVICT;
+	if (GRAIN_UNLIKELY(entries > (uint64_t)h->max_load *
+					     (grain_impl_htab_array_locked(
+						      h, s->hash)->mask + 1)))
+		s->todo |= GRAIN_IMPL_HTAB_TODO_RESIZE;
+	*found = node;
+	return 0;
+}
+
+GRAIN_NODISCARD static GRAIN_ALWAYS_INLINE int
+grain_htab_insert_locked_fast(struct grain_htab_scope *s,
+			      struct grain_hnode *node, const void *key,
+			      uint64_t now, size_t charge,
+			      const struct grain_htab_params p)
+{
+	struct grain_hnode *found;
+
+	if (s == NULL)
+		return -EINVAL;
+	return grain_impl_htab_insert(s, node, key, now, charge, &found, p);
+}
+
+GRAIN_NODISCARD static GRAIN_ALWAYS_INLINE int
+grain_htab_find_or_insert_locked_fast(struct grain_htab_scope *s,
+				      const void *key, struct grain_hnode *node,
+				      uint64_t now, size_t charge,
+				      struct grain_hnode **found,
+				      const struct grain_htab_params p)
+{
+	struct grain_hnode *f = NULL;
+
+	if (s == NULL || found == NULL)
+		return -EINVAL;
+	int rc = grain_impl_htab_insert(s, node, key, now, charge, &f, p);
+	*found = rc == 0 || rc == -EEXIST ? f : NULL;
+	return rc;
+}
+
+/* --- one-call forms, specialised ------------------------------------------- */
+
+GRAIN_NODISCARD static GRAIN_ALWAYS_INLINE int
+grain_htab_insert_fast(struct grain_htab *h, struct grain_hnode *node,
+		       const void *key, uint64_t now, size_t charge,
+		       const struct grain_htab_params p)
+{
+	struct grain_htab_scope s;
+	struct grain_hnode *found;
+
+	if (h == NULL || node == NULL)
+		return -EINVAL;
+	grain_htab_lock_fast(h, key, &s, p);
+	int rc = grain_impl_htab_insert(&s, node, key, now, charge, &found, p);
+	grain_htab_unlock(&s);
+	return rc;
+}
+
+GRAIN_NODISCARD static GRAIN_ALWAYS_INLINE int
+grain_htab_find_or_insert_fast(struct grain_htab *h, const void *key,
+			       struct grain_hnode *node, uint64_t now,
+			       size_t charge, struct grain_hnode **found,
+			       const struct grain_htab_params p)
+{
+	struct grain_htab_scope s;
+
+	if (h == NULL || found == NULL)
+		return -EINVAL;
+	grain_htab_lock_fast(h, key, &s, p);
+	int rc = grain_htab_find_or_insert_locked_fast(&s, key, node, now,
+						       charge, found, p);
+	grain_htab_unlock(&s);
+	return rc;
+}
+
+static GRAIN_ALWAYS_INLINE int
+grain_htab_remove_fast(struct grain_htab *h, const void *key,
+		       struct grain_hnode **removed,
+		       const struct grain_htab_params p)
+{
+	struct grain_htab_scope s;
+
+	if (h == NULL)
+		return -EINVAL;
+	grain_htab_lock_fast(h, key, &s, p);
+	struct grain_hnode *n = grain_htab_find_locked_fast(&s, key, p);
+	if (n != NULL)
+		grain_impl_htab_retire(h, s.stripe, n, GRAIN_HTAB_REMOVED,
+				       &s.retired);
+	grain_htab_unlock(&s);
+	if (removed != NULL)
+		*removed = n;
+	return n != NULL ? 0 : -ENOENT;
+}
+
+static GRAIN_ALWAYS_INLINE struct grain_hnode *
+grain_htab_lookup_fast(struct grain_htab *h, const void *key,
+		       const struct grain_htab_params p)
+{
+	if (GRAIN_UNLIKELY(h == NULL || (h->flags & GRAIN_HTAB_NO_RCU) != 0))
+		return NULL;
+	uint64_t hash = p.hash(key, &h->secret, h->ctx);
+	/* A3: pairs with R3 in src/htab_resize.c; the array's buckets are
+	 * filled. */
+	struct grain_impl_htab_array *a = atomic_load_explicit(
+		&h->dir[grain_impl_htab_stripe_index(h, hash)],
+		memory_order_acquire);
+	return grain_impl_htab_search(a, hash, key, p, h->ctx);
+}
+
+/* --- generic forms: the table's ops as the parameters ---------------------- */
+
+static inline struct grain_htab_params grain_impl_htab_ops(const struct grain_htab *h)
+{
+	struct grain_htab_params p = { h->ops.hash, h->ops.eq };
+	return p;
+}
+
+static inline void grain_htab_lock(struct grain_htab *h, const void *key,
+				   struct grain_htab_scope *s)
+{
+	grain_htab_lock_fast(h, key, s, grain_impl_htab_ops(h));
+}
+
+static inline struct grain_hnode *
+grain_htab_find_locked(struct grain_htab_scope *s, const void *key)
+{
+	return grain_htab_find_locked_fast(s, key, grain_impl_htab_ops(s->h));
+}
+
+GRAIN_NODISCARD static inline int
+grain_htab_insert_locked(struct grain_htab_scope *s, struct grain_hnode *node,
+			 const void *key, uint64_t now, size_t charge)
+{
+	if (s == NULL)
+		return -EINVAL;
+	return grain_htab_insert_locked_fast(s, node, key, now, charge,
+					     grain_impl_htab_ops(s->h));
+}
+
+GRAIN_NODISCARD static inline int
+grain_htab_find_or_insert_locked(struct grain_htab_scope *s, const void *key,
+				 struct grain_hnode *node, uint64_t now,
+				 size_t charge, struct grain_hnode **found)
+{
+	if (s == NULL)
+		return -EINVAL;
+	return grain_htab_find_or_insert_locked_fast(
+		s, key, node, now, charge, found, grain_impl_htab_ops(s->h));
+}
+
+GRAIN_NODISCARD static inline int grain_htab_insert(struct grain_htab *h,
+						    struct grain_hnode *node,
+						    const void *key,
+						    uint64_t now, size_t charge)
+{
+	if (h == NULL)
+		return -EINVAL;
+	return grain_htab_insert_fast(h, node, key, now, charge,
+				      grain_impl_htab_ops(h));
+}
+
+GRAIN_NODISCARD static inline int
+grain_htab_find_or_insert(struct grain_htab *h, const void *key,
+			  struct grain_hnode *node, uint64_t now, size_t charge,
+			  struct grain_hnode **found)
+{
+	if (h == NULL)
+		return -EINVAL;
+	return grain_htab_find_or_insert_fast(h, key, node, now, charge, found,
+					      grain_impl_htab_ops(h));
+}
+
+static inline int grain_htab_remove(struct grain_htab *h, const void *key,
+				    struct grain_hnode **removed)
+{
+	if (h == NULL)
+		return -EINVAL;
+	return grain_htab_remove_fast(h, key, removed, grain_impl_htab_ops(h));
+}
+
+static inline struct grain_hnode *grain_htab_lookup(struct grain_htab *h,
+						    const void *key)
+{
+	if (h == NULL)
+		return NULL;
+	return grain_htab_lookup_fast(h, key, grain_impl_htab_ops(h));
+}
+
+#endif /* GRAIN_IMPL_HTAB_H */

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * htab_evict.c - grain_htab's eviction to the low watermark and TTL
+ * expiry.
+ *
+ * Design. Eviction is O(1) per step, whatever the number of stripes: a
+ * step reads the oldest stamp of GRAIN_HTAB_EVICT_SAMPLE stripes (the
+ * evicting key's own and others at an odd stride picked from its hash, so
+ * they are distinct), locks the one whose oldest entry is oldest, and
+ * takes up to HTAB_EVICT_BATCH entries from the head of its LRU while
+ * they stay older than the runner-up's. What it frees is folded into the
+ * table total at once, so other threads see it and do not evict the same
+ * bytes again. Every thread whose scope left the total above mem_high
+ * evicts for itself; nobody waits for another evictor, and nobody leaves
+ * its bytes to one. No step holds more than one stripe lock, and callbacks
+ * run with none held.
+ *
+ * References: Linux net/ipv4/inet_fragment.c (2013: per-bucket LRU and
+ * thresholds), the "power of d choices" sampling used by approximate LRU
+ * caches.
+ */
+#include "htab_internal.h"
+
+/* UINT64_MAX stands for "empty"; a head stamped UINT64_MAX (a caller's
+ * clock may saturate there) reads as one less, or it could never be
+ * evicted. */
+static uint64_t oldest_of(const htab_stripe *st)
+{
+	return atomic_load_explicit(&((htab_stripe *)st)->oldest,
+				    memory_order_relaxed);
+}
+
+unsigned htab_expire_stripe(struct grain_htab *h, htab_stripe *st,
+			    uint64_t now, unsigned max,
+			    struct grain_hnode **retired)
+{
+	unsigned n = 0;
+
+	while (n < max && st->lru_head != NULL &&
+	       htab_expired(h, st->lru_head, now)) {
+		grain_impl_htab_retire(h, st, st->lru_head, GRAIN_HTAB_EXPIRED,
+				       retired);
+		grain_impl_htab_bump(&st->expirations, 1);
+		n++;
+	}
+	return n;
+}
+
+/* The sampled stripe whose oldest entry is oldest, and the runner-up's
+ * stamp; NULL if all of them are empty. */
+static htab_stripe *pick_victim(struct grain_htab *h, uint64_t first,
+				uint64_t stride, uint64_t *second)
+{
+	unsigned samples = h->smask + 1 < GRAIN_HTAB_EVICT_SAMPLE
+				   ? (unsigned)h->smask + 1
+				   : GRAIN_HTAB_EVICT_SAMPLE;
+	htab_stripe *best = NULL;
+	uint64_t best_o = UINT64_MAX;
+
+	*second = UINT64_MAX;
+	for (unsigned i = 0; i < samples; i++) {
+		htab_stripe *st = &h->stripes[(first + i * stride) & h->smask];
+		uint64_t o = oldest_of(st);
+		if (o < best_o) {
+			*second = best_o;
+			best_o = o;
+			best = st;
+		} else if (o < *second) {
+			*second = o;
+		}
+	}
+	return best;
+}
+
+/* Evict up to HTAB_EVICT_BATCH entries and at most @need bytes' worth
+ * (the last one may pass it) from the head of @st while they are no newer
+ * than @second. @return the bytes evicted; *@count gets the entries. */
+static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
+			  uint64_t second, int64_t need, uint64_t now,
+			  unsigned *count)
+{
+	struct grain_hnode *retired = NULL;
+	int64_t freed = 0;
+	unsigned n = 0;
+
+	grain_spin_lock(&st->lock);
+	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL && freed < need &&
+	       (n == 0 || st->lru_head->stamp <= second)) {
+		struct grain_hnode *v = st->lru_head;
+		bool old = htab_expired(h, v, now);
+		freed += v->charge;
+		grain_impl_htab_retire(h, st, v,
+				       old ? GRAIN_HTAB_EXPIRED
+					   : GRAIN_HTAB_EVICTED,
+				       &retired);
+		grain_impl_htab_bump(old ? &st->expirations : &st->evictions, 1);
+		n++;
+	}
+	if (n != 0) {
+		/* Fold now: others see the bytes gone and do not evict them
+		 * again. */
+		int64_t unf = atomic_load_explicit(&st->unfolded,
+						   memory_order_relaxed);
+		atomic_fetch_add_explicit(&h->total, unf, memory_order_relaxed);
+		atomic_store_explicit(&st->unfolded, 0, memory_order_relaxed);
+	}
+	grain_spin_unlock(&st->lock);
+	htab_process_retired(h, retired);
+	if (n != 0)
+		htab_resize_if_due(h, st);
+	*count = n;
+	return freed;
+}
+
+/* Stripes up to which a large eviction snapshots every stripe's oldest
+ * stamp on the stack (8 KiB) and follows the exact order; beyond, it
+ * keeps sampling. */
+#define SNAPSHOT_MAX 1024u
+
+/* A large eviction (more than one entry's worth): exact order across
+ * stripes, from a private snapshot of every stripe's oldest stamp, kept
+ * up to date for the stripes evicted from and refreshed for any found
+ * stale under its lock. O(stripes) reads once, then O(stripes) compares
+ * a step with no shared access. */
+static void evict_in_order(struct grain_htab *h, const htab_stripe *own,
+			   uint64_t now)
+{
+	uint64_t seen[SNAPSHOT_MAX];
+	unsigned n = (unsigned)h->smask + 1, stale = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		seen[i] = oldest_of(&h->stripes[i]);
+	for (;;) {
+		int64_t need = htab_total_near(h, own) - h->mem_low;
+		if (need <= 0)
+			return;
+		uint64_t best = UINT64_MAX, second = UINT64_MAX;
+		unsigned pick = 0;
+		for (unsigned i = 0; i < n; i++) {
+			if (seen[i] < best) {
+				second = best;
+				best = seen[i];
+				pick = i;
+			} else if (seen[i] < second) {
+				second = seen[i];
+			}
+		}
+		if (best == UINT64_MAX)
+			return; /* every stripe is empty */
+		htab_stripe *st = &h->stripes[pick];
+		uint64_t o = oldest_of(st);
+		if (o != best) {
+			/* Stale: others changed that stripe's head. After
+			 * more stale picks than stripes, look at all again. */
+			seen[pick] = o;
+			if (++stale > n) {
+				for (unsigned i = 0; i < n; i++)
+					seen[i] = oldest_of(&h->stripes[i]);
+				stale = 0;
+			}
+			continue;
+		}
+		unsigned got;
+		(void)evict_from(h, st, second, need, now, &got);
+		seen[pick] = oldest_of(st);
+	}
+}
+
+void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
+		uint64_t now)
+{
+	uint64_t first = own != NULL ? own->index : (seed >> 48) & h->smask;
+	uint64_t stride = ((seed >> 7) | 1u) & h->smask;
+	unsigned empty_rounds = 0;
+
+	if (stride == 0)
+		stride = 1;
+	for (;;) {
+		int64_t need = htab_total_near(h, own) - h->mem_low;
+		if (need <= 0)
+			return;
+		uint64_t second;
+		htab_stripe *v = pick_victim(h, first, stride, &second);
+		unsigned n = 0;
+		/* The common case, an insert at the watermark, needs one
+		 * entry's worth: the sampled oldest. Anything more follows
+		 * the exact order. */
+		if (v != NULL)
+			(void)evict_from(h, v, second, 1, now, &n);
+		if (n != 0) {
+			if (h->smask < SNAPSHOT_MAX &&
+			    htab_total_near(h, own) > h->mem_low)
+				evict_in_order(h, own, now);
+			if (h->smask < SNAPSHOT_MAX)
+				return;
+			empty_rounds = 0;
+			continue;
+		}
+		/* The sampled stripes were empty (or emptied under us):
+		 * move on; after a full sweep give up, the table is as empty
+		 * as it gets. */
+		if (++empty_rounds > h->smask + 1)
+			return;
+		first += GRAIN_HTAB_EVICT_SAMPLE * stride + 1;
+	}
+}
+
+unsigned grain_htab_expire(struct grain_htab *h, uint64_t now)
+{
+	unsigned total = 0;
+
+	if (h == NULL || h->ttl == 0)
+		return 0;
+	for (uint64_t i = 0; i <= h->smask; i++) {
+		htab_stripe *st = &h->stripes[i];
+		unsigned n;
+		do {
+			struct grain_hnode *retired = NULL;
+			/* Skip, without the lock, stripes whose oldest entry
+			 * is still young. */
+			uint64_t o = oldest_of(st);
+			if (o == UINT64_MAX || now < o || now - o < h->ttl)
+				break;
+			grain_spin_lock(&st->lock);
+			n = htab_expire_stripe(h, st, now, HTAB_EVICT_BATCH,
+					       &retired);
+			grain_spin_unlock(&st->lock);
+			htab_process_retired(h, retired);
+			total += n;
+		} while (n == HTAB_EVICT_BATCH);
+		htab_resize_if_due(h, st);
+	}
+	return total;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * htab_internal.h - what the grain_htab source files share: defaults,
+ * ThreadSanitizer annotations for liburcu's grace periods, and the
+ * functions of one file that another calls. Not installed.
+ */
+#ifndef GRAIN_SRC_HTAB_INTERNAL_H
+#define GRAIN_SRC_HTAB_INTERNAL_H
+
+#include <grain/htab.h>
+
+#define HTAB_DEFAULT_STRIPES 64u
+#define HTAB_DEFAULT_BUCKETS 16u
+#define HTAB_DEFAULT_MAX_LOAD 3u
+#define HTAB_DEFAULT_MAX_CHAIN 64u
+#define HTAB_DEFAULT_BATCH (64 * 1024)
+#define HTAB_MAX_STRIPES 65536u
+#define HTAB_MAX_BUCKETS (1u << 24)
+#define HTAB_EVICT_BATCH 32u /* entries evicted per stripe lock hold */
+
+/* ThreadSanitizer cannot see liburcu's grace periods (liburcu is not
+ * instrumented): tell it that every read-side section ends before any
+ * reclaim that follows a grace period, and that a node's retirement
+ * happens before its reclaim. */
+#if GRAIN_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define HTAB_TSAN_RELEASE(p) __tsan_release(p)
+#define HTAB_TSAN_ACQUIRE(p) __tsan_acquire(p)
+#else
+#define HTAB_TSAN_RELEASE(p) ((void)(p))
+#define HTAB_TSAN_ACQUIRE(p) ((void)(p))
+#endif
+extern char grain_impl_htab_grace_token;
+
+typedef struct grain_impl_htab_stripe htab_stripe;
+typedef struct grain_impl_htab_array htab_array;
+
+static inline bool htab_has_rcu(const struct grain_htab *h)
+{
+	return (h->flags & GRAIN_HTAB_NO_RCU) == 0;
+}
+
+static inline bool htab_expired(const struct grain_htab *h,
+				const struct grain_hnode *n, uint64_t now)
+{
+	return h->ttl != 0 && now >= n->stamp && now - n->stamp >= h->ttl;
+}
+
+static inline htab_array *htab_array_of(const struct grain_htab *h,
+					const htab_stripe *st)
+{
+	return atomic_load_explicit(&h->dir[st->index], memory_order_relaxed);
+}
+
+/* The byte total as a watermark check sees it: the folded total plus
+ * @st's own remainder (@st may be NULL). */
+static inline int64_t htab_total_near(const struct grain_htab *h,
+				      const htab_stripe *st)
+{
+	int64_t t = atomic_load_explicit(&((struct grain_htab *)h)->total,
+					 memory_order_relaxed);
+	if (st != NULL)
+		t += atomic_load_explicit(&((htab_stripe *)st)->unfolded,
+					  memory_order_relaxed);
+	return t;
+}
+
+/* htab.c */
+void htab_process_retired(struct grain_htab *h, struct grain_hnode *list);
+
+/* htab_resize.c */
+htab_array *htab_array_new(struct grain_htab *h, uint32_t buckets,
+			   uint32_t nover, uint32_t stripe);
+void htab_array_free(struct grain_htab *h, htab_array *a);
+/* Copy the stripe into @buckets buckets (under its lock); the old array
+ * is pushed on *@retired. @return 0 or -ENOMEM. */
+int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
+		struct grain_hnode **retired);
+/* The size the stripe's load asks for (its current size if in range). */
+uint32_t htab_wanted_buckets(const struct grain_htab *h, const htab_stripe *st);
+/* Resize @st if its load asks for it; takes and releases its lock. */
+void htab_resize_if_due(struct grain_htab *h, htab_stripe *st);
+
+/* htab_evict.c */
+/* Evict down to mem_low; @seed (a hash) picks the sampled stripes. */
+void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
+		uint64_t now);
+/* Retire up to @max entries of @st expired at @now onto *@retired. */
+unsigned htab_expire_stripe(struct grain_htab *h, htab_stripe *st,
+			    uint64_t now, unsigned max,
+			    struct grain_hnode **retired);
+
+#endif /* GRAIN_SRC_HTAB_INTERNAL_H */

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * htab_resize.c - grain_htab's bucket arrays: allocation, the copy that
+ * resizes a stripe, and the automatic and requested resizes.
+ *
+ * Design. A stripe's array is replaced, never rebuilt in place: the copy
+ * fills a new array under the stripe lock, publishes it with one release
+ * store (R3, pairs with A3 in impl/htab.h), and retires the old one
+ * through RCU once the lock is dropped. Nothing writes an array after it
+ * is replaced, so a reader that still walks the old one sees every entry
+ * that was there, and a resize never waits for readers: there is no
+ * "retiring" state to wait out and no address to compare after a grace
+ * period. Nodes carry no chain links, so resizing touches node memory
+ * only to read each node's hash.
+ *
+ * References: Linux lib/rhashtable.c (RCU-published tables replaced
+ * whole), DPDK rte_hash (signature buckets).
+ */
+#include "htab_internal.h"
+
+#include <string.h>
+
+static size_t array_size(uint32_t buckets, uint32_t nover)
+{
+	return sizeof(htab_array) +
+	       ((size_t)buckets + nover) * sizeof(struct grain_impl_htab_bucket);
+}
+
+htab_array *htab_array_new(struct grain_htab *h, uint32_t buckets,
+			   uint32_t nover, uint32_t stripe)
+{
+	size_t size = array_size(buckets, nover);
+	htab_array *a = grain_mem_alloc(&h->alloc, size, GRAIN_CACHELINE);
+
+	if (a == NULL)
+		return NULL;
+	memset(a, 0, size);
+	a->mask = buckets - 1;
+	a->nover = nover;
+	a->stripe = stripe;
+	a->carrier.state = GRAIN_IMPL_HNODE_ARRAY;
+	a->carrier.hash = stripe;
+	return a;
+}
+
+void htab_array_free(struct grain_htab *h, htab_array *a)
+{
+	grain_mem_free(&h->alloc, a, array_size(a->mask + 1, a->nover),
+		       GRAIN_CACHELINE);
+}
+
+/* Put @n (signature @sig) in @a, which nobody reads yet. @return false if
+ * the overflow reserve is used up. */
+static bool fill_one(htab_array *a, struct grain_hnode *n, uint16_t sig)
+{
+	struct grain_impl_htab_bucket *b = &a->b[n->hash & a->mask];
+
+	for (;;) {
+		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
+			if (atomic_load_explicit(&b->node[i],
+						 memory_order_relaxed) == NULL) {
+				atomic_store_explicit(&b->sig[i], sig,
+						      memory_order_relaxed);
+				atomic_store_explicit(&b->node[i], n,
+						      memory_order_relaxed);
+				return true;
+			}
+		}
+		uint32_t nx = atomic_load_explicit(&b->next, memory_order_relaxed);
+		if (nx == 0) {
+			if (a->over_used == a->nover)
+				return false;
+			nx = a->mask + 1 + a->over_used++;
+			atomic_store_explicit(&b->next, nx, memory_order_relaxed);
+		}
+		b = &a->b[nx];
+	}
+}
+
+/* Every (node, signature) of @old, for each: @fn(arg, node, sig). Stops
+ * and returns false when @fn does. */
+static bool for_each_slot(htab_array *old,
+			  bool (*fn)(void *arg, struct grain_hnode *n,
+				     uint16_t sig),
+			  void *arg)
+{
+	for (uint32_t h = 0; h <= old->mask; h++) {
+		struct grain_impl_htab_bucket *b = &old->b[h];
+		for (;;) {
+			for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
+				struct grain_hnode *n = atomic_load_explicit(
+					&b->node[i], memory_order_relaxed);
+				if (n != NULL &&
+				    !fn(arg, n,
+					atomic_load_explicit(
+						&b->sig[i],
+						memory_order_relaxed)))
+					return false;
+			}
+			uint32_t nx = atomic_load_explicit(&b->next,
+							   memory_order_relaxed);
+			if (nx == 0)
+				break;
+			b = &old->b[nx];
+		}
+	}
+	return true;
+}
+
+static bool fill_fn(void *arg, struct grain_hnode *n, uint16_t sig)
+{
+	return fill_one(arg, n, sig);
+}
+
+struct count_arg {
+	uint32_t *count;
+	uint32_t mask;
+};
+
+static bool count_fn(void *arg, struct grain_hnode *n, uint16_t sig)
+{
+	struct count_arg *c = arg;
+
+	(void)sig;
+	c->count[n->hash & c->mask]++;
+	return true;
+}
+
+/* The overflow buckets @buckets home buckets need for the stripe's
+ * entries, counted exactly (a second pass over the nodes). */
+static int64_t overflow_needed(struct grain_htab *h, htab_array *old,
+			       uint32_t buckets)
+{
+	size_t size = (size_t)buckets * sizeof(uint32_t);
+	uint32_t *count = grain_mem_alloc(&h->alloc, size, alignof(uint32_t));
+	int64_t need = 0;
+
+	if (count == NULL)
+		return -1;
+	memset(count, 0, size);
+	struct count_arg c = { count, buckets - 1 };
+	(void)for_each_slot(old, count_fn, &c);
+	for (uint32_t i = 0; i < buckets; i++)
+		if (count[i] > GRAIN_HTAB_BUCKET_SLOTS)
+			need += (int64_t)((count[i] - 1u) / GRAIN_HTAB_BUCKET_SLOTS);
+	grain_mem_free(&h->alloc, count, size, alignof(uint32_t));
+	return need;
+}
+
+int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
+		struct grain_hnode **retired)
+{
+	htab_array *old = htab_array_of(h, st);
+	/* A first guess at the overflow reserve: room for chains of a
+	 * Poisson load at max_load and some slack for the inserts to come.
+	 * If the keys collide more than that, count exactly. */
+	uint64_t guess = buckets / 8u + st->entries_plain /
+					       (4u * GRAIN_HTAB_BUCKET_SLOTS) + 2u;
+	htab_array *a = htab_array_new(h, buckets, (uint32_t)guess, st->index);
+
+	if (a == NULL)
+		return -ENOMEM;
+	if (!for_each_slot(old, fill_fn, a)) {
+		htab_array_free(h, a);
+		int64_t need = overflow_needed(h, old, buckets);
+		if (need < 0 || (uint64_t)need + buckets / 8u + 2u > UINT32_MAX)
+			return -ENOMEM;
+		a = htab_array_new(h, buckets,
+				   (uint32_t)need + buckets / 8u + 2u, st->index);
+		if (a == NULL)
+			return -ENOMEM;
+		(void)for_each_slot(old, fill_fn, a);
+	}
+	/* R3: pairs with A3 in grain_htab_lookup_fast(); a reader that
+	 * loads the new array sees all of its slots filled. */
+	atomic_store_explicit(&h->dir[st->index], a, memory_order_release);
+	atomic_store_explicit(&st->buckets, buckets, memory_order_relaxed);
+	grain_impl_htab_bump(&st->resizes, 1);
+	old->carrier.next = *retired;
+	*retired = &old->carrier;
+	return 0;
+}
+
+uint32_t htab_wanted_buckets(const struct grain_htab *h, const htab_stripe *st)
+{
+	htab_array *a = htab_array_of(h, st);
+	uint64_t buckets = (uint64_t)a->mask + 1;
+	uint64_t entries = st->entries_plain;
+	bool grow = atomic_load_explicit(&((htab_stripe *)st)->grow_wanted,
+					 memory_order_relaxed);
+
+	if ((grow || entries > (uint64_t)h->max_load * buckets) &&
+	    buckets < HTAB_MAX_BUCKETS)
+		return (uint32_t)buckets * 2u;
+	if (buckets > h->min_buckets &&
+	    entries * 8u < (uint64_t)h->max_load * buckets)
+		return (uint32_t)buckets / 2u;
+	return (uint32_t)buckets;
+}
+
+void htab_resize_if_due(struct grain_htab *h, htab_stripe *st)
+{
+	struct grain_hnode *retired = NULL;
+
+	/* A racy first look, then again under the lock. */
+	if (htab_wanted_buckets(h, st) == htab_array_of(h, st)->mask + 1)
+		return;
+	grain_spin_lock(&st->lock);
+	uint32_t target = htab_wanted_buckets(h, st);
+	if (target != htab_array_of(h, st)->mask + 1 &&
+	    htab_relink(h, st, target, &retired) == 0)
+		atomic_store_explicit(&st->grow_wanted, false,
+				      memory_order_relaxed);
+	/* On -ENOMEM the load stays out of range: the next scope that
+	 * changes the stripe tries again. */
+	grain_spin_unlock(&st->lock);
+	htab_process_retired(h, retired);
+}
+
+int grain_htab_resize(struct grain_htab *h, unsigned buckets)
+{
+	if (h == NULL || buckets == 0 || (buckets & (buckets - 1)) != 0 ||
+	    buckets > HTAB_MAX_BUCKETS)
+		return -EINVAL;
+	for (uint64_t i = 0; i <= h->smask; i++) {
+		htab_stripe *st = &h->stripes[i];
+		struct grain_hnode *retired = NULL;
+		int rc = 0;
+
+		grain_spin_lock(&st->lock);
+		if (htab_array_of(h, st)->mask + 1 != buckets)
+			rc = htab_relink(h, st, buckets, &retired);
+		grain_spin_unlock(&st->lock);
+		htab_process_retired(h, retired);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
