@@ -213,18 +213,11 @@ static int check_node(struct grain_htab_scope *s, struct grain_hnode *n)
 	if (&s->h->stripes[grain_impl_htab_stripe_index(s->h, n->hash)] !=
 	    s->stripe)
 		return -EINVAL;
-	htab_array *a = grain_impl_htab_array_locked(s->h, n->hash);
-	struct grain_impl_htab_bucket *b = &a->b[n->hash & a->mask];
-	for (;;) {
-		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++)
-			if (atomic_load_explicit(&b->node[i],
-						 memory_order_relaxed) == n)
-				return 0;
-		uint32_t nx = atomic_load_explicit(&b->next, memory_order_relaxed);
-		if (nx == 0)
-			return -ENOENT; /* linked in another table */
-		b = &a->b[nx];
-	}
+	unsigned i;
+	if (grain_impl_htab_slot_of(grain_impl_htab_array_locked(s->h, n->hash),
+				    n, &i) == NULL)
+		return -ENOENT; /* linked in another table */
+	return 0;
 }
 
 int grain_htab_remove_locked(struct grain_htab_scope *s, struct grain_hnode *n)

@@ -15,7 +15,7 @@
 #define HTAB_DEFAULT_MAX_CHAIN 64u
 #define HTAB_DEFAULT_BATCH (64 * 1024)
 #define HTAB_MAX_STRIPES 65536u
-#define HTAB_MAX_BUCKETS (1u << 24)
+#define HTAB_MAX_BUCKETS (1u << 22) /* overflow indexes fit 24 bits */
 #define HTAB_EVICT_BATCH 32u /* entries evicted per stripe lock hold */
 
 /* ThreadSanitizer cannot see liburcu's grace periods (liburcu is not

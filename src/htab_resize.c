@@ -16,9 +16,35 @@
  * References: Linux lib/rhashtable.c (RCU-published tables replaced
  * whole), DPDK rte_hash (signature buckets).
  */
+#define _GNU_SOURCE
 #include "htab_internal.h"
 
 #include <string.h>
+#include <sys/mman.h>
+
+/* Arrays of at least this size, with the default allocator, are mapped
+ * on their own and offered transparent huge pages: a lookup then pays no
+ * TLB miss for the bucket line (madvise mode is Debian's default). */
+#define HUGE_SIZE ((size_t)2 << 20)
+
+static void *map_huge(size_t size)
+{
+	size_t len = size + HUGE_SIZE;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	/* Trim to a 2 MiB aligned run of @size bytes. */
+	char *start = (char *)(((uintptr_t)p + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
+	if (start > p)
+		munmap(p, (size_t)(start - p));
+	size_t tail = (size_t)(p + len - (start + size));
+	if (tail != 0)
+		munmap(start + size, tail);
+	(void)madvise(start, size, MADV_HUGEPAGE); /* a hint: may be refused */
+	return start;
+}
 
 static size_t array_size(uint32_t buckets, uint32_t nover)
 {
@@ -30,11 +56,22 @@ htab_array *htab_array_new(struct grain_htab *h, uint32_t buckets,
 			   uint32_t nover, uint32_t stripe)
 {
 	size_t size = array_size(buckets, nover);
-	htab_array *a = grain_mem_alloc(&h->alloc, size, GRAIN_CACHELINE);
+	htab_array *a;
+	uint32_t mapped = 0;
 
+	if (h->alloc.alloc == NULL && size >= HUGE_SIZE &&
+	    size <= (size_t)UINT32_MAX * HUGE_SIZE / 2) {
+		size = (size + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+		a = map_huge(size); /* zeroed */
+		mapped = (uint32_t)(size / HUGE_SIZE);
+	} else {
+		a = grain_mem_alloc(&h->alloc, size, GRAIN_CACHELINE);
+		if (a != NULL)
+			memset(a, 0, size);
+	}
 	if (a == NULL)
 		return NULL;
-	memset(a, 0, size);
+	a->mapped = mapped;
 	a->mask = buckets - 1;
 	a->nover = nover;
 	a->stripe = stripe;
@@ -45,6 +82,10 @@ htab_array *htab_array_new(struct grain_htab *h, uint32_t buckets,
 
 void htab_array_free(struct grain_htab *h, htab_array *a)
 {
+	if (a->mapped != 0) {
+		munmap(a, (size_t)a->mapped * HUGE_SIZE);
+		return;
+	}
 	grain_mem_free(&h->alloc, a, array_size(a->mask + 1, a->nover),
 		       GRAIN_CACHELINE);
 }
@@ -56,22 +97,25 @@ static bool fill_one(htab_array *a, struct grain_hnode *n, uint16_t sig)
 	struct grain_impl_htab_bucket *b = &a->b[n->hash & a->mask];
 
 	for (;;) {
-		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
-			if (atomic_load_explicit(&b->node[i],
-						 memory_order_relaxed) == NULL) {
-				atomic_store_explicit(&b->sig[i], sig,
-						      memory_order_relaxed);
-				atomic_store_explicit(&b->node[i], n,
-						      memory_order_relaxed);
-				return true;
-			}
+		uint32_t meta = atomic_load_explicit(&b->meta, memory_order_relaxed);
+		unsigned occ = meta >> GRAIN_IMPL_HTAB_OCC_SHIFT;
+		if (occ != GRAIN_IMPL_HTAB_SLOT_MASK) {
+			unsigned i = grain_impl_htab_ctz(~occ);
+			grain_impl_htab_set_sig(b, i, sig);
+			atomic_store_explicit(&b->node[i], n, memory_order_relaxed);
+			atomic_store_explicit(
+				&b->meta,
+				meta | 1u << (GRAIN_IMPL_HTAB_OCC_SHIFT + i),
+				memory_order_relaxed);
+			return true;
 		}
-		uint32_t nx = atomic_load_explicit(&b->next, memory_order_relaxed);
+		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
 		if (nx == 0) {
 			if (a->over_used == a->nover)
 				return false;
 			nx = a->mask + 1 + a->over_used++;
-			atomic_store_explicit(&b->next, nx, memory_order_relaxed);
+			atomic_store_explicit(&b->meta, meta | nx,
+					      memory_order_relaxed);
 		}
 		b = &a->b[nx];
 	}
@@ -87,18 +131,17 @@ static bool for_each_slot(htab_array *old,
 	for (uint32_t h = 0; h <= old->mask; h++) {
 		struct grain_impl_htab_bucket *b = &old->b[h];
 		for (;;) {
-			for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
+			uint32_t meta = atomic_load_explicit(&b->meta,
+							     memory_order_relaxed);
+			for (unsigned m = meta >> GRAIN_IMPL_HTAB_OCC_SHIFT;
+			     m != 0; m &= m - 1) {
 				struct grain_hnode *n = atomic_load_explicit(
-					&b->node[i], memory_order_relaxed);
-				if (n != NULL &&
-				    !fn(arg, n,
-					atomic_load_explicit(
-						&b->sig[i],
-						memory_order_relaxed)))
+					&b->node[grain_impl_htab_ctz(m)],
+					memory_order_relaxed);
+				if (!fn(arg, n, grain_impl_htab_sig(n->hash)))
 					return false;
 			}
-			uint32_t nx = atomic_load_explicit(&b->next,
-							   memory_order_relaxed);
+			uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
 			if (nx == 0)
 				break;
 			b = &old->b[nx];
@@ -160,10 +203,16 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 
 	if (a == NULL)
 		return -ENOMEM;
+	if ((uint64_t)buckets + guess > GRAIN_IMPL_HTAB_NEXT_MASK) {
+		htab_array_free(h, a);
+		return -ENOMEM; /* overflow indexes would not fit */
+	}
 	if (!for_each_slot(old, fill_fn, a)) {
 		htab_array_free(h, a);
 		int64_t need = overflow_needed(h, old, buckets);
-		if (need < 0 || (uint64_t)need + buckets / 8u + 2u > UINT32_MAX)
+		if (need < 0 || (uint64_t)buckets + (uint64_t)need +
+					 buckets / 8u + 2u >
+				 GRAIN_IMPL_HTAB_NEXT_MASK)
 			return -ENOMEM;
 		a = htab_array_new(h, buckets,
 				   (uint32_t)need + buckets / 8u + 2u, st->index);

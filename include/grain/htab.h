@@ -430,7 +430,7 @@ static inline struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
 unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
 
 /** grain_htab_resize - set every stripe to @p buckets buckets (a power of
- * two, 1..2^24) in one copy per stripe; automatic resizing goes on from
+ * two, 1..2^22) in one copy per stripe; automatic resizing goes on from
  * there. Never waits for a grace period; may run inside a read-side
  * section. @return 0, -EINVAL, -ENOMEM (stripes not yet done keep their
  * size). */

@@ -17,9 +17,19 @@
 #endif
 
 /** Slots per bucket: as many (signature, pointer) pairs as fit in a cache
- * line beside the overflow index (6 with 64-bit pointers, 10 with 32). */
-#define GRAIN_HTAB_BUCKET_SLOTS \
-	((GRAIN_CACHELINE - sizeof(uint32_t)) / (sizeof(uint16_t) + sizeof(void *)))
+ * line beside the overflow index (6 with 64-bit pointers, 8 with 32). */
+#if UINTPTR_MAX > 0xffffffffu
+#define GRAIN_HTAB_BUCKET_SLOTS 6u
+typedef uint32_t grain_impl_htab_sigw1;
+#else
+#define GRAIN_HTAB_BUCKET_SLOTS 8u
+typedef uint64_t grain_impl_htab_sigw1;
+#endif
+#define GRAIN_IMPL_HTAB_SLOT_MASK ((1u << GRAIN_HTAB_BUCKET_SLOTS) - 1u)
+/* meta: the overflow bucket's index in bits 0..23 (0: none), the occupied
+ * slots from bit 24 up. */
+#define GRAIN_IMPL_HTAB_NEXT_MASK 0xffffffu
+#define GRAIN_IMPL_HTAB_OCC_SHIFT 24
 
 enum {
 	GRAIN_IMPL_HNODE_FREE = 0,
@@ -36,9 +46,12 @@ enum {
 /* Entries an insert may expire from the head of its stripe's LRU. */
 #define GRAIN_IMPL_HTAB_EXPIRE_ON_INSERT 2u
 
+/* Signatures are 16-bit lanes of two words, so a search compares them
+ * all with a few word operations (SWAR) instead of a loop. */
 struct grain_impl_htab_bucket {
-	_Atomic(uint16_t) sig[GRAIN_HTAB_BUCKET_SLOTS];
-	_Atomic(uint32_t) next; /* overflow bucket's index; 0: none */
+	_Atomic(uint64_t) sig0;               /* slots 0..3 */
+	_Atomic(grain_impl_htab_sigw1) sig1;  /* slots 4.. */
+	_Atomic(uint32_t) meta;               /* next index | occupied << 24 */
 	struct grain_hnode *_Atomic node[GRAIN_HTAB_BUCKET_SLOTS];
 };
 
@@ -53,6 +66,7 @@ struct grain_impl_htab_array {
 	uint32_t over_used;         /* under the stripe lock */
 	uint32_t stripe;
 	struct grain_hnode carrier; /* retires this array */
+	uint32_t mapped;            /* bytes / 2 MiB mapped for it, or 0 */
 	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket b[];
 };
 
@@ -166,6 +180,96 @@ static inline void grain_impl_htab_set_entries(struct grain_impl_htab_stripe *st
 
 /* --- the search ----------------------------------------------------------- */
 
+/* Lanes of @x that are zero: bit 15 of each 16-bit lane (exact: no
+ * carry crosses a lane). */
+static inline uint64_t grain_impl_htab_zero16(uint64_t x)
+{
+	uint64_t t = ((x & 0x7fff7fff7fff7fffull) + 0x7fff7fff7fff7fffull) | x;
+
+	return ~t & 0x8000800080008000ull;
+}
+
+/* Lanes of the second signature word that hold slots. */
+#if UINTPTR_MAX > 0xffffffffu
+#define GRAIN_IMPL_HTAB_LANES1 0x80008000ull
+#else
+#define GRAIN_IMPL_HTAB_LANES1 0x8000800080008000ull
+#endif
+
+/* The slots of @b whose signature is @sig, as lane bits: bit 16 * i + 15
+ * for slot i < 4, bit 16 * (i - 4) + 15 of *@m1 for the others. Empty
+ * slots may match (their node is NULL). */
+static inline uint64_t
+grain_impl_htab_match2(const struct grain_impl_htab_bucket *b, uint16_t sig,
+		       uint64_t *m1)
+{
+	const uint64_t rep = (uint64_t)sig * 0x0001000100010001ull;
+	struct grain_impl_htab_bucket *w = (struct grain_impl_htab_bucket *)(uintptr_t)b;
+
+	*m1 = grain_impl_htab_zero16(
+		      (uint64_t)atomic_load_explicit(&w->sig1,
+						     memory_order_relaxed) ^
+		      rep) &
+	      GRAIN_IMPL_HTAB_LANES1;
+	return grain_impl_htab_zero16(
+		atomic_load_explicit(&w->sig0, memory_order_relaxed) ^ rep);
+}
+
+/* Lane bits to slot bits 0..3. */
+static inline unsigned grain_impl_htab_lanes(uint64_t m)
+{
+	return (unsigned)(((m >> 15) & 1u) | ((m >> 30) & 2u) |
+			  ((m >> 45) & 4u) | ((m >> 60) & 8u));
+}
+
+/* The slots of @b whose signature is @sig, as slot bits (for the writers'
+ * paths, which combine them with the occupancy mask). */
+static inline unsigned
+grain_impl_htab_match(const struct grain_impl_htab_bucket *b, uint16_t sig)
+{
+	uint64_t m1, m0 = grain_impl_htab_match2(b, sig, &m1);
+
+	return grain_impl_htab_lanes(m0) | grain_impl_htab_lanes(m1) << 4;
+}
+
+static inline unsigned grain_impl_htab_ctz64(uint64_t x)
+{
+	return (unsigned)__builtin_ctzll(x);
+}
+
+/* Bits set in a slot mask (at most 8 bits: no libgcc call). */
+static inline unsigned grain_impl_htab_popcount(unsigned x)
+{
+	x = x - ((x >> 1) & 0x55u);
+	x = (x & 0x33u) + ((x >> 2) & 0x33u);
+	return (x + (x >> 4)) & 0x0fu;
+}
+
+static inline unsigned grain_impl_htab_ctz(unsigned x)
+{
+	return (unsigned)__builtin_ctz(x);
+}
+
+/* Set slot @i's signature. Under the stripe lock (one writer). */
+static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
+					   unsigned i, uint16_t sig)
+{
+	if (i < 4) {
+		uint64_t w = atomic_load_explicit(&b->sig0, memory_order_relaxed);
+		unsigned sh = i * 16u;
+		w = (w & ~(0xffffull << sh)) | (uint64_t)sig << sh;
+		atomic_store_explicit(&b->sig0, w, memory_order_relaxed);
+	} else {
+		grain_impl_htab_sigw1 w =
+			atomic_load_explicit(&b->sig1, memory_order_relaxed);
+		unsigned sh = (i - 4u) * 16u;
+		w = (grain_impl_htab_sigw1)((w & ~((grain_impl_htab_sigw1)0xffffu
+						   << sh)) |
+					    (grain_impl_htab_sigw1)sig << sh);
+		atomic_store_explicit(&b->sig1, w, memory_order_relaxed);
+	}
+}
+
 /* The node of @key in @a, or NULL. Lock-free: every load that leads to a
  * node or a bucket is an acquire. */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
@@ -178,20 +282,28 @@ grain_impl_htab_search(const struct grain_impl_htab_array *a, uint64_t hash,
 	const uint16_t sig = grain_impl_htab_sig(hash);
 
 	for (;;) {
-		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
-			if (atomic_load_explicit(&b->sig[i],
-						 memory_order_relaxed) != sig)
-				continue;
+		/* A2: pairs with R2 in grain_impl_htab_link(); a filled
+		 * overflow bucket is reachable only after its slots are. */
+		uint32_t meta = atomic_load_explicit(&b->meta,
+						     memory_order_acquire);
+		uint64_t m1, m0 = grain_impl_htab_match2(b, sig, &m1);
+		for (; m0 != 0; m0 &= m0 - 1) {
 			/* A1: pairs with R1 in grain_impl_htab_link(); the
 			 * node is initialised. */
 			struct grain_hnode *n = atomic_load_explicit(
-				&b->node[i], memory_order_acquire);
+				&b->node[grain_impl_htab_ctz64(m0) >> 4],
+				memory_order_acquire);
 			if (n != NULL && p.eq(n, key, ctx))
 				return n;
 		}
-		/* A2: pairs with R2 in grain_impl_htab_link(); the overflow
-		 * bucket's slots are filled. */
-		uint32_t nx = atomic_load_explicit(&b->next, memory_order_acquire);
+		for (; m1 != 0; m1 &= m1 - 1) {
+			struct grain_hnode *n = atomic_load_explicit( /* A1 */
+				&b->node[4 + (grain_impl_htab_ctz64(m1) >> 4)],
+				memory_order_acquire);
+			if (n != NULL && p.eq(n, key, ctx))
+				return n;
+		}
+		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
 		if (nx == 0)
 			return NULL;
 		b = (struct grain_impl_htab_bucket *)&a->b[nx];
@@ -251,23 +363,23 @@ grain_impl_htab_probe(struct grain_impl_htab_array *a, uint64_t hash,
 	pr->free_i = 0;
 	pr->len = 0;
 	for (;;) {
-		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
+		uint32_t meta = atomic_load_explicit(&b->meta,
+						     memory_order_relaxed);
+		unsigned occ = meta >> GRAIN_IMPL_HTAB_OCC_SHIFT;
+		for (unsigned m = grain_impl_htab_match(b, sig) & occ; m != 0;
+		     m &= m - 1) {
 			struct grain_hnode *n = atomic_load_explicit(
-				&b->node[i], memory_order_relaxed);
-			if (n == NULL) {
-				if (pr->free_b == NULL) {
-					pr->free_b = b;
-					pr->free_i = i;
-				}
-				continue;
-			}
-			pr->len++;
-			if (atomic_load_explicit(&b->sig[i],
-						 memory_order_relaxed) == sig &&
-			    p.eq(n, key, ctx))
+				&b->node[grain_impl_htab_ctz(m)],
+				memory_order_relaxed);
+			if (p.eq(n, key, ctx))
 				return n;
 		}
-		uint32_t nx = atomic_load_explicit(&b->next, memory_order_relaxed);
+		pr->len += grain_impl_htab_popcount(occ);
+		if (pr->free_b == NULL && occ != GRAIN_IMPL_HTAB_SLOT_MASK) {
+			pr->free_b = b;
+			pr->free_i = grain_impl_htab_ctz(~occ);
+		}
+		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
 		if (nx == 0) {
 			pr->last = b;
 			return NULL;
@@ -293,16 +405,54 @@ static inline bool grain_impl_htab_link(struct grain_impl_htab_array *a,
 		b = &a->b[idx];
 		i = 0;
 	}
-	atomic_store_explicit(&b->sig[i], grain_impl_htab_sig(n->hash),
-			      memory_order_relaxed);
+	grain_impl_htab_set_sig(b, i, grain_impl_htab_sig(n->hash));
 	/* R1: pairs with A1 in grain_impl_htab_search(); a reader that finds
 	 * the node sees it, and the object around it, as built. */
 	atomic_store_explicit(&b->node[i], n, memory_order_release);
-	if (idx != 0)
+	atomic_store_explicit(&b->meta,
+			      atomic_load_explicit(&b->meta,
+						   memory_order_relaxed) |
+				      1u << (GRAIN_IMPL_HTAB_OCC_SHIFT + i),
+			      memory_order_release);
+	if (idx != 0) {
+		uint32_t meta = atomic_load_explicit(&pr->last->meta,
+						     memory_order_relaxed);
 		/* R2: pairs with A2; the bucket is filled before it is
 		 * reachable. */
-		atomic_store_explicit(&pr->last->next, idx, memory_order_release);
+		atomic_store_explicit(&pr->last->meta,
+				      (meta & ~GRAIN_IMPL_HTAB_NEXT_MASK) | idx,
+				      memory_order_release);
+	}
 	return true;
+}
+
+/* The bucket and slot holding @n, or NULL if it is not in @a. Under the
+ * stripe lock. */
+static inline struct grain_impl_htab_bucket *
+grain_impl_htab_slot_of(struct grain_impl_htab_array *a,
+			const struct grain_hnode *n, unsigned *slot)
+{
+	struct grain_impl_htab_bucket *b = &a->b[n->hash & a->mask];
+	const uint16_t sig = grain_impl_htab_sig(n->hash);
+
+	for (;;) {
+		uint32_t meta = atomic_load_explicit(&b->meta,
+						     memory_order_relaxed);
+		for (unsigned m = grain_impl_htab_match(b, sig) &
+				  (meta >> GRAIN_IMPL_HTAB_OCC_SHIFT);
+		     m != 0; m &= m - 1) {
+			unsigned i = grain_impl_htab_ctz(m);
+			if (atomic_load_explicit(&b->node[i],
+						 memory_order_relaxed) == n) {
+				*slot = i;
+				return b;
+			}
+		}
+		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
+		if (nx == 0)
+			return NULL;
+		b = &a->b[nx];
+	}
 }
 
 /* Unlink linked node @n from its slot, the LRU and the counts, and push
@@ -313,24 +463,18 @@ static inline void grain_impl_htab_retire(struct grain_htab *h,
 					  enum grain_htab_reason why,
 					  struct grain_hnode **retired)
 {
-	struct grain_impl_htab_array *a = grain_impl_htab_array_locked(h, n->hash);
-	struct grain_impl_htab_bucket *b = &a->b[n->hash & a->mask];
+	unsigned i = 0;
+	struct grain_impl_htab_bucket *b = grain_impl_htab_slot_of(
+		grain_impl_htab_array_locked(h, n->hash), n, &i);
 
-	for (;;) {
-		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
-			if (atomic_load_explicit(&b->node[i],
-						 memory_order_relaxed) == n) {
-				/* No ordering: a reader that still loads the
-				 * old pointer holds a node valid until its
-				 * grace period ends. */
-				atomic_store_explicit(&b->node[i], NULL,
-						      memory_order_relaxed);
-				goto unlinked;
-			}
-		}
-		b = &a->b[atomic_load_explicit(&b->next, memory_order_relaxed)];
-	}
-unlinked:
+	/* No ordering: a reader that still loads the old pointer holds a
+	 * node that stays valid until its grace period ends. */
+	atomic_store_explicit(&b->node[i], NULL, memory_order_relaxed);
+	atomic_store_explicit(&b->meta,
+			      atomic_load_explicit(&b->meta,
+						   memory_order_relaxed) &
+				      ~(1u << (GRAIN_IMPL_HTAB_OCC_SHIFT + i)),
+			      memory_order_relaxed);
 	grain_impl_htab_lru_unlink(st, n);
 	grain_impl_htab_set_entries(st, st->entries_plain - 1);
 	grain_impl_htab_add_bytes(h, st, -(int64_t)n->charge);
