@@ -55,6 +55,10 @@ static void reclaim_now(struct grain_hnode *n)
 	/* Before the first read of the node: its retirement (the release
 	 * in defer_one) happens-before everything here. */
 	HTAB_TSAN_ACQUIRE(n);
+	/* And every read-side section that ended before the grace period
+	 * (grain_rcu_read_unlock releases it) happens-before it too: ops.defer
+	 * promises that grace period. */
+	HTAB_TSAN_ACQUIRE(&grain_impl_htab_grace_token);
 	struct grain_htab *h = owner_of(n);
 	bool counted = h->ops.defer != NULL && htab_has_rcu(h);
 	htab_stripe *st;
