@@ -381,6 +381,7 @@ int grain_htab_create(struct grain_htab **htabp,
 		}
 		atomic_init(&h->dir[i], a);
 		atomic_init(&st->buckets, buckets);
+		htab_set_grow_at(h, st, buckets);
 	}
 	*htabp = h;
 	return 0;

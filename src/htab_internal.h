@@ -66,6 +66,33 @@ static inline int64_t htab_total_near(const struct grain_htab *h,
 	return t;
 }
 
+/* The entry count above which @st asks for a grow at @buckets buckets. */
+static inline void htab_set_grow_at(const struct grain_htab *h, htab_stripe *st,
+				    uint32_t buckets)
+{
+	uint64_t g = (uint64_t)h->max_load * buckets;
+
+	st->grow_at = buckets >= HTAB_MAX_BUCKETS ? UINT32_MAX
+		      : g > UINT32_MAX	       ? UINT32_MAX
+						       : (uint32_t)g;
+	/* entries * 8 < max_load * buckets: below an eighth of the load. */
+	st->shrink_at = buckets > h->min_buckets
+				? (uint32_t)((g + 7u) / 8u > UINT32_MAX
+						     ? UINT32_MAX
+						     : (g + 7u) / 8u)
+				: 0u;
+}
+
+/* A cheap, racy look: does @st's load ask for a resize? */
+static inline bool htab_resize_wanted(const htab_stripe *st)
+{
+	uint32_t e = st->entries_plain;
+
+	return e > st->grow_at || e < st->shrink_at ||
+	       atomic_load_explicit(&((htab_stripe *)st)->grow_wanted,
+				    memory_order_relaxed);
+}
+
 /* htab.c */
 void htab_process_retired(struct grain_htab *h, struct grain_hnode *list);
 

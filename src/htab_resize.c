@@ -224,6 +224,7 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 	 * loads the new array sees all of its slots filled. */
 	atomic_store_explicit(&h->dir[st->index], a, memory_order_release);
 	atomic_store_explicit(&st->buckets, buckets, memory_order_relaxed);
+	htab_set_grow_at(h, st, buckets);
 	grain_impl_htab_bump(&st->resizes, 1);
 	old->carrier.next = *retired;
 	*retired = &old->carrier;
@@ -252,7 +253,8 @@ void htab_resize_if_due(struct grain_htab *h, htab_stripe *st)
 	struct grain_hnode *retired = NULL;
 
 	/* A racy first look, then again under the lock. */
-	if (htab_wanted_buckets(h, st) == htab_array_of(h, st)->mask + 1)
+	if (!htab_resize_wanted(st) ||
+	    htab_wanted_buckets(h, st) == htab_array_of(h, st)->mask + 1)
 		return;
 	grain_spin_lock(&st->lock);
 	uint32_t target = htab_wanted_buckets(h, st);

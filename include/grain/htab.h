@@ -99,13 +99,16 @@
  *
  * LRU order is insertion order, or access order for entries the caller
  * touches. Within a stripe it is exact: a stripe always gives up its least
- * recently used entry first. Across stripes it is sampled: each eviction
- * step compares the oldest entries of GRAIN_HTAB_EVICT_SAMPLE stripes (the
- * evicting key's own and others picked from its hash) and evicts from the
- * one whose oldest is oldest. An evicted entry is thus the oldest of its
- * stripe and older than the oldest of the other sampled stripes, but a
- * stripe that was not sampled may hold an older one. (An exact global
- * order would read every stripe on every eviction: O(stripes).)
+ * recently used entry first. Across stripes:
+ * - an eviction that needs one entry's worth (an insert at the watermark)
+ *   is sampled: it compares the oldest entries of GRAIN_HTAB_EVICT_SAMPLE
+ *   stripes (the inserting key's own and others picked from its hash) and
+ *   evicts the oldest of them, so it reads a few lines, not every stripe;
+ *   a stripe that was not sampled may hold an older entry;
+ * - every further entry of the same eviction follows the exact order, from
+ *   a snapshot of every stripe's oldest stamp (up to 1024 stripes; beyond,
+ *   it keeps sampling), so a burst from mem_high down to mem_low takes the
+ *   oldest entries of the table whenever stamps differ.
  *
  * TTL: with ttl > 0 an entry whose stamp (insert or last touch time, the
  * caller's clock) is at least ttl old is expired by grain_htab_expire(now),

@@ -81,6 +81,7 @@ struct grain_impl_htab_stripe {
 	_Atomic(uint64_t) lookups, hits, inserts;
 	_Atomic(uint32_t) entries;
 	uint32_t index;
+	uint32_t grow_at, shrink_at;             /* entries that ask for a resize */
 	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) oldest; /* head's stamp */
 	_Atomic(uint64_t) evictions, expirations;
 	_Atomic(uint64_t) refusals, chain_refusals, longest, resizes;
@@ -366,12 +367,19 @@ grain_impl_htab_probe(struct grain_impl_htab_array *a, uint64_t hash,
 		uint32_t meta = atomic_load_explicit(&b->meta,
 						     memory_order_relaxed);
 		unsigned occ = meta >> GRAIN_IMPL_HTAB_OCC_SHIFT;
-		for (unsigned m = grain_impl_htab_match(b, sig) & occ; m != 0;
-		     m &= m - 1) {
+		uint64_t m1, m0 = grain_impl_htab_match2(b, sig, &m1);
+		for (; m0 != 0; m0 &= m0 - 1) {
 			struct grain_hnode *n = atomic_load_explicit(
-				&b->node[grain_impl_htab_ctz(m)],
+				&b->node[grain_impl_htab_ctz64(m0) >> 4],
 				memory_order_relaxed);
-			if (p.eq(n, key, ctx))
+			if (n != NULL && p.eq(n, key, ctx))
+				return n;
+		}
+		for (; m1 != 0; m1 &= m1 - 1) {
+			struct grain_hnode *n = atomic_load_explicit(
+				&b->node[4 + (grain_impl_htab_ctz64(m1) >> 4)],
+				memory_order_relaxed);
+			if (n != NULL && p.eq(n, key, ctx))
 				return n;
 		}
 		pr->len += grain_impl_htab_popcount(occ);
@@ -455,18 +463,16 @@ grain_impl_htab_slot_of(struct grain_impl_htab_array *a,
 	}
 }
 
-/* Unlink linked node @n from its slot, the LRU and the counts, and push
- * it on *@retired as retired with @why. Under the stripe lock. */
-static inline void grain_impl_htab_retire(struct grain_htab *h,
-					  struct grain_impl_htab_stripe *st,
-					  struct grain_hnode *n,
-					  enum grain_htab_reason why,
-					  struct grain_hnode **retired)
+/* Unlink linked node @n, which sits in slot @i of @b, from there, the LRU
+ * and the counts, and push it on *@retired as retired with @why. Under
+ * the stripe lock. */
+static inline void grain_impl_htab_retire_at(struct grain_htab *h,
+					     struct grain_impl_htab_stripe *st,
+					     struct grain_impl_htab_bucket *b,
+					     unsigned i, struct grain_hnode *n,
+					     enum grain_htab_reason why,
+					     struct grain_hnode **retired)
 {
-	unsigned i = 0;
-	struct grain_impl_htab_bucket *b = grain_impl_htab_slot_of(
-		grain_impl_htab_array_locked(h, n->hash), n, &i);
-
 	/* No ordering: a reader that still loads the old pointer holds a
 	 * node that stays valid until its grace period ends. */
 	atomic_store_explicit(&b->node[i], NULL, memory_order_relaxed);
@@ -481,6 +487,52 @@ static inline void grain_impl_htab_retire(struct grain_htab *h,
 	n->state = (uint32_t)GRAIN_IMPL_HNODE_RETIRED | (uint32_t)why;
 	n->next = *retired;
 	*retired = n;
+}
+
+/* As grain_impl_htab_retire_at(), finding @n's slot first. */
+static inline void grain_impl_htab_retire(struct grain_htab *h,
+					  struct grain_impl_htab_stripe *st,
+					  struct grain_hnode *n,
+					  enum grain_htab_reason why,
+					  struct grain_hnode **retired)
+{
+	unsigned i = 0;
+	struct grain_impl_htab_bucket *b = grain_impl_htab_slot_of(
+		grain_impl_htab_array_locked(h, n->hash), n, &i);
+
+	grain_impl_htab_retire_at(h, st, b, i, n, why, retired);
+}
+
+/* The node of @key and where it sits, under the stripe lock. */
+static GRAIN_ALWAYS_INLINE struct grain_hnode *
+grain_impl_htab_find_slot(struct grain_impl_htab_array *a, uint64_t hash,
+			  const void *key, const struct grain_htab_params p,
+			  void *ctx, struct grain_impl_htab_bucket **bp,
+			  unsigned *slot)
+{
+	struct grain_impl_htab_bucket *b = &a->b[hash & a->mask];
+	const uint16_t sig = grain_impl_htab_sig(hash);
+
+	for (;;) {
+		uint32_t meta = atomic_load_explicit(&b->meta,
+						     memory_order_relaxed);
+		unsigned m = grain_impl_htab_match(b, sig) &
+			     (meta >> GRAIN_IMPL_HTAB_OCC_SHIFT);
+		for (; m != 0; m &= m - 1) {
+			unsigned i = grain_impl_htab_ctz(m);
+			struct grain_hnode *n = atomic_load_explicit(
+				&b->node[i], memory_order_relaxed);
+			if (p.eq(n, key, ctx)) {
+				*bp = b;
+				*slot = i;
+				return n;
+			}
+		}
+		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
+		if (nx == 0)
+			return NULL;
+		b = &a->b[nx];
+	}
 }
 
 /* --- scoped access, specialised -------------------------------------------- */
@@ -581,9 +633,7 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 	grain_impl_htab_add_bytes(h, st, (int64_t)charge);
 	if (charge != 0 && h->mem_high != 0 && h->policy == GRAIN_HTAB_EVICT)
 		s->todo |= GRAIN_IMPL_HTAB_TODO_EVICT;
-	if (GRAIN_UNLIKELY(entries > (uint64_t)h->max_load *
-					     (grain_impl_htab_array_locked(
-						      h, s->hash)->mask + 1)))
+	if (GRAIN_UNLIKELY(entries > st->grow_at))
 		s->todo |= GRAIN_IMPL_HTAB_TODO_RESIZE;
 	*found = node;
 	return 0;
@@ -663,10 +713,17 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 	if (h == NULL)
 		return -EINVAL;
 	grain_htab_lock_fast(h, key, &s, p);
-	struct grain_hnode *n = grain_htab_find_locked_fast(&s, key, p);
-	if (n != NULL)
-		grain_impl_htab_retire(h, s.stripe, n, GRAIN_HTAB_REMOVED,
-				       &s.retired);
+	struct grain_impl_htab_bucket *b = NULL;
+	unsigned i = 0;
+	struct grain_hnode *n = grain_impl_htab_find_slot(
+		grain_impl_htab_array_locked(h, s.hash), s.hash, key, p, h->ctx,
+		&b, &i);
+	grain_impl_htab_bump(&s.stripe->lookups, 1);
+	if (n != NULL) {
+		grain_impl_htab_bump(&s.stripe->hits, 1);
+		grain_impl_htab_retire_at(h, s.stripe, b, i, n,
+					  GRAIN_HTAB_REMOVED, &s.retired);
+	}
 	grain_htab_unlock(&s);
 	if (removed != NULL)
 		*removed = n;
