@@ -569,6 +569,10 @@ static bool key_eq(const struct grain_hnode *n, const void *key, void *ctx)
 	return memcmp(&d->key, key, sizeof(struct rkey)) == 0;
 }
 
+/* The key's hash and equality as compile-time parameters of the table's
+ * fast paths: both inline into the lookup and insert of every fragment. */
+static const struct grain_htab_params key_params = { key_hash, key_eq };
+
 /* What adding a fragment did. */
 enum add_result {
 	ADD_OK,        /* held (the datagram may now be complete) */
@@ -989,8 +993,9 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 	struct dgram *d, *fresh = NULL, *stale = NULL;
 	bool stale_wrapped = false;
 
-	grain_htab_lock(t, &fr->key, &s);
-	struct grain_hnode *n = grain_htab_find_locked(&s, &fr->key);
+	grain_htab_lock_fast(t, &fr->key, &s, key_params);
+	struct grain_hnode *n = grain_htab_find_locked_fast(&s, &fr->key,
+							    key_params);
 	if (n == NULL) {
 fresh_dgram:
 		if (b == NULL) { /* zero length, nothing to kill */
@@ -1019,8 +1024,10 @@ fresh_dgram:
 				      1u;
 		fresh->pieces = fresh->inline_pieces;
 		fresh->cap = INLINE_PIECES;
-		int rc = grain_htab_insert_locked(&s, &fresh->node, &fr->key,
-						  now, sizeof(*fresh));
+		int rc = grain_htab_insert_locked_fast(&s, &fresh->node,
+						       &fr->key, now,
+						       sizeof(*fresh),
+						       key_params);
 		if (rc != 0) {
 			grain_htab_unlock(&s);
 			time_out(w, stale, stale_wrapped);
