@@ -284,8 +284,10 @@ GRAIN_NODISCARD int grain_htab_create(struct grain_htab **htabp,
  * called for each), wait until every reclaim already deferred has run
  * (the flavour's rcu_barrier, or the user's ops.defer), and free the
  * table. NULL: no-op. Nothing else may use the table; must not run in an
- * RCU read-side section. With an RCU table the allocation hooks' free may
- * be called from liburcu's call_rcu thread: they must be thread-safe.
+ * RCU read-side section; with the qsbr flavour, call it from an offline or
+ * unregistered thread (rcu_barrier waits for grace periods). With an RCU
+ * table the allocation hooks' free may be called from liburcu's call_rcu
+ * thread: they must be thread-safe.
  */
 void grain_htab_destroy(struct grain_htab *htab);
 

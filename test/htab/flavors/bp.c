@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* bp.c - the liburcu bp flavour for test_htab_flavors.c (see flavor.h). */
+#define _LGPL_SOURCE /* the read side inline, as a daemon would use it */
+#include "flavor.h"
+
+#include <urcu/urcu-bp.h>
+
+static void reg(void) { urcu_bp_register_thread(); }
+static void unreg(void) { urcu_bp_unregister_thread(); }
+static void lock(void) { urcu_bp_read_lock(); }
+static void unlock(void) { urcu_bp_read_unlock(); }
+static void barrier(void) { urcu_bp_barrier(); }
+static void nothing(void) {}
+
+const struct test_flavor test_flavor_bp = {
+	"bp", &urcu_bp_flavor, reg, unreg, lock, unlock,
+	nothing, nothing, nothing, barrier,
+};
