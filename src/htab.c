@@ -21,6 +21,8 @@
 #include "htab_internal.h"
 
 #include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <urcu/urcu-memb.h>
@@ -468,18 +470,42 @@ void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
 
 /* --- RCU helpers (memb flavour) ---------------------------------------------- */
 
+#ifndef NDEBUG
+/* Debug builds catch a read-side section on a thread that never
+ * registered: liburcu would let it through, and its grace periods would
+ * not wait for it. */
+static _Thread_local bool registered;
+
+static void check_registered(void)
+{
+	if (!registered) {
+		fputs("grain: grain_rcu_read_lock() on a thread that did not "
+		      "call grain_rcu_register_thread()\n",
+		      stderr);
+		abort();
+	}
+}
+#define SET_REGISTERED(v) (registered = (v))
+#else
+#define check_registered() ((void)0)
+#define SET_REGISTERED(v) ((void)0)
+#endif
+
 void grain_rcu_register_thread(void)
 {
 	urcu_memb_register_thread();
+	SET_REGISTERED(true);
 }
 
 void grain_rcu_unregister_thread(void)
 {
+	SET_REGISTERED(false);
 	urcu_memb_unregister_thread();
 }
 
 void grain_rcu_read_lock(void)
 {
+	check_registered();
 	urcu_memb_read_lock();
 }
 

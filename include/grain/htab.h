@@ -459,7 +459,9 @@ void grain_htab_stats(const struct grain_htab *htab,
  * A table of another flavour uses that flavour's calls instead. */
 void grain_rcu_register_thread(void);   /**< once per thread, before use */
 void grain_rcu_unregister_thread(void); /**< before the thread exits */
-void grain_rcu_read_lock(void);         /**< nests; never blocks */
+/** Nests; never blocks. In a debug build of libgrain (NDEBUG not
+ * defined) it aborts with a message on a thread that did not register. */
+void grain_rcu_read_lock(void);
 void grain_rcu_read_unlock(void);
 /** grain_rcu_barrier - wait until every reclaim already deferred through
  * the memb flavour has run. Not inside a read-side section. */

@@ -134,3 +134,14 @@ ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)
 		     (unsigned long)KEPT);
 	f->unregister_thread();
 }
+
+#ifndef NDEBUG
+#include <signal.h>
+
+/* A debug build of libgrain catches the forgotten registration. */
+Test(htab_flavors, unregistered_reader_aborts, .signal = SIGABRT)
+{
+	grain_rcu_read_lock();
+	grain_rcu_read_unlock();
+}
+#endif
