@@ -21,6 +21,8 @@
 
 #include <string.h>
 
+#include "test_hooks.h"
+
 #define PRIO_KNOWN_FLAGS (GRAIN_PRIO_SC | GRAIN_PRIO_WAIT | GRAIN_PRIO_WEIGHTED)
 
 const uint8_t grain_prio_default_priomap[GRAIN_PRIO_PRIORITIES] = {
@@ -137,12 +139,14 @@ void grain_impl_prio_settle(struct grain_prio *p, unsigned band)
 {
 	uint64_t bit = (uint64_t)1 << band;
 
+	GRAIN_TEST_HOOK(GRAIN_TEST_PRIO_SETTLE, p, band);
 	atomic_fetch_and_explicit(&p->nonempty, ~bit, memory_order_acq_rel);
 #if !GRAIN_TSAN
 	/* C1: pairs with P1 in grain_impl_prio_observe(). Under TSan the
 	 * producer's RMW and our RMW above are the pair. */
 	atomic_thread_fence(memory_order_seq_cst);
 #endif
+	GRAIN_TEST_HOOK(GRAIN_TEST_PRIO_CLEARED, p, band);
 	if (grain_impl_ring_head_ready(p->ro.rings[band]))
 		atomic_fetch_or_explicit(&p->nonempty, bit, memory_order_relaxed);
 }
