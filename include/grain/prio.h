@@ -58,7 +58,7 @@
  * asleep then). Both wakes make a read-modify-write of the sleeper count
  * after the bit is set (S1), and a sleeper makes one before its last look
  * (S2): whichever comes second, the waker finds the sleeper or the sleeper
- * sees the bit.
+ * sees the bit. test/model/prio.pml checks the protocol with Spin.
  *
  * 3. Scheduling
  *
