@@ -4,7 +4,8 @@
 # benchmark, if any is missing. Quiet and quick when all are present.
 # clang and libclang-rt-dev (libFuzzer and Clang's sanitizer runtimes,
 # only recommended by clang, so not installed with it here) are for the
-# fuzz target, test/fuzz/run.sh.
+# fuzz target, test/fuzz/run.sh. spin checks the protocol models,
+# test/model/run.sh.
 #
 # Usage: ./scripts/setup.sh    (from any directory; as root when something
 #                               has to be installed)
@@ -26,6 +27,7 @@ packages="
 	libdpdk-dev
 	gnuplot-nox
 	valgrind
+	spin
 	iproute2
 	ethtool
 "

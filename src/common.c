@@ -9,6 +9,14 @@
 
 #include <stdlib.h>
 
+#include "test_hooks.h"
+
+#ifdef GRAIN_TEST_HOOKS
+/* The test-only build's hook (test_hooks.h); NULL: no hook. */
+void (*grain_test_hook)(enum grain_test_point point, const void *obj,
+			unsigned arg);
+#endif
+
 void *grain_mem_alloc(const struct grain_alloc *a, size_t size, size_t align)
 {
 	if (align == 0 || (align & (align - 1)) != 0 || size == 0)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * prio.c - grain_prio's cold paths: configuration, lifecycle, the
- * non-empty bit re-check, weighted scheduling, blocking dequeue, stats and
- * the priority helpers.
+ * non-empty bit re-check (and the wake when it sets a bit back), weighted
+ * scheduling, blocking dequeue, stats and the priority helpers.
  *
  * Design. Each band is a grain_ring placed in the same allocation after
  * the header, so a queue is one block of memory (memsize + init works on
@@ -20,6 +20,8 @@
 #include <grain/prio.h>
 
 #include <string.h>
+
+#include "test_hooks.h"
 
 #define PRIO_KNOWN_FLAGS (GRAIN_PRIO_SC | GRAIN_PRIO_WAIT | GRAIN_PRIO_WEIGHTED)
 
@@ -137,14 +139,29 @@ void grain_impl_prio_settle(struct grain_prio *p, unsigned band)
 {
 	uint64_t bit = (uint64_t)1 << band;
 
+	GRAIN_TEST_HOOK(GRAIN_TEST_PRIO_SETTLE, p, band);
 	atomic_fetch_and_explicit(&p->nonempty, ~bit, memory_order_acq_rel);
 #if !GRAIN_TSAN
 	/* C1: pairs with P1 in grain_impl_prio_observe(). Under TSan the
 	 * producer's RMW and our RMW above are the pair. */
 	atomic_thread_fence(memory_order_seq_cst);
 #endif
-	if (grain_impl_ring_head_ready(p->ro.rings[band]))
-		atomic_fetch_or_explicit(&p->nonempty, bit, memory_order_relaxed);
+	GRAIN_TEST_HOOK(GRAIN_TEST_PRIO_CLEARED, p, band);
+	if (!grain_impl_ring_head_ready(p->ro.rings[band]))
+		return;
+	atomic_fetch_or_explicit(&p->nonempty, bit, memory_order_relaxed);
+	/* The band was refilled. Its producer may have found the bit still
+	 * set (and so left it to us), and since our clear another dequeuer
+	 * may have read the bit as clear and gone to sleep after that
+	 * producer's wake found nobody: the set-back is ours to announce,
+	 * as an enqueue is (prio.h section 2). S1 in the notify orders the
+	 * set-back before a sleeper's re-check, as it orders an enqueue.
+	 * Under GRAIN_PRIO_SC we are the only dequeuer: nobody else can
+	 * sleep. (In weighted mode the scheduler lock, which every dequeue
+	 * attempt takes, already hides the window from the others; the wake
+	 * costs one read-modify-write there and keeps one rule for both.) */
+	if ((p->ro.flags & (GRAIN_PRIO_WAIT | GRAIN_PRIO_SC)) == GRAIN_PRIO_WAIT)
+		grain_impl_ring_notify(&p->sleepers);
 }
 
 /* The next band after cur, cyclically, whose bit is set in m (m != 0). */

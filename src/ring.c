@@ -36,6 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "test_hooks.h"
+
 #define RING_KNOWN_FLAGS (GRAIN_RING_SP | GRAIN_RING_SC | GRAIN_RING_WAIT)
 
 static bool capacity_ok(unsigned capacity)
@@ -192,8 +194,10 @@ int grain_impl_wait(struct grain_impl_ring_sleepers *s,
 		uint32_t epoch =
 			atomic_load_explicit(&s->epoch, memory_order_acquire);
 		k = attempt(ctx);
-		if (k == 0)
+		if (k == 0) {
+			GRAIN_TEST_HOOK(GRAIN_TEST_WAIT_SLEEP, s, 0);
 			futex_sleep(s, epoch, dl);
+		}
 		atomic_fetch_sub_explicit(&s->waiters, 1, memory_order_relaxed);
 		if (k != 0)
 			return (int)k;

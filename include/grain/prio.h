@@ -6,7 +6,7 @@
  *
  * Contents
  *   1. Synchronization table
- *   2. The non-empty bits, and why no object is stranded
+ *   2. The non-empty bits, why no object is stranded and no sleeper missed
  *   3. Scheduling: strict and weighted
  *   4. Configuration and lifecycle
  *   5. Enqueue (by band or by priority), dequeue, blocking dequeue
@@ -45,6 +45,20 @@
  * behind a slot whose producer is preempted becomes reachable when that
  * producer publishes and sets the bit itself. Bits may be set for empty
  * bands (a dequeuer clears them on its way); dequeuers never spin.
+ *
+ * Sleepers (GRAIN_PRIO_WAIT). A dequeue_wait caller that finds nothing
+ * registers as a sleeper, reads the bits once more and sleeps until it is
+ * woken (the event count of grain_ring's _wait calls). Every enqueue wakes
+ * the sleepers after its look at the bit, but that alone would lose a
+ * wake-up: a producer that finds the bit set leaves it to the dequeuer
+ * about to clear it, and between that dequeuer's clear and its set-back a
+ * sleeper can read the bit as clear and sleep, after the producer's wake
+ * found nobody. So a dequeuer that sets a bit back wakes the sleepers too,
+ * as an enqueue does (not under GRAIN_PRIO_SC: no other dequeuer can be
+ * asleep then). Both wakes make a read-modify-write of the sleeper count
+ * after the bit is set (S1), and a sleeper makes one before its last look
+ * (S2): whichever comes second, the waker finds the sleeper or the sleeper
+ * sees the bit. test/model/prio.pml checks the protocol with Spin.
  *
  * 3. Scheduling
  *
@@ -216,7 +230,8 @@ grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n)
  * grain_prio_dequeue_wait / grain_prio_dequeue_burst_wait - as the
  * non-blocking forms, sleeping (futex) while every band is empty, for at
  * most @p timeout_ns (negative: forever; 0: one attempt). Need
- * GRAIN_PRIO_WAIT. Every enqueue wakes the sleepers: no wake-up is lost.
+ * GRAIN_PRIO_WAIT. Every enqueue, and every dequeuer that sets a band's bit
+ * back, wakes the sleepers (section 2): no wake-up is lost.
  * @return 0 / the count > 0; -ETIMEDOUT; -EINVAL (NULL, no WAIT flag,
  *         n == 0 or n > INT_MAX).
  */

@@ -3,8 +3,9 @@
  * test_prio_stress.c - grain_prio under concurrency: 1..8 producers and
  * 1..2 consumers, every accepted object dequeued exactly once, per-producer
  * order kept within each band, statistics conserved (enqueued = dequeued +
- * backlog, drops add up); and a run that tries hard to strand an object
- * behind a cleared non-empty bit.
+ * backlog, drops add up); a run that tries hard to strand an object
+ * behind a cleared non-empty bit; and weighted shares with several
+ * dequeuers at once. The blocking calls under stress: test_prio_wait.c.
  */
 #define _GNU_SOURCE
 #include <grain/prio.h>
@@ -274,6 +275,181 @@ Test(prio_stress, no_object_stranded, .timeout = 240)
 			     "round %u: %u objects stranded", round,
 			     grain_prio_backlog(r.p));
 		cr_assert_eq(atomic_load(&r.consumed), atomic_load(&r.accepted[2]));
+		free(r.seen);
+		grain_prio_destroy(r.p);
+	}
+}
+
+/*
+ * Weighted shares with several dequeuers: every band stays backlogged
+ * (each holds its weight times `pre` objects at the start, and producers add
+ * more in proportion to the weights), four dequeuers take singles and
+ * bursts at once, and each band's share of the dequeues while all bands are
+ * non-empty must match its weight. Each dequeue takes tickets from a
+ * shared counter right after it returns, which orders the dequeues up to
+ * a few objects per dequeuer; every object comes out exactly once.
+ */
+#define SHARE_CONSUMERS 4u
+#define SHARE_PRODUCERS 2u
+
+struct share_run {
+	struct grain_prio *p;
+	const unsigned *weights;
+	unsigned pre, add; /* rounds of the weights: prefilled, per producer */
+	uint64_t total;
+	_Atomic(uint64_t) ticket;
+	uint8_t *band_at;	      /* [ticket]: band of that dequeue */
+	_Atomic(unsigned char) *seen; /* [(source * maxseq) + seq] */
+	uint64_t maxseq;
+	_Atomic(unsigned) errors;
+	_Atomic(const char *) first_error;
+};
+
+struct share_worker {
+	struct share_run *run;
+	unsigned id;
+	pthread_t thread;
+};
+
+static void share_fail(struct share_run *r, const char *what)
+{
+	const char *none = NULL;
+
+	atomic_fetch_add(&r->errors, 1);
+	atomic_compare_exchange_strong(&r->first_error, &none, what);
+}
+
+/* Objects of one source (0: the prefill, 1..: producers) in weight-sized
+ * runs per band: band b gets weights[b] objects of every round. */
+static void share_fill(struct share_run *r, unsigned source, unsigned rounds)
+{
+	uint64_t seq = 0;
+
+	for (unsigned i = 0; i < rounds; i++) {
+		for (unsigned b = 0; b < BANDS; b++) {
+			for (unsigned k = 0; k < r->weights[b]; k++) {
+				void *obj = token(source, b, (unsigned)seq++);
+				if (grain_prio_enqueue(r->p, b, obj) != 0)
+					share_fail(r, "refused with room");
+			}
+		}
+	}
+}
+
+static void *share_producer(void *arg)
+{
+	struct share_worker *w = arg;
+
+	share_fill(w->run, 1 + w->id, w->run->add);
+	return NULL;
+}
+
+static void *share_consumer(void *arg)
+{
+	struct share_worker *w = arg;
+	struct share_run *r = w->run;
+	uint64_t rng = 0xA54FF53A5F1D36F1ULL * (w->id + 1);
+	void *objs[5];
+
+	while (atomic_load(&r->ticket) < r->total) {
+		unsigned n = 1 + (unsigned)(test_rand(&rng) % 5), band = 0;
+		int k;
+		if (n == 1)
+			k = grain_prio_try_dequeue(r->p, objs, &band) == 0;
+		else
+			k = grain_prio_dequeue_burst(r->p, objs, n);
+		if (k <= 0) {
+			sched_yield();
+			continue;
+		}
+		uint64_t t = atomic_fetch_add(&r->ticket, (uint64_t)k);
+		for (int i = 0; i < k; i++) {
+			uintptr_t v = (uintptr_t)objs[i];
+			unsigned src = (unsigned)(v >> 40);
+			unsigned b = (unsigned)(v >> 32) & 0xff;
+			uint64_t seq = (uint32_t)v;
+			if (src > SHARE_PRODUCERS || b >= BANDS ||
+			    seq >= r->maxseq || t + (uint64_t)i >= r->total) {
+				share_fail(r, "an object nobody enqueued");
+				continue;
+			}
+			if (n == 1 && b != band)
+				share_fail(r, "wrong band reported");
+			r->band_at[t + (uint64_t)i] = (uint8_t)b;
+			if (atomic_fetch_add(&r->seen[src * r->maxseq + seq],
+					     1))
+				share_fail(r, "an object dequeued twice");
+		}
+	}
+	return NULL;
+}
+
+Test(prio_stress, weighted_shares_concurrent, .timeout = 240)
+{
+	static const unsigned weights[BANDS] = { 4, 2, 1 };
+	const unsigned sum = 7;
+
+	for (unsigned sc = 0; sc < 2; sc++) {
+		unsigned consumers = sc ? 1 : SHARE_CONSUMERS;
+		struct grain_prio_config cfg = {
+			.bands = BANDS,
+			.capacity = 32768,
+			.weights = weights,
+			.flags = GRAIN_PRIO_WEIGHTED | (sc ? GRAIN_PRIO_SC : 0),
+		};
+		struct share_run r = { .weights = weights,
+				       .pre = test_scale(4000),
+				       .add = test_scale(2000) };
+		struct share_worker pw[SHARE_PRODUCERS], cw[SHARE_CONSUMERS];
+
+		r.total = (uint64_t)sum * (r.pre + SHARE_PRODUCERS * r.add);
+		r.maxseq = (uint64_t)sum * (r.pre > r.add ? r.pre : r.add);
+		cr_assert_eq(grain_prio_create(&r.p, &cfg, NULL), 0);
+		r.band_at = calloc(r.total, 1);
+		r.seen = calloc((SHARE_PRODUCERS + 1) * r.maxseq, 1);
+		cr_assert(r.band_at != NULL && r.seen != NULL);
+		share_fill(&r, 0, r.pre);
+		for (unsigned i = 0; i < consumers; i++) {
+			cw[i] = (struct share_worker){ &r, i, 0 };
+			cr_assert_eq(pthread_create(&cw[i].thread, NULL,
+						    share_consumer, &cw[i]),
+				     0);
+		}
+		for (unsigned i = 0; i < SHARE_PRODUCERS; i++) {
+			pw[i] = (struct share_worker){ &r, i, 0 };
+			cr_assert_eq(pthread_create(&pw[i].thread, NULL,
+						    share_producer, &pw[i]),
+				     0);
+		}
+		for (unsigned i = 0; i < SHARE_PRODUCERS; i++)
+			pthread_join(pw[i].thread, NULL);
+		for (unsigned i = 0; i < consumers; i++)
+			pthread_join(cw[i].thread, NULL);
+
+		cr_assert_eq(atomic_load(&r.errors), 0u, "%u errors, first: %s",
+			     atomic_load(&r.errors),
+			     atomic_load(&r.first_error));
+		cr_assert_eq(atomic_load(&r.ticket), r.total);
+		cr_assert_eq(grain_prio_backlog(r.p), 0u);
+		uint64_t once = 0;
+		for (uint64_t i = 0; i < (SHARE_PRODUCERS + 1) * r.maxseq; i++)
+			once += atomic_load(&r.seen[i]);
+		cr_assert_eq(once, r.total, "every object exactly once");
+
+		/* The bands run dry together at the end; judge the first
+		 * 80% of the dequeues, where all of them are backlogged. */
+		uint64_t window = r.total * 8 / 10, got[BANDS] = { 0 };
+		for (uint64_t t = 0; t < window; t++)
+			got[r.band_at[t]]++;
+		for (unsigned b = 0; b < BANDS; b++) {
+			double share = (double)got[b] / (double)window;
+			double want = (double)weights[b] / sum;
+			cr_assert(share > want - 0.01 && share < want + 0.01,
+				  "%u dequeuer(s), band %u: share %.4f, "
+				  "want %.4f",
+				  consumers, b, share, want);
+		}
+		free(r.band_at);
 		free(r.seen);
 		grain_prio_destroy(r.p);
 	}

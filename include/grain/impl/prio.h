@@ -4,7 +4,10 @@
  * Never include this file directly: include <grain/prio.h>.
  *
  * Labels: P1 (producer) and C1 (dequeuer) are the two full fences of the
- * non-empty-bit protocol described in prio.h section 2.
+ * non-empty-bit protocol described in prio.h section 2. Under
+ * GRAIN_PRIO_WAIT a producer, after its look at the bit, and a dequeuer
+ * that sets a bit back in grain_impl_prio_settle() wake the sleepers
+ * through grain_impl_ring_notify() (S1, impl/ring.h).
  */
 #ifndef GRAIN_IMPL_PRIO_H
 #define GRAIN_IMPL_PRIO_H

@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# test/model/run.sh [MODEL.pml...] - model-check grain's protocols with Spin.
+#
+# Every model is a Promela file in test/model/ (all of them when no file is
+# named). Its header comment lists the checks to run, one a line:
+#
+#    * check: pass [-DNAME[=VALUE]...]
+#    * check: fail -DMUTANT [-DNAME[=VALUE]...]
+#
+# "pass": the model with those spin -D options must show no error (no
+# assertion violated, no acceptance cycle of its LTL claim) in a complete
+# search. "fail": it must show one; a mutant, the model with a known bug
+# put back (by convention selected with -DMUTANT), proves that the checks
+# can see that bug. A model with no check line gets "pass" and, if it
+# mentions MUTANT, "fail -DMUTANT".
+#
+# Each check: spin -a, the C compiler on pan.c ($CC, default gcc), then
+# ./pan -a (assertions and acceptance cycles; with a never claim Spin does
+# not report invalid end states, so models state their end conditions as
+# assertions). Unexpected errors replay the counterexample (spin -t).
+#
+# Exit status: 0 all as expected; 1 otherwise; 77 (skipped) if spin or the
+# C compiler is missing.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+cc=${CC:-gcc}
+
+command -v spin >/dev/null 2>&1 || { echo "spin not found: skipped"; exit 77; }
+command -v "$cc" >/dev/null 2>&1 || { echo "$cc not found: skipped"; exit 77; }
+
+if [ $# -eq 0 ]; then
+	set -- "$here"/*.pml
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/grain-model.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+
+# check MODEL EXPECT [FLAG...]: one check; 0 if it ends as expected.
+check() {
+	model=$1
+	expect=$2
+	shift 2
+	name=$(basename "$model")
+	label="$name${*:+ $*}"
+	dir="$work/run"
+	rm -rf "$dir" && mkdir "$dir" || return 1
+	# A copy beside pan, so that spin -t finds the trail.
+	cp "$model" "$dir/$name" || return 1
+	start=$(date +%s)
+	if ! (cd "$dir" && spin "$@" -a "$name") >"$dir/spin.log" 2>&1; then
+		echo "FAIL  $label: spin -a failed"
+		cat "$dir/spin.log"
+		return 1
+	fi
+	# pan.c is generated: its warnings are not ours.
+	if ! (cd "$dir" && "$cc" -O1 -w -DMEMLIM=4096 -o pan pan.c) \
+		>"$dir/cc.log" 2>&1; then
+		echo "FAIL  $label: compiling pan.c failed"
+		cat "$dir/cc.log"
+		return 1
+	fi
+	(cd "$dir" && ./pan -a -m1000000) >"$dir/pan.log" 2>&1
+	secs=$(($(date +%s) - start))
+	errors=$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$dir/pan.log")
+	states=$(sed -n 's/^ *\([0-9][0-9.e+]*\) states, stored.*/\1/p' \
+		"$dir/pan.log")
+	if [ -z "$errors" ]; then
+		echo "FAIL  $label: pan did not finish"
+		cat "$dir/pan.log"
+		return 1
+	fi
+	if grep -q 'max search depth too small\|out of memory' "$dir/pan.log"
+	then
+		echo "FAIL  $label: incomplete search"
+		cat "$dir/pan.log"
+		return 1
+	fi
+	summary="errors: $errors, $states states, ${secs}s"
+	if [ "$expect" = pass ] && [ "$errors" -eq 0 ]; then
+		echo "ok    $label: passes ($summary)"
+		return 0
+	fi
+	if [ "$expect" = fail ] && [ "$errors" -gt 0 ]; then
+		first=$(grep -m1 'assertion violated\|acceptance cycle' \
+			"$dir/pan.log")
+		echo "ok    $label: fails as it must ($summary: $first)"
+		return 0
+	fi
+	if [ "$expect" = pass ]; then
+		echo "FAIL  $label: errors found ($summary); counterexample:"
+		cat "$dir/pan.log"
+		(cd "$dir" && spin "$@" -t -p -g -l "$name") 2>&1 | tail -150
+	else
+		echo "FAIL  $label: expected an error, found none ($summary)"
+	fi
+	return 1
+}
+
+failed=0
+for model in "$@"; do
+	if [ ! -f "$model" ]; then
+		echo "FAIL  $model: no such file"
+		failed=$((failed + 1))
+		continue
+	fi
+	checks=$(sed -n 's/^ \* check: *//p' "$model")
+	if [ -z "$checks" ]; then
+		checks="pass"
+		grep -q MUTANT "$model" && checks="pass
+fail -DMUTANT"
+	fi
+	# One check a line: the expectation, then the spin options.
+	while read -r expect flags; do
+		case $expect in
+		pass | fail) ;;
+		*)
+			echo "FAIL  $(basename "$model"): bad check line:" \
+				"$expect $flags"
+			failed=$((failed + 1))
+			continue
+			;;
+		esac
+		# $flags is a list of -D options: split it.
+		# shellcheck disable=SC2086
+		check "$model" "$expect" $flags || failed=$((failed + 1))
+	done <<EOF
+$checks
+EOF
+done
+
+if [ "$failed" -ne 0 ]; then
+	echo "$failed check(s) did not end as expected"
+	exit 1
+fi
+echo "every model check ended as expected"

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test_prio_window.c - exact interleavings of grain_prio's non-empty-bit
+ * protocol, driven through the hook points of the test-only build of the
+ * library (src/test_hooks.h). A dequeuer is held inside
+ * grain_impl_prio_settle() while a producer and a blocking dequeuer run,
+ * so no luck is needed to hit the window.
+ *
+ * The trace (strict mode, GRAIN_PRIO_WAIT, several dequeuers):
+ *   1. band b is empty but its bit is set (a dequeue took its last object
+ *      and had all it wanted, so it did not settle);
+ *   2. dequeuer D finds b empty and enters settle (held: SETTLE);
+ *   3. the producer enqueues objects; it finds the bit set and nobody
+ *      asleep, so it sets nothing and wakes nobody;
+ *   4. D clears the bit (held again: CLEARED);
+ *   5. W calls dequeue_wait, finds no bit, registers and goes to sleep
+ *      (WAIT_SLEEP);
+ *   6. D, released, finds the band refilled, sets the bit back, and takes
+ *      what it wanted;
+ *   7. what is left must reach W: it has to be woken. If it is not, W
+ *      sleeps through its whole timeout with an object queued.
+ */
+#define _GNU_SOURCE
+#include <grain/prio.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <pthread.h>
+
+#include "../common/test_util.h"
+#include "test_hooks.h"
+
+/* W's timeout: "forever" for a correct queue, short enough that a lost
+ * wake-up fails the test instead of hanging it. */
+#define WAIT_NS (5LL * 1000000000)
+
+enum role { ROLE_NONE, ROLE_HELD, ROLE_SLEEPER };
+
+/* What the hook reports and what the test allows, under one mutex. */
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned reached;  /* settle points the held thread has reached */
+	unsigned released; /* settle points it may pass */
+	unsigned sleeps;   /* WAIT_SLEEP points the sleeper has reached */
+} stage = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0 };
+
+/* The held thread stops at its first two settle points only. */
+#define HELD_POINTS 2u
+
+static _Thread_local enum role my_role;
+
+static void hook(enum grain_test_point point, const void *obj, unsigned arg)
+{
+	(void)obj;
+	(void)arg;
+	pthread_mutex_lock(&stage.mu);
+	if (my_role == ROLE_HELD && stage.reached < HELD_POINTS &&
+	    (point == GRAIN_TEST_PRIO_SETTLE ||
+	     point == GRAIN_TEST_PRIO_CLEARED)) {
+		unsigned me = ++stage.reached;
+		pthread_cond_broadcast(&stage.cv);
+		while (stage.released < me)
+			pthread_cond_wait(&stage.cv, &stage.mu);
+	} else if (my_role == ROLE_SLEEPER && point == GRAIN_TEST_WAIT_SLEEP) {
+		stage.sleeps++;
+		pthread_cond_broadcast(&stage.cv);
+	}
+	pthread_mutex_unlock(&stage.mu);
+}
+
+static void await_reached(unsigned n)
+{
+	pthread_mutex_lock(&stage.mu);
+	while (stage.reached < n)
+		pthread_cond_wait(&stage.cv, &stage.mu);
+	pthread_mutex_unlock(&stage.mu);
+}
+
+static void await_sleeps(unsigned n)
+{
+	pthread_mutex_lock(&stage.mu);
+	while (stage.sleeps < n)
+		pthread_cond_wait(&stage.cv, &stage.mu);
+	pthread_mutex_unlock(&stage.mu);
+}
+
+static void release(unsigned n)
+{
+	pthread_mutex_lock(&stage.mu);
+	stage.released = n;
+	pthread_cond_broadcast(&stage.cv);
+	pthread_mutex_unlock(&stage.mu);
+}
+
+#define MAXOBJ 8
+
+struct deq {
+	struct grain_prio *p;
+	unsigned want; /* D: 1 try_dequeue, > 1 dequeue_burst; W: 1 wait,
+			  > 1 burst_wait */
+	int rc;
+	void *objs[MAXOBJ];
+	int64_t elapsed_ns;
+	pthread_t thread;
+};
+
+static void *held_dequeuer(void *arg)
+{
+	struct deq *d = arg;
+
+	my_role = ROLE_HELD;
+	if (d->want == 1) {
+		int rc = grain_prio_try_dequeue(d->p, &d->objs[0], NULL);
+		d->rc = rc == 0 ? 1 : rc == -EAGAIN ? 0 : rc;
+	} else {
+		d->rc = grain_prio_dequeue_burst(d->p, d->objs, d->want);
+	}
+	return NULL;
+}
+
+static void *sleeper(void *arg)
+{
+	struct deq *d = arg;
+	int64_t t0 = test_now_ns();
+
+	my_role = ROLE_SLEEPER;
+	if (d->want == 1) {
+		int rc = grain_prio_dequeue_wait(d->p, &d->objs[0], NULL,
+						 WAIT_NS);
+		d->rc = rc == 0 ? 1 : rc;
+	} else {
+		d->rc = grain_prio_dequeue_burst_wait(d->p, d->objs, d->want,
+						      WAIT_NS);
+	}
+	d->elapsed_ns = test_now_ns() - t0;
+	return NULL;
+}
+
+static void *obj_of(unsigned i)
+{
+	return (void *)(uintptr_t)(0x1000 + i);
+}
+
+struct window_case {
+	unsigned bands, band; /* the queue's band count; the band used */
+	unsigned d_want;      /* what D asks for */
+	unsigned w_want;      /* what W asks for */
+};
+
+ParameterizedTestParameters(prio_window, settle_wakes_sleepers)
+{
+	static struct window_case c[] = {
+		{ 1, 0, 1, 1 }, /* the plain case: one band, single calls */
+		{ 3, 2, 2, 4 }, /* bursts on both sides, the lowest band */
+		{ 3, 1, 1, 4 },
+		{ 3, 0, 2, 1 },
+	};
+	return cr_make_param_array(struct window_case, c,
+				   sizeof(c) / sizeof(c[0]));
+}
+
+/*
+ * The producer enqueues one object more than D wants: D takes its share in
+ * step 6, and at least one object is left for W, which must not sleep
+ * through its timeout while that object is queued.
+ */
+ParameterizedTest(struct window_case *c, prio_window, settle_wakes_sleepers,
+		  .timeout = 60)
+{
+	struct grain_prio_config cfg = { .bands = c->bands,
+					 .capacity = 16,
+					 .flags = GRAIN_PRIO_WAIT };
+	struct grain_prio *p = NULL;
+	uint64_t bit = (uint64_t)1 << c->band;
+	unsigned nobj = c->d_want + 1;
+	void *o;
+
+	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
+	stage.reached = stage.released = stage.sleeps = 0;
+	grain_test_hook = hook;
+
+	/* 1. Band empty, bit set: the dequeue below gets all it wants and
+	 * leaves the bit alone. */
+	cr_assert_eq(grain_prio_enqueue(p, c->band, obj_of(99)), 0);
+	cr_assert_eq(grain_prio_try_dequeue(p, &o, NULL), 0);
+	cr_assert_eq(o, obj_of(99));
+	cr_assert_eq(atomic_load(&p->nonempty), bit, "empty band, bit set");
+
+	/* 2. D finds the band empty and stops before clearing the bit. */
+	struct deq d = { .p = p, .want = c->d_want };
+	cr_assert_eq(pthread_create(&d.thread, NULL, held_dequeuer, &d), 0);
+	await_reached(1);
+
+	/* 3. The producer finds the bit set and nobody asleep. */
+	for (unsigned i = 0; i < nobj; i++)
+		cr_assert_eq(grain_prio_enqueue(p, c->band, obj_of(i)), 0);
+	cr_assert_eq(atomic_load(&p->nonempty), bit,
+		     "the producer set nothing");
+	cr_assert_eq(atomic_load(&p->sleepers.waiters), 0u,
+		     "nobody asleep yet");
+
+	/* 4. D clears the bit and stops before looking at the band again. */
+	release(1);
+	await_reached(2);
+	cr_assert_eq(atomic_load(&p->nonempty), 0u, "D cleared the bit");
+
+	/* 5. W finds no bit and goes to sleep. */
+	struct deq w = { .p = p, .want = c->w_want };
+	cr_assert_eq(pthread_create(&w.thread, NULL, sleeper, &w), 0);
+	await_sleeps(1);
+	cr_assert_eq(atomic_load(&p->sleepers.waiters), 1u, "W is registered");
+	cr_assert_eq(grain_prio_backlog(p), nobj);
+
+	/* 6. D finds the band refilled and takes what it wants. */
+	release(HELD_POINTS);
+	pthread_join(d.thread, NULL);
+
+	/* 7. W must get the rest without waiting for its timeout. */
+	pthread_join(w.thread, NULL);
+	grain_test_hook = NULL;
+
+	cr_assert_gt(w.rc, 0, "W got nothing (rc %d)", w.rc);
+	cr_assert_lt(w.elapsed_ns, WAIT_NS,
+		     "lost wake-up: W slept through its whole timeout "
+		     "(%.3f s) while an object was queued",
+		     (double)w.elapsed_ns / 1e9);
+	cr_assert_geq(d.rc, 0);
+	cr_assert_eq((unsigned)d.rc + (unsigned)w.rc, nobj,
+		     "D took %d and W %d of %u objects", d.rc, w.rc, nobj);
+
+	/* Every object exactly once, in FIFO order within each taker (W,
+	 * once woken, may take the first object before D does). */
+	unsigned seen = 0, last = 0;
+	for (int i = 0; i < d.rc; i++) {
+		unsigned k = (unsigned)((uintptr_t)d.objs[i] - 0x1000);
+		cr_assert_lt(k, nobj);
+		cr_assert(i == 0 || k > last, "D: FIFO order");
+		cr_assert_eq(seen & (1u << k), 0u, "object %u twice", k);
+		seen |= 1u << k;
+		last = k;
+	}
+	for (int i = 0; i < w.rc; i++) {
+		unsigned k = (unsigned)((uintptr_t)w.objs[i] - 0x1000);
+		if (i == 0)
+			last = 0; /* W may have been first: order per taker */
+		cr_assert_lt(k, nobj);
+		cr_assert(i == 0 || k > last, "W: FIFO order");
+		cr_assert_eq(seen & (1u << k), 0u, "object %u twice", k);
+		seen |= 1u << k;
+		last = k;
+	}
+	cr_assert_eq(seen, (1u << nobj) - 1, "every object once");
+	cr_assert_eq(grain_prio_backlog(p), 0u);
+	grain_prio_destroy(p);
+}
