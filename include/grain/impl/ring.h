@@ -36,26 +36,32 @@ struct grain_impl_ring_slot {
 	void *obj;
 };
 
-/* Sides are 2 cache lines apart so that adjacent-line prefetching does not
- * make them share; the slot array follows the struct. */
+/* Each part starts a cache line of its own (alignas), so the layout needs
+ * no padding worked out by hand and is the same on 32- and 64-bit targets.
+ * An unused line (gap) separates the two sides so that adjacent-line
+ * prefetching does not make them share. The slot array follows the struct:
+ * its size is a multiple of its alignment, GRAIN_CACHELINE. */
 struct grain_ring {
-	struct grain_impl_ring_side prod; /* sleepers: consumers (not empty) */
-	char pad0[2 * GRAIN_CACHELINE - sizeof(struct grain_impl_ring_side)];
-	struct grain_impl_ring_side cons; /* sleepers: producers (not full) */
-	char pad1[2 * GRAIN_CACHELINE - sizeof(struct grain_impl_ring_side)];
-	struct {                          /* cold: lifecycle only */
+	/* Producers' side; its sleepers are consumers (waiting: not empty). */
+	alignas(GRAIN_CACHELINE) struct grain_impl_ring_side prod;
+	alignas(GRAIN_CACHELINE) char gap0[GRAIN_CACHELINE];
+	/* Consumers' side; its sleepers are producers (waiting: not full). */
+	alignas(GRAIN_CACHELINE) struct grain_impl_ring_side cons;
+	alignas(GRAIN_CACHELINE) char gap1[GRAIN_CACHELINE];
+	/* Cold: lifecycle only. */
+	alignas(GRAIN_CACHELINE) struct {
 		struct grain_alloc alloc;
 		size_t memsize;
 		uint64_t base; /* positions at init (moved only by tests) */
 		bool created;
 	} life;
-	char pad2[GRAIN_CACHELINE - sizeof(struct grain_alloc) -
-		  sizeof(size_t) - sizeof(uint64_t) - sizeof(size_t)];
 };
 
 _Static_assert(offsetof(struct grain_ring, prod) == 0, "producer line");
 _Static_assert(offsetof(struct grain_ring, cons) == 2 * GRAIN_CACHELINE,
 	       "consumer state two lines from producer state");
+_Static_assert(_Alignof(struct grain_ring) == GRAIN_CACHELINE,
+	       "rings are cache-line aligned, not more");
 _Static_assert(sizeof(struct grain_ring) % GRAIN_CACHELINE == 0,
 	       "slots start on a cache line");
 _Static_assert(sizeof(struct grain_impl_ring_side) <= GRAIN_CACHELINE,
