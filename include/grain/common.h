@@ -9,6 +9,7 @@
  *   2. Attributes and GRAIN_CACHELINE
  *   3. grain_container_of()
  *   4. Allocation hooks (struct grain_alloc)
+ *   5. Version: GRAIN_VERSION_*, grain_version()
  *
  * Thread safety: everything here is either a macro or a function that only
  * touches its arguments; all of it may be called from any thread.
@@ -110,6 +111,27 @@ void *grain_mem_alloc(const struct grain_alloc *a, size_t size, size_t align);
  */
 void grain_mem_free(const struct grain_alloc *a, void *ptr, size_t size,
 		    size_t align);
+
+/*
+ * 5. Version
+ *
+ * The version of the headers, as the CMake project states it (the
+ * configure step checks that the two agree). While the major version is 0,
+ * a new minor version may change the ABI; see README.md, "Versions and
+ * ABI".
+ */
+#define GRAIN_VERSION_MAJOR 0
+#define GRAIN_VERSION_MINOR 2
+#define GRAIN_VERSION_PATCH 0
+#define GRAIN_VERSION_STRING "0.2.0"
+
+/**
+ * grain_version - the version of the libgrain that is running, as
+ * "MAJOR.MINOR.PATCH" (for example "0.2.0"): the GRAIN_VERSION_STRING the
+ * library was built with, which may differ from the headers a program was
+ * compiled with. A static string; never NULL. Any thread.
+ */
+const char *grain_version(void);
 
 #ifdef __cplusplus
 }

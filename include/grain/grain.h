@@ -14,8 +14,4 @@
 #include <grain/prio.h>
 #include <grain/ring.h>
 
-#define GRAIN_VERSION_MAJOR 0
-#define GRAIN_VERSION_MINOR 1
-#define GRAIN_VERSION_PATCH 0
-
 #endif /* GRAIN_GRAIN_H */
