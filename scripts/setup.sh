@@ -4,7 +4,9 @@
 # benchmark, if any is missing. Quiet and quick when all are present.
 # clang and libclang-rt-dev (libFuzzer and Clang's sanitizer runtimes,
 # only recommended by clang, so not installed with it here) are for the
-# fuzz target, test/fuzz/run.sh.
+# fuzz target, test/fuzz/run.sh. gcc-multilib (i386) and
+# libc6-dev-armhf-cross (32-bit ARM) give the C library headers of the
+# 32-bit targets the cross_32bit test compiles for.
 #
 # Usage: ./scripts/setup.sh    (from any directory; as root when something
 #                               has to be installed)
@@ -12,6 +14,8 @@ set -eu
 
 packages="
 	build-essential
+	gcc-multilib
+	libc6-dev-armhf-cross
 	clang
 	libclang-rt-dev
 	cmake
