@@ -59,6 +59,11 @@
  *
  * Drops: a full band refuses the object (tail drop) with -EAGAIN and
  * counts it; nothing already queued is touched.
+ *
+ * C and C++. In C the GRAIN_INLINE_API calls are inline (their bodies are
+ * in impl/, with the layout); in C++ they are calls to libgrain's
+ * exported copies of the same code (common.h, section 3), and struct
+ * grain_prio is an incomplete type.
  */
 #ifndef GRAIN_PRIO_H
 #define GRAIN_PRIO_H

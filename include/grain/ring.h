@@ -74,6 +74,11 @@
  * ring adds one atomic read-modify-write (acq_rel) on its own side's cache
  * line, to find out whether a thread sleeps on the other side; only then
  * does it make a system call (futex wake). Rings without WAIT pay nothing.
+ *
+ * C and C++. In C the GRAIN_INLINE_API calls are inline (their bodies are
+ * in impl/, with the layout); in C++ they are calls to libgrain's
+ * exported copies of the same code (common.h, section 3), and struct
+ * grain_ring is an incomplete type.
  */
 #ifndef GRAIN_RING_H
 #define GRAIN_RING_H
