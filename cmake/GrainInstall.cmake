@@ -3,7 +3,8 @@
 #
 # Installs:
 #   <includedir>/grain/*.h, <includedir>/grain/impl/*.h
-#   <libdir>/libgrain.so.<version> (SONAME libgrain.so.<major>), libgrain.a
+#   <libdir>/libgrain.so.<version> (SONAME libgrain.so.<major>.<minor> while
+#                        the major is 0, then libgrain.so.<major>), libgrain.a
 #   <libdir>/cmake/grain/grainConfig.cmake, grainConfigVersion.cmake,
 #                        grainTargets*.cmake   (grain::grain, grain::grain_static)
 #   <libdir>/pkgconfig/grain.pc
@@ -42,10 +43,18 @@ configure_package_config_file(
   "${PROJECT_SOURCE_DIR}/cmake/grainConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/grainConfig.cmake"
   INSTALL_DESTINATION "${GRAIN_INSTALL_CMAKEDIR}")
+# Compatible versions follow the SONAME: while the major version is 0 a
+# minor version may break the ABI, so find_package(grain 0.2) accepts 0.2.x
+# only; from 1.0 on, any later version with the same major.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(grain_compatibility SameMinorVersion)
+else()
+  set(grain_compatibility SameMajorVersion)
+endif()
 write_basic_package_version_file(
   "${PROJECT_BINARY_DIR}/grainConfigVersion.cmake"
   VERSION ${PROJECT_VERSION}
-  COMPATIBILITY SameMajorVersion)
+  COMPATIBILITY ${grain_compatibility})
 install(FILES
   "${PROJECT_BINARY_DIR}/grainConfig.cmake"
   "${PROJECT_BINARY_DIR}/grainConfigVersion.cmake"

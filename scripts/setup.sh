@@ -5,7 +5,9 @@
 # clang and libclang-rt-dev (libFuzzer and Clang's sanitizer runtimes,
 # only recommended by clang, so not installed with it here) are for the
 # fuzz target, test/fuzz/run.sh. spin checks the protocol models,
-# test/model/run.sh.
+# test/model/run.sh. gcc-multilib (i386) and libc6-dev-armhf-cross
+# (32-bit ARM) give the C library headers of the 32-bit targets the
+# cross_32bit test compiles for.
 #
 # Usage: ./scripts/setup.sh    (from any directory; as root when something
 #                               has to be installed)
@@ -13,6 +15,8 @@ set -eu
 
 packages="
 	build-essential
+	gcc-multilib
+	libc6-dev-armhf-cross
 	clang
 	libclang-rt-dev
 	cmake

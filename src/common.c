@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * common.c - the default allocation hooks.
+ * common.c - the default allocation hooks and the version.
  *
  * aligned_alloc() wants a size that is a multiple of the alignment, so the
  * size is rounded up here, once, rather than at every call site.
@@ -40,4 +40,9 @@ void grain_mem_free(const struct grain_alloc *a, void *ptr, size_t size,
 		return;
 	}
 	free(ptr);
+}
+
+const char *grain_version(void)
+{
+	return GRAIN_VERSION_STRING;
 }

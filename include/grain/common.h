@@ -7,8 +7,10 @@
  * Contents
  *   1. Error convention
  *   2. Attributes and GRAIN_CACHELINE
- *   3. grain_container_of()
- *   4. Allocation hooks (struct grain_alloc)
+ *   3. Exported calls and inline fast paths: GRAIN_API, GRAIN_INLINE_API
+ *   4. grain_container_of()
+ *   5. Allocation hooks (struct grain_alloc)
+ *   6. Version: GRAIN_VERSION_*, grain_version()
  *
  * Thread safety: everything here is either a macro or a function that only
  * touches its arguments; all of it may be called from any thread.
@@ -70,14 +72,53 @@ extern "C" {
 #define GRAIN_TSAN 0
 #endif
 
+/*
+ * 3. Exported calls and inline fast paths
+ *
+ * libgrain is built with hidden visibility: it exports only what is marked
+ * GRAIN_API, and cmake/libgrain.map (a linker version script) lists the
+ * same names under one version node.
+ *
+ * GRAIN_INLINE_API declares and defines the calls whose bodies are in the
+ * headers. In C (the default) they are `static inline`: the body is
+ * compiled into the caller and no call is made. Their bodies use C11
+ * atomics, which C++ cannot compile, so in C++ the headers declare the same
+ * calls as ordinary extern "C" functions, and the call goes to the
+ * out-of-line copy that libgrain exports: src/export.c includes the headers
+ * with GRAIN_IMPL_EXPORT defined, which turns each inline definition into
+ * an external one. The bodies are written once, in C.
+ *
+ * GRAIN_INLINE_ANY is for the few bodies that are valid C and C++ alike
+ * (no atomics, no private layout): inline in both languages, and exported
+ * from libgrain as well, for callers that cannot compile C (bindings from
+ * other languages).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define GRAIN_API __attribute__((visibility("default")))
+#else
+#define GRAIN_API
+#endif
+
+#if defined(__cplusplus) || defined(GRAIN_IMPL_EXPORT)
+#define GRAIN_INLINE_API GRAIN_API
+#else
+#define GRAIN_INLINE_API static inline
+#endif
+
+#if defined(GRAIN_IMPL_EXPORT)
+#define GRAIN_INLINE_ANY GRAIN_API
+#else
+#define GRAIN_INLINE_ANY static inline
+#endif
+
 /**
- * 3. grain_container_of - the object that embeds @p member at @p ptr.
+ * 4. grain_container_of - the object that embeds @p member at @p ptr.
  */
 #define grain_container_of(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
 /**
- * 4. Allocation hooks.
+ * 5. Allocation hooks.
  *
  * Every grain object that allocates memory does so through one of these,
  * given at creation and kept until destruction. A NULL hook pointer means
@@ -101,15 +142,37 @@ struct grain_alloc {
  *         @p align overflows.
  * Thread safety: as the hook; the default hooks are thread-safe.
  */
-void *grain_mem_alloc(const struct grain_alloc *a, size_t size, size_t align);
+GRAIN_API void *grain_mem_alloc(const struct grain_alloc *a, size_t size,
+				size_t align);
 
 /**
  * grain_mem_free - release memory from grain_mem_alloc() with the same
  * @p a, @p size and @p align. NULL @p ptr does nothing.
  * Thread safety: as the hook; the default hooks are thread-safe.
  */
-void grain_mem_free(const struct grain_alloc *a, void *ptr, size_t size,
-		    size_t align);
+GRAIN_API void grain_mem_free(const struct grain_alloc *a, void *ptr,
+			      size_t size, size_t align);
+
+/*
+ * 6. Version
+ *
+ * The version of the headers, as the CMake project states it (the
+ * configure step checks that the two agree). While the major version is 0,
+ * a new minor version may change the ABI; see README.md, "Versions and
+ * ABI".
+ */
+#define GRAIN_VERSION_MAJOR 0
+#define GRAIN_VERSION_MINOR 2
+#define GRAIN_VERSION_PATCH 0
+#define GRAIN_VERSION_STRING "0.2.0"
+
+/**
+ * grain_version - the version of the libgrain that is running, as
+ * "MAJOR.MINOR.PATCH" (for example "0.2.0"): the GRAIN_VERSION_STRING the
+ * library was built with, which may differ from the headers a program was
+ * compiled with. A static string; never NULL. Any thread.
+ */
+GRAIN_API const char *grain_version(void);
 
 #ifdef __cplusplus
 }

@@ -1,21 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file grain.h
- * @brief Umbrella header: every grain block. C11 only (the blocks use
- *        <stdatomic.h>); C++ code should use the C adapters it links to.
+ * @brief Umbrella header: every grain block. C11 and C++.
+ *
+ * In C++ the blocks' inline calls are calls into libgrain (common.h,
+ * section 3).
  */
 #ifndef GRAIN_GRAIN_H
 #define GRAIN_GRAIN_H
 
 #include <grain/common.h>
 #include <grain/hash.h>
-#include <grain/htab.h>
 #include <grain/lock.h>
 #include <grain/prio.h>
 #include <grain/ring.h>
-
-#define GRAIN_VERSION_MAJOR 0
-#define GRAIN_VERSION_MINOR 1
-#define GRAIN_VERSION_PATCH 0
+#include <grain/htab.h>
 
 #endif /* GRAIN_GRAIN_H */

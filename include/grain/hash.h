@@ -31,8 +31,8 @@ struct grain_hash_key {
  * specified by Aumasson and Bernstein (2012), with the reference test
  * vectors. @p data may be NULL if @p len is 0.
  */
-uint64_t grain_siphash(const void *data, size_t len,
-		       const struct grain_hash_key *key);
+GRAIN_API uint64_t grain_siphash(const void *data, size_t len,
+				 const struct grain_hash_key *key);
 
 /**
  * grain_hash_key_random - fill @p key from getrandom(2).
@@ -40,13 +40,14 @@ uint64_t grain_siphash(const void *data, size_t len,
  *         the clock and addresses: unpredictable to a remote sender in
  *         practice, but not cryptographically random).
  */
-int grain_hash_key_random(struct grain_hash_key *key);
+GRAIN_API int grain_hash_key_random(struct grain_hash_key *key);
 
 /**
  * grain_hash_mix64 - a bijective 64-bit finaliser (xor-shift-multiply):
  * fast, well mixed, NOT keyed. For keys an attacker cannot choose.
+ * Inline in C and in C++ (libgrain exports a copy too).
  */
-static inline uint64_t grain_hash_mix64(uint64_t x)
+GRAIN_INLINE_ANY uint64_t grain_hash_mix64(uint64_t x)
 {
 	x ^= x >> 30;
 	x *= 0xbf58476d1ce4e5b9ULL;

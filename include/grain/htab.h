@@ -142,13 +142,18 @@
 #include <grain/lock.h>
 
 #include <errno.h>
-#include <stdalign.h>
-#include <stdatomic.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct grain_htab;
+struct grain_impl_htab_stripe;
 struct rcu_flavor_struct; /* liburcu's <urcu/flavor.h> */
 
 /** Embed in the user's object; find the object with grain_container_of.
@@ -262,7 +267,9 @@ struct grain_htab_params {
 	bool (*eq)(const struct grain_hnode *node, const void *key, void *ctx);
 };
 
-#include <grain/impl/htab.h>
+#ifndef __cplusplus
+#include <grain/impl/htab.h> /* layout and inline bodies: C only */
+#endif
 
 /* 5. Lifecycle. The table allocates (bucket arrays grow and shrink), so it
  * has create/destroy only, with allocation hooks. */
@@ -275,7 +282,7 @@ struct grain_htab_params {
  *         *htabp is untouched on error.
  * Thread safety: any thread.
  */
-GRAIN_NODISCARD int grain_htab_create(struct grain_htab **htabp,
+GRAIN_API GRAIN_NODISCARD int grain_htab_create(struct grain_htab **htabp,
 				      const struct grain_htab_config *cfg,
 				      const struct grain_alloc *alloc);
 
@@ -289,10 +296,10 @@ GRAIN_NODISCARD int grain_htab_create(struct grain_htab **htabp,
  * table the allocation hooks' free may be called from liburcu's call_rcu
  * thread: they must be thread-safe.
  */
-void grain_htab_destroy(struct grain_htab *htab);
+GRAIN_API void grain_htab_destroy(struct grain_htab *htab);
 
 /** grain_htab_hash - the hash the table uses for @p key. Any thread. */
-uint64_t grain_htab_hash(const struct grain_htab *htab, const void *key);
+GRAIN_API uint64_t grain_htab_hash(const struct grain_htab *htab, const void *key);
 
 /* 6. Scoped access. Between lock and unlock the caller holds the key's
  * stripe lock: everything done in the scope is one atomic step for that
@@ -305,7 +312,7 @@ uint64_t grain_htab_hash(const struct grain_htab *htab, const void *key);
 /** grain_htab_lock - lock the stripe of @p key and fill @p scope.
  * Ordering: acquire. Blocks (spins, then yields) while another scope holds
  * the stripe. Never nest scopes in one thread. */
-static inline void grain_htab_lock(struct grain_htab *htab, const void *key,
+GRAIN_INLINE_API void grain_htab_lock(struct grain_htab *htab, const void *key,
 				   struct grain_htab_scope *scope);
 
 /** grain_htab_unlock - release the stripe (release ordering), then, with
@@ -313,11 +320,11 @@ static inline void grain_htab_lock(struct grain_htab *htab, const void *key,
  * scope and hand retired nodes to reclaim, evict down to mem_low if the
  * scope left the total above mem_high (policy EVICT), and perform a due
  * resize. Never waits for a grace period. */
-static inline void grain_htab_unlock(struct grain_htab_scope *scope);
+GRAIN_INLINE_API void grain_htab_unlock(struct grain_htab_scope *scope);
 
 /** grain_htab_find_locked - the node holding the scope's @p key, or NULL.
  * Counts a lookup (and a hit) in the stripe's counters. */
-static inline struct grain_hnode *
+GRAIN_INLINE_API struct grain_hnode *
 grain_htab_find_locked(struct grain_htab_scope *scope, const void *key);
 
 /**
@@ -330,7 +337,7 @@ grain_htab_find_locked(struct grain_htab_scope *scope, const void *key);
  *         or retired, @p charge above UINT32_MAX). On error @p node stays
  *         the caller's.
  */
-GRAIN_NODISCARD static inline int
+GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_htab_insert_locked(struct grain_htab_scope *scope,
 			 struct grain_hnode *node, const void *key,
 			 uint64_t now, size_t charge);
@@ -342,7 +349,7 @@ grain_htab_insert_locked(struct grain_htab_scope *scope,
  *         existing entry; @p node untouched); or the errors of
  *         grain_htab_insert_locked() (*found = NULL).
  */
-GRAIN_NODISCARD static inline int
+GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_htab_find_or_insert_locked(struct grain_htab_scope *scope,
 				 const void *key, struct grain_hnode *node,
 				 uint64_t now, size_t charge,
@@ -351,12 +358,12 @@ grain_htab_find_or_insert_locked(struct grain_htab_scope *scope,
 /** grain_htab_remove_locked - unlink @p node (of the scope's stripe) and
  * retire it (reason REMOVED). @return 0, -ENOENT (not linked in this
  * table), -EINVAL (other stripe, NULL). */
-GRAIN_NODISCARD int grain_htab_remove_locked(struct grain_htab_scope *scope,
+GRAIN_API GRAIN_NODISCARD int grain_htab_remove_locked(struct grain_htab_scope *scope,
 					     struct grain_hnode *node);
 
 /** grain_htab_touch_locked - move @p node to the most recently used end and
  * restamp it with @p now (its TTL restarts). @return 0, -ENOENT, -EINVAL. */
-int grain_htab_touch_locked(struct grain_htab_scope *scope,
+GRAIN_API int grain_htab_touch_locked(struct grain_htab_scope *scope,
 			    struct grain_hnode *node, uint64_t now);
 
 /** grain_htab_charge_locked / grain_htab_uncharge_locked - add or take
@@ -364,16 +371,16 @@ int grain_htab_touch_locked(struct grain_htab_scope *scope,
  * mem_high triggers eviction at unlock (policy EVICT). @return 0, -ENOENT,
  * -EINVAL (other stripe; a charge past UINT32_MAX; uncharge of more than
  * the node's charge). */
-int grain_htab_charge_locked(struct grain_htab_scope *scope,
+GRAIN_API int grain_htab_charge_locked(struct grain_htab_scope *scope,
 			     struct grain_hnode *node, size_t bytes);
-int grain_htab_uncharge_locked(struct grain_htab_scope *scope,
+GRAIN_API int grain_htab_uncharge_locked(struct grain_htab_scope *scope,
 			       struct grain_hnode *node, size_t bytes);
 
 /* 7. One-call forms: lock, one operation, unlock. */
 
 /** grain_htab_insert - as grain_htab_insert_locked() in its own scope;
  * eviction (if due) has run when it returns. */
-GRAIN_NODISCARD static inline int grain_htab_insert(struct grain_htab *htab,
+GRAIN_NODISCARD GRAIN_INLINE_API int grain_htab_insert(struct grain_htab *htab,
 						    struct grain_hnode *node,
 						    const void *key,
 						    uint64_t now, size_t charge);
@@ -381,7 +388,7 @@ GRAIN_NODISCARD static inline int grain_htab_insert(struct grain_htab *htab,
 /** grain_htab_find_or_insert - as the _locked form in its own scope. The
  * node in *found is valid after return only inside an RCU read-side
  * section (or while the caller otherwise knows nobody removes it). */
-GRAIN_NODISCARD static inline int
+GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_htab_find_or_insert(struct grain_htab *htab, const void *key,
 			  struct grain_hnode *node, uint64_t now, size_t charge,
 			  struct grain_hnode **found);
@@ -389,7 +396,7 @@ grain_htab_find_or_insert(struct grain_htab *htab, const void *key,
 /** grain_htab_remove - remove the entry for @p key and retire it; *removed
  * (if not NULL) gets it, valid as for find_or_insert. @return 0, -ENOENT,
  * -EINVAL. */
-static inline int grain_htab_remove(struct grain_htab *htab, const void *key,
+GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *htab, const void *key,
 				    struct grain_hnode **removed);
 
 /**
@@ -402,7 +409,7 @@ static inline int grain_htab_remove(struct grain_htab *htab, const void *key,
  * NULL. Ordering: acquire (A1: the node's contents as inserted are
  * visible).
  */
-static inline struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
+GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
 						    const void *key);
 
 /* 8. Specialised fast paths. Each _fast call is the call of the same name
@@ -424,7 +431,10 @@ static inline struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
  *   grain_htab_insert_fast(htab, node, key, now, charge, p)
  *   grain_htab_find_or_insert_fast(htab, key, node, now, charge, found, p)
  *   grain_htab_remove_fast(htab, key, removed, p)
- * with the returns, ordering and thread safety of their generic forms. */
+ * with the returns, ordering and thread safety of their generic forms.
+ * They exist in C only: a call without the inline body (C++, another
+ * language) cannot specialise anything, and uses the generic forms, which
+ * libgrain exports. */
 
 /* 9. Maintenance and statistics */
 
@@ -432,39 +442,43 @@ static inline struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
  * EXPIRED; ops.unlinked runs with no lock held; `now` should not go
  * backwards), and run resizes that are due. @return how many expired.
  * Any thread. */
-unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
+GRAIN_API unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
 
 /** grain_htab_resize - set every stripe to @p buckets buckets (a power of
  * two, 1..2^22) in one copy per stripe; automatic resizing goes on from
  * there. Never waits for a grace period; may run inside a read-side
  * section. @return 0, -EINVAL, -ENOMEM (stripes not yet done keep their
  * size). */
-int grain_htab_resize(struct grain_htab *htab, unsigned buckets);
+GRAIN_API int grain_htab_resize(struct grain_htab *htab, unsigned buckets);
 
 /** grain_htab_bytes - the folded byte total (lags by < stripes *
  * mem_batch). grain_htab_bytes_exact - plus every stripe's remainder:
  * exact once writers are quiet; O(stripes). Any thread. */
-size_t grain_htab_bytes(const struct grain_htab *htab);
-size_t grain_htab_bytes_exact(const struct grain_htab *htab);
+GRAIN_API size_t grain_htab_bytes(const struct grain_htab *htab);
+GRAIN_API size_t grain_htab_bytes_exact(const struct grain_htab *htab);
 
 /** grain_htab_stats - fill @p st. Any thread, also inside a scope; takes
  * no lock; a snapshot. Lookups count the searches made under a stripe
  * lock (find_locked, and the search inside remove); lock-free lookups are
  * not counted, since counting would write a shared line from readers.
  * Every counter is exact once threads are quiet. */
-void grain_htab_stats(const struct grain_htab *htab,
+GRAIN_API void grain_htab_stats(const struct grain_htab *htab,
 		      struct grain_htab_stats *st);
 
 /* RCU helpers (liburcu, memb flavour: the default flavour of RCU tables).
  * A table of another flavour uses that flavour's calls instead. */
-void grain_rcu_register_thread(void);   /**< once per thread, before use */
-void grain_rcu_unregister_thread(void); /**< before the thread exits */
+GRAIN_API void grain_rcu_register_thread(void);   /**< once per thread, before use */
+GRAIN_API void grain_rcu_unregister_thread(void); /**< before the thread exits */
 /** Nests; never blocks. In a debug build of libgrain (NDEBUG not
  * defined) it aborts with a message on a thread that did not register. */
-void grain_rcu_read_lock(void);
-void grain_rcu_read_unlock(void);
+GRAIN_API void grain_rcu_read_lock(void);
+GRAIN_API void grain_rcu_read_unlock(void);
 /** grain_rcu_barrier - wait until every reclaim already deferred through
  * the memb flavour has run. Not inside a read-side section. */
-void grain_rcu_barrier(void);
+GRAIN_API void grain_rcu_barrier(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GRAIN_HTAB_H */

@@ -17,88 +17,84 @@
  * Waiters spin on a plain load (no bus-locked operation while the lock is
  * held) with an exponential pause backoff, and yield the CPU after a long
  * spin so that a preempted holder can run on an oversubscribed machine.
- * The lock is not fair and not recursive. Needs C11 atomics: C only.
+ * The lock is not fair and not recursive.
+ *
+ * C and C++. In C the calls are inline (impl/lock.h); in C++ they are
+ * libgrain's exported copies of the same code (common.h, section 3), and
+ * the lock is a storage struct of the same size and alignment as C's.
  */
 #ifndef GRAIN_LOCK_H
 #define GRAIN_LOCK_H
 
 #include <grain/common.h>
 
-#include <sched.h>
-#include <stdatomic.h>
+#ifndef __cplusplus
 #include <stdbool.h>
+#endif
 
-/** One lock word. Put it on its own cache line if it is contended. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * One lock word. Put it on its own cache line if it is contended. It may
+ * be embedded in any struct, in C and in C++; only the grain_spin_* calls
+ * may touch it.
+ *
+ * In C the word is an _Atomic(unsigned). C++ cannot name that type, so it
+ * sees a plain unsigned in its place: the same size, alignment and
+ * all-zero unlocked state (impl/lock.h checks on the C side that the
+ * atomic word is exactly an unsigned, lock-free), and never reads or
+ * writes it itself.
+ */
+#ifdef __cplusplus
+struct grain_spinlock {
+	unsigned grain_impl_word; /* the C side's atomic word; do not touch */
+};
+static_assert(sizeof(grain_spinlock) == sizeof(unsigned) &&
+		      alignof(grain_spinlock) == alignof(unsigned),
+	      "struct grain_spinlock is one unsigned in C++, as in C");
+#else
 struct grain_spinlock {
 	_Atomic(unsigned) locked;
 };
+#endif
 
+/** Static initialiser: unlocked. */
 #define GRAIN_SPINLOCK_INIT { 0 }
 
 /** grain_cpu_relax - tell the CPU this is a spin-wait loop. Any thread. */
-static inline void grain_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#else
-	atomic_signal_fence(memory_order_seq_cst);
-#endif
-}
+GRAIN_INLINE_API void grain_cpu_relax(void);
 
 /** grain_spin_init - make @p l unlocked. Not concurrent with any use of @p l. */
-static inline void grain_spin_init(struct grain_spinlock *l)
-{
-	atomic_init(&l->locked, 0u);
-}
+GRAIN_INLINE_API void grain_spin_init(struct grain_spinlock *l);
 
 /**
  * grain_spin_trylock - take @p l if it is free.
  * @return true if taken (acquire ordering), false otherwise (no ordering).
  * Thread safety: any thread. Never blocks.
  */
-GRAIN_NODISCARD static inline bool grain_spin_trylock(struct grain_spinlock *l)
-{
-	/* A1: pairs with R1 in grain_spin_unlock(); the last holder's writes
-	 * are visible. */
-	return atomic_load_explicit(&l->locked, memory_order_relaxed) == 0u &&
-	       atomic_exchange_explicit(&l->locked, 1u,
-					memory_order_acquire) == 0u;
-}
+GRAIN_NODISCARD GRAIN_INLINE_API bool
+grain_spin_trylock(struct grain_spinlock *l);
 
 /**
  * grain_spin_lock - take @p l, spinning (then yielding) until it is free.
  * Ordering: acquire. Thread safety: any thread; not recursive.
  */
-static inline void grain_spin_lock(struct grain_spinlock *l)
-{
-	unsigned spins = 0;
-
-	while (!grain_spin_trylock(l)) {
-		do {
-			if (spins < 64) {
-				for (unsigned i = 0; i <= spins; i++)
-					grain_cpu_relax();
-				spins = spins * 2 + 1;
-			} else {
-				/* The holder is probably preempted: give it
-				 * the CPU instead of burning our slice. */
-				sched_yield();
-			}
-		} while (atomic_load_explicit(&l->locked,
-					      memory_order_relaxed) != 0u);
-	}
-}
+GRAIN_INLINE_API void grain_spin_lock(struct grain_spinlock *l);
 
 /**
  * grain_spin_unlock - release @p l, which the caller holds.
  * Ordering: release (R1). Thread safety: the holder only.
  */
-static inline void grain_spin_unlock(struct grain_spinlock *l)
-{
-	/* R1: pairs with A1; our critical section happens-before the next. */
-	atomic_store_explicit(&l->locked, 0u, memory_order_release);
+GRAIN_INLINE_API void grain_spin_unlock(struct grain_spinlock *l);
+
+#ifdef __cplusplus
 }
+#endif
+
+#ifndef __cplusplus
+#include <grain/impl/lock.h>
+#endif
 
 #endif /* GRAIN_LOCK_H */

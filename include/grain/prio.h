@@ -73,6 +73,11 @@
  *
  * Drops: a full band refuses the object (tail drop) with -EAGAIN and
  * counts it; nothing already queued is touched.
+ *
+ * C and C++. In C the GRAIN_INLINE_API calls are inline (their bodies are
+ * in impl/, with the layout); in C++ they are calls to libgrain's
+ * exported copies of the same code (common.h, section 3), and struct
+ * grain_prio is an incomplete type.
  */
 #ifndef GRAIN_PRIO_H
 #define GRAIN_PRIO_H
@@ -82,9 +87,11 @@
 #include <grain/ring.h>
 
 #include <errno.h>
-#include <stdatomic.h>
-#include <stdbool.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define GRAIN_PRIO_MAX_BANDS 64u
 #define GRAIN_PRIO_PRIORITIES 16u
@@ -109,9 +116,12 @@ struct grain_prio_config {
 };
 
 /** pfifo_fast's priority-to-band map (priorities 0..15, 3 bands). */
-extern const uint8_t grain_prio_default_priomap[GRAIN_PRIO_PRIORITIES];
+GRAIN_API extern const uint8_t
+	grain_prio_default_priomap[GRAIN_PRIO_PRIORITIES];
 
-#include <grain/impl/prio.h>
+/** A queue. Its layout is private (impl/prio.h, C only): C++ sees an
+ * incomplete type and uses it through pointers only. */
+struct grain_prio;
 
 /**
  * grain_prio_memsize - bytes needed for a queue of this configuration.
@@ -120,7 +130,7 @@ extern const uint8_t grain_prio_default_priomap[GRAIN_PRIO_PRIORITIES];
  *         an entry of a given priomap >= bands, unknown flags).
  * Thread safety: any thread.
  */
-size_t grain_prio_memsize(const struct grain_prio_config *cfg);
+GRAIN_API size_t grain_prio_memsize(const struct grain_prio_config *cfg);
 
 /**
  * grain_prio_init - make an empty queue in caller memory of
@@ -128,30 +138,28 @@ size_t grain_prio_memsize(const struct grain_prio_config *cfg);
  * @return 0, or -EINVAL (NULL, misaligned, invalid configuration).
  * Thread safety: nothing else may use @p prio meanwhile.
  */
-GRAIN_NODISCARD int grain_prio_init(struct grain_prio *prio,
-				    const struct grain_prio_config *cfg);
+GRAIN_API GRAIN_NODISCARD int
+grain_prio_init(struct grain_prio *prio, const struct grain_prio_config *cfg);
 
 /**
  * grain_prio_create - allocate and initialise a queue.
  * @return 0, -EINVAL (as init, or @p priop NULL) or -ENOMEM; *priop is
  *         untouched on error. Thread safety: any thread.
  */
-GRAIN_NODISCARD int grain_prio_create(struct grain_prio **priop,
-				      const struct grain_prio_config *cfg,
-				      const struct grain_alloc *alloc);
+GRAIN_API GRAIN_NODISCARD int
+grain_prio_create(struct grain_prio **priop,
+		  const struct grain_prio_config *cfg,
+		  const struct grain_alloc *alloc);
 
 /**
  * grain_prio_destroy - free a queue from grain_prio_create() (NULL and
  * init'ed queues: no-op). Queued objects are not touched. Nothing else may
  * use the queue, and nobody may sleep on it.
  */
-void grain_prio_destroy(struct grain_prio *prio);
+GRAIN_API void grain_prio_destroy(struct grain_prio *prio);
 
 /** grain_prio_bands - the band count. Any thread. */
-static inline unsigned grain_prio_bands(const struct grain_prio *prio)
-{
-	return prio->ro.nbands;
-}
+GRAIN_INLINE_API unsigned grain_prio_bands(const struct grain_prio *prio);
 
 /**
  * grain_prio_enqueue - add @p obj (NULL allowed) at the tail of @p band.
@@ -160,25 +168,15 @@ static inline unsigned grain_prio_bands(const struct grain_prio *prio)
  *         range. Ordering: release (the dequeue that returns @p obj
  *         acquires). Thread safety: any thread, any number at once.
  */
-GRAIN_NODISCARD static inline int grain_prio_enqueue(struct grain_prio *prio,
-						     unsigned band, void *obj)
-{
-	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands))
-		return -EINVAL;
-	return grain_impl_prio_enqueue(prio, band, &obj, 1) == 1 ? 0 : -EAGAIN;
-}
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_prio_enqueue(struct grain_prio *prio, unsigned band, void *obj);
 
 /**
  * grain_prio_enqueue_prio - enqueue by priority 0..15 through the priomap.
  * @return as grain_prio_enqueue(); -EINVAL also for @p priority > 15.
  */
-GRAIN_NODISCARD static inline int
-grain_prio_enqueue_prio(struct grain_prio *prio, unsigned priority, void *obj)
-{
-	if (GRAIN_UNLIKELY(prio == NULL || priority >= GRAIN_PRIO_PRIORITIES))
-		return -EINVAL;
-	return grain_prio_enqueue(prio, prio->ro.priomap[priority], obj);
-}
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_prio_enqueue_prio(struct grain_prio *prio, unsigned priority, void *obj);
 
 /**
  * grain_prio_enqueue_burst - add as many of @p n objects to @p band as fit,
@@ -186,15 +184,9 @@ grain_prio_enqueue_prio(struct grain_prio *prio, unsigned priority, void *obj)
  * @return the number queued, or -EINVAL (NULL, band out of range,
  *         @p objs NULL with n > 0, n > INT_MAX).
  */
-GRAIN_NODISCARD static inline int
+GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
-			 void *const *objs, unsigned n)
-{
-	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands ||
-			   (objs == NULL && n != 0) || n > (unsigned)INT32_MAX))
-		return -EINVAL;
-	return n == 0 ? 0 : (int)grain_impl_prio_enqueue(prio, band, objs, n);
-}
+			 void *const *objs, unsigned n);
 
 /**
  * grain_prio_try_dequeue - take the next object by the scheduling rule.
@@ -202,14 +194,8 @@ grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
  * @return 0; -EAGAIN if every band is empty; -EINVAL if an argument is
  *         NULL. Ordering: acquire on success. Never blocks.
  */
-GRAIN_NODISCARD static inline int grain_prio_try_dequeue(struct grain_prio *prio,
-							 void **objp,
-							 unsigned *bandp)
-{
-	if (GRAIN_UNLIKELY(prio == NULL || objp == NULL))
-		return -EINVAL;
-	return grain_impl_prio_dequeue(prio, objp, 1, bandp) == 1 ? 0 : -EAGAIN;
-}
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_prio_try_dequeue(struct grain_prio *prio, void **objp, unsigned *bandp);
 
 /**
  * grain_prio_dequeue_burst - take up to @p n objects by the scheduling rule
@@ -217,14 +203,8 @@ GRAIN_NODISCARD static inline int grain_prio_try_dequeue(struct grain_prio *prio
  * @return the number taken (0 if all bands are empty), or -EINVAL (NULL
  *         arguments with n > 0, n > INT_MAX).
  */
-GRAIN_NODISCARD static inline int
-grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n)
-{
-	if (GRAIN_UNLIKELY(prio == NULL || (objs == NULL && n != 0) ||
-			   n > (unsigned)INT32_MAX))
-		return -EINVAL;
-	return n == 0 ? 0 : (int)grain_impl_prio_dequeue(prio, objs, n, NULL);
-}
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n);
 
 /**
  * grain_prio_dequeue_wait / grain_prio_dequeue_burst_wait - as the
@@ -235,12 +215,12 @@ grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n)
  * @return 0 / the count > 0; -ETIMEDOUT; -EINVAL (NULL, no WAIT flag,
  *         n == 0 or n > INT_MAX).
  */
-GRAIN_NODISCARD int grain_prio_dequeue_wait(struct grain_prio *prio,
-					    void **objp, unsigned *bandp,
-					    int64_t timeout_ns);
-GRAIN_NODISCARD int grain_prio_dequeue_burst_wait(struct grain_prio *prio,
-						  void **objs, unsigned n,
-						  int64_t timeout_ns);
+GRAIN_API GRAIN_NODISCARD int
+grain_prio_dequeue_wait(struct grain_prio *prio, void **objp, unsigned *bandp,
+			int64_t timeout_ns);
+GRAIN_API GRAIN_NODISCARD int
+grain_prio_dequeue_burst_wait(struct grain_prio *prio, void **objs, unsigned n,
+			      int64_t timeout_ns);
 
 /** Per-band statistics; a snapshot, see grain_prio_stats(). */
 struct grain_prio_band_stats {
@@ -257,18 +237,18 @@ struct grain_prio_band_stats {
  * all threads are quiet, enqueued == dequeued + backlog exactly and every
  * refused object is in dropped. @return 0 or -EINVAL. Any thread.
  */
-int grain_prio_stats(const struct grain_prio *prio, unsigned band,
-		     struct grain_prio_band_stats *st);
+GRAIN_API int grain_prio_stats(const struct grain_prio *prio, unsigned band,
+			       struct grain_prio_band_stats *st);
 
 /** grain_prio_backlog - objects queued in all bands (a snapshot). */
-unsigned grain_prio_backlog(const struct grain_prio *prio);
+GRAIN_API unsigned grain_prio_backlog(const struct grain_prio *prio);
 
 /**
  * grain_prio_tos_to_priority - an IPv4 TOS byte to a priority 0..15, as
  * Linux's rt_tos2priority() does on forwarding (RFC 1349 TOS bits:
  * low delay -> 6 interactive, throughput -> 2 bulk, both -> 4, else 0).
  */
-unsigned grain_prio_tos_to_priority(uint8_t tos);
+GRAIN_API unsigned grain_prio_tos_to_priority(uint8_t tos);
 
 /**
  * grain_prio_dscp_to_priority - a DSCP (0..63) to a priority: CS6/CS7 -> 7
@@ -277,10 +257,19 @@ unsigned grain_prio_tos_to_priority(uint8_t tos);
  * -> 0 (best effort). With the default priomap: 6 and 7 go to band 0, 0 and
  * 4 to band 1, 2 to band 2.
  */
-unsigned grain_prio_dscp_to_priority(uint8_t dscp);
+GRAIN_API unsigned grain_prio_dscp_to_priority(uint8_t dscp);
 
 /** grain_prio_tclass_to_priority - an IPv6 traffic class byte: its DSCP
  * (upper six bits) through grain_prio_dscp_to_priority(). */
-unsigned grain_prio_tclass_to_priority(uint8_t tclass);
+GRAIN_API unsigned grain_prio_tclass_to_priority(uint8_t tclass);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* C: the layout and the inline bodies. */
+#ifndef __cplusplus
+#include <grain/impl/prio.h>
+#endif
 
 #endif /* GRAIN_PRIO_H */

@@ -74,6 +74,11 @@
  * ring adds one atomic read-modify-write (acq_rel) on its own side's cache
  * line, to find out whether a thread sleeps on the other side; only then
  * does it make a system call (futex wake). Rings without WAIT pay nothing.
+ *
+ * C and C++. In C the GRAIN_INLINE_API calls are inline (their bodies are
+ * in impl/, with the layout); in C++ they are calls to libgrain's
+ * exported copies of the same code (common.h, section 3), and struct
+ * grain_ring is an incomplete type.
  */
 #ifndef GRAIN_RING_H
 #define GRAIN_RING_H
@@ -81,10 +86,14 @@
 #include <grain/common.h>
 
 #include <errno.h>
-#include <stdalign.h>
-#include <stdatomic.h>
-#include <stdbool.h>
 #include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** Only one thread at a time enqueues. */
 #define GRAIN_RING_SP 0x1u
@@ -105,7 +114,9 @@ enum grain_ring_mode {
 #define GRAIN_RING_MIN_CAPACITY 2u
 #define GRAIN_RING_MAX_CAPACITY 0x80000000u
 
-#include <grain/impl/ring.h>
+/** A ring. Its layout is private (impl/ring.h, C only): C++ sees an
+ * incomplete type and uses it through pointers only. */
+struct grain_ring;
 
 /* 4. Lifecycle */
 
@@ -116,7 +127,7 @@ enum grain_ring_mode {
  *         GRAIN_RING_MAX_CAPACITY] or the size does not fit in size_t.
  * Thread safety: any thread.
  */
-size_t grain_ring_memsize(unsigned capacity);
+GRAIN_API size_t grain_ring_memsize(unsigned capacity);
 
 /**
  * grain_ring_init - make an empty ring in caller memory.
@@ -130,8 +141,8 @@ size_t grain_ring_memsize(unsigned capacity);
  *         the ring.
  * Thread safety: no other call on the same ring may run concurrently.
  */
-GRAIN_NODISCARD int grain_ring_init(struct grain_ring *ring, unsigned capacity,
-				    unsigned flags);
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_init(struct grain_ring *ring, unsigned capacity, unsigned flags);
 
 /**
  * grain_ring_create - allocate and initialise a ring.
@@ -140,9 +151,9 @@ GRAIN_NODISCARD int grain_ring_init(struct grain_ring *ring, unsigned capacity,
  * @return 0, -EINVAL (as grain_ring_init(), or @p ringp NULL) or -ENOMEM.
  * Thread safety: any thread.
  */
-GRAIN_NODISCARD int grain_ring_create(struct grain_ring **ringp,
-				      unsigned capacity, unsigned flags,
-				      const struct grain_alloc *alloc);
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_create(struct grain_ring **ringp, unsigned capacity, unsigned flags,
+		  const struct grain_alloc *alloc);
 
 /**
  * grain_ring_destroy - free a ring from grain_ring_create(). NULL is a
@@ -150,13 +161,10 @@ GRAIN_NODISCARD int grain_ring_create(struct grain_ring **ringp,
  * own memory). Thread safety: no other call on the ring may run
  * concurrently, and no thread may sleep in a _wait call on it.
  */
-void grain_ring_destroy(struct grain_ring *ring);
+GRAIN_API void grain_ring_destroy(struct grain_ring *ring);
 
 /** grain_ring_capacity - the slot count given at init. Any thread. */
-static inline unsigned grain_ring_capacity(const struct grain_ring *ring)
-{
-	return ring->cons.mask + 1u;
-}
+GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
 
 /* 5. Non-blocking operations. None of them sleeps or spins on another
  * thread; a multi-producer/-consumer call retries its CAS only when
@@ -168,26 +176,16 @@ static inline unsigned grain_ring_capacity(const struct grain_ring *ring)
  *         not finished with it), -EINVAL if @p ring is NULL.
  * Ordering: release on success (R1), none on failure. Thread safety: see §1.
  */
-GRAIN_NODISCARD static inline int grain_ring_try_enqueue(struct grain_ring *ring,
-							 void *obj)
-{
-	if (GRAIN_UNLIKELY(ring == NULL))
-		return -EINVAL;
-	return grain_impl_ring_enqueue(ring, &obj, 1, false) == 1 ? 0 : -EAGAIN;
-}
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue(struct grain_ring *ring, void *obj);
 
 /**
  * grain_ring_try_dequeue - remove the oldest ready object into @p objp.
  * @return 0, -EAGAIN if none is ready, -EINVAL if an argument is NULL.
  * Ordering: acquire on success (A2), none on failure.
  */
-GRAIN_NODISCARD static inline int grain_ring_try_dequeue(struct grain_ring *ring,
-							 void **objp)
-{
-	if (GRAIN_UNLIKELY(ring == NULL || objp == NULL))
-		return -EINVAL;
-	return grain_impl_ring_dequeue(ring, objp, 1, false) == 1 ? 0 : -EAGAIN;
-}
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue(struct grain_ring *ring, void **objp);
 
 /**
  * grain_ring_enqueue_bulk - add all @p n objects, in order, or none.
@@ -196,66 +194,33 @@ GRAIN_NODISCARD static inline int grain_ring_try_dequeue(struct grain_ring *ring
  *         @p n exceeds the capacity (it could never succeed).
  * Ordering: as grain_ring_try_enqueue() for each object.
  */
-GRAIN_NODISCARD static inline int grain_ring_enqueue_bulk(struct grain_ring *ring,
-							  void *const *objs,
-							  unsigned n)
-{
-	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
-			   n > ring->prod.mask + 1u))
-		return -EINVAL;
-	if (n == 0)
-		return 0;
-	return grain_impl_ring_enqueue(ring, objs, n, false) == n ? 0 : -EAGAIN;
-}
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_enqueue_bulk(struct grain_ring *ring, void *const *objs, unsigned n);
 
 /**
  * grain_ring_enqueue_burst - add as many of the first @p n objects as fit.
  * @return the number added, in order from objs[0] (0 if full), or -EINVAL
  *         if @p ring is NULL, @p objs is NULL with n > 0, or n > INT_MAX.
  */
-GRAIN_NODISCARD static inline int grain_ring_enqueue_burst(struct grain_ring *ring,
-							   void *const *objs,
-							   unsigned n)
-{
-	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
-			   n > (unsigned)INT32_MAX))
-		return -EINVAL;
-	if (n == 0)
-		return 0;
-	return (int)grain_impl_ring_enqueue(ring, objs, n, true);
-}
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_enqueue_burst(struct grain_ring *ring, void *const *objs,
+			 unsigned n);
 
 /**
  * grain_ring_dequeue_bulk - remove exactly @p n objects into @p objs, or
  * none. Errors as grain_ring_enqueue_bulk() (-EAGAIN: fewer than @p n are
  * ready). Ordering: as grain_ring_try_dequeue() for each object.
  */
-GRAIN_NODISCARD static inline int grain_ring_dequeue_bulk(struct grain_ring *ring,
-							  void **objs, unsigned n)
-{
-	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
-			   n > ring->cons.mask + 1u))
-		return -EINVAL;
-	if (n == 0)
-		return 0;
-	return grain_impl_ring_dequeue(ring, objs, n, false) == n ? 0 : -EAGAIN;
-}
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
 
 /**
  * grain_ring_dequeue_burst - remove up to @p n ready objects, oldest first.
  * @return the number removed (0 if none is ready), or -EINVAL as
  *         grain_ring_enqueue_burst().
  */
-GRAIN_NODISCARD static inline int grain_ring_dequeue_burst(struct grain_ring *ring,
-							   void **objs, unsigned n)
-{
-	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
-			   n > (unsigned)INT32_MAX))
-		return -EINVAL;
-	if (n == 0)
-		return 0;
-	return (int)grain_impl_ring_dequeue(ring, objs, n, true);
-}
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
 
 /* 6. Blocking operations.
  *
@@ -270,22 +235,23 @@ GRAIN_NODISCARD static inline int grain_ring_dequeue_burst(struct grain_ring *ri
  * or -EINVAL as the non-blocking form (and for a burst of n == 0, which
  * could never return a count > 0). Ordering: as the non-blocking form.
  */
-GRAIN_NODISCARD int grain_ring_enqueue_wait(struct grain_ring *ring, void *obj,
-					    int64_t timeout_ns);
-GRAIN_NODISCARD int grain_ring_dequeue_wait(struct grain_ring *ring, void **objp,
-					    int64_t timeout_ns);
-GRAIN_NODISCARD int grain_ring_enqueue_bulk_wait(struct grain_ring *ring,
-						 void *const *objs, unsigned n,
-						 int64_t timeout_ns);
-GRAIN_NODISCARD int grain_ring_dequeue_bulk_wait(struct grain_ring *ring,
-						 void **objs, unsigned n,
-						 int64_t timeout_ns);
-GRAIN_NODISCARD int grain_ring_enqueue_burst_wait(struct grain_ring *ring,
-						  void *const *objs, unsigned n,
-						  int64_t timeout_ns);
-GRAIN_NODISCARD int grain_ring_dequeue_burst_wait(struct grain_ring *ring,
-						  void **objs, unsigned n,
-						  int64_t timeout_ns);
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_enqueue_wait(struct grain_ring *ring, void *obj, int64_t timeout_ns);
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_dequeue_wait(struct grain_ring *ring, void **objp,
+			int64_t timeout_ns);
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_enqueue_bulk_wait(struct grain_ring *ring, void *const *objs,
+			     unsigned n, int64_t timeout_ns);
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_dequeue_bulk_wait(struct grain_ring *ring, void **objs, unsigned n,
+			     int64_t timeout_ns);
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_enqueue_burst_wait(struct grain_ring *ring, void *const *objs,
+			      unsigned n, int64_t timeout_ns);
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
+			      int64_t timeout_ns);
 
 /* 7. Snapshots. Each reads both positions with relaxed loads: the answer
  * was true at some instant during the call and may be stale by the time it
@@ -298,34 +264,28 @@ GRAIN_NODISCARD int grain_ring_dequeue_burst_wait(struct grain_ring *ring,
  * is kept beyond the ring's own positions. *dequeued is read first, so
  * *enqueued - *dequeued >= 0; they wrap at 2^64.
  */
-static inline void grain_ring_totals(const struct grain_ring *ring,
-				     uint64_t *enqueued, uint64_t *dequeued)
-{
-	grain_impl_ring_totals(ring, enqueued, dequeued);
-}
+GRAIN_INLINE_API void grain_ring_totals(const struct grain_ring *ring,
+					uint64_t *enqueued, uint64_t *dequeued);
 
 /** grain_ring_count - objects in the ring, in [0, capacity]. */
-static inline unsigned grain_ring_count(const struct grain_ring *ring)
-{
-	return grain_impl_ring_count(ring);
-}
+GRAIN_INLINE_API unsigned grain_ring_count(const struct grain_ring *ring);
 
 /** grain_ring_free_count - free slots: capacity - count. */
-static inline unsigned grain_ring_free_count(const struct grain_ring *ring)
-{
-	return grain_ring_capacity(ring) - grain_impl_ring_count(ring);
-}
+GRAIN_INLINE_API unsigned grain_ring_free_count(const struct grain_ring *ring);
 
 /** grain_ring_empty - count == 0. */
-static inline bool grain_ring_empty(const struct grain_ring *ring)
-{
-	return grain_impl_ring_count(ring) == 0;
-}
+GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring);
 
 /** grain_ring_full - count == capacity. */
-static inline bool grain_ring_full(const struct grain_ring *ring)
-{
-	return grain_impl_ring_count(ring) == grain_ring_capacity(ring);
+GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring);
+
+#ifdef __cplusplus
 }
+#endif
+
+/* C: the layout and the inline bodies. */
+#ifndef __cplusplus
+#include <grain/impl/ring.h>
+#endif
 
 #endif /* GRAIN_RING_H */

@@ -111,10 +111,10 @@ struct grain_htab {
 
 /* --- out-of-line parts (src/htab*.c) ------------------------------------ */
 
-void grain_impl_htab_after_unlock(struct grain_htab_scope *s);
-int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why);
-void grain_impl_htab_expire_head(struct grain_htab_scope *s, uint64_t now);
-void grain_impl_htab_lru_head_changed(struct grain_impl_htab_stripe *st);
+GRAIN_API void grain_impl_htab_after_unlock(struct grain_htab_scope *s);
+GRAIN_API int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why);
+GRAIN_API void grain_impl_htab_expire_head(struct grain_htab_scope *s, uint64_t now);
+GRAIN_API void grain_impl_htab_lru_head_changed(struct grain_impl_htab_stripe *st);
 
 /* Reasons for grain_impl_htab_insert_slow(). */
 enum {
@@ -550,7 +550,7 @@ grain_htab_lock_fast(struct grain_htab *h, const void *key,
 	grain_spin_lock(&s->stripe->lock);
 }
 
-static inline void grain_htab_unlock(struct grain_htab_scope *s)
+GRAIN_INLINE_API void grain_htab_unlock(struct grain_htab_scope *s)
 {
 	grain_spin_unlock(&s->stripe->lock);
 	if (GRAIN_UNLIKELY(s->retired != NULL || s->todo != 0))
@@ -753,19 +753,19 @@ static inline struct grain_htab_params grain_impl_htab_ops(const struct grain_ht
 	return p;
 }
 
-static inline void grain_htab_lock(struct grain_htab *h, const void *key,
+GRAIN_INLINE_API void grain_htab_lock(struct grain_htab *h, const void *key,
 				   struct grain_htab_scope *s)
 {
 	grain_htab_lock_fast(h, key, s, grain_impl_htab_ops(h));
 }
 
-static inline struct grain_hnode *
+GRAIN_INLINE_API struct grain_hnode *
 grain_htab_find_locked(struct grain_htab_scope *s, const void *key)
 {
 	return grain_htab_find_locked_fast(s, key, grain_impl_htab_ops(s->h));
 }
 
-GRAIN_NODISCARD static inline int
+GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_htab_insert_locked(struct grain_htab_scope *s, struct grain_hnode *node,
 			 const void *key, uint64_t now, size_t charge)
 {
@@ -775,7 +775,7 @@ grain_htab_insert_locked(struct grain_htab_scope *s, struct grain_hnode *node,
 					     grain_impl_htab_ops(s->h));
 }
 
-GRAIN_NODISCARD static inline int
+GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_htab_find_or_insert_locked(struct grain_htab_scope *s, const void *key,
 				 struct grain_hnode *node, uint64_t now,
 				 size_t charge, struct grain_hnode **found)
@@ -786,7 +786,7 @@ grain_htab_find_or_insert_locked(struct grain_htab_scope *s, const void *key,
 		s, key, node, now, charge, found, grain_impl_htab_ops(s->h));
 }
 
-GRAIN_NODISCARD static inline int grain_htab_insert(struct grain_htab *h,
+GRAIN_NODISCARD GRAIN_INLINE_API int grain_htab_insert(struct grain_htab *h,
 						    struct grain_hnode *node,
 						    const void *key,
 						    uint64_t now, size_t charge)
@@ -797,7 +797,7 @@ GRAIN_NODISCARD static inline int grain_htab_insert(struct grain_htab *h,
 				      grain_impl_htab_ops(h));
 }
 
-GRAIN_NODISCARD static inline int
+GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_htab_find_or_insert(struct grain_htab *h, const void *key,
 			  struct grain_hnode *node, uint64_t now, size_t charge,
 			  struct grain_hnode **found)
@@ -808,7 +808,7 @@ grain_htab_find_or_insert(struct grain_htab *h, const void *key,
 					      grain_impl_htab_ops(h));
 }
 
-static inline int grain_htab_remove(struct grain_htab *h, const void *key,
+GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *h, const void *key,
 				    struct grain_hnode **removed)
 {
 	if (h == NULL)
@@ -816,7 +816,7 @@ static inline int grain_htab_remove(struct grain_htab *h, const void *key,
 	return grain_htab_remove_fast(h, key, removed, grain_impl_htab_ops(h));
 }
 
-static inline struct grain_hnode *grain_htab_lookup(struct grain_htab *h,
+GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *h,
 						    const void *key)
 {
 	if (h == NULL)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * impl/prio.h - grain_prio's layout and inline fast paths.
+ * impl/prio.h - grain_prio's layout, inline fast paths and the bodies of
+ * prio.h's inline calls: everything C++ does not see (C only).
  * Never include this file directly: include <grain/prio.h>.
  *
  * Labels: P1 (producer) and C1 (dequeuer) are the two full fences of the
@@ -17,6 +18,8 @@
 #endif
 
 #include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 
 struct grain_prio {
 	/* Read-only after init: shared by every thread without bouncing. */
@@ -54,12 +57,14 @@ _Static_assert(offsetof(struct grain_prio, sched) -
 		       GRAIN_CACHELINE,
 	       "scheduler state apart from the bits");
 
-/* Out of line (src/prio.c). */
-GRAIN_COLD void grain_impl_prio_drop(struct grain_prio *p, unsigned band,
-				     unsigned n);
-void grain_impl_prio_settle(struct grain_prio *p, unsigned band);
-unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p, void **objs,
-					  unsigned n, unsigned *bandp);
+/* Out of line (src/prio.c). Exported although not API, as ring's helpers
+ * are: the inline paths compiled into callers call them. */
+GRAIN_API GRAIN_COLD void grain_impl_prio_drop(struct grain_prio *p,
+					       unsigned band, unsigned n);
+GRAIN_API void grain_impl_prio_settle(struct grain_prio *p, unsigned band);
+GRAIN_API unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p,
+						    void **objs, unsigned n,
+						    unsigned *bandp);
 
 /* The producer's look at the bits, after its object is in the ring. */
 static GRAIN_ALWAYS_INLINE uint64_t grain_impl_prio_observe(struct grain_prio *p)
@@ -120,6 +125,60 @@ grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
 		m = atomic_load_explicit(&p->nonempty, memory_order_relaxed);
 	}
 	return got;
+}
+
+/*
+ * The public inline calls of prio.h (declared and documented there). In
+ * src/export.c, GRAIN_INLINE_API makes these the exported definitions that
+ * C++ and other callers without the inline bodies reach.
+ */
+
+GRAIN_INLINE_API unsigned grain_prio_bands(const struct grain_prio *prio)
+{
+	return prio->ro.nbands;
+}
+
+GRAIN_INLINE_API int grain_prio_enqueue(struct grain_prio *prio, unsigned band,
+					void *obj)
+{
+	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands))
+		return -EINVAL;
+	return grain_impl_prio_enqueue(prio, band, &obj, 1) == 1 ? 0 : -EAGAIN;
+}
+
+GRAIN_INLINE_API int grain_prio_enqueue_prio(struct grain_prio *prio,
+					     unsigned priority, void *obj)
+{
+	if (GRAIN_UNLIKELY(prio == NULL || priority >= GRAIN_PRIO_PRIORITIES))
+		return -EINVAL;
+	return grain_prio_enqueue(prio, prio->ro.priomap[priority], obj);
+}
+
+GRAIN_INLINE_API int
+grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
+			 void *const *objs, unsigned n)
+{
+	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands ||
+			   (objs == NULL && n != 0) || n > (unsigned)INT32_MAX))
+		return -EINVAL;
+	return n == 0 ? 0 : (int)grain_impl_prio_enqueue(prio, band, objs, n);
+}
+
+GRAIN_INLINE_API int grain_prio_try_dequeue(struct grain_prio *prio,
+					    void **objp, unsigned *bandp)
+{
+	if (GRAIN_UNLIKELY(prio == NULL || objp == NULL))
+		return -EINVAL;
+	return grain_impl_prio_dequeue(prio, objp, 1, bandp) == 1 ? 0 : -EAGAIN;
+}
+
+GRAIN_INLINE_API int grain_prio_dequeue_burst(struct grain_prio *prio,
+					      void **objs, unsigned n)
+{
+	if (GRAIN_UNLIKELY(prio == NULL || (objs == NULL && n != 0) ||
+			   n > (unsigned)INT32_MAX))
+		return -EINVAL;
+	return n == 0 ? 0 : (int)grain_impl_prio_dequeue(prio, objs, n, NULL);
 }
 
 #endif /* GRAIN_IMPL_PRIO_H */

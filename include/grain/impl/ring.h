@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * impl/ring.h - grain_ring's layout and inline algorithm bodies.
+ * impl/ring.h - grain_ring's layout, inline algorithm bodies and the bodies
+ * of ring.h's inline calls: everything C++ does not see (C only).
  * Never include this file directly: include <grain/ring.h>.
  *
  * Labels: A1/R2 order a consumer's last read of a slot before the next
@@ -14,6 +15,10 @@
 #ifndef GRAIN_RING_H
 #error "include <grain/ring.h> instead of <grain/impl/ring.h>"
 #endif
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 
 /* Threads of one side asleep in a _wait call, woken by the other side. */
 struct grain_impl_ring_sleepers {
@@ -36,26 +41,32 @@ struct grain_impl_ring_slot {
 	void *obj;
 };
 
-/* Sides are 2 cache lines apart so that adjacent-line prefetching does not
- * make them share; the slot array follows the struct. */
+/* Each part starts a cache line of its own (alignas), so the layout needs
+ * no padding worked out by hand and is the same on 32- and 64-bit targets.
+ * An unused line (gap) separates the two sides so that adjacent-line
+ * prefetching does not make them share. The slot array follows the struct:
+ * its size is a multiple of its alignment, GRAIN_CACHELINE. */
 struct grain_ring {
-	struct grain_impl_ring_side prod; /* sleepers: consumers (not empty) */
-	char pad0[2 * GRAIN_CACHELINE - sizeof(struct grain_impl_ring_side)];
-	struct grain_impl_ring_side cons; /* sleepers: producers (not full) */
-	char pad1[2 * GRAIN_CACHELINE - sizeof(struct grain_impl_ring_side)];
-	struct {                          /* cold: lifecycle only */
+	/* Producers' side; its sleepers are consumers (waiting: not empty). */
+	alignas(GRAIN_CACHELINE) struct grain_impl_ring_side prod;
+	alignas(GRAIN_CACHELINE) char gap0[GRAIN_CACHELINE];
+	/* Consumers' side; its sleepers are producers (waiting: not full). */
+	alignas(GRAIN_CACHELINE) struct grain_impl_ring_side cons;
+	alignas(GRAIN_CACHELINE) char gap1[GRAIN_CACHELINE];
+	/* Cold: lifecycle only. */
+	alignas(GRAIN_CACHELINE) struct {
 		struct grain_alloc alloc;
 		size_t memsize;
 		uint64_t base; /* positions at init (moved only by tests) */
 		bool created;
 	} life;
-	char pad2[GRAIN_CACHELINE - sizeof(struct grain_alloc) -
-		  sizeof(size_t) - sizeof(uint64_t) - sizeof(size_t)];
 };
 
 _Static_assert(offsetof(struct grain_ring, prod) == 0, "producer line");
 _Static_assert(offsetof(struct grain_ring, cons) == 2 * GRAIN_CACHELINE,
 	       "consumer state two lines from producer state");
+_Static_assert(_Alignof(struct grain_ring) == GRAIN_CACHELINE,
+	       "rings are cache-line aligned, not more");
 _Static_assert(sizeof(struct grain_ring) % GRAIN_CACHELINE == 0,
 	       "slots start on a cache line");
 _Static_assert(sizeof(struct grain_impl_ring_side) <= GRAIN_CACHELINE,
@@ -67,17 +78,22 @@ grain_impl_ring_slots(const struct grain_ring *r)
 	return (struct grain_impl_ring_slot *)(void *)(r + 1);
 }
 
+/* The out-of-line helpers below are exported (GRAIN_API) although they are
+ * not API: the inline paths compiled into callers call them, so they are
+ * part of libgrain's ABI. */
+
 /* Out of line (src/ring.c): bump the epoch and wake every sleeper. */
-GRAIN_COLD void grain_impl_ring_wake(struct grain_impl_ring_sleepers *s);
+GRAIN_API GRAIN_COLD void
+grain_impl_ring_wake(struct grain_impl_ring_sleepers *s);
 
 /* The sleep loop of every _wait call (src/ring.c), shared by the blocks:
  * calls attempt(ctx) until it returns non-zero (returned as is) or the
  * timeout passes (-ETIMEDOUT; timeout_ns < 0: never, 0: one attempt),
  * sleeping on s between attempts. Whoever makes attempt succeed must call
  * grain_impl_ring_notify(s) afterwards. */
-int grain_impl_wait(struct grain_impl_ring_sleepers *s,
-		    unsigned (*attempt)(void *ctx), void *ctx,
-		    int64_t timeout_ns);
+GRAIN_API int grain_impl_wait(struct grain_impl_ring_sleepers *s,
+			      unsigned (*attempt)(void *ctx), void *ctx,
+			      int64_t timeout_ns);
 
 /* After a successful operation on a WAIT ring: wake the other side if
  * anyone sleeps there. */
@@ -252,7 +268,105 @@ static inline unsigned grain_impl_ring_count(const struct grain_ring *r)
 }
 
 /* For tests: empty the ring and put both positions at pos (for example just
- * below 2^32 or 2^64, to cross the wrap). No other call may run. */
+ * below 2^32 or 2^64, to cross the wrap). No other call may run. A test
+ * hook, not API: libgrain.so does not export it, tests that use it link
+ * libgrain.a. */
 void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos);
+
+/*
+ * The public inline calls of ring.h (declared and documented there). In
+ * src/export.c, GRAIN_INLINE_API makes these the exported definitions that
+ * C++ and other callers without the inline bodies reach.
+ */
+
+GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring)
+{
+	return ring->cons.mask + 1u;
+}
+
+GRAIN_INLINE_API int grain_ring_try_enqueue(struct grain_ring *ring, void *obj)
+{
+	if (GRAIN_UNLIKELY(ring == NULL))
+		return -EINVAL;
+	return grain_impl_ring_enqueue(ring, &obj, 1, false) == 1 ? 0 : -EAGAIN;
+}
+
+GRAIN_INLINE_API int grain_ring_try_dequeue(struct grain_ring *ring,
+					    void **objp)
+{
+	if (GRAIN_UNLIKELY(ring == NULL || objp == NULL))
+		return -EINVAL;
+	return grain_impl_ring_dequeue(ring, objp, 1, false) == 1 ? 0 : -EAGAIN;
+}
+
+GRAIN_INLINE_API int grain_ring_enqueue_bulk(struct grain_ring *ring,
+					     void *const *objs, unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
+			   n > ring->prod.mask + 1u))
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	return grain_impl_ring_enqueue(ring, objs, n, false) == n ? 0 : -EAGAIN;
+}
+
+GRAIN_INLINE_API int grain_ring_enqueue_burst(struct grain_ring *ring,
+					      void *const *objs, unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
+			   n > (unsigned)INT32_MAX))
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	return (int)grain_impl_ring_enqueue(ring, objs, n, true);
+}
+
+GRAIN_INLINE_API int grain_ring_dequeue_bulk(struct grain_ring *ring,
+					     void **objs, unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
+			   n > ring->cons.mask + 1u))
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	return grain_impl_ring_dequeue(ring, objs, n, false) == n ? 0 : -EAGAIN;
+}
+
+GRAIN_INLINE_API int grain_ring_dequeue_burst(struct grain_ring *ring,
+					      void **objs, unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
+			   n > (unsigned)INT32_MAX))
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	return (int)grain_impl_ring_dequeue(ring, objs, n, true);
+}
+
+GRAIN_INLINE_API void grain_ring_totals(const struct grain_ring *ring,
+					uint64_t *enqueued, uint64_t *dequeued)
+{
+	grain_impl_ring_totals(ring, enqueued, dequeued);
+}
+
+GRAIN_INLINE_API unsigned grain_ring_count(const struct grain_ring *ring)
+{
+	return grain_impl_ring_count(ring);
+}
+
+GRAIN_INLINE_API unsigned grain_ring_free_count(const struct grain_ring *ring)
+{
+	return grain_ring_capacity(ring) - grain_impl_ring_count(ring);
+}
+
+GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring)
+{
+	return grain_impl_ring_count(ring) == 0;
+}
+
+GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring)
+{
+	return grain_impl_ring_count(ring) == grain_ring_capacity(ring);
+}
 
 #endif /* GRAIN_IMPL_RING_H */

@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# check-32bit.sh - libgrain and its headers on 32-bit targets (CTest:
+# cross_32bit).
+#
+# For i386 (gcc -m32 and clang --target=i686-linux-gnu) and 32-bit ARM
+# (clang --target=armv7-linux-gnueabihf), with -Wall -Wextra -Wpedantic
+# -Wconversion -Werror:
+#   1. every library source but grain_htab's compiles (-O2 -c);
+#   2. every public header compiles on its own as C11 and as C++17
+#      (-fsyntax-only);
+#   3. i386 with gcc only, since this machine runs i386 programs: the
+#      install test's consumer (a ring round trip through grain.h) links
+#      with an archive of those objects and runs.
+# src/htab*.c are left out: they include liburcu, whose headers Debian
+# installs for the host architecture only. The layout static asserts of
+# the headers are what this check is mostly for.
+#
+# Needs the C library headers of each target: gcc-multilib (i386) and
+# libc6-dev-armhf-cross (armhf), which scripts/setup.sh installs. A target
+# whose compiler or headers are missing is skipped.
+#
+# Exit status: 0 all passed; 1 a check failed; 77 (skipped) a target could
+# not be checked (the others still were, and passed).
+#
+# Environment: GRAIN_SOURCE_DIR, the source tree (default: this script's
+# grandparent).
+set -eu
+
+: "${GRAIN_SOURCE_DIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+cd "$GRAIN_SOURCE_DIR"
+
+say() { printf 'cross 32-bit: %s\n' "$*"; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/grain-cross.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# -Wno-psabi: GCC notes that the alignment of 64-bit _Atomic fields on
+# i386 changed in GCC 11 (now 8, as the ABI asks); nothing to act on.
+warnings="-Wall -Wextra -Wpedantic -Wconversion -Werror"
+failed=0
+missing=0
+
+sources=$(ls src/*.c | grep -v '^src/htab')
+c_headers=$(cd include && ls grain/*.h)
+cxx_headers=$c_headers
+
+printf '#include <stdio.h>\n#include <linux/futex.h>\n' >"$tmp/probe.c"
+
+# check NAME "CC FLAGS" "CXX FLAGS" RUN
+check() {
+	name=$1 cc=$2 cxx=$3 run=$4
+	# $cc and $cxx are a command and its flags: split them.
+	# shellcheck disable=SC2086
+	if ! $cc -c -o "$tmp/probe.o" "$tmp/probe.c" >/dev/null 2>&1; then
+		say "$name: no compiler or C library headers ($cc): skipped"
+		missing=1
+		return 0
+	fi
+	objs=""
+	for src in $sources; do
+		obj="$tmp/$name-$(basename "$src" .c).o"
+		# shellcheck disable=SC2086
+		if ! $cc -std=c11 -O2 $warnings -fPIC -fvisibility=hidden \
+			-Iinclude -c -o "$obj" "$src"; then
+			say "FAILED: $name: $src"
+			failed=1
+		fi
+		objs="$objs $obj"
+	done
+	for header in $c_headers; do
+		printf '#include <%s>\n#include <%s>\n' "$header" "$header" \
+			>"$tmp/header.c"
+		# shellcheck disable=SC2086
+		if ! $cc -std=c11 $warnings -Iinclude -fsyntax-only \
+			"$tmp/header.c"; then
+			say "FAILED: $name: <$header> as C11"
+			failed=1
+		fi
+	done
+	for header in $cxx_headers; do
+		printf '#include <%s>\n#include <%s>\n' "$header" "$header" \
+			>"$tmp/header.cc"
+		# shellcheck disable=SC2086
+		if ! $cxx -std=c++17 $warnings -Iinclude -fsyntax-only \
+			"$tmp/header.cc"; then
+			say "FAILED: $name: <$header> as C++17"
+			failed=1
+		fi
+	done
+	say "$name: library sources (but htab) and headers compile"
+	[ "$run" = run ] || return 0
+
+	exe="$tmp/$name-consumer"
+	# An archive, as libgrain.a: the consumer pulls in only the objects it
+	# needs (export.o, whose htab copies call into the htab sources left
+	# out here, is not among them).
+	lib="$tmp/$name-libgrain.a"
+	# shellcheck disable=SC2086
+	if ! ar rcs "$lib" $objs ||
+		! $cc -std=c11 -O2 $warnings -Iinclude -pthread -o "$exe" \
+			test/install/consumer/main.c "$lib"; then
+		say "FAILED: $name: linking the consumer"
+		failed=1
+	elif ! "$exe"; then
+		say "FAILED: $name: the consumer"
+		failed=1
+	fi
+}
+
+check i386-gcc "gcc -m32 -Wno-psabi" "g++ -m32 -Wno-psabi" run
+check i386-clang "clang --target=i686-linux-gnu" \
+	"clang++ --target=i686-linux-gnu" no
+check armhf-clang "clang --target=armv7-linux-gnueabihf" \
+	"clang++ --target=armv7-linux-gnueabihf" no
+
+[ "$failed" -eq 0 ] || exit 1
+[ "$missing" -eq 0 ] || exit 77
+say "ok"

@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# compilers.sh - grain's C++ headers with both C++ compilers (CTest:
+# cxx_compilers).
+#
+# For g++ and clang++, and for -std=c++17 and -std=c++20, with
+# -Wall -Wextra -Wpedantic -Werror:
+#   1. every header of GRAIN_CXX_HEADERS compiles on its own, included
+#      twice (the include guard);
+#   2. test/cxx/test_cxx_threads.cc compiles, links against the libgrain.so
+#      of the build and runs.
+# The header test of the build (test/CMakeLists.txt) does the same with the
+# compiler CMake found; this script adds the other one.
+#
+# In a sanitizer build the program is linked with the sanitizer's flags,
+# and only by the compiler of CMake's family: the sanitizer runtimes of GCC
+# and Clang do not mix in one process. Headers are compiled by both.
+#
+# Exit status: 0 all passed; 1 a check failed; 77 (skipped) a compiler is
+# missing (the other one's checks still ran and passed).
+#
+# Environment (set by test/CMakeLists.txt):
+#   GRAIN_SOURCE_DIR      the source tree
+#   GRAIN_LIB_DIR         the directory holding the build's libgrain.so
+#   GRAIN_CXX_HEADERS     the headers to check, as "grain/ring.h ..."
+#   GRAIN_CXX_ID          CMake's C++ compiler id (GNU, Clang), may be empty
+#   GRAIN_SANITIZE_FLAGS  compile and link flags of a sanitizer build
+set -eu
+
+: "${GRAIN_SOURCE_DIR:?}" "${GRAIN_LIB_DIR:?}" "${GRAIN_CXX_HEADERS:?}"
+: "${GRAIN_CXX_ID:=}" "${GRAIN_SANITIZE_FLAGS:=}"
+
+say() { printf 'cxx compilers: %s\n' "$*"; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/grain-cxx.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+warnings="-Wall -Wextra -Wpedantic -Werror"
+include="-I$GRAIN_SOURCE_DIR/include"
+failed=0
+missing=0
+
+for cxx in g++ clang++; do
+	if ! command -v "$cxx" >/dev/null 2>&1; then
+		say "$cxx not found: skipped"
+		missing=1
+		continue
+	fi
+	case "$cxx" in
+	g++) family=GNU ;;
+	clang++) family=Clang ;;
+	esac
+	for std in c++17 c++20; do
+		for header in $GRAIN_CXX_HEADERS; do
+			src="$tmp/header.cc"
+			printf '#include <%s>\n#include <%s>\n' \
+				"$header" "$header" >"$src"
+			# $warnings and $include are lists of flags: split them.
+			# shellcheck disable=SC2086
+			if ! "$cxx" -std="$std" $warnings $include \
+				-fsyntax-only "$src"; then
+				say "FAILED: <$header> with $cxx -std=$std"
+				failed=1
+			fi
+		done
+		say "$cxx -std=$std: every header compiles"
+
+		if [ -n "$GRAIN_SANITIZE_FLAGS" ] &&
+			[ "$family" != "$GRAIN_CXX_ID" ]; then
+			say "$cxx -std=$std: program not linked (sanitizer" \
+				"build by $GRAIN_CXX_ID)"
+			continue
+		fi
+		exe="$tmp/test_cxx_threads"
+		# shellcheck disable=SC2086
+		if ! "$cxx" -std="$std" $warnings $include \
+			$GRAIN_SANITIZE_FLAGS -pthread -o "$exe" \
+			"$GRAIN_SOURCE_DIR/test/cxx/test_cxx_threads.cc" \
+			-L"$GRAIN_LIB_DIR" -lgrain -Wl,-rpath,"$GRAIN_LIB_DIR"; then
+			say "FAILED: building test_cxx_threads with $cxx -std=$std"
+			failed=1
+			continue
+		fi
+		if ! "$exe"; then
+			say "FAILED: test_cxx_threads built by $cxx -std=$std"
+			failed=1
+		fi
+		rm -f "$exe"
+	done
+done
+
+[ "$failed" -eq 0 ] || exit 1
+[ "$missing" -eq 0 ] || exit 77
+say "ok"
