@@ -405,8 +405,12 @@ void grain_htab_destroy(struct grain_htab *h)
 		}
 	}
 	/* Deferred reclaims and old arrays still point at the table. */
-	if (htab_has_rcu(h) && h->ops.defer == NULL)
+	if (htab_has_rcu(h) && h->ops.defer == NULL) {
 		h->flavor->barrier();
+		/* Every reclaim (rcu_done releases the token after its last
+		 * touch of the table) happens-before the frees below. */
+		HTAB_TSAN_ACQUIRE(&barrier_token);
+	}
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		/* Acquire: pairs with the decrement ending reclaim_now(). */
 		while (atomic_load_explicit(&h->stripes[i].deferred,

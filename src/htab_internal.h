@@ -72,25 +72,29 @@ static inline void htab_set_grow_at(const struct grain_htab *h, htab_stripe *st,
 {
 	uint64_t g = (uint64_t)h->max_load * buckets;
 
-	st->grow_at = buckets >= HTAB_MAX_BUCKETS ? UINT32_MAX
-		      : g > UINT32_MAX	       ? UINT32_MAX
-						       : (uint32_t)g;
+	uint32_t grow = buckets >= HTAB_MAX_BUCKETS ? UINT32_MAX
+			: g > UINT32_MAX	    ? UINT32_MAX
+						    : (uint32_t)g;
 	/* entries * 8 < max_load * buckets: below an eighth of the load. */
-	st->shrink_at = buckets > h->min_buckets
-				? (uint32_t)((g + 7u) / 8u > UINT32_MAX
-						     ? UINT32_MAX
-						     : (g + 7u) / 8u)
-				: 0u;
+	uint32_t shrink = buckets > h->min_buckets
+				  ? (uint32_t)((g + 7u) / 8u > UINT32_MAX
+						       ? UINT32_MAX
+						       : (g + 7u) / 8u)
+				  : 0u;
+	atomic_store_explicit(&st->grow_at, grow, memory_order_relaxed);
+	atomic_store_explicit(&st->shrink_at, shrink, memory_order_relaxed);
 }
 
-/* A cheap, racy look: does @st's load ask for a resize? */
+/* A cheap, racy look without the lock: does @st's load ask for a resize?
+ * (Relaxed: the answer is checked again under the lock.) */
 static inline bool htab_resize_wanted(const htab_stripe *st)
 {
-	uint32_t e = st->entries_plain;
+	htab_stripe *w = (htab_stripe *)(uintptr_t)st;
+	uint32_t e = atomic_load_explicit(&w->entries, memory_order_relaxed);
 
-	return e > st->grow_at || e < st->shrink_at ||
-	       atomic_load_explicit(&((htab_stripe *)st)->grow_wanted,
-				    memory_order_relaxed);
+	return e > atomic_load_explicit(&w->grow_at, memory_order_relaxed) ||
+	       e < atomic_load_explicit(&w->shrink_at, memory_order_relaxed) ||
+	       atomic_load_explicit(&w->grow_wanted, memory_order_relaxed);
 }
 
 /* htab.c */

@@ -253,8 +253,7 @@ void htab_resize_if_due(struct grain_htab *h, htab_stripe *st)
 	struct grain_hnode *retired = NULL;
 
 	/* A racy first look, then again under the lock. */
-	if (!htab_resize_wanted(st) ||
-	    htab_wanted_buckets(h, st) == htab_array_of(h, st)->mask + 1)
+	if (!htab_resize_wanted(st))
 		return;
 	grain_spin_lock(&st->lock);
 	uint32_t target = htab_wanted_buckets(h, st);

@@ -401,3 +401,60 @@ Test(htab_audit, reused_arrays, .timeout = 120)
 	pthread_mutex_unlock(&f.lock);
 	grain_rcu_unregister_thread();
 }
+
+/* ----------------------------------------------------------------------
+ * Misuse the table refuses
+ */
+
+/* Half a pair of allocation hooks would mix two allocators. */
+Test(htab_audit, half_allocator_refused)
+{
+	static struct ledger l;
+	struct grain_htab *h = (struct grain_htab *)(uintptr_t)1;
+	struct test_alloc_state st = { .budget = -1 };
+	struct grain_alloc only_alloc = { test_alloc_fn, NULL, &st };
+	struct grain_alloc only_free = { NULL, test_free_fn, &st };
+
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	cr_assert_eq(grain_htab_create(&h, &c, &only_alloc), -EINVAL);
+	cr_assert_eq(grain_htab_create(&h, &c, &only_free), -EINVAL);
+	cr_assert_eq(h, (struct grain_htab *)(uintptr_t)1, "untouched on error");
+	cr_assert_eq(atomic_load(&st.live), 0);
+}
+
+/* A removed node waits for its grace period: inserting it again before
+ * its reclaim is refused, and after the reclaim it is the caller's again,
+ * free to go back in without being zeroed. */
+Test(htab_audit, retired_node_refused_until_reclaimed, .timeout = 30)
+{
+	static struct ledger l;
+	static struct obj a;
+	uint64_t k = 7;
+
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, 0);
+	grain_rcu_register_thread();
+	struct grain_htab *h = NULL;
+	cr_assert_eq(grain_htab_create(&h, &c, NULL), 0);
+	obj_init(&a, k);
+	cr_assert_eq(grain_htab_insert(h, &a.node, &k, 1, 1), 0);
+	cr_assert_eq(grain_htab_insert(h, &a.node, &k, 1, 1), -EINVAL,
+		     "a linked node went in twice");
+	grain_rcu_read_lock(); /* holds the grace period */
+	cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	uint64_t k2 = 8;
+	cr_assert_eq(grain_htab_insert(h, &a.node, &k2, 1, 1), -EINVAL,
+		     "a retired node went back in before its reclaim");
+	grain_rcu_read_unlock();
+	grain_rcu_barrier();
+	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+	a.key = k2;
+	cr_assert_eq(grain_htab_insert(h, &a.node, &k2, 2, 1), 0,
+		     "a reclaimed node is free again");
+	grain_rcu_read_lock();
+	cr_assert_eq(grain_htab_lookup(h, &k2), &a.node);
+	grain_rcu_read_unlock();
+	grain_htab_destroy(h);
+	grain_rcu_unregister_thread();
+}

@@ -81,7 +81,7 @@ struct grain_impl_htab_stripe {
 	_Atomic(uint64_t) lookups, hits, inserts;
 	_Atomic(uint32_t) entries;
 	uint32_t index;
-	uint32_t grow_at, shrink_at;             /* entries that ask for a resize */
+	_Atomic(uint32_t) grow_at, shrink_at;    /* entries that ask for a resize */
 	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) oldest; /* head's stamp */
 	_Atomic(uint64_t) evictions, expirations;
 	_Atomic(uint64_t) refusals, chain_refusals, longest, resizes;
@@ -633,7 +633,8 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 	grain_impl_htab_add_bytes(h, st, (int64_t)charge);
 	if (charge != 0 && h->mem_high != 0 && h->policy == GRAIN_HTAB_EVICT)
 		s->todo |= GRAIN_IMPL_HTAB_TODO_EVICT;
-	if (GRAIN_UNLIKELY(entries > st->grow_at))
+	if (GRAIN_UNLIKELY(entries > atomic_load_explicit(&st->grow_at,
+							   memory_order_relaxed)))
 		s->todo |= GRAIN_IMPL_HTAB_TODO_RESIZE;
 	*found = node;
 	return 0;
