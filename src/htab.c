@@ -372,18 +372,12 @@ int grain_htab_create(struct grain_htab **htabp,
 		grain_spin_init(&st->lock);
 		st->index = i;
 		atomic_init(&st->oldest, UINT64_MAX);
-		htab_array *a = htab_array_new(h, buckets, buckets / 8u + 2u, i);
-		if (a == NULL) {
-			for (unsigned j = 0; j < i; j++)
-				htab_array_free(h, atomic_load_explicit(
-							   &h->dir[j],
-							   memory_order_relaxed));
-			grain_mem_free(alloc, h, size, GRAIN_CACHELINE);
-			return -ENOMEM;
-		}
-		atomic_init(&h->dir[i], a);
 		atomic_init(&st->buckets, buckets);
 		htab_set_grow_at(h, st, buckets);
+	}
+	if (htab_arrays_first(h, buckets, buckets / 8u + 2u) != 0) {
+		grain_mem_free(alloc, h, size, GRAIN_CACHELINE);
+		return -ENOMEM;
 	}
 	*htabp = h;
 	return 0;
@@ -422,6 +416,7 @@ void grain_htab_destroy(struct grain_htab *h)
 	for (uint64_t i = 0; i <= h->smask; i++)
 		htab_array_free(h, atomic_load_explicit(&h->dir[i],
 							memory_order_relaxed));
+	htab_slab_free(h);
 	struct grain_alloc alloc = h->alloc;
 	grain_mem_free(&alloc, h, h->memsize, GRAIN_CACHELINE);
 }

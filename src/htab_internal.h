@@ -104,6 +104,12 @@ void htab_process_retired(struct grain_htab *h, struct grain_hnode *list);
 htab_array *htab_array_new(struct grain_htab *h, uint32_t buckets,
 			   uint32_t nover, uint32_t stripe);
 void htab_array_free(struct grain_htab *h, htab_array *a);
+/* Every stripe's first array (one mapping when they add up to huge
+ * pages). @return 0 or -ENOMEM (nothing left allocated). */
+int htab_arrays_first(struct grain_htab *h, uint32_t buckets, uint32_t nover);
+/* The mapping of the first arrays, if any; at destroy. */
+void htab_slab_free(struct grain_htab *h);
+#define HTAB_SLAB UINT32_MAX /* array.mapped: carved from h->slab */
 /* Copy the stripe into @buckets buckets (under its lock); the old array
  * is pushed on *@retired. @return 0 or -ENOMEM. */
 int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,

@@ -52,25 +52,12 @@ static size_t array_size(uint32_t buckets, uint32_t nover)
 	       ((size_t)buckets + nover) * sizeof(struct grain_impl_htab_bucket);
 }
 
-htab_array *htab_array_new(struct grain_htab *h, uint32_t buckets,
-			   uint32_t nover, uint32_t stripe)
+/* Fill in a fresh array's header in zeroed memory @mem. */
+static htab_array *array_init(void *mem, uint32_t mapped, uint32_t buckets,
+			      uint32_t nover, uint32_t stripe)
 {
-	size_t size = array_size(buckets, nover);
-	htab_array *a;
-	uint32_t mapped = 0;
+	htab_array *a = mem;
 
-	if (h->alloc.alloc == NULL && size >= HUGE_SIZE &&
-	    size <= (size_t)UINT32_MAX * HUGE_SIZE / 2) {
-		size = (size + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
-		a = map_huge(size); /* zeroed */
-		mapped = (uint32_t)(size / HUGE_SIZE);
-	} else {
-		a = grain_mem_alloc(&h->alloc, size, GRAIN_CACHELINE);
-		if (a != NULL)
-			memset(a, 0, size);
-	}
-	if (a == NULL)
-		return NULL;
 	a->mapped = mapped;
 	a->mask = buckets - 1;
 	a->nover = nover;
@@ -80,14 +67,84 @@ htab_array *htab_array_new(struct grain_htab *h, uint32_t buckets,
 	return a;
 }
 
+htab_array *htab_array_new(struct grain_htab *h, uint32_t buckets,
+			   uint32_t nover, uint32_t stripe)
+{
+	size_t size = array_size(buckets, nover);
+	void *mem;
+	uint32_t mapped = 0;
+
+	if (h->alloc.alloc == NULL && size >= HUGE_SIZE &&
+	    size <= (size_t)(UINT32_MAX / 2) * HUGE_SIZE) {
+		size = (size + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+		mem = map_huge(size); /* zeroed */
+		mapped = (uint32_t)(size / HUGE_SIZE);
+	} else {
+		mem = grain_mem_alloc(&h->alloc, size, GRAIN_CACHELINE);
+		if (mem != NULL)
+			memset(mem, 0, size);
+	}
+	return mem != NULL ? array_init(mem, mapped, buckets, nover, stripe)
+			   : NULL;
+}
+
+int htab_arrays_first(struct grain_htab *h, uint32_t buckets, uint32_t nover)
+{
+	size_t size = array_size(buckets, nover);
+	uint32_t n = (uint32_t)h->smask + 1;
+
+	/* Together they span huge pages: one mapping for all, carved into
+	 * stripes, so that the bucket lines of the whole table cost a few TLB
+	 * entries. The slab lives until destroy; arrays carved from it are
+	 * never freed on their own (a stripe that resizes leaves its first
+	 * array's share unused). */
+	if (h->alloc.alloc == NULL && size < HUGE_SIZE &&
+	    (uint64_t)size * n >= HUGE_SIZE &&
+	    (uint64_t)size * n <= (uint64_t)(UINT32_MAX / 2) * HUGE_SIZE) {
+		size_t total = ((size_t)size * n + HUGE_SIZE - 1) &
+			       ~(HUGE_SIZE - 1);
+		char *slab = map_huge(total);
+		if (slab != NULL) {
+			h->slab = slab;
+			h->slab_size = total;
+			for (uint32_t i = 0; i < n; i++)
+				atomic_init(&h->dir[i],
+					    array_init(slab + (size_t)i * size,
+						       HTAB_SLAB, buckets, nover,
+						       i));
+			return 0;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		htab_array *a = htab_array_new(h, buckets, nover, i);
+		if (a == NULL) {
+			for (uint32_t j = 0; j < i; j++)
+				htab_array_free(h, atomic_load_explicit(
+							   &h->dir[j],
+							   memory_order_relaxed));
+			return -ENOMEM;
+		}
+		atomic_init(&h->dir[i], a);
+	}
+	return 0;
+}
+
 void htab_array_free(struct grain_htab *h, htab_array *a)
 {
+	if (a->mapped == HTAB_SLAB)
+		return; /* part of h->slab */
 	if (a->mapped != 0) {
 		munmap(a, (size_t)a->mapped * HUGE_SIZE);
 		return;
 	}
 	grain_mem_free(&h->alloc, a, array_size(a->mask + 1, a->nover),
 		       GRAIN_CACHELINE);
+}
+
+void htab_slab_free(struct grain_htab *h)
+{
+	if (h->slab != NULL)
+		munmap(h->slab, h->slab_size);
 }
 
 /* Put @n (signature @sig) in @a, which nobody reads yet. @return false if

@@ -105,6 +105,8 @@ struct grain_htab {
 	const struct rcu_flavor_struct *flavor;
 	struct grain_alloc alloc;
 	size_t memsize;
+	void *slab;       /* the stripes' first arrays, if mapped as one */
+	size_t slab_size;
 	/* Shared and written: the folded byte total. */
 	alignas(GRAIN_CACHELINE) _Atomic(int64_t) total;
 };
