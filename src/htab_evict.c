@@ -84,26 +84,27 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 	unsigned n = 0;
 
 	grain_spin_lock(&st->lock);
+	htab_array *a = htab_array_of(h, st);
 	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL && freed < need &&
 	       (n == 0 || st->lru_head->stamp <= second)) {
 		struct grain_hnode *v = st->lru_head;
 		bool old = htab_expired(h, v, now);
+		unsigned i = 0;
+		struct grain_impl_htab_bucket *b =
+			grain_impl_htab_slot_of(a, v, &i);
 		freed += v->charge;
-		grain_impl_htab_retire(h, st, v,
-				       old ? GRAIN_HTAB_EXPIRED
-					   : GRAIN_HTAB_EVICTED,
-				       &retired);
+		grain_impl_htab_unlink_at(st, b, i, v,
+					  old ? GRAIN_HTAB_EXPIRED
+					      : GRAIN_HTAB_EVICTED,
+					  &retired);
 		grain_impl_htab_bump(old ? &st->expirations : &st->evictions, 1);
 		n++;
 	}
-	if (n != 0) {
-		/* Fold now: others see the bytes gone and do not evict them
-		 * again. */
-		int64_t unf = atomic_load_explicit(&st->unfolded,
-						   memory_order_relaxed);
-		atomic_fetch_add_explicit(&h->total, unf, memory_order_relaxed);
-		atomic_store_explicit(&st->unfolded, 0, memory_order_relaxed);
-	}
+	/* What eviction frees goes straight into the total, not through the
+	 * stripe's remainder: other threads see it gone at once and do not
+	 * evict it again, and the remainder keeps its own meaning. */
+	if (freed != 0)
+		atomic_fetch_sub_explicit(&h->total, freed, memory_order_relaxed);
 	grain_spin_unlock(&st->lock);
 	htab_process_retired(h, retired);
 	if (n != 0)
@@ -166,12 +167,18 @@ static void evict_in_order(struct grain_htab *h, const htab_stripe *own,
 	}
 }
 
+/* Entries an eviction takes one at a time from sampled stripes before it
+ * switches to the exact order: an insert at the watermark needs one, or
+ * up to about mem_batch / charge when a stripe's remainder has just been
+ * folded into the total; a burst down to mem_low needs many more. */
+#define SAMPLED_MAX 64u
+
 void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
 		uint64_t now)
 {
 	uint64_t first = own != NULL ? own->index : (seed >> 48) & h->smask;
 	uint64_t stride = ((seed >> 7) | 1u) & h->smask;
-	unsigned empty_rounds = 0;
+	unsigned empty_rounds = 0, sampled = 0;
 
 	if (stride == 0)
 		stride = 1;
@@ -179,21 +186,19 @@ void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
 		int64_t need = htab_total_near(h, own) - h->mem_low;
 		if (need <= 0)
 			return;
+		if (sampled >= SAMPLED_MAX && h->smask < SNAPSHOT_MAX) {
+			evict_in_order(h, own, now);
+			return;
+		}
 		uint64_t second;
 		htab_stripe *v = pick_victim(h, first, stride, &second);
 		unsigned n = 0;
-		/* The common case, an insert at the watermark, needs one
-		 * entry's worth: the sampled oldest. Anything more follows
-		 * the exact order. */
 		if (v != NULL)
 			(void)evict_from(h, v, second, 1, now, &n);
 		if (n != 0) {
-			if (h->smask < SNAPSHOT_MAX &&
-			    htab_total_near(h, own) > h->mem_low)
-				evict_in_order(h, own, now);
-			if (h->smask < SNAPSHOT_MAX)
-				return;
+			sampled++;
 			empty_rounds = 0;
+			first += stride + 1; /* the next sample looks elsewhere */
 			continue;
 		}
 		/* The sampled stripes were empty (or emptied under us):

@@ -100,11 +100,13 @@
  * LRU order is insertion order, or access order for entries the caller
  * touches. Within a stripe it is exact: a stripe always gives up its least
  * recently used entry first. Across stripes:
- * - an eviction that needs one entry's worth (an insert at the watermark)
- *   is sampled: it compares the oldest entries of GRAIN_HTAB_EVICT_SAMPLE
- *   stripes (the inserting key's own and others picked from its hash) and
- *   evicts the oldest of them, so it reads a few lines, not every stripe;
- *   a stripe that was not sampled may hold an older entry;
+ * - the first 64 entries of an eviction (an insert at the watermark needs
+ *   one, or a few when the folded total has just stepped up by a stripe's
+ *   remainder) are sampled: each compares the oldest entries of
+ *   GRAIN_HTAB_EVICT_SAMPLE stripes (the inserting key's own and others
+ *   picked from its hash) and evicts the oldest of them, so it reads a few
+ *   lines, not every stripe; a stripe that was not sampled may hold an
+ *   older entry;
  * - every further entry of the same eviction follows the exact order, from
  *   a snapshot of every stripe's oldest stamp (up to 1024 stripes; beyond,
  *   it keeps sampling), so a burst from mem_high down to mem_low takes the

@@ -27,8 +27,8 @@
  *
  * The books: entries after = entries before + successful inserts -
  * successful removes - evictions; under churn the table must hold its
- * capacity (give or take one entry per thread for grain_htab, whose
- * evictions are not in the inserting call); in a mixed workload at least
+ * capacity (for grain_htab give or take one entry per thread and the
+ * folding lag of its byte total, capacity / 64); in a mixed workload at least
  * a quarter and at most three quarters of the lookups hit. Any mismatch,
  * a wrong value, a failed insert of a fresh key or a failed removal of a
  * key known present counts as an error.

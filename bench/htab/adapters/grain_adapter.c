@@ -95,10 +95,10 @@ static int grain_create(void **tablep, enum bench_htab_impl impl,
 	cfg.ops.reclaim = item_reclaim;
 	cfg.stripes = info->stripes;
 	/* A grain bucket holds GRAIN_HTAB_BUCKET_SLOTS entries in one cache
-	 * line: a quarter of the chained tables' bucket count keeps the
-	 * initial population at about two entries a bucket (the load stays
-	 * below max_load, so no table resizes during a run). */
-	cfg.buckets = BENCH_HTAB_BUCKETS / 4u / info->stripes;
+	 * line: half the chained tables' bucket count keeps the initial
+	 * population at about two entries a bucket, below max_load (3), so
+	 * no table resizes, while it is filled or during a run. */
+	cfg.buckets = BENCH_HTAB_BUCKETS / 2u / info->stripes;
 	cfg.flags = info->rcu_lookups ? 0u : GRAIN_HTAB_NO_RCU;
 	if (w == BENCH_HTAB_CHURN) {
 		cfg.mem_high = BENCH_HTAB_CHURN_LIMIT;

@@ -466,10 +466,9 @@ grain_impl_htab_slot_of(struct grain_impl_htab_array *a,
 }
 
 /* Unlink linked node @n, which sits in slot @i of @b, from there, the LRU
- * and the counts, and push it on *@retired as retired with @why. Under
- * the stripe lock. */
-static inline void grain_impl_htab_retire_at(struct grain_htab *h,
-					     struct grain_impl_htab_stripe *st,
+ * and the entry count, and push it on *@retired as retired with @why; its
+ * bytes are the caller's to take off. Under the stripe lock. */
+static inline void grain_impl_htab_unlink_at(struct grain_impl_htab_stripe *st,
 					     struct grain_impl_htab_bucket *b,
 					     unsigned i, struct grain_hnode *n,
 					     enum grain_htab_reason why,
@@ -485,10 +484,21 @@ static inline void grain_impl_htab_retire_at(struct grain_htab *h,
 			      memory_order_relaxed);
 	grain_impl_htab_lru_unlink(st, n);
 	grain_impl_htab_set_entries(st, st->entries_plain - 1);
-	grain_impl_htab_add_bytes(h, st, -(int64_t)n->charge);
 	n->state = (uint32_t)GRAIN_IMPL_HNODE_RETIRED | (uint32_t)why;
 	n->next = *retired;
 	*retired = n;
+}
+
+/* As grain_impl_htab_unlink_at(), and take its bytes off the stripe. */
+static inline void grain_impl_htab_retire_at(struct grain_htab *h,
+					     struct grain_impl_htab_stripe *st,
+					     struct grain_impl_htab_bucket *b,
+					     unsigned i, struct grain_hnode *n,
+					     enum grain_htab_reason why,
+					     struct grain_hnode **retired)
+{
+	grain_impl_htab_unlink_at(st, b, i, n, why, retired);
+	grain_impl_htab_add_bytes(h, st, -(int64_t)n->charge);
 }
 
 /* As grain_impl_htab_retire_at(), finding @n's slot first. */
