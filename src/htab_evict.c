@@ -76,8 +76,8 @@ static htab_stripe *pick_victim(struct grain_htab *h, uint64_t first,
  * (the last one may pass it) from the head of @st while they are no newer
  * than @second. @return the bytes evicted; *@count gets the entries. */
 static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
-			  uint64_t second, int64_t need, uint64_t now,
-			  unsigned *count)
+			  const htab_stripe *own, uint64_t second, int64_t need,
+			  uint64_t now, unsigned *count)
 {
 	struct grain_hnode *retired = NULL;
 	int64_t freed = 0;
@@ -100,11 +100,16 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 		grain_impl_htab_bump(old ? &st->expirations : &st->evictions, 1);
 		n++;
 	}
-	/* What eviction frees goes straight into the total, not through the
-	 * stripe's remainder: other threads see it gone at once and do not
-	 * evict it again, and the remainder keeps its own meaning. */
+	/* What eviction frees is taken off the remainder of the stripe whose
+	 * bytes asked for it (the evicting thread's own): that thread's next
+	 * watermark check sees the bytes gone, and in a steady churn at the
+	 * watermark the remainder goes up by an insert and down by its
+	 * eviction, so it never folds and the shared total is not written at
+	 * all. The table total is the folded part plus every remainder,
+	 * whichever stripe a remainder is kept in. */
 	if (freed != 0)
-		atomic_fetch_sub_explicit(&h->total, freed, memory_order_relaxed);
+		grain_impl_htab_add_bytes(h, own != NULL ? (htab_stripe *)own : st,
+					  -freed);
 	grain_spin_unlock(&st->lock);
 	htab_process_retired(h, retired);
 	if (n != 0)
@@ -162,7 +167,7 @@ static void evict_in_order(struct grain_htab *h, const htab_stripe *own,
 			continue;
 		}
 		unsigned got;
-		(void)evict_from(h, st, second, need, now, &got);
+		(void)evict_from(h, st, own, second, need, now, &got);
 		seen[pick] = oldest_of(st);
 	}
 }
@@ -194,7 +199,7 @@ void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
 		htab_stripe *v = pick_victim(h, first, stride, &second);
 		unsigned n = 0;
 		if (v != NULL)
-			(void)evict_from(h, v, second, 1, now, &n);
+			(void)evict_from(h, v, own, second, 1, now, &n);
 		if (n != 0) {
 			sampled++;
 			empty_rounds = 0;

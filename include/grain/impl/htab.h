@@ -158,20 +158,24 @@ grain_impl_htab_array_locked(const struct grain_htab *h, uint64_t hash)
 				    memory_order_relaxed);
 }
 
-/* Add @delta bytes to the stripe; fold into the total past mem_batch.
- * Under the stripe lock. */
+/* Add @delta bytes to the stripe's remainder; fold the remainder into the
+ * total once it reaches mem_batch either way. A read-modify-write: an
+ * evictor also credits what it freed to its own stripe's remainder,
+ * without that stripe's lock. */
 static inline void grain_impl_htab_add_bytes(struct grain_htab *h,
 					     struct grain_impl_htab_stripe *st,
 					     int64_t delta)
 {
-	int64_t unf = atomic_load_explicit(&st->unfolded, memory_order_relaxed) +
+	int64_t unf = atomic_fetch_add_explicit(&st->unfolded, delta,
+						memory_order_relaxed) +
 		      delta;
 
-	if (GRAIN_UNLIKELY(unf >= h->mem_batch || unf <= -h->mem_batch)) {
-		atomic_fetch_add_explicit(&h->total, unf, memory_order_relaxed);
-		unf = 0;
-	}
-	atomic_store_explicit(&st->unfolded, unf, memory_order_relaxed);
+	if (GRAIN_UNLIKELY(unf >= h->mem_batch || unf <= -h->mem_batch))
+		atomic_fetch_add_explicit(
+			&h->total,
+			atomic_exchange_explicit(&st->unfolded, 0,
+						 memory_order_relaxed),
+			memory_order_relaxed);
 }
 
 static inline void grain_impl_htab_set_entries(struct grain_impl_htab_stripe *st,
