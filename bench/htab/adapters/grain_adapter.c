@@ -100,10 +100,17 @@ static int grain_create(void **tablep, enum bench_htab_impl impl,
 	 * no table resizes, while it is filled or during a run. */
 	cfg.buckets = BENCH_HTAB_BUCKETS / 2u / info->stripes;
 	cfg.flags = info->rcu_lookups ? 0u : GRAIN_HTAB_NO_RCU;
+	/* Every feature on: the LRU and the byte accounting always are; the
+	 * mixed workloads also get a TTL (stamps are 0: nothing expires,
+	 * but every insert checks its stripe's oldest entry) and a high
+	 * watermark they never reach (every insert's unlock checks it). */
+	cfg.policy = GRAIN_HTAB_EVICT;
 	if (w == BENCH_HTAB_CHURN) {
 		cfg.mem_high = BENCH_HTAB_CHURN_LIMIT;
 		cfg.mem_low = BENCH_HTAB_CHURN_LIMIT;
-		cfg.policy = GRAIN_HTAB_EVICT;
+	} else {
+		cfg.mem_high = 2u * BENCH_HTAB_UNIVERSE;
+		cfg.ttl = UINT64_MAX / 2;
 	}
 	int rc = grain_htab_create(&h, &cfg, NULL);
 	if (rc == 0)
