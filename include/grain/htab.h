@@ -75,19 +75,23 @@
  * 3. Bytes, watermarks, eviction, TTL
  *
  * Each entry carries a charge in bytes (at most UINT32_MAX) that the caller
- * sets at insert and changes under the lock (charge/uncharge). Each stripe
- * keeps its exact sum; the table total is folded from stripes in batches
- * of `mem_batch` bytes (as the kernel's percpu_counter), so no shared
- * atomic is touched per insert. The folded total lags the exact one by
- * less than stripes * mem_batch bytes; the default batch keeps that lag
- * under mem_high / 64. grain_htab_bytes() returns the folded total,
- * grain_htab_bytes_exact() adds the stripes' remainders (O(stripes)).
+ * sets at insert and changes under the lock (charge/uncharge). The table
+ * total is a folded part plus one remainder per stripe, each folded into
+ * the shared part once it reaches `mem_batch` bytes either way (as the
+ * kernel's percpu_counter), so no shared line is written per insert. The
+ * folded part lags the exact total by less than stripes * mem_batch
+ * bytes; the default batch keeps that lag under mem_high / 64.
+ * grain_htab_bytes() returns the folded part, grain_htab_bytes_exact()
+ * adds every remainder (O(stripes)).
  *
- * Watermark checks are O(1): they read the folded total plus the caller's
- * own stripe's remainder, never the sum over all stripes, and every
- * eviction folds what it frees at once, so evictions are never counted
- * twice. Hence the exact total may exceed mem_high by less than the lag
- * plus one entry per thread; with one stripe it is exact.
+ * Watermark checks are O(1): they read the folded part plus the caller's
+ * own stripe's remainder, never the sum over all stripes. What an
+ * eviction frees is taken off the evicting thread's own stripe's
+ * remainder, so that thread's next check sees it at once, and a steady
+ * churn at the watermark (an insert, then its eviction) leaves the
+ * remainder where it was and writes no shared line. Hence the exact total
+ * may exceed mem_high, or fall below mem_low, by less than the lag plus
+ * one entry per thread; with one stripe it is exact.
  *
  * Policy EVICT (default): a scope that added bytes and ends with the total
  * above mem_high evicts, in its unlock and with no lock held, until the
