@@ -225,8 +225,11 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
 /* 6. Blocking operations.
  *
  * Each needs a ring made with GRAIN_RING_WAIT (else -EINVAL). @p timeout_ns
- * is relative, measured on CLOCK_MONOTONIC: negative waits forever, 0 makes
- * one attempt. They sleep on a futex while the ring is full (enqueue) or
+ * is relative, measured on CLOCK_MONOTONIC: negative (INT64_MIN, or -1 as
+ * a UINT64_MAX cast to int64_t would give) waits forever, 0 makes one
+ * attempt, and a positive timeout whose deadline time_t cannot hold
+ * (INT64_MAX where time_t has 32 bits) also waits forever; no value
+ * overflows, and a forever-waiting call sleeps like any other. They sleep on a futex while the ring is full (enqueue) or
  * empty (dequeue) and are woken by the other side's next successful call,
  * whatever its form (try_, bulk, burst or _wait): no wake-up is lost, and
  * a call that finds what it needs never makes a system call. A woken call
