@@ -171,14 +171,21 @@ int grain_impl_wait(struct grain_impl_ring_sleepers *s,
 	struct timespec deadline, *dl = NULL;
 
 	if (timeout_ns > 0) {
-		clock_gettime(CLOCK_MONOTONIC, &deadline);
+		/* The largest time_t (32 or 64 bits), computed without
+		 * overflow; a deadline beyond it means forever. */
+		const int64_t time_max =
+			(int64_t)((UINT64_C(1) << (sizeof(time_t) * CHAR_BIT - 1)) -
+				  1);
 		int64_t sec = timeout_ns / 1000000000;
-		long nsec = (long)(timeout_ns % 1000000000) + deadline.tv_nsec;
-		if (sec > (int64_t)(INT64_MAX / 4))
-			sec = INT64_MAX / 4; /* far enough to mean forever */
-		deadline.tv_sec += (time_t)sec + nsec / 1000000000;
-		deadline.tv_nsec = nsec % 1000000000;
-		dl = &deadline;
+		long nsec = (long)(timeout_ns % 1000000000);
+
+		clock_gettime(CLOCK_MONOTONIC, &deadline);
+		nsec += deadline.tv_nsec; /* < 2 * 10^9: fits a 32-bit long */
+		if (sec < time_max - (int64_t)deadline.tv_sec - 1) {
+			deadline.tv_sec += (time_t)sec + nsec / 1000000000;
+			deadline.tv_nsec = nsec % 1000000000;
+			dl = &deadline;
+		}
 	}
 	for (;;) {
 		unsigned k = attempt(ctx);

@@ -225,8 +225,11 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
 /* 6. Blocking operations.
  *
  * Each needs a ring made with GRAIN_RING_WAIT (else -EINVAL). @p timeout_ns
- * is relative, measured on CLOCK_MONOTONIC: negative waits forever, 0 makes
- * one attempt. They sleep on a futex while the ring is full (enqueue) or
+ * is relative, measured on CLOCK_MONOTONIC: negative (INT64_MIN, or -1 as
+ * a UINT64_MAX cast to int64_t would give) waits forever, 0 makes one
+ * attempt, and a positive timeout whose deadline time_t cannot hold
+ * (INT64_MAX where time_t has 32 bits) also waits forever; no value
+ * overflows, and a forever-waiting call sleeps like any other. They sleep on a futex while the ring is full (enqueue) or
  * empty (dequeue) and are woken by the other side's next successful call,
  * whatever its form (try_, bulk, burst or _wait): no wake-up is lost, and
  * a call that finds what it needs never makes a system call. A woken call
@@ -253,16 +256,30 @@ GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
 			      int64_t timeout_ns);
 
-/* 7. Snapshots. Each reads both positions with relaxed loads: the answer
- * was true at some instant during the call and may be stale by the time it
- * returns. Slots claimed but not yet filled or emptied count as used.
- * Any thread; no ordering. */
+/* 7. Snapshots. Each reads both positions with relaxed loads (the
+ * positions themselves are written relaxed) and gives no ordering: a
+ * snapshot taken while other threads operate is approximate and may be
+ * stale by the time it returns. What it does promise, in any race:
+ *   - grain_ring_count() and grain_ring_free_count() are in [0, capacity];
+ *     each call takes its own snapshot, so count() + free_count() equals
+ *     the capacity only while no other thread operates;
+ *   - empty() and full() are count() == 0 and count() == capacity;
+ *   - in one grain_ring_totals() call, *dequeued <= *enqueued;
+ *   - successive snapshots by one thread never go backwards: the totals
+ *     are monotonic (modulo 2^64).
+ * The two positions are not read at one instant: a tail read behind the
+ * head (possible on weakly ordered CPUs, as nothing orders the relaxed
+ * position stores for a third thread) is raised to the head, so a racing
+ * count may read 0 for a ring that was never empty, and a count that
+ * reads the tail well after the head is capped at the capacity. Slots
+ * claimed but not yet filled or emptied count as used. Any thread. */
 
 /**
  * grain_ring_totals - objects enqueued and dequeued since init (positions
  * claimed by the two sides; a claim in progress counts). Free: no counter
- * is kept beyond the ring's own positions. *dequeued is read first, so
- * *enqueued - *dequeued >= 0; they wrap at 2^64.
+ * is kept beyond the ring's own positions. Always *dequeued <= *enqueued
+ * (an enqueued total read behind the dequeued one is raised to it); they
+ * wrap at 2^64, and *enqueued - *dequeued is the count before the cap.
  */
 GRAIN_INLINE_API void grain_ring_totals(const struct grain_ring *ring,
 					uint64_t *enqueued, uint64_t *dequeued);

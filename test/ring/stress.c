@@ -27,6 +27,8 @@ struct stress {
 	_Atomic(bool) go;
 	uint64_t total;
 	int64_t give_up_ns; /* lost tokens must fail the test, not hang it */
+	_Atomic(bool) done;  /* workers joined: the watcher stops */
+	uint64_t snapshots;  /* taken by the watcher */
 };
 
 struct worker {
@@ -224,10 +226,47 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
+/* Snapshots racing with every worker: what ring.h section 7 promises. */
+static void *watcher(void *arg)
+{
+	struct stress *st = arg;
+	struct grain_ring *r = st->ring;
+	const unsigned cap = grain_ring_capacity(r);
+	uint64_t last_enq = 0, last_deq = 0;
+
+	wait_for_go(st);
+	while (!atomic_load_explicit(&st->done, memory_order_acquire)) {
+		unsigned used = grain_ring_count(r);
+		unsigned room = grain_ring_free_count(r);
+		uint64_t enq, deq;
+
+		grain_ring_totals(r, &enq, &deq);
+		st->snapshots++;
+		if (used > cap)
+			fail(st, "count above the capacity");
+		if (room > cap)
+			fail(st, "free_count above the capacity");
+		if ((int64_t)(enq - deq) < 0)
+			fail(st, "totals: more dequeued than enqueued");
+		if ((int64_t)(enq - last_enq) < 0)
+			fail(st, "totals: enqueued went backwards");
+		if ((int64_t)(deq - last_deq) < 0)
+			fail(st, "totals: dequeued went backwards");
+		if (enq > st->total || deq > st->total)
+			fail(st, "totals: more than was ever enqueued");
+		last_enq = enq;
+		last_deq = deq;
+		if (atomic_load_explicit(&st->errors, memory_order_relaxed))
+			break;
+	}
+	return NULL;
+}
+
 void stress_run(const struct stress_cfg *c)
 {
 	struct stress st = { .cfg = c };
 	struct worker prods[MAX_THREADS], conss[MAX_THREADS];
+	pthread_t watch_thread;
 	unsigned flags = c->flags | (c->op == STRESS_WAIT ? GRAIN_RING_WAIT : 0);
 
 	cr_assert(c->producers <= MAX_THREADS && c->consumers <= MAX_THREADS);
@@ -252,11 +291,19 @@ void stress_run(const struct stress_cfg *c)
 		cr_assert_eq(pthread_create(&prods[i].thread, NULL, producer,
 					    &prods[i]), 0);
 	}
+	if (c->watch)
+		cr_assert_eq(pthread_create(&watch_thread, NULL, watcher, &st),
+			     0);
 	atomic_store_explicit(&st.go, true, memory_order_release);
 	for (unsigned i = 0; i < c->producers; i++)
 		pthread_join(prods[i].thread, NULL);
 	for (unsigned i = 0; i < c->consumers; i++)
 		pthread_join(conss[i].thread, NULL);
+	atomic_store_explicit(&st.done, true, memory_order_release);
+	if (c->watch) {
+		pthread_join(watch_thread, NULL);
+		cr_assert_gt(st.snapshots, 0);
+	}
 
 	cr_assert_eq(atomic_load(&st.errors), 0u, "%u errors, first: %s",
 		     atomic_load(&st.errors), atomic_load(&st.first_error));
@@ -266,6 +313,12 @@ void stress_run(const struct stress_cfg *c)
 			     "token %llu dequeued %u times",
 			     (unsigned long long)i, atomic_load(&st.seen[i]));
 	cr_assert(grain_ring_empty(st.ring));
+	cr_assert_eq(grain_ring_count(st.ring), 0u);
+	cr_assert_eq(grain_ring_free_count(st.ring), c->capacity);
+	uint64_t enq, deq;
+	grain_ring_totals(st.ring, &enq, &deq);
+	cr_assert_eq(enq, st.total, "every token counted in");
+	cr_assert_eq(deq, st.total, "every token counted out");
 	void *extra;
 	cr_assert_eq(grain_ring_try_dequeue(st.ring, &extra), -EAGAIN);
 	free(st.seen);

@@ -10,6 +10,10 @@
  *   - the ring is empty and its count is 0.
  * In SP (SC) mode several producer (consumer) threads share a mutex, which
  * is the "one at a time" handover the API allows.
+ *
+ * With cfg.watch set, one more thread takes snapshots (count, free_count,
+ * totals) all through the run and checks what ring.h promises of a racing
+ * snapshot; at the end the quiescent ring must read exactly empty.
  */
 #ifndef GRAIN_TEST_RING_STRESS_H
 #define GRAIN_TEST_RING_STRESS_H
@@ -34,6 +38,7 @@ struct stress_cfg {
 	enum stress_op op;
 	bool jitter;         /* random yields and short sleeps */
 	uint64_t start_pos;  /* ring positions start here (wrap tests) */
+	bool watch;          /* a snapshot thread runs alongside */
 };
 
 /* Runs one configuration; every failure is a Criterion assertion. */

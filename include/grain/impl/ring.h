@@ -219,17 +219,37 @@ grain_impl_ring_dequeue(struct grain_ring *r, void **objs, unsigned n,
 	return k;
 }
 
+/*
+ * The snapshots read the two positions with relaxed loads, and no ordering
+ * could make the pair consistent for free: the positions are written
+ * relaxed (only the slot sequences carry release/acquire), so a reader that
+ * reads head = H may still read a tail older than H, even though the tail
+ * had passed H before any consumer could claim up to H. Rather than pay a
+ * release on every claim, the readers clamp: a tail read behind the head
+ * is taken as equal to it, which is a lower bound of the true tail at the
+ * moment head was read. Each load alone is coherent, so successive
+ * snapshots by one thread never go backwards.
+ */
+static inline void grain_impl_ring_positions(const struct grain_ring *r,
+					     uint64_t *tail, uint64_t *head)
+{
+	struct grain_ring *w = (struct grain_ring *)r;
+	uint64_t h = atomic_load_explicit(&w->cons.pos, memory_order_relaxed);
+	uint64_t t = atomic_load_explicit(&w->prod.pos, memory_order_relaxed);
+
+	/* Signed difference: positions are free-running and may wrap. */
+	if ((int64_t)(t - h) < 0)
+		t = h;
+	*tail = t;
+	*head = h;
+}
+
 static inline void grain_impl_ring_totals(const struct grain_ring *r,
 					  uint64_t *tail, uint64_t *head)
 {
-	/* head first: head never passes tail, so tail read later is >= it.
-	 * The acquire keeps the second load after the first. */
-	*head = atomic_load_explicit(&((struct grain_ring *)r)->cons.pos,
-				     memory_order_acquire) -
-		r->life.base;
-	*tail = atomic_load_explicit(&((struct grain_ring *)r)->prod.pos,
-				     memory_order_relaxed) -
-		r->life.base;
+	grain_impl_ring_positions(r, tail, head);
+	*tail -= r->life.base;
+	*head -= r->life.base;
 }
 
 /* Is the object at the head ready to be dequeued? (Used by grain_prio to
@@ -256,14 +276,13 @@ static inline bool grain_impl_ring_head_ready(const struct grain_ring *r)
 
 static inline unsigned grain_impl_ring_count(const struct grain_ring *r)
 {
-	/* As grain_impl_ring_totals(), without touching the cold line. */
-	uint64_t head = atomic_load_explicit(
-		&((struct grain_ring *)r)->cons.pos, memory_order_acquire);
-	uint64_t tail = atomic_load_explicit(
-		&((struct grain_ring *)r)->prod.pos, memory_order_relaxed);
-	uint64_t used = tail - head;
+	uint64_t tail, head;
 	uint64_t cap = (uint64_t)r->cons.mask + 1;
 
+	grain_impl_ring_positions(r, &tail, &head);
+	/* tail >= head here; a tail read much later than the head may be
+	 * more than a capacity ahead of it. */
+	uint64_t used = tail - head;
 	return (unsigned)(used > cap ? cap : used);
 }
 
