@@ -7,24 +7,24 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $w0 << EOD
-1 34.9049 34.5939
-2 33.3605 37.132
-4 34.2448 30.1332
+1 32.3674 35.0951
+2 24.5362 24.5118
+4 24.3217 23.1289
 EOD
 $w1 << EOD
-1 37.5977 36.3543
-2 19.1432 23.2523
-4 25.5999 29.0091
+1 28.4608 33.2554
+2 6.93672 6.82584
+4 9.69445 10.1333
 EOD
 $w2 << EOD
-1 25.0105 23.142
-2 24.5416 21.2154
-4 20.9604 24.2092
+1 21.5998 21.8437
+2 15.9333 13.2037
+4 15.2444 13.1984
 EOD
 $w3 << EOD
-1 22.4636 21.0979
-2 18.6498 20.0246
-4 16.2666 22.1368
+1 21.5254 20.2108
+2 6.60094 6.84471
+4 8.92143 9.95684
 EOD
 set multiplot layout 2,2 title "Fragment reassembly (examples/reasm engine, in memory): one lock against per-bucket-group locks"
 set xlabel 'workers (threads)'

@@ -7,11 +7,11 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 233.856 118.635 223.714 252.987 20.7864 96.1373 108.57 207.076 15.3448
-1 104.05 NaN 207.42 NaN 8.58247 97.2185 275.72 194.552 22.3003
-2 234.965 118.793 NaN NaN 13.9639 96.5638 331.333 223.514 70.7215
-3 241.434 NaN NaN NaN 7.01247 93.3071 82.8657 144.761 78.009
-4 106.68 NaN NaN NaN 0.232651 88.1339 0.544279 114.249 42.3786
+0 129.175 158.217 148.124 151.169 5.47542 34.1165 114.596 127.472 3.99255
+1 143.547 NaN 147.301 NaN 6.24418 46.8522 108.338 120.426 5.93338
+2 145.236 138.962 NaN NaN 4.7539 35.9568 111.749 125.917 2.0789
+3 145.019 NaN NaN NaN 6.88081 41.1291 49.1778 125.385 3.26256
+4 147.233 NaN NaN NaN 0.193535 45.0582 1.46736 125.269 3.76686
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls)"
 set ylabel 'million pairs/s (enqueue + dequeue), median, log scale'
