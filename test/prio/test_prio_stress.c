@@ -444,7 +444,11 @@ Test(prio_stress, weighted_shares_concurrent, .timeout = 240)
 		for (unsigned b = 0; b < BANDS; b++) {
 			double share = (double)got[b] / (double)window;
 			double want = (double)weights[b] / sum;
-			cr_assert(share > want - 0.01 && share < want + 0.01,
+			/* Five points: producers slowed down (sanitizers, a
+			 * loaded machine) let a band run dry now and then,
+			 * which shifts a share by a few points; an unweighted
+			 * scheduler would be off by 24 points on band 0. */
+			cr_assert(share > want - 0.05 && share < want + 0.05,
 				  "%u dequeuer(s), band %u: share %.4f, "
 				  "want %.4f",
 				  consumers, b, share, want);
