@@ -138,6 +138,9 @@ void htab_process_retired(struct grain_htab *h, struct grain_hnode *list)
 
 /* --- the slow halves of the inline calls ---------------------------------- */
 
+/* UINT64_MAX stands for "empty"; a head stamped UINT64_MAX (a caller's
+ * clock may saturate there) reads as one less, or it could never be
+ * evicted. */
 void grain_impl_htab_lru_head_changed(struct grain_impl_htab_stripe *st)
 {
 	uint64_t o = UINT64_MAX;
@@ -168,7 +171,7 @@ int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why)
 		 * four buckets per entry, so that colliding keys cannot make
 		 * the table allocate without bound. */
 		uint64_t buckets = (uint64_t)htab_array_of(h, st)->mask + 1;
-		if (buckets * 2 <= 4 * ((uint64_t)st->entries_plain + 1)) {
+		if (buckets * 2 <= 4 * ((uint64_t)grain_impl_htab_entries(st) + 1)) {
 			atomic_store_explicit(&st->grow_wanted, true,
 					      memory_order_relaxed);
 			s->todo |= GRAIN_IMPL_HTAB_TODO_RESIZE;

@@ -21,9 +21,8 @@
  */
 #include "htab_internal.h"
 
-/* UINT64_MAX stands for "empty"; a head stamped UINT64_MAX (a caller's
- * clock may saturate there) reads as one less, or it could never be
- * evicted. */
+/* The stamp of the stripe's least recently used entry; UINT64_MAX: empty
+ * (grain_impl_htab_lru_head_changed() keeps it). */
 static uint64_t oldest_of(const htab_stripe *st)
 {
 	return atomic_load_explicit(&((htab_stripe *)st)->oldest,

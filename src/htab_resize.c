@@ -254,7 +254,7 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 	/* A first guess at the overflow reserve: room for chains of a
 	 * Poisson load at max_load and some slack for the inserts to come.
 	 * If the keys collide more than that, count exactly. */
-	uint64_t guess = buckets / 8u + st->entries_plain /
+	uint64_t guess = buckets / 8u + grain_impl_htab_entries(st) /
 					       (4u * GRAIN_HTAB_BUCKET_SLOTS) + 2u;
 	htab_array *a = htab_array_new(h, buckets, (uint32_t)guess, st->index);
 
@@ -292,7 +292,7 @@ uint32_t htab_wanted_buckets(const struct grain_htab *h, const htab_stripe *st)
 {
 	htab_array *a = htab_array_of(h, st);
 	uint64_t buckets = (uint64_t)a->mask + 1;
-	uint64_t entries = st->entries_plain;
+	uint64_t entries = grain_impl_htab_entries(st);
 	bool grow = atomic_load_explicit(&((htab_stripe *)st)->grow_wanted,
 					 memory_order_relaxed);
 

@@ -74,7 +74,6 @@ struct grain_impl_htab_array {
  * other threads read (rarely written). */
 struct grain_impl_htab_stripe {
 	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
-	uint32_t entries_plain;                  /* mirror of entries */
 	struct grain_hnode *lru_head, *lru_tail; /* head: least recent */
 	_Atomic(int64_t) unfolded;               /* bytes not in the total */
 	/* Counters: written under the lock, read by stats() at any time. */
@@ -178,10 +177,18 @@ static inline void grain_impl_htab_add_bytes(struct grain_htab *h,
 			memory_order_relaxed);
 }
 
+/* The stripe's entry count: written under its lock, read anywhere. */
+static inline uint32_t
+grain_impl_htab_entries(const struct grain_impl_htab_stripe *st)
+{
+	return atomic_load_explicit(
+		&((struct grain_impl_htab_stripe *)(uintptr_t)st)->entries,
+		memory_order_relaxed);
+}
+
 static inline void grain_impl_htab_set_entries(struct grain_impl_htab_stripe *st,
 					       uint32_t n)
 {
-	st->entries_plain = n;
 	atomic_store_explicit(&st->entries, n, memory_order_relaxed);
 }
 
@@ -487,7 +494,7 @@ static inline void grain_impl_htab_unlink_at(struct grain_impl_htab_stripe *st,
 				      ~(1u << (GRAIN_IMPL_HTAB_OCC_SHIFT + i)),
 			      memory_order_relaxed);
 	grain_impl_htab_lru_unlink(st, n);
-	grain_impl_htab_set_entries(st, st->entries_plain - 1);
+	grain_impl_htab_set_entries(st, grain_impl_htab_entries(st) - 1);
 	n->state = (uint32_t)GRAIN_IMPL_HNODE_RETIRED | (uint32_t)why;
 	n->next = *retired;
 	*retired = n;
@@ -643,7 +650,7 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 			return rc;
 	}
 	grain_impl_htab_lru_append(st, node);
-	uint32_t entries = st->entries_plain + 1;
+	uint32_t entries = grain_impl_htab_entries(st) + 1;
 	grain_impl_htab_set_entries(st, entries);
 	grain_impl_htab_bump(&st->inserts, 1);
 	grain_impl_htab_add_bytes(h, st, (int64_t)charge);
