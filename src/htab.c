@@ -51,7 +51,33 @@ static struct grain_htab *owner_of(const struct grain_hnode *n)
 	return (struct grain_htab *)(uintptr_t)n->stamp;
 }
 
-/* No reader can see @n any more: hand it back. */
+/* The stripe whose deferred count covers retired @n. */
+static htab_stripe *defer_stripe(struct grain_htab *h,
+				 const struct grain_hnode *n)
+{
+	if (n->state == GRAIN_IMPL_HNODE_ARRAY)
+		return &h->stripes[grain_container_of(n, htab_array, carrier)
+					   ->stripe];
+	return &h->stripes[grain_impl_htab_stripe_index(h, n->hash)];
+}
+
+/* No reader can see retired @n any more: free the array it carries, or
+ * give the node back to the caller. */
+static void hand_back(struct grain_htab *h, struct grain_hnode *n)
+{
+	if (n->state == GRAIN_IMPL_HNODE_ARRAY) {
+		htab_array_free(h, grain_container_of(n, htab_array, carrier));
+		return;
+	}
+	enum grain_htab_reason why = (enum grain_htab_reason)(n->state & 0xffu);
+	/* The node is the caller's again: it may be inserted anew. */
+	n->state = GRAIN_IMPL_HNODE_FREE;
+	if (h->ops.reclaim != NULL)
+		h->ops.reclaim(n, why, h->ctx);
+}
+
+/* After a grace period (or ops.defer's promise of one): hand @n back,
+ * and count it off its stripe if ops.defer took it. */
 static void reclaim_now(struct grain_hnode *n)
 {
 	/* Before the first read of the node: its retirement (the release
@@ -62,26 +88,18 @@ static void reclaim_now(struct grain_hnode *n)
 	 * promises that grace period. */
 	HTAB_TSAN_ACQUIRE(&grain_impl_htab_grace_token);
 	struct grain_htab *h = owner_of(n);
-	bool counted = h->ops.defer != NULL && htab_has_rcu(h);
-	htab_stripe *st;
 
-	if (n->state == GRAIN_IMPL_HNODE_ARRAY) {
-		htab_array *a = grain_container_of(n, htab_array, carrier);
-		st = &h->stripes[a->stripe];
-		htab_array_free(h, a);
-	} else {
-		enum grain_htab_reason why =
-			(enum grain_htab_reason)(n->state & 0xffu);
-		st = &h->stripes[grain_impl_htab_stripe_index(h, n->hash)];
-		/* The node is the caller's again: it may be inserted anew. */
-		n->state = GRAIN_IMPL_HNODE_FREE;
-		if (h->ops.reclaim != NULL)
-			h->ops.reclaim(n, why, h->ctx);
+	if (h->ops.defer == NULL) {
+		hand_back(h, n);
+		return;
 	}
-	if (counted)
-		/* Release: the last touch of the table; destroy may free it
-		 * as soon as it reads the count that this makes. */
-		atomic_fetch_sub_explicit(&st->deferred, 1, memory_order_release);
+	/* Counted in defer_one(); the stripe is read before the array
+	 * that may carry its index is freed. */
+	htab_stripe *st = defer_stripe(h, n);
+	hand_back(h, n);
+	/* Release: the last touch of the table; destroy may free it as
+	 * soon as it reads the count that this makes. */
+	atomic_fetch_sub_explicit(&st->deferred, 1, memory_order_release);
 }
 
 static void rcu_done(struct rcu_head *head)
@@ -93,21 +111,15 @@ static void rcu_done(struct rcu_head *head)
 
 static void defer_one(struct grain_htab *h, struct grain_hnode *n)
 {
-	set_owner(n, h);
 	if (!htab_has_rcu(h)) {
-		reclaim_now(n);
+		/* No lock-free reader exists: no grace period to wait. */
+		hand_back(h, n);
 		return;
 	}
+	set_owner(n, h);
 	HTAB_TSAN_RELEASE(n);
 	if (h->ops.defer != NULL) {
-		htab_stripe *st =
-			n->state == GRAIN_IMPL_HNODE_ARRAY
-				? &h->stripes[grain_container_of(n, htab_array,
-								 carrier)
-						      ->stripe]
-				: &h->stripes[grain_impl_htab_stripe_index(
-					  h, n->hash)];
-		atomic_fetch_add_explicit(&st->deferred, 1,
+		atomic_fetch_add_explicit(&defer_stripe(h, n)->deferred, 1,
 					  memory_order_relaxed);
 		h->ops.defer(n, reclaim_now, h->ctx);
 	} else {
@@ -170,7 +182,7 @@ int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why)
 		 * full, not if the keys collide outright: grow, but never past
 		 * four buckets per entry, so that colliding keys cannot make
 		 * the table allocate without bound. */
-		uint64_t buckets = (uint64_t)htab_array_of(h, st)->mask + 1;
+		uint64_t buckets = (uint64_t)grain_impl_htab_array_locked(st)->mask + 1;
 		if (buckets * 2 <= 4 * ((uint64_t)grain_impl_htab_entries(st) + 1)) {
 			atomic_store_explicit(&st->grow_wanted, true,
 					      memory_order_relaxed);
@@ -206,7 +218,8 @@ void grain_impl_htab_after_unlock(struct grain_htab_scope *s)
 	    htab_total_near(h, st) > h->mem_high)
 		htab_evict(h, st, s->hash, s->now);
 	s->todo = 0;
-	htab_resize_if_due(h, st);
+	if (htab_resize_wanted(st))
+		htab_resize_if_due(h, st);
 }
 
 /* --- node checks of the _locked calls --------------------------------------- */
@@ -223,8 +236,8 @@ static int check_node(struct grain_htab_scope *s, struct grain_hnode *n)
 	    s->stripe)
 		return -EINVAL;
 	unsigned i;
-	if (grain_impl_htab_slot_of(grain_impl_htab_array_locked(s->h, n->hash),
-				    n, &i) == NULL)
+	if (grain_impl_htab_slot_of(grain_impl_htab_array_locked(s->stripe), n,
+				    &i) == NULL)
 		return -ENOENT; /* linked in another table */
 	return 0;
 }
@@ -382,6 +395,9 @@ int grain_htab_create(struct grain_htab **htabp,
 		grain_mem_free(alloc, h, size, GRAIN_CACHELINE);
 		return -ENOMEM;
 	}
+	for (unsigned i = 0; i < stripes; i++)
+		h->stripes[i].arr = atomic_load_explicit(&h->dir[i],
+							 memory_order_relaxed);
 	*htabp = h;
 	return 0;
 }
@@ -455,7 +471,8 @@ void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
 		st->entries += atomic_load_explicit(&s->entries,
 						    memory_order_relaxed);
 		st->inserts += grain_impl_htab_get(&s->inserts);
-		st->lookups += grain_impl_htab_get(&s->lookups);
+		st->lookups += grain_impl_htab_get(&s->hits) +
+			       grain_impl_htab_get(&s->misses);
 		st->hits += grain_impl_htab_get(&s->hits);
 		st->evictions += grain_impl_htab_get(&s->evictions);
 		st->expirations += grain_impl_htab_get(&s->expirations);

@@ -83,7 +83,7 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 	unsigned n = 0;
 
 	grain_spin_lock(&st->lock);
-	htab_array *a = htab_array_of(h, st);
+	htab_array *a = grain_impl_htab_array_locked(st);
 	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL && freed < need &&
 	       (n == 0 || st->lru_head->stamp <= second)) {
 		struct grain_hnode *v = st->lru_head;

@@ -47,11 +47,6 @@ static inline bool htab_expired(const struct grain_htab *h,
 	return h->ttl != 0 && now >= n->stamp && now - n->stamp >= h->ttl;
 }
 
-static inline htab_array *htab_array_of(const struct grain_htab *h,
-					const htab_stripe *st)
-{
-	return atomic_load_explicit(&h->dir[st->index], memory_order_relaxed);
-}
 
 /* The byte total as a watermark check sees it: the folded total plus
  * @st's own remainder (@st may be NULL). */

@@ -250,7 +250,7 @@ static int64_t overflow_needed(struct grain_htab *h, htab_array *old,
 int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 		struct grain_hnode **retired)
 {
-	htab_array *old = htab_array_of(h, st);
+	htab_array *old = grain_impl_htab_array_locked(st);
 	/* A first guess at the overflow reserve: room for chains of a
 	 * Poisson load at max_load and some slack for the inserts to come.
 	 * If the keys collide more than that, count exactly. */
@@ -280,6 +280,7 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 	/* R3: pairs with A3 in grain_htab_lookup_fast(); a reader that
 	 * loads the new array sees all of its slots filled. */
 	atomic_store_explicit(&h->dir[st->index], a, memory_order_release);
+	st->arr = a;
 	atomic_store_explicit(&st->buckets, buckets, memory_order_relaxed);
 	htab_set_grow_at(h, st, buckets);
 	grain_impl_htab_bump(&st->resizes, 1);
@@ -290,7 +291,7 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 
 uint32_t htab_wanted_buckets(const struct grain_htab *h, const htab_stripe *st)
 {
-	htab_array *a = htab_array_of(h, st);
+	htab_array *a = grain_impl_htab_array_locked(st);
 	uint64_t buckets = (uint64_t)a->mask + 1;
 	uint64_t entries = grain_impl_htab_entries(st);
 	bool grow = atomic_load_explicit(&((htab_stripe *)st)->grow_wanted,
@@ -314,7 +315,7 @@ void htab_resize_if_due(struct grain_htab *h, htab_stripe *st)
 		return;
 	grain_spin_lock(&st->lock);
 	uint32_t target = htab_wanted_buckets(h, st);
-	if (target != htab_array_of(h, st)->mask + 1 &&
+	if (target != grain_impl_htab_array_locked(st)->mask + 1 &&
 	    htab_relink(h, st, target, &retired) == 0)
 		atomic_store_explicit(&st->grow_wanted, false,
 				      memory_order_relaxed);
@@ -335,7 +336,7 @@ int grain_htab_resize(struct grain_htab *h, unsigned buckets)
 		int rc = 0;
 
 		grain_spin_lock(&st->lock);
-		if (htab_array_of(h, st)->mask + 1 != buckets)
+		if (grain_impl_htab_array_locked(st)->mask + 1 != buckets)
 			rc = htab_relink(h, st, buckets, &retired);
 		grain_spin_unlock(&st->lock);
 		htab_process_retired(h, retired);

@@ -32,6 +32,9 @@
  * Instructions include the few of the driving loop (a counter, a token
  * sum), the same for every implementation of a family.
  */
+/* liburcu's read side inline (its static headers), as the timed htab
+ * benchmark and a daemon that cares about lookup cost use it. */
+#define _LGPL_SOURCE
 #include "instr_ops.h"
 
 #include "baselines/mutex_ring.h"
@@ -50,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <urcu/urcu-memb.h>
 
 #define INSTR_DEFAULT_OPS 65536u
 #define INSTR_STRIPED_LOCKS 256u /* as the htab benchmark's baseline */
@@ -418,7 +422,7 @@ static uint64_t grain_htab_run(struct instr_state *s)
 		if (s->rcu) {
 			for (uint64_t i = 0; i < s->ops; i++) {
 				uint64_t key = htab_key(i);
-				grain_rcu_read_lock();
+				urcu_memb_read_lock();
 				struct grain_hnode *n = grain_htab_lookup_fast(
 					h, &key, item_params);
 				if (n != NULL) {
@@ -428,7 +432,7 @@ static uint64_t grain_htab_run(struct instr_state *s)
 							  ->value;
 					done++;
 				}
-				grain_rcu_read_unlock();
+				urcu_memb_read_unlock();
 			}
 		} else {
 			for (uint64_t i = 0; i < s->ops; i++) {

@@ -74,10 +74,15 @@ struct grain_impl_htab_array {
  * other threads read (rarely written). */
 struct grain_impl_htab_stripe {
 	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
+	/* The stripe's array as the lock holder sees it: the same pointer
+	 * as h->dir[index], written with it under the lock, read only under
+	 * the lock (the line is the lock's, so this costs no line). */
+	struct grain_impl_htab_array *arr;
 	struct grain_hnode *lru_head, *lru_tail; /* head: least recent */
 	_Atomic(int64_t) unfolded;               /* bytes not in the total */
-	/* Counters: written under the lock, read by stats() at any time. */
-	_Atomic(uint64_t) lookups, hits, inserts;
+	/* Counters: written under the lock, read by stats() at any time.
+	 * A locked search counts one of hits and misses. */
+	_Atomic(uint64_t) hits, misses, inserts;
 	_Atomic(uint32_t) entries;
 	uint32_t index;
 	_Atomic(uint32_t) grow_at, shrink_at;    /* entries that ask for a resize */
@@ -150,11 +155,11 @@ static inline uint16_t grain_impl_htab_sig(uint64_t hash)
 	return (uint16_t)(hash >> 32);
 }
 
+/* The array of stripe @st, under its lock. */
 static inline struct grain_impl_htab_array *
-grain_impl_htab_array_locked(const struct grain_htab *h, uint64_t hash)
+grain_impl_htab_array_locked(const struct grain_impl_htab_stripe *st)
 {
-	return atomic_load_explicit(&h->dir[grain_impl_htab_stripe_index(h, hash)],
-				    memory_order_relaxed);
+	return st->arr;
 }
 
 /* Add @delta bytes to the stripe's remainder; fold the remainder into the
@@ -251,12 +256,14 @@ static inline unsigned grain_impl_htab_ctz64(uint64_t x)
 	return (unsigned)__builtin_ctzll(x);
 }
 
-/* Bits set in a slot mask (at most 8 bits: no libgcc call). */
+/* Bits set in a slot mask (at most 8 bits): two nibbles looked up in a
+ * constant that holds the bit count of 0..15 in its 4-bit fields. */
 static inline unsigned grain_impl_htab_popcount(unsigned x)
 {
-	x = x - ((x >> 1) & 0x55u);
-	x = (x & 0x33u) + ((x >> 2) & 0x33u);
-	return (x + (x >> 4)) & 0x0fu;
+	const uint64_t nib = 0x4332322132212110ull;
+
+	return (unsigned)((nib >> ((x & 0xfu) * 4u)) & 0xfu) +
+	       (unsigned)((nib >> ((x >> 4) * 4u)) & 0xfu);
 }
 
 static inline unsigned grain_impl_htab_ctz(unsigned x)
@@ -520,8 +527,8 @@ static inline void grain_impl_htab_retire(struct grain_htab *h,
 					  struct grain_hnode **retired)
 {
 	unsigned i = 0;
-	struct grain_impl_htab_bucket *b = grain_impl_htab_slot_of(
-		grain_impl_htab_array_locked(h, n->hash), n, &i);
+	struct grain_impl_htab_bucket *b =
+		grain_impl_htab_slot_of(grain_impl_htab_array_locked(st), n, &i);
 
 	grain_impl_htab_retire_at(h, st, b, i, n, why, retired);
 }
@@ -567,7 +574,6 @@ grain_htab_lock_fast(struct grain_htab *h, const void *key,
 	s->h = h;
 	s->hash = p.hash(key, &h->secret, h->ctx);
 	s->stripe = &h->stripes[grain_impl_htab_stripe_index(h, s->hash)];
-	s->now = 0;
 	s->retired = NULL;
 	s->todo = 0;
 	grain_spin_lock(&s->stripe->lock);
@@ -576,7 +582,7 @@ grain_htab_lock_fast(struct grain_htab *h, const void *key,
 GRAIN_INLINE_API void grain_htab_unlock(struct grain_htab_scope *s)
 {
 	grain_spin_unlock(&s->stripe->lock);
-	if (GRAIN_UNLIKELY(s->retired != NULL || s->todo != 0))
+	if (GRAIN_UNLIKELY(((uintptr_t)s->retired | s->todo) != 0))
 		grain_impl_htab_after_unlock(s);
 }
 
@@ -584,13 +590,11 @@ static GRAIN_ALWAYS_INLINE struct grain_hnode *
 grain_htab_find_locked_fast(struct grain_htab_scope *s, const void *key,
 			    const struct grain_htab_params p)
 {
-	struct grain_htab *h = s->h;
+	struct grain_impl_htab_stripe *st = s->stripe;
 	struct grain_hnode *n = grain_impl_htab_search(
-		grain_impl_htab_array_locked(h, s->hash), s->hash, key, p, h->ctx);
+		grain_impl_htab_array_locked(st), s->hash, key, p, s->h->ctx);
 
-	grain_impl_htab_bump(&s->stripe->lookups, 1);
-	if (n != NULL)
-		grain_impl_htab_bump(&s->stripe->hits, 1);
+	grain_impl_htab_bump(n != NULL ? &st->hits : &st->misses, 1);
 	return n;
 }
 
@@ -618,7 +622,7 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 	}
 	for (;;) {
 		struct grain_impl_htab_array *a =
-			grain_impl_htab_array_locked(h, s->hash);
+			grain_impl_htab_array_locked(st);
 		struct grain_hnode *old =
 			grain_impl_htab_probe(a, s->hash, key, p, h->ctx, &pr);
 		if (old != NULL) {
@@ -740,11 +744,11 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 	struct grain_impl_htab_bucket *b = NULL;
 	unsigned i = 0;
 	struct grain_hnode *n = grain_impl_htab_find_slot(
-		grain_impl_htab_array_locked(h, s.hash), s.hash, key, p, h->ctx,
+		grain_impl_htab_array_locked(s.stripe), s.hash, key, p, h->ctx,
 		&b, &i);
-	grain_impl_htab_bump(&s.stripe->lookups, 1);
+	grain_impl_htab_bump(n != NULL ? &s.stripe->hits : &s.stripe->misses,
+			     1);
 	if (n != NULL) {
-		grain_impl_htab_bump(&s.stripe->hits, 1);
 		grain_impl_htab_retire_at(h, s.stripe, b, i, n,
 					  GRAIN_HTAB_REMOVED, &s.retired);
 	}
