@@ -413,6 +413,7 @@ HTAB_WORKLOADS = {"read90": "90% lookup, 5% insert, 5% remove",
 
 HTAB_LABEL = {"grain/1": "grain/1 (one stripe)",
               "grain-rcu/256": "grain-rcu/256 (RCU lookups)",
+              "grain-qsbr/256": "grain-qsbr/256 (RCU lookups, qsbr)",
               "mutex": "mutex baseline (1 lock)",
               "striped": "striped baseline (256 spinlocks)",
               "cds_lfht": "cds_lfht (liburcu)",

@@ -288,7 +288,8 @@ std::vector<Target> Targets()
 	const bench_htab_workload r = BENCH_HTAB_READ90, m = BENCH_HTAB_MIX50,
 				  c = BENCH_HTAB_CHURN;
 	const Side mutex = Of(BENCH_HTAB_MUTEX), striped = Of(BENCH_HTAB_STRIPED),
-		   rcu = Of(BENCH_HTAB_GRAIN_RCU), locked = Of(BENCH_HTAB_GRAIN_256);
+		   rcu = Of(BENCH_HTAB_GRAIN_RCU), locked = Of(BENCH_HTAB_GRAIN_256),
+		   qsbr = Of(BENCH_HTAB_GRAIN_QSBR);
 	return {
 		{ "90/5/5, 1 thread: grain best striped >= 1.0x striped "
 		  "baseline", r, 1, kBest, striped, 1.0, true },
@@ -310,6 +311,14 @@ std::vector<Target> Targets()
 		  "(256 stripes)", r, 1, rcu, locked, 1.0, true },
 		{ "90/5/5, 2 threads: grain RCU lookups >= 1.0x grain locked "
 		  "(256 stripes)", r, 2, rcu, locked, 1.0, true },
+		{ "90/5/5, 2 threads: grain RCU lookups, qsbr flavour >= 1.3x "
+		  "striped baseline", r, 2, qsbr, striped, 1.3, true },
+		{ "50/25/25, 2 threads: grain RCU lookups, qsbr flavour >= 1.3x "
+		  "striped baseline", m, 2, qsbr, striped, 1.3, true },
+		{ "90/5/5, 1 thread: grain RCU lookups, qsbr flavour >= 1.0x "
+		  "grain locked (256 stripes)", r, 1, qsbr, locked, 1.0, true },
+		{ "90/5/5, 2 threads: grain RCU lookups, qsbr flavour >= 1.0x "
+		  "grain locked (256 stripes)", r, 2, qsbr, locked, 1.0, true },
 		{ "90/5/5, 2 threads: grain best striped >= 3x global mutex", r,
 		  2, kBest, mutex, 3.0, true },
 		{ "90/5/5, 2 threads: grain best striped >= 2x cds_lfht", r, 2,
@@ -416,6 +425,8 @@ std::string RatioTable(bench_htab_workload w)
 		  Of(BENCH_HTAB_STRIPED) },
 		{ "grain-rcu / cds_lfht", Of(BENCH_HTAB_GRAIN_RCU),
 		  Of(BENCH_HTAB_LFHT) },
+		{ "grain-qsbr / striped", Of(BENCH_HTAB_GRAIN_QSBR),
+		  Of(BENCH_HTAB_STRIPED) },
 	};
 	std::ostringstream o;
 	o << "| threads | grain best striped |";

@@ -65,6 +65,7 @@ enum bench_htab_impl {
 	BENCH_HTAB_GRAIN_256,  /**< 256 stripes, locked lookups */
 	BENCH_HTAB_GRAIN_4096, /**< 4096 stripes, locked lookups */
 	BENCH_HTAB_GRAIN_RCU,  /**< 256 stripes, lock-free RCU lookups */
+	BENCH_HTAB_GRAIN_QSBR, /**< as GRAIN_RCU, liburcu's qsbr flavour */
 	BENCH_HTAB_MUTEX,      /**< baselines/mutex_table */
 	BENCH_HTAB_STRIPED,    /**< baselines/striped_table, 256 spinlocks */
 	BENCH_HTAB_LFHT,       /**< liburcu cds_lfht (memb flavour) */

@@ -26,6 +26,7 @@
 /* liburcu's read side inline (its static headers), as a daemon that
  * cares about lookup cost would use it. */
 #define _LGPL_SOURCE
+#include "grain_item.h"
 #include "harness.h"
 
 #include <grain/hash.h>
@@ -36,44 +37,6 @@
 #include <string.h>
 #include <urcu/urcu-memb.h>
 
-/* Key and value first: the chain walk reads node.hash and then the key,
- * so both sit in the item's first 64 bytes. */
-struct grain_item {
-	uint64_t key;
-	uint64_t value;
-	struct grain_hnode node;
-};
-
-static struct grain_item *item_of(struct grain_hnode *n)
-{
-	return grain_container_of(n, struct grain_item, node);
-}
-
-static const struct grain_item *citem_of(const struct grain_hnode *n)
-{
-	return (const struct grain_item
-			*)(const void *)((const char *)n -
-					 offsetof(struct grain_item, node));
-}
-
-static uint64_t item_hash(const void *key, const struct grain_hash_key *secret,
-			  void *ctx)
-{
-	(void)secret;
-	(void)ctx;
-	return grain_hash_mix64(*(const uint64_t *)key);
-}
-
-static bool item_eq(const struct grain_hnode *node, const void *key, void *ctx)
-{
-	(void)ctx;
-	return citem_of(node)->key == *(const uint64_t *)key;
-}
-
-/* The benchmark's hash and equality as compile-time parameters: every
- * measured call is a _fast call, so both inline into the table's code. */
-static const struct grain_htab_params item_params = { item_hash, item_eq };
-
 static void item_reclaim(struct grain_hnode *node, enum grain_htab_reason why,
 			 void *ctx)
 {
@@ -82,8 +45,9 @@ static void item_reclaim(struct grain_hnode *node, enum grain_htab_reason why,
 	free(item_of(node));
 }
 
-static int grain_create(void **tablep, enum bench_htab_impl impl,
-			enum bench_htab_workload w)
+int bench_htab_grain_create(void **tablep, enum bench_htab_impl impl,
+			    enum bench_htab_workload w,
+			    const struct rcu_flavor_struct *flavor)
 {
 	const struct bench_htab_impl_info *info = bench_htab_info(impl);
 	struct grain_htab_config cfg;
@@ -100,6 +64,7 @@ static int grain_create(void **tablep, enum bench_htab_impl impl,
 	 * no table resizes, while it is filled or during a run. */
 	cfg.buckets = BENCH_HTAB_BUCKETS / 2u / info->stripes;
 	cfg.flags = info->rcu_lookups ? 0u : GRAIN_HTAB_NO_RCU;
+	cfg.rcu_flavor = flavor;
 	/* Every feature on: the LRU and the byte accounting always are; the
 	 * mixed workloads also get a TTL (stamps are 0: nothing expires,
 	 * but every insert checks its stripe's oldest entry) and a high
@@ -118,7 +83,13 @@ static int grain_create(void **tablep, enum bench_htab_impl impl,
 	return rc;
 }
 
-static void grain_destroy(void *table)
+static int grain_create(void **tablep, enum bench_htab_impl impl,
+			enum bench_htab_workload w)
+{
+	return bench_htab_grain_create(tablep, impl, w, NULL);
+}
+
+void bench_htab_grain_destroy(void *table)
 {
 	grain_htab_destroy(table);
 }
@@ -150,25 +121,25 @@ static int insert_stamped(struct grain_htab *h, uint64_t key, uint64_t now)
 	return rc == -EEXIST ? 0 : rc;
 }
 
-static int grain_insert(void *table, uint64_t key)
+int bench_htab_grain_insert(void *table, uint64_t key)
 {
 	return insert_stamped(table, key, 0);
 }
 
-static int grain_populate(void *table, uint64_t key)
+int bench_htab_grain_populate(void *table, uint64_t key)
 {
 	int rc = insert_stamped(table, key, 0);
 	return rc == 1 ? 0 : rc == 0 ? -EEXIST : rc;
 }
 
-static int grain_remove(void *table, uint64_t key)
+int bench_htab_grain_remove(void *table, uint64_t key)
 {
 	int rc = grain_htab_remove_fast(table, &key, NULL, item_params);
 	return rc == 0 ? 1 : rc == -ENOENT ? 0 : rc;
 }
 
 /* The fresh key must go in; its unlock did the eviction. */
-static int grain_churn(void *table, uint64_t key, uint64_t now)
+int bench_htab_grain_churn(void *table, uint64_t key, uint64_t now)
 {
 	int rc = insert_stamped(table, key, now);
 	return rc == 1 ? 0 : rc == 0 ? -EEXIST : rc;
@@ -196,7 +167,7 @@ static uint64_t grain_lookup_rcu(void *table, uint64_t key)
 	return v;
 }
 
-static uint64_t grain_count(void *table)
+uint64_t bench_htab_grain_count(void *table)
 {
 	struct grain_htab_stats st;
 
@@ -204,7 +175,7 @@ static uint64_t grain_count(void *table)
 	return st.entries;
 }
 
-static uint64_t grain_evictions(void *table)
+uint64_t bench_htab_grain_evictions(void *table)
 {
 	struct grain_htab_stats st;
 
@@ -212,7 +183,7 @@ static uint64_t grain_evictions(void *table)
 	return st.evictions;
 }
 
-static const char *grain_audit(void *table)
+const char *bench_htab_grain_audit(void *table)
 {
 	struct grain_htab_stats st;
 
@@ -230,30 +201,32 @@ static const char *grain_audit(void *table)
 
 static void *grain_mixed_worker(void *t)
 {
-	bench_htab_mixed(t, grain_lookup_locked, grain_insert, grain_remove);
+	bench_htab_mixed(t, grain_lookup_locked, bench_htab_grain_insert,
+			 bench_htab_grain_remove);
 	return NULL;
 }
 
 static void *grain_rcu_mixed_worker(void *t)
 {
-	bench_htab_mixed(t, grain_lookup_rcu, grain_insert, grain_remove);
+	bench_htab_mixed(t, grain_lookup_rcu, bench_htab_grain_insert,
+			 bench_htab_grain_remove);
 	return NULL;
 }
 
 static void *grain_churn_worker(void *t)
 {
-	bench_htab_churn(t, grain_churn);
+	bench_htab_churn(t, bench_htab_grain_churn);
 	return NULL;
 }
 
 const struct bench_htab_adapter bench_htab_adapter_grain = {
 	.create = grain_create,
-	.destroy = grain_destroy,
-	.populate = grain_populate,
+	.destroy = bench_htab_grain_destroy,
+	.populate = bench_htab_grain_populate,
 	.lookup = grain_lookup_locked,
-	.count = grain_count,
-	.evictions = grain_evictions,
-	.audit = grain_audit,
+	.count = bench_htab_grain_count,
+	.evictions = bench_htab_grain_evictions,
+	.audit = bench_htab_grain_audit,
 	.worker = { [BENCH_HTAB_READ90] = grain_mixed_worker,
 		    [BENCH_HTAB_MIX50] = grain_mixed_worker,
 		    [BENCH_HTAB_CHURN] = grain_churn_worker },
@@ -262,12 +235,12 @@ const struct bench_htab_adapter bench_htab_adapter_grain = {
 
 const struct bench_htab_adapter bench_htab_adapter_grain_rcu = {
 	.create = grain_create,
-	.destroy = grain_destroy,
-	.populate = grain_populate,
+	.destroy = bench_htab_grain_destroy,
+	.populate = bench_htab_grain_populate,
 	.lookup = grain_lookup_rcu,
-	.count = grain_count,
-	.evictions = grain_evictions,
-	.audit = grain_audit,
+	.count = bench_htab_grain_count,
+	.evictions = bench_htab_grain_evictions,
+	.audit = bench_htab_grain_audit,
 	.worker = { [BENCH_HTAB_READ90] = grain_rcu_mixed_worker,
 		    [BENCH_HTAB_MIX50] = grain_rcu_mixed_worker,
 		    [BENCH_HTAB_CHURN] = grain_churn_worker },

@@ -50,6 +50,12 @@
 	"grain_htab_lookup_fast between liburcu-memb's inline read_lock "  \
 	"and read_unlock, no lock; inserts and removes the one-call "      \
 	"_fast forms; removed nodes freed after a grace period (call_rcu)"
+#define NOTE_GRAIN_QSBR                                                  \
+	"grain_htab, 256 stripes, RCU table with liburcu's qsbr flavour "   \
+	"(config.rcu_flavor): lookups grain_htab_lookup_fast in qsbr's "    \
+	"inline read-side section (free), each worker announcing a "       \
+	"quiescent state every 64 operations, counted in the run; "         \
+	"otherwise as grain-rcu/256"
 #define NOTE_MUTEX                                                  \
 	"baseline bench/htab/baselines/mutex_table: chains and an " \
 	"insertion-order LRU list under one pthread mutex"
@@ -128,6 +134,16 @@ static const struct bench_htab_impl_info infos[BENCH_HTAB_IMPL_COUNT] = {
 				   .rcu_lookups = true,
 				   .has_churn = true,
 				   .stripes = 256 },
+	[BENCH_HTAB_GRAIN_QSBR] = { .name = "grain-qsbr/256",
+				    .note = NOTE_GRAIN_QSBR,
+				    .churn = CHURN_GRAIN "; evicted nodes "
+							 "freed after a "
+							 "grace period",
+				    .available = true,
+				    .grain = true,
+				    .rcu_lookups = true,
+				    .has_churn = true,
+				    .stripes = 256 },
 	[BENCH_HTAB_MUTEX] = { .name = "mutex",
 			       .note = NOTE_MUTEX,
 			       .churn = CHURN_MUTEX,
@@ -188,6 +204,8 @@ static const struct bench_htab_adapter *adapter_of(enum bench_htab_impl impl)
 		return &bench_htab_adapter_grain;
 	case BENCH_HTAB_GRAIN_RCU:
 		return &bench_htab_adapter_grain_rcu;
+	case BENCH_HTAB_GRAIN_QSBR:
+		return &bench_htab_adapter_grain_qsbr;
 	case BENCH_HTAB_MUTEX:
 		return &bench_htab_adapter_mutex;
 	case BENCH_HTAB_STRIPED:
@@ -266,15 +284,23 @@ void bench_htab_fifo_fini(struct bench_htab_fifo *f)
 	f->keys = NULL;
 }
 
-/* Thread entry for RCU tables: register with liburcu (memb) around the
- * adapter's worker. Registration is outside the timed part. */
+/* Thread entry for RCU tables: register with liburcu (memb, or the
+ * adapter's own flavour) around the adapter's worker. Registration is
+ * outside the timed part. */
 static void *rcu_thread(void *arg)
 {
 	struct bench_htab_thread *t = arg;
+	const struct bench_htab_adapter *a = t->adapter;
 
-	grain_rcu_register_thread();
+	if (a->thread_enter != NULL)
+		a->thread_enter();
+	else
+		grain_rcu_register_thread();
 	t->main(t);
-	grain_rcu_unregister_thread();
+	if (a->thread_exit != NULL)
+		a->thread_exit();
+	else
+		grain_rcu_unregister_thread();
 	return NULL;
 }
 
@@ -458,7 +484,9 @@ int bench_htab_run(enum bench_htab_impl impl,
 					 i + 1u) |
 			1u;
 		th[i].main = a->worker[cfg->workload];
-		rc = bench_start_thread(&tid[i], a->rcu ? rcu_thread : th[i].main,
+		th[i].adapter = a;
+		bool reg = a->rcu || a->thread_enter != NULL;
+		rc = bench_start_thread(&tid[i], reg ? rcu_thread : th[i].main,
 				  &th[i], pin, i % nproc);
 		if (rc != 0)
 			break;

@@ -56,6 +56,7 @@ struct bench_htab_thread {
 	unsigned index;
 	uint64_t seed;
 	void *(*main)(void *);
+	const struct bench_htab_adapter *adapter; /* its table's adapter */
 	/* Results, written by the thread before it returns. */
 	uint64_t ops, lookups, hits, inserts, inserts_existing;
 	uint64_t removes, removes_missing, evictions;
@@ -266,10 +267,30 @@ struct bench_htab_adapter {
 	void *(*worker[BENCH_HTAB_WORKLOAD_COUNT])(void *thread);
 	/* Threads must be registered with liburcu (memb flavour). */
 	bool rcu;
+	/* Or, if set, what each worker thread calls first and last (its
+	 * own flavour's registration); main stays unregistered. */
+	void (*thread_enter)(void);
+	void (*thread_exit)(void);
 };
 
 extern const struct bench_htab_adapter bench_htab_adapter_grain;
 extern const struct bench_htab_adapter bench_htab_adapter_grain_rcu;
+extern const struct bench_htab_adapter bench_htab_adapter_grain_qsbr;
+
+/* grain_adapter.c's parts, shared with the qsbr adapter (liburcu's
+ * flavours need a translation unit each). */
+struct rcu_flavor_struct;
+int bench_htab_grain_create(void **tablep, enum bench_htab_impl impl,
+			    enum bench_htab_workload w,
+			    const struct rcu_flavor_struct *flavor);
+void bench_htab_grain_destroy(void *table);
+int bench_htab_grain_populate(void *table, uint64_t key);
+int bench_htab_grain_insert(void *table, uint64_t key);
+int bench_htab_grain_remove(void *table, uint64_t key);
+uint64_t bench_htab_grain_count(void *table);
+uint64_t bench_htab_grain_evictions(void *table);
+const char *bench_htab_grain_audit(void *table);
+int bench_htab_grain_churn(void *table, uint64_t key, uint64_t now);
 extern const struct bench_htab_adapter bench_htab_adapter_mutex;
 extern const struct bench_htab_adapter bench_htab_adapter_striped;
 #ifdef GRAIN_BENCH_HAVE_URCU_CDS
