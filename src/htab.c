@@ -69,11 +69,8 @@ static void hand_back(struct grain_htab *h, struct grain_hnode *n)
 		htab_array_free(h, grain_container_of(n, htab_array, carrier));
 		return;
 	}
-	enum grain_htab_reason why = (enum grain_htab_reason)(n->state & 0xffu);
-	/* The node is the caller's again: it may be inserted anew. */
-	n->state = GRAIN_IMPL_HNODE_FREE;
-	if (h->ops.reclaim != NULL)
-		h->ops.reclaim(n, why, h->ctx);
+	grain_impl_htab_hand_back(h, n,
+				  (enum grain_htab_reason)(n->state & 0xffu));
 }
 
 /* After a grace period (or ops.defer's promise of one): hand @n back,
@@ -375,6 +372,9 @@ int grain_htab_create(struct grain_htab **htabp,
 				  : (int64_t)(cfg->mem_high / 4 * 3);
 	h->mem_batch = cfg->mem_batch ? (int64_t)cfg->mem_batch
 				      : default_batch(cfg, stripes);
+	/* Two remainders a stripe, each under half the batch: together
+	 * they stay under mem_batch, as documented. */
+	h->mem_fold = h->mem_batch / 2 > 0 ? h->mem_batch / 2 : 1;
 	h->policy = cfg->policy;
 	h->ttl = cfg->ttl;
 	h->flags = cfg->flags;
@@ -458,8 +458,7 @@ size_t grain_htab_bytes_exact(const struct grain_htab *h)
 	int64_t t = htab_total_near(h, NULL);
 
 	for (uint64_t i = 0; i <= h->smask; i++)
-		t += atomic_load_explicit(&((htab_stripe *)&h->stripes[i])->unfolded,
-					  memory_order_relaxed);
+		t += htab_remainder(&h->stripes[i]);
 	return t < 0 ? 0 : (size_t)t;
 }
 

@@ -99,16 +99,18 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 		grain_impl_htab_bump(old ? &st->expirations : &st->evictions, 1);
 		n++;
 	}
-	/* What eviction frees is taken off the remainder of the stripe whose
-	 * bytes asked for it (the evicting thread's own): that thread's next
-	 * watermark check sees the bytes gone, and in a steady churn at the
-	 * watermark the remainder goes up by an insert and down by its
-	 * eviction, so it never folds and the shared total is not written at
-	 * all. The table total is the folded part plus every remainder,
-	 * whichever stripe a remainder is kept in. */
-	if (freed != 0)
-		grain_impl_htab_add_bytes(h, own != NULL ? (htab_stripe *)own : st,
-					  -freed);
+	/* What eviction frees is credited to the stripe whose bytes asked
+	 * for it (the evicting thread's own, whose lock it does not hold):
+	 * that thread's next watermark check sees the bytes gone, and the
+	 * stripe's lock holder nets the credit against its own remainder
+	 * when that one reaches a batch (grain_impl_htab_add_bytes), so a
+	 * steady churn at the watermark seldom writes the shared total. The
+	 * table total is the folded part plus every remainder and credit,
+	 * whichever stripe keeps them. */
+	if (freed != 0 && own != NULL)
+		htab_credit_bytes(h, (htab_stripe *)own, -freed);
+	else if (freed != 0)
+		grain_impl_htab_add_bytes(h, st, -freed);
 	grain_spin_unlock(&st->lock);
 	htab_process_retired(h, retired);
 	if (n != 0)

@@ -48,17 +48,43 @@ static inline bool htab_expired(const struct grain_htab *h,
 }
 
 
+/* Both remainders of @st: the lock holder's and the evictors' credit. */
+static inline int64_t htab_remainder(const htab_stripe *st)
+{
+	htab_stripe *w = (htab_stripe *)(uintptr_t)st;
+
+	return atomic_load_explicit(&w->unfolded, memory_order_relaxed) +
+	       atomic_load_explicit(&w->credit, memory_order_relaxed);
+}
+
 /* The byte total as a watermark check sees it: the folded total plus
- * @st's own remainder (@st may be NULL). */
+ * @st's own remainders (@st may be NULL). */
 static inline int64_t htab_total_near(const struct grain_htab *h,
 				      const htab_stripe *st)
 {
 	int64_t t = atomic_load_explicit(&((struct grain_htab *)h)->total,
 					 memory_order_relaxed);
 	if (st != NULL)
-		t += atomic_load_explicit(&((htab_stripe *)st)->unfolded,
-					  memory_order_relaxed);
+		t += htab_remainder(st);
 	return t;
+}
+
+/* Credit @delta bytes to @st without its lock (an evictor, for the
+ * stripe whose scope asked for the eviction): a read-modify-write of
+ * `credit`, folded into the total once it reaches mem_fold either way. */
+static inline void htab_credit_bytes(struct grain_htab *h, htab_stripe *st,
+				     int64_t delta)
+{
+	int64_t c = atomic_fetch_add_explicit(&st->credit, delta,
+					      memory_order_relaxed) +
+		    delta;
+
+	if (c >= h->mem_fold || c <= -h->mem_fold)
+		atomic_fetch_add_explicit(&h->total,
+					  atomic_exchange_explicit(
+						  &st->credit, 0,
+						  memory_order_relaxed),
+					  memory_order_relaxed);
 }
 
 /* The entry count above which @st asks for a grow at @buckets buckets. */

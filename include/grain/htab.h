@@ -76,20 +76,23 @@
  *
  * Each entry carries a charge in bytes (at most UINT32_MAX) that the caller
  * sets at insert and changes under the lock (charge/uncharge). The table
- * total is a folded part plus one remainder per stripe, each folded into
- * the shared part once it reaches `mem_batch` bytes either way (as the
- * kernel's percpu_counter), so no shared line is written per insert. The
- * folded part lags the exact total by less than stripes * mem_batch
- * bytes; the default batch keeps that lag under mem_high / 64.
+ * total is a folded part plus, per stripe, two remainders: the lock
+ * holder's (a plain add, no locked instruction) and what evictors credit
+ * to the stripe (below). Each is folded into the shared part once it
+ * reaches `mem_batch` / 2 bytes either way (as the kernel's
+ * percpu_counter), so no shared line is written per insert. The folded
+ * part lags the exact total by less than stripes * mem_batch bytes; the
+ * default batch keeps that lag under mem_high / 64.
  * grain_htab_bytes() returns the folded part, grain_htab_bytes_exact()
  * adds every remainder (O(stripes)).
  *
  * Watermark checks are O(1): they read the folded part plus the caller's
- * own stripe's remainder, never the sum over all stripes. What an
- * eviction frees is taken off the evicting thread's own stripe's
- * remainder, so that thread's next check sees it at once, and a steady
- * churn at the watermark (an insert, then its eviction) leaves the
- * remainder where it was and writes no shared line. Hence the exact total
+ * own stripe's remainders, never the sum over all stripes. What an
+ * eviction frees is credited to the evicting thread's own stripe, so that
+ * thread's next check sees it at once; the stripe's lock holder nets that
+ * credit against its own remainder when it reaches a batch, so a steady
+ * churn at the watermark (an insert, then its eviction) seldom writes a
+ * shared line. Hence the exact total
  * may exceed mem_high, or fall below mem_low, by less than the lag plus
  * one entry per thread; with one stripe it is exact.
  *

@@ -79,7 +79,7 @@ struct grain_impl_htab_stripe {
 	 * the lock (the line is the lock's, so this costs no line). */
 	struct grain_impl_htab_array *arr;
 	struct grain_hnode *lru_head, *lru_tail; /* head: least recent */
-	_Atomic(int64_t) unfolded;               /* bytes not in the total */
+	_Atomic(int64_t) unfolded; /* bytes not in the total: the holder's */
 	/* Counters: written under the lock, read by stats() at any time.
 	 * A locked search counts one of hits and misses. */
 	_Atomic(uint64_t) hits, misses, inserts;
@@ -87,6 +87,7 @@ struct grain_impl_htab_stripe {
 	uint32_t index;
 	_Atomic(uint32_t) grow_at, shrink_at;    /* entries that ask for a resize */
 	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) oldest; /* head's stamp */
+	_Atomic(int64_t) credit; /* bytes evictors freed for this stripe */
 	_Atomic(uint64_t) evictions, expirations;
 	_Atomic(uint64_t) refusals, chain_refusals, longest, resizes;
 	_Atomic(uint32_t) buckets;  /* the array's size, for stats() */
@@ -104,6 +105,7 @@ struct grain_htab {
 	struct grain_hash_key secret;
 	uint32_t max_chain, max_load, min_buckets, flags;
 	int64_t mem_high, mem_low, mem_batch;
+	int64_t mem_fold; /* each remainder folds at this: mem_batch / 2 */
 	uint64_t ttl;
 	enum grain_htab_policy policy;
 	const struct rcu_flavor_struct *flavor;
@@ -162,24 +164,31 @@ grain_impl_htab_array_locked(const struct grain_impl_htab_stripe *st)
 	return st->arr;
 }
 
-/* Add @delta bytes to the stripe's remainder; fold the remainder into the
- * total once it reaches mem_batch either way. A read-modify-write: an
- * evictor also credits what it freed to its own stripe's remainder,
- * without that stripe's lock. */
+/* Add @delta bytes to the stripe's remainder, under its lock; fold the
+ * remainder into the total once it reaches mem_fold either way. Only the
+ * lock holder writes `unfolded`, so this is a plain add published with a
+ * relaxed store: no locked instruction on the insert and remove paths.
+ * (An evictor credits what it frees to `credit` instead, src/htab_evict.c.) */
 static inline void grain_impl_htab_add_bytes(struct grain_htab *h,
 					     struct grain_impl_htab_stripe *st,
 					     int64_t delta)
 {
-	int64_t unf = atomic_fetch_add_explicit(&st->unfolded, delta,
-						memory_order_relaxed) +
+	int64_t unf = atomic_load_explicit(&st->unfolded, memory_order_relaxed) +
 		      delta;
 
-	if (GRAIN_UNLIKELY(unf >= h->mem_batch || unf <= -h->mem_batch))
-		atomic_fetch_add_explicit(
-			&h->total,
-			atomic_exchange_explicit(&st->unfolded, 0,
-						 memory_order_relaxed),
-			memory_order_relaxed);
+	if (GRAIN_UNLIKELY(unf >= h->mem_fold || unf <= -h->mem_fold)) {
+		/* Net out the evictors' credit first: in a steady churn at
+		 * the watermark the two cancel, and the shared total is not
+		 * written at all. */
+		unf += atomic_exchange_explicit(&st->credit, 0,
+						memory_order_relaxed);
+		if (unf >= h->mem_fold || unf <= -h->mem_fold) {
+			atomic_fetch_add_explicit(&h->total, unf,
+						  memory_order_relaxed);
+			unf = 0;
+		}
+	}
+	atomic_store_explicit(&st->unfolded, unf, memory_order_relaxed);
 }
 
 /* The stripe's entry count: written under its lock, read anywhere. */
@@ -533,7 +542,8 @@ static inline void grain_impl_htab_retire(struct grain_htab *h,
 	grain_impl_htab_retire_at(h, st, b, i, n, why, retired);
 }
 
-/* The node of @key and where it sits, under the stripe lock. */
+/* The node of @key and where it sits, under the stripe lock. The match
+ * as in grain_impl_htab_search(); an empty slot holds NULL. */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
 grain_impl_htab_find_slot(struct grain_impl_htab_array *a, uint64_t hash,
 			  const void *key, const struct grain_htab_params p,
@@ -546,13 +556,22 @@ grain_impl_htab_find_slot(struct grain_impl_htab_array *a, uint64_t hash,
 	for (;;) {
 		uint32_t meta = atomic_load_explicit(&b->meta,
 						     memory_order_relaxed);
-		unsigned m = grain_impl_htab_match(b, sig) &
-			     (meta >> GRAIN_IMPL_HTAB_OCC_SHIFT);
-		for (; m != 0; m &= m - 1) {
-			unsigned i = grain_impl_htab_ctz(m);
+		uint64_t m1, m0 = grain_impl_htab_match2(b, sig, &m1);
+		for (; m0 != 0; m0 &= m0 - 1) {
+			unsigned i = grain_impl_htab_ctz64(m0) >> 4;
 			struct grain_hnode *n = atomic_load_explicit(
 				&b->node[i], memory_order_relaxed);
-			if (p.eq(n, key, ctx)) {
+			if (n != NULL && p.eq(n, key, ctx)) {
+				*bp = b;
+				*slot = i;
+				return n;
+			}
+		}
+		for (; m1 != 0; m1 &= m1 - 1) {
+			unsigned i = 4 + (grain_impl_htab_ctz64(m1) >> 4);
+			struct grain_hnode *n = atomic_load_explicit(
+				&b->node[i], memory_order_relaxed);
+			if (n != NULL && p.eq(n, key, ctx)) {
 				*bp = b;
 				*slot = i;
 				return n;
@@ -563,6 +582,17 @@ grain_impl_htab_find_slot(struct grain_impl_htab_array *a, uint64_t hash,
 			return NULL;
 		b = &a->b[nx];
 	}
+}
+
+/* Give retired node @n back to the caller, once no reader can see it: it
+ * may be inserted anew from here on. With no lock held. */
+static inline void grain_impl_htab_hand_back(struct grain_htab *h,
+					     struct grain_hnode *n,
+					     enum grain_htab_reason why)
+{
+	n->state = GRAIN_IMPL_HNODE_FREE;
+	if (h->ops.reclaim != NULL)
+		h->ops.reclaim(n, why, h->ctx);
 }
 
 /* --- scoped access, specialised -------------------------------------------- */
@@ -748,11 +778,24 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 		&b, &i);
 	grain_impl_htab_bump(n != NULL ? &s.stripe->hits : &s.stripe->misses,
 			     1);
+	bool direct = false;
 	if (n != NULL) {
 		grain_impl_htab_retire_at(h, s.stripe, b, i, n,
 					  GRAIN_HTAB_REMOVED, &s.retired);
+		/* Without lock-free readers and with the load in range,
+		 * nothing is left for the unlock's slow half but to hand
+		 * the node back: do it here. */
+		direct = (h->flags & GRAIN_HTAB_NO_RCU) != 0 &&
+			 grain_impl_htab_entries(s.stripe) >=
+				 atomic_load_explicit(&s.stripe->shrink_at,
+						      memory_order_relaxed);
 	}
-	grain_htab_unlock(&s);
+	if (direct) {
+		grain_spin_unlock(&s.stripe->lock);
+		grain_impl_htab_hand_back(h, n, GRAIN_HTAB_REMOVED);
+	} else {
+		grain_htab_unlock(&s);
+	}
 	if (removed != NULL)
 		*removed = n;
 	return n != NULL ? 0 : -ENOENT;
