@@ -186,7 +186,10 @@ for fam in ("ring", "prio", "htab"):
         md.append(f"| {impl} | " + " | ".join(cells) + " |")
     if fam == "htab":
         md.append("")
-        md.append("Nodes are preallocated (no malloc counted); grain-rcu's "
+        md.append("grain's tables have their LRU, byte accounting, a high "
+                  "watermark and a TTL on (neither reached), as in the "
+                  "timed mixed runs. "
+                  "Nodes are preallocated (no malloc counted); grain-rcu's "
                   "remove counts its call_rcu hand-off, not the free on "
                   "liburcu's thread. Tables hold at most "
                   f"{int(ops)} entries, about one per bucket.")

@@ -21,7 +21,9 @@
  *         burst dequeue of 32 (bulk32): the queue never holds more than 32.
  *   htab  one insert of an absent key, one lookup of a present key, or one
  *         remove of a present key, in a table of OPS entries at most with
- *         about one bucket per entry (no resize). Nodes are preallocated
+ *         about one bucket per entry (no resize); grain's with its LRU,
+ *         byte accounting, a high watermark and a TTL on, neither of them
+ *         reached, as in bench/htab's mixed runs. Nodes are preallocated
  *         and never freed during the run, so malloc is not counted; for
  *         the RCU table a remove's deferred free (call_rcu) is counted up to
  *         its hand-off, not the free on liburcu's thread.
@@ -380,6 +382,13 @@ static int grain_htab_setup(struct instr_state *s)
 	cfg.stripes = stripes;
 	cfg.buckets = pow2_at_least(pow2_at_least(s->ops) / stripes);
 	cfg.flags = HTAB_RCU(arg) ? 0u : GRAIN_HTAB_NO_RCU;
+	/* Every feature on, as in the timed benchmark's mixed runs: a high
+	 * watermark (checked by every insert, never reached) and a TTL
+	 * (every insert looks at its stripe's oldest entry; stamps are 0,
+	 * so nothing expires). */
+	cfg.policy = GRAIN_HTAB_EVICT;
+	cfg.mem_high = 2u * (size_t)s->ops;
+	cfg.ttl = UINT64_MAX / 2;
 	s->rcu = HTAB_RCU(arg) != 0;
 	if (s->rcu)
 		grain_rcu_register_thread();

@@ -688,7 +688,16 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 	grain_impl_htab_set_entries(st, entries);
 	grain_impl_htab_bump(&st->inserts, 1);
 	grain_impl_htab_add_bytes(h, st, (int64_t)charge);
-	if (charge != 0 && h->mem_high != 0 && h->policy == GRAIN_HTAB_EVICT)
+	/* The folded total plus this stripe's own remainder: a bound that
+	 * leaves out the evictors' credit (never positive), so it may ask
+	 * the unlock to check again, never miss a need to evict. */
+	if (charge != 0 && h->mem_high != 0 &&
+	    h->policy == GRAIN_HTAB_EVICT &&
+	    GRAIN_UNLIKELY(atomic_load_explicit(&h->total,
+						memory_order_relaxed) +
+				   atomic_load_explicit(&st->unfolded,
+							memory_order_relaxed) >
+			   h->mem_high))
 		s->todo |= GRAIN_IMPL_HTAB_TODO_EVICT;
 	if (GRAIN_UNLIKELY(entries > atomic_load_explicit(&st->grow_at,
 							   memory_order_relaxed)))
