@@ -612,8 +612,12 @@ grain_htab_lock_fast(struct grain_htab *h, const void *key,
 GRAIN_INLINE_API void grain_htab_unlock(struct grain_htab_scope *s)
 {
 	grain_spin_unlock(&s->stripe->lock);
-	if (GRAIN_UNLIKELY(((uintptr_t)s->retired | s->todo) != 0))
-		grain_impl_htab_after_unlock(s);
+	if (GRAIN_UNLIKELY(((uintptr_t)s->retired | s->todo) != 0)) {
+		/* A copy: the caller's scope never escapes on the fast path,
+		 * so the compiler may keep it in registers. */
+		struct grain_htab_scope rest = *s;
+		grain_impl_htab_after_unlock(&rest);
+	}
 }
 
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
