@@ -695,7 +695,9 @@ static int take_head(const struct reasm *r, struct grain_htab_scope *s,
  * every policy (Snort also refuses to rebuild such a datagram): a last
  * fragment must not end before held data nor differ from an earlier last
  * fragment; nothing may extend past a known end; a zero-length fragment
- * kills the datagram.
+ * kills the datagram. A last fragment that passes these checks records
+ * the end before anything else is decided, so it counts even when its
+ * bytes are a duplicate or lose every overlap.
  */
 static enum add_result add_fragment(struct reasm *r,
 				    struct grain_htab_scope *s,
@@ -715,6 +717,15 @@ static enum add_result add_fragment(struct reasm *r,
 	}
 	if (ne == ns)
 		return KILL_BAD_END;
+	if (!fr->mf) {
+		/* The end is known from here on, whether or not any of this
+		 * fragment's bytes are kept: Linux sets INET_FRAG_LAST_IN
+		 * before its duplicate and overlap checks, so a last
+		 * fragment that duplicates held data still ends the
+		 * datagram. */
+		d->flags |= LAST_IN;
+		d->len = ne;
+	}
 
 	uint32_t i = first_ending_after(d, ns), j = i;
 	while (j < d->npieces && d->pieces[j].start < ne)
@@ -830,8 +841,6 @@ held:
 	d->nfrags++;
 	if (ns == 0)
 		d->flags |= FIRST_IN;
-	if (!fr->mf)
-		d->flags |= LAST_IN;
 	if (ne > d->len)
 		d->len = ne;
 	d->ecn |= ecn_bit(fr->tos);

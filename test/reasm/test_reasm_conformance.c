@@ -1090,6 +1090,55 @@ ParameterizedTest(enum reasm_policy *p, limits, teardrop)
 	cr_expect_eq(st.datagrams_pending, 0u, "%s", reasm_policy_name(*p));
 }
 
+/* A last fragment whose bytes are all held already still marks the end
+ * (Linux sets INET_FRAG_LAST_IN before its duplicate and overlap checks),
+ * under every policy: [8, 24) MF 1, then [16, 24) MF 0, then [0, 8)
+ * completes the 24-byte datagram. */
+struct dup_last_case {
+	int family;
+	enum reasm_policy policy;
+};
+
+ParameterizedTestParameters(limits, duplicate_last_fragment_marks_end)
+{
+	static struct dup_last_case v[2 * NPOLICIES];
+
+	for (size_t f = 0; f < 2; f++)
+		for (size_t k = 0; k < NPOLICIES; k++)
+			v[f * NPOLICIES + k] = (struct dup_last_case){
+				families[f], all_policies[k]
+			};
+	return cr_make_param_array(struct dup_last_case, v, 2 * NPOLICIES);
+}
+
+ParameterizedTest(struct dup_last_case *p, limits,
+		  duplicate_last_fragment_marks_end)
+{
+	struct rig g;
+	uint8_t data[24];
+	struct pb_dgram d;
+	const char *name = reasm_policy_name(p->policy);
+
+	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
+	make(&d, p->family, PB_DLT_ETHERNET, 58, data, sizeof(data), 17);
+	cr_expect_eq(feed_frag(&g, &d, 8, 16, true), 0, "%s", name);
+	cr_expect_eq(feed_frag(&g, &d, 16, 8, false), 0, "%s", name);
+	cr_expect_eq(feed_frag(&g, &d, 0, 8, true), 1, "%s IPv%d", name,
+		     p->family);
+	cr_assert_eq(g.nout, 1u, "%s IPv%d", name, p->family);
+	expect_dgram(&g, 0, &d);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u, "%s", name);
+	cr_expect_eq(st.ReasmFails, 0u, "%s", name);
+	cr_expect_eq(st.datagrams_pending, 0u, "%s", name);
+	if (p->policy != REASM_LAST) {
+		/* Every policy but last keeps the held bytes: the last
+		 * fragment brought nothing new. */
+		cr_expect_eq(st.duplicates, 1u, "%s", name);
+		cr_expect_eq(st.frags_reassembled, 2u, "%s", name);
+	}
+}
+
 Test(limits, ipv4_tiny_first_fragment)
 {
 	struct rig g;
