@@ -69,6 +69,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NS_PER_S 1000000000ull
 
@@ -164,8 +165,12 @@ static void usage(FILE *f)
 	      "From a file, capture time is the clock: a datagram times out when a later\n"
 	      "frame's timestamp is its timeout past its first fragment's. Live, the\n"
 	      "clock is real time. SIGINT or SIGTERM stops a live run cleanly: what is\n"
-	      "queued is still sent. Exit status: 0, or 2 with a one-line message on\n"
-	      "error.\n",
+	      "queued is still sent.\n"
+	      "\n"
+	      "--write FILE and --stats FILE are written to a temporary file beside FILE\n"
+	      "and renamed over it only when the run succeeds: a failed run leaves an\n"
+	      "existing FILE as it was. Exit status: 0; 2 with a one-line message on\n"
+	      "any error, including a reader that closes the pipe of --write -.\n",
 	      f);
 }
 /* clang-format on */
@@ -690,11 +695,155 @@ static void sleep_ns(long ns)
 	nanosleep(&ts, NULL);
 }
 
+/* --- Output files ---------------------------------------------------------- */
+
+/*
+ * An output file (--write, --stats) is written to a temporary file beside
+ * it, ".NAME.XXXXXX" in the same folder, and renamed over NAME only once
+ * the run has succeeded; on any error the temporary file is removed, so an
+ * existing NAME is never truncated or left half written. "-" (stdout) and
+ * a path that exists and is not a regular file (a FIFO, /dev/null) are
+ * written in place: renaming over them would replace them.
+ */
+struct out_file {
+	const char *path; /* as given */
+	char *tmp;	  /* the temporary file, or NULL: written in place */
+	FILE *f;
+};
+
+/* The temporary files of this run, removed by the signal handler below
+ * if a signal ends the run (file mode: nothing else catches them). */
+#define MAX_TMP_FILES 2
+static char *volatile tmp_files[MAX_TMP_FILES];
+
+static void remove_tmp_and_die(int sig)
+{
+	for (int i = 0; i < MAX_TMP_FILES; i++) {
+		char *t = tmp_files[i];
+
+		if (t != NULL)
+			(void)unlink(t); /* async-signal-safe */
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void tmp_register(char *tmp, bool add)
+{
+	for (int i = 0; i < MAX_TMP_FILES; i++) {
+		if (add && tmp_files[i] == NULL) {
+			tmp_files[i] = tmp;
+			return;
+		}
+		if (!add && tmp_files[i] == tmp) {
+			tmp_files[i] = NULL;
+			return;
+		}
+	}
+}
+
+/* Opens @p path for writing as described above. @return 0, or 2 after a
+ * message. */
+static int out_open(struct out_file *of, const char *path)
+{
+	struct stat st;
+	bool exists;
+	mode_t mode, mask;
+	int fd;
+
+	memset(of, 0, sizeof(*of));
+	of->path = path;
+	if (strcmp(path, "-") == 0) {
+		of->f = stdout;
+		return 0;
+	}
+	exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		of->f = fopen(path, "w");
+		if (of->f == NULL) {
+			errorf("%s: %s", path, strerror(errno));
+			return 2;
+		}
+		return 0;
+	}
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash != NULL ? (size_t)(slash - path) + 1 : 0;
+	size_t n = strlen(path) + sizeof("/..XXXXXX");
+
+	of->tmp = malloc(n);
+	if (of->tmp == NULL) {
+		errorf("out of memory");
+		return 2;
+	}
+	snprintf(of->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, path,
+		 path + dirlen);
+	fd = mkstemp(of->tmp);
+	if (fd < 0) {
+		errorf("%s: %s", path, strerror(errno));
+		free(of->tmp);
+		of->tmp = NULL;
+		return 2;
+	}
+	tmp_register(of->tmp, true);
+	/* The mode a plain create would give, or the existing file's. */
+	mask = umask(0);
+	umask(mask);
+	mode = exists ? st.st_mode & 07777 : 0666 & ~mask;
+	(void)fchmod(fd, mode);
+	of->f = fdopen(fd, "w");
+	if (of->f == NULL) {
+		errorf("%s: %s", path, strerror(errno));
+		close(fd);
+		(void)unlink(of->tmp);
+		tmp_register(of->tmp, false);
+		free(of->tmp);
+		of->tmp = NULL;
+		return 2;
+	}
+	return 0;
+}
+
+/* Finishes an output whose FILE the caller has already closed (or, for
+ * stdout, flushed): renames the temporary file over the path if @p ok,
+ * else removes it. @return 0, or 2 after a message. */
+static int out_finish(struct out_file *of, bool ok)
+{
+	int status = 0;
+
+	if (of->tmp == NULL)
+		return 0;
+	if (ok && rename(of->tmp, of->path) != 0) {
+		errorf("%s: %s", of->path, strerror(errno));
+		status = 2;
+		ok = false;
+	}
+	if (!ok)
+		(void)unlink(of->tmp);
+	tmp_register(of->tmp, false);
+	free(of->tmp);
+	of->tmp = NULL;
+	return status;
+}
+
+/* The name of an output in messages. */
+static const char *out_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "stdout" : path;
+}
+
+/* The first error writing the capture (an errno value; 0: none). The
+ * writer sets it; the reader (or the supervisor of a live run) stops
+ * reading once it is set. */
+static _Atomic(int) write_errno;
+
 /* --- Output ---------------------------------------------------------------- */
 
 static void dump_out(pcap_dumper_t *d, const struct reasm_out *out)
 {
 	struct pcap_pkthdr h;
+
+	if (atomic_load_explicit(&write_errno, memory_order_relaxed) != 0)
+		return; /* the output is lost already: write nothing more */
 
 	memset(&h, 0, sizeof(h));
 	h.ts.tv_sec = (time_t)(out->ts_ns / NS_PER_S);
@@ -702,7 +851,11 @@ static void dump_out(pcap_dumper_t *d, const struct reasm_out *out)
 	h.ts.tv_usec = (suseconds_t)(out->ts_ns % NS_PER_S);
 	h.caplen = out->len;
 	h.len = out->orig_len < out->len ? out->len : out->orig_len;
+	errno = 0;
 	pcap_dump((u_char *)d, &h, out->data);
+	if (ferror(pcap_dump_file(d)))
+		atomic_store_explicit(&write_errno, errno != 0 ? errno : EIO,
+				      memory_order_relaxed);
 }
 
 /* Emit callback with one thread: straight to the file. */
@@ -876,7 +1029,8 @@ struct run {
 	pcap_t *in;
 	pcap_t *dead;
 	pcap_dumper_t *dumper;
-	FILE *stats_file;
+	struct out_file cap_out;   /* --write */
+	struct out_file stats_out; /* --stats */
 	struct reasm *engine;
 	struct reasm_worker single; /* --threads 1 */
 	struct worker *workers;	    /* --threads N >= 2, or --read + --out */
@@ -946,58 +1100,74 @@ static int open_read(struct run *rn)
 	return 0;
 }
 
-/* Opens the capture file OUT, of the input's link type. @return 0 or 2. */
+/* Opens the capture file OUT (a temporary file until the run succeeds),
+ * of the input's link type. @return 0 or 2. */
 static int open_write(struct run *rn)
 {
 	struct options *o = &rn->opt;
+	int status;
 
-	if (o->read_path != NULL && same_file(o->read_path, o->write_path)) {
-		errorf("%s: --write would overwrite --read", o->write_path);
-		return 2;
-	}
 	rn->dead = pcap_open_dead_with_tstamp_precision(
 		o->cfg.link, OUT_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
 	if (rn->dead == NULL) {
 		errorf("out of memory");
 		return 2;
 	}
-	rn->dumper = pcap_dump_open(rn->dead, o->write_path);
+	status = out_open(&rn->cap_out, o->write_path);
+	if (status != 0)
+		return status;
+	rn->dumper = pcap_dump_fopen(rn->dead, rn->cap_out.f);
 	if (rn->dumper == NULL) {
 		pcap_errorf(o->write_path, pcap_geterr(rn->dead));
+		if (rn->cap_out.f != stdout)
+			fclose(rn->cap_out.f);
+		rn->cap_out.f = NULL;
+		(void)out_finish(&rn->cap_out, false);
 		return 2;
 	}
 	return 0;
 }
 
-/* Opens the stats file, if any, and makes the engine. @return 0 or 2. */
+/* Makes the engine, then opens the outputs: the stats file, if any, and
+ * the capture file OUT with --write. Nothing is created before every
+ * check has passed. @return 0 or 2. */
 static int open_rest(struct run *rn)
 {
 	struct options *o = &rn->opt;
 	int rc;
 
-	if (o->stats_path != NULL) {
-		rn->stats_file = fopen(o->stats_path, "w");
-		if (rn->stats_file == NULL) {
-			errorf("%s: %s", o->stats_path, strerror(errno));
-			return 2;
-		}
+	if (o->write_path != NULL && o->read_path != NULL &&
+	    same_file(o->read_path, o->write_path)) {
+		errorf("%s: --write would overwrite --read", o->write_path);
+		return 2;
 	}
-
+	if (o->write_path != NULL && o->stats_path != NULL &&
+	    (strcmp(o->write_path, o->stats_path) == 0 ||
+	     same_file(o->write_path, o->stats_path))) {
+		errorf("%s: --stats and --write name the same file",
+		       o->stats_path);
+		return 2;
+	}
 	rc = reasm_create(&rn->engine, &o->cfg);
 	if (rc != 0) {
 		errorf("cannot make the engine: %s", strerror(-rc));
 		return 2;
 	}
+	if (o->stats_path != NULL) {
+		rc = out_open(&rn->stats_out, o->stats_path);
+		if (rc != 0)
+			return rc;
+	}
+	if (o->write_path != NULL)
+		return open_write(rn);
 	return 0;
 }
 
-/* Opens IN, OUT and the stats file and makes the engine. @return 0 or 2. */
+/* Opens IN, makes the engine and opens the outputs. @return 0 or 2. */
 static int open_all(struct run *rn)
 {
 	int status = open_read(rn);
 
-	if (status == 0)
-		status = open_write(rn);
 	if (status == 0)
 		status = open_rest(rn);
 	return status;
@@ -1021,6 +1191,8 @@ static int read_all(struct run *rn, bool multi)
 
 		if (rn->live && live_ctl_stopping(&rn->ctl))
 			return 0; /* a signal or --duration */
+		if (atomic_load_explicit(&write_errno, memory_order_relaxed))
+			return 0; /* the output is lost: main reports it */
 
 		if (!multi) {
 			if (expiry_due(&exp, now))
@@ -1187,9 +1359,7 @@ static int open_live(struct run *rn)
 	if (status != 0)
 		return status;
 
-	if (o->write_path != NULL) {
-		status = open_write(rn);
-	} else {
+	if (o->write_path == NULL) {
 		struct live_tx_config tc = {
 			.ifname = o->out_iface,
 			.frames = o->tx_frames != 0 ? o->tx_frames
@@ -1205,9 +1375,7 @@ static int open_live(struct run *rn)
 		if (live_tx_open(&rn->tx, &tc) != 0)
 			return 2;
 	}
-	if (status != 0)
-		return status;
-	return open_rest(rn);
+	return open_rest(rn); /* the engine, then the output files */
 }
 
 /* Starts the receive workers (--in) or the reader thread (--read).
@@ -1344,6 +1512,8 @@ static void supervise(struct run *rn, const sigset_t *sigs)
 			return;
 		if (end != 0 && now >= end)
 			return;
+		if (atomic_load_explicit(&write_errno, memory_order_relaxed))
+			return; /* the output is lost: main reports it */
 		if (next_line != 0 && now >= next_line) {
 			print_line(rn, &meter, now);
 			next_line += o->stats_interval_ns;
@@ -1443,6 +1613,13 @@ int main(int argc, char **argv)
 	status = parse_args(argc, argv, &rn.opt);
 	if (status >= 0)
 		return status;
+	/* A closed pipe on --write - is a write error (EPIPE), reported and
+	 * ended cleanly, not a silent death; a signal that ends a file run
+	 * removes the temporary output files first. */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, remove_tmp_and_die);
+	signal(SIGTERM, remove_tmp_and_die);
+	signal(SIGHUP, remove_tmp_and_die);
 	multi = rn.opt.threads > 1;
 
 	if (is_live(&rn.opt)) {
@@ -1480,14 +1657,31 @@ int main(int argc, char **argv)
 	if (rn.live)
 		close_live(&rn);
 
+	/* A write error seen on the way (a closed pipe, a full disk). */
+	int werr = atomic_load_explicit(&write_errno, memory_order_relaxed);
+	if (werr != 0 && status == 0) {
+		if (werr == EPIPE)
+			errorf("%s: the reader closed the pipe: output cut short",
+			       out_name(rn.opt.write_path));
+		else
+			errorf("%s: write error: %s",
+			       out_name(rn.opt.write_path), strerror(werr));
+		status = 2;
+	}
 	if (rn.dumper != NULL) {
 		if (pcap_dump_flush(rn.dumper) != 0 ||
 		    ferror(pcap_dump_file(rn.dumper))) {
 			if (status == 0)
-				errorf("%s: write error", rn.opt.write_path);
+				errorf("%s: write error: %s",
+				       out_name(rn.opt.write_path),
+				       strerror(errno));
 			status = 2;
 		}
-		pcap_dump_close(rn.dumper);
+		if (rn.cap_out.f == stdout) {
+			pcap_dump_flush(rn.dumper);
+		} else {
+			pcap_dump_close(rn.dumper);
+		}
 	}
 	if (rn.dead != NULL)
 		pcap_close(rn.dead);
@@ -1496,15 +1690,15 @@ int main(int argc, char **argv)
 
 	/* Counters only for a run that read input: a failed start says one
 	 * line and nothing else. */
+	FILE *sf = rn.stats_out.f;
 	if (ran) {
 		int rc = 0;
 
 		/* Live runs add a "live" object to the JSON. */
-		if (rn.stats_file != NULL)
-			rc = rn.live ? live_stats_json(rn.stats_file, &rn.stats,
+		if (sf != NULL)
+			rc = rn.live ? live_stats_json(sf, &rn.stats,
 						       &rn.live_stats)
-				     : reasm_stats_json(rn.stats_file,
-							&rn.stats);
+				     : reasm_stats_json(sf, &rn.stats);
 		if (rc != 0 && status == 0) {
 			errorf("%s: write error", rn.opt.stats_path);
 			status = 2;
@@ -1517,10 +1711,15 @@ int main(int argc, char **argv)
 						   rn.opt.out_iface != NULL);
 		}
 	}
-	if (rn.stats_file != NULL && fclose(rn.stats_file) != 0 &&
-	    status == 0) {
+	if (sf != NULL && sf != stdout && fclose(sf) != 0 && status == 0) {
 		errorf("%s: write error", rn.opt.stats_path);
 		status = 2;
 	}
+	/* Only a run that succeeded replaces its outputs; otherwise the
+	 * temporary files go and any existing file is left as it was. */
+	if (out_finish(&rn.cap_out, status == 0 && ran) != 0)
+		status = 2;
+	if (out_finish(&rn.stats_out, status == 0 && ran) != 0)
+		status = 2;
 	return status;
 }

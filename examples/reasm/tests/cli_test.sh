@@ -115,6 +115,66 @@ expect_error "unwritable output" --read "$demo" --write "$tmp/no/such/dir.pcap"
 expect_error "unwritable --stats" --read "$demo" --write "$out" \
 	--stats "$tmp/no/such/dir.json"
 
+# A failing run never touches an existing output: outputs are written to
+# temporary files beside them and renamed only when the run succeeds.
+mkdir -p "$tmp/keep"
+keep=$tmp/keep/out.pcap
+printf 'precious\n' >"$keep"
+chmod 640 "$keep"
+cp "$keep" "$tmp/keep.orig"
+expect_error "bad --stats keeps --write" --read "$demo" --write "$keep" \
+	--stats "$tmp/no/such/dir.json"
+expect_error "bad --read keeps --write" --read "$tmp/no-such.pcap" \
+	--write "$keep"
+head -c 300 "$demo" >"$tmp/cut.pcap"
+"$REASM" --read "$tmp/cut.pcap" --write "$keep" --stats "$tmp/keep/s.json" \
+	--quiet 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q '^reasm: .*truncated' "$tmp/err"; then
+	pass "capture cut short: exit 2"
+else
+	fail "capture cut short: exit $rc, stderr '$(cat "$tmp/err")'"
+fi
+if cmp -s "$keep" "$tmp/keep.orig" && [ ! -e "$tmp/keep/s.json" ]; then
+	pass "failed runs left the existing output as it was"
+else
+	fail "a failed run changed or created an output"
+fi
+leftover=$(ls -A "$tmp/keep" | grep -v '^out\.pcap$')
+if [ -z "$leftover" ]; then
+	pass "failed runs left no temporary files"
+else
+	fail "temporary files left behind: $leftover"
+fi
+if run_ok "a good run replaces the output" --read "$demo" --write "$keep" \
+	--quiet && ! cmp -s "$keep" "$tmp/keep.orig" &&
+	[ "$(ls -A "$tmp/keep")" = "out.pcap" ]; then
+	pass "replaced, nothing left beside it"
+else
+	fail "a good run did not replace the output cleanly"
+fi
+case $(ls -l "$keep") in
+-rw-r-----*) pass "the replaced output keeps its mode" ;;
+*) fail "mode changed: $(ls -l "$keep")" ;;
+esac
+
+# --write - into a pipe whose reader goes away: a clear message and exit
+# status 2, not a silent death by SIGPIPE. The output (2 MB) is far more
+# than a pipe and one read of head can hold.
+"$REASM_GEN" --write "$tmp/big.pcap" --count 2000 --seed 3 2>/dev/null ||
+	fail "reasm-gen --count 2000"
+for threads in 1 2; do
+	( "$REASM" --read "$tmp/big.pcap" --write - --threads $threads --quiet \
+		2>"$tmp/err"; echo $? >"$tmp/rc" ) | head -c 100 >/dev/null
+	rc=$(cat "$tmp/rc")
+	if [ "$rc" -eq 2 ] &&
+		grep -q '^reasm: stdout: the reader closed the pipe' "$tmp/err"; then
+		pass "closed pipe, $threads thread(s): exit 2 with a message"
+	else
+		fail "closed pipe, $threads thread(s): exit $rc, '$(cat "$tmp/err")'"
+	fi
+done
+
 # Live options: every mistake is caught before any interface is opened,
 # and an interface that does not exist is reported as such (no privilege
 # needed for either).
