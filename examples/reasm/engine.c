@@ -474,6 +474,7 @@ static int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 
 	if (o == NULL) {
 		w->st.no_memory++;
+		w->st.frags_no_memory++;
 		w->st.frags_dropped++;
 		return 0;
 	}
@@ -972,6 +973,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 		}
 		if (ne > IP_MAXPACKET) {
 			st->too_big++;
+			st->frags_too_big++;
 			st->frags_dropped++;
 			return 0;
 		}
@@ -980,6 +982,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 			ne &= ~7u; /* Linux: round a non-last end down */
 		if (20 + ne > IP_MAXPACKET) {
 			st->too_big++; /* ping of death: no header fits */
+			st->frags_too_big++;
 			st->frags_dropped++;
 			return 0;
 		}
@@ -992,6 +995,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 		b = fbuf_new(r, fr, ne - fr->offset);
 		if (b == NULL) {
 			st->no_memory++;
+			st->frags_no_memory++;
 			st->frags_dropped++;
 			return 0;
 		}
@@ -1020,6 +1024,7 @@ fresh_dgram:
 			time_out(w, stale, stale_wrapped);
 			fbuf_free(r, b);
 			st->no_memory++;
+			st->frags_no_memory++;
 			st->frags_dropped++;
 			return 0;
 		}
@@ -1113,6 +1118,7 @@ fresh_dgram:
 		break;
 	case ADD_NOMEM:
 		st->no_memory++;
+		st->frags_no_memory++;
 		st->frags_dropped++;
 		break;
 	case KILL_OVERLAP:
@@ -1180,6 +1186,7 @@ int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 		return pass_through(w, &fr, now_ns);
 	case P_TRUNCATED:
 		w->st.ReasmReqds++;
+		w->st.frags_truncated++;
 		w->st.frags_dropped++;
 		return 0;
 	case P_MALFORMED:
@@ -1197,6 +1204,7 @@ int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 	}
 	w->st.ReasmReqds++;
 	if (fr.truncated) { /* readable, but not all of it was captured */
+		w->st.frags_truncated++;
 		w->st.frags_dropped++;
 		return 0;
 	}

@@ -159,6 +159,16 @@ struct reasm_stats {
 				        whole header chain (RFC 7112) */
 	uint64_t atomic;         /**< IPv6 atomic fragments (RFC 6946) */
 	uint64_t no_memory;      /**< allocation failures */
+	/* Of frags_dropped, by reason, beside the counters above that count
+	 * only dropped fragments (duplicates, refused, malformed,
+	 * bad_checksum, incomplete_chain); these eight add up to
+	 * frags_dropped. */
+	uint64_t frags_truncated; /**< fragments cut short by the capture
+				       (of truncated, which counts every
+				       frame) */
+	uint64_t frags_too_big;   /**< of too_big: fragments dropped (the
+				       rest are datagrams discarded) */
+	uint64_t frags_no_memory; /**< of no_memory: fragments dropped */
 	uint64_t frags_reassembled, frags_dropped, frags_discarded;
 	uint64_t frags_pending;
 	uint64_t datagrams_pending; /**< in the tables */

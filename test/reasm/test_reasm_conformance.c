@@ -141,6 +141,9 @@ Test(api, stats_json_names_every_counter)
 		"incomplete_chain",
 		"atomic",
 		"no_memory",
+		"frags_truncated",
+		"frags_too_big",
+		"frags_no_memory",
 		"frags_reassembled",
 		"frags_dropped",
 		"frags_discarded",
@@ -2185,4 +2188,40 @@ ParameterizedTest(int *family, truncated, non_fragment_passed_as_captured)
 	pb_frame_free(w);
 	struct reasm_stats st = rig_finish(&g);
 	cr_expect_eq(st.ReasmReqds, 0u);
+}
+
+/* The summary's bracketed counts are parts of the totals they follow:
+ * three frames cut short, of which one is a fragment, make "1 dropped
+ * (truncated 1)", not "(truncated 3)". */
+Test(truncated, summary_counts_only_dropped_fragments)
+{
+	struct rig g;
+	uint8_t data[200];
+	struct pb_dgram d;
+	char *buf = NULL;
+	size_t len = 0;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 101, data, sizeof(data), 35);
+	struct pb_frame *w = pb_whole(&d);
+	w->caplen = 60;
+	feed(&g, w);
+	feed(&g, w);
+	pb_frame_free(w);
+	struct pb_frame *f = pb_frag(&d, 0, NULL, 64, true);
+	f->caplen -= 4;
+	feed(&g, f);
+	pb_frame_free(f);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.truncated, 3u);
+	cr_expect_eq(st.frags_truncated, 1u);
+	cr_expect_eq(st.frags_dropped, 1u);
+	FILE *mf = open_memstream(&buf, &len);
+	cr_assert_not_null(mf);
+	reasm_stats_summary(mf, &st);
+	fclose(mf);
+	cr_assert_not_null(buf);
+	cr_expect_not_null(strstr(buf, "fragments:   1 dropped (truncated 1),"),
+			   "summary:\n%s", buf);
+	free(buf);
 }

@@ -231,6 +231,7 @@ if run_ok "demo, one thread" --read "$demo" --write "$tmp/t1.pcap" \
 		ReasmOverlaps duplicates evicted refused too_big \
 		too_many_frags bad_end bad_ecn truncated malformed \
 		bad_checksum incomplete_chain atomic no_memory \
+		frags_truncated frags_too_big frags_no_memory \
 		frags_reassembled frags_dropped frags_discarded frags_pending \
 		datagrams_pending emitted emitted_bytes bytes_held bytes_peak; do
 		grep -q "\"$key\": [0-9]" "$tmp/t1.json" ||
