@@ -347,6 +347,45 @@ static bool v6_chain_complete(const uint8_t *p, uint32_t n, uint8_t nh)
 	return false;
 }
 
+/* Does the header chain at @p p (@p n bytes), starting with header @p nh,
+ * hold a Fragment header before its upper-layer header? That is a
+ * Fragment header nested in the fragmentable part of another one: Linux
+ * discards such a packet once the outer one is processed
+ * (IP6SKB_FRAGMENTED set, then ipv6_frag_rcv() sends Parameter Problem). */
+static bool v6_nested_frag(const uint8_t *p, uint32_t n, uint8_t nh)
+{
+	uint32_t off = 0;
+
+	for (unsigned hops = 0; hops < 32; hops++) {
+		uint32_t need;
+
+		switch (nh) {
+		case 44:
+			return true;
+		case 0:
+		case 43:
+		case 60:
+		case 135:
+			if (off + 2 > n)
+				return false;
+			need = ((uint32_t)p[off + 1] + 1) * 8;
+			break;
+		case 51:
+			if (off + 2 > n)
+				return false;
+			need = ((uint32_t)p[off + 1] + 2) * 4;
+			break;
+		default:
+			return false;
+		}
+		if (off + need > n)
+			return false;
+		nh = p[off];
+		off += need;
+	}
+	return false;
+}
+
 static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 				  uint32_t avail)
 {
@@ -477,6 +516,16 @@ static int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 		w->st.frags_no_memory++;
 		w->st.frags_dropped++;
 		return 0;
+	}
+	if (v6_nested_frag(fr->payload, fr->len, fr->v6_nexthdr)) {
+		w->st.nested_frag++;
+		if (w->r->cfg.policy == REASM_STRICT) {
+			/* A datagram of one fragment, discarded. */
+			free(o);
+			w->st.ReasmFails++;
+			w->st.frags_discarded++;
+			return 0;
+		}
 	}
 	memcpy(o->data, fr->frame, head);
 	memcpy(o->data + head, fr->payload, fr->len);
@@ -862,9 +911,12 @@ static bool complete(const struct dgram *d)
 }
 
 /* Build the datagram (no lock held: it has left the table). NULL with
- * *why set when it cannot be delivered. */
+ * *why set when it cannot be delivered: 1 mixed ECN, 2 too big, 3 no
+ * memory, 4 (STRICT) an IPv6 Fragment header nested in the payload.
+ * *nested: the payload holds such a header (whatever the policy). */
 static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
-				 int *why)
+				 enum reasm_policy policy, int *why,
+				 bool *nested)
 {
 	uint32_t l3len = d->head_len - d->l2_len; /* IP header (+ v6 ext) */
 	int ecn = ecn_combine(d->ecn);
@@ -903,6 +955,14 @@ static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
 		wr16(ip + 10, ip_checksum(ip, l3len));
 		o->dscp = ip[1] >> 2;
 	} else {
+		if (v6_nested_frag(data, d->len, d->v6_nexthdr)) {
+			*nested = true;
+			if (policy == REASM_STRICT) {
+				free(o);
+				*why = 4;
+				return NULL;
+			}
+		}
 		ip[d->nh_off] = d->v6_nexthdr;
 		wr16(ip + 4, (uint16_t)(l3len - 40 + d->len));
 		if (ecn == 3)
@@ -1144,8 +1204,12 @@ fresh_dgram:
 		dgram_free(r, d);
 	} else if (done) {
 		int why;
-		struct reasm_out *o = rebuild(d, now, &why);
+		bool nested = false;
+		struct reasm_out *o = rebuild(d, now, r->cfg.policy, &why,
+					      &nested);
 		w->held_out += d->nfrags;
+		if (nested)
+			st->nested_frag++;
 		if (o != NULL) {
 			st->ReasmOKs++;
 			st->frags_reassembled += d->nfrags;
@@ -1158,7 +1222,7 @@ fresh_dgram:
 				st->bad_ecn++;
 			else if (why == 2)
 				st->too_big++;
-			else
+			else if (why == 3)
 				st->no_memory++;
 		}
 		dgram_free(r, d);

@@ -158,6 +158,12 @@ struct reasm_stats {
 	uint64_t incomplete_chain; /**< IPv6 first fragments without the
 				        whole header chain (RFC 7112) */
 	uint64_t atomic;         /**< IPv6 atomic fragments (RFC 6946) */
+	uint64_t nested_frag;    /**< IPv6 datagrams (atomic fragments
+				      included) whose fragmentable part holds
+				      another Fragment header: STRICT
+				      discards them (ReasmFails), as Linux
+				      does; the other policies emit them
+				      with the inner header in place */
 	uint64_t no_memory;      /**< allocation failures */
 	/* Of frags_dropped, by reason, beside the counters above that count
 	 * only dropped fragments (duplicates, refused, malformed,

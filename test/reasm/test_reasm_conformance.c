@@ -140,6 +140,7 @@ Test(api, stats_json_names_every_counter)
 		"bad_checksum",
 		"incomplete_chain",
 		"atomic",
+		"nested_frag",
 		"no_memory",
 		"frags_truncated",
 		"frags_too_big",
@@ -1379,6 +1380,88 @@ ParameterizedTest(struct chain_case *p, ipv6, first_fragment_header_chain)
 	cr_expect_eq(st.ReasmOKs, 1u);
 	cr_expect_eq(st.ReasmOverlaps, 0u);
 	cr_expect_eq(st.frags_dropped, p->ok ? 0u : 1u);
+}
+
+/* A Fragment header nested in the fragmentable part of another: Linux
+ * discards the packet once the outer header is done (IP6SKB_FRAGMENTED,
+ * then Parameter Problem); STRICT does the same, the other policies emit
+ * the datagram with the inner header in place. Both count nested_frag.
+ * Cases: the outer header fragments the datagram in two, or is atomic;
+ * the inner one comes first or after a destination options header. */
+struct nested_case {
+	enum reasm_policy policy;
+	bool atomic;
+	bool dstopts;
+};
+
+ParameterizedTestParameters(ipv6, nested_fragment_header)
+{
+	static struct nested_case v[NPOLICIES * 4];
+	size_t n = 0;
+
+	for (size_t k = 0; k < NPOLICIES; k++)
+		for (int a = 0; a < 2; a++)
+			for (int o = 0; o < 2; o++)
+				v[n++] = (struct nested_case){ all_policies[k],
+							       a != 0, o != 0 };
+	return cr_make_param_array(struct nested_case, v, n);
+}
+
+ParameterizedTest(struct nested_case *p, ipv6, nested_fragment_header)
+{
+	struct rig g;
+	uint8_t data[56];
+	struct pb_dgram d;
+	size_t h = 0;
+	const char *name = reasm_policy_name(p->policy);
+
+	pb_fill(data, sizeof(data), 40);
+	if (p->dstopts) { /* 8 bytes: Next Header 44, length 0, padding */
+		memset(data, 0, 8);
+		data[0] = PB_IPPROTO_FRAGMENT;
+		data[2] = 1; /* PadN, 4 bytes */
+		data[3] = 4;
+		h = 8;
+	}
+	/* The inner Fragment header: UDP next, offset 0, MF 1, id 7. */
+	memset(data + h, 0, 8);
+	data[h] = PB_IPPROTO_UDP;
+	data[h + 3] = 1;
+	data[h + 7] = 7;
+	pb_udp_hdr(data + h + 8, 4000, 5000, 16);
+	pb_dgram_v6(&d, PB_DLT_ETHERNET, 73,
+		    p->dstopts ? PB_IPPROTO_DSTOPTS : PB_IPPROTO_FRAGMENT, data,
+		    sizeof(data));
+	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
+	if (p->atomic) {
+		feed_frag(&g, &d, 0, sizeof(data), false);
+	} else {
+		feed_frag(&g, &d, 0, 32, true);
+		feed_frag(&g, &d, 32, sizeof(data) - 32, false);
+	}
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.nested_frag, 1u, "%s", name);
+	cr_expect_eq(st.datagrams_pending, 0u, "%s", name);
+	if (p->policy == REASM_STRICT) {
+		cr_expect_eq(g.nout, 0u, "strict: discarded");
+		cr_expect_eq(st.ReasmOKs, 0u);
+		cr_expect_eq(st.ReasmFails, 1u);
+	} else {
+		cr_assert_eq(g.nout, 1u, "%s: emitted", name);
+		/* The outer header gone, the inner one kept: the datagram
+		 * as pb_whole() builds it, byte for byte. (pb_check()
+		 * refuses any Fragment header in an output.) */
+		struct pb_frame *w = pb_whole(&d);
+		cr_expect_eq(g.out[0]->len, w->caplen, "%s", name);
+		cr_expect(g.out[0]->len == w->caplen &&
+				  memcmp(g.out[0]->data, w->data, w->caplen) ==
+					  0,
+			  "%s: bytes differ", name);
+		pb_frame_free(w);
+		cr_expect_eq(st.ReasmOKs, 1u, "%s", name);
+		cr_expect_eq(st.ReasmFails, 0u, "%s", name);
+	}
+	rig_finish(&g);
 }
 
 ParameterizedTestParameters(ipv6, atomic_fragment_leaves_queue_alone)
