@@ -127,6 +127,7 @@ static void usage(FILE *f)
 	      "  --read FILE         input capture (pcap or pcapng; - for stdin)\n"
 	      "  --in IFACE          frames arriving on IFACE (Ethernet; needs root or\n"
 	      "                      CAP_NET_RAW)\n"
+	      "  (--read, --write and --stats may each be given once)\n"
 	      "output (one of):\n"
 	      "  --write FILE        output capture (pcap, nanosecond timestamps)\n"
 	      "  --out IFACE         send on IFACE (Ethernet input only)\n"
@@ -150,7 +151,8 @@ static void usage(FILE *f)
 	      "                      1 is one global lock)\n"
 	      "  --stats FILE        write every counter as JSON\n"
 	      "  --quiet             no summary on stderr\n"
-	      "  --help              this text\n"
+	      "  -h, --help          this text, then exit 0\n"
+	      "  --version           print reasm's version (grain's), then exit 0\n"
 	      "\n"
 	      "live options:\n"
 	      "  --fanout MODE       --in: spread frames over the --threads workers by\n"
@@ -217,6 +219,7 @@ enum opt_id {
 	OPT_STATS,
 	OPT_QUIET,
 	OPT_HELP,
+	OPT_VERSION,
 	OPT_IN,
 	OPT_OUT,
 	OPT_FANOUT,
@@ -246,6 +249,7 @@ static const struct {
 	{ "stats", OPT_STATS, true },
 	{ "quiet", OPT_QUIET, false },
 	{ "help", OPT_HELP, false },
+	{ "version", OPT_VERSION, false },
 	{ "in", OPT_IN, true },
 	{ "out", OPT_OUT, true },
 	{ "fanout", OPT_FANOUT, true },
@@ -437,6 +441,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		size_t name_len;
 		size_t k;
 
+		if (strcmp(arg, "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
 		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
 			errorf("unexpected argument '%s' (try --help)", arg);
 			return 2;
@@ -472,14 +480,24 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 		switch (option_table[k].id) {
 		case OPT_READ:
-			o->read_path = value;
-			break;
 		case OPT_WRITE:
-			o->write_path = value;
+		case OPT_STATS: {
+			const char **slot =
+				option_table[k].id == OPT_READ ? &o->read_path
+				: option_table[k].id == OPT_WRITE
+					? &o->write_path
+					: &o->stats_path;
+
+			/* One of each: a second one is a mistake, not a
+			 * replacement. */
+			if (*slot != NULL) {
+				errorf("--%s given twice ('%s', then '%s')",
+				       option_table[k].name, *slot, value);
+				return 2;
+			}
+			*slot = value;
 			break;
-		case OPT_STATS:
-			o->stats_path = value;
-			break;
+		}
 		case OPT_POLICY: {
 			int p = reasm_policy_parse(value);
 
@@ -561,6 +579,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_HELP:
 			usage(stdout);
 			return 0;
+		case OPT_VERSION:
+			printf("reasm %s\n", grain_version());
+			return 0;
 		case OPT_IN:
 		case OPT_OUT:
 			if (*value == '\0') {
@@ -568,10 +589,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 				       option_table[k].name);
 				return 2;
 			}
-			if (option_table[k].id == OPT_IN)
-				o->in_iface = value;
-			else
-				o->out_iface = value;
+			const char **iface = option_table[k].id == OPT_IN
+						     ? &o->in_iface
+						     : &o->out_iface;
+			if (*iface != NULL) {
+				errorf("--%s given twice ('%s', then '%s')",
+				       option_table[k].name, *iface, value);
+				return 2;
+			}
+			*iface = value;
 			break;
 		case OPT_FANOUT: {
 			int f = live_fanout_parse(value);

@@ -86,6 +86,20 @@ else
 	fail "--help: status or text wrong"
 fi
 
+if "$REASM" -h >"$tmp/out" 2>"$tmp/err" && grep -q '^usage: reasm' \
+	"$tmp/out" && [ ! -s "$tmp/err" ]; then
+	pass "-h"
+else
+	fail "-h: status or text wrong"
+fi
+if "$REASM" --version >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+	grep -Eqx 'reasm [0-9]+\.[0-9]+\.[0-9]+' "$tmp/out" &&
+	[ "$(wc -l <"$tmp/out")" -eq 1 ]; then
+	pass "--version: $(cat "$tmp/out")"
+else
+	fail "--version: status or text wrong: '$(cat "$tmp/out" "$tmp/err")'"
+fi
+
 # --- bad invocations --------------------------------------------------------------
 demo=$REASM_DEMO
 out=$tmp/out.pcap
@@ -108,6 +122,15 @@ expect_error "bad --max-frags" --read "$demo" --write "$out" --max-frags 0
 expect_error "--stripes not a power of two" --read "$demo" --write "$out" \
 	--stripes 12
 expect_error "unknown --policy" --read "$demo" --write "$out" --policy best
+expect_error "--read twice" --read "$demo" --read "$demo" --write "$out"
+grep -q "^reasm: --read given twice" "$tmp/err" ||
+	fail "--read twice: message is '$(cat "$tmp/err")'"
+expect_error "--write twice" --read "$demo" --write "$out" --write "$out"
+expect_error "--stats twice" --read "$demo" --write "$out" \
+	--stats "$tmp/a.json" --stats "$tmp/b.json"
+expect_error "--in twice" --in lo --in lo --write "$out"
+expect_error "--stats and --write the same" --read "$demo" --write "$out" \
+	--stats "$out"
 expect_error "nonexistent input" --read "$tmp/no-such.pcap" --write "$out"
 printf 'this is not a capture file\n' >"$tmp/text.pcap"
 expect_error "input not a capture" --read "$tmp/text.pcap" --write "$out"
