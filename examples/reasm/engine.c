@@ -984,13 +984,19 @@ static void sample_bytes(struct reasm_worker *w)
 		w->st.bytes_peak = b;
 }
 
-/* The src_born slot of an IPv4 key's source. */
-static _Atomic(uint32_t) *born_slot(struct reasm *r, const struct rkey *k)
+/* The index of an IPv4 key's source in src_born. */
+static uint32_t born_index(const struct rkey *k)
 {
 	uint32_t a;
 
 	memcpy(&a, k->addr, sizeof(a));
-	return &r->src_born[(a * 2654435761u) >> 22]; /* 10 bits */
+	return (a * 2654435761u) >> 22; /* 10 bits */
+}
+
+/* The src_born slot of an IPv4 key's source. */
+static _Atomic(uint32_t) *born_slot(struct reasm *r, const struct rkey *k)
+{
+	return &r->src_born[born_index(k)];
 }
 
 /* A datagram found past its timeout, or (id_wrapped) older than its
@@ -1273,6 +1279,22 @@ int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 		return 0;
 	}
 	return handle_fragment(w, &fr, now_ns);
+}
+
+int32_t reasm_flow_of(const struct reasm *r, const uint8_t *frame,
+		      uint32_t caplen)
+{
+	struct frag fr;
+
+	memset(&fr, 0, sizeof(fr));
+	fr.frame = frame;
+	fr.caplen = caplen;
+	fr.wirelen = caplen;
+	if (parse(r, &fr) != P_FRAG)
+		return -1; /* passed through or dropped: touches no table */
+	if (fr.family == 4)
+		return (int32_t)born_index(&fr.key); /* REASM_ID_DIST */
+	return (int32_t)(key_hash(&fr.key, &r->secret, NULL) & 0x7fffffff);
 }
 
 unsigned reasm_expire(struct reasm_worker *w, uint64_t now_ns)

@@ -17,13 +17,15 @@
  *   and writes from the emit callback; output order follows input order.
  *
  *   --threads N >= 2: the main thread reads and hands a copy of each frame
- *   to N workers through one grain_ring (blocking enqueue/dequeue). Each
- *   worker owns a struct reasm_worker; its outputs go through a grain_prio
- *   (band from the DSCP, pfifo_fast's map) to one writer thread, the only
- *   thread that touches the output file. At end of file the reader queues
- *   one NULL per worker (a worker stops at the first NULL it takes), joins
- *   them, then queues a NULL for the writer, which drains what is left and
- *   stops.
+ *   to the worker of its flow (reasm_flow_of(): every fragment of a
+ *   datagram, and every IPv4 datagram of a source, on one worker, in
+ *   capture order) through that worker's own grain_ring; frames that are
+ *   not fragments go round robin. The worker hands the frame back, with
+ *   what the engine emitted for it, through a second ring, and the writer
+ *   thread takes them in capture order (the reader tells it which worker
+ *   holds each frame through a third ring), so the output is the file one
+ *   thread writes, byte for byte. At end of file the reader queues one
+ *   NULL per worker, joins them, then queues a NULL for the writer.
  *
  * Timeouts. Once capture time has advanced by a second or more since the
  * last call, reasm_expire() runs before the frame that advanced it is
@@ -135,9 +137,10 @@ static void usage(FILE *f)
 	      "options:\n"
 	      "  --policy P          overlap policy: strict (default), first, last, bsd,\n"
 	      "                      bsd-right, linux, windows, solaris\n"
-	      "  --threads N         1 (default): one thread, output in input order;\n"
-	      "                      2..64: N workers, a reader and a writer thread;\n"
-	      "                      with --in: N receive workers (1..64)\n"
+	      "  --threads N         1 (default): one thread; 2..64: N workers, a reader\n"
+	      "                      and a writer thread. From a file the output is the\n"
+	      "                      same file whatever N. With --in: N receive\n"
+	      "                      workers (1..64)\n"
 	      "  --timeout SECONDS   reassembly timeout of both families (default: IPv4\n"
 	      "                      30, IPv6 60; decimals allowed)\n"
 	      "  --mem-high BYTES    memory per family above which the policy acts\n"
@@ -156,7 +159,14 @@ static void usage(FILE *f)
 	      "\n"
 	      "live options:\n"
 	      "  --fanout MODE       --in: spread frames over the --threads workers by\n"
-	      "                      lb (default, round robin), cpu or hash\n"
+	      "                      hash (default: the kernel's hash of the addresses,\n"
+	      "                      so a datagram's fragments meet one worker in wire\n"
+	      "                      order), lb (round robin) or cpu (receiving CPU).\n"
+	      "                      Caveat: with lb or cpu the fragments of a datagram\n"
+	      "                      reach several workers in any order, so overlap\n"
+	      "                      outcomes (strict's duplicates, the other policies'\n"
+	      "                      bytes) can differ from run to run and from the\n"
+	      "                      host's\n"
 	      "  --qdisc-bypass      --out: send straight to the driver (no qdisc)\n"
 	      "  --tx-frames N       --out: transmit ring slots, 1..65536 (default 256)\n"
 	      "  --dst-mac MAC       --out: destination address written into every frame\n"
@@ -434,6 +444,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof(*o));
 	o->threads = 1;
+	o->fanout = LIVE_FANOUT_HASH;
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
@@ -893,22 +904,46 @@ static void emit_direct(struct reasm_out *out, void *arg)
 
 /* --- The threaded pipeline ------------------------------------------------- */
 
-/* A frame in flight from the reader to a worker. */
+/* A frame in flight from the reader to a worker and then, carrying what
+ * the engine emitted for it, from the worker to the writer. */
 struct frame {
 	uint64_t ts_ns;
 	uint32_t caplen;
 	uint32_t wirelen;
+	struct reasm_out *out;	 /* what it made, if anything */
+	struct reasm_out **more; /* more outputs (the engine emits at most
+				    one per frame today) */
+	unsigned nmore;
 	uint8_t data[];
 };
 
+/*
+ * Workers fed by the reader (a capture file) keep capture order: the
+ * reader sends each frame to the worker of its flow (reasm_flow_of(), so
+ * the frames of a datagram, and every IPv4 datagram of a source, meet the
+ * engine in capture order on one worker; other frames go round robin),
+ * and tells the writer which worker has it through the `order` ring. A
+ * worker hands each frame back with its outputs through its own `done`
+ * ring; the writer takes them worker by worker in the order the reader
+ * wrote, so the output file is the one a single thread writes, byte for
+ * byte. Deadlock-free: the frame the writer waits for was queued to its
+ * worker before its token was queued to the writer, and that worker's
+ * done ring holds nothing older.
+ *
+ * Live input (--in) has no reader: the receive workers emit into the
+ * grain_prio, band from the DSCP, and the writer drains it.
+ */
 struct pipeline {
-	struct grain_ring *ring; /* reader -> workers: struct frame * */
-	struct grain_prio *prio; /* workers -> writer: struct reasm_out * */
-	pcap_dumper_t *dumper;	 /* the writer's alone */
-	struct live_tx *tx;	 /* --out: the writer sends here instead */
-	bool publish;		 /* workers publish their counters (live) */
+	unsigned nworkers;
+	struct grain_ring **in;	  /* reader -> worker i: struct frame * */
+	struct grain_ring **out;  /* worker i -> writer: struct frame * */
+	struct grain_ring *order; /* reader -> writer: worker i + 1 */
+	struct grain_prio *prio;  /* --in workers -> writer: reasm_out * */
+	pcap_dumper_t *dumper;	  /* the writer's alone */
+	struct live_tx *tx;	  /* --out: the writer sends here instead */
+	bool publish;		  /* workers publish their counters (live) */
 	/* Frames the workers have finished (R3: a worker's release after its
-	 * last use of the frame and of its reasm_worker). Bumped once per
+	 * last use of its reasm_worker for the frame). Bumped once per
 	 * frame: on its own cache line, away from the pointers above. */
 	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) done;
 };
@@ -916,14 +951,16 @@ struct pipeline {
 struct worker {
 	struct reasm_worker w;
 	struct pipeline *pl;
+	unsigned index;
+	struct frame *cur;     /* the frame reasm_input() is working on */
 	struct live_slot slot; /* pl->publish: counters for --stats-interval */
 	pthread_t thread;
 	bool started;
 };
 
-/* Emit callback with workers: into the priority queue, band from the
- * DSCP. A full band means the writer is behind: wait for it rather than
- * lose a frame. */
+/* Emit callback of the live receive workers: into the priority queue,
+ * band from the DSCP. A full band means the writer is behind: wait for
+ * it rather than lose a frame. */
 static void emit_queued(struct reasm_out *out, void *arg)
 {
 	struct pipeline *pl = arg;
@@ -931,6 +968,27 @@ static void emit_queued(struct reasm_out *out, void *arg)
 
 	while (grain_prio_enqueue_prio(pl->prio, prio, out) != 0)
 		sleep_ns(20000);
+}
+
+/* Emit callback of the workers fed by the reader: the output rides back
+ * to the writer with the frame that made it. */
+static void emit_attach(struct reasm_out *out, void *arg)
+{
+	struct worker *wk = arg;
+	struct frame *f = wk->cur;
+	struct reasm_out **more;
+
+	if (f->out == NULL) {
+		f->out = out;
+		return;
+	}
+	more = realloc(f->more, (f->nmore + 1) * sizeof(*more));
+	if (more == NULL) {
+		reasm_out_free(out); /* cannot happen today: one per frame */
+		return;
+	}
+	more[f->nmore++] = out;
+	f->more = more;
 }
 
 /* Live runs: copy the worker's counters where the statistics line can
@@ -948,6 +1006,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	struct pipeline *pl = wk->pl;
+	struct grain_ring *in = pl->in[wk->index], *out = pl->out[wk->index];
 	/* Live runs wake now and then to publish their counters. */
 	int64_t wait = pl->publish ? PUBLISH_WAIT_NS : -1;
 
@@ -955,19 +1014,22 @@ static void *worker_main(void *arg)
 		void *obj = NULL;
 		struct frame *f;
 
-		if (grain_ring_dequeue_wait(pl->ring, &obj, wait) != 0) {
+		if (grain_ring_dequeue_wait(in, &obj, wait) != 0) {
 			worker_publish(wk, false);
 			continue; /* timed out */
 		}
 		if (obj == NULL)
 			break; /* end of input */
 		f = obj;
+		wk->cur = f;
 		(void)reasm_input(&wk->w, f->data, f->caplen, f->wirelen,
 				  f->ts_ns);
-		free(f);
+		wk->cur = NULL;
 		worker_publish(wk, false);
 		/* R3: pairs with A3 in wait_idle(). */
 		atomic_fetch_add_explicit(&pl->done, 1, memory_order_release);
+		while (grain_ring_enqueue_wait(out, f, -1) != 0)
+			;
 	}
 	worker_publish(wk, true);
 	return NULL;
@@ -1027,6 +1089,50 @@ static void *writer_main(void *arg)
 	/* Wait until the kernel has sent every frame queued. */
 	if (pl->tx != NULL)
 		live_tx_drain(pl->tx);
+	return NULL;
+}
+
+/* Writes what a frame made and frees it. */
+static void write_frame(struct pipeline *pl, struct frame *f)
+{
+	if (f->out != NULL)
+		write_out(pl, f->out);
+	for (unsigned i = 0; i < f->nmore; i++)
+		write_out(pl, f->more[i]);
+	free(f->more);
+	free(f);
+}
+
+/* The writer (or transmit thread) of a run fed by the reader: outputs in
+ * capture order, as the reader's tokens say. */
+static void *ordered_writer_main(void *arg)
+{
+	struct pipeline *pl = arg;
+
+	for (;;) {
+		void *tok = NULL, *obj = NULL;
+
+		if (grain_ring_try_dequeue(pl->order, &tok) != 0) {
+			/* Nothing ready: a moment to send what is queued. */
+			if (pl->tx != NULL)
+				live_tx_kick(pl->tx);
+			int64_t wait = pl->tx != NULL && live_tx_pending(pl->tx)
+					       ? TX_RETRY_NS
+					       : -1;
+			if (grain_ring_dequeue_wait(pl->order, &tok, wait) != 0)
+				continue;
+		}
+		if (tok == NULL)
+			break; /* queued after the workers were joined */
+		unsigned i = (unsigned)((uintptr_t)tok - 1);
+		while (grain_ring_dequeue_wait(pl->out[i], &obj, -1) != 0)
+			;
+		write_frame(pl, obj);
+	}
+	if (pl->tx != NULL) {
+		live_tx_kick(pl->tx);
+		live_tx_drain(pl->tx); /* until the kernel has sent it all */
+	}
 	return NULL;
 }
 
@@ -1208,6 +1314,7 @@ static int read_all(struct run *rn, bool multi)
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	uint64_t queued = 0;
+	unsigned n = rn->opt.threads;
 	int rc;
 
 	while ((rc = pcap_next_ex(rn->in, &h, &data)) == 1) {
@@ -1242,8 +1349,21 @@ static int read_all(struct run *rn, bool multi)
 		f->ts_ns = now;
 		f->caplen = h->caplen;
 		f->wirelen = wirelen;
+		f->out = NULL;
+		f->more = NULL;
+		f->nmore = 0;
 		memcpy(f->data, data, h->caplen);
-		while (grain_ring_enqueue_wait(rn->pl.ring, f, -1) != 0)
+		/* The frames of one flow to one worker, in capture order;
+		 * the others round robin. */
+		int32_t flow = reasm_flow_of(rn->engine, data, h->caplen);
+		unsigned i = flow < 0 ? (unsigned)(queued % n)
+				      : (unsigned)flow % n;
+		while (grain_ring_enqueue_wait(rn->pl.in[i], f, -1) != 0)
+			;
+		/* After the frame: the writer then always finds it. */
+		while (grain_ring_enqueue_wait(rn->pl.order,
+					       (void *)(uintptr_t)(i + 1),
+					       -1) != 0)
 			;
 		queued++;
 	}
@@ -1252,6 +1372,16 @@ static int read_all(struct run *rn, bool multi)
 		return 2;
 	}
 	return 0;
+}
+
+/* The smallest power of two >= @p x (x <= 2^31). */
+static unsigned pow2_ceil(unsigned x)
+{
+	unsigned p = 1;
+
+	while (p < x)
+		p <<= 1;
+	return p;
 }
 
 /* Starts the writer (or transmit thread) and, unless the receive workers
@@ -1265,34 +1395,58 @@ static int start_threads(struct run *rn)
 	};
 	bool fed = rn->opt.in_iface == NULL; /* workers fed by the reader */
 	unsigned n = rn->opt.threads;
+	/* Per worker: RING_CAPACITY frames in all, at least 64 each. */
+	unsigned cap = pow2_ceil(RING_CAPACITY / n < 64 ? 64
+							: RING_CAPACITY / n);
 	int rc;
 
 	rn->pl.dumper = rn->dumper;
 	rn->pl.tx = rn->tx;
 	rn->pl.publish = rn->live;
 	atomic_init(&rn->pl.done, 0);
-	if ((fed &&
-	     grain_ring_create(&rn->pl.ring, RING_CAPACITY,
-			       GRAIN_RING_MPMC | GRAIN_RING_WAIT, NULL) != 0) ||
-	    grain_prio_create(&rn->pl.prio, &pc, NULL) != 0) {
+	if (grain_prio_create(&rn->pl.prio, &pc, NULL) != 0) {
 		errorf("out of memory");
 		return 2;
 	}
 	if (fed) {
+		rn->pl.in = calloc(n, sizeof(*rn->pl.in));
+		rn->pl.out = calloc(n, sizeof(*rn->pl.out));
 		rn->workers = calloc(n, sizeof(*rn->workers));
-		if (rn->workers == NULL) {
+		if (rn->pl.in == NULL || rn->pl.out == NULL ||
+		    rn->workers == NULL) {
+			errorf("out of memory");
+			return 2;
+		}
+		rn->pl.nworkers = n;
+		/* The order ring holds a token for every frame in flight:
+		 * in a worker's two rings or in its hands. */
+		if (grain_ring_create(&rn->pl.order, pow2_ceil(2 * n * cap + n),
+				      GRAIN_RING_SPSC | GRAIN_RING_WAIT,
+				      NULL) != 0) {
 			errorf("out of memory");
 			return 2;
 		}
 		for (unsigned i = 0; i < n; i++) {
+			if (grain_ring_create(&rn->pl.in[i], cap,
+					      GRAIN_RING_SPSC | GRAIN_RING_WAIT,
+					      NULL) != 0 ||
+			    grain_ring_create(&rn->pl.out[i], cap,
+					      GRAIN_RING_SPSC | GRAIN_RING_WAIT,
+					      NULL) != 0) {
+				errorf("out of memory");
+				return 2;
+			}
+		}
+		for (unsigned i = 0; i < n; i++) {
 			rn->workers[i].pl = &rn->pl;
+			rn->workers[i].index = i;
 			if (live_slot_init(&rn->workers[i].slot) != 0) {
 				errorf("out of memory");
 				return 2;
 			}
 			rn->worker_slots++;
 			rc = reasm_worker_init(&rn->workers[i].w, rn->engine,
-					       emit_queued, &rn->pl);
+					       emit_attach, &rn->workers[i]);
 			if (rc != 0) {
 				errorf("cannot register worker %u: %s", i,
 				       strerror(-rc));
@@ -1300,7 +1454,8 @@ static int start_threads(struct run *rn)
 			}
 		}
 	}
-	rc = pthread_create(&rn->writer, NULL, writer_main, &rn->pl);
+	rc = pthread_create(&rn->writer, NULL,
+			    fed ? ordered_writer_main : writer_main, &rn->pl);
 	if (rc != 0) {
 		errorf("cannot start the writer thread: %s", strerror(rc));
 		return 2;
@@ -1319,16 +1474,16 @@ static int start_threads(struct run *rn)
 	return 0;
 }
 
-/* Stops whatever start_threads() started, in order: workers once the ring
- * is drained, then the writer once the queue is. */
+/* Stops whatever start_threads() started, in order: workers once their
+ * rings are drained, then the writer once the queue is. */
 static void stop_threads(struct run *rn)
 {
 	if (rn->workers != NULL) {
 		for (unsigned i = 0; i < rn->opt.threads; i++) {
 			if (!rn->workers[i].started)
 				continue;
-			while (grain_ring_enqueue_wait(rn->pl.ring, NULL, -1) !=
-			       0)
+			while (grain_ring_enqueue_wait(rn->pl.in[i], NULL,
+						       -1) != 0)
 				;
 		}
 		for (unsigned i = 0; i < rn->opt.threads; i++) {
@@ -1336,7 +1491,11 @@ static void stop_threads(struct run *rn)
 				pthread_join(rn->workers[i].thread, NULL);
 		}
 	}
-	if (rn->writer_started) {
+	if (rn->writer_started && rn->pl.order != NULL) {
+		while (grain_ring_enqueue_wait(rn->pl.order, NULL, -1) != 0)
+			;
+		pthread_join(rn->writer, NULL);
+	} else if (rn->writer_started) {
 		unsigned last = grain_prio_bands(rn->pl.prio) - 1;
 
 		while (grain_prio_enqueue(rn->pl.prio, last, NULL) != 0)
@@ -1345,13 +1504,35 @@ static void stop_threads(struct run *rn)
 	}
 }
 
-/* Frees what is left in the ring (only after an early stop). */
-static void drain_ring(struct grain_ring *ring)
+/* Frees the rings of the workers fed by the reader and whatever is
+ * left in them (only after a start that failed half way). */
+static void free_rings(struct pipeline *pl)
 {
 	void *obj;
 
-	while (grain_ring_try_dequeue(ring, &obj) == 0)
-		free(obj);
+	for (unsigned i = 0; i < pl->nworkers; i++) {
+		for (int k = 0; k < 2; k++) {
+			struct grain_ring *r = k == 0 ? pl->in[i] : pl->out[i];
+
+			if (r == NULL)
+				continue;
+			while (grain_ring_try_dequeue(r, &obj) == 0) {
+				struct frame *f = obj;
+
+				if (f == NULL)
+					continue;
+				reasm_out_free(f->out);
+				for (unsigned m = 0; m < f->nmore; m++)
+					reasm_out_free(f->more[m]);
+				free(f->more);
+				free(f);
+			}
+			grain_ring_destroy(r);
+		}
+	}
+	free(pl->in);
+	free(pl->out);
+	grain_ring_destroy(pl->order);
 }
 
 /* --- Live runs ------------------------------------------------------------- */
@@ -1672,10 +1853,7 @@ int main(int argc, char **argv)
 
 	if (rn.engine != NULL)
 		reasm_destroy(rn.engine, &rn.stats);
-	if (rn.pl.ring != NULL) {
-		drain_ring(rn.pl.ring);
-		grain_ring_destroy(rn.pl.ring);
-	}
+	free_rings(&rn.pl);
 	grain_prio_destroy(rn.pl.prio);
 	for (unsigned i = 0; i < rn.worker_slots; i++)
 		live_slot_fini(&rn.workers[i].slot);

@@ -251,6 +251,25 @@ int reasm_worker_init(struct reasm_worker *w, struct reasm *r,
 int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 		uint32_t caplen, uint32_t wirelen, uint64_t now_ns);
 
+/**
+ * reasm_flow_of - which frames must reach the engine in order relative to
+ * each other, for spreading a capture over workers deterministically.
+ * @return -1 for a frame that is not a fragment the engine would hold
+ *         (passed through, or dropped on sight): any worker may take it,
+ *         in any order. Otherwise a value in [0, INT32_MAX]: frames with
+ *         different values never change each other's outcome (except
+ *         through the memory limits, mem_high and eviction). IPv4
+ *         fragments share one value per source address slot (the
+ *         REASM_ID_DIST count is kept per source), IPv6 fragments one per
+ *         datagram (a keyed hash, so the values differ from one engine to
+ *         the next). Feed the frames of one value to one worker in capture
+ *         order and every datagram's outcome is that of one thread.
+ * Thread safety: reads only the configuration; any thread, any time
+ * between reasm_create() and reasm_destroy().
+ */
+int32_t reasm_flow_of(const struct reasm *r, const uint8_t *frame,
+		      uint32_t caplen);
+
 /** reasm_expire - time out datagrams whose first fragment is at least the
  * family's timeout older than @p now_ns. @return how many. Any thread with
  * a worker. */
