@@ -44,10 +44,11 @@
 /* --- keys and datagrams -------------------------------------------------- */
 
 /* Packed so that an IPv4 key is its first KEY4_LEN bytes: the hash reads
- * 20 bytes for IPv4, 44 for IPv6. */
+ * 28 bytes for IPv4, 52 for IPv6. */
 struct rkey {
 	uint32_t id;
-	uint32_t vlan;
+	uint32_t vlan;    /* tag count << 24, VIDs of tags 1 and 2 */
+	uint32_t vlan_more[2]; /* VIDs of tags 3 to REASM_MAX_VLAN_TAGS */
 	uint8_t family; /* 4 or 6 */
 	uint8_t proto;  /* IPv4 protocol; 0 for IPv6 */
 	uint8_t pad[2];
@@ -78,7 +79,8 @@ enum { FIRST_IN = 1, LAST_IN = 2 };
 
 #define INLINE_PIECES 4u
 #define INLINE_HEAD 96u /* Ethernet, two tags, IPv4 with 40 bytes of options;
-			   IPv6 with 32 bytes of extension headers */
+			   IPv6 with 32 bytes of extension headers (more:
+			   allocated) */
 
 struct dgram {
 	struct rkey key; /* just before the node: a hit is one cache line */
@@ -202,16 +204,25 @@ struct frag {
 	uint32_t offset, len; /* fragment position and payload length */
 	const uint8_t *payload;
 	bool mf, df, is_frag, truncated;
+	bool vlan_deep; /* more than REASM_MAX_VLAN_TAGS tags: not parsed */
 	uint8_t family, tos, v6_nexthdr;
 	struct rkey key;
 };
 
+/* The VLAN tags of a frame, as the key holds them. */
+struct vlan_key {
+	uint32_t vlan;
+	uint32_t more[2];
+};
+
 /* Link layer: the offset of the IP header and the EtherType; 0 if the
- * frame is not IP. */
+ * frame is not IP, -1 if it carries more than REASM_MAX_VLAN_TAGS tags.
+ * Ethernet takes any stack of 802.1Q (0x8100) and 802.1ad (0x88a8) tags
+ * up to that depth: the tag count and every VID are part of the key. */
 static int parse_link(int link, const uint8_t *f, uint32_t caplen,
-		      uint32_t *l3, uint16_t *etype, uint32_t *vlan)
+		      uint32_t *l3, uint16_t *etype, struct vlan_key *vk)
 {
-	*vlan = 0;
+	memset(vk, 0, sizeof(*vk));
 	switch (link) {
 	case REASM_LINK_ETHERNET: {
 		uint32_t off = 12;
@@ -219,16 +230,28 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen,
 		if (caplen < 14)
 			return 0;
 		*etype = rd16(f + off);
-		while ((*etype == 0x8100 || *etype == 0x88a8) && tags < 2) {
+		while (*etype == 0x8100 || *etype == 0x88a8) {
+			if (tags == REASM_MAX_VLAN_TAGS)
+				return -1;
 			if (caplen < off + 6)
 				return 0;
-			*vlan |= (uint32_t)(rd16(f + off + 2) & 0x0fff)
-				 << (12 * tags);
+			uint32_t vid = rd16(f + off + 2) & 0x0fffu;
+			if (tags < 2) {
+				vk->vlan |= vid << (12 * tags);
+			} else {
+				/* Tags 3..7: 5 VIDs of 12 bits in 64. */
+				unsigned bit = 12 * (tags - 2);
+				uint64_t m = ((uint64_t)vk->more[1] << 32 |
+					      vk->more[0]) |
+					     (uint64_t)vid << bit;
+				vk->more[0] = (uint32_t)m;
+				vk->more[1] = (uint32_t)(m >> 32);
+			}
 			tags++;
 			off += 4;
 			*etype = rd16(f + off);
 		}
-		*vlan |= tags << 24;
+		vk->vlan |= tags << 24;
 		*l3 = off + 2;
 		return 1;
 	}
@@ -433,12 +456,17 @@ static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 static enum parse_result parse(const struct reasm *r, struct frag *fr)
 {
 	uint16_t etype;
-	uint32_t vlan;
+	struct vlan_key vk;
+	int rc = parse_link(r->cfg.link, fr->frame, fr->caplen, &fr->l3,
+			    &etype, &vk);
 
-	if (!parse_link(r->cfg.link, fr->frame, fr->caplen, &fr->l3, &etype,
-			&vlan))
+	if (rc <= 0) {
+		fr->vlan_deep = rc < 0;
 		return P_PASS;
-	fr->key.vlan = vlan;
+	}
+	fr->key.vlan = vk.vlan;
+	fr->key.vlan_more[0] = vk.more[0];
+	fr->key.vlan_more[1] = vk.more[1];
 	const uint8_t *ip = fr->frame + fr->l3;
 	uint32_t avail = fr->caplen - fr->l3;
 	if (etype == 0x0800)
@@ -473,10 +501,11 @@ static void emit(struct reasm_worker *w, struct reasm_out *o)
 
 static uint8_t dscp_of(const struct reasm *r, const uint8_t *f, uint32_t n)
 {
-	uint32_t l3, vlan;
+	uint32_t l3;
 	uint16_t etype;
+	struct vlan_key vk;
 
-	if (!parse_link(r->cfg.link, f, n, &l3, &etype, &vlan) || l3 + 2 > n)
+	if (parse_link(r->cfg.link, f, n, &l3, &etype, &vk) <= 0 || l3 + 2 > n)
 		return 0;
 	if (etype == 0x0800 && (f[l3] >> 4) == 4)
 		return f[l3 + 1] >> 2;
@@ -1253,6 +1282,8 @@ int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 
 	switch (parse(w->r, &fr)) {
 	case P_PASS:
+		if (fr.vlan_deep)
+			w->st.vlan_too_deep++;
 		return pass_through(w, &fr, now_ns);
 	case P_TRUNCATED:
 		w->st.ReasmReqds++;

@@ -18,7 +18,8 @@
  * | reasm_create, reasm_destroy  | nothing on the same engine            |
  *
  * Datagrams are keyed as Linux keys them: IPv4 {src, dst, id, protocol,
- * vlan}, IPv6 {src, dst, id, vlan}. Work on one datagram is serialized by
+ * vlan}, IPv6 {src, dst, id, vlan}, where vlan is every VLAN tag's VID and
+ * their count. Work on one datagram is serialized by
  * its stripe lock; the copy into the output buffer happens after the
  * datagram has left the table, with no lock held.
  *
@@ -80,12 +81,19 @@ int reasm_policy_parse(const char *name);
 /** Link types (the pcap DLT_ values). */
 enum reasm_link {
 	REASM_LINK_RAW = 12,     /**< DLT_RAW: IPv4 or IPv6, no L2 header */
-	REASM_LINK_ETHERNET = 1, /**< DLT_EN10MB, 0..2 802.1Q/802.1ad tags */
+	REASM_LINK_ETHERNET = 1, /**< DLT_EN10MB, 0..REASM_MAX_VLAN_TAGS
+				      802.1Q/802.1ad tags */
 	REASM_LINK_SLL = 113,    /**< DLT_LINUX_SLL */
 	REASM_LINK_SLL2 = 276,   /**< DLT_LINUX_SLL2 */
 	REASM_LINK_IPV4 = 228,   /**< DLT_IPV4 */
 	REASM_LINK_IPV6 = 229    /**< DLT_IPV6 */
 };
+
+/** The deepest stack of 802.1Q/802.1ad tags (any mix of TPIDs 0x8100
+ * and 0x88a8) the engine parses: the count and every VID are part of a
+ * datagram's key. A frame with more is passed through unparsed
+ * (counted vlan_too_deep). */
+#define REASM_MAX_VLAN_TAGS 7u
 
 /** Is @p dlt one the engine parses? */
 bool reasm_link_supported(int dlt);
@@ -157,6 +165,9 @@ struct reasm_stats {
 	uint64_t bad_checksum;   /**< IPv4 fragments, wrong header checksum */
 	uint64_t incomplete_chain; /**< IPv6 first fragments without the
 				        whole header chain (RFC 7112) */
+	uint64_t vlan_too_deep;  /**< frames with more than
+				      REASM_MAX_VLAN_TAGS VLAN tags, passed
+				      through unparsed (of passed) */
 	uint64_t atomic;         /**< IPv6 atomic fragments (RFC 6946) */
 	uint64_t nested_frag;    /**< IPv6 datagrams (atomic fragments
 				      included) whose fragmentable part holds

@@ -106,6 +106,7 @@ static const struct stat_field stat_fields[] = {
 	STAT_FIELD(malformed),
 	STAT_FIELD(bad_checksum),
 	STAT_FIELD(incomplete_chain),
+	STAT_FIELD(vlan_too_deep),
 	STAT_FIELD(atomic),
 	STAT_FIELD(nested_frag),
 	STAT_FIELD(no_memory),

@@ -21,7 +21,7 @@
  *   keys         id reuse, fields that keep datagrams apart
  *   timeout      30 s / 60 s from the first fragment
  *   policy       the target-based policies on Novak's overlap test
- *   link         Ethernet with 0..2 tags, SLL, SLL2, raw links
+ *   link         Ethernet with 0..7 tags (more: passed), SLL, SLL2, raw links
  *   truncated    captures shorter than the packet
  *
  * Every test ends with rig_finish(), which checks the accounting
@@ -139,6 +139,7 @@ Test(api, stats_json_names_every_counter)
 		"malformed",
 		"bad_checksum",
 		"incomplete_chain",
+		"vlan_too_deep",
 		"atomic",
 		"nested_frag",
 		"no_memory",
@@ -2063,8 +2064,11 @@ ParameterizedTest(struct novak_case *p, policy, novak)
 struct eth_case {
 	int family;
 	unsigned nvlan;
-	uint16_t tpid[2];
+	uint16_t tpid[PB_VLAN_MAX];
 };
+
+#define AD PB_TPID_8021AD
+#define Q PB_TPID_8021Q
 
 static const struct eth_case eth_cases[] = {
 	{ 4, 0, { 0, 0 } },
@@ -2075,7 +2079,16 @@ static const struct eth_case eth_cases[] = {
 	{ 6, 0, { 0, 0 } },
 	{ 6, 1, { PB_TPID_8021Q, 0 } },
 	{ 6, 2, { PB_TPID_8021AD, PB_TPID_8021Q } },
+	/* Three tags and more, any mix, up to REASM_MAX_VLAN_TAGS (7). */
+	{ 4, 3, { AD, Q, Q } },
+	{ 6, 3, { AD, AD, Q } },
+	{ 4, 4, { Q, Q, Q, Q } },
+	{ 6, 5, { AD, Q, AD, Q, Q } },
+	{ 4, 7, { AD, AD, AD, Q, Q, Q, Q } },
+	{ 6, 7, { Q, AD, Q, AD, Q, AD, Q } },
 };
+#undef AD
+#undef Q
 
 /* Three fragments, each with its own link header (mark 0xa0 + index):
  * the output carries the offset-0 fragment's, which comes second. */
@@ -2120,8 +2133,66 @@ ParameterizedTest(struct eth_case *p, link, ethernet_vlan_tags)
 	}
 	link_run(&g, &d);
 	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.passed, 0u);
+	cr_expect_eq(st.ReasmOKs, 1u, "%u tags", p->nvlan);
+	cr_expect_eq(st.passed, 0u, "%u tags", p->nvlan);
+}
+
+/* Every tag of a deep stack is part of the key: two datagrams whose
+ * stacks differ in one VID (any position), or in depth, never merge. */
+ParameterizedTestParameters(link, deep_vlan_stacks_keep_datagrams_apart)
+{
+	static const int v[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+	return cr_make_param_array(int, (void *)v, sizeof(v) / sizeof(v[0]));
+}
+
+ParameterizedTest(int *which, link, deep_vlan_stacks_keep_datagrams_apart)
+{
+	struct rig g;
+	uint8_t data[32];
+	struct pb_dgram d, o;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 98, data, sizeof(data), 32);
+	d.link.nvlan = 7;
+	for (unsigned i = 0; i < 7; i++)
+		d.link.tci[i] = (uint16_t)(400 + i);
+	o = d;
+	if (*which < 7)
+		o.link.tci[*which] ^= 0x800; /* VID bit 11 of tag *which */
+	else
+		o.link.nvlan = 6; /* one tag fewer */
+	feed_frag(&g, &d, 0, 16, true);
+	cr_expect_eq(feed_frag(&g, &o, 16, 16, false), 0, "case %d", *which);
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.datagrams_pending, 2u, "case %d", *which);
+	cr_expect_eq(feed_frag(&g, &o, 0, 16, true), 1, "case %d", *which);
+	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1, "case %d", *which);
+	cr_assert_eq(g.nout, 2u);
+	expect_dgram(&g, 0, &o);
+	expect_dgram(&g, 1, &d);
+	rig_finish(&g);
+}
+
+/* Past REASM_MAX_VLAN_TAGS: passed through as it is, and counted. */
+Test(link, too_many_vlan_tags_passed_and_counted)
+{
+	struct rig g;
+	uint8_t data[32];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 99, data, sizeof(data), 33);
+	d.link.nvlan = 8;
+	struct pb_frame *f = pb_frag(&d, 0, NULL, 16, true);
+	cr_expect_eq(feed(&g, f), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_passed(&g, 0, f);
+	pb_frame_free(f);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.vlan_too_deep, 1u);
+	cr_expect_eq(st.passed, 1u);
+	cr_expect_eq(st.ReasmReqds, 0u);
 }
 
 /* @f with @extra bytes after the IP packet (Ethernet padding to 60
