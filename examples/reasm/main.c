@@ -744,6 +744,8 @@ static void sleep_ns(long ns)
  */
 struct out_file {
 	const char *path; /* as given */
+	char *target;	  /* what the rename replaces: path, or the file a
+			     symbolic link at path points to (malloc'd) */
 	char *tmp;	  /* the temporary file, or NULL: written in place */
 	FILE *f;
 };
@@ -803,22 +805,36 @@ static int out_open(struct out_file *of, const char *path)
 		}
 		return 0;
 	}
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash != NULL ? (size_t)(slash - path) + 1 : 0;
-	size_t n = strlen(path) + sizeof("/..XXXXXX");
+	/* A symbolic link to a file: replace the file, keep the link. */
+	struct stat lst;
+	if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+		of->target = realpath(path, NULL);
+	else
+		of->target = strdup(path);
+	if (of->target == NULL) {
+		errorf("%s: %s", path, strerror(errno));
+		return 2;
+	}
+	const char *t = of->target;
+	const char *slash = strrchr(t, '/');
+	size_t dirlen = slash != NULL ? (size_t)(slash - t) + 1 : 0;
+	size_t n = strlen(t) + sizeof("/..XXXXXX");
 
 	of->tmp = malloc(n);
 	if (of->tmp == NULL) {
 		errorf("out of memory");
+		free(of->target);
+		of->target = NULL;
 		return 2;
 	}
-	snprintf(of->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, path,
-		 path + dirlen);
+	snprintf(of->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, t, t + dirlen);
 	fd = mkstemp(of->tmp);
 	if (fd < 0) {
 		errorf("%s: %s", path, strerror(errno));
 		free(of->tmp);
 		of->tmp = NULL;
+		free(of->target);
+		of->target = NULL;
 		return 2;
 	}
 	tmp_register(of->tmp, true);
@@ -835,6 +851,8 @@ static int out_open(struct out_file *of, const char *path)
 		tmp_register(of->tmp, false);
 		free(of->tmp);
 		of->tmp = NULL;
+		free(of->target);
+		of->target = NULL;
 		return 2;
 	}
 	return 0;
@@ -849,7 +867,7 @@ static int out_finish(struct out_file *of, bool ok)
 
 	if (of->tmp == NULL)
 		return 0;
-	if (ok && rename(of->tmp, of->path) != 0) {
+	if (ok && rename(of->tmp, of->target) != 0) {
 		errorf("%s: %s", of->path, strerror(errno));
 		status = 2;
 		ok = false;
@@ -859,6 +877,8 @@ static int out_finish(struct out_file *of, bool ok)
 	tmp_register(of->tmp, false);
 	free(of->tmp);
 	of->tmp = NULL;
+	free(of->target);
+	of->target = NULL;
 	return status;
 }
 

@@ -176,6 +176,19 @@ case $(ls -l "$keep") in
 *) fail "mode changed: $(ls -l "$keep")" ;;
 esac
 
+# A symbolic link: the file it points to is replaced, the link stays.
+mkdir -p "$tmp/link"
+printf 'old\n' >"$tmp/link/real.pcap"
+ln -s real.pcap "$tmp/link/via.pcap"
+if run_ok "--write through a symbolic link" --read "$demo" \
+	--write "$tmp/link/via.pcap" --quiet && [ -L "$tmp/link/via.pcap" ] &&
+	cmp -s "$tmp/link/real.pcap" "$keep" &&
+	[ "$(ls -A "$tmp/link" | wc -l)" -eq 2 ]; then
+	pass "the link kept, the file it names replaced"
+else
+	fail "--write through a symbolic link: $(ls -lA "$tmp/link")"
+fi
+
 # --write - into a pipe whose reader goes away: a clear message and exit
 # status 2, not a silent death by SIGPIPE. The output (2 MB) is far more
 # than a pipe and one read of head can hold.
