@@ -44,10 +44,11 @@
 /* --- keys and datagrams -------------------------------------------------- */
 
 /* Packed so that an IPv4 key is its first KEY4_LEN bytes: the hash reads
- * 20 bytes for IPv4, 44 for IPv6. */
+ * 28 bytes for IPv4, 52 for IPv6. */
 struct rkey {
 	uint32_t id;
-	uint32_t vlan;
+	uint32_t vlan;    /* tag count << 24, VIDs of tags 1 and 2 */
+	uint32_t vlan_more[2]; /* VIDs of tags 3 to REASM_MAX_VLAN_TAGS */
 	uint8_t family; /* 4 or 6 */
 	uint8_t proto;  /* IPv4 protocol; 0 for IPv6 */
 	uint8_t pad[2];
@@ -78,7 +79,8 @@ enum { FIRST_IN = 1, LAST_IN = 2 };
 
 #define INLINE_PIECES 4u
 #define INLINE_HEAD 96u /* Ethernet, two tags, IPv4 with 40 bytes of options;
-			   IPv6 with 32 bytes of extension headers */
+			   IPv6 with 32 bytes of extension headers (more:
+			   allocated) */
 
 struct dgram {
 	struct rkey key; /* just before the node: a hit is one cache line */
@@ -202,16 +204,25 @@ struct frag {
 	uint32_t offset, len; /* fragment position and payload length */
 	const uint8_t *payload;
 	bool mf, df, is_frag, truncated;
+	bool vlan_deep; /* more than REASM_MAX_VLAN_TAGS tags: not parsed */
 	uint8_t family, tos, v6_nexthdr;
 	struct rkey key;
 };
 
+/* The VLAN tags of a frame, as the key holds them. */
+struct vlan_key {
+	uint32_t vlan;
+	uint32_t more[2];
+};
+
 /* Link layer: the offset of the IP header and the EtherType; 0 if the
- * frame is not IP. */
+ * frame is not IP, -1 if it carries more than REASM_MAX_VLAN_TAGS tags.
+ * Ethernet takes any stack of 802.1Q (0x8100) and 802.1ad (0x88a8) tags
+ * up to that depth: the tag count and every VID are part of the key. */
 static int parse_link(int link, const uint8_t *f, uint32_t caplen,
-		      uint32_t *l3, uint16_t *etype, uint32_t *vlan)
+		      uint32_t *l3, uint16_t *etype, struct vlan_key *vk)
 {
-	*vlan = 0;
+	memset(vk, 0, sizeof(*vk));
 	switch (link) {
 	case REASM_LINK_ETHERNET: {
 		uint32_t off = 12;
@@ -219,16 +230,28 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen,
 		if (caplen < 14)
 			return 0;
 		*etype = rd16(f + off);
-		while ((*etype == 0x8100 || *etype == 0x88a8) && tags < 2) {
+		while (*etype == 0x8100 || *etype == 0x88a8) {
+			if (tags == REASM_MAX_VLAN_TAGS)
+				return -1;
 			if (caplen < off + 6)
 				return 0;
-			*vlan |= (uint32_t)(rd16(f + off + 2) & 0x0fff)
-				 << (12 * tags);
+			uint32_t vid = rd16(f + off + 2) & 0x0fffu;
+			if (tags < 2) {
+				vk->vlan |= vid << (12 * tags);
+			} else {
+				/* Tags 3..7: 5 VIDs of 12 bits in 64. */
+				unsigned bit = 12 * (tags - 2);
+				uint64_t m = ((uint64_t)vk->more[1] << 32 |
+					      vk->more[0]) |
+					     (uint64_t)vid << bit;
+				vk->more[0] = (uint32_t)m;
+				vk->more[1] = (uint32_t)(m >> 32);
+			}
 			tags++;
 			off += 4;
 			*etype = rd16(f + off);
 		}
-		*vlan |= tags << 24;
+		vk->vlan |= tags << 24;
 		*l3 = off + 2;
 		return 1;
 	}
@@ -347,6 +370,45 @@ static bool v6_chain_complete(const uint8_t *p, uint32_t n, uint8_t nh)
 	return false;
 }
 
+/* Does the header chain at @p p (@p n bytes), starting with header @p nh,
+ * hold a Fragment header before its upper-layer header? That is a
+ * Fragment header nested in the fragmentable part of another one: Linux
+ * discards such a packet once the outer one is processed
+ * (IP6SKB_FRAGMENTED set, then ipv6_frag_rcv() sends Parameter Problem). */
+static bool v6_nested_frag(const uint8_t *p, uint32_t n, uint8_t nh)
+{
+	uint32_t off = 0;
+
+	for (unsigned hops = 0; hops < 32; hops++) {
+		uint32_t need;
+
+		switch (nh) {
+		case 44:
+			return true;
+		case 0:
+		case 43:
+		case 60:
+		case 135:
+			if (off + 2 > n)
+				return false;
+			need = ((uint32_t)p[off + 1] + 1) * 8;
+			break;
+		case 51:
+			if (off + 2 > n)
+				return false;
+			need = ((uint32_t)p[off + 1] + 2) * 4;
+			break;
+		default:
+			return false;
+		}
+		if (off + need > n)
+			return false;
+		nh = p[off];
+		off += need;
+	}
+	return false;
+}
+
 static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 				  uint32_t avail)
 {
@@ -394,12 +456,17 @@ static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 static enum parse_result parse(const struct reasm *r, struct frag *fr)
 {
 	uint16_t etype;
-	uint32_t vlan;
+	struct vlan_key vk;
+	int rc = parse_link(r->cfg.link, fr->frame, fr->caplen, &fr->l3,
+			    &etype, &vk);
 
-	if (!parse_link(r->cfg.link, fr->frame, fr->caplen, &fr->l3, &etype,
-			&vlan))
+	if (rc <= 0) {
+		fr->vlan_deep = rc < 0;
 		return P_PASS;
-	fr->key.vlan = vlan;
+	}
+	fr->key.vlan = vk.vlan;
+	fr->key.vlan_more[0] = vk.more[0];
+	fr->key.vlan_more[1] = vk.more[1];
 	const uint8_t *ip = fr->frame + fr->l3;
 	uint32_t avail = fr->caplen - fr->l3;
 	if (etype == 0x0800)
@@ -434,10 +501,11 @@ static void emit(struct reasm_worker *w, struct reasm_out *o)
 
 static uint8_t dscp_of(const struct reasm *r, const uint8_t *f, uint32_t n)
 {
-	uint32_t l3, vlan;
+	uint32_t l3;
 	uint16_t etype;
+	struct vlan_key vk;
 
-	if (!parse_link(r->cfg.link, f, n, &l3, &etype, &vlan) || l3 + 2 > n)
+	if (parse_link(r->cfg.link, f, n, &l3, &etype, &vk) <= 0 || l3 + 2 > n)
 		return 0;
 	if (etype == 0x0800 && (f[l3] >> 4) == 4)
 		return f[l3 + 1] >> 2;
@@ -474,8 +542,19 @@ static int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 
 	if (o == NULL) {
 		w->st.no_memory++;
+		w->st.frags_no_memory++;
 		w->st.frags_dropped++;
 		return 0;
+	}
+	if (v6_nested_frag(fr->payload, fr->len, fr->v6_nexthdr)) {
+		w->st.nested_frag++;
+		if (w->r->cfg.policy == REASM_STRICT) {
+			/* A datagram of one fragment, discarded. */
+			free(o);
+			w->st.ReasmFails++;
+			w->st.frags_discarded++;
+			return 0;
+		}
 	}
 	memcpy(o->data, fr->frame, head);
 	memcpy(o->data + head, fr->payload, fr->len);
@@ -695,7 +774,9 @@ static int take_head(const struct reasm *r, struct grain_htab_scope *s,
  * every policy (Snort also refuses to rebuild such a datagram): a last
  * fragment must not end before held data nor differ from an earlier last
  * fragment; nothing may extend past a known end; a zero-length fragment
- * kills the datagram.
+ * kills the datagram. A last fragment that passes these checks records
+ * the end before anything else is decided, so it counts even when its
+ * bytes are a duplicate or lose every overlap.
  */
 static enum add_result add_fragment(struct reasm *r,
 				    struct grain_htab_scope *s,
@@ -715,6 +796,15 @@ static enum add_result add_fragment(struct reasm *r,
 	}
 	if (ne == ns)
 		return KILL_BAD_END;
+	if (!fr->mf) {
+		/* The end is known from here on, whether or not any of this
+		 * fragment's bytes are kept: Linux sets INET_FRAG_LAST_IN
+		 * before its duplicate and overlap checks, so a last
+		 * fragment that duplicates held data still ends the
+		 * datagram. */
+		d->flags |= LAST_IN;
+		d->len = ne;
+	}
 
 	uint32_t i = first_ending_after(d, ns), j = i;
 	while (j < d->npieces && d->pieces[j].start < ne)
@@ -830,8 +920,6 @@ held:
 	d->nfrags++;
 	if (ns == 0)
 		d->flags |= FIRST_IN;
-	if (!fr->mf)
-		d->flags |= LAST_IN;
 	if (ne > d->len)
 		d->len = ne;
 	d->ecn |= ecn_bit(fr->tos);
@@ -852,9 +940,12 @@ static bool complete(const struct dgram *d)
 }
 
 /* Build the datagram (no lock held: it has left the table). NULL with
- * *why set when it cannot be delivered. */
+ * *why set when it cannot be delivered: 1 mixed ECN, 2 too big, 3 no
+ * memory, 4 (STRICT) an IPv6 Fragment header nested in the payload.
+ * *nested: the payload holds such a header (whatever the policy). */
 static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
-				 int *why)
+				 enum reasm_policy policy, int *why,
+				 bool *nested)
 {
 	uint32_t l3len = d->head_len - d->l2_len; /* IP header (+ v6 ext) */
 	int ecn = ecn_combine(d->ecn);
@@ -893,6 +984,14 @@ static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
 		wr16(ip + 10, ip_checksum(ip, l3len));
 		o->dscp = ip[1] >> 2;
 	} else {
+		if (v6_nested_frag(data, d->len, d->v6_nexthdr)) {
+			*nested = true;
+			if (policy == REASM_STRICT) {
+				free(o);
+				*why = 4;
+				return NULL;
+			}
+		}
 		ip[d->nh_off] = d->v6_nexthdr;
 		wr16(ip + 4, (uint16_t)(l3len - 40 + d->len));
 		if (ecn == 3)
@@ -914,13 +1013,19 @@ static void sample_bytes(struct reasm_worker *w)
 		w->st.bytes_peak = b;
 }
 
-/* The src_born slot of an IPv4 key's source. */
-static _Atomic(uint32_t) *born_slot(struct reasm *r, const struct rkey *k)
+/* The index of an IPv4 key's source in src_born. */
+static uint32_t born_index(const struct rkey *k)
 {
 	uint32_t a;
 
 	memcpy(&a, k->addr, sizeof(a));
-	return &r->src_born[(a * 2654435761u) >> 22]; /* 10 bits */
+	return (a * 2654435761u) >> 22; /* 10 bits */
+}
+
+/* The src_born slot of an IPv4 key's source. */
+static _Atomic(uint32_t) *born_slot(struct reasm *r, const struct rkey *k)
+{
+	return &r->src_born[born_index(k)];
 }
 
 /* A datagram found past its timeout, or (id_wrapped) older than its
@@ -963,6 +1068,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 		}
 		if (ne > IP_MAXPACKET) {
 			st->too_big++;
+			st->frags_too_big++;
 			st->frags_dropped++;
 			return 0;
 		}
@@ -971,6 +1077,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 			ne &= ~7u; /* Linux: round a non-last end down */
 		if (20 + ne > IP_MAXPACKET) {
 			st->too_big++; /* ping of death: no header fits */
+			st->frags_too_big++;
 			st->frags_dropped++;
 			return 0;
 		}
@@ -983,6 +1090,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 		b = fbuf_new(r, fr, ne - fr->offset);
 		if (b == NULL) {
 			st->no_memory++;
+			st->frags_no_memory++;
 			st->frags_dropped++;
 			return 0;
 		}
@@ -1011,6 +1119,7 @@ fresh_dgram:
 			time_out(w, stale, stale_wrapped);
 			fbuf_free(r, b);
 			st->no_memory++;
+			st->frags_no_memory++;
 			st->frags_dropped++;
 			return 0;
 		}
@@ -1104,6 +1213,7 @@ fresh_dgram:
 		break;
 	case ADD_NOMEM:
 		st->no_memory++;
+		st->frags_no_memory++;
 		st->frags_dropped++;
 		break;
 	case KILL_OVERLAP:
@@ -1129,8 +1239,12 @@ fresh_dgram:
 		dgram_free(r, d);
 	} else if (done) {
 		int why;
-		struct reasm_out *o = rebuild(d, now, &why);
+		bool nested = false;
+		struct reasm_out *o = rebuild(d, now, r->cfg.policy, &why,
+					      &nested);
 		w->held_out += d->nfrags;
+		if (nested)
+			st->nested_frag++;
 		if (o != NULL) {
 			st->ReasmOKs++;
 			st->frags_reassembled += d->nfrags;
@@ -1143,7 +1257,7 @@ fresh_dgram:
 				st->bad_ecn++;
 			else if (why == 2)
 				st->too_big++;
-			else
+			else if (why == 3)
 				st->no_memory++;
 		}
 		dgram_free(r, d);
@@ -1168,9 +1282,12 @@ int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 
 	switch (parse(w->r, &fr)) {
 	case P_PASS:
+		if (fr.vlan_deep)
+			w->st.vlan_too_deep++;
 		return pass_through(w, &fr, now_ns);
 	case P_TRUNCATED:
 		w->st.ReasmReqds++;
+		w->st.frags_truncated++;
 		w->st.frags_dropped++;
 		return 0;
 	case P_MALFORMED:
@@ -1188,10 +1305,27 @@ int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 	}
 	w->st.ReasmReqds++;
 	if (fr.truncated) { /* readable, but not all of it was captured */
+		w->st.frags_truncated++;
 		w->st.frags_dropped++;
 		return 0;
 	}
 	return handle_fragment(w, &fr, now_ns);
+}
+
+int32_t reasm_flow_of(const struct reasm *r, const uint8_t *frame,
+		      uint32_t caplen)
+{
+	struct frag fr;
+
+	memset(&fr, 0, sizeof(fr));
+	fr.frame = frame;
+	fr.caplen = caplen;
+	fr.wirelen = caplen;
+	if (parse(r, &fr) != P_FRAG)
+		return -1; /* passed through or dropped: touches no table */
+	if (fr.family == 4)
+		return (int32_t)born_index(&fr.key); /* REASM_ID_DIST */
+	return (int32_t)(key_hash(&fr.key, &r->secret, NULL) & 0x7fffffff);
 }
 
 unsigned reasm_expire(struct reasm_worker *w, uint64_t now_ns)

@@ -17,13 +17,15 @@
  *   and writes from the emit callback; output order follows input order.
  *
  *   --threads N >= 2: the main thread reads and hands a copy of each frame
- *   to N workers through one grain_ring (blocking enqueue/dequeue). Each
- *   worker owns a struct reasm_worker; its outputs go through a grain_prio
- *   (band from the DSCP, pfifo_fast's map) to one writer thread, the only
- *   thread that touches the output file. At end of file the reader queues
- *   one NULL per worker (a worker stops at the first NULL it takes), joins
- *   them, then queues a NULL for the writer, which drains what is left and
- *   stops.
+ *   to the worker of its flow (reasm_flow_of(): every fragment of a
+ *   datagram, and every IPv4 datagram of a source, on one worker, in
+ *   capture order) through that worker's own grain_ring; frames that are
+ *   not fragments go round robin. The worker hands the frame back, with
+ *   what the engine emitted for it, through a second ring, and the writer
+ *   thread takes them in capture order (the reader tells it which worker
+ *   holds each frame through a third ring), so the output is the file one
+ *   thread writes, byte for byte. At end of file the reader queues one
+ *   NULL per worker, joins them, then queues a NULL for the writer.
  *
  * Timeouts. Once capture time has advanced by a second or more since the
  * last call, reasm_expire() runs before the frame that advanced it is
@@ -69,6 +71,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NS_PER_S 1000000000ull
 
@@ -126,6 +129,7 @@ static void usage(FILE *f)
 	      "  --read FILE         input capture (pcap or pcapng; - for stdin)\n"
 	      "  --in IFACE          frames arriving on IFACE (Ethernet; needs root or\n"
 	      "                      CAP_NET_RAW)\n"
+	      "  (--read, --write and --stats may each be given once)\n"
 	      "output (one of):\n"
 	      "  --write FILE        output capture (pcap, nanosecond timestamps)\n"
 	      "  --out IFACE         send on IFACE (Ethernet input only)\n"
@@ -133,9 +137,10 @@ static void usage(FILE *f)
 	      "options:\n"
 	      "  --policy P          overlap policy: strict (default), first, last, bsd,\n"
 	      "                      bsd-right, linux, windows, solaris\n"
-	      "  --threads N         1 (default): one thread, output in input order;\n"
-	      "                      2..64: N workers, a reader and a writer thread;\n"
-	      "                      with --in: N receive workers (1..64)\n"
+	      "  --threads N         1 (default): one thread; 2..64: N workers, a reader\n"
+	      "                      and a writer thread. From a file the output is the\n"
+	      "                      same file whatever N. With --in: N receive\n"
+	      "                      workers (1..64)\n"
 	      "  --timeout SECONDS   reassembly timeout of both families (default: IPv4\n"
 	      "                      30, IPv6 60; decimals allowed)\n"
 	      "  --mem-high BYTES    memory per family above which the policy acts\n"
@@ -149,11 +154,19 @@ static void usage(FILE *f)
 	      "                      1 is one global lock)\n"
 	      "  --stats FILE        write every counter as JSON\n"
 	      "  --quiet             no summary on stderr\n"
-	      "  --help              this text\n"
+	      "  -h, --help          this text, then exit 0\n"
+	      "  --version           print reasm's version (grain's), then exit 0\n"
 	      "\n"
 	      "live options:\n"
 	      "  --fanout MODE       --in: spread frames over the --threads workers by\n"
-	      "                      lb (default, round robin), cpu or hash\n"
+	      "                      hash (default: the kernel's hash of the addresses,\n"
+	      "                      so a datagram's fragments meet one worker in wire\n"
+	      "                      order), lb (round robin) or cpu (receiving CPU).\n"
+	      "                      Caveat: with lb or cpu the fragments of a datagram\n"
+	      "                      reach several workers in any order, so overlap\n"
+	      "                      outcomes (strict's duplicates, the other policies'\n"
+	      "                      bytes) can differ from run to run and from the\n"
+	      "                      host's\n"
 	      "  --qdisc-bypass      --out: send straight to the driver (no qdisc)\n"
 	      "  --tx-frames N       --out: transmit ring slots, 1..65536 (default 256)\n"
 	      "  --dst-mac MAC       --out: destination address written into every frame\n"
@@ -164,8 +177,12 @@ static void usage(FILE *f)
 	      "From a file, capture time is the clock: a datagram times out when a later\n"
 	      "frame's timestamp is its timeout past its first fragment's. Live, the\n"
 	      "clock is real time. SIGINT or SIGTERM stops a live run cleanly: what is\n"
-	      "queued is still sent. Exit status: 0, or 2 with a one-line message on\n"
-	      "error.\n",
+	      "queued is still sent.\n"
+	      "\n"
+	      "--write FILE and --stats FILE are written to a temporary file beside FILE\n"
+	      "and renamed over it only when the run succeeds: a failed run leaves an\n"
+	      "existing FILE as it was. Exit status: 0; 2 with a one-line message on\n"
+	      "any error, including a reader that closes the pipe of --write -.\n",
 	      f);
 }
 /* clang-format on */
@@ -212,6 +229,7 @@ enum opt_id {
 	OPT_STATS,
 	OPT_QUIET,
 	OPT_HELP,
+	OPT_VERSION,
 	OPT_IN,
 	OPT_OUT,
 	OPT_FANOUT,
@@ -241,6 +259,7 @@ static const struct {
 	{ "stats", OPT_STATS, true },
 	{ "quiet", OPT_QUIET, false },
 	{ "help", OPT_HELP, false },
+	{ "version", OPT_VERSION, false },
 	{ "in", OPT_IN, true },
 	{ "out", OPT_OUT, true },
 	{ "fanout", OPT_FANOUT, true },
@@ -425,6 +444,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof(*o));
 	o->threads = 1;
+	o->fanout = LIVE_FANOUT_HASH;
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
@@ -432,6 +452,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		size_t name_len;
 		size_t k;
 
+		if (strcmp(arg, "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
 		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
 			errorf("unexpected argument '%s' (try --help)", arg);
 			return 2;
@@ -467,14 +491,24 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 		switch (option_table[k].id) {
 		case OPT_READ:
-			o->read_path = value;
-			break;
 		case OPT_WRITE:
-			o->write_path = value;
+		case OPT_STATS: {
+			const char **slot =
+				option_table[k].id == OPT_READ ? &o->read_path
+				: option_table[k].id == OPT_WRITE
+					? &o->write_path
+					: &o->stats_path;
+
+			/* One of each: a second one is a mistake, not a
+			 * replacement. */
+			if (*slot != NULL) {
+				errorf("--%s given twice ('%s', then '%s')",
+				       option_table[k].name, *slot, value);
+				return 2;
+			}
+			*slot = value;
 			break;
-		case OPT_STATS:
-			o->stats_path = value;
-			break;
+		}
 		case OPT_POLICY: {
 			int p = reasm_policy_parse(value);
 
@@ -556,6 +590,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_HELP:
 			usage(stdout);
 			return 0;
+		case OPT_VERSION:
+			printf("reasm %s\n", grain_version());
+			return 0;
 		case OPT_IN:
 		case OPT_OUT:
 			if (*value == '\0') {
@@ -563,10 +600,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 				       option_table[k].name);
 				return 2;
 			}
-			if (option_table[k].id == OPT_IN)
-				o->in_iface = value;
-			else
-				o->out_iface = value;
+			const char **iface = option_table[k].id == OPT_IN
+						     ? &o->in_iface
+						     : &o->out_iface;
+			if (*iface != NULL) {
+				errorf("--%s given twice ('%s', then '%s')",
+				       option_table[k].name, *iface, value);
+				return 2;
+			}
+			*iface = value;
 			break;
 		case OPT_FANOUT: {
 			int f = live_fanout_parse(value);
@@ -690,11 +732,175 @@ static void sleep_ns(long ns)
 	nanosleep(&ts, NULL);
 }
 
+/* --- Output files ---------------------------------------------------------- */
+
+/*
+ * An output file (--write, --stats) is written to a temporary file beside
+ * it, ".NAME.XXXXXX" in the same folder, and renamed over NAME only once
+ * the run has succeeded; on any error the temporary file is removed, so an
+ * existing NAME is never truncated or left half written. "-" (stdout) and
+ * a path that exists and is not a regular file (a FIFO, /dev/null) are
+ * written in place: renaming over them would replace them.
+ */
+struct out_file {
+	const char *path; /* as given */
+	char *target;	  /* what the rename replaces: path, or the file a
+			     symbolic link at path points to (malloc'd) */
+	char *tmp;	  /* the temporary file, or NULL: written in place */
+	FILE *f;
+};
+
+/* The temporary files of this run, removed by the signal handler below
+ * if a signal ends the run (file mode: nothing else catches them). */
+#define MAX_TMP_FILES 2
+static char *volatile tmp_files[MAX_TMP_FILES];
+
+static void remove_tmp_and_die(int sig)
+{
+	for (int i = 0; i < MAX_TMP_FILES; i++) {
+		char *t = tmp_files[i];
+
+		if (t != NULL)
+			(void)unlink(t); /* async-signal-safe */
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void tmp_register(char *tmp, bool add)
+{
+	for (int i = 0; i < MAX_TMP_FILES; i++) {
+		if (add && tmp_files[i] == NULL) {
+			tmp_files[i] = tmp;
+			return;
+		}
+		if (!add && tmp_files[i] == tmp) {
+			tmp_files[i] = NULL;
+			return;
+		}
+	}
+}
+
+/* Opens @p path for writing as described above. @return 0, or 2 after a
+ * message. */
+static int out_open(struct out_file *of, const char *path)
+{
+	struct stat st;
+	bool exists;
+	mode_t mode, mask;
+	int fd;
+
+	memset(of, 0, sizeof(*of));
+	of->path = path;
+	if (strcmp(path, "-") == 0) {
+		of->f = stdout;
+		return 0;
+	}
+	exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		of->f = fopen(path, "w");
+		if (of->f == NULL) {
+			errorf("%s: %s", path, strerror(errno));
+			return 2;
+		}
+		return 0;
+	}
+	/* A symbolic link to a file: replace the file, keep the link. */
+	struct stat lst;
+	if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+		of->target = realpath(path, NULL);
+	else
+		of->target = strdup(path);
+	if (of->target == NULL) {
+		errorf("%s: %s", path, strerror(errno));
+		return 2;
+	}
+	const char *t = of->target;
+	const char *slash = strrchr(t, '/');
+	size_t dirlen = slash != NULL ? (size_t)(slash - t) + 1 : 0;
+	size_t n = strlen(t) + sizeof("/..XXXXXX");
+
+	of->tmp = malloc(n);
+	if (of->tmp == NULL) {
+		errorf("out of memory");
+		free(of->target);
+		of->target = NULL;
+		return 2;
+	}
+	snprintf(of->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, t, t + dirlen);
+	fd = mkstemp(of->tmp);
+	if (fd < 0) {
+		errorf("%s: %s", path, strerror(errno));
+		free(of->tmp);
+		of->tmp = NULL;
+		free(of->target);
+		of->target = NULL;
+		return 2;
+	}
+	tmp_register(of->tmp, true);
+	/* The mode a plain create would give, or the existing file's. */
+	mask = umask(0);
+	umask(mask);
+	mode = exists ? st.st_mode & 07777 : 0666 & ~mask;
+	(void)fchmod(fd, mode);
+	of->f = fdopen(fd, "w");
+	if (of->f == NULL) {
+		errorf("%s: %s", path, strerror(errno));
+		close(fd);
+		(void)unlink(of->tmp);
+		tmp_register(of->tmp, false);
+		free(of->tmp);
+		of->tmp = NULL;
+		free(of->target);
+		of->target = NULL;
+		return 2;
+	}
+	return 0;
+}
+
+/* Finishes an output whose FILE the caller has already closed (or, for
+ * stdout, flushed): renames the temporary file over the path if @p ok,
+ * else removes it. @return 0, or 2 after a message. */
+static int out_finish(struct out_file *of, bool ok)
+{
+	int status = 0;
+
+	if (of->tmp == NULL)
+		return 0;
+	if (ok && rename(of->tmp, of->target) != 0) {
+		errorf("%s: %s", of->path, strerror(errno));
+		status = 2;
+		ok = false;
+	}
+	if (!ok)
+		(void)unlink(of->tmp);
+	tmp_register(of->tmp, false);
+	free(of->tmp);
+	of->tmp = NULL;
+	free(of->target);
+	of->target = NULL;
+	return status;
+}
+
+/* The name of an output in messages. */
+static const char *out_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "stdout" : path;
+}
+
+/* The first error writing the capture (an errno value; 0: none). The
+ * writer sets it; the reader (or the supervisor of a live run) stops
+ * reading once it is set. */
+static _Atomic(int) write_errno;
+
 /* --- Output ---------------------------------------------------------------- */
 
 static void dump_out(pcap_dumper_t *d, const struct reasm_out *out)
 {
 	struct pcap_pkthdr h;
+
+	if (atomic_load_explicit(&write_errno, memory_order_relaxed) != 0)
+		return; /* the output is lost already: write nothing more */
 
 	memset(&h, 0, sizeof(h));
 	h.ts.tv_sec = (time_t)(out->ts_ns / NS_PER_S);
@@ -702,7 +908,11 @@ static void dump_out(pcap_dumper_t *d, const struct reasm_out *out)
 	h.ts.tv_usec = (suseconds_t)(out->ts_ns % NS_PER_S);
 	h.caplen = out->len;
 	h.len = out->orig_len < out->len ? out->len : out->orig_len;
+	errno = 0;
 	pcap_dump((u_char *)d, &h, out->data);
+	if (ferror(pcap_dump_file(d)))
+		atomic_store_explicit(&write_errno, errno != 0 ? errno : EIO,
+				      memory_order_relaxed);
 }
 
 /* Emit callback with one thread: straight to the file. */
@@ -714,22 +924,46 @@ static void emit_direct(struct reasm_out *out, void *arg)
 
 /* --- The threaded pipeline ------------------------------------------------- */
 
-/* A frame in flight from the reader to a worker. */
+/* A frame in flight from the reader to a worker and then, carrying what
+ * the engine emitted for it, from the worker to the writer. */
 struct frame {
 	uint64_t ts_ns;
 	uint32_t caplen;
 	uint32_t wirelen;
+	struct reasm_out *out;	 /* what it made, if anything */
+	struct reasm_out **more; /* more outputs (the engine emits at most
+				    one per frame today) */
+	unsigned nmore;
 	uint8_t data[];
 };
 
+/*
+ * Workers fed by the reader (a capture file) keep capture order: the
+ * reader sends each frame to the worker of its flow (reasm_flow_of(), so
+ * the frames of a datagram, and every IPv4 datagram of a source, meet the
+ * engine in capture order on one worker; other frames go round robin),
+ * and tells the writer which worker has it through the `order` ring. A
+ * worker hands each frame back with its outputs through its own `done`
+ * ring; the writer takes them worker by worker in the order the reader
+ * wrote, so the output file is the one a single thread writes, byte for
+ * byte. Deadlock-free: the frame the writer waits for was queued to its
+ * worker before its token was queued to the writer, and that worker's
+ * done ring holds nothing older.
+ *
+ * Live input (--in) has no reader: the receive workers emit into the
+ * grain_prio, band from the DSCP, and the writer drains it.
+ */
 struct pipeline {
-	struct grain_ring *ring; /* reader -> workers: struct frame * */
-	struct grain_prio *prio; /* workers -> writer: struct reasm_out * */
-	pcap_dumper_t *dumper;	 /* the writer's alone */
-	struct live_tx *tx;	 /* --out: the writer sends here instead */
-	bool publish;		 /* workers publish their counters (live) */
+	unsigned nworkers;
+	struct grain_ring **in;	  /* reader -> worker i: struct frame * */
+	struct grain_ring **out;  /* worker i -> writer: struct frame * */
+	struct grain_ring *order; /* reader -> writer: worker i + 1 */
+	struct grain_prio *prio;  /* --in workers -> writer: reasm_out * */
+	pcap_dumper_t *dumper;	  /* the writer's alone */
+	struct live_tx *tx;	  /* --out: the writer sends here instead */
+	bool publish;		  /* workers publish their counters (live) */
 	/* Frames the workers have finished (R3: a worker's release after its
-	 * last use of the frame and of its reasm_worker). Bumped once per
+	 * last use of its reasm_worker for the frame). Bumped once per
 	 * frame: on its own cache line, away from the pointers above. */
 	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) done;
 };
@@ -737,14 +971,16 @@ struct pipeline {
 struct worker {
 	struct reasm_worker w;
 	struct pipeline *pl;
+	unsigned index;
+	struct frame *cur;     /* the frame reasm_input() is working on */
 	struct live_slot slot; /* pl->publish: counters for --stats-interval */
 	pthread_t thread;
 	bool started;
 };
 
-/* Emit callback with workers: into the priority queue, band from the
- * DSCP. A full band means the writer is behind: wait for it rather than
- * lose a frame. */
+/* Emit callback of the live receive workers: into the priority queue,
+ * band from the DSCP. A full band means the writer is behind: wait for
+ * it rather than lose a frame. */
 static void emit_queued(struct reasm_out *out, void *arg)
 {
 	struct pipeline *pl = arg;
@@ -752,6 +988,27 @@ static void emit_queued(struct reasm_out *out, void *arg)
 
 	while (grain_prio_enqueue_prio(pl->prio, prio, out) != 0)
 		sleep_ns(20000);
+}
+
+/* Emit callback of the workers fed by the reader: the output rides back
+ * to the writer with the frame that made it. */
+static void emit_attach(struct reasm_out *out, void *arg)
+{
+	struct worker *wk = arg;
+	struct frame *f = wk->cur;
+	struct reasm_out **more;
+
+	if (f->out == NULL) {
+		f->out = out;
+		return;
+	}
+	more = realloc(f->more, (f->nmore + 1) * sizeof(*more));
+	if (more == NULL) {
+		reasm_out_free(out); /* cannot happen today: one per frame */
+		return;
+	}
+	more[f->nmore++] = out;
+	f->more = more;
 }
 
 /* Live runs: copy the worker's counters where the statistics line can
@@ -769,6 +1026,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	struct pipeline *pl = wk->pl;
+	struct grain_ring *in = pl->in[wk->index], *out = pl->out[wk->index];
 	/* Live runs wake now and then to publish their counters. */
 	int64_t wait = pl->publish ? PUBLISH_WAIT_NS : -1;
 
@@ -776,19 +1034,22 @@ static void *worker_main(void *arg)
 		void *obj = NULL;
 		struct frame *f;
 
-		if (grain_ring_dequeue_wait(pl->ring, &obj, wait) != 0) {
+		if (grain_ring_dequeue_wait(in, &obj, wait) != 0) {
 			worker_publish(wk, false);
 			continue; /* timed out */
 		}
 		if (obj == NULL)
 			break; /* end of input */
 		f = obj;
+		wk->cur = f;
 		(void)reasm_input(&wk->w, f->data, f->caplen, f->wirelen,
 				  f->ts_ns);
-		free(f);
+		wk->cur = NULL;
 		worker_publish(wk, false);
 		/* R3: pairs with A3 in wait_idle(). */
 		atomic_fetch_add_explicit(&pl->done, 1, memory_order_release);
+		while (grain_ring_enqueue_wait(out, f, -1) != 0)
+			;
 	}
 	worker_publish(wk, true);
 	return NULL;
@@ -851,6 +1112,50 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
+/* Writes what a frame made and frees it. */
+static void write_frame(struct pipeline *pl, struct frame *f)
+{
+	if (f->out != NULL)
+		write_out(pl, f->out);
+	for (unsigned i = 0; i < f->nmore; i++)
+		write_out(pl, f->more[i]);
+	free(f->more);
+	free(f);
+}
+
+/* The writer (or transmit thread) of a run fed by the reader: outputs in
+ * capture order, as the reader's tokens say. */
+static void *ordered_writer_main(void *arg)
+{
+	struct pipeline *pl = arg;
+
+	for (;;) {
+		void *tok = NULL, *obj = NULL;
+
+		if (grain_ring_try_dequeue(pl->order, &tok) != 0) {
+			/* Nothing ready: a moment to send what is queued. */
+			if (pl->tx != NULL)
+				live_tx_kick(pl->tx);
+			int64_t wait = pl->tx != NULL && live_tx_pending(pl->tx)
+					       ? TX_RETRY_NS
+					       : -1;
+			if (grain_ring_dequeue_wait(pl->order, &tok, wait) != 0)
+				continue;
+		}
+		if (tok == NULL)
+			break; /* queued after the workers were joined */
+		unsigned i = (unsigned)((uintptr_t)tok - 1);
+		while (grain_ring_dequeue_wait(pl->out[i], &obj, -1) != 0)
+			;
+		write_frame(pl, obj);
+	}
+	if (pl->tx != NULL) {
+		live_tx_kick(pl->tx);
+		live_tx_drain(pl->tx); /* until the kernel has sent it all */
+	}
+	return NULL;
+}
+
 /* Waits until the workers have finished all @p queued frames: they are
  * idle, and everything they did happens-before the return. */
 static void wait_idle(struct pipeline *pl, uint64_t queued)
@@ -876,7 +1181,8 @@ struct run {
 	pcap_t *in;
 	pcap_t *dead;
 	pcap_dumper_t *dumper;
-	FILE *stats_file;
+	struct out_file cap_out;   /* --write */
+	struct out_file stats_out; /* --stats */
 	struct reasm *engine;
 	struct reasm_worker single; /* --threads 1 */
 	struct worker *workers;	    /* --threads N >= 2, or --read + --out */
@@ -946,58 +1252,74 @@ static int open_read(struct run *rn)
 	return 0;
 }
 
-/* Opens the capture file OUT, of the input's link type. @return 0 or 2. */
+/* Opens the capture file OUT (a temporary file until the run succeeds),
+ * of the input's link type. @return 0 or 2. */
 static int open_write(struct run *rn)
 {
 	struct options *o = &rn->opt;
+	int status;
 
-	if (o->read_path != NULL && same_file(o->read_path, o->write_path)) {
-		errorf("%s: --write would overwrite --read", o->write_path);
-		return 2;
-	}
 	rn->dead = pcap_open_dead_with_tstamp_precision(
 		o->cfg.link, OUT_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
 	if (rn->dead == NULL) {
 		errorf("out of memory");
 		return 2;
 	}
-	rn->dumper = pcap_dump_open(rn->dead, o->write_path);
+	status = out_open(&rn->cap_out, o->write_path);
+	if (status != 0)
+		return status;
+	rn->dumper = pcap_dump_fopen(rn->dead, rn->cap_out.f);
 	if (rn->dumper == NULL) {
 		pcap_errorf(o->write_path, pcap_geterr(rn->dead));
+		if (rn->cap_out.f != stdout)
+			fclose(rn->cap_out.f);
+		rn->cap_out.f = NULL;
+		(void)out_finish(&rn->cap_out, false);
 		return 2;
 	}
 	return 0;
 }
 
-/* Opens the stats file, if any, and makes the engine. @return 0 or 2. */
+/* Makes the engine, then opens the outputs: the stats file, if any, and
+ * the capture file OUT with --write. Nothing is created before every
+ * check has passed. @return 0 or 2. */
 static int open_rest(struct run *rn)
 {
 	struct options *o = &rn->opt;
 	int rc;
 
-	if (o->stats_path != NULL) {
-		rn->stats_file = fopen(o->stats_path, "w");
-		if (rn->stats_file == NULL) {
-			errorf("%s: %s", o->stats_path, strerror(errno));
-			return 2;
-		}
+	if (o->write_path != NULL && o->read_path != NULL &&
+	    same_file(o->read_path, o->write_path)) {
+		errorf("%s: --write would overwrite --read", o->write_path);
+		return 2;
 	}
-
+	if (o->write_path != NULL && o->stats_path != NULL &&
+	    (strcmp(o->write_path, o->stats_path) == 0 ||
+	     same_file(o->write_path, o->stats_path))) {
+		errorf("%s: --stats and --write name the same file",
+		       o->stats_path);
+		return 2;
+	}
 	rc = reasm_create(&rn->engine, &o->cfg);
 	if (rc != 0) {
 		errorf("cannot make the engine: %s", strerror(-rc));
 		return 2;
 	}
+	if (o->stats_path != NULL) {
+		rc = out_open(&rn->stats_out, o->stats_path);
+		if (rc != 0)
+			return rc;
+	}
+	if (o->write_path != NULL)
+		return open_write(rn);
 	return 0;
 }
 
-/* Opens IN, OUT and the stats file and makes the engine. @return 0 or 2. */
+/* Opens IN, makes the engine and opens the outputs. @return 0 or 2. */
 static int open_all(struct run *rn)
 {
 	int status = open_read(rn);
 
-	if (status == 0)
-		status = open_write(rn);
 	if (status == 0)
 		status = open_rest(rn);
 	return status;
@@ -1012,6 +1334,7 @@ static int read_all(struct run *rn, bool multi)
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	uint64_t queued = 0;
+	unsigned n = rn->opt.threads;
 	int rc;
 
 	while ((rc = pcap_next_ex(rn->in, &h, &data)) == 1) {
@@ -1021,6 +1344,8 @@ static int read_all(struct run *rn, bool multi)
 
 		if (rn->live && live_ctl_stopping(&rn->ctl))
 			return 0; /* a signal or --duration */
+		if (atomic_load_explicit(&write_errno, memory_order_relaxed))
+			return 0; /* the output is lost: main reports it */
 
 		if (!multi) {
 			if (expiry_due(&exp, now))
@@ -1044,8 +1369,21 @@ static int read_all(struct run *rn, bool multi)
 		f->ts_ns = now;
 		f->caplen = h->caplen;
 		f->wirelen = wirelen;
+		f->out = NULL;
+		f->more = NULL;
+		f->nmore = 0;
 		memcpy(f->data, data, h->caplen);
-		while (grain_ring_enqueue_wait(rn->pl.ring, f, -1) != 0)
+		/* The frames of one flow to one worker, in capture order;
+		 * the others round robin. */
+		int32_t flow = reasm_flow_of(rn->engine, data, h->caplen);
+		unsigned i = flow < 0 ? (unsigned)(queued % n)
+				      : (unsigned)flow % n;
+		while (grain_ring_enqueue_wait(rn->pl.in[i], f, -1) != 0)
+			;
+		/* After the frame: the writer then always finds it. */
+		while (grain_ring_enqueue_wait(rn->pl.order,
+					       (void *)(uintptr_t)(i + 1),
+					       -1) != 0)
 			;
 		queued++;
 	}
@@ -1054,6 +1392,16 @@ static int read_all(struct run *rn, bool multi)
 		return 2;
 	}
 	return 0;
+}
+
+/* The smallest power of two >= @p x (x <= 2^31). */
+static unsigned pow2_ceil(unsigned x)
+{
+	unsigned p = 1;
+
+	while (p < x)
+		p <<= 1;
+	return p;
 }
 
 /* Starts the writer (or transmit thread) and, unless the receive workers
@@ -1067,34 +1415,58 @@ static int start_threads(struct run *rn)
 	};
 	bool fed = rn->opt.in_iface == NULL; /* workers fed by the reader */
 	unsigned n = rn->opt.threads;
+	/* Per worker: RING_CAPACITY frames in all, at least 64 each. */
+	unsigned cap = pow2_ceil(RING_CAPACITY / n < 64 ? 64
+							: RING_CAPACITY / n);
 	int rc;
 
 	rn->pl.dumper = rn->dumper;
 	rn->pl.tx = rn->tx;
 	rn->pl.publish = rn->live;
 	atomic_init(&rn->pl.done, 0);
-	if ((fed &&
-	     grain_ring_create(&rn->pl.ring, RING_CAPACITY,
-			       GRAIN_RING_MPMC | GRAIN_RING_WAIT, NULL) != 0) ||
-	    grain_prio_create(&rn->pl.prio, &pc, NULL) != 0) {
+	if (grain_prio_create(&rn->pl.prio, &pc, NULL) != 0) {
 		errorf("out of memory");
 		return 2;
 	}
 	if (fed) {
+		rn->pl.in = calloc(n, sizeof(*rn->pl.in));
+		rn->pl.out = calloc(n, sizeof(*rn->pl.out));
 		rn->workers = calloc(n, sizeof(*rn->workers));
-		if (rn->workers == NULL) {
+		if (rn->pl.in == NULL || rn->pl.out == NULL ||
+		    rn->workers == NULL) {
+			errorf("out of memory");
+			return 2;
+		}
+		rn->pl.nworkers = n;
+		/* The order ring holds a token for every frame in flight:
+		 * in a worker's two rings or in its hands. */
+		if (grain_ring_create(&rn->pl.order, pow2_ceil(2 * n * cap + n),
+				      GRAIN_RING_SPSC | GRAIN_RING_WAIT,
+				      NULL) != 0) {
 			errorf("out of memory");
 			return 2;
 		}
 		for (unsigned i = 0; i < n; i++) {
+			if (grain_ring_create(&rn->pl.in[i], cap,
+					      GRAIN_RING_SPSC | GRAIN_RING_WAIT,
+					      NULL) != 0 ||
+			    grain_ring_create(&rn->pl.out[i], cap,
+					      GRAIN_RING_SPSC | GRAIN_RING_WAIT,
+					      NULL) != 0) {
+				errorf("out of memory");
+				return 2;
+			}
+		}
+		for (unsigned i = 0; i < n; i++) {
 			rn->workers[i].pl = &rn->pl;
+			rn->workers[i].index = i;
 			if (live_slot_init(&rn->workers[i].slot) != 0) {
 				errorf("out of memory");
 				return 2;
 			}
 			rn->worker_slots++;
 			rc = reasm_worker_init(&rn->workers[i].w, rn->engine,
-					       emit_queued, &rn->pl);
+					       emit_attach, &rn->workers[i]);
 			if (rc != 0) {
 				errorf("cannot register worker %u: %s", i,
 				       strerror(-rc));
@@ -1102,7 +1474,8 @@ static int start_threads(struct run *rn)
 			}
 		}
 	}
-	rc = pthread_create(&rn->writer, NULL, writer_main, &rn->pl);
+	rc = pthread_create(&rn->writer, NULL,
+			    fed ? ordered_writer_main : writer_main, &rn->pl);
 	if (rc != 0) {
 		errorf("cannot start the writer thread: %s", strerror(rc));
 		return 2;
@@ -1121,16 +1494,16 @@ static int start_threads(struct run *rn)
 	return 0;
 }
 
-/* Stops whatever start_threads() started, in order: workers once the ring
- * is drained, then the writer once the queue is. */
+/* Stops whatever start_threads() started, in order: workers once their
+ * rings are drained, then the writer once the queue is. */
 static void stop_threads(struct run *rn)
 {
 	if (rn->workers != NULL) {
 		for (unsigned i = 0; i < rn->opt.threads; i++) {
 			if (!rn->workers[i].started)
 				continue;
-			while (grain_ring_enqueue_wait(rn->pl.ring, NULL, -1) !=
-			       0)
+			while (grain_ring_enqueue_wait(rn->pl.in[i], NULL,
+						       -1) != 0)
 				;
 		}
 		for (unsigned i = 0; i < rn->opt.threads; i++) {
@@ -1138,7 +1511,11 @@ static void stop_threads(struct run *rn)
 				pthread_join(rn->workers[i].thread, NULL);
 		}
 	}
-	if (rn->writer_started) {
+	if (rn->writer_started && rn->pl.order != NULL) {
+		while (grain_ring_enqueue_wait(rn->pl.order, NULL, -1) != 0)
+			;
+		pthread_join(rn->writer, NULL);
+	} else if (rn->writer_started) {
 		unsigned last = grain_prio_bands(rn->pl.prio) - 1;
 
 		while (grain_prio_enqueue(rn->pl.prio, last, NULL) != 0)
@@ -1147,13 +1524,35 @@ static void stop_threads(struct run *rn)
 	}
 }
 
-/* Frees what is left in the ring (only after an early stop). */
-static void drain_ring(struct grain_ring *ring)
+/* Frees the rings of the workers fed by the reader and whatever is
+ * left in them (only after a start that failed half way). */
+static void free_rings(struct pipeline *pl)
 {
 	void *obj;
 
-	while (grain_ring_try_dequeue(ring, &obj) == 0)
-		free(obj);
+	for (unsigned i = 0; i < pl->nworkers; i++) {
+		for (int k = 0; k < 2; k++) {
+			struct grain_ring *r = k == 0 ? pl->in[i] : pl->out[i];
+
+			if (r == NULL)
+				continue;
+			while (grain_ring_try_dequeue(r, &obj) == 0) {
+				struct frame *f = obj;
+
+				if (f == NULL)
+					continue;
+				reasm_out_free(f->out);
+				for (unsigned m = 0; m < f->nmore; m++)
+					reasm_out_free(f->more[m]);
+				free(f->more);
+				free(f);
+			}
+			grain_ring_destroy(r);
+		}
+	}
+	free(pl->in);
+	free(pl->out);
+	grain_ring_destroy(pl->order);
 }
 
 /* --- Live runs ------------------------------------------------------------- */
@@ -1187,9 +1586,7 @@ static int open_live(struct run *rn)
 	if (status != 0)
 		return status;
 
-	if (o->write_path != NULL) {
-		status = open_write(rn);
-	} else {
+	if (o->write_path == NULL) {
 		struct live_tx_config tc = {
 			.ifname = o->out_iface,
 			.frames = o->tx_frames != 0 ? o->tx_frames
@@ -1205,9 +1602,7 @@ static int open_live(struct run *rn)
 		if (live_tx_open(&rn->tx, &tc) != 0)
 			return 2;
 	}
-	if (status != 0)
-		return status;
-	return open_rest(rn);
+	return open_rest(rn); /* the engine, then the output files */
 }
 
 /* Starts the receive workers (--in) or the reader thread (--read).
@@ -1344,6 +1739,8 @@ static void supervise(struct run *rn, const sigset_t *sigs)
 			return;
 		if (end != 0 && now >= end)
 			return;
+		if (atomic_load_explicit(&write_errno, memory_order_relaxed))
+			return; /* the output is lost: main reports it */
 		if (next_line != 0 && now >= next_line) {
 			print_line(rn, &meter, now);
 			next_line += o->stats_interval_ns;
@@ -1443,6 +1840,13 @@ int main(int argc, char **argv)
 	status = parse_args(argc, argv, &rn.opt);
 	if (status >= 0)
 		return status;
+	/* A closed pipe on --write - is a write error (EPIPE), reported and
+	 * ended cleanly, not a silent death; a signal that ends a file run
+	 * removes the temporary output files first. */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, remove_tmp_and_die);
+	signal(SIGTERM, remove_tmp_and_die);
+	signal(SIGHUP, remove_tmp_and_die);
 	multi = rn.opt.threads > 1;
 
 	if (is_live(&rn.opt)) {
@@ -1469,10 +1873,7 @@ int main(int argc, char **argv)
 
 	if (rn.engine != NULL)
 		reasm_destroy(rn.engine, &rn.stats);
-	if (rn.pl.ring != NULL) {
-		drain_ring(rn.pl.ring);
-		grain_ring_destroy(rn.pl.ring);
-	}
+	free_rings(&rn.pl);
 	grain_prio_destroy(rn.pl.prio);
 	for (unsigned i = 0; i < rn.worker_slots; i++)
 		live_slot_fini(&rn.workers[i].slot);
@@ -1480,14 +1881,31 @@ int main(int argc, char **argv)
 	if (rn.live)
 		close_live(&rn);
 
+	/* A write error seen on the way (a closed pipe, a full disk). */
+	int werr = atomic_load_explicit(&write_errno, memory_order_relaxed);
+	if (werr != 0 && status == 0) {
+		if (werr == EPIPE)
+			errorf("%s: the reader closed the pipe: output cut short",
+			       out_name(rn.opt.write_path));
+		else
+			errorf("%s: write error: %s",
+			       out_name(rn.opt.write_path), strerror(werr));
+		status = 2;
+	}
 	if (rn.dumper != NULL) {
 		if (pcap_dump_flush(rn.dumper) != 0 ||
 		    ferror(pcap_dump_file(rn.dumper))) {
 			if (status == 0)
-				errorf("%s: write error", rn.opt.write_path);
+				errorf("%s: write error: %s",
+				       out_name(rn.opt.write_path),
+				       strerror(errno));
 			status = 2;
 		}
-		pcap_dump_close(rn.dumper);
+		if (rn.cap_out.f == stdout) {
+			pcap_dump_flush(rn.dumper);
+		} else {
+			pcap_dump_close(rn.dumper);
+		}
 	}
 	if (rn.dead != NULL)
 		pcap_close(rn.dead);
@@ -1496,15 +1914,15 @@ int main(int argc, char **argv)
 
 	/* Counters only for a run that read input: a failed start says one
 	 * line and nothing else. */
+	FILE *sf = rn.stats_out.f;
 	if (ran) {
 		int rc = 0;
 
 		/* Live runs add a "live" object to the JSON. */
-		if (rn.stats_file != NULL)
-			rc = rn.live ? live_stats_json(rn.stats_file, &rn.stats,
+		if (sf != NULL)
+			rc = rn.live ? live_stats_json(sf, &rn.stats,
 						       &rn.live_stats)
-				     : reasm_stats_json(rn.stats_file,
-							&rn.stats);
+				     : reasm_stats_json(sf, &rn.stats);
 		if (rc != 0 && status == 0) {
 			errorf("%s: write error", rn.opt.stats_path);
 			status = 2;
@@ -1517,10 +1935,15 @@ int main(int argc, char **argv)
 						   rn.opt.out_iface != NULL);
 		}
 	}
-	if (rn.stats_file != NULL && fclose(rn.stats_file) != 0 &&
-	    status == 0) {
+	if (sf != NULL && sf != stdout && fclose(sf) != 0 && status == 0) {
 		errorf("%s: write error", rn.opt.stats_path);
 		status = 2;
 	}
+	/* Only a run that succeeded replaces its outputs; otherwise the
+	 * temporary files go and any existing file is left as it was. */
+	if (out_finish(&rn.cap_out, status == 0 && ran) != 0)
+		status = 2;
+	if (out_finish(&rn.stats_out, status == 0 && ran) != 0)
+		status = 2;
 	return status;
 }

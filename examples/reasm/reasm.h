@@ -18,7 +18,8 @@
  * | reasm_create, reasm_destroy  | nothing on the same engine            |
  *
  * Datagrams are keyed as Linux keys them: IPv4 {src, dst, id, protocol,
- * vlan}, IPv6 {src, dst, id, vlan}. Work on one datagram is serialized by
+ * vlan}, IPv6 {src, dst, id, vlan}, where vlan is every VLAN tag's VID and
+ * their count. Work on one datagram is serialized by
  * its stripe lock; the copy into the output buffer happens after the
  * datagram has left the table, with no lock held.
  *
@@ -80,12 +81,19 @@ int reasm_policy_parse(const char *name);
 /** Link types (the pcap DLT_ values). */
 enum reasm_link {
 	REASM_LINK_RAW = 12,     /**< DLT_RAW: IPv4 or IPv6, no L2 header */
-	REASM_LINK_ETHERNET = 1, /**< DLT_EN10MB, 0..2 802.1Q/802.1ad tags */
+	REASM_LINK_ETHERNET = 1, /**< DLT_EN10MB, 0..REASM_MAX_VLAN_TAGS
+				      802.1Q/802.1ad tags */
 	REASM_LINK_SLL = 113,    /**< DLT_LINUX_SLL */
 	REASM_LINK_SLL2 = 276,   /**< DLT_LINUX_SLL2 */
 	REASM_LINK_IPV4 = 228,   /**< DLT_IPV4 */
 	REASM_LINK_IPV6 = 229    /**< DLT_IPV6 */
 };
+
+/** The deepest stack of 802.1Q/802.1ad tags (any mix of TPIDs 0x8100
+ * and 0x88a8) the engine parses: the count and every VID are part of a
+ * datagram's key. A frame with more is passed through unparsed
+ * (counted vlan_too_deep). */
+#define REASM_MAX_VLAN_TAGS 7u
 
 /** Is @p dlt one the engine parses? */
 bool reasm_link_supported(int dlt);
@@ -157,8 +165,27 @@ struct reasm_stats {
 	uint64_t bad_checksum;   /**< IPv4 fragments, wrong header checksum */
 	uint64_t incomplete_chain; /**< IPv6 first fragments without the
 				        whole header chain (RFC 7112) */
+	uint64_t vlan_too_deep;  /**< frames with more than
+				      REASM_MAX_VLAN_TAGS VLAN tags, passed
+				      through unparsed (of passed) */
 	uint64_t atomic;         /**< IPv6 atomic fragments (RFC 6946) */
+	uint64_t nested_frag;    /**< IPv6 datagrams (atomic fragments
+				      included) whose fragmentable part holds
+				      another Fragment header: STRICT
+				      discards them (ReasmFails), as Linux
+				      does; the other policies emit them
+				      with the inner header in place */
 	uint64_t no_memory;      /**< allocation failures */
+	/* Of frags_dropped, by reason, beside the counters above that count
+	 * only dropped fragments (duplicates, refused, malformed,
+	 * bad_checksum, incomplete_chain); these eight add up to
+	 * frags_dropped. */
+	uint64_t frags_truncated; /**< fragments cut short by the capture
+				       (of truncated, which counts every
+				       frame) */
+	uint64_t frags_too_big;   /**< of too_big: fragments dropped (the
+				       rest are datagrams discarded) */
+	uint64_t frags_no_memory; /**< of no_memory: fragments dropped */
 	uint64_t frags_reassembled, frags_dropped, frags_discarded;
 	uint64_t frags_pending;
 	uint64_t datagrams_pending; /**< in the tables */
@@ -234,6 +261,25 @@ int reasm_worker_init(struct reasm_worker *w, struct reasm *r,
  */
 int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 		uint32_t caplen, uint32_t wirelen, uint64_t now_ns);
+
+/**
+ * reasm_flow_of - which frames must reach the engine in order relative to
+ * each other, for spreading a capture over workers deterministically.
+ * @return -1 for a frame that is not a fragment the engine would hold
+ *         (passed through, or dropped on sight): any worker may take it,
+ *         in any order. Otherwise a value in [0, INT32_MAX]: frames with
+ *         different values never change each other's outcome (except
+ *         through the memory limits, mem_high and eviction). IPv4
+ *         fragments share one value per source address slot (the
+ *         REASM_ID_DIST count is kept per source), IPv6 fragments one per
+ *         datagram (a keyed hash, so the values differ from one engine to
+ *         the next). Feed the frames of one value to one worker in capture
+ *         order and every datagram's outcome is that of one thread.
+ * Thread safety: reads only the configuration; any thread, any time
+ * between reasm_create() and reasm_destroy().
+ */
+int32_t reasm_flow_of(const struct reasm *r, const uint8_t *frame,
+		      uint32_t caplen);
 
 /** reasm_expire - time out datagrams whose first fragment is at least the
  * family's timeout older than @p now_ns. @return how many. Any thread with

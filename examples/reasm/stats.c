@@ -106,8 +106,13 @@ static const struct stat_field stat_fields[] = {
 	STAT_FIELD(malformed),
 	STAT_FIELD(bad_checksum),
 	STAT_FIELD(incomplete_chain),
+	STAT_FIELD(vlan_too_deep),
 	STAT_FIELD(atomic),
+	STAT_FIELD(nested_frag),
 	STAT_FIELD(no_memory),
+	STAT_FIELD(frags_truncated),
+	STAT_FIELD(frags_too_big),
+	STAT_FIELD(frags_no_memory),
 	STAT_FIELD(frags_reassembled),
 	STAT_FIELD(frags_dropped),
 	STAT_FIELD(frags_discarded),
@@ -179,6 +184,10 @@ static void list_end(FILE *f, bool first)
 		fputc(')', f);
 }
 
+/* Every count in brackets is a part of the total it follows: the reasons
+ * of "failed" are datagrams, those of "fragments ... dropped" fragments
+ * dropped (frags_truncated, not truncated, which counts frames of every
+ * kind). */
 void reasm_stats_summary(FILE *f, const struct reasm_stats *st)
 {
 	bool first;
@@ -204,7 +213,7 @@ void reasm_stats_summary(FILE *f, const struct reasm_stats *st)
 	first = true;
 	list_item(f, &first, st->ReasmTimeout, "timeout");
 	list_item(f, &first, st->evicted, "evicted");
-	list_item(f, &first, st->too_big, "too big");
+	list_item(f, &first, st->too_big - st->frags_too_big, "too big");
 	list_item(f, &first, st->too_many_frags, "too many fragments");
 	list_item(f, &first, st->bad_end, "bad end");
 	list_item(f, &first, st->bad_ecn, "mixed ECN");
@@ -218,16 +227,24 @@ void reasm_stats_summary(FILE *f, const struct reasm_stats *st)
 		fprintf(f, "overlaps:    %llu\n",
 			(unsigned long long)st->ReasmOverlaps);
 
+	/* Discarded under STRICT, emitted under the other policies: a line
+	 * of its own too. */
+	if (st->nested_frag != 0)
+		fprintf(f, "nested:      %llu IPv6 datagrams with a second "
+			   "Fragment header\n",
+			(unsigned long long)st->nested_frag);
+
 	fprintf(f, "fragments:   %llu dropped",
 		(unsigned long long)st->frags_dropped);
 	first = true;
 	list_item(f, &first, st->duplicates, "duplicate");
 	list_item(f, &first, st->refused, "refused");
-	list_item(f, &first, st->truncated, "truncated");
+	list_item(f, &first, st->frags_truncated, "truncated");
 	list_item(f, &first, st->malformed, "malformed");
 	list_item(f, &first, st->bad_checksum, "bad checksum");
 	list_item(f, &first, st->incomplete_chain, "incomplete chain");
-	list_item(f, &first, st->no_memory, "no memory");
+	list_item(f, &first, st->frags_too_big, "too big");
+	list_item(f, &first, st->frags_no_memory, "no memory");
 	list_end(f, first);
 	fprintf(f,
 		", %llu discarded with their datagram, %llu pending "

@@ -514,6 +514,10 @@ static void check_sum(const struct reasm_stats *st)
 	CHECK(st->ReasmReqds == st->frags_reassembled + st->frags_dropped +
 					st->frags_discarded +
 					st->frags_pending);
+	CHECK(st->frags_dropped ==
+	      st->duplicates + st->refused + st->frags_truncated +
+		      st->malformed + st->bad_checksum + st->incomplete_chain +
+		      st->frags_too_big + st->frags_no_memory);
 }
 
 /* Feed one record; the engine gets its frame in a block of exactly

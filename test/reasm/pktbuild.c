@@ -127,8 +127,8 @@ int pb_link_len(const struct pb_link *l)
 {
 	switch (l->dlt) {
 	case PB_DLT_ETHERNET:
-		if (l->nvlan > 2)
-			die("more than two VLAN tags");
+		if (l->nvlan > PB_VLAN_MAX)
+			die("more than PB_VLAN_MAX VLAN tags");
 		return 14 + 4 * (int)l->nvlan;
 	case PB_DLT_SLL:
 		return 16;

@@ -3,7 +3,7 @@
  * pktbuild.h - packets for the tests of examples/reasm.
  *
  * Contents
- *   1. Link layers: Ethernet with 0..2 VLAN tags (802.1Q 0x8100, 802.1ad
+ *   1. Link layers: Ethernet with 0..9 VLAN tags (802.1Q 0x8100, 802.1ad
  *      0x88a8), Linux SLL (16-byte header, protocol at offset 14), SLL2
  *      (20-byte header, protocol at offset 0), raw IP (DLT_RAW, DLT_IPV4,
  *      DLT_IPV6).
@@ -63,15 +63,18 @@
 #define PB_ECN_ECT0 2u
 #define PB_ECN_CE 3u
 
-/* Room for any link header built here (Ethernet with two tags: 22). */
-#define PB_LINK_MAX 24u
+/* The most VLAN tags pb_link can carry. */
+#define PB_VLAN_MAX 9u
+
+/* Room for any link header built here (Ethernet with nine tags: 50). */
+#define PB_LINK_MAX 52u
 
 /** A link layer. */
 struct pb_link {
 	int dlt;	  /**< PB_DLT_* */
-	unsigned nvlan;	  /**< Ethernet: 0, 1 or 2 tags, outer first */
-	uint16_t tpid[2]; /**< each tag's TPID; 0 means 0x8100 */
-	uint16_t tci[2];  /**< each tag's PCP/DEI/VID */
+	unsigned nvlan;	  /**< Ethernet: 0..PB_VLAN_MAX tags, outer first */
+	uint16_t tpid[PB_VLAN_MAX]; /**< each tag's TPID; 0 means 0x8100 */
+	uint16_t tci[PB_VLAN_MAX];  /**< each tag's PCP/DEI/VID */
 	/** Varies the header without changing the key: the last byte of the
 	 * source MAC (Ethernet) or of the link address (SLL, SLL2). */
 	uint8_t mark;

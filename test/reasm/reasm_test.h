@@ -121,6 +121,18 @@ static inline void check_invariant(const struct reasm_stats *st)
 		     (unsigned long long)st->frags_dropped,
 		     (unsigned long long)st->frags_discarded,
 		     (unsigned long long)st->frags_pending);
+	/* The reasons of frags_dropped add up to it (the summary's
+	 * bracketed counts are parts of its totals). */
+	cr_expect_eq(st->frags_dropped,
+		     st->duplicates + st->refused + st->frags_truncated +
+			     st->malformed + st->bad_checksum +
+			     st->incomplete_chain + st->frags_too_big +
+			     st->frags_no_memory,
+		     "frags_dropped %llu is not the sum of its reasons",
+		     (unsigned long long)st->frags_dropped);
+	cr_expect_leq(st->frags_too_big, st->too_big);
+	cr_expect_leq(st->frags_no_memory, st->no_memory);
+	cr_expect_leq(st->frags_truncated, st->truncated);
 	cr_expect_eq(st->emitted, st->passed + st->ReasmOKs,
 		     "emitted %llu != passed %llu + ReasmOKs %llu",
 		     (unsigned long long)st->emitted,

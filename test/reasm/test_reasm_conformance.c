@@ -21,7 +21,7 @@
  *   keys         id reuse, fields that keep datagrams apart
  *   timeout      30 s / 60 s from the first fragment
  *   policy       the target-based policies on Novak's overlap test
- *   link         Ethernet with 0..2 tags, SLL, SLL2, raw links
+ *   link         Ethernet with 0..7 tags (more: passed), SLL, SLL2, raw links
  *   truncated    captures shorter than the packet
  *
  * Every test ends with rig_finish(), which checks the accounting
@@ -139,8 +139,13 @@ Test(api, stats_json_names_every_counter)
 		"malformed",
 		"bad_checksum",
 		"incomplete_chain",
+		"vlan_too_deep",
 		"atomic",
+		"nested_frag",
 		"no_memory",
+		"frags_truncated",
+		"frags_too_big",
+		"frags_no_memory",
 		"frags_reassembled",
 		"frags_dropped",
 		"frags_discarded",
@@ -1090,6 +1095,55 @@ ParameterizedTest(enum reasm_policy *p, limits, teardrop)
 	cr_expect_eq(st.datagrams_pending, 0u, "%s", reasm_policy_name(*p));
 }
 
+/* A last fragment whose bytes are all held already still marks the end
+ * (Linux sets INET_FRAG_LAST_IN before its duplicate and overlap checks),
+ * under every policy: [8, 24) MF 1, then [16, 24) MF 0, then [0, 8)
+ * completes the 24-byte datagram. */
+struct dup_last_case {
+	int family;
+	enum reasm_policy policy;
+};
+
+ParameterizedTestParameters(limits, duplicate_last_fragment_marks_end)
+{
+	static struct dup_last_case v[2 * NPOLICIES];
+
+	for (size_t f = 0; f < 2; f++)
+		for (size_t k = 0; k < NPOLICIES; k++)
+			v[f * NPOLICIES + k] = (struct dup_last_case){
+				families[f], all_policies[k]
+			};
+	return cr_make_param_array(struct dup_last_case, v, 2 * NPOLICIES);
+}
+
+ParameterizedTest(struct dup_last_case *p, limits,
+		  duplicate_last_fragment_marks_end)
+{
+	struct rig g;
+	uint8_t data[24];
+	struct pb_dgram d;
+	const char *name = reasm_policy_name(p->policy);
+
+	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
+	make(&d, p->family, PB_DLT_ETHERNET, 58, data, sizeof(data), 17);
+	cr_expect_eq(feed_frag(&g, &d, 8, 16, true), 0, "%s", name);
+	cr_expect_eq(feed_frag(&g, &d, 16, 8, false), 0, "%s", name);
+	cr_expect_eq(feed_frag(&g, &d, 0, 8, true), 1, "%s IPv%d", name,
+		     p->family);
+	cr_assert_eq(g.nout, 1u, "%s IPv%d", name, p->family);
+	expect_dgram(&g, 0, &d);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1u, "%s", name);
+	cr_expect_eq(st.ReasmFails, 0u, "%s", name);
+	cr_expect_eq(st.datagrams_pending, 0u, "%s", name);
+	if (p->policy != REASM_LAST) {
+		/* Every policy but last keeps the held bytes: the last
+		 * fragment brought nothing new. */
+		cr_expect_eq(st.duplicates, 1u, "%s", name);
+		cr_expect_eq(st.frags_reassembled, 2u, "%s", name);
+	}
+}
+
 Test(limits, ipv4_tiny_first_fragment)
 {
 	struct rig g;
@@ -1327,6 +1381,88 @@ ParameterizedTest(struct chain_case *p, ipv6, first_fragment_header_chain)
 	cr_expect_eq(st.ReasmOKs, 1u);
 	cr_expect_eq(st.ReasmOverlaps, 0u);
 	cr_expect_eq(st.frags_dropped, p->ok ? 0u : 1u);
+}
+
+/* A Fragment header nested in the fragmentable part of another: Linux
+ * discards the packet once the outer header is done (IP6SKB_FRAGMENTED,
+ * then Parameter Problem); STRICT does the same, the other policies emit
+ * the datagram with the inner header in place. Both count nested_frag.
+ * Cases: the outer header fragments the datagram in two, or is atomic;
+ * the inner one comes first or after a destination options header. */
+struct nested_case {
+	enum reasm_policy policy;
+	bool atomic;
+	bool dstopts;
+};
+
+ParameterizedTestParameters(ipv6, nested_fragment_header)
+{
+	static struct nested_case v[NPOLICIES * 4];
+	size_t n = 0;
+
+	for (size_t k = 0; k < NPOLICIES; k++)
+		for (int a = 0; a < 2; a++)
+			for (int o = 0; o < 2; o++)
+				v[n++] = (struct nested_case){ all_policies[k],
+							       a != 0, o != 0 };
+	return cr_make_param_array(struct nested_case, v, n);
+}
+
+ParameterizedTest(struct nested_case *p, ipv6, nested_fragment_header)
+{
+	struct rig g;
+	uint8_t data[56];
+	struct pb_dgram d;
+	size_t h = 0;
+	const char *name = reasm_policy_name(p->policy);
+
+	pb_fill(data, sizeof(data), 40);
+	if (p->dstopts) { /* 8 bytes: Next Header 44, length 0, padding */
+		memset(data, 0, 8);
+		data[0] = PB_IPPROTO_FRAGMENT;
+		data[2] = 1; /* PadN, 4 bytes */
+		data[3] = 4;
+		h = 8;
+	}
+	/* The inner Fragment header: UDP next, offset 0, MF 1, id 7. */
+	memset(data + h, 0, 8);
+	data[h] = PB_IPPROTO_UDP;
+	data[h + 3] = 1;
+	data[h + 7] = 7;
+	pb_udp_hdr(data + h + 8, 4000, 5000, 16);
+	pb_dgram_v6(&d, PB_DLT_ETHERNET, 73,
+		    p->dstopts ? PB_IPPROTO_DSTOPTS : PB_IPPROTO_FRAGMENT, data,
+		    sizeof(data));
+	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
+	if (p->atomic) {
+		feed_frag(&g, &d, 0, sizeof(data), false);
+	} else {
+		feed_frag(&g, &d, 0, 32, true);
+		feed_frag(&g, &d, 32, sizeof(data) - 32, false);
+	}
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.nested_frag, 1u, "%s", name);
+	cr_expect_eq(st.datagrams_pending, 0u, "%s", name);
+	if (p->policy == REASM_STRICT) {
+		cr_expect_eq(g.nout, 0u, "strict: discarded");
+		cr_expect_eq(st.ReasmOKs, 0u);
+		cr_expect_eq(st.ReasmFails, 1u);
+	} else {
+		cr_assert_eq(g.nout, 1u, "%s: emitted", name);
+		/* The outer header gone, the inner one kept: the datagram
+		 * as pb_whole() builds it, byte for byte. (pb_check()
+		 * refuses any Fragment header in an output.) */
+		struct pb_frame *w = pb_whole(&d);
+		cr_expect_eq(g.out[0]->len, w->caplen, "%s", name);
+		cr_expect(g.out[0]->len == w->caplen &&
+				  memcmp(g.out[0]->data, w->data, w->caplen) ==
+					  0,
+			  "%s: bytes differ", name);
+		pb_frame_free(w);
+		cr_expect_eq(st.ReasmOKs, 1u, "%s", name);
+		cr_expect_eq(st.ReasmFails, 0u, "%s", name);
+	}
+	rig_finish(&g);
 }
 
 ParameterizedTestParameters(ipv6, atomic_fragment_leaves_queue_alone)
@@ -1928,8 +2064,11 @@ ParameterizedTest(struct novak_case *p, policy, novak)
 struct eth_case {
 	int family;
 	unsigned nvlan;
-	uint16_t tpid[2];
+	uint16_t tpid[PB_VLAN_MAX];
 };
+
+#define AD PB_TPID_8021AD
+#define Q PB_TPID_8021Q
 
 static const struct eth_case eth_cases[] = {
 	{ 4, 0, { 0, 0 } },
@@ -1940,7 +2079,16 @@ static const struct eth_case eth_cases[] = {
 	{ 6, 0, { 0, 0 } },
 	{ 6, 1, { PB_TPID_8021Q, 0 } },
 	{ 6, 2, { PB_TPID_8021AD, PB_TPID_8021Q } },
+	/* Three tags and more, any mix, up to REASM_MAX_VLAN_TAGS (7). */
+	{ 4, 3, { AD, Q, Q } },
+	{ 6, 3, { AD, AD, Q } },
+	{ 4, 4, { Q, Q, Q, Q } },
+	{ 6, 5, { AD, Q, AD, Q, Q } },
+	{ 4, 7, { AD, AD, AD, Q, Q, Q, Q } },
+	{ 6, 7, { Q, AD, Q, AD, Q, AD, Q } },
 };
+#undef AD
+#undef Q
 
 /* Three fragments, each with its own link header (mark 0xa0 + index):
  * the output carries the offset-0 fragment's, which comes second. */
@@ -1985,8 +2133,66 @@ ParameterizedTest(struct eth_case *p, link, ethernet_vlan_tags)
 	}
 	link_run(&g, &d);
 	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.passed, 0u);
+	cr_expect_eq(st.ReasmOKs, 1u, "%u tags", p->nvlan);
+	cr_expect_eq(st.passed, 0u, "%u tags", p->nvlan);
+}
+
+/* Every tag of a deep stack is part of the key: two datagrams whose
+ * stacks differ in one VID (any position), or in depth, never merge. */
+ParameterizedTestParameters(link, deep_vlan_stacks_keep_datagrams_apart)
+{
+	static const int v[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+	return cr_make_param_array(int, (void *)v, sizeof(v) / sizeof(v[0]));
+}
+
+ParameterizedTest(int *which, link, deep_vlan_stacks_keep_datagrams_apart)
+{
+	struct rig g;
+	uint8_t data[32];
+	struct pb_dgram d, o;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 98, data, sizeof(data), 32);
+	d.link.nvlan = 7;
+	for (unsigned i = 0; i < 7; i++)
+		d.link.tci[i] = (uint16_t)(400 + i);
+	o = d;
+	if (*which < 7)
+		o.link.tci[*which] ^= 0x800; /* VID bit 11 of tag *which */
+	else
+		o.link.nvlan = 6; /* one tag fewer */
+	feed_frag(&g, &d, 0, 16, true);
+	cr_expect_eq(feed_frag(&g, &o, 16, 16, false), 0, "case %d", *which);
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.datagrams_pending, 2u, "case %d", *which);
+	cr_expect_eq(feed_frag(&g, &o, 0, 16, true), 1, "case %d", *which);
+	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1, "case %d", *which);
+	cr_assert_eq(g.nout, 2u);
+	expect_dgram(&g, 0, &o);
+	expect_dgram(&g, 1, &d);
+	rig_finish(&g);
+}
+
+/* Past REASM_MAX_VLAN_TAGS: passed through as it is, and counted. */
+Test(link, too_many_vlan_tags_passed_and_counted)
+{
+	struct rig g;
+	uint8_t data[32];
+	struct pb_dgram d;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 99, data, sizeof(data), 33);
+	d.link.nvlan = 8;
+	struct pb_frame *f = pb_frag(&d, 0, NULL, 16, true);
+	cr_expect_eq(feed(&g, f), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_passed(&g, 0, f);
+	pb_frame_free(f);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.vlan_too_deep, 1u);
+	cr_expect_eq(st.passed, 1u);
+	cr_expect_eq(st.ReasmReqds, 0u);
 }
 
 /* @f with @extra bytes after the IP packet (Ethernet padding to 60
@@ -2136,4 +2342,40 @@ ParameterizedTest(int *family, truncated, non_fragment_passed_as_captured)
 	pb_frame_free(w);
 	struct reasm_stats st = rig_finish(&g);
 	cr_expect_eq(st.ReasmReqds, 0u);
+}
+
+/* The summary's bracketed counts are parts of the totals they follow:
+ * three frames cut short, of which one is a fragment, make "1 dropped
+ * (truncated 1)", not "(truncated 3)". */
+Test(truncated, summary_counts_only_dropped_fragments)
+{
+	struct rig g;
+	uint8_t data[200];
+	struct pb_dgram d;
+	char *buf = NULL;
+	size_t len = 0;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 101, data, sizeof(data), 35);
+	struct pb_frame *w = pb_whole(&d);
+	w->caplen = 60;
+	feed(&g, w);
+	feed(&g, w);
+	pb_frame_free(w);
+	struct pb_frame *f = pb_frag(&d, 0, NULL, 64, true);
+	f->caplen -= 4;
+	feed(&g, f);
+	pb_frame_free(f);
+	struct reasm_stats st = rig_finish(&g);
+	cr_expect_eq(st.truncated, 3u);
+	cr_expect_eq(st.frags_truncated, 1u);
+	cr_expect_eq(st.frags_dropped, 1u);
+	FILE *mf = open_memstream(&buf, &len);
+	cr_assert_not_null(mf);
+	reasm_stats_summary(mf, &st);
+	fclose(mf);
+	cr_assert_not_null(buf);
+	cr_expect_not_null(strstr(buf, "fragments:   1 dropped (truncated 1),"),
+			   "summary:\n%s", buf);
+	free(buf);
 }

@@ -13,10 +13,11 @@
 # line on stderr, starting "reasm: ", and nothing on stdout; the demo
 # capture is what reasm-gen makes by default; it reassembles with exit 0,
 # --stats writes every counter and agrees with the output file; one thread
-# and four give the same frames (timestamps aside: with workers the frame
-# that completes a datagram may differ); one thread gives the same file
-# twice; every link type reasm-gen writes goes through; the live options
-# are checked (without opening any interface).
+# and four give the same file; one thread gives the same file twice;
+# every link type reasm-gen writes goes through, with one thread and two
+# giving the same file; a failed run leaves existing outputs alone; a
+# closed pipe on --write - is reported; the live options are checked
+# (without opening any interface).
 set -u
 
 : "${REASM:?}" "${REASM_GEN:?}" "${REASM_PCAPDUMP:?}" "${REASM_DEMO:?}"
@@ -72,18 +73,26 @@ run_ok() {
 	return 0
 }
 
-# dump FILE: the frames of FILE, one line each, without timestamps,
-# sorted.
-dump_sorted() {
-	"$REASM_PCAPDUMP" --no-ts "$1" | LC_ALL=C sort
-}
-
 # --- help ------------------------------------------------------------------------
 if "$REASM" --help >"$tmp/out" 2>"$tmp/err" && grep -q '^usage: reasm' \
 	"$tmp/out" && [ ! -s "$tmp/err" ]; then
 	pass "--help"
 else
 	fail "--help: status or text wrong"
+fi
+
+if "$REASM" -h >"$tmp/out" 2>"$tmp/err" && grep -q '^usage: reasm' \
+	"$tmp/out" && [ ! -s "$tmp/err" ]; then
+	pass "-h"
+else
+	fail "-h: status or text wrong"
+fi
+if "$REASM" --version >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+	grep -Eqx 'reasm [0-9]+\.[0-9]+\.[0-9]+' "$tmp/out" &&
+	[ "$(wc -l <"$tmp/out")" -eq 1 ]; then
+	pass "--version: $(cat "$tmp/out")"
+else
+	fail "--version: status or text wrong: '$(cat "$tmp/out" "$tmp/err")'"
 fi
 
 # --- bad invocations --------------------------------------------------------------
@@ -108,12 +117,94 @@ expect_error "bad --max-frags" --read "$demo" --write "$out" --max-frags 0
 expect_error "--stripes not a power of two" --read "$demo" --write "$out" \
 	--stripes 12
 expect_error "unknown --policy" --read "$demo" --write "$out" --policy best
+expect_error "--read twice" --read "$demo" --read "$demo" --write "$out"
+grep -q "^reasm: --read given twice" "$tmp/err" ||
+	fail "--read twice: message is '$(cat "$tmp/err")'"
+expect_error "--write twice" --read "$demo" --write "$out" --write "$out"
+expect_error "--stats twice" --read "$demo" --write "$out" \
+	--stats "$tmp/a.json" --stats "$tmp/b.json"
+expect_error "--in twice" --in lo --in lo --write "$out"
+expect_error "--stats and --write the same" --read "$demo" --write "$out" \
+	--stats "$out"
 expect_error "nonexistent input" --read "$tmp/no-such.pcap" --write "$out"
 printf 'this is not a capture file\n' >"$tmp/text.pcap"
 expect_error "input not a capture" --read "$tmp/text.pcap" --write "$out"
 expect_error "unwritable output" --read "$demo" --write "$tmp/no/such/dir.pcap"
 expect_error "unwritable --stats" --read "$demo" --write "$out" \
 	--stats "$tmp/no/such/dir.json"
+
+# A failing run never touches an existing output: outputs are written to
+# temporary files beside them and renamed only when the run succeeds.
+mkdir -p "$tmp/keep"
+keep=$tmp/keep/out.pcap
+printf 'precious\n' >"$keep"
+chmod 640 "$keep"
+cp "$keep" "$tmp/keep.orig"
+expect_error "bad --stats keeps --write" --read "$demo" --write "$keep" \
+	--stats "$tmp/no/such/dir.json"
+expect_error "bad --read keeps --write" --read "$tmp/no-such.pcap" \
+	--write "$keep"
+head -c 300 "$demo" >"$tmp/cut.pcap"
+"$REASM" --read "$tmp/cut.pcap" --write "$keep" --stats "$tmp/keep/s.json" \
+	--quiet 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q '^reasm: .*truncated' "$tmp/err"; then
+	pass "capture cut short: exit 2"
+else
+	fail "capture cut short: exit $rc, stderr '$(cat "$tmp/err")'"
+fi
+if cmp -s "$keep" "$tmp/keep.orig" && [ ! -e "$tmp/keep/s.json" ]; then
+	pass "failed runs left the existing output as it was"
+else
+	fail "a failed run changed or created an output"
+fi
+leftover=$(ls -A "$tmp/keep" | grep -v '^out\.pcap$')
+if [ -z "$leftover" ]; then
+	pass "failed runs left no temporary files"
+else
+	fail "temporary files left behind: $leftover"
+fi
+if run_ok "a good run replaces the output" --read "$demo" --write "$keep" \
+	--quiet && ! cmp -s "$keep" "$tmp/keep.orig" &&
+	[ "$(ls -A "$tmp/keep")" = "out.pcap" ]; then
+	pass "replaced, nothing left beside it"
+else
+	fail "a good run did not replace the output cleanly"
+fi
+case $(ls -l "$keep") in
+-rw-r-----*) pass "the replaced output keeps its mode" ;;
+*) fail "mode changed: $(ls -l "$keep")" ;;
+esac
+
+# A symbolic link: the file it points to is replaced, the link stays.
+mkdir -p "$tmp/link"
+printf 'old\n' >"$tmp/link/real.pcap"
+ln -s real.pcap "$tmp/link/via.pcap"
+if run_ok "--write through a symbolic link" --read "$demo" \
+	--write "$tmp/link/via.pcap" --quiet && [ -L "$tmp/link/via.pcap" ] &&
+	cmp -s "$tmp/link/real.pcap" "$keep" &&
+	[ "$(ls -A "$tmp/link" | wc -l)" -eq 2 ]; then
+	pass "the link kept, the file it names replaced"
+else
+	fail "--write through a symbolic link: $(ls -lA "$tmp/link")"
+fi
+
+# --write - into a pipe whose reader goes away: a clear message and exit
+# status 2, not a silent death by SIGPIPE. The output (2 MB) is far more
+# than a pipe and one read of head can hold.
+"$REASM_GEN" --write "$tmp/big.pcap" --count 2000 --seed 3 2>/dev/null ||
+	fail "reasm-gen --count 2000"
+for threads in 1 2; do
+	( "$REASM" --read "$tmp/big.pcap" --write - --threads $threads --quiet \
+		2>"$tmp/err"; echo $? >"$tmp/rc" ) | head -c 100 >/dev/null
+	rc=$(cat "$tmp/rc")
+	if [ "$rc" -eq 2 ] &&
+		grep -q '^reasm: stdout: the reader closed the pipe' "$tmp/err"; then
+		pass "closed pipe, $threads thread(s): exit 2 with a message"
+	else
+		fail "closed pipe, $threads thread(s): exit $rc, '$(cat "$tmp/err")'"
+	fi
+done
 
 # Live options: every mistake is caught before any interface is opened,
 # and an interface that does not exist is reported as such (no privilege
@@ -170,7 +261,8 @@ if run_ok "demo, one thread" --read "$demo" --write "$tmp/t1.pcap" \
 	for key in packets passed ReasmReqds ReasmOKs ReasmFails ReasmTimeout \
 		ReasmOverlaps duplicates evicted refused too_big \
 		too_many_frags bad_end bad_ecn truncated malformed \
-		bad_checksum incomplete_chain atomic no_memory \
+		bad_checksum incomplete_chain vlan_too_deep atomic nested_frag no_memory \
+		frags_truncated frags_too_big frags_no_memory \
 		frags_reassembled frags_dropped frags_discarded frags_pending \
 		datagrams_pending emitted emitted_bytes bytes_held bytes_peak; do
 		grep -q "\"$key\": [0-9]" "$tmp/t1.json" ||
@@ -204,12 +296,10 @@ fi
 
 if run_ok "demo, four threads" --read "$demo" --write "$tmp/t4.pcap" \
 	--threads 4 --stripes 1 --quiet; then
-	dump_sorted "$tmp/t1.pcap" >"$tmp/t1.txt"
-	dump_sorted "$tmp/t4.pcap" >"$tmp/t4.txt"
-	if [ -s "$tmp/t1.txt" ] && cmp -s "$tmp/t1.txt" "$tmp/t4.txt"; then
-		pass "four threads: the same frames as one"
+	if [ -s "$tmp/t1.pcap" ] && cmp -s "$tmp/t1.pcap" "$tmp/t4.pcap"; then
+		pass "four threads: the same file as one"
 	else
-		fail "four threads: frames differ from one thread's"
+		fail "four threads: the file differs from one thread's"
 	fi
 fi
 
@@ -226,11 +316,9 @@ for link in raw sll sll2; do
 		--write "$tmp/$link-1.pcap" --quiet || continue
 	run_ok "$link, two threads" --read "$tmp/$link.pcap" \
 		--write "$tmp/$link-2.pcap" --threads 2 --quiet || continue
-	dump_sorted "$tmp/$link-1.pcap" >"$tmp/$link-1.txt"
-	dump_sorted "$tmp/$link-2.pcap" >"$tmp/$link-2.txt"
-	if [ -s "$tmp/$link-1.txt" ] &&
-		cmp -s "$tmp/$link-1.txt" "$tmp/$link-2.txt"; then
-		pass "$link: the same frames with one and two threads"
+	if [ -s "$tmp/$link-1.pcap" ] &&
+		cmp -s "$tmp/$link-1.pcap" "$tmp/$link-2.pcap"; then
+		pass "$link: the same file with one and two threads"
 	else
 		fail "$link: frames differ between one and two threads"
 	fi
