@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# GrainInstall.cmake - install rules, the CMake package and grain.pc.
+# GrainInstall.cmake - install rules, the CMake package, grain.pc and
+# grain-htab.pc.
 #
 # Installs:
 #   <includedir>/grain/*.h, <includedir>/grain/impl/*.h
 #   <libdir>/libgrain.so.<version> (SONAME libgrain.so.<major>.<minor> while
 #                        the major is 0, then libgrain.so.<major>), libgrain.a
+#   <libdir>/libgrain-htab.so.<version> (SONAME likewise), libgrain-htab.a
 #   <libdir>/cmake/grain/grainConfig.cmake, grainConfigVersion.cmake,
-#                        grainTargets*.cmake   (grain::grain, grain::grain_static)
-#   <libdir>/pkgconfig/grain.pc
+#                        grainTargets*.cmake   (grain::grain, grain::htab,
+#                        grain::grain_static, grain::htab_static)
+#   <libdir>/pkgconfig/grain.pc, grain-htab.pc
 #
 # Components: Runtime (the shared library), Development (everything else).
 
@@ -24,7 +27,7 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/grain"
   COMPONENT Development
   FILES_MATCHING PATTERN "*.h")
 
-install(TARGETS grain grain_static
+install(TARGETS grain grain_htab grain_static grain_htab_static
   EXPORT grainTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
     COMPONENT Runtime
@@ -61,14 +64,16 @@ install(FILES
   DESTINATION "${GRAIN_INSTALL_CMAKEDIR}"
   COMPONENT Development)
 
-# grain.pc holds absolute paths (the CMAKE_INSTALL_FULL_* directories). They
+# grain.pc (the core) and grain-htab.pc (grain_htab; it requires grain)
+# hold absolute paths (the CMAKE_INSTALL_FULL_* directories). They
 # are worked out when the files are installed, not when the project is
 # configured, so that `cmake --install <build> --prefix <dir>` writes a
 # grain.pc that points into <dir>. DESTDIR is honoured by file(INSTALL).
 file(CONFIGURE
   OUTPUT "${PROJECT_BINARY_DIR}/grainInstallPkgConfig.cmake"
   CONTENT [==[
-# Generated from cmake/GrainInstall.cmake: installs grain.pc.
+# Generated from cmake/GrainInstall.cmake: installs grain.pc and
+# grain-htab.pc.
 set(CMAKE_INSTALL_LIBDIR [[@CMAKE_INSTALL_LIBDIR@]])
 set(CMAKE_INSTALL_INCLUDEDIR [[@CMAKE_INSTALL_INCLUDEDIR@]])
 foreach(dir IN ITEMS LIBDIR INCLUDEDIR)
@@ -81,10 +86,14 @@ foreach(dir IN ITEMS LIBDIR INCLUDEDIR)
 endforeach()
 set(PROJECT_VERSION [[@PROJECT_VERSION@]])
 set(PROJECT_DESCRIPTION [[@PROJECT_DESCRIPTION@]])
-configure_file([[@PROJECT_SOURCE_DIR@/cmake/grain.pc.in]]
-  [[@PROJECT_BINARY_DIR@/pkgconfig/grain.pc]] @ONLY)
-file(INSTALL DESTINATION "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"
-  TYPE FILE FILES [[@PROJECT_BINARY_DIR@/pkgconfig/grain.pc]])
+set(grain_src [[@PROJECT_SOURCE_DIR@]])
+set(grain_bin [[@PROJECT_BINARY_DIR@]])
+foreach(pc IN ITEMS grain grain-htab)
+  configure_file("${grain_src}/cmake/${pc}.pc.in"
+    "${grain_bin}/pkgconfig/${pc}.pc" @ONLY)
+  file(INSTALL DESTINATION "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"
+    TYPE FILE FILES "${grain_bin}/pkgconfig/${pc}.pc")
+endforeach()
 ]==]
   @ONLY)
 install(SCRIPT "${PROJECT_BINARY_DIR}/grainInstallPkgConfig.cmake"

@@ -10,13 +10,13 @@
  * and GRAIN_INLINE_ANY (common.h, section 3) expand to an exported external
  * definition, and including the headers here defines each call once more
  * from the same body. Nothing else may be defined in this file, and no
- * other file may define GRAIN_IMPL_EXPORT.
+ * other file may define GRAIN_IMPL_EXPORT. htab.h's calls are exported by
+ * libgrain-htab, from src/export_htab.c.
  */
 #define GRAIN_IMPL_EXPORT 1
 
 #include <grain/common.h>
 #include <grain/hash.h>
-#include <grain/htab.h>
 #include <grain/lock.h>
 #include <grain/prio.h>
 #include <grain/ring.h>

@@ -162,13 +162,13 @@ GRAIN_API void grain_mem_free(const struct grain_alloc *a, void *ptr,
  * ABI".
  */
 #define GRAIN_VERSION_MAJOR 0
-#define GRAIN_VERSION_MINOR 2
+#define GRAIN_VERSION_MINOR 3
 #define GRAIN_VERSION_PATCH 0
-#define GRAIN_VERSION_STRING "0.2.0"
+#define GRAIN_VERSION_STRING "0.3.0"
 
 /**
  * grain_version - the version of the libgrain that is running, as
- * "MAJOR.MINOR.PATCH" (for example "0.2.0"): the GRAIN_VERSION_STRING the
+ * "MAJOR.MINOR.PATCH" (for example "0.3.0"): the GRAIN_VERSION_STRING the
  * library was built with, which may differ from the headers a program was
  * compiled with. A static string; never NULL. Any thread.
  */

@@ -78,7 +78,8 @@ for cxx in g++ clang++; do
 		if ! "$cxx" -std="$std" $warnings $include \
 			$GRAIN_SANITIZE_FLAGS -pthread -o "$exe" \
 			"$GRAIN_SOURCE_DIR/test/cxx/test_cxx_threads.cc" \
-			-L"$GRAIN_LIB_DIR" -lgrain -Wl,-rpath,"$GRAIN_LIB_DIR"; then
+			-L"$GRAIN_LIB_DIR" -lgrain-htab -lgrain \
+			-Wl,-rpath,"$GRAIN_LIB_DIR"; then
 			say "FAILED: building test_cxx_threads with $cxx -std=$std"
 			failed=1
 			continue
