@@ -7,7 +7,9 @@
 # fuzz target, test/fuzz/run.sh. spin checks the protocol models,
 # test/model/run.sh. gcc-multilib (i386) and libc6-dev-armhf-cross
 # (32-bit ARM) give the C library headers of the 32-bit targets the
-# cross_32bit test compiles for.
+# cross_32bit test compiles for. doxygen builds the API docs and man
+# pages (target docs; tests docs_warnings and docs_man, which reads them
+# with man-db's man).
 #
 # Usage: ./scripts/setup.sh    (from any directory; as root when something
 #                               has to be installed)
@@ -34,6 +36,8 @@ packages="
 	spin
 	iproute2
 	ethtool
+	doxygen
+	man-db
 "
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

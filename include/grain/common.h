@@ -43,13 +43,19 @@ extern "C" {
  */
 
 /* 2. Attributes */
+/** The cache-line size, in bytes, that grain aligns and pads to. */
 #define GRAIN_CACHELINE 64
 
 #if defined(__GNUC__) || defined(__clang__)
+/** The result of the call must be used (warn_unused_result). */
 #define GRAIN_NODISCARD __attribute__((warn_unused_result))
+/** Branch hint: @p x is usually true. */
 #define GRAIN_LIKELY(x) __builtin_expect(!!(x), 1)
+/** Branch hint: @p x is usually false. */
 #define GRAIN_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/** Inline this function into every caller. */
 #define GRAIN_ALWAYS_INLINE inline __attribute__((always_inline))
+/** A rarely run function (error paths): kept out of the hot code. */
 #define GRAIN_COLD __attribute__((cold))
 #else
 #define GRAIN_NODISCARD
@@ -69,6 +75,7 @@ extern "C" {
 #endif
 #endif
 #ifndef GRAIN_TSAN
+/** 1 when compiled with ThreadSanitizer, else 0. */
 #define GRAIN_TSAN 0
 #endif
 
@@ -94,6 +101,7 @@ extern "C" {
  * other languages).
  */
 #if defined(__GNUC__) || defined(__clang__)
+/** Marks a call or object that libgrain exports (default visibility). */
 #define GRAIN_API __attribute__((visibility("default")))
 #else
 #define GRAIN_API
@@ -102,12 +110,14 @@ extern "C" {
 #if defined(__cplusplus) || defined(GRAIN_IMPL_EXPORT)
 #define GRAIN_INLINE_API GRAIN_API
 #else
+/** A fast path: static inline in C, an exported call from C++. */
 #define GRAIN_INLINE_API static inline
 #endif
 
 #if defined(GRAIN_IMPL_EXPORT)
 #define GRAIN_INLINE_ANY GRAIN_API
 #else
+/** A body valid in C and C++: static inline in both, also exported. */
 #define GRAIN_INLINE_ANY static inline
 #endif
 
@@ -131,9 +141,11 @@ extern "C" {
  * user creates objects concurrently.
  */
 struct grain_alloc {
+	/** Returns @p size bytes aligned to @p align, or NULL. */
 	void *(*alloc)(size_t size, size_t align, void *state);
+	/** Frees what alloc returned, given the same size and alignment. */
 	void (*free)(void *ptr, size_t size, size_t align, void *state);
-	void *state;
+	void *state; /**< passed to both hooks as they were given it */
 };
 
 /**
@@ -161,10 +173,10 @@ GRAIN_API void grain_mem_free(const struct grain_alloc *a, void *ptr,
  * a new minor version may change the ABI; see README.md, "Versions and
  * ABI".
  */
-#define GRAIN_VERSION_MAJOR 0
-#define GRAIN_VERSION_MINOR 3
-#define GRAIN_VERSION_PATCH 0
-#define GRAIN_VERSION_STRING "0.3.0"
+#define GRAIN_VERSION_MAJOR 0 /**< major version of the headers */
+#define GRAIN_VERSION_MINOR 3 /**< minor version of the headers */
+#define GRAIN_VERSION_PATCH 0 /**< patch version of the headers */
+#define GRAIN_VERSION_STRING "0.3.0" /**< "MAJOR.MINOR.PATCH" */
 
 /**
  * grain_version - the version of the libgrain that is running, as

@@ -25,6 +25,10 @@ extern "C" {
 struct grain_hash_key {
 	uint64_t k0, k1;
 };
+/** @var grain_hash_key::k0
+ * The key's first 64 bits. */
+/** @var grain_hash_key::k1
+ * The key's last 64 bits. */
 
 /**
  * grain_siphash - SipHash-2-4 of @p len bytes at @p data under @p key, as

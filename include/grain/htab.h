@@ -18,7 +18,7 @@
  *   8. Specialised fast paths (compile-time hash and equality)
  *   9. Maintenance and statistics; RCU thread helpers
  *
- * 1. Synchronization table
+ * 1\. Synchronization table
  *
  * | call                          | may run concurrently with              |
  * |-------------------------------|----------------------------------------|
@@ -170,11 +170,13 @@ struct rcu_flavor_struct; /* liburcu's <urcu/flavor.h> */
  * with 64-bit pointers. A lookup never reads it: only the key, through
  * the caller's eq. */
 struct grain_hnode {
+	/** @cond */
 	struct grain_hnode *prev, *next; /* LRU; retired: reclaim storage */
 	uint64_t hash;
 	uint64_t stamp;   /* caller's clock at insert / last touch */
 	uint32_t charge;  /* bytes */
 	uint32_t state;   /* free, linked, retired (+ reason) */
+	/** @endcond */
 };
 
 /** Why the table let go of a node. */
@@ -186,6 +188,7 @@ enum grain_htab_reason {
 	GRAIN_HTAB_DESTROYED /**< still linked at grain_htab_destroy() */
 };
 
+/** What happens while the total is above mem_high. */
 enum grain_htab_policy {
 	GRAIN_HTAB_EVICT = 0, /**< evict LRU entries down to mem_low */
 	GRAIN_HTAB_REFUSE     /**< refuse new entries above mem_high */
@@ -228,8 +231,8 @@ struct grain_htab_ops {
 
 /** Table configuration; zero fields take the defaults shown. Copied. */
 struct grain_htab_config {
-	struct grain_htab_ops ops;
-	void *ctx;
+	struct grain_htab_ops ops; /**< callbacks */
+	void *ctx;                 /**< passed to every callback */
 	unsigned stripes;    /**< power of two, 1..65536 (default 64) */
 	unsigned buckets;    /**< per stripe at start, power of two (16) */
 	unsigned max_load;   /**< entries per bucket before a grow (3) */
@@ -238,7 +241,7 @@ struct grain_htab_config {
 	size_t mem_low;      /**< bytes, <= mem_high (default mem_high*3/4) */
 	size_t mem_batch;    /**< fold granularity (default: lag <= mem_high/64,
 				  at most 64 KiB) */
-	enum grain_htab_policy policy;
+	enum grain_htab_policy policy; /**< above mem_high (EVICT) */
 	uint64_t ttl;        /**< caller's clock units; 0: entries never expire */
 	unsigned flags;      /**< GRAIN_HTAB_NO_RCU */
 	const struct grain_hash_key *secret; /**< NULL: random per table */
@@ -249,12 +252,14 @@ struct grain_htab_config {
 /** A held stripe lock: filled by grain_htab_lock(), ended by
  * grain_htab_unlock(). Lives on the caller's stack; fields are private. */
 struct grain_htab_scope {
+	/** @cond */
 	struct grain_htab *h;
 	struct grain_impl_htab_stripe *stripe;
 	uint64_t hash;
 	uint64_t now;
 	struct grain_hnode *retired; /* unlinked by the table meanwhile */
 	unsigned todo;
+	/** @endcond */
 };
 
 /** Statistics (snapshots; each counter is exact once threads are quiet). */
@@ -268,11 +273,30 @@ struct grain_htab_stats {
 	uint64_t resizes;
 	uint64_t buckets;        /**< all stripes, now (overflow not counted) */
 };
+/** @var grain_htab_stats::entries
+ * entries linked now
+ * @var grain_htab_stats::bytes
+ * bytes charged now (exact total)
+ * @var grain_htab_stats::inserts
+ * inserts that linked a node
+ * @var grain_htab_stats::lookups
+ * searches under a stripe lock
+ * @var grain_htab_stats::hits
+ * of those, the ones that found the key
+ * @var grain_htab_stats::evictions
+ * entries evicted (reason EVICTED)
+ * @var grain_htab_stats::expirations
+ * entries expired (reason EXPIRED)
+ * @var grain_htab_stats::resizes
+ * stripe arrays rebuilt
+ */
 
 /** Hash and equality for the _fast calls (section 8). */
 struct grain_htab_params {
+	/** As grain_htab_ops.hash. */
 	uint64_t (*hash)(const void *key, const struct grain_hash_key *secret,
 			 void *ctx);
+	/** As grain_htab_ops.eq. */
 	bool (*eq)(const struct grain_hnode *node, const void *key, void *ctx);
 };
 
@@ -375,6 +399,7 @@ GRAIN_API GRAIN_NODISCARD int grain_htab_remove_locked(struct grain_htab_scope *
 GRAIN_API int grain_htab_touch_locked(struct grain_htab_scope *scope,
 			    struct grain_hnode *node, uint64_t now);
 
+/** @{ */
 /** grain_htab_charge_locked / grain_htab_uncharge_locked - add or take
  * @p bytes from @p node's charge and the table's totals. Growth above
  * mem_high triggers eviction at unlock (policy EVICT). @return 0, -ENOENT,
@@ -384,6 +409,7 @@ GRAIN_API int grain_htab_charge_locked(struct grain_htab_scope *scope,
 			     struct grain_hnode *node, size_t bytes);
 GRAIN_API int grain_htab_uncharge_locked(struct grain_htab_scope *scope,
 			       struct grain_hnode *node, size_t bytes);
+/** @} */
 
 /* 7. One-call forms: lock, one operation, unlock. */
 
@@ -460,11 +486,13 @@ GRAIN_API unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
  * size). */
 GRAIN_API int grain_htab_resize(struct grain_htab *htab, unsigned buckets);
 
+/** @{ */
 /** grain_htab_bytes - the folded byte total (lags by < stripes *
  * mem_batch). grain_htab_bytes_exact - plus every stripe's remainder:
  * exact once writers are quiet; O(stripes). Any thread. */
 GRAIN_API size_t grain_htab_bytes(const struct grain_htab *htab);
 GRAIN_API size_t grain_htab_bytes_exact(const struct grain_htab *htab);
+/** @} */
 
 /** grain_htab_stats - fill @p st. Any thread, also inside a scope; takes
  * no lock; a snapshot. Lookups count the searches made under a stripe
@@ -478,10 +506,12 @@ GRAIN_API void grain_htab_stats(const struct grain_htab *htab,
  * A table of another flavour uses that flavour's calls instead. */
 GRAIN_API void grain_rcu_register_thread(void);   /**< once per thread, before use */
 GRAIN_API void grain_rcu_unregister_thread(void); /**< before the thread exits */
+/** @{ */
 /** Nests; never blocks. In a debug build of libgrain (NDEBUG not
  * defined) it aborts with a message on a thread that did not register. */
 GRAIN_API void grain_rcu_read_lock(void);
 GRAIN_API void grain_rcu_read_unlock(void);
+/** @} */
 /** grain_rcu_barrier - wait until every reclaim already deferred through
  * the memb flavour has run. Not inside a read-side section. */
 GRAIN_API void grain_rcu_barrier(void);

@@ -56,7 +56,7 @@ static_assert(sizeof(grain_spinlock) == sizeof(unsigned) &&
 	      "struct grain_spinlock is one unsigned in C++, as in C");
 #else
 struct grain_spinlock {
-	_Atomic(unsigned) locked;
+	_Atomic(unsigned) locked; /**< 0: unlocked; only grain_spin_* touch it */
 };
 #endif
 

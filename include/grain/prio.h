@@ -12,7 +12,7 @@
  *   5. Enqueue (by band or by priority), dequeue, blocking dequeue
  *   6. Priority helpers (TOS, DSCP) and statistics
  *
- * 1. Synchronization table
+ * 1\. Synchronization table
  *
  * | call                       | may run concurrently with                |
  * |----------------------------|------------------------------------------|
@@ -93,8 +93,8 @@
 extern "C" {
 #endif
 
-#define GRAIN_PRIO_MAX_BANDS 64u
-#define GRAIN_PRIO_PRIORITIES 16u
+#define GRAIN_PRIO_MAX_BANDS 64u  /**< most bands a queue may have */
+#define GRAIN_PRIO_PRIORITIES 16u /**< priorities 0..15 (the priomap) */
 
 /** Only one thread at a time dequeues. */
 #define GRAIN_PRIO_SC 0x1u
@@ -190,6 +190,8 @@ grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
 
 /**
  * grain_prio_try_dequeue - take the next object by the scheduling rule.
+ * @param prio   the queue.
+ * @param objp   receives the object.
  * @param bandp  if not NULL, receives the object's band.
  * @return 0; -EAGAIN if every band is empty; -EINVAL if an argument is
  *         NULL. Ordering: acquire on success. Never blocks.
@@ -206,6 +208,7 @@ grain_prio_try_dequeue(struct grain_prio *prio, void **objp, unsigned *bandp);
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n);
 
+/** @{ */
 /**
  * grain_prio_dequeue_wait / grain_prio_dequeue_burst_wait - as the
  * non-blocking forms, sleeping (futex) while every band is empty, for at
@@ -221,6 +224,7 @@ grain_prio_dequeue_wait(struct grain_prio *prio, void **objp, unsigned *bandp,
 GRAIN_API GRAIN_NODISCARD int
 grain_prio_dequeue_burst_wait(struct grain_prio *prio, void **objs, unsigned n,
 			      int64_t timeout_ns);
+/** @} */
 
 /** Per-band statistics; a snapshot, see grain_prio_stats(). */
 struct grain_prio_band_stats {

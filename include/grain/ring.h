@@ -14,7 +14,7 @@
  *   6. Blocking operations: _wait
  *   7. Snapshots: count, free_count, empty, full
  *
- * 1. Synchronization table
+ * 1\. Synchronization table
  *
  * | call                      | may run concurrently with                 |
  * |---------------------------|-------------------------------------------|
@@ -112,7 +112,7 @@ enum grain_ring_mode {
 
 /** Smallest and largest capacity accepted. */
 #define GRAIN_RING_MIN_CAPACITY 2u
-#define GRAIN_RING_MAX_CAPACITY 0x80000000u
+#define GRAIN_RING_MAX_CAPACITY 0x80000000u /**< 2^31 */
 
 /** A ring. Its layout is private (impl/ring.h, C only): C++ sees an
  * incomplete type and uses it through pointers only. */
@@ -146,8 +146,10 @@ grain_ring_init(struct grain_ring *ring, unsigned capacity, unsigned flags);
 
 /**
  * grain_ring_create - allocate and initialise a ring.
- * @param ringp  receives the ring; untouched on error.
- * @param alloc  allocation hooks, or NULL for the default.
+ * @param ringp     receives the ring; untouched on error.
+ * @param capacity  as grain_ring_init().
+ * @param flags     as grain_ring_init().
+ * @param alloc     allocation hooks, or NULL for the default.
  * @return 0, -EINVAL (as grain_ring_init(), or @p ringp NULL) or -ENOMEM.
  * Thread safety: any thread.
  */
@@ -222,7 +224,9 @@ grain_ring_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
 
-/* 6. Blocking operations.
+/** @{ */
+/**
+ * 6. Blocking operations.
  *
  * Each needs a ring made with GRAIN_RING_WAIT (else -EINVAL). @p timeout_ns
  * is relative, measured on CLOCK_MONOTONIC: negative (INT64_MIN, or -1 as
@@ -255,6 +259,7 @@ grain_ring_enqueue_burst_wait(struct grain_ring *ring, void *const *objs,
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
 			      int64_t timeout_ns);
+/** @} */
 
 /* 7. Snapshots. Each reads both positions with relaxed loads (the
  * positions themselves are written relaxed) and gives no ordering: a
