@@ -9,9 +9,10 @@
 #   1. every library source but grain_htab's compiles (-O2 -c);
 #   2. every public header compiles on its own as C11 and as C++17
 #      (-fsyntax-only);
-#   3. i386 with gcc only, since this machine runs i386 programs: the
-#      install test's consumer (a ring round trip through grain.h) links
-#      with an archive of those objects and runs.
+#   3. i386 with gcc only, since this machine runs i386 programs:
+#      test/abi/core_only.c (ring, prio, the spinlock and hashing, as the
+#      core library offers them) links with an archive of those objects
+#      and runs.
 # src/htab*.c are left out: they include liburcu, whose headers Debian
 # installs for the host architecture only. The layout static asserts of
 # the headers are what this check is mostly for.
@@ -94,14 +95,14 @@ check() {
 	[ "$run" = run ] || return 0
 
 	exe="$tmp/$name-consumer"
-	# An archive, as libgrain.a: the consumer pulls in only the objects it
-	# needs (export.o, whose htab copies call into the htab sources left
+	# An archive, as libgrain.a: the program pulls in only the objects it
+	# needs (export_htab.o, whose copies call into the htab sources left
 	# out here, is not among them).
 	lib="$tmp/$name-libgrain.a"
 	# shellcheck disable=SC2086
 	if ! ar rcs "$lib" $objs ||
 		! $cc -std=c11 -O2 $warnings -Iinclude -pthread -o "$exe" \
-			test/install/consumer/main.c "$lib"; then
+			test/abi/core_only.c "$lib"; then
 		say "FAILED: $name: linking the consumer"
 		failed=1
 	elif ! "$exe"; then
