@@ -128,7 +128,7 @@ extern "C" {
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
 /**
- * 5. Allocation hooks.
+ * Allocation hooks (section 5).
  *
  * Every grain object that allocates memory does so through one of these,
  * given at creation and kept until destruction. A NULL hook pointer means
