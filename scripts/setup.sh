@@ -9,7 +9,8 @@
 # (32-bit ARM) give the C library headers of the 32-bit targets the
 # cross_32bit test compiles for. doxygen builds the API docs and man
 # pages (target docs; tests docs_warnings and docs_man, which reads them
-# with man-db's man).
+# with man-db's man). debhelper and lintian build and check the Debian
+# packages (test/deb/check.sh; dpkg-dev comes with build-essential).
 #
 # Usage: ./scripts/setup.sh    (from any directory; as root when something
 #                               has to be installed)
@@ -38,6 +39,8 @@ packages="
 	ethtool
 	doxygen
 	man-db
+	debhelper
+	lintian
 "
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -105,7 +105,7 @@ rpath=""
 	"$GRAIN_CONSUMER_DIR/main.cc" $flags ||
 	fail "c++ with pkg-config flags"
 
-say "running consumer_pc (C, built with -Wl,-rpath,$libdir)"
+say "running consumer_pc (C${rpath:+, built with $rpath})"
 env -u LD_LIBRARY_PATH "$tmp/consumer_pc" || fail "consumer_pc"
 loads_prefix "$tmp/consumer_pc"
 if [ -n "$GRAIN_PREFIX" ]; then
