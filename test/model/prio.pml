@@ -72,9 +72,7 @@
  * check: pass -DSCAN
  * check: fail -DSCAN -DMUTANT
  * check: fail -DSCAN -DMUTANT -DNO_MONITOR
- * check: pass -DSCAN -DPOLL_N=2 -DWAIT_N=2 -DPER_PROD=3
  * check: pass -DSCAN -DBANDS=2 -DPRODUCERS=2 -DPER_PROD=2 -DPOLL_N=2 -DWAIT_N=2
- * check: fail -DSCAN -DMUTANT -DBANDS=2 -DPRODUCERS=2 -DPER_PROD=1 -DWAIT_N=2
  * check: pass -DSCAN -DWAITERS=2
  * check: pass -DSCAN -DWEIGHTED -DBANDS=2 -DPRODUCERS=2 -DPER_PROD=1
  * check: pass -DSCAN -DSC -DPRODUCERS=2
