@@ -10,8 +10,8 @@
  * (include/grain/impl/prio.h). In a queue of up to GRAIN_PRIO_SCAN_BANDS
  * bands they meet only in the rings; with more, also on the word of
  * non-empty bits, which producers write only when a band turns non-empty
- * and dequeuers only when they find one empty. Statistics come from the rings'
- * own positions, so the fast path keeps no counter at all.
+ * and dequeuers only when they find one empty. Statistics come from the
+ * rings' own positions, so the fast path keeps no counter at all.
  *
  * References: Linux net/sched/sch_generic.c (pfifo_fast: prio2band,
  * bitmap2band, the lockless per-band skb_array version and its
