@@ -354,10 +354,12 @@ def prio_charts(res):
     if not producers:
         return []
     ps = sorted(producers)
-    rank = {"grain_prio": 0, "pfifo_spin": 1, "pfifo_mutex": 2}
+    rank = {"grain_prio": 0, "grain_prio_bits": 1, "pfifo_spin": 2,
+            "pfifo_mutex": 3}
     impls.sort(key=lambda i: (rank.get(i, 9), i))
     deqs.sort(key=lambda d: (d != "single", d))
     names = {"grain_prio": "grain_prio",
+             "grain_prio_bits": "grain_prio, 8 bands (bits)",
              "pfifo_spin": "spinlock baseline",
              "pfifo_mutex": "mutex baseline"}
     where = {"own_core": "consumer alone on CPU 0, producers on CPU 1",

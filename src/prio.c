@@ -7,10 +7,11 @@
  * Design. Each band is a grain_ring placed in the same allocation after
  * the header, so a queue is one block of memory (memsize + init works on
  * caller memory). Enqueue and strict dequeue are inline
- * (include/grain/impl/prio.h); they meet only on the word of non-empty
- * bits, which producers write only when a band turns non-empty and
- * dequeuers only when they find one empty. Statistics come from the rings'
- * own positions, so the fast path keeps no counter at all.
+ * (include/grain/impl/prio.h). In a queue of up to GRAIN_PRIO_SCAN_BANDS
+ * bands they meet only in the rings; with more, also on the word of
+ * non-empty bits, which producers write only when a band turns non-empty
+ * and dequeuers only when they find one empty. Statistics come from the
+ * rings' own positions, so the fast path keeps no counter at all.
  *
  * References: Linux net/sched/sch_generic.c (pfifo_fast: prio2band,
  * bitmap2band, the lockless per-band skb_array version and its
@@ -66,6 +67,8 @@ int grain_prio_init(struct grain_prio *p, const struct grain_prio_config *cfg)
 	memset(p, 0, sizeof(*p));
 	p->ro.nbands = cfg->bands;
 	p->ro.flags = cfg->flags;
+	if (cfg->bands <= GRAIN_PRIO_SCAN_BANDS)
+		p->ro.flags |= GRAIN_IMPL_PRIO_SCAN;
 	for (unsigned i = 0; i < GRAIN_PRIO_PRIORITIES; i++) {
 		/* The default map folds into the last band when there are
 		 * fewer than its 3. */
@@ -172,6 +175,19 @@ static unsigned next_band(uint64_t m, unsigned cur)
 	return (unsigned)__builtin_ctzll(above != 0 ? above : m);
 }
 
+/* The bands that may hold objects: the bits, or for a scanned queue the
+ * bands whose head is ready now. */
+static uint64_t band_mask(struct grain_prio *p)
+{
+	if (!(p->ro.flags & GRAIN_IMPL_PRIO_SCAN))
+		return atomic_load_explicit(&p->nonempty, memory_order_relaxed);
+	uint64_t m = 0;
+	for (unsigned b = 0; b < p->ro.nbands; b++)
+		if (grain_impl_ring_head_ready(p->ro.rings[b]))
+			m |= (uint64_t)1 << b;
+	return m;
+}
+
 unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p, void **objs,
 					  unsigned n, unsigned *bandp)
 {
@@ -182,8 +198,7 @@ unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p, void **objs,
 		grain_spin_lock(&p->sched.lock);
 	unsigned cur = p->sched.cur, credit = p->sched.credit;
 	while (got < n) {
-		uint64_t m = atomic_load_explicit(&p->nonempty,
-						  memory_order_relaxed);
+		uint64_t m = band_mask(p);
 		if (m == 0)
 			break;
 		if (credit == 0 || !(m & ((uint64_t)1 << cur))) {
@@ -202,7 +217,8 @@ unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p, void **objs,
 				continue;
 		}
 		/* Fewer than asked: the band may be empty; its turn ends. */
-		grain_impl_prio_settle(p, cur);
+		if (!(p->ro.flags & GRAIN_IMPL_PRIO_SCAN))
+			grain_impl_prio_settle(p, cur);
 		credit = 0;
 	}
 	p->sched.cur = cur;

@@ -618,7 +618,12 @@ static uint64_t htab_expected_sum(const struct instr_state *s)
 
 /* --- prio -------------------------------------------------------------- */
 
-enum prio_impl { PRIO_GRAIN, PRIO_SPIN, PRIO_MUTEX };
+/* PRIO_GRAIN_BITS: grain_prio of INSTR_PRIO_BITS_BANDS bands, of which
+ * the stream uses the first three: the non-empty bits path. */
+enum prio_impl { PRIO_GRAIN, PRIO_SPIN, PRIO_MUTEX, PRIO_GRAIN_BITS };
+#define INSTR_PRIO_BITS_BANDS 8u
+#define PRIO_IS_GRAIN(arg) \
+	(PRIO_IMPL(arg) == PRIO_GRAIN || PRIO_IMPL(arg) == PRIO_GRAIN_BITS)
 enum prio_deq { PRIO_SINGLE, PRIO_BURST };
 #define PRIO_ARG(impl, deq) ((unsigned)(impl) << 4 | (unsigned)(deq))
 #define PRIO_IMPL(arg) ((enum prio_impl)((arg) >> 4))
@@ -650,9 +655,11 @@ static int prio_setup(struct instr_state *s)
 		items[i].index = i + 1;
 	}
 	s->nodes = items;
-	if (PRIO_IMPL(s->kind->arg) == PRIO_GRAIN) {
+	if (PRIO_IS_GRAIN(s->kind->arg)) {
 		struct grain_prio_config pc = {
-			.bands = INSTR_PRIO_BANDS,
+			.bands = PRIO_IMPL(s->kind->arg) == PRIO_GRAIN_BITS
+					 ? INSTR_PRIO_BITS_BANDS
+					 : INSTR_PRIO_BANDS,
 			.flags = GRAIN_PRIO_SC,
 			.capacity = INSTR_RING_CAPACITY,
 		};
@@ -672,7 +679,7 @@ static int prio_setup(struct instr_state *s)
 
 static void prio_teardown(struct instr_state *s)
 {
-	if (PRIO_IMPL(s->kind->arg) == PRIO_GRAIN)
+	if (PRIO_IS_GRAIN(s->kind->arg))
 		grain_prio_destroy(s->obj);
 	else
 		pfifo_list_destroy(s->obj);
@@ -854,6 +861,12 @@ static const struct instr_kind kinds[] = {
 	{ "prio/grain_prio/burst32", "prio", "grain_prio", "burst32", ITEM,
 	  prio_setup, grain_prio_run, prio_teardown,
 	  PRIO_ARG(PRIO_GRAIN, PRIO_BURST) },
+	{ "prio/grain_prio_bits/single", "prio", "grain_prio_bits", "single",
+	  ITEM, prio_setup, grain_prio_run, prio_teardown,
+	  PRIO_ARG(PRIO_GRAIN_BITS, PRIO_SINGLE) },
+	{ "prio/grain_prio_bits/burst32", "prio", "grain_prio_bits", "burst32",
+	  ITEM, prio_setup, grain_prio_run, prio_teardown,
+	  PRIO_ARG(PRIO_GRAIN_BITS, PRIO_BURST) },
 	{ "prio/pfifo_spin/single", "prio", "pfifo_spin", "single", ITEM,
 	  prio_setup, pfifo_run, prio_teardown,
 	  PRIO_ARG(PRIO_SPIN, PRIO_SINGLE) },

@@ -10,7 +10,8 @@
 // second; attempts_per_sec and drop_pct describe the producers.
 //
 // Cases: 1, 2, 4, 8 and 12 producers x {spinlock baseline, mutex
-// baseline, grain_prio} x {single, burst dequeue} x two placements:
+// baseline, grain_prio (3 bands: scanned), grain_prio_bits (8 bands: the
+// non-empty bits)} x {single, burst dequeue} x two placements:
 // own_core (the consumer alone on CPU 0, producers on the other CPUs) and
 // unpinned (the scheduler places everything).
 //
@@ -84,7 +85,8 @@ const unsigned kProducers[] = { 1, 2, 4, 8, 12 };
 // The placements this run measures (--placement).
 std::vector<prio_placement> g_placements = { PRIO_PLACE_CONSUMER_CORE,
 					     PRIO_PLACE_FREE };
-const prio_impl kImpls[] = { PRIO_BASE_SPIN, PRIO_BASE_MUTEX, PRIO_GRAIN };
+const prio_impl kImpls[] = { PRIO_BASE_SPIN, PRIO_BASE_MUTEX, PRIO_GRAIN,
+			     PRIO_GRAIN_BITS };
 const prio_deq kDeqs[] = { PRIO_DEQ_SINGLE, PRIO_DEQ_BURST };
 const unsigned kBandLimit = 1024;
 
@@ -525,6 +527,23 @@ void PlacementSection(std::ostringstream &o, prio_placement pl)
 		o << "‡ collapsed: under 10% of the same queue's rate with one "
 		     "producer; its consumer was all but starved, and a ratio "
 		     "against it measures that starvation, not the queue.\n";
+	o << "\n";
+
+	o << "#### grain_prio with the non-empty bits (8 bands, the stream in "
+	     "0..2), millions per second (median) and ratio to the spinlock "
+	     "baseline\n\n"
+	     "| producers | bits single | ratio single | bits "
+	  << b << " | ratio " << b << " |\n|---|---:|---:|---:|---:|\n";
+	for (unsigned p : kProducers) {
+		o << "| " << ProducersLabel(p) << " |";
+		for (prio_deq d : kDeqs) {
+			double bits = Rate(pl, PRIO_GRAIN_BITS, d, p);
+			o << " " << Fmt("%.2f", bits / 1e6) << " | "
+			  << Fmt("%.2fx", bits / Rate(pl, PRIO_BASE_SPIN, d, p))
+			  << " |";
+		}
+		o << "\n";
+	}
 	o << "\n";
 
 	o << "#### Producers: enqueue attempts per second (millions) and share "

@@ -6,7 +6,8 @@
  *
  * Contents
  *   1. Synchronization table
- *   2. The non-empty bits, why no object is stranded and no sleeper missed
+ *   2. Scanned queues and the non-empty bits: why no object is stranded
+ *      and no sleeper missed
  *   3. Scheduling: strict and weighted
  *   4. Configuration and lifecycle
  *   5. Enqueue (by band or by priority), dequeue, blocking dequeue
@@ -30,42 +31,64 @@
  * each dequeue takes from the highest band it finds non-empty (strict
  * mode) at the moment it looks.
  *
- * 2. The non-empty bits
+ * 2. Scanned queues and the non-empty bits
  *
- * A 64-bit word has bit b set while band b may hold objects. A producer,
- * after its object is in the ring, makes a full fence (P1) and sets the bit
- * if it is clear. A dequeuer that finds band b empty clears the bit, makes
- * a full fence (C1) and looks at the band's next slot again; if it is ready
- * it sets the bit back. The race: a producer reads the bit as set just
- * before a dequeuer clears it, and so leaves it alone. P1 and C1 are
- * sequentially consistent fences, so one of them comes first: if P1 does,
- * the dequeuer's second look sees the object and sets the bit back; if C1
- * does, the producer reads the bit as clear and sets it. Either way the
- * bit is set while an object is ready, and no object is stranded. An object
- * behind a slot whose producer is preempted becomes reachable when that
- * producer publishes and sets the bit itself. Bits may be set for empty
- * bands (a dequeuer clears them on its way); dequeuers never spin.
+ * Scanned queues. A queue of at most GRAIN_PRIO_SCAN_BANDS bands
+ * (pfifo_fast has 3) keeps no bits: a strict dequeue looks at each band's
+ * head in turn, highest first, in one pass, and takes what it finds ready
+ * until it has n objects (weighted: it reads every band's head to choose
+ * the next band). Producers touch nothing but their band's ring, with no
+ * fence. An object is reachable as soon as it is in the ring, and a call
+ * returns 0 only if it found every head not ready. Sleepers: every
+ * enqueue, after its object is in the ring, makes a read-modify-write of
+ * the sleeper count (S1), and a sleeper makes one (S2) before its last
+ * look at the heads: whichever comes second, the producer finds the
+ * sleeper or the sleeper sees the object, as for grain_ring's _wait calls.
  *
- * Sleepers (GRAIN_PRIO_WAIT). A dequeue_wait caller that finds nothing
- * registers as a sleeper, reads the bits once more and sleeps until it is
- * woken (the event count of grain_ring's _wait calls). Every enqueue wakes
- * the sleepers after its look at the bit, but that alone would lose a
- * wake-up: a producer that finds the bit set leaves it to the dequeuer
- * about to clear it, and between that dequeuer's clear and its set-back a
- * sleeper can read the bit as clear and sleep, after the producer's wake
- * found nobody. So a dequeuer that sets a bit back wakes the sleepers too,
- * as an enqueue does (not under GRAIN_PRIO_SC: no other dequeuer can be
- * asleep then). Both wakes make a read-modify-write of the sleeper count
- * after the bit is set (S1), and a sleeper makes one before its last look
- * (S2): whichever comes second, the waker finds the sleeper or the sleeper
- * sees the bit. test/model/prio.pml checks the protocol with Spin.
+ * The bits. With more bands, one load and a bit scan find the highest
+ * non-empty band among up to 64. A 64-bit word has bit b set while band b
+ * may hold objects. A producer, after its object is in the ring, makes a
+ * full fence (P1) and sets the bit if it is clear. A dequeuer that finds
+ * band b empty clears the bit, makes a full fence (C1) and looks at the
+ * band's next slot again; if it is ready it sets the bit back. The race: a
+ * producer reads the bit as set just before a dequeuer clears it, and so
+ * leaves it alone. P1 and C1 are sequentially consistent fences, so one of
+ * them comes first: if P1 does, the dequeuer's second look sees the object
+ * and sets the bit back; if C1 does, the producer reads the bit as clear
+ * and sets it. Either way the bit is set while an object is ready, and no
+ * object is stranded. An object behind a slot whose producer is preempted
+ * becomes reachable when that producer publishes and sets the bit itself.
+ * Bits may be set for empty bands; dequeuers never spin. A dequeuer
+ * settles (clears, looks again) only a band that gives it nothing: a band
+ * that a burst drains keeps its bit, so that its producers, which are
+ * likely to refill it before the next call, find the bit set and write
+ * nothing; the next call that finds the band empty settles it. So a call
+ * returns 0 only after it read the word with no bit set.
+ *
+ * Sleepers with the bits (GRAIN_PRIO_WAIT). A dequeue_wait caller that
+ * finds nothing registers as a sleeper, reads the bits once more and
+ * sleeps until it is woken (the event count of grain_ring's _wait calls).
+ * Every enqueue wakes the sleepers after its look at the bit, but that
+ * alone would lose a wake-up: a producer that finds the bit set leaves it
+ * to the dequeuer about to clear it, and between that dequeuer's clear and
+ * its set-back a sleeper can read the bit as clear and sleep, after the
+ * producer's wake found nobody. So a dequeuer that sets a bit back wakes
+ * the sleepers too, as an enqueue does (not under GRAIN_PRIO_SC: no other
+ * dequeuer can be asleep then). Both wakes make a read-modify-write of the
+ * sleeper count after the bit is set (S1), and a sleeper makes one before
+ * its last look (S2): whichever comes second, the waker finds the sleeper
+ * or the sleeper sees the bit. test/model/prio.pml checks both protocols
+ * with Spin.
  *
  * 3. Scheduling
  *
  * Strict (default, as pfifo_fast): always the highest non-empty band; a
- * busy high band starves lower ones. GRAIN_PRIO_WEIGHTED: weighted round
- * robin over the non-empty bands, highest first in each round; a visit to
- * band b takes up to weights[b] objects. Guarantee: while band b stays
+ * busy high band starves lower ones. A burst takes the highest band's
+ * ready objects first, then the next band's, and so on; an object that
+ * arrives in a higher band after the call has passed that band may be
+ * left for the next call. GRAIN_PRIO_WEIGHTED: weighted round robin over
+ * the non-empty bands, highest first in each round; a visit to band b
+ * takes up to weights[b] objects. Guarantee: while band b stays
  * non-empty, it gets weights[b] objects out of every round, i.e. at least
  * weights[b] / (sum of the weights of the non-empty bands) of all objects
  * dequeued. The round-robin position is shared by all dequeuers; with
@@ -94,6 +117,8 @@ extern "C" {
 #endif
 
 #define GRAIN_PRIO_MAX_BANDS 64u  /**< most bands a queue may have */
+/** Queues of at most this many bands keep no non-empty bits (section 2). */
+#define GRAIN_PRIO_SCAN_BANDS 4u
 #define GRAIN_PRIO_PRIORITIES 16u /**< priorities 0..15 (the priomap) */
 
 /** Only one thread at a time dequeues. */

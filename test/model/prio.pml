@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * prio.pml - a Spin model of grain_prio's wake-up protocol: the non-empty
- * bits, the dequeuer's settle (clear, look again, set back), strict and
- * weighted dequeue, and the sleepers of dequeue_wait (include/grain/prio.h
- * section 2; src/prio.c; grain_impl_wait() in src/ring.c).
+ * prio.pml - a Spin model of grain_prio's wake-up protocols: the non-empty
+ * bits, the dequeuer's settle (clear, look again, set back) of a band that
+ * gave it nothing, the bands a burst drained and passes over, strict and
+ * weighted dequeue, and the sleepers of dequeue_wait; and, with -DSCAN,
+ * the scanned queue of few bands, which has no bits (include/grain/prio.h
+ * section 2; include/grain/impl/prio.h; src/prio.c; grain_impl_wait() in
+ * src/ring.c).
  *
  * What the model leaves out:
  *  - The memory model. Spin explores sequentially consistent interleavings
@@ -29,8 +32,8 @@
  *  - Size: PRODUCERS producers enqueue PER_PROD objects each, POLLERS
  *    dequeuers (try_dequeue, or dequeue_burst of POLL_N) make TRIES
  *    attempts each and stop, and WAITERS threads loop on dequeue_wait (or
- *    dequeue_burst_wait of WAIT_N) for ever. Each band's bit starts set or
- *    clear, both being states an empty band can be in.
+ *    dequeue_burst_wait of WAIT_N) for ever. Without SCAN each band's
+ *    bit starts set or clear, both being states an empty band can be in.
  *
  * Properties:
  *  - Every object exactly once: each dequeue asserts that its object was
@@ -42,7 +45,10 @@
  *    while every waiter sleeps.
  *
  * Options (spin -D...): MUTANT: settle sets a bit back without waking the
- * sleepers (the bug this model was written for); WEIGHTED; SC (one waiter,
+ * sleepers (the bug this model was written for), or with SCAN a producer
+ * that wakes the sleepers before its object is published; SCAN: no bits,
+ * dequeuers look at every band's head (strict: one pass, highest band
+ * first; weighted: the heads choose the next band); WEIGHTED; SC (one waiter,
  * no pollers, and no wake on the set-back, as the C code does under
  * GRAIN_PRIO_SC); BANDS, PRODUCERS, PER_PROD, POLLERS, TRIES, POLL_N,
  * WAITERS, WAIT_N; NO_MONITOR: leave out the end-state assertion, so that
@@ -62,6 +68,14 @@
  * check: pass -DWEIGHTED -DBANDS=2 -DPRODUCERS=2 -DPER_PROD=1
  * check: pass -DWEIGHTED -DMUTANT
  * check: pass -DSC -DPRODUCERS=2
+ * check: pass -DBANDS=2 -DPRODUCERS=2 -DPER_PROD=1 -DPOLL_N=2 -DTRIES=2
+ * check: pass -DSCAN
+ * check: fail -DSCAN -DMUTANT
+ * check: fail -DSCAN -DMUTANT -DNO_MONITOR
+ * check: pass -DSCAN -DBANDS=2 -DPRODUCERS=2 -DPER_PROD=2 -DPOLL_N=2 -DWAIT_N=2
+ * check: pass -DSCAN -DWAITERS=2
+ * check: pass -DSCAN -DWEIGHTED -DBANDS=2 -DPRODUCERS=2 -DPER_PROD=1
+ * check: pass -DSCAN -DSC -DPRODUCERS=2
  */
 
 #ifndef BANDS
@@ -189,11 +203,14 @@ inline settle(bb)
 }
 
 /* grain_impl_prio_dequeue(), strict: the lowest set bit first; a band
- * that gives less than asked is settled, then the bits are read again. */
+ * that gives nothing is settled, then the bits are read again; a band that
+ * gives some but fewer than asked (drained, dr) keeps its bit and is
+ * passed over for the rest of the call. */
 inline dequeue_strict(want, got)
 {
 	atomic {
 		got = 0;
+		dr = 0;
 		m = nonempty;
 		lowest(m, b)
 	}
@@ -203,20 +220,64 @@ inline dequeue_strict(want, got)
 		ring_dequeue(b, want - got, k, got);
 		if
 		:: got == want -> break
-		:: else -> skip
-		fi;
-		settle(b);
-		atomic {
-			m = nonempty;
-			lowest(m, b)
-		}
+		:: k != 0 && got < want ->
+			atomic {
+				dr = dr | (1 << b);
+				m = m & ~dr;
+				lowest(m, b)
+			}
+		:: else ->
+			settle(b);
+			atomic {
+				m = nonempty & ~dr;
+				lowest(m, b)
+			}
+		fi
 	od;
 	/* Dead locals: no state differs by a stale value. */
 	atomic {
 		m = 0;
 		b = 0;
+		k = 0;
+		dr = 0
+	}
+}
+
+/* grain_impl_prio_dequeue_scan(): every band's head in turn, one pass,
+ * highest band first; no bits. */
+inline dequeue_scan(want, got)
+{
+	got = 0;
+	b = 0;
+	do
+	:: b < BANDS && got < want ->
+		ring_dequeue(b, want - got, k, got);
+		b++
+	:: else -> break
+	od;
+	atomic {
+		b = 0;
 		k = 0
 	}
+}
+
+/* band_mask() of a scanned queue: the bands whose head is ready, one look
+ * per band. */
+inline scan_mask(m)
+{
+	m = 0;
+	b = 0;
+	do
+	:: b < BANDS ->
+		if
+		:: head[b] < tail[b] && ready[b * CAP + head[b]] ->
+			m = m | (1 << b)
+		:: else -> skip
+		fi;
+		b++
+	:: else -> break
+	od;
+	b = 0
 }
 
 /* grain_impl_prio_dequeue_weighted(). */
@@ -233,7 +294,11 @@ inline dequeue_weighted(want, got)
 	do
 	:: got == want -> break
 	:: else ->
+#ifdef SCAN
+		scan_mask(m);
+#else
 		m = nonempty;
+#endif
 		if
 		:: m == 0 -> break
 		:: else -> skip
@@ -258,7 +323,9 @@ inline dequeue_weighted(want, got)
 		:: k != 0 && k == n -> skip
 		:: else ->
 			/* fewer than asked: the band may be empty */
+#ifndef SCAN
 			settle(cur);
+#endif
 			credit = 0
 		fi
 	od;
@@ -276,12 +343,14 @@ inline dequeue_weighted(want, got)
 
 #ifdef WEIGHTED
 #define dequeue(want, got) dequeue_weighted(want, got)
+#elif defined(SCAN)
+#define dequeue(want, got) dequeue_scan(want, got)
 #else
 #define dequeue(want, got) dequeue_strict(want, got)
 #endif
 
 /* Locals of every dequeuer (inlines share their caller's scope). */
-#define DEQUEUER_LOCALS byte got, m, b, k, cur, credit, n
+#define DEQUEUER_LOCALS byte got, m, b, k, cur, credit, n, dr
 
 proctype producer(byte id)
 {
@@ -295,18 +364,25 @@ proctype producer(byte id)
 			slot = tail[bb];  /* claim */
 			tail[bb]++
 		}
+#if defined(SCAN) && defined(MUTANT)
+		notify();                 /* too early: nothing to see yet */
+#endif
 		atomic {                  /* publish (R1) */
 			obj_at[bb * CAP + slot] = o;
 			ready[bb * CAP + slot] = 1;
 			queued++;
 			slot = 0
 		}
+#ifndef SCAN
 		seen = (nonempty >> bb) & 1;       /* P1, then the look */
 		if
 		:: !seen -> nonempty = nonempty | (1 << bb)
 		:: else -> seen = 0
 		fi;
+#endif
+#if !(defined(SCAN) && defined(MUTANT))
 		notify()
+#endif
 	}
 }
 
@@ -369,6 +445,7 @@ init
 	byte i;
 
 	atomic {
+#ifndef SCAN
 		/* Empty bands, each with its bit set or clear. */
 		for (i : 0 .. BANDS - 1) {
 			if
@@ -376,6 +453,7 @@ init
 			:: skip
 			fi
 		}
+#endif
 		for (i : 0 .. PRODUCERS - 1) {
 			run producer(i)
 		}

@@ -27,9 +27,10 @@ static void *tok(unsigned band, unsigned seq)
 	return (void *)(uintptr_t)(band << 24 | seq);
 }
 
-Test(prio_basic, strict_order_and_fifo)
+/* Bands 0..2 of a queue of qbands bands (scanned, or with the bits). */
+static void strict_order_and_fifo_in(unsigned qbands)
 {
-	struct grain_prio *p = make(3, 64, 0);
+	struct grain_prio *p = make(qbands, 64, 0);
 	void *o;
 	unsigned band;
 
@@ -46,7 +47,10 @@ Test(prio_basic, strict_order_and_fifo)
 			cr_assert_eq(o, tok(b, s), "FIFO within a band");
 		}
 	cr_assert_eq(grain_prio_try_dequeue(p, &o, NULL), -EAGAIN);
-	cr_assert_eq(atomic_load(&p->nonempty), 0u, "empty bands lose their bit");
+	/* Scanned: no bit is ever written; with the bits: a call that finds
+	 * nothing leaves none set. */
+	cr_assert_eq(atomic_load(&p->nonempty), 0u, "%u bands: bits left %#llx",
+		     qbands, (unsigned long long)atomic_load(&p->nonempty));
 
 	/* A higher band that fills up later overtakes a lower one. */
 	cr_assert_eq(grain_prio_enqueue(p, 2, tok(2, 0)), 0);
@@ -61,9 +65,18 @@ Test(prio_basic, strict_order_and_fifo)
 	grain_prio_destroy(p);
 }
 
-Test(prio_basic, burst_across_bands)
+Test(prio_basic, strict_order_and_fifo)
 {
-	struct grain_prio *p = make(4, 16, GRAIN_PRIO_SC);
+	strict_order_and_fifo_in(3);
+	strict_order_and_fifo_in(GRAIN_PRIO_SCAN_BANDS);
+	strict_order_and_fifo_in(GRAIN_PRIO_SCAN_BANDS + 1);
+	strict_order_and_fifo_in(GRAIN_PRIO_MAX_BANDS);
+}
+
+/* Bands 0..3 of a queue of qbands bands. */
+static void burst_across_bands_in(unsigned qbands)
+{
+	struct grain_prio *p = make(qbands, 16, GRAIN_PRIO_SC);
 	void *objs[16];
 
 	for (unsigned s = 0; s < 3; s++)
@@ -80,6 +93,12 @@ Test(prio_basic, burst_across_bands)
 	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 16), 0);
 	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 0), 0);
 	grain_prio_destroy(p);
+}
+
+Test(prio_basic, burst_across_bands)
+{
+	burst_across_bands_in(4);
+	burst_across_bands_in(9);
 }
 
 Test(prio_basic, priomap)

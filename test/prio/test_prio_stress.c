@@ -5,7 +5,10 @@
  * order kept within each band, statistics conserved (enqueued = dequeued +
  * backlog, drops add up); a run that tries hard to strand an object
  * behind a cleared non-empty bit; and weighted shares with several
- * dequeuers at once. The blocking calls under stress: test_prio_wait.c.
+ * dequeuers at once. Objects use bands 0..2 only; each run is made on a
+ * queue of BANDS bands (scanned, no bits) and on one of BIT_BANDS (the
+ * bits; the bands above 2 stay empty). The blocking calls under stress:
+ * test_prio_wait.c.
  */
 #define _GNU_SOURCE
 #include <grain/prio.h>
@@ -18,6 +21,9 @@
 #include "../common/test_util.h"
 
 #define BANDS 3u
+#define BIT_BANDS 6u
+_Static_assert(BANDS <= GRAIN_PRIO_SCAN_BANDS, "BANDS: a scanned queue");
+_Static_assert(BIT_BANDS > GRAIN_PRIO_SCAN_BANDS, "BIT_BANDS: the bits");
 #define MAXP 8u
 #define MAXC 2u
 
@@ -134,13 +140,14 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-static void run_prio(unsigned producers, unsigned consumers, unsigned flags,
-		     unsigned capacity, unsigned per_producer, bool jitter)
+static void run_prio(unsigned qbands, unsigned producers, unsigned consumers,
+		     unsigned flags, unsigned capacity, unsigned per_producer,
+		     bool jitter)
 {
 	struct grain_prio_config cfg = {
-		.bands = BANDS, .capacity = capacity,
+		.bands = qbands, .capacity = capacity,
 		.flags = flags | (consumers == 1 ? GRAIN_PRIO_SC : 0),
-		.weights = (const unsigned[]){ 3, 2, 1 },
+		.weights = (const unsigned[BIT_BANDS]){ 3, 2, 1, 1, 1, 1 },
 	};
 	struct run r = { .producers = producers, .consumers = consumers,
 			 .per_producer = per_producer, .jitter = jitter,
@@ -210,11 +217,15 @@ ParameterizedTestParameters(prio_stress, shapes)
 ParameterizedTest(struct shape *s, prio_stress, shapes, .timeout = 240)
 {
 	/* Small bands: drops happen, and bands empty and refill all the
-	 * time. Then once more with random descheduling. */
-	run_prio(s->producers, s->consumers, s->flags, 64,
-		 test_scale(100000 / s->producers), false);
-	run_prio(s->producers, s->consumers, s->flags, 16,
-		 test_scale(20000 / s->producers), true);
+	 * time. Then once more with random descheduling. Each on a scanned
+	 * queue and on one with the bits. */
+	for (unsigned q = 0; q < 2; q++) {
+		unsigned qbands = q ? BIT_BANDS : BANDS;
+		run_prio(qbands, s->producers, s->consumers, s->flags, 64,
+			 test_scale(50000 / s->producers), false);
+		run_prio(qbands, s->producers, s->consumers, s->flags, 16,
+			 test_scale(10000 / s->producers), true);
+	}
 }
 
 /*
@@ -249,9 +260,12 @@ Test(prio_stress, no_object_stranded, .timeout = 240)
 	for (unsigned round = 0; round < 20; round++) {
 		/* Room for every object of the round: a preempted consumer
 		 * must not turn into drops. */
-		struct grain_prio_config cfg = { .bands = BANDS,
-						 .capacity = 16384,
-						 .flags = GRAIN_PRIO_SC };
+		/* Odd rounds keep the bits (the stranding they are about);
+		 * even rounds scan. */
+		struct grain_prio_config cfg = {
+			.bands = round % 2 ? BIT_BANDS : BANDS,
+			.capacity = 16384,
+			.flags = GRAIN_PRIO_SC };
 		struct run r = { .producers = 4, .consumers = 1,
 				 .per_producer = test_scale(4000) };
 		struct worker pw[4], cw = { &r, 0, 0 };
@@ -386,13 +400,16 @@ static void *share_consumer(void *arg)
 
 Test(prio_stress, weighted_shares_concurrent, .timeout = 240)
 {
-	static const unsigned weights[BANDS] = { 4, 2, 1 };
+	static const unsigned weights[BIT_BANDS] = { 4, 2, 1, 1, 1, 1 };
 	const unsigned sum = 7;
 
-	for (unsigned sc = 0; sc < 2; sc++) {
+	/* sc: one dequeuer or several; bits: a queue of BIT_BANDS bands,
+	 * of which only the first BANDS get objects. */
+	for (unsigned run = 0; run < 4; run++) {
+		unsigned sc = run & 1, bits = run >> 1;
 		unsigned consumers = sc ? 1 : SHARE_CONSUMERS;
 		struct grain_prio_config cfg = {
-			.bands = BANDS,
+			.bands = bits ? BIT_BANDS : BANDS,
 			.capacity = 32768,
 			.weights = weights,
 			.flags = GRAIN_PRIO_WEIGHTED | (sc ? GRAIN_PRIO_SC : 0),
@@ -456,9 +473,9 @@ Test(prio_stress, weighted_shares_concurrent, .timeout = 240)
 			 * is far above that and far below the 24 an
 			 * unweighted scheduler would be off on band 0. */
 			cr_assert(share > want - 0.02 && share < want + 0.02,
-				  "%u dequeuer(s), band %u: share %.4f, "
-				  "want %.4f",
-				  consumers, b, share, want);
+				  "%u dequeuer(s), %u bands, band %u: share "
+				  "%.4f, want %.4f",
+				  consumers, cfg.bands, b, share, want);
 		}
 		free(r.band_at);
 		free(r.seen);

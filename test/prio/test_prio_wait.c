@@ -21,6 +21,10 @@
  * reads the bit as clear while an object is queued. Without the wake in
  * settle's set-back, those runs lose a wake-up within a few hundred
  * rounds; in weighted mode the scheduler lock hides the window.
+ *
+ * Objects go to bands 0..2 only. The queue has BANDS bands (scanned: no
+ * bits, the producers' wake alone must reach the waiters) or BIT_BANDS
+ * (the bits, with the settle window above).
  */
 #define _GNU_SOURCE
 #include <grain/prio.h>
@@ -35,6 +39,9 @@
 #include "test_hooks.h"
 
 #define BANDS 3u
+#define BIT_BANDS 6u
+_Static_assert(BANDS <= GRAIN_PRIO_SCAN_BANDS, "BANDS: a scanned queue");
+_Static_assert(BIT_BANDS > GRAIN_PRIO_SCAN_BANDS, "BIT_BANDS: the bits");
 #define MAXP 2u
 #define MAXW 3u
 #define MAXPOLL 2u
@@ -307,6 +314,7 @@ static void *lingering_poller(void *arg)
 /* Criterion copies the parameters into its worker process: no pointers. */
 struct wait_case {
 	char name[40];
+	unsigned qbands; /* the queue's band count */
 	unsigned flags;
 	unsigned producers, waiters, pollers;
 	bool burst, linger;
@@ -316,10 +324,10 @@ struct wait_case {
 static void run_wait(const struct wait_case *c)
 {
 	struct grain_prio_config cfg = {
-		.bands = BANDS,
+		.bands = c->qbands,
 		.capacity = 64,
 		.flags = c->flags | GRAIN_PRIO_WAIT,
-		.weights = (const unsigned[]){ 3, 2, 1 },
+		.weights = (const unsigned[BIT_BANDS]){ 3, 2, 1, 1, 1, 1 },
 	};
 	struct wrun r = { .producers = c->producers,
 			  .waiters = c->waiters,
@@ -427,20 +435,29 @@ static void run_wait(const struct wait_case *c)
 ParameterizedTestParameters(prio_wait, no_oversleep)
 {
 	static struct wait_case c[] = {
-		{ "strict", 0, 2, 2, 0, false, false, FOREVER },
-		{ "strict, burst", 0, 2, 2, 0, true, false, FOREVER },
-		{ "strict, 3 waiters, long timeout", 0, 2, 3, 0, false, false,
-		  30LL * 1000000000 },
-		{ "strict, pollers", 0, 2, 2, 2, false, false, FOREVER },
-		{ "weighted", GRAIN_PRIO_WEIGHTED, 2, 2, 0, false, false,
+		{ "strict", BANDS, 0, 2, 2, 0, false, false, FOREVER },
+		{ "strict, burst", BANDS, 0, 2, 2, 0, true, false, FOREVER },
+		{ "strict, 3 waiters, long timeout", BANDS, 0, 2, 3, 0, false,
+		  false, 30LL * 1000000000 },
+		{ "strict, pollers", BANDS, 0, 2, 2, 2, false, false,
 		  FOREVER },
-		{ "weighted, burst, poller", GRAIN_PRIO_WEIGHTED, 2, 2, 1, true,
-		  false, FOREVER },
-		{ "strict, single consumer", GRAIN_PRIO_SC, 2, 1, 0, false,
-		  false, FOREVER },
-		{ "weighted, single consumer, burst",
+		{ "weighted", BANDS, GRAIN_PRIO_WEIGHTED, 2, 2, 0, false, false,
+		  FOREVER },
+		{ "weighted, burst, poller", BANDS, GRAIN_PRIO_WEIGHTED, 2, 2,
+		  1, true, false, FOREVER },
+		{ "strict, single consumer", BANDS, GRAIN_PRIO_SC, 2, 1, 0,
+		  false, false, FOREVER },
+		{ "weighted, single consumer, burst", BANDS,
 		  GRAIN_PRIO_SC | GRAIN_PRIO_WEIGHTED, 2, 1, 0, true, false,
 		  FOREVER },
+		{ "bits, strict", BIT_BANDS, 0, 2, 2, 0, false, false,
+		  FOREVER },
+		{ "bits, strict, burst, pollers", BIT_BANDS, 0, 2, 2, 2, true,
+		  false, FOREVER },
+		{ "bits, weighted, burst, poller", BIT_BANDS,
+		  GRAIN_PRIO_WEIGHTED, 2, 2, 1, true, false, FOREVER },
+		{ "bits, strict, single consumer, burst", BIT_BANDS,
+		  GRAIN_PRIO_SC, 2, 1, 0, true, false, FOREVER },
 	};
 	return cr_make_param_array(struct wait_case, c,
 				   sizeof(c) / sizeof(c[0]));
@@ -460,12 +477,12 @@ ParameterizedTest(struct wait_case *c, prio_wait, no_oversleep, .timeout = 200)
 ParameterizedTestParameters(prio_wait, beside_settling_dequeuer)
 {
 	static struct wait_case c[] = {
-		{ "strict, lingering poller", 0, 1, 1, 1, false, true,
-		  FOREVER },
-		{ "strict, burst, lingering pollers", 0, 2, 2, 2, true, true,
-		  FOREVER },
-		{ "weighted, lingering poller", GRAIN_PRIO_WEIGHTED, 1, 1, 1,
-		  false, true, FOREVER },
+		{ "strict, lingering poller", BIT_BANDS, 0, 1, 1, 1, false,
+		  true, FOREVER },
+		{ "strict, burst, lingering pollers", BIT_BANDS, 0, 2, 2, 2,
+		  true, true, FOREVER },
+		{ "weighted, lingering poller", BIT_BANDS, GRAIN_PRIO_WEIGHTED,
+		  1, 1, 1, false, true, FOREVER },
 	};
 	return cr_make_param_array(struct wait_case, c,
 				   sizeof(c) / sizeof(c[0]));

@@ -4,12 +4,15 @@
  * protocol, driven through the hook points of the test-only build of the
  * library (src/test_hooks.h). A dequeuer is held inside
  * grain_impl_prio_settle() while a producer and a blocking dequeuer run,
- * so no luck is needed to hit the window.
+ * so no luck is needed to hit the window. Only queues of more than
+ * GRAIN_PRIO_SCAN_BANDS bands keep the bits; for the scanned ones (fewer
+ * bands) a sleeper is held at its last step instead (at the end).
  *
  * The trace (strict mode, GRAIN_PRIO_WAIT, several dequeuers):
  *   1. band b is empty but its bit is set (a dequeue took its last object
  *      and had all it wanted, so it did not settle);
- *   2. dequeuer D finds b empty and enters settle (held: SETTLE);
+ *   2. dequeuer D finds b empty, and nothing anywhere else, and so
+ *      enters settle (held: SETTLE);
  *   3. the producer enqueues objects; it finds the bit set and nobody
  *      asleep, so it sets nothing and wakes nobody;
  *   4. D clears the bit (held again: CLEARED);
@@ -34,7 +37,7 @@
  * wake-up fails the test instead of hanging it. */
 #define WAIT_NS (5LL * 1000000000)
 
-enum role { ROLE_NONE, ROLE_HELD, ROLE_SLEEPER };
+enum role { ROLE_NONE, ROLE_HELD, ROLE_SLEEPER, ROLE_HELD_SLEEPER };
 
 /* What the hook reports and what the test allows, under one mutex. */
 static struct {
@@ -65,6 +68,14 @@ static void hook(enum grain_test_point point, const void *obj, unsigned arg)
 	} else if (my_role == ROLE_SLEEPER && point == GRAIN_TEST_WAIT_SLEEP) {
 		stage.sleeps++;
 		pthread_cond_broadcast(&stage.cv);
+	} else if (my_role == ROLE_HELD_SLEEPER &&
+		   point == GRAIN_TEST_WAIT_SLEEP && stage.sleeps == 0) {
+		/* Registered, re-tried and found nothing: held just before
+		 * the futex, once. */
+		stage.sleeps++;
+		pthread_cond_broadcast(&stage.cv);
+		while (stage.released < 1)
+			pthread_cond_wait(&stage.cv, &stage.mu);
 	}
 	pthread_mutex_unlock(&stage.mu);
 }
@@ -124,7 +135,8 @@ static void *sleeper(void *arg)
 	struct deq *d = arg;
 	int64_t t0 = test_now_ns();
 
-	my_role = ROLE_SLEEPER;
+	if (my_role == ROLE_NONE)
+		my_role = ROLE_SLEEPER;
 	if (d->want == 1) {
 		int rc = grain_prio_dequeue_wait(d->p, &d->objs[0], NULL,
 						 WAIT_NS);
@@ -135,6 +147,12 @@ static void *sleeper(void *arg)
 	}
 	d->elapsed_ns = test_now_ns() - t0;
 	return NULL;
+}
+
+static void *held_sleeper(void *arg)
+{
+	my_role = ROLE_HELD_SLEEPER;
+	return sleeper(arg);
 }
 
 static void *obj_of(unsigned i)
@@ -151,10 +169,12 @@ struct window_case {
 ParameterizedTestParameters(prio_window, settle_wakes_sleepers)
 {
 	static struct window_case c[] = {
-		{ 1, 0, 1, 1 }, /* the plain case: one band, single calls */
-		{ 3, 2, 2, 4 }, /* bursts on both sides, the lowest band */
-		{ 3, 1, 1, 4 },
-		{ 3, 0, 2, 1 },
+		/* More bands than GRAIN_PRIO_SCAN_BANDS: the bits are kept. */
+		{ 5, 0, 1, 1 }, /* single calls, the highest band */
+		{ 6, 5, 2, 4 }, /* bursts on both sides, the lowest band */
+		{ 6, 1, 1, 4 },
+		{ 6, 0, 2, 1 },
+		{ 64, 63, 1, 1 },
 	};
 	return cr_make_param_array(struct window_case, c,
 				   sizeof(c) / sizeof(c[0]));
@@ -176,6 +196,7 @@ ParameterizedTest(struct window_case *c, prio_window, settle_wakes_sleepers,
 	unsigned nobj = c->d_want + 1;
 	void *o;
 
+	cr_assert_gt(c->bands, GRAIN_PRIO_SCAN_BANDS);
 	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
 	stage.reached = stage.released = stage.sleeps = 0;
 	grain_test_hook = hook;
@@ -252,5 +273,112 @@ ParameterizedTest(struct window_case *c, prio_window, settle_wakes_sleepers,
 	}
 	cr_assert_eq(seen, (1u << nobj) - 1, "every object once");
 	cr_assert_eq(grain_prio_backlog(p), 0u);
+	grain_prio_destroy(p);
+}
+
+/*
+ * A band that a burst drains keeps its bit (the producers that refill it
+ * find it set and write nothing); the next call that finds the band
+ * empty clears it. A call that returns nothing leaves no bit set for an
+ * empty band.
+ */
+Test(prio_window, drained_band_keeps_its_bit)
+{
+	struct grain_prio_config cfg = { .bands = 6, .capacity = 16 };
+	struct grain_prio *p = NULL;
+	void *objs[8];
+
+	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
+	cr_assert_eq(grain_prio_enqueue(p, 1, obj_of(0)), 0);
+	cr_assert_eq(grain_prio_enqueue(p, 1, obj_of(1)), 0);
+	cr_assert_eq(grain_prio_enqueue(p, 3, obj_of(2)), 0);
+	cr_assert_eq(atomic_load(&p->nonempty), 0xau);
+
+	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 8), 3);
+	for (unsigned i = 0; i < 3; i++)
+		cr_assert_eq(objs[i], obj_of(i), "band order, then FIFO");
+	cr_assert_eq(atomic_load(&p->nonempty), 0xau,
+		     "drained bands keep their bits");
+
+	/* Refilled before the next call: taken, the bit never moved. */
+	cr_assert_eq(grain_prio_enqueue(p, 3, obj_of(3)), 0);
+	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 8), 1);
+	cr_assert_eq(objs[0], obj_of(3));
+	cr_assert_eq(atomic_load(&p->nonempty), 0x8u,
+		     "band 1 gave nothing: settled; band 3 drained: kept");
+
+	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 8), 0);
+	cr_assert_eq(atomic_load(&p->nonempty), 0u,
+		     "a call that finds nothing leaves no bit set");
+	cr_assert_eq(grain_prio_try_dequeue(p, objs, NULL), -EAGAIN);
+	grain_prio_destroy(p);
+}
+
+/*
+ * The sleeper's last step: W has registered, looked once more and found
+ * nothing, and is held just before the futex while the producer
+ * enqueues. The producer must see W registered and wake it, in scanned
+ * queues (where that wake is the whole protocol and no bit is ever
+ * written) as with the bits. If it does not, W sleeps through its whole
+ * timeout with the objects queued.
+ */
+struct last_step_case {
+	unsigned bands, band, w_want;
+};
+
+ParameterizedTestParameters(prio_window, producer_wakes_registered_sleeper)
+{
+	static struct last_step_case c[] = {
+		{ 1, 0, 1 }, { 3, 2, 4 }, { 3, 0, 1 },
+		{ GRAIN_PRIO_SCAN_BANDS, GRAIN_PRIO_SCAN_BANDS - 1, 1 },
+		{ 6, 5, 4 }, /* with the bits */
+	};
+	return cr_make_param_array(struct last_step_case, c,
+				   sizeof(c) / sizeof(c[0]));
+}
+
+ParameterizedTest(struct last_step_case *c, prio_window,
+		  producer_wakes_registered_sleeper, .timeout = 60)
+{
+	struct grain_prio_config cfg = { .bands = c->bands,
+					 .capacity = 16,
+					 .flags = GRAIN_PRIO_WAIT };
+	struct grain_prio *p = NULL;
+	bool scanned = c->bands <= GRAIN_PRIO_SCAN_BANDS;
+	const unsigned nobj = 2;
+
+	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
+	stage.reached = stage.released = stage.sleeps = 0;
+	grain_test_hook = hook;
+
+	struct deq w = { .p = p, .want = c->w_want };
+	my_role = ROLE_NONE;
+	cr_assert_eq(pthread_create(&w.thread, NULL, held_sleeper, &w), 0);
+	await_sleeps(1);
+	cr_assert_eq(atomic_load(&p->sleepers.waiters), 1u, "W is registered");
+	uint32_t epoch = atomic_load(&p->sleepers.epoch);
+
+	for (unsigned i = 0; i < nobj; i++)
+		cr_assert_eq(grain_prio_enqueue(p, c->band, obj_of(i)), 0);
+	cr_assert_neq(atomic_load(&p->sleepers.epoch), epoch,
+		      "the producer found W and woke it");
+	if (scanned)
+		cr_assert_eq(atomic_load(&p->nonempty), 0u,
+			     "a scanned queue writes no bits");
+
+	release(1);
+	pthread_join(w.thread, NULL);
+	grain_test_hook = NULL;
+
+	cr_assert_gt(w.rc, 0, "W got nothing (rc %d)", w.rc);
+	cr_assert_lt(w.elapsed_ns, WAIT_NS,
+		     "lost wake-up: W slept through its whole timeout "
+		     "(%.3f s) while objects were queued",
+		     (double)w.elapsed_ns / 1e9);
+	unsigned want = c->w_want < nobj ? c->w_want : nobj;
+	cr_assert_eq((unsigned)w.rc, want);
+	for (unsigned i = 0; i < want; i++)
+		cr_assert_eq(w.objs[i], obj_of(i), "FIFO");
+	cr_assert_eq(grain_prio_backlog(p), nobj - want);
 	grain_prio_destroy(p);
 }

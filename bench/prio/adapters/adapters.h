@@ -52,7 +52,10 @@ extern "C" {
 enum prio_impl {
 	PRIO_BASE_SPIN,	 /**< pfifo_list, one grain_spinlock */
 	PRIO_BASE_MUTEX, /**< pfifo_list, one pthread mutex */
-	PRIO_GRAIN,	 /**< grain_prio, 3 bands, GRAIN_PRIO_SC */
+	PRIO_GRAIN,	 /**< grain_prio, 3 bands, GRAIN_PRIO_SC (scanned) */
+	/** The same items on a grain_prio of PRIO_BITS_BANDS bands, which
+	 * keeps the non-empty bits; bands 3.. stay empty. */
+	PRIO_GRAIN_BITS,
 	PRIO_IMPL_COUNT
 };
 
@@ -76,6 +79,8 @@ enum prio_placement {
 };
 
 #define PRIO_BANDS 3u
+/** Band count of PRIO_GRAIN_BITS's queue: more than GRAIN_PRIO_SCAN_BANDS. */
+#define PRIO_BITS_BANDS 8u
 /** Largest producer count prio_run() accepts. */
 #define PRIO_MAX_PRODUCERS 64u
 /** Largest burst. */

@@ -2,7 +2,8 @@
 /*
  * grain_adapter.c - grain_prio in the qdisc shape: three bands, one
  * consumer (GRAIN_PRIO_SC), strict priority, the default (pfifo_fast)
- * priomap.
+ * priomap. PRIO_GRAIN_BITS: the same on a queue of PRIO_BITS_BANDS bands,
+ * which keeps the non-empty bits (the stream still uses bands 0..2).
  *
  * put:    grain_prio_enqueue_prio(priority) - the band comes from the
  *         queue's own priomap, not from the item.
@@ -13,18 +14,21 @@
 
 #include <grain/prio.h>
 
+_Static_assert(PRIO_BANDS <= GRAIN_PRIO_SCAN_BANDS, "PRIO_GRAIN: scanned");
+_Static_assert(PRIO_BITS_BANDS > GRAIN_PRIO_SCAN_BANDS,
+	       "PRIO_GRAIN_BITS: the bits");
+
 static int grain_create(void **queuep, enum prio_impl impl,
 			const struct prio_config *cfg)
 {
 	struct grain_prio_config pc = {
-		.bands = PRIO_BANDS,
+		.bands = impl == PRIO_GRAIN_BITS ? PRIO_BITS_BANDS : PRIO_BANDS,
 		.flags = GRAIN_PRIO_SC,
 		.capacity = cfg->band_limit,
 		.priomap = NULL, /* pfifo_fast's map */
 	};
 	struct grain_prio *p;
 
-	(void)impl;
 	int rc = grain_prio_create(&p, &pc, NULL);
 	if (rc == 0)
 		*queuep = p;

@@ -46,8 +46,17 @@ static const struct prio_impl_info infos[PRIO_IMPL_COUNT] = {
 			 .note = "grain_prio, 3 bands, GRAIN_PRIO_SC, strict; "
 				 "grain_prio_enqueue_prio() through the default "
 				 "priomap; grain_prio_try_dequeue() (single) or "
-				 "grain_prio_dequeue_burst() (burst)",
+				 "grain_prio_dequeue_burst() (burst); with 3 "
+				 "bands it keeps no non-empty bits (a dequeue "
+				 "scans the band heads)",
 			 .baseline = false },
+	[PRIO_GRAIN_BITS] = { .name = "grain_prio_bits",
+			      .label = "grain_prio (bits)",
+			      .note = "the same calls on a grain_prio of 8 "
+				      "bands, of which the stream uses 0..2: "
+				      "more than GRAIN_PRIO_SCAN_BANDS, so it "
+				      "keeps the non-empty bits",
+			      .baseline = false },
 };
 
 static const struct prio_adapter *adapter_of(enum prio_impl impl)
@@ -57,6 +66,7 @@ static const struct prio_adapter *adapter_of(enum prio_impl impl)
 	case PRIO_BASE_MUTEX:
 		return &prio_adapter_pfifo;
 	case PRIO_GRAIN:
+	case PRIO_GRAIN_BITS:
 		return &prio_adapter_grain;
 	default:
 		return NULL;

@@ -8,7 +8,9 @@
  * non-empty-bit protocol described in prio.h section 2. Under
  * GRAIN_PRIO_WAIT a producer, after its look at the bit, and a dequeuer
  * that sets a bit back in grain_impl_prio_settle() wake the sleepers
- * through grain_impl_ring_notify() (S1, impl/ring.h).
+ * through grain_impl_ring_notify() (S1, impl/ring.h). Scanned queues
+ * (GRAIN_IMPL_PRIO_SCAN) have no bits, no P1/C1 and no settle: only the
+ * producer's S1.
  */
 #ifndef GRAIN_IMPL_PRIO_H
 #define GRAIN_IMPL_PRIO_H
@@ -57,6 +59,11 @@ _Static_assert(offsetof(struct grain_prio, sched) -
 		       GRAIN_CACHELINE,
 	       "scheduler state apart from the bits");
 
+/* Internal flag in ro.flags, set by init: the queue has at most
+ * GRAIN_PRIO_SCAN_BANDS bands and keeps no non-empty bits; dequeuers look
+ * at every band's head instead (prio.h section 2). */
+#define GRAIN_IMPL_PRIO_SCAN 0x80000000u
+
 /* Out of line (src/prio.c). Exported although not API, as ring's helpers
  * are: the inline paths compiled into callers call them. */
 GRAIN_API GRAIN_COLD void grain_impl_prio_drop(struct grain_prio *p,
@@ -89,7 +96,10 @@ grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
 	if (GRAIN_LIKELY(k != 0)) {
 		uint64_t bit = (uint64_t)1 << band;
 
-		if (!(grain_impl_prio_observe(p) & bit))
+		/* Scanned queues keep no bits: the object is reachable once
+		 * it is in the ring, and no fence is needed here. */
+		if (!(p->ro.flags & GRAIN_IMPL_PRIO_SCAN) &&
+		    !(grain_impl_prio_observe(p) & bit))
 			atomic_fetch_or_explicit(&p->nonempty, bit,
 						 memory_order_relaxed);
 		if (p->ro.flags & GRAIN_PRIO_WAIT)
@@ -100,27 +110,70 @@ grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
 	return k;
 }
 
+/* Strict dequeue of a scanned queue: each band's head in turn, highest
+ * first, in one pass; a band that gives less than asked is empty (or
+ * blocked by an unpublished slot) for now, and the call goes on to the
+ * next. */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_prio_dequeue_scan(struct grain_prio *p, void **objs, unsigned n,
+			     unsigned *bandp)
+{
+	const unsigned nbands = p->ro.nbands;
+	unsigned got = 0;
+
+	for (unsigned b = 0; b < nbands; b++) {
+		unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs + got,
+						     n - got, true);
+		if (k != 0) {
+			if (bandp != NULL)
+				*bandp = b;
+			got += k;
+			if (got == n)
+				break;
+		}
+	}
+	return got;
+}
+
+/*
+ * Strict dequeue with the bits. A band that gives nothing is settled (its
+ * bit cleared, or set back if it was refilled meanwhile) and the bits read
+ * again, so a call returns 0 only after it read the word with no bit set
+ * (prio.h section 2). A band that gives some objects but fewer than asked
+ * (a burst drained it) keeps its bit and is passed over for the rest of
+ * the call: its producers are likely to refill it before the next call,
+ * and clearing the bit now would cost this call an atomic and a fence and
+ * that band's next producer a write of the word, the line crossing CPUs
+ * twice. If it is still empty at the next call, that call settles it.
+ */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
 			unsigned *bandp)
 {
 	if (p->ro.flags & GRAIN_PRIO_WEIGHTED)
 		return grain_impl_prio_dequeue_weighted(p, objs, n, bandp);
+	if (p->ro.flags & GRAIN_IMPL_PRIO_SCAN)
+		return grain_impl_prio_dequeue_scan(p, objs, n, bandp);
 
 	unsigned got = 0;
+	uint64_t drained = 0;
 	uint64_t m = atomic_load_explicit(&p->nonempty, memory_order_relaxed);
 
-	while (m != 0) {
+	while ((m &= ~drained) != 0) {
 		unsigned b = (unsigned)__builtin_ctzll(m);
 		unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs + got,
 						     n - got, true);
-		if (k != 0 && bandp != NULL)
-			*bandp = b;
-		got += k;
-		if (got == n)
-			break;
-		/* Band b gave less than asked: it may be empty. Clear its bit
-		 * (or find it refilled), then look again from the top. */
+		if (k != 0) {
+			if (bandp != NULL)
+				*bandp = b;
+			got += k;
+			if (got == n)
+				break;
+			drained |= (uint64_t)1 << b;
+			continue;
+		}
+		/* Band b gave nothing: it may be empty. Clear its bit (or
+		 * find it refilled), then look again from the top. */
 		grain_impl_prio_settle(p, b);
 		m = atomic_load_explicit(&p->nonempty, memory_order_relaxed);
 	}
