@@ -6,7 +6,18 @@
 // Iterations(1), manual time = the experiment's measured seconds,
 // Repetitions(R), and only the aggregates (median first) are reported.
 // The counter pairs_per_sec is the number of tokens that went through the
-// queue per second.
+// queue per second. Before every experiment the cache-line round trip
+// between CPU 0 and CPU 1 is measured (counter rtt_ns; dear_regime is 1
+// when it is at least kDearNs, so its mean over the repetitions is the
+// share of dear runs): the machine's two vCPUs move between a cheap
+// regime (about 30 ns, hyperthreads of one core) and a dear one (300 ns
+// and more, separate cores), and lock-based queues win in the cheap one.
+// The summary keeps, for every figure, only the runs of the regime most
+// runs saw, and says how many it dropped.
+//
+// Names: ring/MODE/QUEUE/PxC/BATCH/PLACE/CONSUMER, PLACE pin (thread i on
+// CPU i % nproc) or nopin, CONSUMER poll (try calls and the backoff) or
+// wait (grain's _wait calls, 1 ms timeout; the producers still poll).
 //
 // Extra flags, taken out before Google Benchmark sees the rest:
 //   --quick            short runs (60 ms x 3) for a smoke test
@@ -16,6 +27,16 @@
 //                      write it to FILE if given
 //   --targets          print each performance target with its measured
 //                      ratio and PASS or MISS (a MISS never fails the run)
+//   --pin=on|off|both  placements to run (default both)
+//   --consumer=poll|wait|both  consumer kinds (default both; wait only for
+//                      queues with a blocking dequeue)
+//   --checked          consumers check every token's order (the old
+//                      method; default: they sum the tokens)
+//   --backoff=R,F      R pauses after each failed call, sched_yield()
+//                      after F failures in a row (default 1,64; the old
+//                      method was 8,64)
+//   --old-method       --checked --backoff=8,64 and the old placement
+//                      (pinned only when P + C <= CPUs), one variant
 // The program exits non-zero if any run reported an ordering or count
 // error, or could not run.
 
@@ -55,7 +76,21 @@ struct Options {
 	std::string summary_file;
 	unsigned duration_ms = 0; // 0: default for the mode
 	int reps = 0;
+	bool pin_on = true, pin_off = true;
+	bool poll = true, wait = true;
+	bool checked = false;
+	bool old_method = false;
+	unsigned relax = 0, spin_fails = 0; // 0: the harness's defaults
 };
+
+// The calibration before each experiment: kProbes probes of kProbeRounds
+// round trips each, and the fastest probe's figure, so that a probe
+// thread preempted by another process does not pass for a dear regime
+// (a few ms in all in the dear regime).
+const unsigned kProbes = 5;
+const unsigned kProbeRounds = 2000;
+// At or above this round trip (ns) a run is in the dear regime.
+const double kDearNs = 150.0;
 
 struct Config {
 	unsigned producers;
@@ -66,8 +101,25 @@ struct Config {
 // cases where MPSC and SPMC run with more than one thread on their
 // multi side.
 const Config kConfigs[] = {
-	{ 1, 1 }, { 2, 1 }, { 1, 2 }, { 2, 2 }, { 4, 4 },
+	{ 1, 1 }, { 2, 1 }, { 1, 2 }, { 2, 2 }, { 4, 4 }, { 8, 8 },
 };
+
+// How the threads are placed and how the consumer waits.
+struct Variant {
+	bench_pin pin;
+	bool wait;
+	const char *label;
+};
+
+const Variant kVariants[] = {
+	{ BENCH_PIN_ON, false, "pin/poll" },
+	{ BENCH_PIN_OFF, false, "nopin/poll" },
+	{ BENCH_PIN_ON, true, "pin/wait" },
+	{ BENCH_PIN_OFF, true, "nopin/wait" },
+	{ BENCH_PIN_AUTO, false, "auto/poll" }, // --old-method only
+};
+const Variant &kPinPoll = kVariants[0];
+const Variant &kNopinPoll = kVariants[1];
 
 struct Batch {
 	bench_kind kind;
@@ -85,17 +137,23 @@ struct Case {
 	bench_impl impl;
 	Config cfg;
 	Batch batch;
+	const Variant *var;
 	std::string name;
 };
 
 struct Runs {
 	std::vector<double> rates;
-	int deadline_hits = 0; // runs whose drain passed its deadline
+	std::vector<double> rtts; // round trip before each run, ns
+	int deadline_hits = 0;	  // runs whose drain passed its deadline
 };
 
 std::map<std::string, Runs> g_runs; // by benchmark name
 bool g_failed = false;
 unsigned g_duration_ms = 300;
+Options g_opt;
+// The regime most runs saw (true: dear), set before the summary.
+bool g_dear_majority = false;
+int g_runs_all = 0, g_runs_dropped = 0;
 
 std::string ConfigName(const Config &c)
 {
@@ -103,22 +161,51 @@ std::string ConfigName(const Config &c)
 	       "C";
 }
 
-std::string CaseName(bench_impl impl, const Config &c, const Batch &b)
+std::string CaseName(bench_impl impl, const Config &c, const Batch &b,
+		     const Variant &v)
 {
 	const bench_impl_info *info = bench_info(impl);
 	return std::string("ring/") + info->mode + "/" + info->name + "/" +
-	       ConfigName(c) + "/" + b.label;
+	       ConfigName(c) + "/" + b.label + "/" + v.label;
+}
+
+bench_config MakeConfig(const Config &c, const Batch &b, const Variant &v)
+{
+	bench_config cfg{};
+	cfg.producers = c.producers;
+	cfg.consumers = c.consumers;
+	cfg.kind = b.kind;
+	cfg.batch = b.n;
+	cfg.duration_ms = g_duration_ms;
+	cfg.pin = v.pin;
+	cfg.wait = v.wait;
+	cfg.checked = g_opt.checked;
+	cfg.relax_per_fail = g_opt.relax;
+	cfg.spin_fails = g_opt.spin_fails;
+	return cfg;
+}
+
+bool IsDear(double rtt)
+{
+	return rtt >= kDearNs;
+}
+
+double ProbeRtt()
+{
+	double best = NAN;
+	for (unsigned i = 0; i < kProbes; i++) {
+		double ns = bench_pingpong_ns(kProbeRounds);
+		if (ns > 0 && !(ns >= best))
+			best = ns;
+	}
+	return best;
 }
 
 void RunCase(benchmark::State &state, const Case *c)
 {
 	for (auto _ : state) {
-		bench_config cfg{};
-		cfg.producers = c->cfg.producers;
-		cfg.consumers = c->cfg.consumers;
-		cfg.kind = c->batch.kind;
-		cfg.batch = c->batch.n;
-		cfg.duration_ms = g_duration_ms;
+		bench_config cfg = MakeConfig(c->cfg, c->batch, *c->var);
+		double rtt = ProbeRtt();
 		bench_result res{};
 		int rc = bench_run(c->impl, &cfg, &res);
 		if (rc != 0) {
@@ -139,6 +226,9 @@ void RunCase(benchmark::State &state, const Case *c)
 		}
 		state.SetIterationTime(res.seconds);
 		state.counters["pairs_per_sec"] = res.pairs_per_sec;
+		state.counters["rtt_ns"] = rtt;
+		state.counters["dear_regime"] = IsDear(rtt) ? 1.0 : 0.0;
+		state.counters["pinned"] = res.pinned ? 1.0 : 0.0;
 		state.counters["drain_s"] = res.stop_seconds;
 		state.counters["drain_deadline_hit"] =
 			res.drain_deadline_hit ? 1.0 : 0.0;
@@ -160,6 +250,7 @@ void RunCase(benchmark::State &state, const Case *c)
 				moved / static_cast<double>(res.get_calls);
 		Runs &r = g_runs[c->name];
 		r.rates.push_back(res.pairs_per_sec);
+		r.rtts.push_back(rtt);
 		r.deadline_hits += res.drain_deadline_hit ? 1 : 0;
 	}
 }
@@ -182,6 +273,28 @@ bool TakeFlag(const char *arg, Options *o)
 			std::strtoul(arg + 14, nullptr, 10));
 	} else if (std::strncmp(arg, "--reps=", 7) == 0) {
 		o->reps = std::atoi(arg + 7);
+	} else if (std::strncmp(arg, "--pin=", 6) == 0) {
+		const char *v = arg + 6;
+		o->pin_on = std::strcmp(v, "off") != 0;
+		o->pin_off = std::strcmp(v, "on") != 0;
+	} else if (std::strncmp(arg, "--consumer=", 11) == 0) {
+		const char *v = arg + 11;
+		o->poll = std::strcmp(v, "wait") != 0;
+		o->wait = std::strcmp(v, "poll") != 0;
+	} else if (std::strcmp(arg, "--checked") == 0) {
+		o->checked = true;
+	} else if (std::strncmp(arg, "--backoff=", 10) == 0) {
+		char *end = nullptr;
+		o->relax = static_cast<unsigned>(
+			std::strtoul(arg + 10, &end, 10));
+		if (end != nullptr && *end == ',')
+			o->spin_fails = static_cast<unsigned>(
+				std::strtoul(end + 1, nullptr, 10));
+	} else if (std::strcmp(arg, "--old-method") == 0) {
+		o->old_method = true;
+		o->checked = true;
+		o->relax = 8;
+		o->spin_fails = 64;
 	} else {
 		return false;
 	}
@@ -192,10 +305,43 @@ bool TakeFlag(const char *arg, Options *o)
 
 using namespace grain_bench;
 
-double MedianOf(bench_impl impl, const Config &c, const Batch &b)
+// The rates of a case's runs in the majority regime.
+std::vector<double> Kept(const Runs &r)
 {
-	auto it = g_runs.find(CaseName(impl, c, b));
-	return it == g_runs.end() ? NAN : Median(it->second.rates);
+	std::vector<double> v;
+	for (size_t i = 0; i < r.rates.size(); i++)
+		if (IsDear(r.rtts[i]) == g_dear_majority)
+			v.push_back(r.rates[i]);
+	return v;
+}
+
+double MedianByName(const std::string &name)
+{
+	auto it = g_runs.find(name);
+	if (it == g_runs.end())
+		return NAN;
+	std::vector<double> v = Kept(it->second);
+	return v.empty() ? NAN : Median(v);
+}
+
+double MedianOf(bench_impl impl, const Config &c, const Batch &b,
+		const Variant &v)
+{
+	return MedianByName(CaseName(impl, c, b, v));
+}
+
+// Decide the majority regime over every run and count what it drops.
+void ChooseRegime()
+{
+	int dear = 0, all = 0;
+	for (const auto &kv : g_runs)
+		for (double rtt : kv.second.rtts) {
+			all++;
+			dear += IsDear(rtt) ? 1 : 0;
+		}
+	g_dear_majority = 2 * dear > all;
+	g_runs_all = all;
+	g_runs_dropped = g_dear_majority ? all - dear : dear;
 }
 
 const Config *FindConfig(unsigned p, unsigned c)
@@ -235,20 +381,23 @@ std::string ConfigLabel(const Config &c)
 
 // Under 10% of the same queue's 1P1C rate at the same batch: the queue's
 // throughput collapsed (its runs still ended at their deadline).
-bool Collapsed(bench_impl impl, const Config &c, const Batch &b)
+bool Collapsed(bench_impl impl, const Config &c, const Batch &b,
+	       const Variant &v)
 {
 	const Config *base = FindConfig(1, 1);
 	if (base == nullptr || (c.producers == 1 && c.consumers == 1))
 		return false;
-	double here = MedianOf(impl, c, b), ref = MedianOf(impl, *base, b);
+	double here = MedianOf(impl, c, b, v),
+	       ref = MedianOf(impl, *base, b, v);
 	return !std::isnan(here) && !std::isnan(ref) && here < 0.1 * ref;
 }
 
 // Runs in which the consumers were still draining 200 ms after the
 // deadline (threads waiting on preempted peers).
-int DeadlineHits(bench_impl impl, const Config &c, const Batch &b)
+int DeadlineHits(bench_impl impl, const Config &c, const Batch &b,
+		 const Variant &v)
 {
-	auto it = g_runs.find(CaseName(impl, c, b));
+	auto it = g_runs.find(CaseName(impl, c, b, v));
 	return it == g_runs.end() ? 0 : it->second.deadline_hits;
 }
 
@@ -272,19 +421,15 @@ struct Target {
 	double ratio;
 };
 
-double MedianByName(const std::string &name)
-{
-	auto it = g_runs.find(name);
-	return it == g_runs.end() ? NAN : Median(it->second.rates);
-}
-
 // "median (min–max)" in millions per second.
 std::string Spread(const std::string &name)
 {
 	auto it = g_runs.find(name);
 	if (it == g_runs.end() || it->second.rates.empty())
 		return "–";
-	const std::vector<double> &v = it->second.rates;
+	std::vector<double> v = Kept(it->second);
+	if (v.empty())
+		return "–";
 	auto mm = std::minmax_element(v.begin(), v.end());
 	char buf[96];
 	std::snprintf(buf, sizeof(buf), "%.1f (%.1f–%.1f)", Median(v) / 1e6,
@@ -295,37 +440,49 @@ std::string Spread(const std::string &name)
 std::vector<Target> Targets()
 {
 	const Config c11 = *FindConfig(1, 1), c22 = *FindConfig(2, 2),
-		     c44 = *FindConfig(4, 4);
+		     c44 = *FindConfig(4, 4), c88 = *FindConfig(8, 8);
 	const Batch single = *FindBatch("single"),
 		    burst32 = *FindBatch("burst32");
-	auto n = [](bench_impl i, const Config &c, const Batch &b) {
-		return CaseName(i, c, b);
-	};
-	std::vector<Target> t = {
-		{ "MPMC 1P1C single: grain >= 5x ck_ring MPMC",
-		  n(BENCH_GRAIN_MPMC, c11, single), n(BENCH_CK, c11, single),
-		  5.0, NAN },
-		{ "MPMC 1P1C single: grain >= 5x rte_ring MP/MC",
-		  n(BENCH_GRAIN_MPMC, c11, single), n(BENCH_RTE, c11, single),
-		  5.0, NAN },
-		{ "MPMC 1P1C single: grain >= 1.0x two-lock baseline",
-		  n(BENCH_GRAIN_MPMC, c11, single),
-		  n(BENCH_TWOLOCK, c11, single), 1.0, NAN },
-		{ "MPMC 1P1C burst32: grain >= 1.0x rte_ring burst32",
-		  n(BENCH_GRAIN_MPMC, c11, burst32), n(BENCH_RTE, c11, burst32),
-		  1.0, NAN },
-		{ "MPMC 4P4C single (oversubscribed): grain >= 0.5x grain 2P2C "
-		  "single",
-		  n(BENCH_GRAIN_MPMC, c44, single),
-		  n(BENCH_GRAIN_MPMC, c22, single), 0.5, NAN },
-		{ "MPMC 4P4C single (oversubscribed): grain >= 1.0x two-lock "
-		  "baseline",
-		  n(BENCH_GRAIN_MPMC, c44, single),
-		  n(BENCH_TWOLOCK, c44, single), 1.0, NAN },
-		{ "SPSC 1P1C single: grain SPSC >= 1.5x grain MPMC",
-		  n(BENCH_GRAIN_SPSC, c11, single),
-		  n(BENCH_GRAIN_MPMC, c11, single), 1.5, NAN },
-	};
+	std::vector<Target> t;
+	for (const Variant *v : { &kPinPoll, &kNopinPoll }) {
+		auto n = [v](bench_impl i, const Config &c, const Batch &b) {
+			return CaseName(i, c, b, *v);
+		};
+		std::string at = std::string(" (") + v->label + ")";
+		std::vector<Target> more = {
+			{ "MPMC 1P1C burst32: grain >= 1.0x rte_ring burst32" + at,
+			  n(BENCH_GRAIN_MPMC, c11, burst32),
+			  n(BENCH_RTE, c11, burst32), 1.0, NAN },
+			{ "MPMC 2P2C burst32: grain >= 1.0x rte_ring burst32" + at,
+			  n(BENCH_GRAIN_MPMC, c22, burst32),
+			  n(BENCH_RTE, c22, burst32), 1.0, NAN },
+			{ "SPSC 1P1C single: grain SPSC >= 1.5x grain MPMC" + at,
+			  n(BENCH_GRAIN_SPSC, c11, single),
+			  n(BENCH_GRAIN_MPMC, c11, single), 1.5, NAN },
+			{ "MPMC 1P1C single: grain >= 1.5x two-lock baseline" + at,
+			  n(BENCH_GRAIN_MPMC, c11, single),
+			  n(BENCH_TWOLOCK, c11, single), 1.5, NAN },
+			{ "MPMC 4P4C single (oversubscribed): grain >= 1.5x "
+			  "two-lock baseline" + at,
+			  n(BENCH_GRAIN_MPMC, c44, single),
+			  n(BENCH_TWOLOCK, c44, single), 1.5, NAN },
+			{ "MPMC 4P4C single (oversubscribed): grain >= 0.5x grain "
+			  "1P1C" + at,
+			  n(BENCH_GRAIN_MPMC, c44, single),
+			  n(BENCH_GRAIN_MPMC, c11, single), 0.5, NAN },
+			{ "MPMC 8P8C single (oversubscribed): grain >= 0.5x grain "
+			  "1P1C" + at,
+			  n(BENCH_GRAIN_MPMC, c88, single),
+			  n(BENCH_GRAIN_MPMC, c11, single), 0.5, NAN },
+			{ "MPMC 1P1C single: grain >= 5x ck_ring MPMC" + at,
+			  n(BENCH_GRAIN_MPMC, c11, single), n(BENCH_CK, c11, single),
+			  5.0, NAN },
+			{ "MPMC 1P1C single: grain >= 5x rte_ring MP/MC" + at,
+			  n(BENCH_GRAIN_MPMC, c11, single),
+			  n(BENCH_RTE, c11, single), 5.0, NAN },
+		};
+		t.insert(t.end(), more.begin(), more.end());
+	}
 	for (Target &x : t)
 		x.ratio = MedianByName(x.num) / MedianByName(x.den);
 	return t;
@@ -351,6 +508,24 @@ std::string TargetsTable()
 	return o.str();
 }
 
+// The variants this run measured.
+std::vector<const Variant *> RunVariants()
+{
+	std::vector<const Variant *> v;
+	if (g_opt.old_method) {
+		v.push_back(&kVariants[4]);
+		return v;
+	}
+	for (const Variant &x : kVariants) {
+		if (x.pin == BENCH_PIN_AUTO)
+			continue;
+		if ((x.pin == BENCH_PIN_ON ? g_opt.pin_on : g_opt.pin_off) &&
+		    (x.wait ? g_opt.wait : g_opt.poll))
+			v.push_back(&x);
+	}
+	return v;
+}
+
 std::string Summary(const std::string &command, int reps,
 		    const std::string &load_before, double pingpong_before,
 		    const CpuSample &cpu_before, const CpuSample &cpu_after)
@@ -373,22 +548,63 @@ std::string Summary(const std::string &command, int reps,
 	o << "- Calibration, cache-line round trip CPU 0 <-> CPU 1: "
 	  << Fmt("%.0f ns", pingpong_before) << " before the run, "
 	  << Fmt("%.0f ns", bench_pingpong_ns(200000)) << " after\n";
+	{
+		std::vector<double> all;
+		for (const auto &kv : g_runs)
+			all.insert(all.end(), kv.second.rtts.begin(),
+				   kv.second.rtts.end());
+		std::sort(all.begin(), all.end());
+		double lo = all.empty() ? NAN : all.front(),
+		       hi = all.empty() ? NAN : all.back(),
+		       med = all.empty() ? NAN : Median(all);
+		o << "- Regime: the round trip was measured before each of the "
+		  << g_runs_all << " runs (the fastest of " << kProbes
+		  << " probes of " << kProbeRounds
+		  << " round trips): median " << Fmt("%.0f ns", med) << ", min "
+		  << Fmt("%.0f", lo) << ", max " << Fmt("%.0f", hi)
+		  << ". Most runs were in the "
+		  << (g_dear_majority ? "dear" : "cheap") << " regime (round trip "
+		  << (g_dear_majority ? ">= " : "< ") << Fmt("%.0f ns", kDearNs)
+		  << "); every figure below is the median of that regime's runs "
+		     "only, and the "
+		  << g_runs_dropped
+		  << " runs of the other regime were dropped (rtt_ns and "
+		     "dear_regime in the JSON keep every run's).\n";
+	}
 	o << "- Source revision: " << GitRevision() << "\n";
-	o << "- Method: each figure is the median of " << reps << " runs of "
-	  << g_duration_ms
+	o << "- Method: each figure is the median of up to " << reps
+	  << " runs of " << g_duration_ms
 	  << " ms (repetitions of all benchmarks interleaved in random "
 	     "order). A run starts P producer and C consumer threads "
-	     "together; producers enqueue tokens until the deadline, "
-	     "consumers dequeue them and check each producer's order; "
-	     "pairs/s = tokens dequeued by the deadline / elapsed time. "
+	     "together; producers enqueue tokens until the deadline, as fast "
+	     "as the queue takes them; consumers dequeue what is there, up to "
+	     "the batch, and ";
+	if (g_opt.checked)
+		o << "check each producer's order";
+	else
+		o << "sum the tokens (counts and sums are checked at the end)";
+	o << "; pairs/s = tokens dequeued by the deadline / elapsed time. "
 	     "single: one token per call; bulkN: N per call, all-or-nothing "
 	     "enqueue and as-many-as-ready dequeue (loops of single calls "
 	     "for ck_ring and wfcqueue); burstN: partial enqueue and "
-	     "dequeue. A failed try (full or empty) costs every queue the "
-	     "same: 8 pauses, and after 64 failures in a row sched_yield(). "
-	     "Capacity 1024 for every bounded queue. Threads are pinned one "
-	     "per CPU only when P + C <= "
-	  << nproc << ".\n";
+	     "dequeue. A call that moves nothing costs every queue the same: ";
+	unsigned relax = g_opt.relax ? g_opt.relax
+				     : BENCH_RELAX_PER_FAIL_DEFAULT,
+		 fails = g_opt.spin_fails ? g_opt.spin_fails
+					  : BENCH_SPIN_FAILS_DEFAULT;
+	o << relax << (relax == 1 ? " pause" : " pauses")
+	  << ", and after " << fails
+	  << " failures in a row sched_yield(). Capacity 1024 for every "
+	     "bounded queue. Placement: ";
+	if (g_opt.old_method)
+		o << "threads pinned one per CPU only when P + C <= " << nproc
+		  << " (auto)";
+	else
+		o << "pin: thread i on CPU i % " << nproc
+		  << " (oversubscribed too); nopin: left to the scheduler";
+	o << ". Consumer: poll, try calls and the backoff; wait, grain's "
+	     "_wait calls (ring made with GRAIN_RING_WAIT, 1 ms timeout), "
+	     "producers polling as before.\n";
 	o << "- Queues:\n";
 	for (int i = 0; i < BENCH_IMPL_COUNT; i++) {
 		const bench_impl_info *info =
@@ -410,46 +626,56 @@ std::string Summary(const std::string &command, int reps,
 	o << (any ? " (library not found at build time)\n" : "nothing\n");
 	o << "\n";
 
-	// Throughput table.
+	std::vector<const Variant *> vars = RunVariants();
 	std::vector<bench_impl> cols;
 	for (int i = 0; i < BENCH_IMPL_COUNT; i++)
 		if (bench_info(static_cast<bench_impl>(i))->available)
 			cols.push_back(static_cast<bench_impl>(i));
-	o << "### Throughput, million pairs/s (median)\n\n| configuration | "
-	     "batch |";
-	for (bench_impl i : cols)
-		o << " " << ImplHeader(i) << " |";
-	o << "\n|---|---|";
-	for (size_t i = 0; i < cols.size(); i++)
-		o << "---:|";
-	o << "\n";
 	bool any_collapse = false, any_stall = false;
-	for (const Config &c : kConfigs) {
-		for (const Batch &b : kBatches) {
-			std::ostringstream row;
-			bool present = false;
-			row << "| " << ConfigLabel(c) << " | " << b.label
-			    << " |";
-			for (bench_impl i : cols) {
-				double v = MedianOf(i, c, b);
-				present |= !std::isnan(v);
-				row << " " << Fmt("%.2f", v / 1e6);
-				if (Collapsed(i, c, b)) {
-					row << " (collapsed)";
-					any_collapse = true;
+	for (const Variant *v : vars) {
+		std::ostringstream t;
+		bool table_present = false;
+		t << "### Throughput, million pairs/s (median), " << v->label
+		  << "\n\n| configuration | batch |";
+		for (bench_impl i : cols)
+			t << " " << ImplHeader(i) << " |";
+		t << "\n|---|---|";
+		for (size_t i = 0; i < cols.size(); i++)
+			t << "---:|";
+		t << "\n";
+		for (const Config &c : kConfigs) {
+			for (const Batch &b : kBatches) {
+				std::ostringstream row;
+				bool present = false;
+				row << "| " << ConfigLabel(c) << " | "
+				    << b.label << " |";
+				for (bench_impl i : cols) {
+					double x = MedianOf(i, c, b, *v);
+					present |= !std::isnan(x);
+					row << " " << Fmt("%.2f", x / 1e6);
+					if (Collapsed(i, c, b, *v)) {
+						row << " (collapsed)";
+						any_collapse = true;
+					}
+					if (int hits = DeadlineHits(i, c, b,
+								    *v)) {
+						row << " †" << hits;
+						any_stall = true;
+					}
+					row << " |";
 				}
-				if (int hits = DeadlineHits(i, c, b)) {
-					row << " †" << hits;
-					any_stall = true;
+				if (present) {
+					t << row.str() << "\n";
+					table_present = true;
 				}
-				row << " |";
 			}
-			if (present)
-				o << row.str() << "\n";
 		}
+		if (table_present)
+			o << t.str() << "\n";
 	}
-	o << "\n– : not applicable (mode illegal for the configuration, or no "
-	     "such call in that queue's API) or not run.\n";
+	o << "– : not applicable (mode illegal for the configuration, no "
+	     "such call in that queue's API, no blocking dequeue) or not run, "
+	     "or every run in the other regime.\n";
 	if (any_collapse)
 		o << "(collapsed): under 10% of the same queue's 1P1C rate at "
 		     "the same batch; each run was still ended by its deadline "
@@ -460,41 +686,48 @@ std::string Summary(const std::string &command, int reps,
 		     "told to stop and the queue was emptied by the main thread "
 		     "(and checked).\n";
 
-	// Ratios.
-	o << "\n### Ratios: grain / other queue (same configuration and "
-	     "batch)\n\n| configuration | batch | grain |";
-	for (bench_impl i : kOthers)
-		if (bench_info(i)->available)
-			o << " / " << bench_info(i)->name << " |";
-	o << "\n|---|---|---|";
-	for (bench_impl i : kOthers)
-		if (bench_info(i)->available)
-			o << "---:|";
-	o << "\n";
-	for (const Config &c : kConfigs) {
-		// MPMC everywhere; the specialised mode where it is legal.
-		std::vector<bench_impl> modes = { BENCH_GRAIN_MPMC };
-		if (c.producers == 1 && c.consumers == 1)
-			modes.push_back(BENCH_GRAIN_SPSC);
-		else if (c.consumers == 1)
-			modes.push_back(BENCH_GRAIN_MPSC);
-		else if (c.producers == 1)
-			modes.push_back(BENCH_GRAIN_SPMC);
-		for (bench_impl g : modes) {
-			for (const Batch &b : kBatches) {
-				double gv = MedianOf(g, c, b);
-				if (std::isnan(gv))
-					continue;
-				o << "| " << ConfigLabel(c) << " | " << b.label
-				  << " | " << bench_info(g)->mode << " |";
-				for (bench_impl i : kOthers) {
-					if (!bench_info(i)->available)
+	// Ratios, for the polling variants (the others have no wait).
+	for (const Variant *v : vars) {
+		if (v->wait)
+			continue;
+		o << "\n### Ratios: grain / other queue (same configuration, "
+		     "batch and placement), "
+		  << v->label << "\n\n| configuration | batch | grain |";
+		for (bench_impl i : kOthers)
+			if (bench_info(i)->available)
+				o << " / " << bench_info(i)->name << " |";
+		o << "\n|---|---|---|";
+		for (bench_impl i : kOthers)
+			if (bench_info(i)->available)
+				o << "---:|";
+		o << "\n";
+		for (const Config &c : kConfigs) {
+			std::vector<bench_impl> modes = { BENCH_GRAIN_MPMC };
+			if (c.producers == 1 && c.consumers == 1)
+				modes.push_back(BENCH_GRAIN_SPSC);
+			else if (c.consumers == 1)
+				modes.push_back(BENCH_GRAIN_MPSC);
+			else if (c.producers == 1)
+				modes.push_back(BENCH_GRAIN_SPMC);
+			for (bench_impl g : modes) {
+				for (const Batch &b : kBatches) {
+					double gv = MedianOf(g, c, b, *v);
+					if (std::isnan(gv))
 						continue;
-					o << " "
-					  << Fmt("%.2f", gv / MedianOf(i, c, b))
-					  << " |";
+					o << "| " << ConfigLabel(c) << " | "
+					  << b.label << " | "
+					  << bench_info(g)->mode << " |";
+					for (bench_impl i : kOthers) {
+						if (!bench_info(i)->available)
+							continue;
+						o << " "
+						  << Fmt("%.2f",
+							 gv / MedianOf(i, c, b,
+								       *v))
+						  << " |";
+					}
+					o << "\n";
 				}
-				o << "\n";
 			}
 		}
 	}
@@ -520,26 +753,25 @@ int main(int argc, char **argv)
 	argc = kept;
 	argv[argc] = nullptr;
 
+	g_opt = opt;
 	g_duration_ms = opt.duration_ms ? opt.duration_ms
 					: (opt.quick ? 60u : 300u);
 	int reps = opt.reps > 0 ? opt.reps : (opt.quick ? 3 : 5);
 
 	static std::vector<Case> cases;
-	for (const Config &c : kConfigs)
-		for (const Batch &b : kBatches)
-			for (int i = 0; i < BENCH_IMPL_COUNT; i++) {
-				bench_impl impl = static_cast<bench_impl>(i);
-				bench_config probe{};
-				probe.producers = c.producers;
-				probe.consumers = c.consumers;
-				probe.kind = b.kind;
-				probe.batch = b.n;
-				probe.duration_ms = 1;
-				if (!bench_config_ok(impl, &probe))
-					continue;
-				cases.push_back(
-					{ impl, c, b, CaseName(impl, c, b) });
-			}
+	for (const Variant *v : RunVariants())
+		for (const Config &c : kConfigs)
+			for (const Batch &b : kBatches)
+				for (int i = 0; i < BENCH_IMPL_COUNT; i++) {
+					bench_impl impl =
+						static_cast<bench_impl>(i);
+					bench_config probe = MakeConfig(c, b, *v);
+					if (!bench_config_ok(impl, &probe))
+						continue;
+					cases.push_back(
+						{ impl, c, b, v,
+						  CaseName(impl, c, b, *v) });
+				}
 	for (const Case &c : cases) {
 		benchmark::RegisterBenchmark(c.name.c_str(), RunCase, &c)
 			->Iterations(1)
@@ -578,6 +810,7 @@ int main(int argc, char **argv)
 	CpuSample cpu_after = SampleCpu();
 	benchmark::Shutdown();
 
+	ChooseRegime();
 	if (opt.summary) {
 		std::string s = Summary(command, reps, load_before,
 					pingpong_before, cpu_before, cpu_after);

@@ -12,6 +12,9 @@ redrawn or restyled by hand):
 
   ring_single.png    ring, one token per call: pairs/s by configuration
   ring_bulk32.png    ring, batches of 32
+                     (ring_BATCH_PLACE_CONSUMER.png, one per placement and
+                     consumer, when the names carry them: pin_poll,
+                     nopin_poll, pin_wait, nopin_wait)
   prio_own_core.png  prio, consumer alone on CPU 0: items/s by producers
   prio_unpinned.png  prio, no pinning
   htab_threads.png   htab, each workload: operations/s by threads
@@ -269,11 +272,14 @@ def ring_charts(res):
     """Throughput of every queue by configuration (threads), one chart per
     batch kind that every MPMC queue runs."""
     cpus = res.ncpu
-    configs, impls, batches = {}, [], []
+    configs, impls, batches, variants = {}, [], [], []
     for key in res.medians:
         if len(key) < 5 or key[0] != "ring":
             continue
         mode, impl, cfg, batch = key[1], key[2], key[3], key[4]
+        var = tuple(key[5:7])
+        if var not in variants:
+            variants.append(var)
         t = threads_of(cfg)
         if t is None:
             continue
@@ -290,10 +296,12 @@ def ring_charts(res):
     # by name.
     impls.sort(key=lambda i: (i[1] != "grain", i[0] != "MPMC", i[2]))
     charts = []
-    for batch in [b for b in ("single", "bulk32") if b in batches]:
+    for batch, var in [(b, v) for b in ("single", "bulk32", "burst32")
+                       if b in batches for v in variants]:
         series = []
         for mode, impl, label in impls:
-            vals = [res.rate(("ring", mode, impl, c, batch)) for c in order]
+            vals = [res.rate(("ring", mode, impl, c, batch) + var)
+                    for c in order]
             if any(v is not None for v in vals):
                 series.append((label, vals))
         if not series:
@@ -303,10 +311,14 @@ def ring_charts(res):
         first_over = next((i for i, c in enumerate(order)
                            if configs[c] > cpus), None)
         what = ("one token per call" if batch == "single" else
+                f"bursts of {batch[5:]} (partial enqueue and dequeue)"
+                if batch.startswith("burst") else
                 f"batches of {batch[4:]} (all-or-nothing enqueue, "
                 "as-many-as-ready dequeue; ck_ring and wfcqueue loop "
                 "single calls)")
         title = f"grain_ring against the other queues: {what}"
+        if var:
+            title += f" ({'/'.join(var)})"
         s = datablock("d", rows)
         s += f"set title {gp_str(title)}\n"
         s += ("set ylabel 'million pairs/s (enqueue + dequeue), median, "
@@ -331,7 +343,8 @@ def ring_charts(res):
                 f"lc rgb '{PALETTE[j % len(PALETTE)]}' "
                 f"title {gp_str(label)}")
         s += "plot " + ", \\\n     ".join(plots) + "\n"
-        charts.append(Chart(f"ring_{batch}", title, 1100, 600, s))
+        suffix = "".join("_" + v for v in var)
+        charts.append(Chart(f"ring_{batch}{suffix}", title, 1100, 600, s))
     return charts
 
 

@@ -22,7 +22,12 @@ NAME.json in DIR when no NAME is given) writes DIR/NAME.summary.json:
              implementation's median, one entry per pair, named
              "GRAIN / OTHER @ CONFIG"; with the two medians, their
              coefficients of variation, the thread count and whether the
-             configuration oversubscribes the machine
+             configuration oversubscribes the machine; for the ring, also
+             each side's median cache-line round trip before its runs
+             (rtt_ns) and the share of its runs in the dear regime
+             (dear_share, from the dear_regime counter), and the regime
+             of the pair: "cheap", "dear" or "mixed", so that a reader can
+             split the ratios by regime or drop the mixed ones
   overview   per pair of implementations, the geometric mean, minimum and
              maximum of those ratios, over all configurations and over
              those that do not oversubscribe
@@ -45,11 +50,15 @@ import sys
 
 
 def split_ring(p):
-    # ring/MODE/IMPL/PxC/BATCH
+    # ring/MODE/IMPL/PxC/BATCH[/PLACE/CONSUMER]
     if len(p) < 5:
         return None
     impl = f"grain {p[1]}" if p[2] == "grain" else p[2]
-    return impl, {"threads": p[3], "batch": p[4]}, p[2] == "grain"
+    config = {"threads": p[3], "batch": p[4]}
+    if len(p) >= 7:
+        config["placement"] = p[5]
+        config["consumer"] = p[6]
+    return impl, config, p[2] == "grain"
 
 
 def split_prio(p):
@@ -198,12 +207,14 @@ def summarize(dirpath, name, repo):
     counter, split = FAMILIES.get(name, (None, None))
 
     # Medians: the *_median aggregates, else the median of the runs.
-    med, cv, runs = {}, {}, {}
+    med, mean, cv, runs = {}, {}, {}, {}
     for b in doc.get("benchmarks", []):
         key = tuple(case_parts(b["name"]))
         if b.get("run_type") == "aggregate":
             if b.get("aggregate_name") == "median":
                 med[key] = b
+            elif b.get("aggregate_name") == "mean":
+                mean[key] = b
             elif b.get("aggregate_name") == "cv":
                 cv[key] = b
         elif not b.get("error_occurred"):
@@ -236,19 +247,35 @@ def summarize(dirpath, name, repo):
         ck = tuple(sorted(config.items()))
         configs[ck] = config
         c = cv.get(key, {}).get(counter)
-        groups.setdefault(ck, {})[impl] = (v, c, ours)
+        # The round-trip regime of the case's runs, where recorded.
+        rtt = med.get(key, {}).get("rtt_ns")
+        dear = mean.get(key, {}).get("dear_regime")
+        if dear is None and runs.get(key):
+            ds = [r["dear_regime"] for r in runs[key] if "dear_regime" in r]
+            dear = sum(ds) / len(ds) if ds else None
+        groups.setdefault(ck, {})[impl] = (v, c, ours, rtt, dear)
 
     ratios = []
     for ck in sorted(groups, key=lambda k: (threads_in(configs[k]) or 0,
                                             config_label(configs[k]))):
         config, g = configs[ck], groups[ck]
         t = threads_in(config)
-        for gi, (gv, gcv, ours) in sorted(g.items()):
+        for gi, (gv, gcv, ours, grtt, gdear) in sorted(g.items()):
             if not ours:
                 continue
-            for oi, (ov, ocv, oours) in sorted(g.items()):
+            for oi, (ov, ocv, oours, ortt, odear) in sorted(g.items()):
                 if oours or ov <= 0:
                     continue
+                extra = {}
+                if gdear is not None and odear is not None:
+                    both = (gdear, odear)
+                    regime = ("dear" if min(both) == 1 else
+                              "cheap" if max(both) == 0 else "mixed")
+                    extra = {"grain_rtt_ns": rnd(grtt, 4),
+                             "other_rtt_ns": rnd(ortt, 4),
+                             "grain_dear_share": rnd(gdear, 3),
+                             "other_dear_share": rnd(odear, 3),
+                             "regime": regime}
                 ratios.append({
                     "name": f"{gi} / {oi} @ {config_label(config)}",
                     "grain": gi,
@@ -262,6 +289,7 @@ def summarize(dirpath, name, repo):
                     "other_median": rnd(ov, 6),
                     "grain_cv": rnd(gcv, 3),
                     "other_cv": rnd(ocv, 3),
+                    **extra,
                 })
 
     overview = []

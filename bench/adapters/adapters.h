@@ -12,10 +12,12 @@
  * bounded one), start P producer and C consumer threads, release them
  * together, let them run for duration_ms, stop the producers, let the
  * consumers drain what is left, join, verify, destroy the queue. Producers
- * enqueue tokens that encode (producer id, sequence); consumers check that
- * each producer's tokens arrive in increasing order, and the harness
- * checks afterwards that every token enqueued was dequeued exactly once
- * (per-producer counts and sequence sums). Any mismatch is counted in
+ * enqueue tokens that encode (producer id, sequence). Consumers sum the
+ * tokens they take and the harness checks afterwards that the counts and
+ * sums over all consumers equal what the producers enqueued; with
+ * bench_config.checked, consumers also check that each producer's tokens
+ * arrive in increasing order, and counts and sums are kept per producer
+ * (exactly once, per token). Any mismatch is counted in
  * bench_result.errors.
  *
  * Because a run is bounded by time rather than by a number of operations,
@@ -76,6 +78,7 @@ struct bench_impl_info {
 	bool anchor;		/**< an outside library, not ours */
 	bool baseline;		/**< one of bench/baselines */
 	bool has_burst;		/**< BENCH_BURST is meaningful */
+	bool has_wait;		/**< a blocking dequeue (bench_config.wait) */
 	unsigned max_producers; /**< 1 for single-producer modes */
 	unsigned max_consumers; /**< 1 for single-consumer modes */
 	unsigned capacity;	/**< usable slots (0: unbounded) */
@@ -86,12 +89,43 @@ struct bench_impl_info {
 /** Largest batch. */
 #define BENCH_MAX_BATCH 256u
 
+/** Where the threads of a run may run. */
+enum bench_pin {
+	/** Pinned one per CPU (thread i on CPU i % nproc) only when
+	 * producers + consumers <= nproc, else unpinned (the old method). */
+	BENCH_PIN_AUTO,
+	/** Thread i on CPU i % nproc, oversubscribed or not. */
+	BENCH_PIN_ON,
+	/** Left to the scheduler. */
+	BENCH_PIN_OFF,
+};
+
+/** Defaults of the retry policy (bench_config.spin_fails and
+ * relax_per_fail = 0): after a call that moved nothing, one pause, for
+ * the first 64 such calls in a row; then sched_yield() between calls. */
+#define BENCH_SPIN_FAILS_DEFAULT 64u
+#define BENCH_RELAX_PER_FAIL_DEFAULT 1u
+
 struct bench_config {
 	unsigned producers;
 	unsigned consumers;
 	enum bench_kind kind;
 	unsigned batch;	      /**< tokens per call: 1 for BENCH_SINGLE */
 	unsigned duration_ms; /**< producers run this long */
+	enum bench_pin pin;
+	/** Consumers sleep in the queue's blocking dequeue (with a 1 ms
+	 * timeout) instead of polling; only queues with has_wait. */
+	bool wait;
+	/** Consumers check every token's producer and order (the old
+	 * method); otherwise they only sum the tokens, as a daemon's
+	 * consumer touches each object once, and the harness checks counts
+	 * and sums. */
+	bool checked;
+	/** Retry policy for calls that move nothing: relax_per_fail pauses
+	 * after each of the first spin_fails failures in a row, then
+	 * sched_yield(). 0: the defaults above. The old method was 8 and 64. */
+	unsigned spin_fails;
+	unsigned relax_per_fail;
 };
 
 struct bench_result {
@@ -123,8 +157,7 @@ struct bench_result {
 	uint64_t get_calls;
 	/** Ordering, count or sum mismatches. Must be 0. */
 	uint64_t errors;
-	/** Threads were pinned (cpu = i % nproc), done only when
-	 * producers + consumers <= nproc. */
+	/** Threads were pinned (cpu = i % nproc). */
 	bool pinned;
 };
 
@@ -133,7 +166,8 @@ const struct bench_impl_info *bench_info(enum bench_impl impl);
 
 /** Whether bench_run(@p impl, @p cfg) is legal: available, within the
  * mode's producer and consumer limits, kind supported, batch 1 exactly
- * for BENCH_SINGLE and in [1, BENCH_MAX_BATCH] otherwise. */
+ * for BENCH_SINGLE and in [1, BENCH_MAX_BATCH] otherwise, wait only
+ * where the queue has a blocking dequeue. */
 bool bench_config_ok(enum bench_impl impl, const struct bench_config *cfg);
 
 /**

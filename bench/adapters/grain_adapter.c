@@ -6,7 +6,10 @@
  * bulk:   grain_ring_enqueue_bulk (all or nothing) / grain_ring_dequeue_burst.
  * burst:  grain_ring_enqueue_burst / grain_ring_dequeue_burst.
  * The mode (MPMC, MPSC, SPMC, SPSC) is a flag given at creation; the
- * calls are the same.
+ * calls are the same. A waiting consumer's ring has GRAIN_RING_WAIT too
+ * (so every successful call of either side checks for sleepers), and the
+ * consumer calls grain_ring_dequeue_wait (single) or
+ * grain_ring_dequeue_burst_wait with a timeout of BENCH_WAIT_NS.
  */
 #include "harness.h"
 
@@ -23,8 +26,9 @@ static int grain_create(void **queuep, enum bench_impl impl,
 	};
 	struct grain_ring *r;
 
-	(void)cfg;
-	int rc = grain_ring_create(&r, BENCH_CAPACITY, flags[impl], NULL);
+	int rc = grain_ring_create(&r, BENCH_CAPACITY,
+				   flags[impl] | (cfg->wait ? GRAIN_RING_WAIT : 0),
+				   NULL);
 	if (rc == 0)
 		*queuep = r;
 	return rc;
@@ -69,6 +73,32 @@ static unsigned get_burst(void *q, void *local, void **objs, unsigned n)
 	return k > 0 ? (unsigned)k : 0;
 }
 
+static unsigned get_one_wait(void *q, void *local, void **objs, unsigned n)
+{
+	(void)local;
+	(void)n;
+	return grain_ring_dequeue_wait(q, objs, BENCH_WAIT_NS) == 0;
+}
+
+static unsigned get_burst_wait(void *q, void *local, void **objs, unsigned n)
+{
+	(void)local;
+	int k = grain_ring_dequeue_burst_wait(q, objs, n, BENCH_WAIT_NS);
+	return k > 0 ? (unsigned)k : 0;
+}
+
+static void *consumer_single_wait(void *t)
+{
+	bench_consume_as(t, NULL, get_one_wait, true);
+	return NULL;
+}
+
+static void *consumer_burst_wait(void *t)
+{
+	bench_consume_as(t, NULL, get_burst_wait, true);
+	return NULL;
+}
+
 static void *producer_single(void *t)
 {
 	bench_produce(t, NULL, put_one);
@@ -108,5 +138,8 @@ const struct bench_adapter bench_adapter_grain = {
 	.consumer = { [BENCH_SINGLE] = consumer_single,
 		      [BENCH_BULK] = consumer_burst,
 		      [BENCH_BURST] = consumer_burst },
+	.consumer_wait = { [BENCH_SINGLE] = consumer_single_wait,
+			   [BENCH_BULK] = consumer_burst_wait,
+			   [BENCH_BURST] = consumer_burst_wait },
 	.drain = get_burst,
 };

@@ -55,33 +55,49 @@
 static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
 	[BENCH_GRAIN_MPMC] = { .name = "grain",
 			       .mode = "MPMC",
-			       .note = "grain_ring created with GRAIN_RING_MPMC",
+			       .note = "grain_ring created with GRAIN_RING_MPMC "
+				       "(| GRAIN_RING_WAIT for a waiting consumer, "
+				       "which sleeps in grain_ring_dequeue_wait / "
+				       "_burst_wait)",
 			       .available = true,
 			       .has_burst = true,
+			       .has_wait = true,
 			       .max_producers = ANY,
 			       .max_consumers = ANY,
 			       .capacity = BENCH_CAPACITY },
 	[BENCH_GRAIN_MPSC] = { .name = "grain",
 			       .mode = "MPSC",
-			       .note = "grain_ring created with GRAIN_RING_MPSC",
+			       .note = "grain_ring created with GRAIN_RING_MPSC "
+				       "(| GRAIN_RING_WAIT for a waiting consumer, "
+				       "which sleeps in grain_ring_dequeue_wait / "
+				       "_burst_wait)",
 			       .available = true,
 			       .has_burst = true,
+			       .has_wait = true,
 			       .max_producers = ANY,
 			       .max_consumers = 1,
 			       .capacity = BENCH_CAPACITY },
 	[BENCH_GRAIN_SPMC] = { .name = "grain",
 			       .mode = "SPMC",
-			       .note = "grain_ring created with GRAIN_RING_SPMC",
+			       .note = "grain_ring created with GRAIN_RING_SPMC "
+				       "(| GRAIN_RING_WAIT for a waiting consumer, "
+				       "which sleeps in grain_ring_dequeue_wait / "
+				       "_burst_wait)",
 			       .available = true,
 			       .has_burst = true,
+			       .has_wait = true,
 			       .max_producers = 1,
 			       .max_consumers = ANY,
 			       .capacity = BENCH_CAPACITY },
 	[BENCH_GRAIN_SPSC] = { .name = "grain",
 			       .mode = "SPSC",
-			       .note = "grain_ring created with GRAIN_RING_SPSC",
+			       .note = "grain_ring created with GRAIN_RING_SPSC "
+				       "(| GRAIN_RING_WAIT for a waiting consumer, "
+				       "which sleeps in grain_ring_dequeue_wait / "
+				       "_burst_wait)",
 			       .available = true,
 			       .has_burst = true,
+			       .has_wait = true,
 			       .max_producers = 1,
 			       .max_consumers = 1,
 			       .capacity = BENCH_CAPACITY },
@@ -193,11 +209,48 @@ bool bench_config_ok(enum bench_impl impl, const struct bench_config *cfg)
 		    ? cfg->batch != 1
 		    : cfg->batch == 0 || cfg->batch > BENCH_MAX_BATCH)
 		return false;
+	if (cfg->wait && (!info->has_wait || a->consumer_wait[cfg->kind] == NULL))
+		return false;
+	if ((unsigned)cfg->pin > BENCH_PIN_OFF)
+		return false;
 	return cfg->duration_ms > 0;
 }
 
-/* After the join: per-producer counts and sums over all consumers (the
- * main thread's final drain counts as one more consumer). */
+/* The sum of producer p's first n tokens, modulo 2^64: the sequences'
+ * sum n (n - 1) / 2 shifted as in bench_token(), plus n times p + 1. */
+static uint64_t token_sum(uint64_t n, unsigned p)
+{
+	/* Halve the even factor first, as the sums wrap. */
+	uint64_t seqs = n % 2 == 0 ? (n / 2) * (n - 1) : n * ((n - 1) / 2);
+
+	return (seqs << 8) + n * (p + 1u);
+}
+
+/* After the join of an unchecked run: the total count and the total sum
+ * of the tokens over all consumers (the main thread's final drain counts
+ * as one more consumer) against what the producers enqueued. */
+static uint64_t account_sums(const struct bench_thread *th, unsigned producers,
+			     unsigned consumers)
+{
+	uint64_t want_cnt = 0, want_sum = 0, cnt = 0, sum = 0, errors = 0;
+
+	for (unsigned p = 0; p < producers; p++) {
+		want_cnt += th[p].produced;
+		want_sum += token_sum(th[p].produced, p);
+	}
+	for (unsigned c = 0; c < consumers; c++) {
+		cnt += th[producers + c].consumed;
+		sum += th[producers + c].token_sum;
+	}
+	if (cnt != want_cnt)
+		errors++;
+	if (sum != want_sum)
+		errors++;
+	return errors;
+}
+
+/* After the join of a checked run: per-producer counts and sums over all
+ * consumers (the main thread's final drain counts as one more consumer). */
 static uint64_t account(const struct bench_thread *th, unsigned producers,
 			unsigned consumers)
 {
@@ -234,7 +287,10 @@ static uint64_t drain_left(const struct bench_adapter *a,
 	unsigned k;
 
 	while ((k = a->drain(h->queue, NULL, objs, BENCH_MAX_BATCH)) != 0) {
-		bench_check(t, objs, k, h->cfg.producers);
+		if (h->cfg.checked)
+			bench_check(t, objs, k, h->cfg.producers);
+		else
+			bench_sum(t, objs, k);
 		total += k;
 	}
 	t->consumed = total;
@@ -264,7 +320,8 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 	const struct bench_adapter *a = adapter_of(impl);
 	const unsigned np = cfg->producers, nc = cfg->consumers;
 	const unsigned n = np + nc, nproc = bench_nproc();
-	const bool pin = n <= nproc;
+	const bool pin = cfg->pin == BENCH_PIN_ON ||
+			 (cfg->pin == BENCH_PIN_AUTO && n <= nproc);
 
 	struct bench_harness *h =
 		aligned_alloc(GRAIN_CACHELINE, sizeof(struct bench_harness));
@@ -287,6 +344,10 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 	atomic_init(&h->producers_done, 0);
 	atomic_init(&h->consumers_done, 0);
 	h->cfg = *cfg;
+	if (h->cfg.spin_fails == 0)
+		h->cfg.spin_fails = BENCH_SPIN_FAILS_DEFAULT;
+	if (h->cfg.relax_per_fail == 0)
+		h->cfg.relax_per_fail = BENCH_RELAX_PER_FAIL_DEFAULT;
 
 	int rc = a->create(&h->queue, impl, cfg);
 	if (rc != 0)
@@ -297,8 +358,9 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 		th[i].h = h;
 		th[i].producer = i < np;
 		th[i].index = i < np ? i : i - np;
-		th[i].main = i < np ? a->producer[cfg->kind]
-				    : a->consumer[cfg->kind];
+		th[i].main = i < np	? a->producer[cfg->kind]
+			     : cfg->wait ? a->consumer_wait[cfg->kind]
+					 : a->consumer[cfg->kind];
 		rc = bench_start_thread(&tid[i], th[i].main, &th[i], pin, i % nproc);
 		if (rc != 0)
 			break;
@@ -356,7 +418,8 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 	res->left_to_main = left;
 	res->pairs_per_sec =
 		res->seconds > 0 ? (double)res->pairs / res->seconds : 0.0;
-	res->errors = account(th, np, nc + 1);
+	res->errors = cfg->checked ? account(th, np, nc + 1)
+				   : account_sums(th, np, nc + 1);
 	res->pinned = pin;
 	a->destroy(h->queue);
 	rc = 0;

@@ -37,13 +37,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Retry policy, the same for every queue: after a failed try (full or
- * empty), pause BENCH_RELAX_PER_FAIL times; after BENCH_SPIN_FAILS
- * failures in a row, sched_yield() instead, so that on an oversubscribed
- * machine a thread that waits gives its CPU to the one it waits for. */
-#define BENCH_RELAX_PER_FAIL 8u
-#define BENCH_SPIN_FAILS 64u
-
+/* Retry policy, the same for every queue (bench_config.spin_fails and
+ * relax_per_fail, resolved by bench_run()): after a failed try (full or
+ * empty), pause relax_per_fail times; after spin_fails failures in a row,
+ * sched_yield() instead, so that on an oversubscribed machine a thread
+ * that waits gives its CPU to the one it waits for. */
 struct bench_harness {
 	alignas(GRAIN_CACHELINE) _Atomic(unsigned) ready;
 	alignas(GRAIN_CACHELINE) _Atomic(unsigned) start;
@@ -68,6 +66,7 @@ struct bench_thread {
 	uint64_t consumed;
 	uint64_t count_at_stop;
 	uint64_t errors;
+	uint64_t token_sum; /* sum of the tokens taken (unchecked runs) */
 	uint64_t next[BENCH_MAX_THREADS]; /* lowest sequence still legal */
 	uint64_t sum[BENCH_MAX_THREADS];  /* sum of sequences seen */
 	uint64_t cnt[BENCH_MAX_THREADS];  /* tokens seen */
@@ -91,6 +90,9 @@ struct bench_adapter {
 	void (*destroy)(void *queue);
 	void *(*producer[BENCH_KIND_COUNT])(void *thread);
 	void *(*consumer[BENCH_KIND_COUNT])(void *thread);
+	/* Consumers that sleep in a blocking dequeue; NULL where the queue
+	 * has none. create sees cfg->wait. */
+	void *(*consumer_wait[BENCH_KIND_COUNT])(void *thread);
 	bench_get_fn drain;
 };
 
@@ -112,11 +114,12 @@ static inline void *bench_token(uint64_t seq, unsigned producer)
 	return (void *)(uintptr_t)((seq << 8) | (producer + 1u));
 }
 
-static inline void bench_backoff(unsigned *fails)
+static inline void bench_backoff(const struct bench_harness *h,
+				 unsigned *fails)
 {
-	if (*fails < BENCH_SPIN_FAILS) {
+	if (*fails < h->cfg.spin_fails) {
 		(*fails)++;
-		for (unsigned i = 0; i < BENCH_RELAX_PER_FAIL; i++)
+		for (unsigned i = 0; i < h->cfg.relax_per_fail; i++)
 			grain_cpu_relax();
 	} else {
 		sched_yield();
@@ -152,6 +155,17 @@ static GRAIN_ALWAYS_INLINE void bench_check(struct bench_thread *t,
 	}
 }
 
+/* What a daemon's consumer does with each object: touch it once. */
+static GRAIN_ALWAYS_INLINE void bench_sum(struct bench_thread *t,
+					  void *const *objs, unsigned k)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < k; i++)
+		sum += (uintptr_t)objs[i];
+	t->token_sum += sum;
+}
+
 static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
 					      void *local, bench_put_fn put)
 {
@@ -178,7 +192,7 @@ static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
 			fails = 0;
 		} else {
 			t->failed++;
-			bench_backoff(&fails);
+			bench_backoff(h, &fails);
 		}
 	}
 	t->produced = seq - (batch - done);
@@ -186,13 +200,18 @@ static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
 	atomic_fetch_add_explicit(&h->producers_done, 1, memory_order_release);
 }
 
-static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
-					      void *local, bench_get_fn get)
+/* The consumer loop. get may be a blocking dequeue with a timeout (the
+ * waiting consumer): it does its own waiting, so a call that moved
+ * nothing is not followed by the backoff (waits, a constant). */
+static GRAIN_ALWAYS_INLINE void bench_consume_as(struct bench_thread *t,
+						 void *local, bench_get_fn get,
+						 bool waits)
 {
 	struct bench_harness *h = t->h;
 	void *const queue = h->queue;
 	const unsigned batch = h->cfg.batch;
 	const unsigned producers = h->cfg.producers;
+	const bool checked = h->cfg.checked;
 	void *objs[BENCH_MAX_BATCH];
 	uint64_t count = 0;
 	unsigned fails = 0;
@@ -212,7 +231,10 @@ static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
 		}
 		unsigned k = get(queue, local, objs, batch);
 		if (k != 0) {
-			bench_check(t, objs, k, producers);
+			if (checked)
+				bench_check(t, objs, k, producers);
+			else
+				bench_sum(t, objs, k);
 			count += k;
 			t->calls++;
 			fails = 0;
@@ -227,7 +249,8 @@ static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
 			continue;
 		}
 		t->failed++;
-		bench_backoff(&fails);
+		if (!waits)
+			bench_backoff(h, &fails);
 	}
 	if (!stopped)
 		t->count_at_stop = count;
@@ -235,6 +258,16 @@ static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
 	/* RC1: pairs with AC1 in bench_run(). */
 	atomic_fetch_add_explicit(&h->consumers_done, 1, memory_order_release);
 }
+
+static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
+					      void *local, bench_get_fn get)
+{
+	bench_consume_as(t, local, get, false);
+}
+
+/* How long a waiting consumer sleeps at most before it looks at the stop
+ * and leave flags again. */
+#define BENCH_WAIT_NS 1000000
 
 /* The adapters; the optional ones exist only when their library was found
  * at build time. */
