@@ -7,7 +7,9 @@
  * bounded queue with a sequence number per slot (the per-cell sequence
  * scheme of D. Vyukov's bounded MPMC queue), extended here to claim n
  * slots with one CAS for bulk and burst operations, and with single-side
- * modes that replace the CAS by a plain store.
+ * modes that replace the CAS by a plain store and the per-slot sequence
+ * by the side's published position (SPSC: Lamport's queue with cached
+ * indices).
  *
  * Sleeping is an event count on a futex word. A sleeper announces itself
  * with a read-modify-write on `waiters` (S2), reads the epoch, re-tries
@@ -67,6 +69,7 @@ static void side_init(struct grain_impl_ring_side *side, unsigned capacity,
 	side->flags = flags;
 	atomic_init(&side->sleepers.waiters, 0);
 	atomic_init(&side->sleepers.epoch, 0);
+	atomic_init(&side->cache, 0);
 }
 
 void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos)
@@ -76,6 +79,8 @@ void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos)
 
 	atomic_store_explicit(&r->prod.pos, pos, memory_order_relaxed);
 	atomic_store_explicit(&r->cons.pos, pos, memory_order_relaxed);
+	atomic_store_explicit(&r->prod.cache, pos, memory_order_relaxed);
+	atomic_store_explicit(&r->cons.cache, pos, memory_order_relaxed);
 	r->life.base = pos;
 	/* Slot i is free for the first position >= pos that maps to it. */
 	for (uint64_t i = 0; i <= mask; i++) {

@@ -48,15 +48,27 @@
  * A multi-producer claims positions [p, p + n) by checking that the n
  * slots are free (A1) and then moving tail from p to p + n with one
  * compare-and-swap; a failed CAS means another producer claimed p first,
- * and the call retries from the new tail. A single producer skips the CAS.
- * Consumers mirror this on head. A batch's sequence numbers are released
- * last slot first, so the other side sees its first slot ready only when
- * the whole batch is, and takes it whole. Nobody ever waits for another thread's
- * store: a claim is only made on slots already known to be free (or
- * ready), so there is no "tail catch-up" spin as in rte_ring or ck_ring.
+ * and the call retries from the new tail. Consumers mirror this on head.
+ * A batch's sequence numbers are released last slot first, so the other
+ * side sees its first slot ready only when the whole batch is, and takes
+ * it whole. Nobody ever waits for another thread's store: a claim is only
+ * made on slots already known to be free (or ready), so there is no "tail
+ * catch-up" spin as in rte_ring or ck_ring.
+ *
+ * A single side (SP, SC) needs neither the CAS nor the per-slot sequence:
+ * it publishes its position instead. A single producer stores tail with
+ * release once a batch's objects are in (R1'), and consumers read tail
+ * with acquire (A2') to see what is ready, one word for a whole burst; a
+ * single consumer does the same with head (R2', A1'). The other side, if
+ * multi, still publishes per slot. In SPSC each side also keeps a private
+ * copy of the other's position and reads the other's cache line only when
+ * that copy says the ring is full (producer) or empty (consumer). A
+ * single side writes no sequence numbers at all. The modes are compiled
+ * as separate copies of the fast paths, chosen by one branch on the
+ * ring's flags.
  *
  * Progress: a thread descheduled between its claim and its release of the
- * sequence delays only the slots it claimed: other producers go on
+ * sequence (or, single, its position) delays only the slots it claimed: other producers go on
  * claiming and filling later slots, other consumers go on draining earlier
  * ones. Consumers reach the delayed slot only in FIFO order, and see it as
  * not yet ready (try_dequeue returns -EAGAIN, a burst stops before it)

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ring.pml - a Spin model of grain_ring in MPMC mode with GRAIN_RING_WAIT:
- * the per-slot sequence numbers, the claim of n positions with one
- * compare-and-swap (single; bulk, all or nothing; burst, as many as are
- * ready), the release of a batch last slot first, and the sleep protocol
- * of the _wait calls on both sides (include/grain/ring.h section 2;
- * grain_impl_ring_claim(), _enqueue(), _dequeue() and _notify() in
- * include/grain/impl/ring.h; grain_impl_wait() and grain_impl_ring_wake()
- * in src/ring.c).
+ * ring.pml - a Spin model of grain_ring with GRAIN_RING_WAIT in its four
+ * modes: the per-slot sequence numbers of a multi side, the claim of n
+ * positions with one compare-and-swap (single; bulk, all or nothing;
+ * burst, as many as are ready), the release of a batch last slot first,
+ * the published position of a single side (SP, SC) and, in SPSC, each
+ * side's cached copy of the other's position; and the sleep protocol of
+ * the _wait calls on both sides (include/grain/ring.h section 2;
+ * grain_impl_ring_claim_slots(), _claim_index(), _room_sp(), _ready_sc(),
+ * _put(), _get() and _notify() in include/grain/impl/ring.h;
+ * grain_impl_wait() and grain_impl_ring_wake() in src/ring.c).
  *
  * What the model leaves out:
  *  - The memory model. Spin explores sequentially consistent interleavings
@@ -36,7 +38,8 @@
  *    differences, as in the C code; they are exact while no thread acts
  *    on a position POSMOD / 2 or more behind the current one, which holds
  *    here (a thread is never more than NOBJ - 1 behind) and, with 2^64,
- *    in practice. Only MPMC: SP/SC modes replace the CAS by a store.
+ *    in practice. MPMC by default; -DSP (with PRODUCERS=1) and -DSC (with
+ *    CONSUMERS=1) select the single-side protocols.
  *  - The compare-and-swap is strong: a weak one's spurious failures only
  *    add retries that reload the position.
  *  - The futex and the epoch. Instead of the epoch's value each thread's
@@ -81,7 +84,10 @@
  * so the model lets it take effect before the sequence store: the lost
  * wake-up that S1/S2 exist to prevent. PUBLISH_FIRST: a producer stores a
  * slot's sequence (R1) before its object, so a consumer may take the slot
- * before it is filled. P0_FORMS, P1_FORMS, C0_FORMS, C1_FORMS, OBJS0,
+ * before it is filled (with SP: it publishes its position before the
+ * objects). FREE_FIRST (with SC): the consumer publishes its position
+ * before it reads the objects, so a producer may overwrite one first.
+ * P0_FORMS, P1_FORMS, C0_FORMS, C1_FORMS, OBJS0,
  * OBJS1, POSMOD, PRODUCERS and CONSUMERS (1 or 2); NO_MONITOR: leave out the end-state assertion, so that
  * only the LTL claim can find a lost wake-up.
  *
@@ -97,6 +103,19 @@
  * check: pass -DP0_FORMS=ANY
  * check: pass -DOBJS1=2 -DP1_FORMS=BURST
  * check: pass -DOBJS1=2 -DP1_FORMS=BURST -DC0_FORMS=SINGLE
+ * check: pass -DSP -DPRODUCERS=1 -DOBJS0=3
+ * check: pass -DSP -DPRODUCERS=1 -DOBJS0=3 -DP0_FORMS=ANY -DC1_FORMS=SINGLE
+ * check: fail -DSP -DPRODUCERS=1 -DOBJS0=3 -DPUBLISH_FIRST
+ * check: fail -DSP -DPRODUCERS=1 -DOBJS0=3 -DMUTANT
+ * check: pass -DSC -DCONSUMERS=1
+ * check: pass -DSC -DCONSUMERS=1 -DOBJS1=2 -DP1_FORMS=BURST -DC0_FORMS=SINGLE
+ * check: fail -DSC -DCONSUMERS=1 -DFREE_FIRST
+ * check: fail -DSC -DCONSUMERS=1 -DPUBLISH_FIRST
+ * check: pass -DSP -DSC -DPRODUCERS=1 -DCONSUMERS=1 -DOBJS0=3
+ * check: pass -DSP -DSC -DPRODUCERS=1 -DCONSUMERS=1 -DOBJS0=3 -DP0_FORMS=ANY -DC0_FORMS=SINGLE
+ * check: fail -DSP -DSC -DPRODUCERS=1 -DCONSUMERS=1 -DOBJS0=3 -DPUBLISH_FIRST
+ * check: fail -DSP -DSC -DPRODUCERS=1 -DCONSUMERS=1 -DOBJS0=3 -DFREE_FIRST
+ * check: fail -DSP -DSC -DPRODUCERS=1 -DCONSUMERS=1 -DOBJS0=3 -DMUTANT
  */
 
 #ifndef PRODUCERS
@@ -113,6 +132,13 @@
 #endif
 #ifndef POSMOD
 #define POSMOD 8
+#endif
+
+#if defined(SP) && PRODUCERS != 1
+#error "SP wants PRODUCERS=1"
+#endif
+#if defined(SC) && CONSUMERS != 1
+#error "SC wants CONSUMERS=1"
 #endif
 
 #define CAP 2
@@ -139,6 +165,9 @@ byte ppos = BASE;  /* prod.pos: next position to claim by producers */
 byte cpos = BASE;  /* cons.pos */
 byte seq[CAP];     /* slot sequence: p free for producer p, p + 1 ready */
 byte obj[CAP];
+/* SPSC: the producer's copy of cpos, the consumer's of ppos (private). */
+byte pcache = BASE;
+byte ccache = BASE;
 
 /* The sleepers: prod.sleepers (consumers waiting for objects) and
  * cons.sleepers (producers waiting for room). */
@@ -164,8 +193,18 @@ byte p_want[PRODUCERS];     /* free slots a sleeping producer needs */
 /* Could a call that needs n objects (n slots) succeed now? */
 #define READY_AT(q) (seq[(q) & MASK] == WRAP((q) + 1))
 #define FREE_AT(q) (seq[(q) & MASK] == (q))
+#ifdef SP
+#define CAN_DEQ(n) (WRAP(ppos - cpos) >= (n))
+#else
 #define CAN_DEQ(n) (READY_AT(cpos) && ((n) < 2 || READY_AT(WRAP(cpos + 1))))
+#endif
+#ifdef SC
+#define CAN_ENQ(n) (WRAP(cpos + CAP - ppos) >= (n))
+#else
 #define CAN_ENQ(n) (FREE_AT(ppos) && ((n) < 2 || FREE_AT(WRAP(ppos + 1))))
+#endif
+/* What a request for n may take of avail: n, or a burst what there is. */
+#define FIT(avail, n, burst) ((avail) >= (n) -> (n) : (burst -> (avail) : 0))
 
 #if CONSUMERS == 1
 #define C_LOST (c_asleep[0] && CAN_DEQ(c_want[0]))
@@ -284,6 +323,139 @@ inline claim(SIDE, READY, n, burst, pos, k, d, o0, o)
 	od
 }
 
+/*
+ * grain_impl_ring_claim_index(): a multi side (SIDE) claims against the
+ * position OTHER that the single other side publishes, LIM past it (CAP
+ * for producers, 0 for consumers). As claim(), the CAS step also makes
+ * the owner's accesses to its slots. d: 0, read the bound; -1, our pos
+ * was read before the side moved past the bound, read it again; 1, k is
+ * what the CAS tries to claim.
+ */
+inline claim_index(SIDE, OTHER, LIM, READY, n, burst, pos, k, d, o0, o)
+{
+	pos = SIDE;  /* relaxed load */
+	d = 0;
+	do
+	:: atomic {
+		/* A1'/A2': the other side's published position */
+		d == 0 ->
+		d = SDIFF(WRAP(OTHER + LIM), pos);
+		if
+		:: d < 0 -> d = -1
+		:: else ->
+			k = FIT(d, n, burst);
+			if
+			:: k == 0 ->
+				d = 0;
+				pos = 0;
+				break
+			:: else -> d = 1
+			fi
+		fi
+	   }
+	:: atomic { d == -1 -> pos = SIDE; d = 0 }
+	:: atomic {
+		/* compare_exchange(&side->pos, &pos, pos + k) */
+		d == 1 ->
+		d = 0;
+		if
+		:: SIDE == pos ->
+			SIDE = WRAP(pos + k);
+			assert(k <= n && (burst || k == n));
+			if
+			:: READY -> take(pos, k, o)
+			:: else ->
+#ifndef PUBLISH_FIRST
+				fill(pos, k, o0)
+#else
+				skip
+#endif
+			fi;
+			break
+		:: else ->
+			k = 0;
+			pos = SIDE
+		fi
+	   }
+	od
+}
+
+/*
+ * grain_impl_ring_room_sp(): the single producer's room at pos = ppos
+ * (its own): SC, from its cached copy of cpos, reading cpos (A1') only
+ * when the copy falls short; MC, the consumers' per-slot sequences, in
+ * which no slot can be ahead of a single producer (asserted).
+ */
+inline room_sp(n, burst, pos, k, d)
+{
+	pos = ppos;
+#ifdef SC
+	if
+	:: CAP - WRAP(pos - pcache) >= n -> skip
+	:: else -> pcache = cpos  /* A1' */
+	fi;
+	d = CAP - WRAP(pos - pcache);
+	k = FIT(d, n, burst);
+	d = 0
+#else
+	k = 0;
+	do
+	:: atomic {
+		k < n ->
+		/* A1 */
+		d = SDIFF(seq[(pos + k) & MASK], WRAP(pos + k));
+		assert(d <= 0);
+		if
+		:: d == 0 -> k++
+		:: else -> break
+		fi
+	   }
+	:: else -> break
+	od;
+	d = 0;
+	if
+	:: k < n && !burst -> k = 0
+	:: else -> skip
+	fi
+#endif
+}
+
+/* grain_impl_ring_ready_sc(): the single consumer's ready objects at pos =
+ * cpos, mirroring room_sp(). */
+inline ready_sc(n, burst, pos, k, d)
+{
+	pos = cpos;
+#ifdef SP
+	if
+	:: WRAP(ccache - pos) >= n -> skip
+	:: else -> ccache = ppos  /* A2' */
+	fi;
+	d = WRAP(ccache - pos);
+	k = FIT(d, n, burst);
+	d = 0
+#else
+	k = 0;
+	do
+	:: atomic {
+		k < n ->
+		/* A2 */
+		d = SDIFF(seq[(pos + k) & MASK], WRAP(pos + k + 1));
+		assert(d <= 0);
+		if
+		:: d == 0 -> k++
+		:: else -> break
+		fi
+	   }
+	:: else -> break
+	od;
+	d = 0;
+	if
+	:: k < n && !burst -> k = 0
+	:: else -> skip
+	fi
+#endif
+}
+
 /* grain_impl_ring_wake(): the epoch's fetch_add. Everyone holding a value
  * read from it now holds a stale one. */
 #define STALE(x) x = (x == 1 -> 2 : x)
@@ -335,11 +507,30 @@ inline early_read(W, w)
  * (n of them at most); k gets the count enqueued. */
 inline enqueue(id, first, n, burst, pos, k, d, w, o)
 {
+#if defined(SP)
+	room_sp(n, burst, pos, k, d);
+#elif defined(SC)
+	claim_index(ppos, cpos, CAP, 0, n, burst, pos, k, d, first, o);
+#else
 	claim(ppos, 0, n, burst, pos, k, d, first, o);
+#endif
 	if
 	:: k == 0
 	:: else ->
 		early_read(pwaiters, w);
+#ifdef SP
+		/* The objects, then R1': publish the position. */
+#ifndef PUBLISH_FIRST
+		fill(pos, k, first);
+#endif
+		atomic {
+			ppos = WRAP(pos + k);
+			sent[id] = sent[id] + k  /* observer */
+		};
+#ifdef PUBLISH_FIRST
+		fill(pos, k, first);
+#endif
+#else
 		/* Last slot first. R1: pairs with A2. */
 		if
 		:: atomic { k == 2 -> seq[(pos + 1) & MASK] = WRAP(pos + 2) }
@@ -353,6 +544,7 @@ inline enqueue(id, first, n, burst, pos, k, d, w, o)
 		/* The bug: the objects after the sequence. */
 		fill(pos, k, first);
 #endif
+#endif
 		pos = 0;
 		notify(pwaiters, PROD, w)
 	fi
@@ -361,7 +553,29 @@ inline enqueue(id, first, n, burst, pos, k, d, w, o)
 /* grain_impl_ring_dequeue(): k gets the count dequeued. */
 inline dequeue(n, burst, pos, k, d, w, o)
 {
+#ifdef SC
+	ready_sc(n, burst, pos, k, d);
+	if
+	:: k == 0
+	:: else ->
+		early_read(cwaiters, w);
+		/* The reads, then R2': publish the position. */
+#ifndef FREE_FIRST
+		take(pos, k, o);
+#endif
+		cpos = WRAP(pos + k);
+#ifdef FREE_FIRST
+		take(pos, k, o);
+#endif
+		pos = 0;
+		notify(cwaiters, CONS, w)
+	fi
+#else
+#ifdef SP
+	claim_index(cpos, ppos, 0, 1, n, burst, pos, k, d, 0, o);
+#else
 	claim(cpos, 1, n, burst, pos, k, d, 0, o);
+#endif
 	if
 	:: k == 0
 	:: else ->
@@ -377,6 +591,7 @@ inline dequeue(n, burst, pos, k, d, w, o)
 		};
 		notify(cwaiters, CONS, w)
 	fi
+#endif
 }
 
 /*

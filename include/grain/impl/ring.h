@@ -28,12 +28,17 @@ struct grain_impl_ring_sleepers {
 
 /* One side's hot state. The sleepers kept here are those of the OTHER
  * side: the side that checks for them after every operation finds them on
- * its own cache line. */
+ * its own cache line. A single side's pos is also what it publishes: the
+ * other side reads it (acquire) to learn what it may take. */
 struct grain_impl_ring_side {
 	_Atomic(uint64_t) pos; /* next position to claim */
 	uint32_t mask;         /* capacity - 1 (read-only copy) */
 	uint32_t flags;        /* GRAIN_RING_* (read-only copy) */
 	struct grain_impl_ring_sleepers sleepers;
+	/* SPSC only: this side's last read of the other side's pos, written
+	 * and read by this side's one thread (relaxed: its own earlier
+	 * acquire load ordered everything it vouches for). */
+	_Atomic(uint64_t) cache;
 };
 
 struct grain_impl_ring_slot {
@@ -82,9 +87,10 @@ grain_impl_ring_slots(const struct grain_ring *r)
  * not API: the inline paths compiled into callers call them, so they are
  * part of libgrain's ABI. */
 
-/* Out of line (src/ring.c): bump the epoch and wake every sleeper. */
-GRAIN_API GRAIN_COLD void
-grain_impl_ring_wake(struct grain_impl_ring_sleepers *s);
+/* Out of line (src/ring.c): bump the epoch and wake every sleeper. Not
+ * marked cold: gcc would then move the whole successful path of every
+ * operation that may call it (all of a WAIT ring's) out of line. */
+GRAIN_API void grain_impl_ring_wake(struct grain_impl_ring_sleepers *s);
 
 /* The sleep loop of every _wait call (src/ring.c), shared by the blocks:
  * calls attempt(ctx) until it returns non-zero (returned as is) or the
@@ -111,35 +117,87 @@ grain_impl_ring_notify(struct grain_impl_ring_sleepers *s)
 }
 
 /*
- * Claim up to n consecutive positions of one side. want(p) is the sequence
- * a slot must hold for position p to be claimable: p for producers (free),
- * p + 1 for consumers (ready). Returns the first claimed position in *posp
- * and the count (n, or fewer only if burst; 0 if none).
+ * The hot paths are compiled once per mode (sp, sc: constants in each
+ * copy); grain_impl_ring_enqueue() and _dequeue() pick the copy from the
+ * ring's flags with one branch. How a side tells the other what it did
+ * depends on how many threads it has:
+ *  - a multi side publishes per slot: a producer sets the slot's sequence
+ *    to p + 1 once the object is in (R1), a consumer to p + capacity once
+ *    it has read it (R2); the other side checks each slot's sequence
+ *    (A2, A1) before it claims it. Threads of one side finish in any
+ *    order, and a slot's sequence says which are done.
+ *  - a single side publishes its position: it stores pos (release, R1'
+ *    for the producer, R2' for the consumer) after its objects are
+ *    written or read, and the other side reads that one word (acquire,
+ *    A2', A1') instead of a sequence per slot; the single side writes no
+ *    sequence at all. A burst then costs one read of the other side's
+ *    line, however long.
+ *  - SPSC: each side also keeps its last read of the other's position
+ *    (cache, on its own line) and reads the other's line only when the
+ *    cached value does not cover the request (Lamport's queue with cached
+ *    indices).
+ * So a slot's sequence means, by mode: MPMC, both as before (p free for
+ * producer p, p + 1 ready); SPMC, p free (written by consumers, read by
+ * the producer); MPSC, p + 1 ready (written by producers, read by the
+ * consumer; a consumed slot keeps its old p + 1, which no later position
+ * wants); SPSC, unused.
+ */
+
+/* Scan the sequences from pos: how many consecutive slots hold pos + i +
+ * ready (up to n); *dp gets the sign of the first mismatch (0: none). */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_scan(const struct grain_impl_ring_slot *slots, uint64_t mask,
+		     uint64_t pos, uint64_t ready, unsigned n, int64_t *dp)
+{
+	unsigned k = 0;
+	int64_t d = 0;
+
+	while (k < n) {
+		/* A1/A2: pairs with R2/R1. For a producer, the last consumer
+		 * of the slot is done reading it; for a consumer, the
+		 * producer's object is visible. */
+		uint64_t seq = atomic_load_explicit(
+			&((struct grain_impl_ring_slot *)slots)[(pos + k) & mask]
+				 .seq,
+			memory_order_acquire);
+		d = (int64_t)(seq - (pos + k + ready));
+		if (d != 0)
+			break;
+		k++;
+	}
+	*dp = d;
+	return k;
+}
+
+/* How much of n a request may take when avail are there: n, or for a
+ * burst as many as there are. */
+static GRAIN_ALWAYS_INLINE unsigned grain_impl_ring_fit(uint64_t avail,
+							unsigned n, bool burst)
+{
+	if (avail >= n)
+		return n;
+	return burst ? (unsigned)avail : 0;
+}
+
+/*
+ * Claim up to n consecutive positions of a multi side whose other side
+ * publishes per slot. want(p) is the sequence a slot must hold for
+ * position p to be claimable: p for producers (free), p + 1 for consumers
+ * (ready). Returns the first claimed position in *posp and the count (n,
+ * or fewer only if burst; 0 if none).
  */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_claim(struct grain_impl_ring_side *side,
-		      struct grain_impl_ring_slot *slots, uint64_t ready,
-		      unsigned n, bool burst, uint64_t *posp)
+grain_impl_ring_claim_slots(struct grain_impl_ring_side *side,
+			    struct grain_impl_ring_slot *slots, uint64_t ready,
+			    unsigned n, bool burst, uint64_t *posp)
 {
 	const uint64_t mask = side->mask;
 	uint64_t pos = atomic_load_explicit(&side->pos, memory_order_relaxed);
 
 	for (;;) {
-		unsigned k = 0;
-		int64_t d = 0;
+		int64_t d;
+		unsigned k = grain_impl_ring_scan(slots, mask, pos, ready, n, &d);
 
-		while (k < n) {
-			/* A1/A2: pairs with R2/R1. For a producer, the last
-			 * consumer of the slot is done reading it; for a
-			 * consumer, the producer's object is visible. */
-			uint64_t seq = atomic_load_explicit(
-				&slots[(pos + k) & mask].seq,
-				memory_order_acquire);
-			d = (int64_t)(seq - (pos + k + ready));
-			if (d != 0)
-				break;
-			k++;
-		}
 		if (k < n) {
 			if (d > 0) {
 				/* Another thread of this side claimed the slot
@@ -151,72 +209,240 @@ grain_impl_ring_claim(struct grain_impl_ring_side *side,
 			if (!burst || k == 0)
 				return 0;
 		}
-		if (side->flags & (ready ? GRAIN_RING_SC : GRAIN_RING_SP)) {
-			/* Single thread on this side: nobody to race. */
-			atomic_store_explicit(&side->pos, pos + k,
-					      memory_order_relaxed);
-			*posp = pos;
-			return k;
-		}
 		/* Only the winner of this CAS may touch positions [pos, pos+k):
 		 * the slots were checked above and only the owner of a
 		 * position changes its slot's sequence, so they stay as seen.
-		 * On failure pos is reloaded and the check redone. */
+		 * On failure pos is reloaded and the check redone. The claimed
+		 * position is the copy made before the CAS: the compiler then
+		 * need not take it from the register the CAS writes. */
+		const uint64_t claimed = pos;
 		if (atomic_compare_exchange_weak_explicit(
-			    &side->pos, &pos, pos + k, memory_order_relaxed,
+			    &side->pos, &pos, claimed + k, memory_order_relaxed,
 			    memory_order_relaxed)) {
-			*posp = pos;
+			*posp = claimed;
 			return k;
 		}
 	}
 }
 
+/*
+ * Claim up to n positions of a multi side whose other side is single and
+ * publishes its position: other->pos (acquire, A1'/A2') bounds what may
+ * be claimed, lim positions past it (capacity for producers, 0 for
+ * consumers). Same results as grain_impl_ring_claim_slots().
+ */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_enqueue(struct grain_ring *r, void *const *objs, unsigned n,
-			bool burst)
+grain_impl_ring_claim_index(struct grain_impl_ring_side *side,
+			    struct grain_impl_ring_side *other, uint64_t lim,
+			    unsigned n, bool burst, uint64_t *posp)
+{
+	uint64_t pos = atomic_load_explicit(&side->pos, memory_order_relaxed);
+
+	for (;;) {
+		/* A1'/A2': pairs with R2'/R1' of the single other side. */
+		uint64_t bound = atomic_load_explicit(&other->pos,
+						      memory_order_acquire) +
+				 lim;
+		int64_t avail = (int64_t)(bound - pos);
+
+		if (avail < 0) {
+			/* Our pos was read after the bound (this side moved
+			 * past it meanwhile): read both again. */
+			pos = atomic_load_explicit(&side->pos,
+						   memory_order_relaxed);
+			continue;
+		}
+		unsigned k = grain_impl_ring_fit((uint64_t)avail, n, burst);
+		if (k == 0)
+			return 0;
+		/* The CAS's winner owns [pos, pos + k): they were within the
+		 * bound, which only grows. */
+		const uint64_t claimed = pos;
+		if (atomic_compare_exchange_weak_explicit(
+			    &side->pos, &pos, claimed + k, memory_order_relaxed,
+			    memory_order_relaxed)) {
+			*posp = claimed;
+			return k;
+		}
+	}
+}
+
+/* Room for a single producer at pos: SPSC from the cached head, else the
+ * consumers' per-slot sequences. */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_room_sp(struct grain_ring *r, struct grain_impl_ring_slot *slots,
+			uint64_t pos, unsigned n, bool burst, bool sc)
+{
+	const uint64_t cap = (uint64_t)r->prod.mask + 1;
+
+	if (sc) {
+		uint64_t head = atomic_load_explicit(&r->prod.cache,
+						     memory_order_relaxed);
+		if (cap - (pos - head) < n) {
+			/* A1': pairs with R2' in the consumer. */
+			head = atomic_load_explicit(&r->cons.pos,
+						    memory_order_acquire);
+			atomic_store_explicit(&r->prod.cache, head,
+					      memory_order_relaxed);
+		}
+		return grain_impl_ring_fit(cap - (pos - head), n, burst);
+	}
+	/* With one producer no slot ahead of pos can hold a later sequence:
+	 * the first one not free ends the run. */
+	int64_t d;
+	unsigned k = grain_impl_ring_scan(slots, r->prod.mask, pos, 0, n, &d);
+	return k == n || burst ? k : 0;
+}
+
+/* Objects ready for a single consumer at pos: SPSC from the cached tail,
+ * else the producers' per-slot sequences. */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_ready_sc(struct grain_ring *r,
+			 struct grain_impl_ring_slot *slots, uint64_t pos,
+			 unsigned n, bool burst, bool sp)
+{
+	if (sp) {
+		uint64_t tail = atomic_load_explicit(&r->cons.cache,
+						     memory_order_relaxed);
+		if (tail - pos < n) {
+			/* A2': pairs with R1' in the producer. */
+			tail = atomic_load_explicit(&r->prod.pos,
+						    memory_order_acquire);
+			atomic_store_explicit(&r->cons.cache, tail,
+					      memory_order_relaxed);
+		}
+		return grain_impl_ring_fit(tail - pos, n, burst);
+	}
+	int64_t d;
+	unsigned k = grain_impl_ring_scan(slots, r->cons.mask, pos, 1, n, &d);
+	return k == n || burst ? k : 0;
+}
+
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_put(struct grain_ring *r, void *const *objs, unsigned n,
+		    bool burst, bool sp, bool sc)
 {
 	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
+	const uint64_t mask = r->prod.mask;
 	uint64_t pos;
-	unsigned k = grain_impl_ring_claim(&r->prod, slots, 0, n, burst, &pos);
+	unsigned k;
 
-	for (unsigned i = 0; i < k; i++)
-		slots[(pos + i) & r->prod.mask].obj = objs[i];
-	/* Last slot first: a consumer finds the batch's first slot ready
-	 * only once the whole batch is, and takes it in one go instead of
-	 * chasing our stores line by line. */
-	for (unsigned i = k; i-- > 0;) {
-		/* R1: pairs with A2; the consumer of pos + i sees obj. */
-		atomic_store_explicit(&slots[(pos + i) & r->prod.mask].seq,
-				      pos + i + 1, memory_order_release);
+	if (sp) {
+		/* Only we write prod.pos. */
+		pos = atomic_load_explicit(&r->prod.pos, memory_order_relaxed);
+		k = grain_impl_ring_room_sp(r, slots, pos, n, burst, sc);
+	} else if (sc) {
+		k = grain_impl_ring_claim_index(&r->prod, &r->cons, mask + 1, n,
+						burst, &pos);
+	} else {
+		k = grain_impl_ring_claim_slots(&r->prod, slots, 0, n, burst,
+						&pos);
 	}
-	if ((r->prod.flags & GRAIN_RING_WAIT) && k != 0)
+	if (GRAIN_UNLIKELY(k == 0))
+		return 0;
+	for (unsigned i = 0; i < k; i++)
+		slots[(pos + i) & mask].obj = objs[i];
+	if (sp) {
+		/* R1': pairs with A2'; the consumers see every obj. */
+		atomic_store_explicit(&r->prod.pos, pos + k,
+				      memory_order_release);
+	} else {
+		/* Last slot first: a consumer finds the batch's first slot
+		 * ready only once the whole batch is, and takes it in one go
+		 * instead of chasing our stores line by line. */
+		for (unsigned i = k; i-- > 0;) {
+			/* R1: pairs with A2; the consumer of pos + i sees
+			 * obj. */
+			atomic_store_explicit(&slots[(pos + i) & mask].seq,
+					      pos + i + 1,
+					      memory_order_release);
+		}
+	}
+	if (r->prod.flags & GRAIN_RING_WAIT)
 		grain_impl_ring_notify(&r->prod.sleepers);
 	return k;
 }
 
 static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_get(struct grain_ring *r, void **objs, unsigned n, bool burst,
+		    bool sp, bool sc)
+{
+	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
+	const uint64_t mask = r->cons.mask;
+	uint64_t pos;
+	unsigned k;
+
+	if (sc) {
+		/* Only we write cons.pos. */
+		pos = atomic_load_explicit(&r->cons.pos, memory_order_relaxed);
+		k = grain_impl_ring_ready_sc(r, slots, pos, n, burst, sp);
+	} else if (sp) {
+		k = grain_impl_ring_claim_index(&r->cons, &r->prod, 0, n, burst,
+						&pos);
+	} else {
+		k = grain_impl_ring_claim_slots(&r->cons, slots, 1, n, burst,
+						&pos);
+	}
+	if (GRAIN_UNLIKELY(k == 0))
+		return 0;
+	for (unsigned i = 0; i < k; i++)
+		objs[i] = slots[(pos + i) & mask].obj;
+	if (sc) {
+		/* R2': pairs with A1'; the producers may now overwrite the
+		 * objects we read. */
+		atomic_store_explicit(&r->cons.pos, pos + k,
+				      memory_order_release);
+	} else {
+		const uint64_t cap = mask + 1;
+
+		/* Last slot first, as in enqueue: producers get the batch's
+		 * slots back together (the ptr_ring batched-zeroing idea,
+		 * without losing any slot). */
+		for (unsigned i = k; i-- > 0;) {
+			/* R2: pairs with A1; the producer of pos + i + cap
+			 * may now overwrite obj. */
+			atomic_store_explicit(&slots[(pos + i) & mask].seq,
+					      pos + i + cap,
+					      memory_order_release);
+		}
+	}
+	if (r->cons.flags & GRAIN_RING_WAIT)
+		grain_impl_ring_notify(&r->cons.sleepers);
+	return k;
+}
+
+/* Enqueue up to n objects (n, or none unless burst); returns the count. */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_enqueue(struct grain_ring *r, void *const *objs, unsigned n,
+			bool burst)
+{
+	const unsigned mode = r->prod.flags & (GRAIN_RING_SP | GRAIN_RING_SC);
+
+	/* MPMC tested first: one compare on the default mode's path. */
+	if (mode == GRAIN_RING_MPMC)
+		return grain_impl_ring_put(r, objs, n, burst, false, false);
+	if (mode == GRAIN_RING_SPSC)
+		return grain_impl_ring_put(r, objs, n, burst, true, true);
+	if (mode == GRAIN_RING_MPSC)
+		return grain_impl_ring_put(r, objs, n, burst, false, true);
+	return grain_impl_ring_put(r, objs, n, burst, true, false);
+}
+
+/* Dequeue up to n objects (n, or none unless burst); returns the count. */
+static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_dequeue(struct grain_ring *r, void **objs, unsigned n,
 			bool burst)
 {
-	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
-	const uint64_t cap = (uint64_t)r->cons.mask + 1;
-	uint64_t pos;
-	unsigned k = grain_impl_ring_claim(&r->cons, slots, 1, n, burst, &pos);
+	const unsigned mode = r->cons.flags & (GRAIN_RING_SP | GRAIN_RING_SC);
 
-	for (unsigned i = 0; i < k; i++)
-		objs[i] = slots[(pos + i) & r->cons.mask].obj;
-	/* Last slot first, as in enqueue: producers get the batch's slots
-	 * back together (the ptr_ring batched-zeroing idea, without losing
-	 * any slot). */
-	for (unsigned i = k; i-- > 0;) {
-		/* R2: pairs with A1; the producer of pos + i + cap may now
-		 * overwrite obj. */
-		atomic_store_explicit(&slots[(pos + i) & r->cons.mask].seq,
-				      pos + i + cap, memory_order_release);
-	}
-	if ((r->cons.flags & GRAIN_RING_WAIT) && k != 0)
-		grain_impl_ring_notify(&r->cons.sleepers);
-	return k;
+	/* MPMC tested first: one compare on the default mode's path. */
+	if (mode == GRAIN_RING_MPMC)
+		return grain_impl_ring_get(r, objs, n, burst, false, false);
+	if (mode == GRAIN_RING_SPSC)
+		return grain_impl_ring_get(r, objs, n, burst, true, true);
+	if (mode == GRAIN_RING_MPSC)
+		return grain_impl_ring_get(r, objs, n, burst, false, true);
+	return grain_impl_ring_get(r, objs, n, burst, true, false);
 }
 
 /*
@@ -260,6 +486,12 @@ static inline bool grain_impl_ring_head_ready(const struct grain_ring *r)
 	struct grain_ring *w = (struct grain_ring *)r;
 	uint64_t pos = atomic_load_explicit(&w->cons.pos, memory_order_acquire);
 
+	if (r->prod.flags & GRAIN_RING_SP) {
+		/* A2': the producer publishes its position. */
+		uint64_t tail = atomic_load_explicit(&w->prod.pos,
+						     memory_order_acquire);
+		return (int64_t)(tail - pos) > 0;
+	}
 	for (;;) {
 		/* A2: pairs with R1, as in a dequeue. */
 		uint64_t seq = atomic_load_explicit(
