@@ -143,28 +143,49 @@ grain_impl_ring_notify(struct grain_impl_ring_sleepers *s)
  * wants); SPSC, unused.
  */
 
+/* Positions [pos, pos + n) lie in at most two runs of the slot array:
+ * the first, of the length returned, from slot pos & mask, and the rest
+ * from slot 0. The loops below walk each run with a plain index instead
+ * of masking every position. */
+static GRAIN_ALWAYS_INLINE unsigned grain_impl_ring_run(uint64_t pos,
+							uint64_t mask,
+							unsigned n)
+{
+	uint64_t room = mask + 1 - (pos & mask);
+
+	return n < room ? n : (unsigned)room;
+}
+
 /* Scan the sequences from pos: how many consecutive slots hold pos + i +
  * ready (up to n); *dp gets the sign of the first mismatch (0: none). */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_scan(const struct grain_impl_ring_slot *slots, uint64_t mask,
+grain_impl_ring_scan(struct grain_impl_ring_slot *slots, uint64_t mask,
 		     uint64_t pos, uint64_t ready, unsigned n, int64_t *dp)
 {
+	const unsigned r = grain_impl_ring_run(pos, mask, n);
+	struct grain_impl_ring_slot *s = slots + (pos & mask);
+	const uint64_t want = pos + ready;
 	unsigned k = 0;
 	int64_t d = 0;
 
-	while (k < n) {
-		/* A1/A2: pairs with R2/R1. For a producer, the last consumer
-		 * of the slot is done reading it; for a consumer, the
-		 * producer's object is visible. */
-		uint64_t seq = atomic_load_explicit(
-			&((struct grain_impl_ring_slot *)slots)[(pos + k) & mask]
-				 .seq,
-			memory_order_acquire);
-		d = (int64_t)(seq - (pos + k + ready));
+	/* A1/A2: pairs with R2/R1. For a producer, the last consumer of the
+	 * slot is done reading it; for a consumer, the producer's object is
+	 * visible. */
+	for (; k < r; k++) {
+		d = (int64_t)(atomic_load_explicit(&s[k].seq,
+						   memory_order_acquire) -
+			      (want + k));
+		if (d != 0)
+			goto out;
+	}
+	for (; k < n; k++) {
+		d = (int64_t)(atomic_load_explicit(&slots[k - r].seq,
+						   memory_order_acquire) -
+			      (want + k));
 		if (d != 0)
 			break;
-		k++;
 	}
+out:
 	*dp = d;
 	return k;
 }
@@ -340,8 +361,12 @@ grain_impl_ring_put(struct grain_ring *r, void *const *objs, unsigned n,
 	}
 	if (GRAIN_UNLIKELY(k == 0))
 		return 0;
-	for (unsigned i = 0; i < k; i++)
-		slots[(pos + i) & mask].obj = objs[i];
+	const unsigned run = grain_impl_ring_run(pos, mask, k);
+	struct grain_impl_ring_slot *s = slots + (pos & mask);
+	for (unsigned i = 0; i < run; i++)
+		s[i].obj = objs[i];
+	for (unsigned i = run; i < k; i++)
+		slots[i - run].obj = objs[i];
 	if (sp) {
 		/* R1': pairs with A2'; the consumers see every obj. */
 		atomic_store_explicit(&r->prod.pos, pos + k,
@@ -350,13 +375,13 @@ grain_impl_ring_put(struct grain_ring *r, void *const *objs, unsigned n,
 		/* Last slot first: a consumer finds the batch's first slot
 		 * ready only once the whole batch is, and takes it in one go
 		 * instead of chasing our stores line by line. */
-		for (unsigned i = k; i-- > 0;) {
-			/* R1: pairs with A2; the consumer of pos + i sees
-			 * obj. */
-			atomic_store_explicit(&slots[(pos + i) & mask].seq,
-					      pos + i + 1,
+		/* R1: pairs with A2; the consumer of pos + i sees obj. */
+		for (unsigned i = k; i-- > run;)
+			atomic_store_explicit(&slots[i - run].seq, pos + i + 1,
 					      memory_order_release);
-		}
+		for (unsigned i = run; i-- > 0;)
+			atomic_store_explicit(&s[i].seq, pos + i + 1,
+					      memory_order_release);
 	}
 	if (r->prod.flags & GRAIN_RING_WAIT)
 		grain_impl_ring_notify(&r->prod.sleepers);
@@ -385,8 +410,12 @@ grain_impl_ring_get(struct grain_ring *r, void **objs, unsigned n, bool burst,
 	}
 	if (GRAIN_UNLIKELY(k == 0))
 		return 0;
-	for (unsigned i = 0; i < k; i++)
-		objs[i] = slots[(pos + i) & mask].obj;
+	const unsigned run = grain_impl_ring_run(pos, mask, k);
+	struct grain_impl_ring_slot *s = slots + (pos & mask);
+	for (unsigned i = 0; i < run; i++)
+		objs[i] = s[i].obj;
+	for (unsigned i = run; i < k; i++)
+		objs[i] = slots[i - run].obj;
 	if (sc) {
 		/* R2': pairs with A1'; the producers may now overwrite the
 		 * objects we read. */
@@ -398,13 +427,15 @@ grain_impl_ring_get(struct grain_ring *r, void **objs, unsigned n, bool burst,
 		/* Last slot first, as in enqueue: producers get the batch's
 		 * slots back together (the ptr_ring batched-zeroing idea,
 		 * without losing any slot). */
-		for (unsigned i = k; i-- > 0;) {
-			/* R2: pairs with A1; the producer of pos + i + cap
-			 * may now overwrite obj. */
-			atomic_store_explicit(&slots[(pos + i) & mask].seq,
+		/* R2: pairs with A1; the producer of pos + i + cap may now
+		 * overwrite obj. */
+		for (unsigned i = k; i-- > run;)
+			atomic_store_explicit(&slots[i - run].seq,
 					      pos + i + cap,
 					      memory_order_release);
-		}
+		for (unsigned i = run; i-- > 0;)
+			atomic_store_explicit(&s[i].seq, pos + i + cap,
+					      memory_order_release);
 	}
 	if (r->cons.flags & GRAIN_RING_WAIT)
 		grain_impl_ring_notify(&r->cons.sleepers);
