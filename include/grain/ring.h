@@ -55,22 +55,21 @@
  * made on slots already known to be free (or ready), so there is no "tail
  * catch-up" spin as in rte_ring or ck_ring.
  *
- * A single side (SP, SC) needs neither the CAS nor the per-slot sequence:
- * it publishes its position instead. A single producer stores tail with
- * release once a batch's objects are in (R1'), and consumers read tail
- * with acquire (A2') to see what is ready, one word for a whole burst; a
- * single consumer does the same with head (R2', A1'). The other side, if
- * multi, still publishes per slot. In SPSC each side also keeps a private
- * copy of the other's position and reads the other's cache line only when
- * that copy says the ring is full (producer) or empty (consumer). A
- * single side writes no sequence numbers at all. The modes are compiled
- * as separate copies of the fast paths, chosen by one branch on the
- * ring's flags.
+ * A single side needs no CAS: it stores its position. A single consumer
+ * also writes no sequence numbers: it publishes its position instead
+ * (release, R2' after the reads of a batch), and producers read that one
+ * word (acquire, A1') to know which slots are free; a single producer
+ * (SPSC) keeps a private copy of it and reads the consumer's cache line
+ * only when that copy says the ring is full (Lamport's queue with cached
+ * indices). Producers always publish per slot: the consumer reads the
+ * slot's line for the object anyway, so its readiness check costs no line
+ * of its own. The modes are compiled as separate copies of the fast
+ * paths, chosen by one branch on the ring's flags.
  *
  * Progress: a thread descheduled between its claim and its release of the
- * sequence (or, single, its position) delays only the slots it claimed: other producers go on
- * claiming and filling later slots, other consumers go on draining earlier
- * ones. Consumers reach the delayed slot only in FIFO order, and see it as
+ * sequence (or, a single consumer, its position) delays only the slots it
+ * claimed: other producers go on claiming and filling later slots, other
+ * consumers go on draining earlier ones. Consumers reach the delayed slot only in FIFO order, and see it as
  * not yet ready (try_dequeue returns -EAGAIN, a burst stops before it)
  * until its producer runs again; nobody spins on it.
  *

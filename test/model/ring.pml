@@ -4,8 +4,9 @@
  * modes: the per-slot sequence numbers of a multi side, the claim of n
  * positions with one compare-and-swap (single; bulk, all or nothing;
  * burst, as many as are ready), the release of a batch last slot first,
- * the published position of a single side (SP, SC) and, in SPSC, each
- * side's cached copy of the other's position; and the sleep protocol of
+ * a single producer's claim without CAS, the published position of a
+ * single consumer (SC) and, in SPSC, the producer's cached copy of it;
+ * and the sleep protocol of
  * the _wait calls on both sides (include/grain/ring.h section 2;
  * grain_impl_ring_claim_slots(), _claim_index(), _room_sp(), _ready_sc(),
  * _put(), _get() and _notify() in include/grain/impl/ring.h;
@@ -84,8 +85,7 @@
  * so the model lets it take effect before the sequence store: the lost
  * wake-up that S1/S2 exist to prevent. PUBLISH_FIRST: a producer stores a
  * slot's sequence (R1) before its object, so a consumer may take the slot
- * before it is filled (with SP: it publishes its position before the
- * objects). FREE_FIRST (with SC): the consumer publishes its position
+ * before it is filled. FREE_FIRST (with SC): the consumer publishes its position
  * before it reads the objects, so a producer may overwrite one first.
  * P0_FORMS, P1_FORMS, C0_FORMS, C1_FORMS, OBJS0,
  * OBJS1, POSMOD, PRODUCERS and CONSUMERS (1 or 2); NO_MONITOR: leave out the end-state assertion, so that
@@ -165,9 +165,8 @@ byte ppos = BASE;  /* prod.pos: next position to claim by producers */
 byte cpos = BASE;  /* cons.pos */
 byte seq[CAP];     /* slot sequence: p free for producer p, p + 1 ready */
 byte obj[CAP];
-/* SPSC: the producer's copy of cpos, the consumer's of ppos (private). */
+/* SPSC: the producer's copy of cpos (private). */
 byte pcache = BASE;
-byte ccache = BASE;
 
 /* The sleepers: prod.sleepers (consumers waiting for objects) and
  * cons.sleepers (producers waiting for room). */
@@ -193,11 +192,7 @@ byte p_want[PRODUCERS];     /* free slots a sleeping producer needs */
 /* Could a call that needs n objects (n slots) succeed now? */
 #define READY_AT(q) (seq[(q) & MASK] == WRAP((q) + 1))
 #define FREE_AT(q) (seq[(q) & MASK] == (q))
-#ifdef SP
-#define CAN_DEQ(n) (WRAP(ppos - cpos) >= (n))
-#else
 #define CAN_DEQ(n) (READY_AT(cpos) && ((n) < 2 || READY_AT(WRAP(cpos + 1))))
-#endif
 #ifdef SC
 #define CAN_ENQ(n) (WRAP(cpos + CAP - ppos) >= (n))
 #else
@@ -324,10 +319,10 @@ inline claim(SIDE, READY, n, burst, pos, k, d, o0, o)
 }
 
 /*
- * grain_impl_ring_claim_index(): a multi side (SIDE) claims against the
- * position OTHER that the single other side publishes, LIM past it (CAP
- * for producers, 0 for consumers). As claim(), the CAS step also makes
- * the owner's accesses to its slots. d: 0, read the bound; -1, our pos
+ * grain_impl_ring_claim_index(): multiple producers (SIDE) claim against
+ * the position OTHER that the single consumer publishes, LIM (CAP) past
+ * it. As claim(), the CAS step also makes the owner's accesses to its
+ * slots. d: 0, read the bound; -1, our pos
  * was read before the side moved past the bound, read it again; 1, k is
  * what the CAS tries to claim.
  */
@@ -421,19 +416,11 @@ inline room_sp(n, burst, pos, k, d)
 }
 
 /* grain_impl_ring_ready_sc(): the single consumer's ready objects at pos =
- * cpos, mirroring room_sp(). */
+ * cpos, from the producers' per-slot sequences, in which no slot can be
+ * ahead of a single consumer (asserted). */
 inline ready_sc(n, burst, pos, k, d)
 {
 	pos = cpos;
-#ifdef SP
-	if
-	:: WRAP(ccache - pos) >= n -> skip
-	:: else -> ccache = ppos  /* A2' */
-	fi;
-	d = WRAP(ccache - pos);
-	k = FIT(d, n, burst);
-	d = 0
-#else
 	k = 0;
 	do
 	:: atomic {
@@ -453,7 +440,6 @@ inline ready_sc(n, burst, pos, k, d)
 	:: k < n && !burst -> k = 0
 	:: else -> skip
 	fi
-#endif
 }
 
 /* grain_impl_ring_wake(): the epoch's fetch_add. Everyone holding a value
@@ -518,19 +504,14 @@ inline enqueue(id, first, n, burst, pos, k, d, w, o)
 	:: k == 0
 	:: else ->
 		early_read(pwaiters, w);
-#ifdef SP
-		/* The objects, then R1': publish the position. */
-#ifndef PUBLISH_FIRST
+#if defined(SP) && !defined(PUBLISH_FIRST)
+		/* The single producer's own store of ppos (no one reads it
+		 * for readiness) and its objects, owned since room_sp(). */
+		ppos = WRAP(pos + k);
 		fill(pos, k, first);
+#elif defined(SP)
+		ppos = WRAP(pos + k);
 #endif
-		atomic {
-			ppos = WRAP(pos + k);
-			sent[id] = sent[id] + k  /* observer */
-		};
-#ifdef PUBLISH_FIRST
-		fill(pos, k, first);
-#endif
-#else
 		/* Last slot first. R1: pairs with A2. */
 		if
 		:: atomic { k == 2 -> seq[(pos + 1) & MASK] = WRAP(pos + 2) }
@@ -543,7 +524,6 @@ inline enqueue(id, first, n, burst, pos, k, d, w, o)
 #ifdef PUBLISH_FIRST
 		/* The bug: the objects after the sequence. */
 		fill(pos, k, first);
-#endif
 #endif
 		pos = 0;
 		notify(pwaiters, PROD, w)
@@ -571,11 +551,7 @@ inline dequeue(n, burst, pos, k, d, w, o)
 		notify(cwaiters, CONS, w)
 	fi
 #else
-#ifdef SP
-	claim_index(cpos, ppos, 0, 1, n, burst, pos, k, d, 0, o);
-#else
 	claim(cpos, 1, n, burst, pos, k, d, 0, o);
-#endif
 	if
 	:: k == 0
 	:: else ->

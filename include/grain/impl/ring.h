@@ -28,16 +28,17 @@ struct grain_impl_ring_sleepers {
 
 /* One side's hot state. The sleepers kept here are those of the OTHER
  * side: the side that checks for them after every operation finds them on
- * its own cache line. A single side's pos is also what it publishes: the
- * other side reads it (acquire) to learn what it may take. */
+ * its own cache line. A single consumer's pos is also what it publishes:
+ * producers read it (acquire) to learn which slots are free. */
 struct grain_impl_ring_side {
 	_Atomic(uint64_t) pos; /* next position to claim */
 	uint32_t mask;         /* capacity - 1 (read-only copy) */
 	uint32_t flags;        /* GRAIN_RING_* (read-only copy) */
 	struct grain_impl_ring_sleepers sleepers;
-	/* SPSC only: this side's last read of the other side's pos, written
-	 * and read by this side's one thread (relaxed: its own earlier
-	 * acquire load ordered everything it vouches for). */
+	/* Producers' side of an SC ring with one producer (SPSC): its last
+	 * read of the consumer's pos, written and read by that one thread
+	 * (relaxed: its own earlier acquire load ordered everything it
+	 * vouches for). Unused otherwise. */
 	_Atomic(uint64_t) cache;
 };
 
@@ -119,28 +120,26 @@ grain_impl_ring_notify(struct grain_impl_ring_sleepers *s)
 /*
  * The hot paths are compiled once per mode (sp, sc: constants in each
  * copy); grain_impl_ring_enqueue() and _dequeue() pick the copy from the
- * ring's flags with one branch. How a side tells the other what it did
- * depends on how many threads it has:
- *  - a multi side publishes per slot: a producer sets the slot's sequence
- *    to p + 1 once the object is in (R1), a consumer to p + capacity once
- *    it has read it (R2); the other side checks each slot's sequence
- *    (A2, A1) before it claims it. Threads of one side finish in any
- *    order, and a slot's sequence says which are done.
- *  - a single side publishes its position: it stores pos (release, R1'
- *    for the producer, R2' for the consumer) after its objects are
- *    written or read, and the other side reads that one word (acquire,
- *    A2', A1') instead of a sequence per slot; the single side writes no
- *    sequence at all. A burst then costs one read of the other side's
- *    line, however long.
- *  - SPSC: each side also keeps its last read of the other's position
- *    (cache, on its own line) and reads the other's line only when the
- *    cached value does not cover the request (Lamport's queue with cached
- *    indices).
- * So a slot's sequence means, by mode: MPMC, both as before (p free for
- * producer p, p + 1 ready); SPMC, p free (written by consumers, read by
- * the producer); MPSC, p + 1 ready (written by producers, read by the
- * consumer; a consumed slot keeps its old p + 1, which no later position
- * wants); SPSC, unused.
+ * ring's flags with one branch. How each side tells the other what it did:
+ *  - producers, single or multi, publish per slot: a producer sets the
+ *    slot's sequence to p + 1 once the object is in (R1), and consumers
+ *    check each slot's sequence (A2) before they claim it. The consumer
+ *    reads that slot's line for its object anyway, so the check costs no
+ *    line of its own, and a consumer that keeps up with its producer
+ *    finds the object and its readiness on one line.
+ *  - multiple consumers publish per slot too: a consumer sets the
+ *    sequence to p + capacity once it has read the object (R2), and
+ *    producers check it (A1). Consumers finish in any order, and a slot's
+ *    sequence says which are done.
+ *  - a single consumer publishes its position instead: it stores pos
+ *    (release, R2') after it has read a batch's objects, and writes no
+ *    sequence. Producers read that one word (acquire, A1') to learn how
+ *    many slots are free, and a single producer (SPSC) keeps its last
+ *    read in prod.cache and reads the consumer's line only when that
+ *    copy says the ring is full (Lamport's queue with cached indices).
+ * So a slot's sequence means: p free for producer p, p + 1 ready; with a
+ * single consumer only p + 1 (ready) is ever written, and a consumed slot
+ * keeps its old p + 1, which no later position wants.
  */
 
 /* Positions [pos, pos + n) lie in at most two runs of the slot array:
@@ -247,10 +246,10 @@ grain_impl_ring_claim_slots(struct grain_impl_ring_side *side,
 }
 
 /*
- * Claim up to n positions of a multi side whose other side is single and
- * publishes its position: other->pos (acquire, A1'/A2') bounds what may
- * be claimed, lim positions past it (capacity for producers, 0 for
- * consumers). Same results as grain_impl_ring_claim_slots().
+ * Claim up to n positions for multiple producers of a single consumer,
+ * which publishes its position: other->pos (acquire, A1') bounds what may
+ * be claimed, lim (the capacity) positions past it. Same results as
+ * grain_impl_ring_claim_slots().
  */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_claim_index(struct grain_impl_ring_side *side,
@@ -260,7 +259,7 @@ grain_impl_ring_claim_index(struct grain_impl_ring_side *side,
 	uint64_t pos = atomic_load_explicit(&side->pos, memory_order_relaxed);
 
 	for (;;) {
-		/* A1'/A2': pairs with R2'/R1' of the single other side. */
+		/* A1': pairs with R2' of the single consumer. */
 		uint64_t bound = atomic_load_explicit(&other->pos,
 						      memory_order_acquire) +
 				 lim;
@@ -315,25 +314,14 @@ grain_impl_ring_room_sp(struct grain_ring *r, struct grain_impl_ring_slot *slots
 	return k == n || burst ? k : 0;
 }
 
-/* Objects ready for a single consumer at pos: SPSC from the cached tail,
- * else the producers' per-slot sequences. */
+/* Objects ready for a single consumer at pos: the producers' per-slot
+ * sequences (with one consumer no slot ahead of pos can hold a later
+ * sequence, so the first one not ready ends the run). */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_ready_sc(struct grain_ring *r,
 			 struct grain_impl_ring_slot *slots, uint64_t pos,
-			 unsigned n, bool burst, bool sp)
+			 unsigned n, bool burst)
 {
-	if (sp) {
-		uint64_t tail = atomic_load_explicit(&r->cons.cache,
-						     memory_order_relaxed);
-		if (tail - pos < n) {
-			/* A2': pairs with R1' in the producer. */
-			tail = atomic_load_explicit(&r->prod.pos,
-						    memory_order_acquire);
-			atomic_store_explicit(&r->cons.cache, tail,
-					      memory_order_relaxed);
-		}
-		return grain_impl_ring_fit(tail - pos, n, burst);
-	}
 	int64_t d;
 	unsigned k = grain_impl_ring_scan(slots, r->cons.mask, pos, 1, n, &d);
 	return k == n || burst ? k : 0;
@@ -368,21 +356,20 @@ grain_impl_ring_put(struct grain_ring *r, void *const *objs, unsigned n,
 	for (unsigned i = run; i < k; i++)
 		slots[i - run].obj = objs[i];
 	if (sp) {
-		/* R1': pairs with A2'; the consumers see every obj. */
+		/* Only we write prod.pos; the consumers do not read it. */
 		atomic_store_explicit(&r->prod.pos, pos + k,
-				      memory_order_release);
-	} else {
-		/* Last slot first: a consumer finds the batch's first slot
-		 * ready only once the whole batch is, and takes it in one go
-		 * instead of chasing our stores line by line. */
-		/* R1: pairs with A2; the consumer of pos + i sees obj. */
-		for (unsigned i = k; i-- > run;)
-			atomic_store_explicit(&slots[i - run].seq, pos + i + 1,
-					      memory_order_release);
-		for (unsigned i = run; i-- > 0;)
-			atomic_store_explicit(&s[i].seq, pos + i + 1,
-					      memory_order_release);
+				      memory_order_relaxed);
 	}
+	/* Last slot first: a consumer finds the batch's first slot ready
+	 * only once the whole batch is, and takes it in one go instead of
+	 * chasing our stores line by line. R1: pairs with A2; the consumer
+	 * of pos + i sees obj. */
+	for (unsigned i = k; i-- > run;)
+		atomic_store_explicit(&slots[i - run].seq, pos + i + 1,
+				      memory_order_release);
+	for (unsigned i = run; i-- > 0;)
+		atomic_store_explicit(&s[i].seq, pos + i + 1,
+				      memory_order_release);
 	if (r->prod.flags & GRAIN_RING_WAIT)
 		grain_impl_ring_notify(&r->prod.sleepers);
 	return k;
@@ -397,13 +384,11 @@ grain_impl_ring_get(struct grain_ring *r, void **objs, unsigned n, bool burst,
 	uint64_t pos;
 	unsigned k;
 
+	(void)sp; /* every producer publishes per slot */
 	if (sc) {
 		/* Only we write cons.pos. */
 		pos = atomic_load_explicit(&r->cons.pos, memory_order_relaxed);
-		k = grain_impl_ring_ready_sc(r, slots, pos, n, burst, sp);
-	} else if (sp) {
-		k = grain_impl_ring_claim_index(&r->cons, &r->prod, 0, n, burst,
-						&pos);
+		k = grain_impl_ring_ready_sc(r, slots, pos, n, burst);
 	} else {
 		k = grain_impl_ring_claim_slots(&r->cons, slots, 1, n, burst,
 						&pos);
@@ -517,12 +502,6 @@ static inline bool grain_impl_ring_head_ready(const struct grain_ring *r)
 	struct grain_ring *w = (struct grain_ring *)r;
 	uint64_t pos = atomic_load_explicit(&w->cons.pos, memory_order_acquire);
 
-	if (r->prod.flags & GRAIN_RING_SP) {
-		/* A2': the producer publishes its position. */
-		uint64_t tail = atomic_load_explicit(&w->prod.pos,
-						     memory_order_acquire);
-		return (int64_t)(tail - pos) > 0;
-	}
 	for (;;) {
 		/* A2: pairs with R1, as in a dequeue. */
 		uint64_t seq = atomic_load_explicit(
