@@ -69,9 +69,10 @@
  * Progress: a thread descheduled between its claim and its release of the
  * sequence (or, a single consumer, its position) delays only the slots it
  * claimed: other producers go on claiming and filling later slots, other
- * consumers go on draining earlier ones. Consumers reach the delayed slot only in FIFO order, and see it as
- * not yet ready (try_dequeue returns -EAGAIN, a burst stops before it)
- * until its producer runs again; nobody spins on it.
+ * consumers go on draining earlier ones. Consumers reach the delayed
+ * slot only in FIFO order, and see it as not yet ready (try_dequeue
+ * returns -EAGAIN, a burst stops before it) until its producer runs
+ * again; nobody spins on it.
  *
  * 3. Modes and capacity
  *

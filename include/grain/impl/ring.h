@@ -290,8 +290,9 @@ grain_impl_ring_claim_index(struct grain_impl_ring_side *side,
 /* Room for a single producer at pos: SPSC from the cached head, else the
  * consumers' per-slot sequences. */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_room_sp(struct grain_ring *r, struct grain_impl_ring_slot *slots,
-			uint64_t pos, unsigned n, bool burst, bool sc)
+grain_impl_ring_room_sp(struct grain_ring *r,
+			struct grain_impl_ring_slot *slots, uint64_t pos,
+			unsigned n, bool burst, bool sc)
 {
 	const uint64_t cap = (uint64_t)r->prod.mask + 1;
 
