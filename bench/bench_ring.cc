@@ -410,7 +410,8 @@ std::string ImplHeader(bench_impl impl)
 	return s;
 }
 
-const bench_impl kOthers[] = { BENCH_CK, BENCH_RTE, BENCH_WFCQ, BENCH_MUTEX,
+const bench_impl kOthers[] = { BENCH_CK,      BENCH_RTE,  BENCH_RTE_RTS,
+			       BENCH_RTE_HTS, BENCH_WFCQ, BENCH_MUTEX,
 			       BENCH_TWOLOCK };
 
 struct Target {

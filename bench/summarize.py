@@ -103,6 +103,8 @@ KIND = {
     "striped": "baseline: 256 spinlock stripes, bare chains",
     "ck_ring": "anchor: ConcurrencyKit ck_ring",
     "rte_ring": "anchor: DPDK rte_ring",
+    "rte_ring_rts": "anchor: DPDK rte_ring, RTS sync mode",
+    "rte_ring_hts": "anchor: DPDK rte_ring, HTS sync mode",
     "wfcqueue": "anchor: liburcu wfcqueue",
     "cds_lfht": "anchor: liburcu cds_lfht",
     "ck_ht": "anchor: ConcurrencyKit ck_ht",

@@ -52,6 +52,8 @@ enum bench_impl {
 	BENCH_CK,      /**< ck_ring MPMC (ConcurrencyKit) */
 	BENCH_RTE,     /**< DPDK rte_ring MP/MC */
 	BENCH_WFCQ,    /**< liburcu wfcqueue */
+	BENCH_RTE_RTS, /**< DPDK rte_ring, relaxed tail sync (MP_RTS/MC_RTS) */
+	BENCH_RTE_HTS, /**< DPDK rte_ring, head/tail sync (MP_HTS/MC_HTS) */
 	BENCH_IMPL_COUNT
 };
 

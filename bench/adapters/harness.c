@@ -154,6 +154,30 @@ static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
 			 .max_producers = ANY,
 			 .max_consumers = ANY,
 			 .capacity = 0 },
+	[BENCH_RTE_RTS] = { .name = "rte_ring_rts",
+			    .mode = "MPMC",
+			    .note = "anchor DPDK rte_ring in RTS mode (RING_F_MP_RTS_ENQ "
+				    "| RING_F_MC_RTS_DEQ: relaxed tail sync, DPDK's answer "
+				    "to preempted threads), set up as rte_ring; the "
+				    "generic rte_ring_enqueue / _dequeue calls",
+			    .available = HAVE_DPDK,
+			    .anchor = true,
+			    .has_burst = true,
+			    .max_producers = ANY,
+			    .max_consumers = ANY,
+			    .capacity = BENCH_CAPACITY },
+	[BENCH_RTE_HTS] = { .name = "rte_ring_hts",
+			    .mode = "MPMC",
+			    .note = "anchor DPDK rte_ring in HTS mode (RING_F_MP_HTS_ENQ "
+				    "| RING_F_MC_HTS_DEQ: head/tail sync, one thread of a "
+				    "side at a time), set up as rte_ring; the generic "
+				    "calls",
+			    .available = HAVE_DPDK,
+			    .anchor = true,
+			    .has_burst = true,
+			    .max_producers = ANY,
+			    .max_consumers = ANY,
+			    .capacity = BENCH_CAPACITY },
 };
 
 static const struct bench_adapter *adapter_of(enum bench_impl impl)
@@ -175,6 +199,9 @@ static const struct bench_adapter *adapter_of(enum bench_impl impl)
 #ifdef GRAIN_BENCH_HAVE_DPDK
 	case BENCH_RTE:
 		return &bench_adapter_rte;
+	case BENCH_RTE_RTS:
+	case BENCH_RTE_HTS:
+		return &bench_adapter_rte_sync;
 #endif
 #ifdef GRAIN_BENCH_HAVE_URCU
 	case BENCH_WFCQ:

@@ -279,6 +279,7 @@ extern const struct bench_adapter bench_adapter_ck;
 #endif
 #ifdef GRAIN_BENCH_HAVE_DPDK
 extern const struct bench_adapter bench_adapter_rte;
+extern const struct bench_adapter bench_adapter_rte_sync; /* RTS, HTS */
 #endif
 #ifdef GRAIN_BENCH_HAVE_URCU
 extern const struct bench_adapter bench_adapter_wfcq;
