@@ -410,9 +410,11 @@ std::string ImplHeader(bench_impl impl)
 	return s;
 }
 
-const bench_impl kOthers[] = { BENCH_CK,      BENCH_RTE,  BENCH_RTE_RTS,
-			       BENCH_RTE_HTS, BENCH_WFCQ, BENCH_MUTEX,
-			       BENCH_TWOLOCK };
+const bench_impl kOthers[] = {
+	BENCH_CK, BENCH_RTE, BENCH_RTE_RTS, BENCH_RTE_HTS,
+	BENCH_BOOST_QUEUE, BENCH_BOOST_SPSC, BENCH_TBB, BENCH_WFCQ,
+	BENCH_MUTEX, BENCH_TWOLOCK,
+};
 
 struct Target {
 	std::string what;

@@ -32,6 +32,8 @@ packages="
 	libpcap-dev
 	libck-dev
 	libdpdk-dev
+	libboost-dev
+	libtbb-dev
 	gnuplot-nox
 	valgrind
 	spin

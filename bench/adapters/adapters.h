@@ -54,6 +54,9 @@ enum bench_impl {
 	BENCH_WFCQ,    /**< liburcu wfcqueue */
 	BENCH_RTE_RTS, /**< DPDK rte_ring, relaxed tail sync (MP_RTS/MC_RTS) */
 	BENCH_RTE_HTS, /**< DPDK rte_ring, head/tail sync (MP_HTS/MC_HTS) */
+	BENCH_BOOST_QUEUE, /**< boost::lockfree::queue, fixed-size */
+	BENCH_BOOST_SPSC,  /**< boost::lockfree::spsc_queue */
+	BENCH_TBB,	   /**< tbb::concurrent_bounded_queue */
 	BENCH_IMPL_COUNT
 };
 

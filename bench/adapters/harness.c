@@ -49,6 +49,16 @@
 #else
 #define HAVE_URCU false
 #endif
+#ifdef GRAIN_BENCH_HAVE_BOOST
+#define HAVE_BOOST true
+#else
+#define HAVE_BOOST false
+#endif
+#ifdef GRAIN_BENCH_HAVE_TBB
+#define HAVE_TBB true
+#else
+#define HAVE_TBB false
+#endif
 
 #define ANY BENCH_MAX_THREADS
 
@@ -178,6 +188,39 @@ static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
 			    .max_producers = ANY,
 			    .max_consumers = ANY,
 			    .capacity = BENCH_CAPACITY },
+	[BENCH_BOOST_QUEUE] = { .name = "boost_queue",
+				.mode = "MPMC",
+				.note = "anchor Boost.Lockfree queue<void *>, "
+					"fixed_sized<true> with 1024 nodes, "
+					"bounded_push / pop; no batch calls, so "
+					"batches are loops of single calls",
+				.available = HAVE_BOOST,
+				.anchor = true,
+				.max_producers = ANY,
+				.max_consumers = ANY,
+				.capacity = BENCH_CAPACITY },
+	[BENCH_BOOST_SPSC] = { .name = "boost_spsc",
+			       .mode = "SPSC",
+			       .note = "anchor Boost.Lockfree spsc_queue<void *> "
+				       "of 1024 usable slots; bulk: "
+				       "write_available() then push(array), burst: "
+				       "push(array) / pop(array)",
+			       .available = HAVE_BOOST,
+			       .anchor = true,
+			       .has_burst = true,
+			       .max_producers = 1,
+			       .max_consumers = 1,
+			       .capacity = BENCH_CAPACITY },
+	[BENCH_TBB] = { .name = "tbb_queue",
+			.mode = "MPMC",
+			.note = "anchor oneTBB concurrent_bounded_queue<void *>, "
+				"set_capacity(1024), try_push / try_pop; batches "
+				"are loops of single calls",
+			.available = HAVE_TBB,
+			.anchor = true,
+			.max_producers = ANY,
+			.max_consumers = ANY,
+			.capacity = BENCH_CAPACITY },
 };
 
 static const struct bench_adapter *adapter_of(enum bench_impl impl)
@@ -206,6 +249,16 @@ static const struct bench_adapter *adapter_of(enum bench_impl impl)
 #ifdef GRAIN_BENCH_HAVE_URCU
 	case BENCH_WFCQ:
 		return &bench_adapter_wfcq;
+#endif
+#ifdef GRAIN_BENCH_HAVE_BOOST
+	case BENCH_BOOST_QUEUE:
+		return &bench_adapter_blf_queue;
+	case BENCH_BOOST_SPSC:
+		return &bench_adapter_blf_spsc;
+#endif
+#ifdef GRAIN_BENCH_HAVE_TBB
+	case BENCH_TBB:
+		return &bench_adapter_tbb;
 #endif
 	default:
 		return NULL;

@@ -284,5 +284,12 @@ extern const struct bench_adapter bench_adapter_rte_sync; /* RTS, HTS */
 #ifdef GRAIN_BENCH_HAVE_URCU
 extern const struct bench_adapter bench_adapter_wfcq;
 #endif
+#ifdef GRAIN_BENCH_HAVE_BOOST
+extern const struct bench_adapter bench_adapter_blf_queue;
+extern const struct bench_adapter bench_adapter_blf_spsc;
+#endif
+#ifdef GRAIN_BENCH_HAVE_TBB
+extern const struct bench_adapter bench_adapter_tbb;
+#endif
 
 #endif /* GRAIN_BENCH_HARNESS_H */
