@@ -7,11 +7,11 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-1 12.9198 6.92743 12.892 9.1383 6.32112 7.15018
-2 6.68964 4.60768 10.0054 10.8206 4.46329 5.87822
-4 5.29514 3.33263 9.18344 11.3263 0.863816 2.88893
-8 2.68764 1.68516 6.1547 8.54796 0.505435 1.15704
-12 1.82785 1.13796 3.94931 6.79366 0.391564 0.895767
+1 16.0549 16.099 10.1962 8.85108 12.2581 9.32688 5.73564 5.40718
+2 8.48565 9.33538 6.1669 4.66018 10.3771 11.1676 4.38538 4.85582
+4 5.35165 6.10976 4.18523 3.31254 10.5315 11.8306 0.854125 2.00033
+8 3.36248 3.19978 2.21845 2.03255 6.38218 8.64497 0.589421 1.00219
+12 2.13879 2.00678 1.43416 1.37367 4.64172 6.99038 0.416874 0.816611
 EOD
 set title "grain_prio against a locked pfifo_fast, three bands: unpinned (no pinning: the scheduler places every thread)"
 set ylabel 'million items dequeued/s, median'
@@ -24,7 +24,9 @@ set object 1 rect from 1.4142135623730951, graph 0 to 15.0, graph 1 behind fc rg
 set label 1 'oversubscribed' at 15.0, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
 plot $d using 1:2 with linespoints lw 2.5 dt 1 pt 5 lc rgb '#1a5fb4' title "grain_prio, single", \
      $d using 1:3 with linespoints lw 2.5 dt 2 pt 5 lc rgb '#1a5fb4' title "grain_prio, burst32", \
-     $d using 1:4 with linespoints lw 1.5 dt 1 pt 7 lc rgb '#e66100' title "spinlock baseline, single", \
-     $d using 1:5 with linespoints lw 1.5 dt 2 pt 7 lc rgb '#e66100' title "spinlock baseline, burst32", \
-     $d using 1:6 with linespoints lw 1.5 dt 1 pt 9 lc rgb '#26a269' title "mutex baseline, single", \
-     $d using 1:7 with linespoints lw 1.5 dt 2 pt 9 lc rgb '#26a269' title "mutex baseline, burst32"
+     $d using 1:4 with linespoints lw 1.5 dt 1 pt 7 lc rgb '#e66100' title "grain_prio, 8 bands (bits), single", \
+     $d using 1:5 with linespoints lw 1.5 dt 2 pt 7 lc rgb '#e66100' title "grain_prio, 8 bands (bits), burst32", \
+     $d using 1:6 with linespoints lw 1.5 dt 1 pt 9 lc rgb '#26a269' title "spinlock baseline, single", \
+     $d using 1:7 with linespoints lw 1.5 dt 2 pt 9 lc rgb '#26a269' title "spinlock baseline, burst32", \
+     $d using 1:8 with linespoints lw 1.5 dt 1 pt 11 lc rgb '#a51d2d' title "mutex baseline, single", \
+     $d using 1:9 with linespoints lw 1.5 dt 2 pt 11 lc rgb '#a51d2d' title "mutex baseline, burst32"

@@ -7,24 +7,24 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $w0 << EOD
-1 32.3674 35.0951
-2 24.5362 24.5118
-4 24.3217 23.1289
+1 37.5706 35.6761
+2 28.0432 28.5586
+4 23.8456 23.7698
 EOD
 $w1 << EOD
-1 28.4608 33.2554
-2 6.93672 6.82584
-4 9.69445 10.1333
+1 37.3555 32.1889
+2 6.62284 6.98523
+4 10.1979 11.292
 EOD
 $w2 << EOD
-1 21.5998 21.8437
-2 15.9333 13.2037
-4 15.2444 13.1984
+1 23.1404 21.7942
+2 16.8079 14.4852
+4 14.7144 15.3808
 EOD
 $w3 << EOD
-1 21.5254 20.2108
-2 6.60094 6.84471
-4 8.92143 9.95684
+1 23.5149 20.9789
+2 6.78437 6.77661
+4 9.35415 9.6527
 EOD
 set multiplot layout 2,2 title "Fragment reassembly (examples/reasm engine, in memory): one lock against per-bucket-group locks"
 set xlabel 'workers (threads)'

@@ -15,10 +15,10 @@ $seed << EOD
 5 20G3F+MQ 440.2 424.2 461.6 405.2 413.6 406.3
 EOD
 $ours << EOD
-0 64K 18841.5 18838.0 24536.2 24511.8 0.9998 0.999008
-1 3F 13156.8 13490.5 6936.72 6825.84 1.025 0.984015
-2 64K+DoS 4101.08 4405.11 15933.3 13203.7 1.074 0.828688
-3 3F+DoS 5314.57 6814.72 6600.94 6844.71 1.282 1.03693
+0 64K 18841.5 18838.0 28043.2 28558.6 0.9998 1.01838
+1 3F 13156.8 13490.5 6622.84 6985.23 1.025 1.05472
+2 64K+DoS 4101.08 4405.11 16807.9 14485.2 1.074 0.861809
+3 3F+DoS 5314.57 6814.72 6784.37 6776.61 1.282 0.998857
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The frag-queue per-hash-bucket locking table (netdev, April 2013) beside examples/reasm"
 set label 99 "Source: netdev, April 2013, \"Re: [net-next PATCH 3/3] net: frag queue per hash bucket locking\" (Jesper Dangaard Brouer)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# ring_bulk32_pin_wait.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot ring_bulk32_pin_wait.gp
+set terminal pngcairo size 1100,600 noenhanced font "sans,10"
+set output "ring_bulk32_pin_wait.png"
+set grid ytics lc rgb '#dddddd'
+set key outside right top vertical Left reverse samplen 2 spacing 1.1
+set border 3
+set tics nomirror
+$d << EOD
+0 104.28 97.7582 104.114 85.6305
+1 8.69511 NaN 8.26836 NaN
+2 106.198 94.6045 NaN NaN
+3 10.9196 NaN NaN NaN
+4 20.7304 NaN NaN NaN
+5 16.4146 NaN NaN NaN
+EOD
+set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (pin/wait)"
+set ylabel 'million pairs/s (enqueue + dequeue), median, log scale'
+set xlabel 'configuration: P producer and C consumer threads' offset 0,-1
+set bmargin 5
+set logscale y
+set format y '%g'
+set xtics ("1P1C\n2 threads" 0, "1P2C\n3 threads" 1, "2P1C\n3 threads" 2, "2P2C\n4 threads" 3, "4P4C\n8 threads" 4, "8P8C\n16 threads" 5)
+set xrange [-0.4:5.4]
+set object 1 rect from 0.5, graph 0 to 5.4, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
+set label 1 'oversubscribed' at 5.4, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
+plot $d using 1:2 with linespoints lw 2.5 dt 1 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
+     $d using 1:3 with linespoints lw 1.5 dt 2 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
+     $d using 1:4 with linespoints lw 1.5 dt 2 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
+     $d using 1:5 with linespoints lw 1.5 dt 2 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"
