@@ -68,7 +68,7 @@ int bench_htab_grain_create(void **tablep, enum bench_htab_impl impl,
 	/* Every feature on: the LRU and the byte accounting always are; the
 	 * mixed workloads also get a TTL (stamps are 0: nothing expires,
 	 * but every insert checks its stripe's oldest entry) and a high
-	 * watermark they never reach (every insert's unlock checks it). */
+	 * watermark they never reach (every insert checks it). */
 	cfg.policy = GRAIN_HTAB_EVICT;
 	if (w == BENCH_HTAB_CHURN) {
 		cfg.mem_high = BENCH_HTAB_CHURN_LIMIT;

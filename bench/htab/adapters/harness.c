@@ -43,8 +43,8 @@
 	"grain_htab_lock_fast + grain_htab_find_locked_fast + unlock, "    \
 	"inserts and removes the one-call _fast forms (hash and "          \
 	"equality inlined); every feature on: LRU, byte accounting, a "     \
-	"high watermark checked at every insert's unlock and a TTL "       \
-	"checked at every insert (neither reached in the mixed runs)"
+	"high watermark and a TTL checked at every insert (neither "       \
+	"reached in the mixed runs)"
 #define NOTE_GRAIN_RCU                                                  \
 	"grain_htab, 256 stripes, RCU table (liburcu memb): lookups "      \
 	"grain_htab_lookup_fast between liburcu-memb's inline read_lock "  \
