@@ -234,8 +234,11 @@ static void *watcher(void *arg)
 	const unsigned cap = grain_ring_capacity(r);
 	uint64_t last_enq = 0, last_deq = 0;
 
-	wait_for_go(st);
-	while (!atomic_load_explicit(&st->done, memory_order_acquire)) {
+	/* The watcher starts the workers after its first snapshot, so it
+	 * takes at least one however late it is scheduled, and it is
+	 * running before anything moves. */
+	bool first = true;
+	do {
 		unsigned used = grain_ring_count(r);
 		unsigned room = grain_ring_free_count(r);
 		uint64_t enq, deq;
@@ -256,9 +259,14 @@ static void *watcher(void *arg)
 			fail(st, "totals: more than was ever enqueued");
 		last_enq = enq;
 		last_deq = deq;
+		if (first) {
+			atomic_store_explicit(&st->go, true,
+					      memory_order_release);
+			first = false;
+		}
 		if (atomic_load_explicit(&st->errors, memory_order_relaxed))
 			break;
-	}
+	} while (!atomic_load_explicit(&st->done, memory_order_acquire));
 	return NULL;
 }
 
@@ -294,7 +302,8 @@ void stress_run(const struct stress_cfg *c)
 	if (c->watch)
 		cr_assert_eq(pthread_create(&watch_thread, NULL, watcher, &st),
 			     0);
-	atomic_store_explicit(&st.go, true, memory_order_release);
+	if (!c->watch) /* else the watcher releases them */
+		atomic_store_explicit(&st.go, true, memory_order_release);
 	for (unsigned i = 0; i < c->producers; i++)
 		pthread_join(prods[i].thread, NULL);
 	for (unsigned i = 0; i < c->consumers; i++)
