@@ -300,12 +300,14 @@ static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
 	}
 }
 
-/* The node of @key in @a, or NULL. Lock-free: every load that leads to a
- * node or a bucket is an acquire. */
+/* The node of @key in @a and the bucket and slot holding it, or NULL.
+ * Lock-free: every load that leads to a node or a bucket is an acquire
+ * (under the stripe lock they are simply not needed). */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_search(const struct grain_impl_htab_array *a, uint64_t hash,
-		       const void *key, const struct grain_htab_params p,
-		       void *ctx)
+grain_impl_htab_search_slot(const struct grain_impl_htab_array *a,
+			    uint64_t hash, const void *key,
+			    const struct grain_htab_params p, void *ctx,
+			    struct grain_impl_htab_bucket **bp, unsigned *slot)
 {
 	struct grain_impl_htab_bucket *b =
 		(struct grain_impl_htab_bucket *)&a->b[hash & a->mask];
@@ -317,27 +319,40 @@ grain_impl_htab_search(const struct grain_impl_htab_array *a, uint64_t hash,
 		uint32_t meta = atomic_load_explicit(&b->meta,
 						     memory_order_acquire);
 		uint64_t m1, m0 = grain_impl_htab_match2(b, sig, &m1);
-		for (; m0 != 0; m0 &= m0 - 1) {
-			/* A1: pairs with R1 in grain_impl_htab_link(); the
-			 * node is initialised. */
-			struct grain_hnode *n = atomic_load_explicit(
-				&b->node[grain_impl_htab_ctz64(m0) >> 4],
-				memory_order_acquire);
-			if (n != NULL && p.eq(n, key, ctx))
-				return n;
-		}
-		for (; m1 != 0; m1 &= m1 - 1) {
-			struct grain_hnode *n = atomic_load_explicit( /* A1 */
-				&b->node[4 + (grain_impl_htab_ctz64(m1) >> 4)],
-				memory_order_acquire);
-			if (n != NULL && p.eq(n, key, ctx))
-				return n;
+		/* Slots 0..3 from the first word, 4.. from the second. */
+		for (unsigned w = 0; w < 2; w++) {
+			uint64_t m = w == 0 ? m0 : m1;
+			for (; m != 0; m &= m - 1) {
+				unsigned i = 4 * w +
+					     (grain_impl_htab_ctz64(m) >> 4);
+				/* A1: pairs with R1 in grain_impl_htab_link();
+				 * the node is initialised. */
+				struct grain_hnode *n = atomic_load_explicit(
+					&b->node[i], memory_order_acquire);
+				if (n != NULL && p.eq(n, key, ctx)) {
+					*bp = b;
+					*slot = i;
+					return n;
+				}
+			}
 		}
 		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
 		if (nx == 0)
 			return NULL;
 		b = (struct grain_impl_htab_bucket *)&a->b[nx];
 	}
+}
+
+/* The node of @key in @a, or NULL; lock-free. */
+static GRAIN_ALWAYS_INLINE struct grain_hnode *
+grain_impl_htab_search(const struct grain_impl_htab_array *a, uint64_t hash,
+		       const void *key, const struct grain_htab_params p,
+		       void *ctx)
+{
+	struct grain_impl_htab_bucket *b;
+	unsigned slot;
+
+	return grain_impl_htab_search_slot(a, hash, key, p, ctx, &b, &slot);
 }
 
 /* --- LRU (under the stripe lock) ----------------------------------------- */
@@ -542,48 +557,6 @@ static inline void grain_impl_htab_retire(struct grain_htab *h,
 	grain_impl_htab_retire_at(h, st, b, i, n, why, retired);
 }
 
-/* The node of @key and where it sits, under the stripe lock. The match
- * as in grain_impl_htab_search(); an empty slot holds NULL. */
-static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_find_slot(struct grain_impl_htab_array *a, uint64_t hash,
-			  const void *key, const struct grain_htab_params p,
-			  void *ctx, struct grain_impl_htab_bucket **bp,
-			  unsigned *slot)
-{
-	struct grain_impl_htab_bucket *b = &a->b[hash & a->mask];
-	const uint16_t sig = grain_impl_htab_sig(hash);
-
-	for (;;) {
-		uint32_t meta = atomic_load_explicit(&b->meta,
-						     memory_order_relaxed);
-		uint64_t m1, m0 = grain_impl_htab_match2(b, sig, &m1);
-		for (; m0 != 0; m0 &= m0 - 1) {
-			unsigned i = grain_impl_htab_ctz64(m0) >> 4;
-			struct grain_hnode *n = atomic_load_explicit(
-				&b->node[i], memory_order_relaxed);
-			if (n != NULL && p.eq(n, key, ctx)) {
-				*bp = b;
-				*slot = i;
-				return n;
-			}
-		}
-		for (; m1 != 0; m1 &= m1 - 1) {
-			unsigned i = 4 + (grain_impl_htab_ctz64(m1) >> 4);
-			struct grain_hnode *n = atomic_load_explicit(
-				&b->node[i], memory_order_relaxed);
-			if (n != NULL && p.eq(n, key, ctx)) {
-				*bp = b;
-				*slot = i;
-				return n;
-			}
-		}
-		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
-		if (nx == 0)
-			return NULL;
-		b = &a->b[nx];
-	}
-}
-
 /* Give retired node @n back to the caller, once no reader can see it: it
  * may be inserted anew from here on. With no lock held. */
 static inline void grain_impl_htab_hand_back(struct grain_htab *h,
@@ -786,7 +759,7 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 	grain_htab_lock_fast(h, key, &s, p);
 	struct grain_impl_htab_bucket *b = NULL;
 	unsigned i = 0;
-	struct grain_hnode *n = grain_impl_htab_find_slot(
+	struct grain_hnode *n = grain_impl_htab_search_slot(
 		grain_impl_htab_array_locked(s.stripe), s.hash, key, p, h->ctx,
 		&b, &i);
 	grain_impl_htab_bump(n != NULL ? &s.stripe->hits : &s.stripe->misses,
