@@ -21,20 +21,7 @@
 set -u
 
 : "${REASM:?}" "${REASM_GEN:?}" "${REASM_PCAPDUMP:?}" "${REASM_DEMO:?}"
-: "${REASM_TMPDIR:?}"
-
-tmp=$REASM_TMPDIR
-rm -rf "$tmp"
-mkdir -p "$tmp" || exit 1
-
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-pass() {
-	echo "ok:   $*"
-}
+. "$(dirname "$0")/lib.sh"
 
 # expect_error NAME ARGS... : reasm ARGS exits 2, prints nothing on stdout
 # and one line starting "reasm: " on stderr.
@@ -324,8 +311,4 @@ for link in raw sll sll2; do
 	fi
 done
 
-if [ "$failures" -ne 0 ]; then
-	echo "cli_test: $failures check(s) failed"
-	exit 1
-fi
-echo "cli_test: all passed"
+finish cli_test

@@ -19,20 +19,7 @@
 set -u
 
 : "${REASM:?}" "${REASM_GEN_OVERLAP:?}" "${REASM_PCAPDUMP:?}"
-: "${REASM_TMPDIR:?}"
-
-tmp=$REASM_TMPDIR
-rm -rf "$tmp"
-mkdir -p "$tmp" || exit 1
-
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-pass() {
-	echo "ok:   $*"
-}
+. "$(dirname "$0")/lib.sh"
 
 cap=$tmp/overlap.pcap
 if ! "$REASM_GEN_OVERLAP" "$cap" 12 2000; then
@@ -87,8 +74,4 @@ for policy in strict first last bsd bsd-right linux windows solaris; do
 		pass "$policy: $runs runs at 1, 2, 4 threads equal one thread's ($oks reassembled, $over overlaps, $dups duplicates)"
 done
 
-if [ "$failures" -ne 0 ]; then
-	echo "threads_test: $failures check(s) failed"
-	exit 1
-fi
-echo "threads_test: all passed"
+finish threads_test
