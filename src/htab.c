@@ -78,7 +78,7 @@ static void hand_back(struct grain_htab *h, struct grain_hnode *n)
 static void reclaim_now(struct grain_hnode *n)
 {
 	/* Before the first read of the node: its retirement (the release
-	 * in defer_one) happens-before everything here. */
+	 * in defer_list) happens-before everything here. */
 	HTAB_TSAN_ACQUIRE(n);
 	/* And every read-side section that ended before the grace period
 	 * (grain_rcu_read_unlock releases it) happens-before it too: ops.defer
@@ -90,7 +90,7 @@ static void reclaim_now(struct grain_hnode *n)
 		hand_back(h, n);
 		return;
 	}
-	/* Counted in defer_one(); the stripe is read before the array
+	/* Counted in defer_list(); the stripe is read before the array
 	 * that may carry its index is freed. */
 	htab_stripe *st = defer_stripe(h, n);
 	hand_back(h, n);
@@ -99,30 +99,47 @@ static void reclaim_now(struct grain_hnode *n)
 	atomic_fetch_sub_explicit(&st->deferred, 1, memory_order_release);
 }
 
+/* A grace period after a list was handed to call_rcu: reclaim all of it.
+ * The first node's links hold the rcu_head; its hash, the rest. */
 static void rcu_done(struct rcu_head *head)
 {
+	struct grain_hnode *n = (struct grain_hnode *)(void *)head;
+	struct grain_hnode *rest = (struct grain_hnode *)(uintptr_t)n->hash;
+
 	HTAB_TSAN_ACQUIRE(&grain_impl_htab_grace_token);
-	reclaim_now((struct grain_hnode *)(void *)head);
+	reclaim_now(n);
+	while (rest != NULL) {
+		n = rest;
+		rest = n->next; /* before the node is handed back */
+		reclaim_now(n);
+	}
 	HTAB_TSAN_RELEASE(&barrier_token);
 }
 
-static void defer_one(struct grain_htab *h, struct grain_hnode *n)
+/* Hand retired @list (linked through next, at least one node) to RCU:
+ * one call_rcu for all of it, or ops.defer for each node. */
+static void defer_list(struct grain_htab *h, struct grain_hnode *list)
 {
-	if (!htab_has_rcu(h)) {
-		/* No lock-free reader exists: no grace period to wait. */
-		hand_back(h, n);
+	if (h->ops.defer != NULL) {
+		while (list != NULL) {
+			struct grain_hnode *n = list;
+			list = n->next; /* before defer() reuses the links */
+			set_owner(n, h);
+			HTAB_TSAN_RELEASE(n);
+			atomic_fetch_add_explicit(&defer_stripe(h, n)->deferred,
+						  1, memory_order_relaxed);
+			h->ops.defer(n, reclaim_now, h->ctx);
+		}
 		return;
 	}
-	set_owner(n, h);
-	HTAB_TSAN_RELEASE(n);
-	if (h->ops.defer != NULL) {
-		atomic_fetch_add_explicit(&defer_stripe(h, n)->deferred, 1,
-					  memory_order_relaxed);
-		h->ops.defer(n, reclaim_now, h->ctx);
-	} else {
-		h->flavor->update_call_rcu((struct rcu_head *)(void *)n,
-					   rcu_done);
+	for (struct grain_hnode *n = list; n != NULL; n = n->next) {
+		set_owner(n, h);
+		HTAB_TSAN_RELEASE(n);
 	}
+	/* The rcu_head overlays the first node's links: keep the rest in
+	 * its hash, dead once the node is retired. */
+	list->hash = (uint64_t)(uintptr_t)list->next;
+	h->flavor->update_call_rcu((struct rcu_head *)(void *)list, rcu_done);
 }
 
 /* Nodes and arrays retired under a lock, linked through next: run the
@@ -130,19 +147,27 @@ static void defer_one(struct grain_htab *h, struct grain_hnode *n)
  * no table lock held. */
 void htab_process_retired(struct grain_htab *h, struct grain_hnode *list)
 {
-	while (list != NULL) {
-		struct grain_hnode *n = list;
-		list = n->next; /* before defer_one reuses the links */
-		if (n->state != GRAIN_IMPL_HNODE_ARRAY) {
-			enum grain_htab_reason why =
-				(enum grain_htab_reason)(n->state & 0xffu);
-			if ((why == GRAIN_HTAB_EVICTED ||
-			     why == GRAIN_HTAB_EXPIRED) &&
-			    h->ops.unlinked != NULL)
-				h->ops.unlinked(n, why, h->ctx);
-		}
-		defer_one(h, n);
+	for (struct grain_hnode *n = list; n != NULL; n = n->next) {
+		if (n->state == GRAIN_IMPL_HNODE_ARRAY)
+			continue;
+		enum grain_htab_reason why =
+			(enum grain_htab_reason)(n->state & 0xffu);
+		if ((why == GRAIN_HTAB_EVICTED || why == GRAIN_HTAB_EXPIRED) &&
+		    h->ops.unlinked != NULL)
+			h->ops.unlinked(n, why, h->ctx);
 	}
+	if (list == NULL)
+		return;
+	if (!htab_has_rcu(h)) {
+		/* No lock-free reader exists: no grace period to wait. */
+		while (list != NULL) {
+			struct grain_hnode *n = list;
+			list = n->next;
+			hand_back(h, n);
+		}
+		return;
+	}
+	defer_list(h, list);
 }
 
 /* --- the slow halves of the inline calls ---------------------------------- */
@@ -243,9 +268,12 @@ int grain_htab_remove_locked(struct grain_htab_scope *s, struct grain_hnode *n)
 {
 	int rc = check_node(s, n);
 
-	if (rc == 0)
+	if (rc == 0) {
 		grain_impl_htab_retire(s->h, s->stripe, n, GRAIN_HTAB_REMOVED,
 				       &s->retired);
+		if (htab_resize_wanted(s->stripe))
+			s->todo |= GRAIN_IMPL_HTAB_TODO_RESIZE;
+	}
 	return rc;
 }
 
@@ -306,7 +334,7 @@ static int check_config(const struct grain_htab_config *cfg,
 			const struct grain_alloc *alloc)
 {
 	if (cfg == NULL || cfg->ops.hash == NULL || cfg->ops.eq == NULL ||
-	    (cfg->flags & ~GRAIN_HTAB_NO_RCU) != 0 ||
+	    (cfg->flags & ~(GRAIN_HTAB_NO_RCU | GRAIN_HTAB_BATCH_RECLAIM)) != 0 ||
 	    (cfg->policy != GRAIN_HTAB_EVICT && cfg->policy != GRAIN_HTAB_REFUSE))
 		return -EINVAL;
 	/* Half a pair of hooks would mix two allocators. */
@@ -378,6 +406,10 @@ int grain_htab_create(struct grain_htab **htabp,
 	h->policy = cfg->policy;
 	h->ttl = cfg->ttl;
 	h->flags = cfg->flags;
+	/* Batches wait for call_rcu only: without RCU readers nodes go back
+	 * at once, and ops.defer takes them one by one. */
+	if ((h->flags & GRAIN_HTAB_NO_RCU) || h->ops.defer != NULL)
+		h->flags &= ~GRAIN_HTAB_BATCH_RECLAIM;
 	h->flavor = cfg->rcu_flavor != NULL ? cfg->rcu_flavor : &urcu_memb_flavor;
 	if (alloc != NULL)
 		h->alloc = *alloc;
@@ -402,10 +434,37 @@ int grain_htab_create(struct grain_htab **htabp,
 	return 0;
 }
 
+/* Take the stripe's reclaim batch; under its lock. */
+static struct grain_hnode *take_batch(htab_stripe *st)
+{
+	struct grain_hnode *list = st->batch;
+
+	st->batch = NULL;
+	st->batch_tail = NULL;
+	st->nbatch = 0;
+	return list;
+}
+
+void grain_htab_reclaim_flush(struct grain_htab *h)
+{
+	if (h == NULL || (h->flags & GRAIN_HTAB_BATCH_RECLAIM) == 0)
+		return;
+	for (uint64_t i = 0; i <= h->smask; i++) {
+		htab_stripe *st = &h->stripes[i];
+		grain_spin_lock(&st->lock);
+		struct grain_hnode *list = take_batch(st);
+		grain_spin_unlock(&st->lock);
+		htab_process_retired(h, list);
+	}
+}
+
 void grain_htab_destroy(struct grain_htab *h)
 {
 	if (h == NULL)
 		return;
+	/* Removed nodes still batched go to RCU first: a reader that found
+	 * one before its removal may still hold it. */
+	grain_htab_reclaim_flush(h);
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *st = &h->stripes[i];
 		/* Nobody else uses the table: reclaim at once. */

@@ -381,7 +381,7 @@ static int grain_htab_setup(struct instr_state *s)
 	cfg.ops.reclaim = item_reclaim;
 	cfg.stripes = stripes;
 	cfg.buckets = pow2_at_least(pow2_at_least(s->ops) / stripes);
-	cfg.flags = HTAB_RCU(arg) ? 0u : GRAIN_HTAB_NO_RCU;
+	cfg.flags = HTAB_RCU(arg) ? GRAIN_HTAB_BATCH_RECLAIM : GRAIN_HTAB_NO_RCU;
 	/* Every feature on, as in the timed benchmark's mixed runs: a high
 	 * watermark (checked by every insert, never reached) and a TTL
 	 * (every insert looks at its stripe's oldest entry; stamps are 0,

@@ -135,6 +135,14 @@
  * may its memory be reused. Inserting a node that is linked or retired
  * and not yet reclaimed is refused (-EINVAL).
  *
+ * Reclaim batches: each call_rcu costs a shared enqueue (and on 2 cores a
+ * cache-line transfer), so the nodes one lock hold retires go to RCU with
+ * one call. With GRAIN_HTAB_BATCH_RECLAIM removed nodes also wait, under
+ * their stripe lock, until 32 have gathered; a node may then wait
+ * indefinitely for its batch: grain_htab_reclaim_flush() sends every
+ * partial batch (destroy does too). A flavour's rcu_barrier covers only
+ * what was flushed.
+ *
  * RCU flavours: config.rcu_flavor names the liburcu flavour whose grace
  * periods protect the table's readers (&urcu_memb_flavor, the default when
  * NULL, &urcu_qsbr_flavor, &urcu_bp_flavor, ...). Readers may use that
@@ -198,6 +206,13 @@ enum grain_htab_policy {
  * unlock, and threads need no RCU registration. */
 #define GRAIN_HTAB_NO_RCU 0x1u
 
+/** Removed nodes go to RCU in batches: a stripe gathers 32 of them under
+ * its lock and hands them to one call_rcu, instead of one call each; see
+ * grain_htab_reclaim_flush(). Only for RCU tables without ops.defer
+ * (ignored otherwise). Evicted and expired nodes always go in batches of
+ * whatever one lock hold retired. */
+#define GRAIN_HTAB_BATCH_RECLAIM 0x2u
+
 /** Stripes an eviction step compares (section 3). */
 #define GRAIN_HTAB_EVICT_SAMPLE 4u
 
@@ -243,7 +258,7 @@ struct grain_htab_config {
 				  at most 64 KiB) */
 	enum grain_htab_policy policy; /**< above mem_high (EVICT) */
 	uint64_t ttl;        /**< caller's clock units; 0: entries never expire */
-	unsigned flags;      /**< GRAIN_HTAB_NO_RCU */
+	unsigned flags;      /**< GRAIN_HTAB_NO_RCU, GRAIN_HTAB_BATCH_RECLAIM */
 	const struct grain_hash_key *secret; /**< NULL: random per table */
 	/** The liburcu flavour of the table's readers (NULL: urcu-memb). */
 	const struct rcu_flavor_struct *rcu_flavor;
@@ -485,6 +500,14 @@ GRAIN_API unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
  * section. @return 0, -EINVAL, -ENOMEM (stripes not yet done keep their
  * size). */
 GRAIN_API int grain_htab_resize(struct grain_htab *htab, unsigned buckets);
+
+/** grain_htab_reclaim_flush - hand every node waiting in a stripe's
+ * reclaim batch (GRAIN_HTAB_BATCH_RECLAIM) to call_rcu now; after it, the
+ * flavour's rcu_barrier waits for every node removed before the call.
+ * Takes each stripe lock in turn, never waits for a grace period; may run
+ * inside a read-side section. No-op for NULL or a table without the flag.
+ * Any thread. */
+GRAIN_API void grain_htab_reclaim_flush(struct grain_htab *htab);
 
 /** @{ */
 /** grain_htab_bytes - the folded byte total (lags by < stripes *

@@ -184,10 +184,14 @@ static inline void mode_leave(unsigned flags)
 		grain_rcu_unregister_thread();
 }
 
-static inline void mode_settle(unsigned flags)
+/* Every node retired so far reclaimed: partial reclaim batches sent, then
+ * the grace periods waited for. */
+static inline void mode_settle(struct grain_htab *h, unsigned flags)
 {
-	if (is_rcu(flags))
+	if (is_rcu(flags)) {
+		grain_htab_reclaim_flush(h);
 		grain_rcu_barrier();
+	}
 }
 
 static inline struct grain_htab_stats stats_of(const struct grain_htab *h)

@@ -24,7 +24,8 @@
 #include "../common/test_util.h"
 #include "htab_test.h"
 
-static const unsigned modes[] = { 0, GRAIN_HTAB_NO_RCU };
+static const unsigned modes[] = { 0, GRAIN_HTAB_NO_RCU,
+				     GRAIN_HTAB_BATCH_RECLAIM };
 #define NMODES (sizeof(modes) / sizeof(modes[0]))
 
 static struct grain_htab *make(const struct grain_htab_config *c)
@@ -82,7 +83,7 @@ static void settle_resizes(struct grain_htab *h, unsigned flags)
 	uint64_t buckets = 0;
 
 	for (unsigned i = 0; i < 64; i++) {
-		mode_settle(flags);
+		mode_settle(h, flags);
 		(void)grain_htab_expire(h, 0);
 		uint64_t b = stats_of(h).buckets;
 		if (b == buckets)
@@ -251,7 +252,7 @@ Test(htab_create, bad_configurations)
 	BAD(stripes, 131072);
 	BAD(buckets, 3);
 	BAD(buckets, 24);
-	BAD(flags, 0x2u);
+	BAD(flags, 0x4u);
 	BAD(flags, 0x80000000u);
 	BAD(policy, (enum grain_htab_policy)2);
 	bad[n] = good;
@@ -445,7 +446,7 @@ ParameterizedTest(unsigned *mode, htab_basic, insert_find_remove)
 	cr_assert_eq(st.bytes, 0u);
 	cr_assert_eq(grain_htab_bytes_exact(h), 0u);
 
-	mode_settle(flags);
+	mode_settle(h, flags);
 	cr_assert_eq(atomic_load(&a.reclaims), 1u);
 	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_REMOVED);
 	cr_assert_eq(atomic_load(&b.reclaims), 1u);
@@ -767,6 +768,81 @@ Test(htab_rcu, reclaim_waits_for_readers)
 	cr_assert_eq(grain_htab_resize(h, 64), 0, "outside the section");
 	grain_htab_destroy(h);
 	cr_assert_eq(atomic_load(&a.reclaims), 1u, "reclaimed twice");
+	grain_rcu_unregister_thread();
+}
+
+/* GRAIN_HTAB_BATCH_RECLAIM: removed nodes wait in their stripe's batch
+ * (one stripe here) until it is full or flushed, and a full batch still
+ * waits for the readers that may hold its nodes. */
+static unsigned reclaimed_of(struct obj *o, unsigned n)
+{
+	unsigned sum = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += atomic_load(&o[i].reclaims);
+	return sum;
+}
+
+Test(htab_rcu, batched_reclaim)
+{
+	enum { B = 32, N = 2 * B + 5 };
+	static struct obj o[N];
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_BATCH_RECLAIM);
+	c.stripes = 1;
+	grain_rcu_register_thread();
+	struct grain_htab *h = make(&c);
+
+	for (uint64_t k = 0; k < N; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 1), 0);
+	}
+	/* B - 1 removed: all wait for the batch to fill. */
+	for (uint64_t k = 0; k < B - 1; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, N), 0u, "reclaimed before its batch left");
+	/* A reader holds the next node; its removal fills the batch, which
+	 * goes to RCU but cannot be reclaimed while the reader lasts. */
+	uint64_t k = B - 1;
+	grain_rcu_read_lock();
+	struct grain_hnode *held = grain_htab_lookup(h, &k);
+	cr_assert_eq(held, &o[B - 1].node);
+	cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	sleep_ms(50);
+	cr_assert_eq(reclaimed_of(o, N), 0u, "reclaimed under a reader's feet");
+	cr_assert_eq(obj_of(held)->key, B - 1);
+	grain_rcu_read_unlock();
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, B), (unsigned)B, "a full batch is reclaimed");
+	for (unsigned i = 0; i < B; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaim_why), GRAIN_HTAB_REMOVED);
+	/* Five more: only a flush sends them. The removed nodes' memory is
+	 * reused only after its reclaim: re-inserting one before is refused. */
+	for (k = B; k < B + 5; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	k = B;
+	cr_assert_eq(grain_htab_insert(h, &o[B].node, &k, 1, 1), -EINVAL,
+		     "a batched node re-inserted before its reclaim");
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, N), (unsigned)B);
+	grain_htab_reclaim_flush(h);
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, N), (unsigned)B + 5u);
+	cr_assert_eq(stats_of(h).entries, (uint64_t)(N - B - 5));
+	/* Destroy sends what is still batched, then reclaims the rest:
+	 * every node exactly once. */
+	for (k = B + 5; k < B + 8; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	grain_htab_destroy(h);
+	for (unsigned i = 0; i < N; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaims), 1u, "node %u", i);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REMOVED]),
+		     (unsigned long)B + 8u);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_DESTROYED]),
+		     (unsigned long)(N - B - 8));
+	grain_htab_reclaim_flush(NULL); /* no-op */
 	grain_rcu_unregister_thread();
 }
 
@@ -1223,7 +1299,7 @@ ParameterizedTest(struct evict_param *p, htab_evict, lru_order)
 	cr_assert_eq(st.evictions, evicted);
 	cr_assert_eq(st.entries, 10u);
 	cr_assert_eq(atomic_load(&l.unlinked[GRAIN_HTAB_EVICTED]), evicted);
-	mode_settle(p->flags);
+	mode_settle(h, p->flags);
 	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]), evicted);
 	for (unsigned k = 0; k < N; k++)
 		if (stamp[k] == 0) {
@@ -1443,7 +1519,7 @@ ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
 		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, now++, 100),
 			     0);
 		cr_assert_leq(grain_htab_bytes_exact(h), c.mem_high + 100);
-		mode_settle(flags); /* extra's memory is reused */
+		mode_settle(h, flags); /* extra's memory is reused */
 	}
 	cr_assert_gt(r.calls, 50u);
 	cr_assert_eq(r.bad, 0u, "%u of %u callbacks saw a wrong table", r.bad,
@@ -1681,7 +1757,7 @@ ParameterizedTest(unsigned *mode, htab_ttl, expire)
 	cr_assert_eq(st.expirations, 10u);
 	cr_assert_eq(st.entries, 0u);
 	cr_assert_eq(grain_htab_bytes_exact(h), 0u);
-	mode_settle(flags);
+	mode_settle(h, flags);
 	for (unsigned k = 0; k < 10; k++) {
 		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
 		cr_assert_eq(atomic_load(&o[k].reclaim_why),

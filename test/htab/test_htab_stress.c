@@ -238,6 +238,7 @@ static struct mode stress_modes[] = {
 	{ 64, 0 },
 	{ 1, GRAIN_HTAB_NO_RCU },
 	{ 64, GRAIN_HTAB_NO_RCU },
+	{ 64, GRAIN_HTAB_BATCH_RECLAIM },
 };
 #define NSTRESS (sizeof(stress_modes) / sizeof(stress_modes[0]))
 
@@ -439,7 +440,7 @@ ParameterizedTest(struct mode *m, htab_stress, model, .timeout = 180)
 			     st.chain_refusals,
 		     0u);
 	cr_assert_gt(atomic_load(&r.removed), 0u);
-	mode_settle(r.flags);
+	mode_settle(r.h, r.flags);
 	cr_assert_eq(atomic_load(&r.reclaimed[GRAIN_HTAB_REMOVED]),
 		     atomic_load(&r.removed));
 	cr_assert_eq(
@@ -659,7 +660,7 @@ ParameterizedTest(struct mode *m, htab_stress, shared_keys, .timeout = 180)
 	struct grain_htab_stats st = stats_of(r.h);
 	cr_assert_eq(st.entries, live);
 	cr_assert_eq(st.inserts, ins);
-	mode_settle(r.flags);
+	mode_settle(r.h, r.flags);
 	cr_assert_eq(atomic_load(&r.reclaimed[GRAIN_HTAB_REMOVED]), rem);
 	uint64_t bytes = atomic_load(&r.bytes_in) - atomic_load(&r.bytes_out) -
 			 atomic_load(&r.reclaimed_bytes[GRAIN_HTAB_REMOVED]);
@@ -858,7 +859,7 @@ ParameterizedTest(struct mode *m, htab_stress, churn, .timeout = 180)
 	cr_assert_eq(st.entries, atomic_load(&r.inserted) -
 					 atomic_load(&r.removed) -
 					 st.evictions - st.expirations);
-	mode_settle(r.flags);
+	mode_settle(r.h, r.flags);
 	cr_assert_eq(atomic_load(&r.reclaimed[GRAIN_HTAB_REMOVED]),
 		     atomic_load(&r.removed));
 	cr_assert_eq(atomic_load(&r.reclaimed[GRAIN_HTAB_EVICTED]),

@@ -15,9 +15,10 @@
  *   grain_htab_lock + grain_htab_find_locked + read the value +
  *   grain_htab_unlock; inserts grain_htab_insert, removes
  *   grain_htab_remove (one call each).
- *   grain-rcu/256 (RCU table): lookups grain_htab_lookup_fast between
- *   liburcu-memb's inline read_lock and read_unlock, taking no lock;
- *   inserts and removes as above.
+ *   grain-rcu/256 (RCU table, GRAIN_HTAB_BATCH_RECLAIM): lookups
+ *   grain_htab_lookup_fast between liburcu-memb's inline read_lock and
+ *   read_unlock, taking no lock; inserts and removes as above; removed
+ *   nodes go to call_rcu 32 at a time.
  *
  * Churn: mem_high = mem_low = BENCH_HTAB_CHURN_LIMIT with policy EVICT,
  * so the unlock of every insert into the full table evicts the least
@@ -63,7 +64,10 @@ int bench_htab_grain_create(void **tablep, enum bench_htab_impl impl,
 	 * population at about two entries a bucket, below max_load (3), so
 	 * no table resizes, while it is filled or during a run. */
 	cfg.buckets = BENCH_HTAB_BUCKETS / 2u / info->stripes;
-	cfg.flags = info->rcu_lookups ? 0u : GRAIN_HTAB_NO_RCU;
+	/* RCU tables send removed nodes to call_rcu 32 at a time, as a
+	 * daemon with frequent removes would configure them. */
+	cfg.flags = info->rcu_lookups ? GRAIN_HTAB_BATCH_RECLAIM
+				      : GRAIN_HTAB_NO_RCU;
 	cfg.rcu_flavor = flavor;
 	/* Every feature on: the LRU and the byte accounting always are; the
 	 * mixed workloads also get a TTL (stamps are 0: nothing expires,

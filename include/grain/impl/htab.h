@@ -70,10 +70,13 @@ struct grain_impl_htab_array {
 	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket b[];
 };
 
-/* Two cache lines: what the lock holder writes, then what evictors on
- * other threads read (rarely written). */
+/* Four cache lines: the first holds everything a lookup, an insert or a
+ * remove of the lock holder reads and writes; the second what is written
+ * less often (the insert count, the RCU reclaim batch); then what
+ * evictors on other threads read (rarely written). */
 struct grain_impl_htab_stripe {
 	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
+	_Atomic(uint32_t) entries;
 	/* The stripe's array as the lock holder sees it: the same pointer
 	 * as h->dir[index], written with it under the lock, read only under
 	 * the lock (the line is the lock's, so this costs no line). */
@@ -82,10 +85,14 @@ struct grain_impl_htab_stripe {
 	_Atomic(int64_t) unfolded; /* bytes not in the total: the holder's */
 	/* Counters: written under the lock, read by stats() at any time.
 	 * A locked search counts one of hits and misses. */
-	_Atomic(uint64_t) hits, misses, inserts;
-	_Atomic(uint32_t) entries;
-	uint32_t index;
+	_Atomic(uint64_t) hits, misses;
 	_Atomic(uint32_t) grow_at, shrink_at;    /* entries that ask for a resize */
+	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) inserts;
+	/* GRAIN_HTAB_BATCH_RECLAIM: removed nodes waiting, under the lock,
+	 * to go to RCU together (linked through next). */
+	struct grain_hnode *batch, *batch_tail;
+	uint32_t nbatch;
+	uint32_t index;
 	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) oldest; /* head's stamp */
 	_Atomic(int64_t) credit; /* bytes evictors freed for this stripe */
 	_Atomic(uint64_t) evictions, expirations;
@@ -94,6 +101,14 @@ struct grain_impl_htab_stripe {
 	_Atomic(bool) grow_wanted;  /* a chain reached max_chain */
 	_Atomic(uint64_t) deferred; /* handed to ops.defer, not yet done */
 };
+
+_Static_assert(offsetof(struct grain_impl_htab_stripe, shrink_at) + 4 <=
+		       GRAIN_CACHELINE,
+	       "the lock holder's fields share the lock's cache line");
+
+/* Removed nodes a GRAIN_HTAB_BATCH_RECLAIM stripe gathers before it hands
+ * them to RCU with one call_rcu. */
+#define GRAIN_IMPL_HTAB_RECLAIM_BATCH 32u
 
 struct grain_htab {
 	/* Read-mostly line: every call reads it, nobody writes it. */
@@ -531,6 +546,28 @@ static inline void grain_impl_htab_unlink_at(struct grain_impl_htab_stripe *st,
 	*retired = n;
 }
 
+/* Move the node just pushed on *@retired (removed: no callback is due) to
+ * the stripe's reclaim batch; once the batch is full, hand all of it back
+ * to *@retired, for one call_rcu after the unlock. Under the stripe lock. */
+static inline void grain_impl_htab_batch(struct grain_impl_htab_stripe *st,
+					 struct grain_hnode **retired)
+{
+	struct grain_hnode *n = *retired;
+
+	*retired = n->next;
+	n->next = st->batch;
+	if (st->batch == NULL)
+		st->batch_tail = n;
+	st->batch = n;
+	if (++st->nbatch >= GRAIN_IMPL_HTAB_RECLAIM_BATCH) {
+		st->batch_tail->next = *retired;
+		*retired = st->batch;
+		st->batch = NULL;
+		st->batch_tail = NULL;
+		st->nbatch = 0;
+	}
+}
+
 /* As grain_impl_htab_unlink_at(), and take its bytes off the stripe. */
 static inline void grain_impl_htab_retire_at(struct grain_htab *h,
 					     struct grain_impl_htab_stripe *st,
@@ -541,6 +578,8 @@ static inline void grain_impl_htab_retire_at(struct grain_htab *h,
 {
 	grain_impl_htab_unlink_at(st, b, i, n, why, retired);
 	grain_impl_htab_add_bytes(h, st, -(int64_t)n->charge);
+	if ((h->flags & GRAIN_HTAB_BATCH_RECLAIM) && why == GRAIN_HTAB_REMOVED)
+		grain_impl_htab_batch(st, retired);
 }
 
 /* As grain_impl_htab_retire_at(), finding @n's slot first. */
@@ -768,13 +807,14 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 	if (n != NULL) {
 		grain_impl_htab_retire_at(h, s.stripe, b, i, n,
 					  GRAIN_HTAB_REMOVED, &s.retired);
+		if (GRAIN_UNLIKELY(grain_impl_htab_entries(s.stripe) <
+				   atomic_load_explicit(&s.stripe->shrink_at,
+							memory_order_relaxed)))
+			s.todo |= GRAIN_IMPL_HTAB_TODO_RESIZE;
 		/* Without lock-free readers and with the load in range,
 		 * nothing is left for the unlock's slow half but to hand
 		 * the node back: do it here. */
-		direct = (h->flags & GRAIN_HTAB_NO_RCU) != 0 &&
-			 grain_impl_htab_entries(s.stripe) >=
-				 atomic_load_explicit(&s.stripe->shrink_at,
-						      memory_order_relaxed);
+		direct = (h->flags & GRAIN_HTAB_NO_RCU) != 0 && s.todo == 0;
 	}
 	if (direct) {
 		grain_spin_unlock(&s.stripe->lock);
