@@ -404,6 +404,9 @@ int grain_htab_create(struct grain_htab **htabp,
 	 * they stay under mem_batch, as documented. */
 	h->mem_fold = h->mem_batch / 2 > 0 ? h->mem_batch / 2 : 1;
 	h->policy = cfg->policy;
+	h->evict_above = h->policy == GRAIN_HTAB_EVICT && h->mem_high != 0
+				 ? h->mem_high
+				 : INT64_MAX;
 	h->ttl = cfg->ttl;
 	h->flags = cfg->flags;
 	/* Batches wait for call_rcu only: without RCU readers nodes go back

@@ -121,6 +121,7 @@ struct grain_htab {
 	uint32_t max_chain, max_load, min_buckets, flags;
 	int64_t mem_high, mem_low, mem_batch;
 	int64_t mem_fold; /* each remainder folds at this: mem_batch / 2 */
+	int64_t evict_above; /* mem_high with policy EVICT, else INT64_MAX */
 	uint64_t ttl;
 	enum grain_htab_policy policy;
 	const struct rcu_flavor_struct *flavor;
@@ -232,6 +233,46 @@ static inline uint64_t grain_impl_htab_zero16(uint64_t x)
 	return ~t & 0x8000800080008000ull;
 }
 
+/* Candidates: the slots of a bucket whose signature matches, as a mask
+ * in which slot i is bit i << GRAIN_IMPL_HTAB_CAND_SHIFT. Empty slots may
+ * match (their node is NULL). With SSE2 one 16-byte load and compare
+ * covers every signature; elsewhere (and under ThreadSanitizer, which
+ * must see the atomic loads) SWAR on the two signature words. */
+#if defined(__SSE2__) && UINTPTR_MAX > 0xffffffffu && !GRAIN_TSAN
+#include <emmintrin.h>
+#define GRAIN_IMPL_HTAB_SSE2 1
+#define GRAIN_IMPL_HTAB_CAND_SHIFT 1
+typedef __m128i grain_impl_htab_sigv;
+
+static inline grain_impl_htab_sigv grain_impl_htab_sigv_of(uint16_t sig)
+{
+	return _mm_set1_epi16((short)sig);
+}
+
+static inline unsigned
+grain_impl_htab_cand(const struct grain_impl_htab_bucket *b,
+		     grain_impl_htab_sigv v)
+{
+	/* sig0, sig1 and meta: 16 bytes at the bucket's (cache-line
+	 * aligned) start. Each lane is read whole; which lanes a concurrent
+	 * writer has changed does not matter, as with the relaxed loads of
+	 * the other path: the node's acquire load decides. Bytes 12..15
+	 * (meta) are masked off. */
+	__m128i w = _mm_load_si128((const __m128i *)(const void *)b);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(w, v));
+
+	return m & 0x555u; /* bit 2i: lane i's low byte, slots 0..5 */
+}
+#else
+#define GRAIN_IMPL_HTAB_SSE2 0
+#define GRAIN_IMPL_HTAB_CAND_SHIFT 0
+typedef uint64_t grain_impl_htab_sigv;
+
+static inline grain_impl_htab_sigv grain_impl_htab_sigv_of(uint16_t sig)
+{
+	return (uint64_t)sig * 0x0001000100010001ull;
+}
+
 /* Lanes of the second signature word that hold slots. */
 #if UINTPTR_MAX > 0xffffffffu
 #define GRAIN_IMPL_HTAB_LANES1 0x80008000ull
@@ -239,55 +280,37 @@ static inline uint64_t grain_impl_htab_zero16(uint64_t x)
 #define GRAIN_IMPL_HTAB_LANES1 0x8000800080008000ull
 #endif
 
-/* The slots of @b whose signature is @sig, as lane bits: bit 16 * i + 15
- * for slot i < 4, bit 16 * (i - 4) + 15 of *@m1 for the others. Empty
- * slots may match (their node is NULL). */
-static inline uint64_t
-grain_impl_htab_match2(const struct grain_impl_htab_bucket *b, uint16_t sig,
-		       uint64_t *m1)
-{
-	const uint64_t rep = (uint64_t)sig * 0x0001000100010001ull;
-	struct grain_impl_htab_bucket *w = (struct grain_impl_htab_bucket *)(uintptr_t)b;
-
-	*m1 = grain_impl_htab_zero16(
-		      (uint64_t)atomic_load_explicit(&w->sig1,
-						     memory_order_relaxed) ^
-		      rep) &
-	      GRAIN_IMPL_HTAB_LANES1;
-	return grain_impl_htab_zero16(
-		atomic_load_explicit(&w->sig0, memory_order_relaxed) ^ rep);
-}
-
-/* Lane bits to slot bits 0..3. */
+/* Lane bits (bit 16 * i + 15) to slot bits 0..3. */
 static inline unsigned grain_impl_htab_lanes(uint64_t m)
 {
 	return (unsigned)(((m >> 15) & 1u) | ((m >> 30) & 2u) |
 			  ((m >> 45) & 4u) | ((m >> 60) & 8u));
 }
 
-/* The slots of @b whose signature is @sig, as slot bits (for the writers'
- * paths, which combine them with the occupancy mask). */
 static inline unsigned
-grain_impl_htab_match(const struct grain_impl_htab_bucket *b, uint16_t sig)
+grain_impl_htab_cand(const struct grain_impl_htab_bucket *b,
+		     grain_impl_htab_sigv rep)
 {
-	uint64_t m1, m0 = grain_impl_htab_match2(b, sig, &m1);
+	struct grain_impl_htab_bucket *w =
+		(struct grain_impl_htab_bucket *)(uintptr_t)b;
+	uint64_t m0 = grain_impl_htab_zero16(
+		atomic_load_explicit(&w->sig0, memory_order_relaxed) ^ rep);
+	uint64_t m1 = grain_impl_htab_zero16(
+			      (uint64_t)atomic_load_explicit(
+				      &w->sig1, memory_order_relaxed) ^
+			      rep) &
+		      GRAIN_IMPL_HTAB_LANES1;
 
 	return grain_impl_htab_lanes(m0) | grain_impl_htab_lanes(m1) << 4;
 }
+#endif
 
-static inline unsigned grain_impl_htab_ctz64(uint64_t x)
-{
-	return (unsigned)__builtin_ctzll(x);
-}
-
-/* Bits set in a slot mask (at most 8 bits): two nibbles looked up in a
- * constant that holds the bit count of 0..15 in its 4-bit fields. */
+/* Bits set in a slot mask (at most 8 bits). */
 static inline unsigned grain_impl_htab_popcount(unsigned x)
 {
-	const uint64_t nib = 0x4332322132212110ull;
-
-	return (unsigned)((nib >> ((x & 0xfu) * 4u)) & 0xfu) +
-	       (unsigned)((nib >> ((x >> 4) * 4u)) & 0xfu);
+	x = x - ((x >> 1) & 0x55u);
+	x = (x & 0x33u) + ((x >> 2) & 0x33u);
+	return (x + (x >> 4)) & 0x0fu;
 }
 
 static inline unsigned grain_impl_htab_ctz(unsigned x)
@@ -299,6 +322,13 @@ static inline unsigned grain_impl_htab_ctz(unsigned x)
 static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
 					   unsigned i, uint16_t sig)
 {
+#if GRAIN_IMPL_HTAB_SSE2
+	/* The readers of this path load the lanes as one vector: a plain
+	 * 16-bit store of the lane (x86 is little-endian: slot i's lane is
+	 * at byte 2i), ordered before the node's release store (R1). */
+	typedef uint16_t __attribute__((__may_alias__)) lane;
+	((volatile lane *)(void *)b)[i] = sig;
+#else
 	if (i < 4) {
 		uint64_t w = atomic_load_explicit(&b->sig0, memory_order_relaxed);
 		unsigned sh = i * 16u;
@@ -313,6 +343,7 @@ static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
 					    (grain_impl_htab_sigw1)sig << sh);
 		atomic_store_explicit(&b->sig1, w, memory_order_relaxed);
 	}
+#endif
 }
 
 /* The node of @key in @a and the bucket and slot holding it, or NULL.
@@ -326,29 +357,26 @@ grain_impl_htab_search_slot(const struct grain_impl_htab_array *a,
 {
 	struct grain_impl_htab_bucket *b =
 		(struct grain_impl_htab_bucket *)&a->b[hash & a->mask];
-	const uint16_t sig = grain_impl_htab_sig(hash);
+	const grain_impl_htab_sigv sig =
+		grain_impl_htab_sigv_of(grain_impl_htab_sig(hash));
 
 	for (;;) {
 		/* A2: pairs with R2 in grain_impl_htab_link(); a filled
 		 * overflow bucket is reachable only after its slots are. */
 		uint32_t meta = atomic_load_explicit(&b->meta,
 						     memory_order_acquire);
-		uint64_t m1, m0 = grain_impl_htab_match2(b, sig, &m1);
-		/* Slots 0..3 from the first word, 4.. from the second. */
-		for (unsigned w = 0; w < 2; w++) {
-			uint64_t m = w == 0 ? m0 : m1;
-			for (; m != 0; m &= m - 1) {
-				unsigned i = 4 * w +
-					     (grain_impl_htab_ctz64(m) >> 4);
-				/* A1: pairs with R1 in grain_impl_htab_link();
-				 * the node is initialised. */
-				struct grain_hnode *n = atomic_load_explicit(
-					&b->node[i], memory_order_acquire);
-				if (n != NULL && p.eq(n, key, ctx)) {
-					*bp = b;
-					*slot = i;
-					return n;
-				}
+		for (unsigned m = grain_impl_htab_cand(b, sig); m != 0;
+		     m &= m - 1) {
+			unsigned i = grain_impl_htab_ctz(m) >>
+				     GRAIN_IMPL_HTAB_CAND_SHIFT;
+			/* A1: pairs with R1 in grain_impl_htab_link(); the
+			 * node is initialised. */
+			struct grain_hnode *n = atomic_load_explicit(
+				&b->node[i], memory_order_acquire);
+			if (n != NULL && p.eq(n, key, ctx)) {
+				*bp = b;
+				*slot = i;
+				return n;
 			}
 		}
 		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
@@ -417,7 +445,8 @@ grain_impl_htab_probe(struct grain_impl_htab_array *a, uint64_t hash,
 		      void *ctx, struct grain_impl_htab_probe *pr)
 {
 	struct grain_impl_htab_bucket *b = &a->b[hash & a->mask];
-	const uint16_t sig = grain_impl_htab_sig(hash);
+	const grain_impl_htab_sigv sig =
+		grain_impl_htab_sigv_of(grain_impl_htab_sig(hash));
 
 	pr->free_b = NULL;
 	pr->free_i = 0;
@@ -426,17 +455,11 @@ grain_impl_htab_probe(struct grain_impl_htab_array *a, uint64_t hash,
 		uint32_t meta = atomic_load_explicit(&b->meta,
 						     memory_order_relaxed);
 		unsigned occ = meta >> GRAIN_IMPL_HTAB_OCC_SHIFT;
-		uint64_t m1, m0 = grain_impl_htab_match2(b, sig, &m1);
-		for (; m0 != 0; m0 &= m0 - 1) {
+		for (unsigned m = grain_impl_htab_cand(b, sig); m != 0;
+		     m &= m - 1) {
 			struct grain_hnode *n = atomic_load_explicit(
-				&b->node[grain_impl_htab_ctz64(m0) >> 4],
-				memory_order_relaxed);
-			if (n != NULL && p.eq(n, key, ctx))
-				return n;
-		}
-		for (; m1 != 0; m1 &= m1 - 1) {
-			struct grain_hnode *n = atomic_load_explicit(
-				&b->node[4 + (grain_impl_htab_ctz64(m1) >> 4)],
+				&b->node[grain_impl_htab_ctz(m) >>
+					 GRAIN_IMPL_HTAB_CAND_SHIFT],
 				memory_order_relaxed);
 			if (n != NULL && p.eq(n, key, ctx))
 				return n;
@@ -500,15 +523,17 @@ grain_impl_htab_slot_of(struct grain_impl_htab_array *a,
 			const struct grain_hnode *n, unsigned *slot)
 {
 	struct grain_impl_htab_bucket *b = &a->b[n->hash & a->mask];
-	const uint16_t sig = grain_impl_htab_sig(n->hash);
+	const grain_impl_htab_sigv sig =
+		grain_impl_htab_sigv_of(grain_impl_htab_sig(n->hash));
 
 	for (;;) {
 		uint32_t meta = atomic_load_explicit(&b->meta,
 						     memory_order_relaxed);
-		for (unsigned m = grain_impl_htab_match(b, sig) &
-				  (meta >> GRAIN_IMPL_HTAB_OCC_SHIFT);
-		     m != 0; m &= m - 1) {
-			unsigned i = grain_impl_htab_ctz(m);
+		/* An empty slot that matches holds NULL, never @n. */
+		for (unsigned m = grain_impl_htab_cand(b, sig); m != 0;
+		     m &= m - 1) {
+			unsigned i = grain_impl_htab_ctz(m) >>
+				     GRAIN_IMPL_HTAB_CAND_SHIFT;
 			if (atomic_load_explicit(&b->node[i],
 						 memory_order_relaxed) == n) {
 				*slot = i;
@@ -707,13 +732,11 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 	/* The folded total plus this stripe's own remainder: a bound that
 	 * leaves out the evictors' credit (never positive), so it may ask
 	 * the unlock to check again, never miss a need to evict. */
-	if (charge != 0 && h->mem_high != 0 &&
-	    h->policy == GRAIN_HTAB_EVICT &&
-	    GRAIN_UNLIKELY(atomic_load_explicit(&h->total,
+	if (GRAIN_UNLIKELY(atomic_load_explicit(&h->total,
 						memory_order_relaxed) +
 				   atomic_load_explicit(&st->unfolded,
 							memory_order_relaxed) >
-			   h->mem_high))
+			   h->evict_above))
 		s->todo |= GRAIN_IMPL_HTAB_TODO_EVICT;
 	if (GRAIN_UNLIKELY(entries > atomic_load_explicit(&st->grow_at,
 							   memory_order_relaxed)))
