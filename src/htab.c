@@ -104,12 +104,15 @@ static void reclaim_now(struct grain_hnode *n)
 static void rcu_done(struct rcu_head *head)
 {
 	struct grain_hnode *n = (struct grain_hnode *)(void *)head;
+
+	HTAB_TSAN_ACQUIRE(n); /* its retirement, before its fields */
 	struct grain_hnode *rest = (struct grain_hnode *)(uintptr_t)n->hash;
 
 	HTAB_TSAN_ACQUIRE(&grain_impl_htab_grace_token);
 	reclaim_now(n);
 	while (rest != NULL) {
 		n = rest;
+		HTAB_TSAN_ACQUIRE(n); /* its retirement, before its link */
 		rest = n->next; /* before the node is handed back */
 		reclaim_now(n);
 	}
@@ -132,13 +135,14 @@ static void defer_list(struct grain_htab *h, struct grain_hnode *list)
 		}
 		return;
 	}
-	for (struct grain_hnode *n = list; n != NULL; n = n->next) {
-		set_owner(n, h);
-		HTAB_TSAN_RELEASE(n);
-	}
 	/* The rcu_head overlays the first node's links: keep the rest in
 	 * its hash, dead once the node is retired. */
 	list->hash = (uint64_t)(uintptr_t)list->next;
+	for (struct grain_hnode *n = list, *nx; n != NULL; n = nx) {
+		nx = n->next; /* the last read of the node before its release */
+		set_owner(n, h);
+		HTAB_TSAN_RELEASE(n);
+	}
 	h->flavor->update_call_rcu((struct rcu_head *)(void *)list, rcu_done);
 }
 
