@@ -368,27 +368,11 @@ static int64_t default_batch(const struct grain_htab_config *cfg,
 	return b;
 }
 
-int grain_htab_create(struct grain_htab **htabp,
-		      const struct grain_htab_config *cfg,
-		      const struct grain_alloc *alloc)
+/* The table's settings from a checked @cfg. */
+static void apply_config(struct grain_htab *h,
+			 const struct grain_htab_config *cfg, unsigned stripes,
+			 unsigned buckets)
 {
-	if (htabp == NULL || check_config(cfg, alloc) != 0)
-		return -EINVAL;
-	unsigned stripes = cfg->stripes ? cfg->stripes : HTAB_DEFAULT_STRIPES;
-	unsigned buckets = cfg->buckets ? cfg->buckets : HTAB_DEFAULT_BUCKETS;
-	size_t dir_size = ((size_t)stripes * sizeof(htab_array *) +
-			   GRAIN_CACHELINE - 1) /
-			  GRAIN_CACHELINE * GRAIN_CACHELINE;
-	size_t head = (sizeof(struct grain_htab) + GRAIN_CACHELINE - 1) /
-		      GRAIN_CACHELINE * GRAIN_CACHELINE;
-	size_t size = head + dir_size + (size_t)stripes * sizeof(htab_stripe);
-	struct grain_htab *h = grain_mem_alloc(alloc, size, GRAIN_CACHELINE);
-
-	if (h == NULL)
-		return -ENOMEM;
-	memset(h, 0, size);
-	h->dir = (htab_array *_Atomic *)(void *)((char *)h + head);
-	h->stripes = (htab_stripe *)(void *)((char *)h + head + dir_size);
 	h->smask = stripes - 1u;
 	h->ops = cfg->ops;
 	h->ctx = cfg->ctx;
@@ -418,6 +402,30 @@ int grain_htab_create(struct grain_htab **htabp,
 	if ((h->flags & GRAIN_HTAB_NO_RCU) || h->ops.defer != NULL)
 		h->flags &= ~GRAIN_HTAB_BATCH_RECLAIM;
 	h->flavor = cfg->rcu_flavor != NULL ? cfg->rcu_flavor : &urcu_memb_flavor;
+}
+
+int grain_htab_create(struct grain_htab **htabp,
+		      const struct grain_htab_config *cfg,
+		      const struct grain_alloc *alloc)
+{
+	if (htabp == NULL || check_config(cfg, alloc) != 0)
+		return -EINVAL;
+	unsigned stripes = cfg->stripes ? cfg->stripes : HTAB_DEFAULT_STRIPES;
+	unsigned buckets = cfg->buckets ? cfg->buckets : HTAB_DEFAULT_BUCKETS;
+	size_t dir_size = ((size_t)stripes * sizeof(htab_array *) +
+			   GRAIN_CACHELINE - 1) /
+			  GRAIN_CACHELINE * GRAIN_CACHELINE;
+	size_t head = (sizeof(struct grain_htab) + GRAIN_CACHELINE - 1) /
+		      GRAIN_CACHELINE * GRAIN_CACHELINE;
+	size_t size = head + dir_size + (size_t)stripes * sizeof(htab_stripe);
+	struct grain_htab *h = grain_mem_alloc(alloc, size, GRAIN_CACHELINE);
+
+	if (h == NULL)
+		return -ENOMEM;
+	memset(h, 0, size);
+	h->dir = (htab_array *_Atomic *)(void *)((char *)h + head);
+	h->stripes = (htab_stripe *)(void *)((char *)h + head + dir_size);
+	apply_config(h, cfg, stripes, buckets);
 	if (alloc != NULL)
 		h->alloc = *alloc;
 	h->memsize = size;

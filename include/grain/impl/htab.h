@@ -669,61 +669,64 @@ grain_htab_find_locked_fast(struct grain_htab_scope *s, const void *key,
 	return n;
 }
 
-/* The insert of every insert form; *found gets an existing entry. */
+/* Expire a few entries from the head of the stripe's LRU if its oldest
+ * is ttl old at @now. */
+static GRAIN_ALWAYS_INLINE void grain_impl_htab_expire_due(struct grain_htab_scope *s,
+							   uint64_t now)
+{
+	uint64_t o = atomic_load_explicit(&s->stripe->oldest,
+					  memory_order_relaxed);
+
+	/* An empty stripe's UINT64_MAX is never ttl old (ttl > 0). */
+	if (GRAIN_UNLIKELY(now >= o && now - o >= s->h->ttl))
+		grain_impl_htab_expire_head(s, now);
+}
+
+/* Link @node, whose probe found no equal key, in the probed slot: @return
+ * 0, or the slow path's error (chain limit, watermark with REFUSE, no
+ * memory for a rebuild). */
 static GRAIN_ALWAYS_INLINE int
-grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
-		       const void *key, uint64_t now, size_t charge,
-		       struct grain_hnode **found, const struct grain_htab_params p)
+grain_impl_htab_place(struct grain_htab_scope *s, struct grain_hnode *node,
+		      uint64_t now, size_t charge,
+		      struct grain_impl_htab_probe *pr)
 {
 	struct grain_htab *h = s->h;
 	struct grain_impl_htab_stripe *st = s->stripe;
-	struct grain_impl_htab_probe pr;
 
-	if (GRAIN_UNLIKELY(node == NULL ||
-			   node->state != GRAIN_IMPL_HNODE_FREE ||
-			   charge > UINT32_MAX))
-		return -EINVAL;
-	s->now = now;
-	if (h->ttl != 0) {
-		uint64_t o = atomic_load_explicit(&st->oldest,
-						  memory_order_relaxed);
-		if (GRAIN_UNLIKELY(o != UINT64_MAX && now >= o &&
-				   now - o >= h->ttl))
-			grain_impl_htab_expire_head(s, now);
-	}
-	for (;;) {
-		struct grain_impl_htab_array *a =
-			grain_impl_htab_array_locked(st);
-		struct grain_hnode *old =
-			grain_impl_htab_probe(a, s->hash, key, p, h->ctx, &pr);
-		if (old != NULL) {
-			*found = old;
-			return -EEXIST;
-		}
-		if (GRAIN_UNLIKELY(pr.len >= h->max_chain ||
-				   h->policy == GRAIN_HTAB_REFUSE)) {
-			int rc = grain_impl_htab_insert_slow(
-				s, pr.len >= h->max_chain
-					   ? GRAIN_IMPL_HTAB_SLOW_CHAIN
-					   : 0);
-			if (rc != 0)
-				return rc;
-		}
-		if (pr.len > grain_impl_htab_get(&st->longest))
-			atomic_store_explicit(&st->longest, pr.len,
-					      memory_order_relaxed);
-		node->hash = s->hash;
-		node->stamp = now;
-		node->charge = (uint32_t)charge;
-		node->state = GRAIN_IMPL_HNODE_LINKED;
-		if (GRAIN_LIKELY(grain_impl_htab_link(a, &pr, node)))
-			break;
-		/* No overflow bucket left: rebuild the stripe, then retry. */
-		node->state = GRAIN_IMPL_HNODE_FREE;
-		int rc = grain_impl_htab_insert_slow(s, GRAIN_IMPL_HTAB_SLOW_FULL);
+	if (GRAIN_UNLIKELY(pr->len >= h->max_chain ||
+			   h->policy == GRAIN_HTAB_REFUSE)) {
+		int rc = grain_impl_htab_insert_slow(
+			s, pr->len >= h->max_chain ? GRAIN_IMPL_HTAB_SLOW_CHAIN
+						   : 0);
 		if (rc != 0)
 			return rc;
 	}
+	if (pr->len > grain_impl_htab_get(&st->longest))
+		atomic_store_explicit(&st->longest, pr->len,
+				      memory_order_relaxed);
+	node->hash = s->hash;
+	node->stamp = now;
+	node->charge = (uint32_t)charge;
+	node->state = GRAIN_IMPL_HNODE_LINKED;
+	if (GRAIN_LIKELY(grain_impl_htab_link(grain_impl_htab_array_locked(st),
+					      pr, node)))
+		return 0;
+	/* No overflow bucket left: rebuild the stripe; the caller probes
+	 * again. */
+	node->state = GRAIN_IMPL_HNODE_FREE;
+	int rc = grain_impl_htab_insert_slow(s, GRAIN_IMPL_HTAB_SLOW_FULL);
+	return rc != 0 ? rc : -EAGAIN;
+}
+
+/* Count linked @node in: LRU, entries, bytes; ask the unlock for an
+ * eviction or a resize if they are due. */
+static GRAIN_ALWAYS_INLINE void grain_impl_htab_count_in(struct grain_htab_scope *s,
+							 struct grain_hnode *node,
+							 size_t charge)
+{
+	struct grain_htab *h = s->h;
+	struct grain_impl_htab_stripe *st = s->stripe;
+
 	grain_impl_htab_lru_append(st, node);
 	uint32_t entries = grain_impl_htab_entries(st) + 1;
 	grain_impl_htab_set_entries(st, entries);
@@ -741,6 +744,38 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 	if (GRAIN_UNLIKELY(entries > atomic_load_explicit(&st->grow_at,
 							   memory_order_relaxed)))
 		s->todo |= GRAIN_IMPL_HTAB_TODO_RESIZE;
+}
+
+/* The insert of every insert form; *found gets an existing entry. */
+static GRAIN_ALWAYS_INLINE int
+grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
+		       const void *key, uint64_t now, size_t charge,
+		       struct grain_hnode **found, const struct grain_htab_params p)
+{
+	struct grain_htab *h = s->h;
+	struct grain_impl_htab_probe pr;
+	int rc;
+
+	if (GRAIN_UNLIKELY(node == NULL ||
+			   node->state != GRAIN_IMPL_HNODE_FREE ||
+			   charge > UINT32_MAX))
+		return -EINVAL;
+	s->now = now;
+	if (h->ttl != 0)
+		grain_impl_htab_expire_due(s, now);
+	do {
+		struct grain_hnode *old = grain_impl_htab_probe(
+			grain_impl_htab_array_locked(s->stripe), s->hash, key,
+			p, h->ctx, &pr);
+		if (old != NULL) {
+			*found = old;
+			return -EEXIST;
+		}
+		rc = grain_impl_htab_place(s, node, now, charge, &pr);
+	} while (GRAIN_UNLIKELY(rc == -EAGAIN));
+	if (rc != 0)
+		return rc;
+	grain_impl_htab_count_in(s, node, charge);
 	*found = node;
 	return 0;
 }
