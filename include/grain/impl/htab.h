@@ -192,7 +192,9 @@ static inline void grain_impl_htab_add_bytes(struct grain_htab *h,
 	int64_t unf = atomic_load_explicit(&st->unfolded, memory_order_relaxed) +
 		      delta;
 
-	if (GRAIN_UNLIKELY(unf >= h->mem_fold || unf <= -h->mem_fold)) {
+	/* |unf| >= mem_fold, as one unsigned compare. */
+	if (GRAIN_UNLIKELY((uint64_t)(unf + h->mem_fold - 1) >=
+			   (uint64_t)(2 * h->mem_fold - 1))) {
 		/* Net out the evictors' credit first: in a steady churn at
 		 * the watermark the two cancel, and the shared total is not
 		 * written at all. */
@@ -305,13 +307,28 @@ grain_impl_htab_cand(const struct grain_impl_htab_bucket *b,
 }
 #endif
 
-/* Bits set in a slot mask (at most 8 bits). */
+/* Bits set in a slot mask (at most 8 bits): with 6 slots a 64-entry
+ * table, one load (x86-64's baseline has no popcnt instruction). */
+#if GRAIN_HTAB_BUCKET_SLOTS == 6
+static const unsigned char grain_impl_htab_bits6[64] = {
+	0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+	1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+	1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+	2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
+};
+
+static inline unsigned grain_impl_htab_popcount(unsigned x)
+{
+	return grain_impl_htab_bits6[x & 63u];
+}
+#else
 static inline unsigned grain_impl_htab_popcount(unsigned x)
 {
 	x = x - ((x >> 1) & 0x55u);
 	x = (x & 0x33u) + ((x >> 2) & 0x33u);
 	return (x + (x >> 4)) & 0x0fu;
 }
+#endif
 
 static inline unsigned grain_impl_htab_ctz(unsigned x)
 {
