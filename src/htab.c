@@ -254,7 +254,7 @@ void grain_impl_htab_after_unlock(struct grain_htab_scope *s)
  * stripe first, then its presence in its bucket chain. */
 static int check_node(struct grain_htab_scope *s, struct grain_hnode *n)
 {
-	if (s == NULL || n == NULL)
+	if (s == NULL || s->stripe == NULL || n == NULL)
 		return -EINVAL;
 	if (n->state != GRAIN_IMPL_HNODE_LINKED)
 		return -ENOENT;
@@ -516,6 +516,8 @@ void grain_htab_destroy(struct grain_htab *h)
 
 uint64_t grain_htab_hash(const struct grain_htab *h, const void *key)
 {
+	if (h == NULL || key == NULL)
+		return 0;
 	return h->ops.hash(key, &h->secret, h->ctx);
 }
 
@@ -523,12 +525,16 @@ uint64_t grain_htab_hash(const struct grain_htab *h, const void *key)
 
 size_t grain_htab_bytes(const struct grain_htab *h)
 {
+	if (h == NULL)
+		return 0;
 	int64_t t = htab_total_near(h, NULL);
 	return t < 0 ? 0 : (size_t)t;
 }
 
 size_t grain_htab_bytes_exact(const struct grain_htab *h)
 {
+	if (h == NULL)
+		return 0;
 	int64_t t = htab_total_near(h, NULL);
 
 	for (uint64_t i = 0; i <= h->smask; i++)
@@ -538,7 +544,11 @@ size_t grain_htab_bytes_exact(const struct grain_htab *h)
 
 void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
 {
+	if (st == NULL)
+		return;
 	memset(st, 0, sizeof(*st));
+	if (h == NULL)
+		return;
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *s = (htab_stripe *)&h->stripes[i];
 		st->entries += atomic_load_explicit(&s->entries,

@@ -355,7 +355,12 @@ GRAIN_API uint64_t grain_htab_hash(const struct grain_htab *htab, const void *ke
  * grain_htab_lock() (its hash is computed once, there). Nodes found stay
  * valid until unlock (or, inside an RCU read-side section, its end).
  * Scopes may be taken inside RCU read-side sections. The scoped calls
- * check their pointers (NULL: -EINVAL) but not that the scope is held. */
+ * check their pointers (NULL: -EINVAL, or NULL for find) but not that the
+ * scope is held. grain_htab_lock() with a NULL table or key locks nothing
+ * and leaves the scope empty: every call on it fails (-EINVAL, NULL) and
+ * its unlock does nothing. Every other call follows the NULL rule of
+ * grain/common.h too, the _fast forms included: int calls return -EINVAL
+ * (and set *found to NULL), queries read NULL as an empty table. */
 
 /** grain_htab_lock - lock the stripe of @p key and fill @p scope.
  * Ordering: acquire. Blocks (spins, then yields) while another scope holds
@@ -411,7 +416,7 @@ GRAIN_API GRAIN_NODISCARD int grain_htab_remove_locked(struct grain_htab_scope *
 
 /** grain_htab_touch_locked - move @p node to the most recently used end and
  * restamp it with @p now (its TTL restarts). @return 0, -ENOENT, -EINVAL. */
-GRAIN_API int grain_htab_touch_locked(struct grain_htab_scope *scope,
+GRAIN_API GRAIN_NODISCARD int grain_htab_touch_locked(struct grain_htab_scope *scope,
 			    struct grain_hnode *node, uint64_t now);
 
 /** @{ */
@@ -446,7 +451,7 @@ grain_htab_find_or_insert(struct grain_htab *htab, const void *key,
 /** grain_htab_remove - remove the entry for @p key and retire it; *removed
  * (if not NULL) gets it, valid as for find_or_insert. @return 0, -ENOENT,
  * -EINVAL. */
-GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *htab, const void *key,
+GRAIN_NODISCARD GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *htab, const void *key,
 				    struct grain_hnode **removed);
 
 /**
@@ -456,7 +461,7 @@ GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *htab, const void *key,
  * a resize; wait-free apart from the chain walk; writes nothing shared, so
  * it is not counted in the statistics. @return the node or NULL; NULL also
  * for a GRAIN_HTAB_NO_RCU table (use the scoped find there), or @p htab
- * NULL. Ordering: acquire (A1: the node's contents as inserted are
+ * or @p key NULL. Ordering: acquire (A1: the node's contents as inserted are
  * visible).
  */
 GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
@@ -499,7 +504,7 @@ GRAIN_API unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
  * there. Never waits for a grace period; may run inside a read-side
  * section. @return 0, -EINVAL, -ENOMEM (stripes not yet done keep their
  * size). */
-GRAIN_API int grain_htab_resize(struct grain_htab *htab, unsigned buckets);
+GRAIN_API GRAIN_NODISCARD int grain_htab_resize(struct grain_htab *htab, unsigned buckets);
 
 /** grain_htab_reclaim_flush - hand every node waiting in a stripe's
  * reclaim batch (GRAIN_HTAB_BATCH_RECLAIM) to call_rcu now; after it, the

@@ -229,6 +229,105 @@ Test(htab_hash, table_secret)
  * Configuration and lifecycle
  */
 
+/* The NULL rule (grain/common.h): every call checks its pointers, the
+ * inline fast paths too, and a NULL never crashes: int calls return
+ * -EINVAL, queries read an empty table, void calls do nothing. A scope
+ * taken on NULL is empty: its calls fail and its unlock does nothing. */
+static const struct grain_htab_params null_params = { hash_sip, obj_eq };
+
+Test(htab_api, null_arguments)
+{
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	struct grain_htab *h = make(&c);
+	struct obj o;
+	uint64_t k = 7;
+	struct grain_hnode *found = &o.node;
+	struct grain_htab_scope s;
+
+	obj_init(&o, k);
+	cr_assert_eq(grain_htab_insert(NULL, &o.node, &k, 1, 1), -EINVAL);
+	cr_assert_eq(grain_htab_insert(h, NULL, &k, 1, 1), -EINVAL);
+	cr_assert_eq(grain_htab_insert(h, &o.node, NULL, 1, 1), -EINVAL);
+	cr_assert_eq(grain_htab_insert_fast(h, &o.node, NULL, 1, 1, null_params),
+		     -EINVAL);
+	cr_assert_eq(grain_htab_find_or_insert(h, NULL, &o.node, 1, 1, &found),
+		     -EINVAL);
+	cr_assert_null(found, "*found is NULL on error");
+	cr_assert_eq(grain_htab_find_or_insert(h, &k, &o.node, 1, 1, NULL),
+		     -EINVAL);
+	cr_assert_eq(grain_htab_remove(NULL, &k, NULL), -EINVAL);
+	cr_assert_eq(grain_htab_remove(h, NULL, NULL), -EINVAL);
+	cr_assert_eq(grain_htab_remove_fast(h, NULL, NULL, null_params), -EINVAL);
+	cr_assert_null(grain_htab_lookup(NULL, &k));
+	cr_assert_null(grain_htab_lookup(h, NULL));
+	cr_assert_null(grain_htab_lookup_fast(h, NULL, null_params));
+	cr_assert_eq(grain_htab_hash(NULL, &k), 0u);
+	cr_assert_eq(grain_htab_hash(h, NULL), 0u);
+	cr_assert_eq(grain_htab_bytes(NULL), 0u);
+	cr_assert_eq(grain_htab_bytes_exact(NULL), 0u);
+	cr_assert_eq(grain_htab_expire(NULL, 1), 0u);
+	cr_assert_eq(grain_htab_resize(NULL, 16), -EINVAL);
+	struct grain_htab_stats st;
+	memset(&st, 0xff, sizeof(st));
+	grain_htab_stats(NULL, &st);
+	cr_assert_eq(st.entries, 0u, "NULL reads as an empty table");
+	cr_assert_eq(st.lookups, 0u);
+	grain_htab_stats(h, NULL);
+	grain_htab_reclaim_flush(NULL);
+	grain_htab_unlock(NULL);
+	grain_htab_destroy(NULL);
+
+	/* Scopes on NULL, generic and specialised: empty. */
+	for (int pass = 0; pass < 4; pass++) {
+		memset(&s, 0x5a, sizeof(s));
+		if (pass == 0)
+			grain_htab_lock(NULL, &k, &s);
+		else if (pass == 1)
+			grain_htab_lock(h, NULL, &s);
+		else if (pass == 2)
+			grain_htab_lock_fast(NULL, &k, &s, null_params);
+		else
+			grain_htab_lock_fast(h, NULL, &s, null_params);
+		cr_assert_null(grain_htab_find_locked(&s, &k), "pass %d", pass);
+		cr_assert_null(grain_htab_find_locked_fast(&s, &k, null_params));
+		cr_assert_eq(grain_htab_insert_locked(&s, &o.node, &k, 1, 1),
+			     -EINVAL);
+		found = &o.node;
+		cr_assert_eq(grain_htab_find_or_insert_locked(&s, &k, &o.node, 1,
+							      1, &found),
+			     -EINVAL);
+		cr_assert_null(found);
+		cr_assert_eq(grain_htab_remove_locked(&s, &o.node), -EINVAL);
+		cr_assert_eq(grain_htab_touch_locked(&s, &o.node, 1), -EINVAL);
+		cr_assert_eq(grain_htab_charge_locked(&s, &o.node, 1), -EINVAL);
+		cr_assert_eq(grain_htab_uncharge_locked(&s, &o.node, 1),
+			     -EINVAL);
+		grain_htab_unlock(&s);
+	}
+	grain_htab_lock(h, &k, NULL); /* nothing to fill: does nothing */
+	cr_assert_null(grain_htab_find_locked(NULL, &k));
+	cr_assert_eq(grain_htab_insert_locked(NULL, &o.node, &k, 1, 1), -EINVAL);
+	cr_assert_eq(grain_htab_remove_locked(NULL, &o.node), -EINVAL);
+
+	/* A held scope checks its key and node too; the table is unchanged
+	 * by every call above, and still works. */
+	grain_htab_lock(h, &k, &s);
+	cr_assert_null(grain_htab_find_locked(&s, NULL));
+	cr_assert_eq(grain_htab_insert_locked(&s, &o.node, NULL, 1, 1), -EINVAL);
+	cr_assert_eq(grain_htab_insert_locked(&s, NULL, &k, 1, 1), -EINVAL);
+	cr_assert_eq(grain_htab_remove_locked(&s, NULL), -EINVAL);
+	cr_assert_eq(grain_htab_insert_locked(&s, &o.node, &k, 1, 1), 0);
+	grain_htab_unlock(&s);
+	st = stats_of(h);
+	cr_assert_eq(st.entries, 1u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 1u);
+	cr_assert_eq(find(h, k), &o.node);
+	grain_htab_destroy(h);
+	cr_assert_eq(atomic_load(&o.reclaims), 1u);
+}
+
 Test(htab_create, bad_configurations)
 {
 	struct ledger l;

@@ -655,6 +655,12 @@ static GRAIN_ALWAYS_INLINE void
 grain_htab_lock_fast(struct grain_htab *h, const void *key,
 		     struct grain_htab_scope *s, const struct grain_htab_params p)
 {
+	if (GRAIN_UNLIKELY(h == NULL || key == NULL || s == NULL)) {
+		/* An empty scope: its calls fail, its unlock does nothing. */
+		if (s != NULL)
+			*s = (struct grain_htab_scope){ 0 };
+		return;
+	}
 	s->h = h;
 	s->hash = p.hash(key, &h->secret, h->ctx);
 	s->stripe = &h->stripes[grain_impl_htab_stripe_index(h, s->hash)];
@@ -665,6 +671,8 @@ grain_htab_lock_fast(struct grain_htab *h, const void *key,
 
 GRAIN_INLINE_API void grain_htab_unlock(struct grain_htab_scope *s)
 {
+	if (GRAIN_UNLIKELY(s == NULL || s->stripe == NULL))
+		return;
 	grain_spin_unlock(&s->stripe->lock);
 	if (GRAIN_UNLIKELY(((uintptr_t)s->retired | s->todo) != 0)) {
 		/* A copy: the caller's scope never escapes on the fast path,
@@ -678,6 +686,8 @@ static GRAIN_ALWAYS_INLINE struct grain_hnode *
 grain_htab_find_locked_fast(struct grain_htab_scope *s, const void *key,
 			    const struct grain_htab_params p)
 {
+	if (GRAIN_UNLIKELY(s == NULL || s->stripe == NULL || key == NULL))
+		return NULL;
 	struct grain_impl_htab_stripe *st = s->stripe;
 	struct grain_hnode *n = grain_impl_htab_search(
 		grain_impl_htab_array_locked(st), s->hash, key, p, s->h->ctx);
@@ -773,7 +783,7 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 	struct grain_impl_htab_probe pr;
 	int rc;
 
-	if (GRAIN_UNLIKELY(node == NULL ||
+	if (GRAIN_UNLIKELY(node == NULL || key == NULL ||
 			   node->state != GRAIN_IMPL_HNODE_FREE ||
 			   charge > UINT32_MAX))
 		return -EINVAL;
@@ -805,7 +815,7 @@ grain_htab_insert_locked_fast(struct grain_htab_scope *s,
 {
 	struct grain_hnode *found;
 
-	if (s == NULL)
+	if (s == NULL || s->stripe == NULL)
 		return -EINVAL;
 	return grain_impl_htab_insert(s, node, key, now, charge, &found, p);
 }
@@ -819,8 +829,11 @@ grain_htab_find_or_insert_locked_fast(struct grain_htab_scope *s,
 {
 	struct grain_hnode *f = NULL;
 
-	if (s == NULL || found == NULL)
+	if (s == NULL || s->stripe == NULL || found == NULL) {
+		if (found != NULL)
+			*found = NULL;
 		return -EINVAL;
+	}
 	int rc = grain_impl_htab_insert(s, node, key, now, charge, &f, p);
 	*found = rc == 0 || rc == -EEXIST ? f : NULL;
 	return rc;
@@ -836,7 +849,7 @@ grain_htab_insert_fast(struct grain_htab *h, struct grain_hnode *node,
 	struct grain_htab_scope s;
 	struct grain_hnode *found;
 
-	if (h == NULL || node == NULL)
+	if (h == NULL || node == NULL || key == NULL)
 		return -EINVAL;
 	grain_htab_lock_fast(h, key, &s, p);
 	int rc = grain_impl_htab_insert(&s, node, key, now, charge, &found, p);
@@ -852,8 +865,11 @@ grain_htab_find_or_insert_fast(struct grain_htab *h, const void *key,
 {
 	struct grain_htab_scope s;
 
-	if (h == NULL || found == NULL)
+	if (h == NULL || key == NULL || found == NULL) {
+		if (found != NULL)
+			*found = NULL;
 		return -EINVAL;
+	}
 	grain_htab_lock_fast(h, key, &s, p);
 	int rc = grain_htab_find_or_insert_locked_fast(&s, key, node, now,
 						       charge, found, p);
@@ -861,14 +877,14 @@ grain_htab_find_or_insert_fast(struct grain_htab *h, const void *key,
 	return rc;
 }
 
-static GRAIN_ALWAYS_INLINE int
+GRAIN_NODISCARD static GRAIN_ALWAYS_INLINE int
 grain_htab_remove_fast(struct grain_htab *h, const void *key,
 		       struct grain_hnode **removed,
 		       const struct grain_htab_params p)
 {
 	struct grain_htab_scope s;
 
-	if (h == NULL)
+	if (h == NULL || key == NULL)
 		return -EINVAL;
 	grain_htab_lock_fast(h, key, &s, p);
 	struct grain_impl_htab_bucket *b = NULL;
@@ -906,7 +922,8 @@ static GRAIN_ALWAYS_INLINE struct grain_hnode *
 grain_htab_lookup_fast(struct grain_htab *h, const void *key,
 		       const struct grain_htab_params p)
 {
-	if (GRAIN_UNLIKELY(h == NULL || (h->flags & GRAIN_HTAB_NO_RCU) != 0))
+	if (GRAIN_UNLIKELY(h == NULL || key == NULL ||
+			   (h->flags & GRAIN_HTAB_NO_RCU) != 0))
 		return NULL;
 	uint64_t hash = p.hash(key, &h->secret, h->ctx);
 	/* A3: pairs with R3 in src/htab_resize.c; the array's buckets are
@@ -928,12 +945,19 @@ static inline struct grain_htab_params grain_impl_htab_ops(const struct grain_ht
 GRAIN_INLINE_API void grain_htab_lock(struct grain_htab *h, const void *key,
 				   struct grain_htab_scope *s)
 {
+	if (GRAIN_UNLIKELY(h == NULL)) {
+		if (s != NULL)
+			*s = (struct grain_htab_scope){ 0 };
+		return;
+	}
 	grain_htab_lock_fast(h, key, s, grain_impl_htab_ops(h));
 }
 
 GRAIN_INLINE_API struct grain_hnode *
 grain_htab_find_locked(struct grain_htab_scope *s, const void *key)
 {
+	if (GRAIN_UNLIKELY(s == NULL || s->h == NULL))
+		return NULL;
 	return grain_htab_find_locked_fast(s, key, grain_impl_htab_ops(s->h));
 }
 
@@ -941,7 +965,7 @@ GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_htab_insert_locked(struct grain_htab_scope *s, struct grain_hnode *node,
 			 const void *key, uint64_t now, size_t charge)
 {
-	if (s == NULL)
+	if (s == NULL || s->h == NULL)
 		return -EINVAL;
 	return grain_htab_insert_locked_fast(s, node, key, now, charge,
 					     grain_impl_htab_ops(s->h));
@@ -952,8 +976,11 @@ grain_htab_find_or_insert_locked(struct grain_htab_scope *s, const void *key,
 				 struct grain_hnode *node, uint64_t now,
 				 size_t charge, struct grain_hnode **found)
 {
-	if (s == NULL)
+	if (s == NULL || s->h == NULL) {
+		if (found != NULL)
+			*found = NULL;
 		return -EINVAL;
+	}
 	return grain_htab_find_or_insert_locked_fast(
 		s, key, node, now, charge, found, grain_impl_htab_ops(s->h));
 }
