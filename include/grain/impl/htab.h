@@ -1007,7 +1007,7 @@ grain_htab_find_or_insert(struct grain_htab *h, const void *key,
 					      grain_impl_htab_ops(h));
 }
 
-GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *h, const void *key,
+GRAIN_NODISCARD GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *h, const void *key,
 				    struct grain_hnode **removed)
 {
 	if (h == NULL)
