@@ -25,6 +25,7 @@
  * RFC 3168 section 5.3; Novak, "Target-Based Fragmentation Reassembly".
  */
 #define _GNU_SOURCE
+#include "inet.h"
 #include "reasm.h"
 
 #include <grain/hash.h>
@@ -127,23 +128,6 @@ struct reasm {
 
 /* --- small helpers ------------------------------------------------------- */
 
-static inline uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static inline uint32_t rd32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | p[3];
-}
-
-static inline void wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
 /* The engine's own memory (datagrams, payload copies, piece arrays,
  * headers) goes through the configured allocation hooks; output frames are
  * plain malloc (their consumer frees them with reasm_out_free()). */
@@ -157,19 +141,6 @@ static void *mem_get(const struct reasm *r, size_t n)
 static void mem_put(const struct reasm *r, void *p, size_t n)
 {
 	grain_mem_free(r->ap, p, n, MEM_ALIGN);
-}
-
-static uint16_t ip_checksum(const uint8_t *p, size_t n)
-{
-	uint32_t sum = 0;
-
-	for (size_t i = 0; i + 1 < n; i += 2)
-		sum += rd16(p + i);
-	if (n & 1)
-		sum += (uint32_t)p[n - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
 }
 
 /* ECN codepoint -> the bit Linux's ip_frag_ecn_table is indexed by. */
@@ -229,13 +200,13 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen,
 		unsigned tags = 0;
 		if (caplen < 14)
 			return 0;
-		*etype = rd16(f + off);
+		*etype = inet_rd16(f + off);
 		while (*etype == 0x8100 || *etype == 0x88a8) {
 			if (tags == REASM_MAX_VLAN_TAGS)
 				return -1;
 			if (caplen < off + 6)
 				return 0;
-			uint32_t vid = rd16(f + off + 2) & 0x0fffu;
+			uint32_t vid = inet_rd16(f + off + 2) & 0x0fffu;
 			if (tags < 2) {
 				vk->vlan |= vid << (12 * tags);
 			} else {
@@ -249,7 +220,7 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen,
 			}
 			tags++;
 			off += 4;
-			*etype = rd16(f + off);
+			*etype = inet_rd16(f + off);
 		}
 		vk->vlan |= tags << 24;
 		*l3 = off + 2;
@@ -258,13 +229,13 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen,
 	case REASM_LINK_SLL:
 		if (caplen < 16)
 			return 0;
-		*etype = rd16(f + 14);
+		*etype = inet_rd16(f + 14);
 		*l3 = 16;
 		return 1;
 	case REASM_LINK_SLL2:
 		if (caplen < 20)
 			return 0;
-		*etype = rd16(f);
+		*etype = inet_rd16(f);
 		*l3 = 20;
 		return 1;
 	case REASM_LINK_RAW:
@@ -294,8 +265,8 @@ static enum parse_result parse_v4(struct frag *fr, const uint8_t *ip,
 	if (avail < 20)
 		return P_PASS;
 	uint32_t ihl = (uint32_t)(ip[0] & 15) * 4;
-	uint32_t tot = rd16(ip + 2);
-	uint16_t fo = rd16(ip + 6);
+	uint32_t tot = inet_rd16(ip + 2);
+	uint16_t fo = inet_rd16(ip + 6);
 
 	if ((ip[0] >> 4) != 4 || ihl < 20 || tot < ihl)
 		return P_PASS; /* not IPv4 we can read: not ours to judge */
@@ -305,7 +276,7 @@ static enum parse_result parse_v4(struct frag *fr, const uint8_t *ip,
 	fr->family = 4;
 	if (avail < tot || avail < ihl)
 		return fr->truncated ? P_TRUNCATED : P_MALFORMED;
-	if (ip_checksum(ip, ihl) != 0)
+	if (inet_csum(ip, ihl) != 0)
 		return P_BADSUM;
 	fr->hdr_len = ihl;
 	fr->ip_len = tot;
@@ -316,7 +287,7 @@ static enum parse_result parse_v4(struct frag *fr, const uint8_t *ip,
 	fr->payload = ip + ihl;
 	fr->tos = ip[1];
 	memcpy(fr->key.addr, ip + 12, 8); /* src, dst */
-	fr->key.id = rd16(ip + 4);
+	fr->key.id = inet_rd16(ip + 4);
 	fr->key.proto = ip[9];
 	fr->key.family = 4;
 	return P_FRAG;
@@ -348,7 +319,7 @@ static bool v6_chain_complete(const uint8_t *p, uint32_t n, uint8_t nh)
 		case 44: /* another Fragment header */
 			if (off + 8 > n)
 				return false;
-			if (rd16(p + off + 2) & 0xfff8)
+			if (inet_rd16(p + off + 2) & 0xfff8)
 				return true; /* Linux gives up here */
 			need = 8;
 			break;
@@ -414,7 +385,7 @@ static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 {
 	if (avail < 40 || (ip[0] >> 4) != 6)
 		return P_PASS;
-	uint32_t plen = rd16(ip + 4);
+	uint32_t plen = inet_rd16(ip + 4);
 	uint32_t off = 40, nh_off = 6;
 	uint8_t nh = ip[6];
 
@@ -436,7 +407,7 @@ static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 	if (avail < 40 + plen || avail < off + 8)
 		return fr->truncated ? P_TRUNCATED : P_MALFORMED;
 	const uint8_t *fh = ip + off;
-	uint16_t fo = rd16(fh + 2);
+	uint16_t fo = inet_rd16(fh + 2);
 	fr->hdr_len = off;
 	fr->fh_off = off;
 	fr->nh_off = nh_off;
@@ -448,7 +419,7 @@ static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 	fr->payload = fh + 8;
 	fr->tos = (uint8_t)(((ip[0] & 15) << 4) | (ip[1] >> 4));
 	memcpy(fr->key.addr, ip + 8, 32); /* src, dst */
-	fr->key.id = rd32(fh + 4);
+	fr->key.id = inet_rd32(fh + 4);
 	fr->key.family = 6;
 	return P_FRAG;
 }
@@ -560,7 +531,7 @@ static int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 	memcpy(o->data + head, fr->payload, fr->len);
 	uint8_t *ip = o->data + fr->l3;
 	ip[fr->nh_off] = fr->v6_nexthdr;
-	wr16(ip + 4, (uint16_t)(fr->fh_off - 40 + fr->len));
+	inet_wr16(ip + 4, (uint16_t)(fr->fh_off - 40 + fr->len));
 	o->dscp = fr->tos >> 2;
 	w->st.atomic++;
 	w->st.ReasmOKs++;
@@ -976,12 +947,12 @@ static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
 	}
 	uint8_t *ip = o->data + d->l2_len;
 	if (d->key.family == 4) {
-		wr16(ip + 2, (uint16_t)(l3len + d->len));
-		wr16(ip + 6, d->max_df_size == d->max_size ? 0x4000 : 0);
+		inet_wr16(ip + 2, (uint16_t)(l3len + d->len));
+		inet_wr16(ip + 6, d->max_df_size == d->max_size ? 0x4000 : 0);
 		if (ecn == 3)
 			ip[1] |= 3;
-		wr16(ip + 10, 0);
-		wr16(ip + 10, ip_checksum(ip, l3len));
+		inet_wr16(ip + 10, 0);
+		inet_wr16(ip + 10, inet_csum(ip, l3len));
 		o->dscp = ip[1] >> 2;
 	} else {
 		if (v6_nested_frag(data, d->len, d->v6_nexthdr)) {
@@ -993,7 +964,7 @@ static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
 			}
 		}
 		ip[d->nh_off] = d->v6_nexthdr;
-		wr16(ip + 4, (uint16_t)(l3len - 40 + d->len));
+		inet_wr16(ip + 4, (uint16_t)(l3len - 40 + d->len));
 		if (ecn == 3)
 			ip[1] |= 0x30;
 		o->dscp = (uint8_t)((((ip[0] & 15) << 4) | (ip[1] >> 4)) >> 2);

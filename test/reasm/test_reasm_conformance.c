@@ -221,7 +221,7 @@ Test(pktbuild, checker_catches_errors)
 		cr_assert(pb_check(w->data, w->caplen, &d, why, sizeof(why)),
 			  "IPv%d whole: %s", fam, why);
 		if (fam == 4)
-			cr_expect_eq(pb_csum(w->data + 14, 20), 0);
+			cr_expect_eq(inet_csum(w->data + 14, 20), 0);
 
 		/* A fragment is not a reassembled datagram (an IPv4
 		 * "fragment" at offset 0 without MF is a whole one). */
@@ -300,11 +300,11 @@ Test(pktbuild, checker_catches_errors)
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *ip = v[i]->data + v[i]->l3off;
 		cr_expect_eq(v[i]->l3off, 20u);
-		cr_expect_eq(pb_get16(v[i]->data), PB_ETH_IPV4);
-		uint16_t frag = pb_get16(ip + 6);
+		cr_expect_eq(inet_rd16(v[i]->data), PB_ETH_IPV4);
+		uint16_t frag = inet_rd16(ip + 6);
 		cr_expect_eq((frag & 0x1fff) * 8u, 24u * i);
 		cr_expect_eq(!!(frag & 0x2000), i + 1 < n);
-		size_t len = pb_get16(ip + 2) - 20u;
+		size_t len = inet_rd16(ip + 2) - 20u;
 		memcpy(back + 24 * i, ip + 20, len);
 	}
 	cr_expect_eq(memcmp(back, data, sizeof(data)), 0);

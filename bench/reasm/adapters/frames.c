@@ -10,8 +10,10 @@
  * between two workers of an experiment, so the harness may rewrite a
  * frame's IP ID in place.
  */
+#define _DEFAULT_SOURCE /* be16toh() and friends, for inet.h */
 #include "frames.h"
 
+#include "inet.h"
 #include "reasm.h"
 
 #include <errno.h>
@@ -38,23 +40,12 @@ int frame_dlt(enum bench_reasm_link link)
 
 uint32_t frame_sum(const uint8_t *p, size_t n, uint32_t sum)
 {
-	for (size_t i = 0; i + 1 < n; i += 2) {
-		sum += frame_rd16(p + i);
-		if (sum > 0xffffu)
-			sum = (sum & 0xffffu) + (sum >> 16);
-	}
-	return sum;
+	return inet_sum(sum, p, n);
 }
 
 uint16_t frame_ip_checksum(const uint8_t *ip)
 {
-	return (uint16_t)~frame_sum(ip, IP_HDR, 0);
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-	frame_wr16(p, (uint16_t)(v >> 16));
-	frame_wr16(p + 2, (uint16_t)v);
+	return inet_csum(ip, IP_HDR);
 }
 
 static uint32_t legit_src(uint32_t index)
@@ -86,8 +77,8 @@ static uint16_t put_headers(uint8_t *f, enum bench_reasm_link link,
 	frame_wr16(ip + 6, (uint16_t)((mf ? 0x2000u : 0u) | (offset / 8u)));
 	ip[8] = 64;
 	ip[9] = 17; /* UDP */
-	wr32(ip + 12, src);
-	wr32(ip + 16, FRAME_DST_ADDR);
+	inet_wr32(ip + 12, src);
+	inet_wr32(ip + 16, FRAME_DST_ADDR);
 	uint16_t csum = frame_ip_checksum(ip);
 	frame_wr16(ip + 10, csum);
 	return csum;
@@ -109,21 +100,11 @@ static uint16_t build_udp(uint8_t *u, uint32_t len, uint32_t index)
 	for (uint32_t pos = 0; pos < len - UDP_HDR; pos++)
 		u[UDP_HDR + pos] = frame_payload_byte(index, pos);
 
-	uint8_t pseudo[12];
-	wr32(pseudo, legit_src(index));
-	wr32(pseudo + 4, FRAME_DST_ADDR);
-	pseudo[8] = 0;
-	pseudo[9] = 17;
-	frame_wr16(pseudo + 10, (uint16_t)len);
-	uint32_t sum = frame_sum(pseudo, sizeof(pseudo), 0);
-	sum = frame_sum(u, len & ~1u, sum);
-	if (len & 1)
-		sum += (uint32_t)u[len - 1] << 8;
-	while (sum > 0xffffu)
-		sum = (sum & 0xffffu) + (sum >> 16);
-	uint16_t csum = (uint16_t)~sum;
-	if (csum == 0)
-		csum = 0xffff; /* 0 would mean "no checksum" */
+	uint8_t addrs[8];
+	inet_wr32(addrs, legit_src(index));
+	inet_wr32(addrs + 4, FRAME_DST_ADDR);
+	uint32_t sum = inet_pseudo_sum(addrs, addrs + 4, 4, INET_PROTO_UDP, len);
+	uint16_t csum = inet_udp_fold(inet_sum(sum, u, len));
 	frame_wr16(u + 6, csum);
 	return csum;
 }
