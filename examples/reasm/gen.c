@@ -686,16 +686,11 @@ static int parse_num(const char *s, unsigned long long max,
 	return errno != 0 || *end != '\0' || *v > max ? -1 : 0;
 }
 
-int main(int argc, char **argv)
+/* The command line into *path, *seed, *count and g->link. @return -1 to
+ * go on, 0 after --help, or 2 after a message. */
+static int parse_args(int argc, char **argv, struct gen *g, const char **path,
+		      unsigned long long *seed, unsigned long long *count)
 {
-	const char *path = NULL;
-	unsigned long long seed = 1, count = 100;
-	struct gen g;
-	pcap_t *dead;
-	int status = 0;
-
-	memset(&g, 0, sizeof(g));
-	g.link = LINK_ETHER;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -712,26 +707,26 @@ int main(int argc, char **argv)
 		}
 		i++;
 		if (strcmp(a, "--write") == 0) {
-			path = v;
+			*path = v;
 		} else if (strcmp(a, "--seed") == 0) {
-			if (parse_num(v, UINT64_MAX, &seed) != 0) {
+			if (parse_num(v, UINT64_MAX, seed) != 0) {
 				errorf("bad --seed '%s'", v);
 				return 2;
 			}
 		} else if (strcmp(a, "--count") == 0) {
-			if (parse_num(v, 100000, &count) != 0) {
+			if (parse_num(v, 100000, count) != 0) {
 				errorf("--count must be 0..100000, not '%s'",
 				       v);
 				return 2;
 			}
 		} else if (strcmp(v, "ether") == 0) {
-			g.link = LINK_ETHER;
+			g->link = LINK_ETHER;
 		} else if (strcmp(v, "raw") == 0) {
-			g.link = LINK_RAW;
+			g->link = LINK_RAW;
 		} else if (strcmp(v, "sll") == 0) {
-			g.link = LINK_SLL;
+			g->link = LINK_SLL;
 		} else if (strcmp(v, "sll2") == 0) {
-			g.link = LINK_SLL2;
+			g->link = LINK_SLL2;
 		} else {
 			errorf("--link must be ether, raw, sll or sll2, not "
 			       "'%s'",
@@ -739,22 +734,70 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (path == NULL) {
+	if (*path == NULL) {
 		errorf("--write is required (try --help)");
 		return 2;
 	}
+	return -1;
+}
 
-	{
-		static const int dlts[] = {
-			[LINK_ETHER] = DLT_EN10MB,
-			[LINK_RAW] = DLT_RAW,
-			[LINK_SLL] = DLT_LINUX_SLL,
-			[LINK_SLL2] = DLT_LINUX_SLL2,
-		};
+/* Every frame of the capture: @p count datagrams of the random mix, with
+ * the fixed cases at a fifth, a quarter, a third and half of the way, the
+ * incomplete ones, then an eighth as many past the IPv4 timeout. */
+static void generate(struct gen *g, size_t count)
+{
+	size_t done = 0;
+	unsigned fixed = 0;
 
-		dead = pcap_open_dead_with_tstamp_precision(
-			dlts[g.link], SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
+	while (done < count || fixed < 4) {
+		if (fixed == 0 && done >= count / 5) {
+			add_many_frags(g);
+			fixed++;
+		} else if (fixed == 1 && done >= count / 4) {
+			add_duplicate(g);
+			fixed++;
+		} else if (fixed == 2 && done >= count / 3) {
+			add_overlap(g);
+			fixed++;
+		} else if (fixed == 3 && done >= count / 2) {
+			add_atomic(g);
+			if (g->link == LINK_ETHER)
+				add_arp(g);
+			fixed++;
+		}
+		if (done < count)
+			done += add_batch(g, count - done);
 	}
+	add_incomplete(g);
+
+	/* Phase 2: past the IPv4 timeout. */
+	g->now_ns += 31 * NS_PER_S + NS_PER_S / 2;
+	for (size_t n = count / 8 + 1, d = 0; d < n;)
+		d += add_batch(g, n - d);
+}
+
+int main(int argc, char **argv)
+{
+	static const int dlts[] = {
+		[LINK_ETHER] = DLT_EN10MB,
+		[LINK_RAW] = DLT_RAW,
+		[LINK_SLL] = DLT_LINUX_SLL,
+		[LINK_SLL2] = DLT_LINUX_SLL2,
+	};
+	const char *path = NULL;
+	unsigned long long seed = 1, count = 100;
+	struct gen g;
+	pcap_t *dead;
+	int status;
+
+	memset(&g, 0, sizeof(g));
+	g.link = LINK_ETHER;
+	status = parse_args(argc, argv, &g, &path, &seed, &count);
+	if (status >= 0)
+		return status;
+	status = 0;
+	dead = pcap_open_dead_with_tstamp_precision(dlts[g.link], SNAPLEN,
+						    PCAP_TSTAMP_PRECISION_NANO);
 	if (dead == NULL) {
 		errorf("out of memory");
 		return 2;
@@ -769,39 +812,7 @@ int main(int argc, char **argv)
 	g.now_ns = START_S * NS_PER_S;
 	g.ip_id = (uint16_t)rnd(&g.rng);
 	g.frag_id6 = (uint32_t)rnd(&g.rng);
-
-	/* Phase 1: the random mix, with the fixed cases at a fifth, a
-	 * quarter, a third and half of the way. */
-	{
-		size_t n = (size_t)count, done = 0;
-		unsigned fixed = 0;
-
-		while (done < n || fixed < 4) {
-			if (fixed == 0 && done >= n / 5) {
-				add_many_frags(&g);
-				fixed++;
-			} else if (fixed == 1 && done >= n / 4) {
-				add_duplicate(&g);
-				fixed++;
-			} else if (fixed == 2 && done >= n / 3) {
-				add_overlap(&g);
-				fixed++;
-			} else if (fixed == 3 && done >= n / 2) {
-				add_atomic(&g);
-				if (g.link == LINK_ETHER)
-					add_arp(&g);
-				fixed++;
-			}
-			if (done < n)
-				done += add_batch(&g, n - done);
-		}
-	}
-	add_incomplete(&g);
-
-	/* Phase 2: past the IPv4 timeout. */
-	g.now_ns += 31 * NS_PER_S + NS_PER_S / 2;
-	for (size_t done = 0, n = (size_t)count / 8 + 1; done < n;)
-		done += add_batch(&g, n - done);
+	generate(&g, (size_t)count);
 
 	if (g.oom) {
 		errorf("out of memory");
