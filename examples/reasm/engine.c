@@ -1515,19 +1515,20 @@ int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
 		return rc;
 	}
 	for (int f = 0; f < 2; f++) {
-		struct grain_htab_config hc;
-		memset(&hc, 0, sizeof(hc));
-		hc.ops.hash = key_hash;
-		hc.ops.eq = key_eq;
-		hc.ops.reclaim = dgram_reclaim;
-		hc.ctx = r;
-		hc.stripes = c.stripes;
-		hc.mem_high = c.mem_high;
-		hc.mem_low = c.mem_low;
-		hc.policy = c.mem_refuse ? GRAIN_HTAB_REFUSE : GRAIN_HTAB_EVICT;
-		hc.ttl = f == 0 ? c.timeout_v4_ns : c.timeout_v6_ns;
-		hc.flags = GRAIN_HTAB_NO_RCU;
-		hc.secret = &r->secret;
+		struct grain_htab_config hc = {
+			.ops = { .hash = key_hash,
+				 .eq = key_eq,
+				 .reclaim = dgram_reclaim },
+			.ctx = r,
+			.stripes = c.stripes,
+			.mem_high = c.mem_high,
+			.mem_low = c.mem_low,
+			.policy = c.mem_refuse ? GRAIN_HTAB_REFUSE
+					       : GRAIN_HTAB_EVICT,
+			.ttl = f == 0 ? c.timeout_v4_ns : c.timeout_v6_ns,
+			.flags = GRAIN_HTAB_NO_RCU,
+			.secret = &r->secret,
+		};
 		rc = grain_htab_create(&r->tab[f], &hc, r->ap);
 		if (rc != 0) {
 			if (f == 1)

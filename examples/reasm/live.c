@@ -57,6 +57,7 @@
 #include <arpa/inet.h>
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
@@ -1191,12 +1192,11 @@ void live_meter_start(struct live_meter *m, uint64_t now_ns)
 }
 
 /* (now - then) per second over @p dt_ns. */
-static unsigned long long rate(uint64_t now, uint64_t then, uint64_t dt_ns)
+static uint64_t rate(uint64_t now, uint64_t then, uint64_t dt_ns)
 {
 	if (now <= then || dt_ns == 0)
 		return 0;
-	return (unsigned long long)((double)(now - then) * 1e9 / (double)dt_ns +
-				    0.5);
+	return (uint64_t)((double)(now - then) * 1e9 / (double)dt_ns + 0.5);
 }
 
 void live_meter_line(struct live_meter *m, FILE *f, uint64_t now_ns,
@@ -1207,22 +1207,18 @@ void live_meter_line(struct live_meter *m, FILE *f, uint64_t now_ns,
 	double t = (double)(now_ns - m->start_ns) / 1e9;
 
 	fprintf(f,
-		"stats %.1fs: in %llu pkt/s, %llu frag/s; out %llu dgram/s, "
-		"%llu frame/s; drops: ring %llu, refused %llu, oversize %llu, "
-		"unsent %llu, evicted %llu, timed out %llu; memory %llu B in "
-		"%llu datagrams; queued %u\n",
+		"stats %.1fs: in %" PRIu64 " pkt/s, %" PRIu64 " frag/s; out "
+		"%" PRIu64 " dgram/s, %" PRIu64 " frame/s; drops: ring %" PRIu64
+		", refused %" PRIu64 ", oversize %" PRIu64 ", unsent %" PRIu64
+		", evicted %" PRIu64 ", timed out %" PRIu64 "; memory %" PRIu64
+		" B in %" PRIu64 " datagrams; queued %u\n",
 		t, rate(st->packets, m->last.packets, dt),
 		rate(st->ReasmReqds, m->last.ReasmReqds, dt),
 		rate(st->ReasmOKs, m->last.ReasmOKs, dt),
-		rate(st->emitted, m->last.emitted, dt),
-		(unsigned long long)ls->rx_ring_drops,
-		(unsigned long long)st->refused,
-		(unsigned long long)ls->tx_oversize,
-		(unsigned long long)ls->tx_unsent,
-		(unsigned long long)st->evicted,
-		(unsigned long long)st->ReasmTimeout,
-		(unsigned long long)st->bytes_held,
-		(unsigned long long)st->datagrams_pending, queued);
+		rate(st->emitted, m->last.emitted, dt), ls->rx_ring_drops,
+		st->refused, ls->tx_oversize, ls->tx_unsent, st->evicted,
+		st->ReasmTimeout, st->bytes_held, st->datagrams_pending,
+		queued);
 	fflush(f);
 	m->last = *st;
 	m->last_ls = *ls;

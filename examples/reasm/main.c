@@ -442,6 +442,17 @@ static int set_once(const char **slot, const char *name, const char *value)
 	return 0;
 }
 
+/* A count from 1 to @p hi. @return 0, or 2 after a message. */
+static int set_count(unsigned *slot, const char *name, const char *value,
+		     unsigned hi)
+{
+	if (parse_uint(value, 1, hi, slot) == 0)
+		return 0;
+	errorf("--%s must be a number from 1 to %u, not '%s'", name, hi,
+	       value);
+	return 2;
+}
+
 /* The watermarks given so far (0: not given). */
 struct mem_args {
 	uint64_t high, low;
@@ -467,11 +478,7 @@ static int set_engine_option(struct options *o, struct mem_args *mem,
 		o->cfg.policy = (enum reasm_policy)p;
 		return 0;
 	case OPT_THREADS:
-		if (parse_uint(value, 1, MAX_THREADS, &o->threads) == 0)
-			return 0;
-		errorf("--threads must be a number from 1 to %u, not '%s'",
-		       MAX_THREADS, value);
-		return 2;
+		return set_count(&o->threads, name, value, MAX_THREADS);
 	case OPT_TIMEOUT:
 		if (parse_seconds(value, &o->cfg.timeout_v4_ns)) {
 			errorf("--timeout must be a number of seconds > 0, "
@@ -500,12 +507,8 @@ static int set_engine_option(struct options *o, struct mem_args *mem,
 		errorf("--mem-policy must be evict or refuse, not '%s'", value);
 		return 2;
 	case OPT_MAX_FRAGS:
-		if (parse_uint(value, 1, REASM_MAX_FRAGS_LIMIT,
-			       &o->cfg.max_frags) == 0)
-			return 0;
-		errorf("--max-frags must be a number from 1 to %u, not '%s'",
-		       REASM_MAX_FRAGS_LIMIT, value);
-		return 2;
+		return set_count(&o->cfg.max_frags, name, value,
+				 REASM_MAX_FRAGS_LIMIT);
 	default: /* OPT_STRIPES */
 		if (parse_uint(value, 1, MAX_STRIPES, &o->cfg.stripes) == 0 &&
 		    power_of_two(o->cfg.stripes))
@@ -547,11 +550,7 @@ static int set_live_option(struct options *o, int id, const char *name,
 		o->qdisc_bypass = true;
 		return 0;
 	case OPT_TX_FRAMES:
-		if (parse_uint(value, 1, MAX_TX_FRAMES, &o->tx_frames) == 0)
-			return 0;
-		errorf("--tx-frames must be a number from 1 to %u, not '%s'",
-		       MAX_TX_FRAMES, value);
-		return 2;
+		return set_count(&o->tx_frames, name, value, MAX_TX_FRAMES);
 	case OPT_STATS_INTERVAL:
 	case OPT_DURATION:
 		if (parse_seconds(value, id == OPT_DURATION
@@ -829,6 +828,25 @@ static void tmp_register(char *tmp, bool add)
 	}
 }
 
+/* Forgets the temporary file's and the target's names. */
+static void out_forget(struct out_file *of)
+{
+	free(of->tmp);
+	of->tmp = NULL;
+	free(of->target);
+	of->target = NULL;
+}
+
+/* Removes the temporary file (if @p remove: it is not renamed over the
+ * target) from the names a signal cleans up, then forgets it. */
+static void out_drop_tmp(struct out_file *of, bool remove)
+{
+	if (remove)
+		(void)unlink(of->tmp);
+	tmp_register(of->tmp, false);
+	out_forget(of);
+}
+
 /* Opens @p path for writing as described above. @return 0, or 2 after a
  * message. */
 static int out_open(struct out_file *of, const char *path)
@@ -879,10 +897,7 @@ static int out_open(struct out_file *of, const char *path)
 	fd = mkstemp(of->tmp);
 	if (fd < 0) {
 		errorf("%s: %s", path, strerror(errno));
-		free(of->tmp);
-		of->tmp = NULL;
-		free(of->target);
-		of->target = NULL;
+		out_forget(of);
 		return 2;
 	}
 	tmp_register(of->tmp, true);
@@ -895,12 +910,7 @@ static int out_open(struct out_file *of, const char *path)
 	if (of->f == NULL) {
 		errorf("%s: %s", path, strerror(errno));
 		close(fd);
-		(void)unlink(of->tmp);
-		tmp_register(of->tmp, false);
-		free(of->tmp);
-		of->tmp = NULL;
-		free(of->target);
-		of->target = NULL;
+		out_drop_tmp(of, true);
 		return 2;
 	}
 	return 0;
@@ -920,13 +930,7 @@ static int out_finish(struct out_file *of, bool ok)
 		status = 2;
 		ok = false;
 	}
-	if (!ok)
-		(void)unlink(of->tmp);
-	tmp_register(of->tmp, false);
-	free(of->tmp);
-	of->tmp = NULL;
-	free(of->target);
-	of->target = NULL;
+	out_drop_tmp(of, !ok);
 	return status;
 }
 
