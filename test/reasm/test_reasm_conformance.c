@@ -41,6 +41,13 @@
 static const int families[] = { 4, 6 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
+/* The parameters of a test run once per family (an int *: 4 or 6). */
+#define FAMILY_PARAMS(suite, name)                                        \
+	ParameterizedTestParameters(suite, name)                          \
+	{                                                                 \
+		return cr_make_param_array(int, (void *)families, NFAMILIES); \
+	}
+
 /* A datagram of @len bytes of fragmentable part on @dlt: a UDP header,
  * then a pattern from @seed. */
 static void make(struct pb_dgram *d, int family, int dlt, uint32_t id,
@@ -449,10 +456,7 @@ static bool next_perm(unsigned *a, size_t n)
 	return true;
 }
 
-ParameterizedTestParameters(order, every_permutation)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(order, every_permutation)
 
 ParameterizedTest(int *family, order, every_permutation)
 {
@@ -1592,10 +1596,7 @@ Test(ipv4, bad_header_checksum_dropped)
  * keys
  */
 
-ParameterizedTestParameters(keys, id_reuse_after_completion)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(keys, id_reuse_after_completion)
 
 ParameterizedTest(int *family, keys, id_reuse_after_completion)
 {
@@ -1619,6 +1620,23 @@ ParameterizedTest(int *family, keys, id_reuse_after_completion)
 	cr_expect_eq(st.ReasmOKs, 2u);
 	cr_expect_eq(st.ReasmOverlaps, 0u);
 	cr_expect_eq(st.duplicates, 0u);
+}
+
+/* [0, 16) of the 32-byte @p d, then [16, 32) of @p o, which differs in
+ * its key: two datagrams, each completed by its own other half. */
+static void expect_apart(struct rig *g, const struct pb_dgram *d,
+			 const struct pb_dgram *o, const char *what)
+{
+	feed_frag(g, d, 0, 16, true);
+	cr_expect_eq(feed_frag(g, o, 16, 16, false), 0, "%s", what);
+	struct reasm_stats st = rig_stats(g);
+	cr_expect_eq(st.datagrams_pending, 2u, "%s", what);
+	cr_expect_eq(g->nout, 0u, "%s", what);
+	cr_expect_eq(feed_frag(g, o, 0, 16, true), 1, "%s", what);
+	cr_expect_eq(feed_frag(g, d, 16, 16, false), 1, "%s", what);
+	cr_assert_eq(g->nout, 2u, "%s", what);
+	expect_dgram(g, 0, o);
+	expect_dgram(g, 1, d);
 }
 
 /* Ways a second fragment differs from the first one's datagram. */
@@ -1697,18 +1715,8 @@ ParameterizedTest(struct key_case *p, keys, separate_datagrams_never_merge)
 		o.link.nvlan = 0;
 		break;
 	}
-	feed_frag(&g, &d, 0, 16, true);
-	cr_expect_eq(feed_frag(&g, &o, 16, 16, false), 0, "%s", what);
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.datagrams_pending, 2u, "%s", what);
-	cr_expect_eq(g.nout, 0u, "%s", what);
-	/* Each completes with its own other half. */
-	cr_expect_eq(feed_frag(&g, &o, 0, 16, true), 1, "%s", what);
-	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1, "%s", what);
-	cr_assert_eq(g.nout, 2u);
-	expect_dgram(&g, 0, &o);
-	expect_dgram(&g, 1, &d);
-	st = rig_finish(&g);
+	expect_apart(&g, &d, &o, what);
+	struct reasm_stats st = rig_finish(&g);
 	cr_expect_eq(st.ReasmOKs, 2u);
 	cr_expect_eq(st.ReasmOverlaps, 0u);
 	cr_expect_eq(st.duplicates, 0u);
@@ -1839,10 +1847,7 @@ ParameterizedTest(struct timeout_case *p, timeout, from_first_fragment)
 	cr_expect_eq(st.ReasmOKs, 0u);
 }
 
-ParameterizedTestParameters(timeout, late_fragment_without_expire)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(timeout, late_fragment_without_expire)
 
 /* Nobody called reasm_expire(), but the datagram's time is up when its
  * last fragment comes: it must not complete. */
@@ -2069,15 +2074,9 @@ ParameterizedTest(int *which, link, deep_vlan_stacks_keep_datagrams_apart)
 		o.link.tci[*which] ^= 0x800; /* VID bit 11 of tag *which */
 	else
 		o.link.nvlan = 6; /* one tag fewer */
-	feed_frag(&g, &d, 0, 16, true);
-	cr_expect_eq(feed_frag(&g, &o, 16, 16, false), 0, "case %d", *which);
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.datagrams_pending, 2u, "case %d", *which);
-	cr_expect_eq(feed_frag(&g, &o, 0, 16, true), 1, "case %d", *which);
-	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1, "case %d", *which);
-	cr_assert_eq(g.nout, 2u);
-	expect_dgram(&g, 0, &o);
-	expect_dgram(&g, 1, &d);
+	char what[16];
+	snprintf(what, sizeof(what), "case %d", *which);
+	expect_apart(&g, &d, &o, what);
 	rig_finish(&g);
 }
 
@@ -2117,10 +2116,7 @@ static struct pb_frame *pad_frame(struct pb_frame *f, uint32_t extra)
 	return p;
 }
 
-ParameterizedTestParameters(link, ethernet_padding_ignored)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(link, ethernet_padding_ignored)
 
 ParameterizedTest(int *family, link, ethernet_padding_ignored)
 {
@@ -2184,10 +2180,7 @@ ParameterizedTest(struct fam_link *p, link, cooked_and_raw)
  * truncated
  */
 
-ParameterizedTestParameters(truncated, fragment_never_reassembled)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(truncated, fragment_never_reassembled)
 
 ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 {
@@ -2227,10 +2220,7 @@ ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 	cr_expect_eq(st.frags_reassembled, 3u);
 }
 
-ParameterizedTestParameters(truncated, non_fragment_passed_as_captured)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(truncated, non_fragment_passed_as_captured)
 
 ParameterizedTest(int *family, truncated, non_fragment_passed_as_captured)
 {
