@@ -109,6 +109,58 @@ static uint16_t build_udp(uint8_t *u, uint32_t len, uint32_t index)
 	return csum;
 }
 
+/* The legitimate datagrams' fragments of @p p from @p at on, @p udp a
+ * scratch buffer of info.ip_payload bytes. @return the end. */
+static uint8_t *fill_legit(struct frame_pool *p, uint8_t *at,
+			   enum bench_reasm_link link, uint8_t *udp)
+{
+	const struct bench_reasm_workload_info *in = &p->info;
+	const uint32_t l2 = frame_l2_len(link);
+	const uint32_t fp = BENCH_REASM_FRAG_PAYLOAD;
+
+	for (uint32_t i = 0; i < in->datagrams; i++) {
+		p->udp_csum[i] = build_udp(udp, in->ip_payload, i);
+		for (uint32_t k = 0; k < in->frags; k++) {
+			uint32_t off = k * fp;
+			uint32_t n = k + 1 < in->frags ? fp
+						       : in->ip_payload - off;
+			struct pool_frame *f = &p->legit[i * in->frags + k];
+			f->data = at;
+			f->len = l2 + IP_HDR + n;
+			f->csum0 = put_headers(at, link, legit_src(i), n, off,
+					       k + 1 < in->frags);
+			memcpy(at + l2 + IP_HDR, udp + off, n);
+			at += round_up(f->len);
+		}
+	}
+	return at;
+}
+
+/* The flood fragments of @p p from @p at on, one @p slot each: the start
+ * of a 65000-byte UDP datagram whose other fragments never come. */
+static void fill_flood(struct frame_pool *p, uint8_t *at,
+		       enum bench_reasm_link link, uint64_t slot)
+{
+	const uint32_t l2 = frame_l2_len(link);
+	const uint32_t fp = BENCH_REASM_FRAG_PAYLOAD;
+
+	for (uint64_t j = 0; j < p->info.flood_frames; j++) {
+		struct pool_frame *f = &p->flood[j];
+		uint8_t *pl = at + l2 + IP_HDR;
+		f->data = at;
+		f->len = l2 + IP_HDR + fp;
+		f->csum0 = put_headers(at, link, flood_src((uint32_t)j), fp, 0,
+				       true);
+		frame_wr16(pl, (uint16_t)FRAME_UDP_SPORT);
+		frame_wr16(pl + 2, (uint16_t)FRAME_UDP_DPORT);
+		frame_wr16(pl + 4, 65000u);
+		frame_wr16(pl + 6, 0);
+		for (uint32_t pos = UDP_HDR; pos < fp; pos++)
+			pl[pos] = (uint8_t)(pos ^ j);
+		at += slot;
+	}
+}
+
 int frame_pool_build(struct frame_pool *p, enum bench_reasm_workload w,
 		     const struct bench_reasm_setup *s)
 {
@@ -174,39 +226,8 @@ int frame_pool_build(struct frame_pool *p, enum bench_reasm_workload w,
 		return -ENOMEM;
 	}
 
-	uint8_t *at = p->mem;
-	for (uint32_t i = 0; i < d; i++) {
-		p->udp_csum[i] = build_udp(udp, in->ip_payload, i);
-		for (uint32_t k = 0; k < in->frags; k++) {
-			uint32_t off = k * fp;
-			uint32_t n = k + 1 < in->frags ? fp
-						       : in->ip_payload - off;
-			struct pool_frame *f = &p->legit[i * in->frags + k];
-			f->data = at;
-			f->len = l2 + IP_HDR + n;
-			f->csum0 = put_headers(at, s->link, legit_src(i), n,
-					       off, k + 1 < in->frags);
-			memcpy(at + l2 + IP_HDR, udp + off, n);
-			at += round_up(f->len);
-		}
-	}
-	/* A flood fragment: the start of a 65000-byte UDP datagram whose
-	 * other fragments never come. */
-	for (uint64_t j = 0; j < in->flood_frames; j++) {
-		struct pool_frame *f = &p->flood[j];
-		uint8_t *pl = at + l2 + IP_HDR;
-		f->data = at;
-		f->len = l2 + IP_HDR + fp;
-		f->csum0 = put_headers(at, s->link, flood_src((uint32_t)j), fp,
-				       0, true);
-		frame_wr16(pl, (uint16_t)FRAME_UDP_SPORT);
-		frame_wr16(pl + 2, (uint16_t)FRAME_UDP_DPORT);
-		frame_wr16(pl + 4, 65000u);
-		frame_wr16(pl + 6, 0);
-		for (uint32_t pos = UDP_HDR; pos < fp; pos++)
-			pl[pos] = (uint8_t)(pos ^ j);
-		at += flood_slot;
-	}
+	uint8_t *at = fill_legit(p, p->mem, s->link, udp);
+	fill_flood(p, at, s->link, flood_slot);
 	free(udp);
 	return 0;
 }
