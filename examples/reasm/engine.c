@@ -802,8 +802,8 @@ static enum add_result add_clear(struct reasm *r, struct grain_htab_scope *s,
 /* Append the new fragment's bytes [a, z) from @p b to the replacement
  * @p out (*m pieces), extending its last piece when that one ends at
  * @p a in the same buffer. */
-static void push_new(struct piece *out, uint32_t *m, struct fbuf *b,
-		     uint32_t a, uint32_t z)
+static void push_new(struct piece *out, uint32_t *m, struct fbuf *b, uint32_t a,
+		     uint32_t z)
 {
 	if (*m > 0 && out[*m - 1].buf == b && out[*m - 1].end == a)
 		out[*m - 1].end = z;
@@ -820,8 +820,7 @@ static void push_new(struct piece *out, uint32_t *m, struct fbuf *b,
  */
 static uint32_t overlap_merge(enum reasm_policy pol, const struct dgram *d,
 			      uint32_t i, uint32_t j, uint32_t ns, uint32_t ne,
-			      struct fbuf *b, struct piece *out,
-			      uint32_t *lost)
+			      struct fbuf *b, struct piece *out, uint32_t *lost)
 {
 	uint32_t m = 0, cursor = ns;
 
@@ -855,8 +854,7 @@ static uint32_t overlap_merge(enum reasm_policy pol, const struct dgram *d,
 /* The fragment [ns, ne) overlaps pieces [i, j), under a target-based
  * policy: the winning bytes of each replace the others'. Takes *bp on
  * success; on failure the caller frees it. */
-static enum add_result add_overlap(struct reasm *r,
-				   struct grain_htab_scope *s,
+static enum add_result add_overlap(struct reasm *r, struct grain_htab_scope *s,
 				   struct dgram *d, const struct frag *fr,
 				   uint32_t i, uint32_t j, uint32_t ne,
 				   struct fbuf **bp)
@@ -926,8 +924,7 @@ static void note_held(struct dgram *d, const struct frag *fr, uint32_t ne)
  * policy's choice. On ADD_OK *bp has been taken; otherwise the caller
  * frees it.
  */
-static enum add_result add_fragment(struct reasm *r,
-				    struct grain_htab_scope *s,
+static enum add_result add_fragment(struct reasm *r, struct grain_htab_scope *s,
 				    struct dgram *d, const struct frag *fr,
 				    uint32_t ne, struct fbuf **bp,
 				    bool *overlapped)
@@ -1296,8 +1293,7 @@ static void dgram_kill(struct reasm_worker *w, struct dgram *d,
 
 /* Step 4b: a completed datagram, unlinked: rebuilt and emitted, or
  * counted as failed. @return 1 if a datagram was emitted, else 0. */
-static int dgram_deliver(struct reasm_worker *w, struct dgram *d,
-			 uint64_t now)
+static int dgram_deliver(struct reasm_worker *w, struct dgram *d, uint64_t now)
 {
 	struct reasm_stats *st = &w->st;
 	enum rebuild_fail why;

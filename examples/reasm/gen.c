@@ -249,7 +249,7 @@ static void write_frame(struct gen *g, const uint8_t *l3, size_t len,
 	case LINK_RAW:
 		break;
 	case LINK_SLL:
-		inet_wr16(frame, 0);     /* packet type: to us */
+		inet_wr16(frame, 0);	 /* packet type: to us */
 		inet_wr16(frame + 2, 1); /* ARPHRD_ETHER */
 		inet_wr16(frame + 4, 6); /* address length */
 		memset(frame + 6, 0, 8);
@@ -449,7 +449,8 @@ static void add_fragments(struct gen *g, const struct udp_spec *s,
 					  INET_PROTO_FRAGMENT, buf);
 			buf[hl] = INET_PROTO_UDP;
 			buf[hl + 1] = 0;
-			inet_wr16(buf + hl + 2, (unsigned)off | (more ? 1u : 0u));
+			inet_wr16(buf + hl + 2,
+				  (unsigned)off | (more ? 1u : 0u));
 			inet_wr32(buf + hl + 4, id6);
 			hl += 8;
 		} else {
@@ -630,7 +631,7 @@ static void add_arp(struct gen *g)
 {
 	uint8_t arp[28];
 
-	inet_wr16(arp, 1);		/* Ethernet */
+	inet_wr16(arp, 1);	    /* Ethernet */
 	inet_wr16(arp + 2, 0x0800); /* IPv4 */
 	arp[4] = 6;
 	arp[5] = 4;

@@ -448,8 +448,7 @@ static int set_count(unsigned *slot, const char *name, const char *value,
 {
 	if (parse_uint(value, 1, hi, slot) == 0)
 		return 0;
-	errorf("--%s must be a number from 1 to %u, not '%s'", name, hi,
-	       value);
+	errorf("--%s must be a number from 1 to %u, not '%s'", name, hi, value);
 	return 2;
 }
 
@@ -460,8 +459,8 @@ struct mem_args {
 
 /* The engine's options (policy, threads and limits). @return 0, or 2
  * after a message. */
-static int set_engine_option(struct options *o, struct mem_args *mem,
-			     int id, const char *name, const char *value)
+static int set_engine_option(struct options *o, struct mem_args *mem, int id,
+			     const char *name, const char *value)
 {
 	uint64_t bytes;
 	int p;
@@ -500,7 +499,8 @@ static int set_engine_option(struct options *o, struct mem_args *mem,
 		*(id == OPT_MEM_HIGH ? &mem->high : &mem->low) = bytes;
 		return 0;
 	case OPT_MEM_POLICY:
-		if (strcmp(value, "evict") == 0 || strcmp(value, "refuse") == 0) {
+		if (strcmp(value, "evict") == 0 ||
+		    strcmp(value, "refuse") == 0) {
 			o->cfg.mem_refuse = strcmp(value, "refuse") == 0;
 			return 0;
 		}
@@ -561,8 +561,8 @@ static int set_live_option(struct options *o, int id, const char *name,
 		       value);
 		return 2;
 	default: /* OPT_DST_MAC, OPT_SRC_MAC */
-		if (parse_mac(value, id == OPT_DST_MAC ? o->dst_mac
-						       : o->src_mac)) {
+		if (parse_mac(value,
+			      id == OPT_DST_MAC ? o->dst_mac : o->src_mac)) {
 			errorf("--%s must be a MAC address like "
 			       "02:00:00:00:00:01, not '%s'",
 			       name, value);

@@ -246,8 +246,8 @@ static void check_reassembled(const struct reasm_out *o)
 		CHECK(n >= 20 && ip[0] >> 4 == 4);
 		uint32_t ihl = (ip[0] & 15u) * 4;
 		CHECK(ihl >= 20 && ihl <= n);
-		CHECK(inet_rd16(ip + 2) == n);	       /* total length */
-		CHECK(inet_csum(ip, ihl) == 0);	       /* header checksum */
+		CHECK(inet_rd16(ip + 2) == n);	/* total length */
+		CHECK(inet_csum(ip, ihl) == 0); /* header checksum */
 		CHECK((inet_rd16(ip + 6) & ~0x4000u) == 0); /* MF 0, offset 0 */
 		CHECK(o->dscp == ip[1] >> 2);
 		uint32_t h = key_hash(4, ip, vlan);
@@ -368,8 +368,8 @@ static void build(const struct fz_spec *s)
 		ip[1] = tos;
 		inet_wr16(ip + 2, hdr + len);
 		inet_wr16(ip + 4, s->id);
-		inet_wr16(ip + 6,
-		     s->off & (FZ_OFF_MASK | FZ_OFF_MF | FZ_OFF_DF | FZ_OFF_X));
+		inet_wr16(ip + 6, s->off & (FZ_OFF_MASK | FZ_OFF_MF |
+					    FZ_OFF_DF | FZ_OFF_X));
 		ip[8] = 64;
 		ip[9] = fz_v4_proto[s->proto & 7];
 		memcpy(ip + 12, (const uint8_t[]){ 10, 0, 0, 1 }, 4);
@@ -412,7 +412,8 @@ static void build(const struct fz_spec *s)
 			*prev = 44;
 			fh[0] = nh;
 			fh[1] = 0;
-			inet_wr16(fh + 2, (uint32_t)pos | !!(s->off & FZ_OFF_MF));
+			inet_wr16(fh + 2,
+				  (uint32_t)pos | !!(s->off & FZ_OFF_MF));
 			fh[4] = (uint8_t)(id >> 24);
 			fh[5] = (uint8_t)(id >> 16);
 			fh[6] = (uint8_t)(id >> 8);

@@ -162,7 +162,7 @@ size_t pb_link_hdr(const struct pb_link *l, int family, uint8_t *buf)
 		p += 2;
 		break;
 	case PB_DLT_SLL:
-		inet_wr16(p, 0);	    /* packet type: to us */
+		inet_wr16(p, 0);     /* packet type: to us */
 		inet_wr16(p + 2, 1); /* ARPHRD_ETHER */
 		inet_wr16(p + 4, 6); /* address length */
 		memcpy(p + 6, "\x02\x00\x00\x00\x01\x00\x00\x00", 8);

@@ -103,7 +103,8 @@ static uint16_t build_udp(uint8_t *u, uint32_t len, uint32_t index)
 	uint8_t addrs[8];
 	inet_wr32(addrs, legit_src(index));
 	inet_wr32(addrs + 4, FRAME_DST_ADDR);
-	uint32_t sum = inet_pseudo_sum(addrs, addrs + 4, 4, INET_PROTO_UDP, len);
+	uint32_t sum =
+		inet_pseudo_sum(addrs, addrs + 4, 4, INET_PROTO_UDP, len);
 	uint16_t csum = inet_udp_fold(inet_sum(sum, u, len));
 	frame_wr16(u + 6, csum);
 	return csum;
