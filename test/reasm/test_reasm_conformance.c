@@ -42,9 +42,9 @@ static const int families[] = { 4, 6 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
 /* The parameters of a test run once per family (an int *: 4 or 6). */
-#define FAMILY_PARAMS(suite, name)                                        \
-	ParameterizedTestParameters(suite, name)                          \
-	{                                                                 \
+#define FAMILY_PARAMS(suite, name)                                            \
+	ParameterizedTestParameters(suite, name)                              \
+	{                                                                     \
 		return cr_make_param_array(int, (void *)families, NFAMILIES); \
 	}
 
@@ -552,6 +552,8 @@ struct want {
 	const char *name; /* NULL ends a list */
 };
 
+/* The step and counter initializers read as a table. */
+/* clang-format off */
 #define NO_PLUS SIZE_MAX
 #define W(field, v) { offsetof(struct reasm_stats, field), NO_PLUS, v, #field }
 #define W_SUM(a, b, v)                                                   \
@@ -585,8 +587,10 @@ struct step {
 
 #define FRAG(o, l, m, r) \
 	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = r }
-#define JUNK(o, l, m, r, b) \
-	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = r, .fill = b }
+#define JUNK(o, l, m, r, b) FILL(o, l, m, r, b, 0)
+#define FILL(o, l, m, r, b, from) \
+	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = r, .fill = b, \
+	  .fill_from = from }
 #define HEAD(o, l, m) \
 	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = ANY_RC, .head = true }
 #define STATS(...)                                    \
@@ -600,6 +604,7 @@ struct step {
 					 { 0, 0, 0, NULL } } }
 #define FINISH_ONLY { .kind = STEP_FINISH }
 #define STEPS(...) ((const struct step[]){ __VA_ARGS__, { .kind = STEP_END } })
+/* clang-format on */
 
 #define FAM4 (1u << 4)
 #define FAM6 (1u << 6)
@@ -734,17 +739,17 @@ static void run_script(const struct script *s, const struct script_run *p)
 }
 
 /* The parameters and the test of a table of scripts. */
-#define SCRIPT_TEST(suite, name, table)                                    \
-	ParameterizedTestParameters(suite, name)                           \
-	{                                                                  \
-		static struct script_run v[SCRIPT_RUNS_MAX];               \
-		size_t n = script_runs(table,                              \
+#define SCRIPT_TEST(suite, name, table)                                      \
+	ParameterizedTestParameters(suite, name)                             \
+	{                                                                    \
+		static struct script_run v[SCRIPT_RUNS_MAX];                 \
+		size_t n = script_runs(table,                                \
 				       sizeof(table) / sizeof(table[0]), v); \
-		return cr_make_param_array(struct script_run, v, n);       \
-	}                                                                  \
-	ParameterizedTest(struct script_run *p, suite, name)               \
-	{                                                                  \
-		run_script(&table[p->index], p);                           \
+		return cr_make_param_array(struct script_run, v, n);         \
+	}                                                                    \
+	ParameterizedTest(struct script_run *p, suite, name)                 \
+	{                                                                    \
+		run_script(&table[p->index], p);                             \
 	}
 
 /* ----------------------------------------------------------------------
@@ -756,7 +761,10 @@ static void run_script(const struct script *s, const struct script_run *p)
 
 /* Held [8, 24) (plus [40, 48) MF 0); the new fragment [o, o + l) MF 1
  * overlaps it: the datagram is discarded; what follows starts a new
- * queue, which completes only once all of it has come again. */
+ * queue, which completes only once all of it has come again. At the end
+ * two fragments were discarded with the datagram, and the overlapping
+ * one. */
+/* clang-format off */
 #define OVERLAP(what, o, l)                                                  \
 	{ what, BOTH, STRICT, 48, 21, 6,                                     \
 	  STEPS(FRAG(8, 16, true, ANY_RC), FRAG(40, 8, false, ANY_RC),       \
@@ -766,9 +774,7 @@ static void run_script(const struct script *s, const struct script_run *p)
 		      W(bytes_held, 0)),                                     \
 		FRAG(0, 8, true, 0), FRAG(24, 16, true, 0),                  \
 		STATS(W(datagrams_pending, 1)),                              \
-		FRAG(8, 16, true, ANY_RC), FRAG(40, 8, false, 1), OUT(1),   \
-		/* two discarded with the datagram, and the overlapping     \
-		 * one */                                                    \
+		FRAG(8, 16, true, ANY_RC), FRAG(40, 8, false, 1), OUT(1),    \
 		FINISH(W(ReasmOKs, 1), W(ReasmFails, 1), W(ReasmReqds, 7),   \
 		       W(frags_reassembled, 4),                              \
 		       W_SUM(frags_dropped, frags_discarded, 3))) }
@@ -785,6 +791,7 @@ static void run_script(const struct script *s, const struct script_run *p)
 		OUT(1),                                                      \
 		FINISH(W(ReasmOKs, 1), W(frags_reassembled, 2),              \
 		       W(ReasmReqds, 4))) }
+/* clang-format on */
 
 static const struct script strict_scripts[] = {
 	{ "exact duplicate, other bytes and the same", BOTH, STRICT, 48, 9, 3,
@@ -842,9 +849,7 @@ static const struct script eight_scripts[] = {
 	 * down); they differ from the datagram's so that using them
 	 * shows. [16, 40) meets the rounded-down [0, 16). */
 	{ "IPv4: the end rounded down", FAM4, STRICT, 40, 44, 8,
-	  STEPS({ .kind = STEP_FRAG, .off = 0, .len = 20, .mf = true,
-		  .rc = 0, .fill = 0xcc, .fill_from = 16 },
-		FRAG(16, 24, false, 1), OUT(1),
+	  STEPS(FILL(0, 20, true, 0, 0xcc, 16), FRAG(16, 24, false, 1), OUT(1),
 		FINISH(W(ReasmOKs, 1), W(ReasmOverlaps, 0),
 		       W(frags_reassembled, 2))) },
 	/* [8, 12) MF 1 rounds down to [8, 8): a zero-length fragment. */
@@ -1042,9 +1047,8 @@ static const struct script limits_scripts[] = {
 	  EVERY_POLICY & ~POLICY(REASM_LAST), 24, 58, 17,
 	  STEPS(FRAG(8, 16, true, 0), FRAG(16, 8, false, 0),
 		FRAG(0, 8, true, 1), OUT(1),
-		FINISH(W(ReasmOKs, 1), W(ReasmFails, 0),
-		       W(datagrams_pending, 0), W(duplicates, 1),
-		       W(frags_reassembled, 2))) },
+		FINISH(W(ReasmOKs, 1), W(ReasmFails, 0), W(datagrams_pending, 0),
+		       W(duplicates, 1), W(frags_reassembled, 2))) },
 	{ "a duplicate last fragment marks the end", BOTH, POLICY(REASM_LAST),
 	  24, 58, 17,
 	  STEPS(FRAG(8, 16, true, 0), FRAG(16, 8, false, 0),
