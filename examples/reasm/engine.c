@@ -25,6 +25,7 @@
  * RFC 3168 section 5.3; Novak, "Target-Based Fragmentation Reassembly".
  */
 #define _GNU_SOURCE
+#include "inet.h"
 #include "reasm.h"
 
 #include <grain/hash.h>
@@ -127,23 +128,6 @@ struct reasm {
 
 /* --- small helpers ------------------------------------------------------- */
 
-static inline uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static inline uint32_t rd32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | p[3];
-}
-
-static inline void wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
 /* The engine's own memory (datagrams, payload copies, piece arrays,
  * headers) goes through the configured allocation hooks; output frames are
  * plain malloc (their consumer frees them with reasm_out_free()). */
@@ -157,19 +141,6 @@ static void *mem_get(const struct reasm *r, size_t n)
 static void mem_put(const struct reasm *r, void *p, size_t n)
 {
 	grain_mem_free(r->ap, p, n, MEM_ALIGN);
-}
-
-static uint16_t ip_checksum(const uint8_t *p, size_t n)
-{
-	uint32_t sum = 0;
-
-	for (size_t i = 0; i + 1 < n; i += 2)
-		sum += rd16(p + i);
-	if (n & 1)
-		sum += (uint32_t)p[n - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
 }
 
 /* ECN codepoint -> the bit Linux's ip_frag_ecn_table is indexed by. */
@@ -229,13 +200,13 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen,
 		unsigned tags = 0;
 		if (caplen < 14)
 			return 0;
-		*etype = rd16(f + off);
+		*etype = inet_rd16(f + off);
 		while (*etype == 0x8100 || *etype == 0x88a8) {
 			if (tags == REASM_MAX_VLAN_TAGS)
 				return -1;
 			if (caplen < off + 6)
 				return 0;
-			uint32_t vid = rd16(f + off + 2) & 0x0fffu;
+			uint32_t vid = inet_rd16(f + off + 2) & 0x0fffu;
 			if (tags < 2) {
 				vk->vlan |= vid << (12 * tags);
 			} else {
@@ -249,7 +220,7 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen,
 			}
 			tags++;
 			off += 4;
-			*etype = rd16(f + off);
+			*etype = inet_rd16(f + off);
 		}
 		vk->vlan |= tags << 24;
 		*l3 = off + 2;
@@ -258,13 +229,13 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen,
 	case REASM_LINK_SLL:
 		if (caplen < 16)
 			return 0;
-		*etype = rd16(f + 14);
+		*etype = inet_rd16(f + 14);
 		*l3 = 16;
 		return 1;
 	case REASM_LINK_SLL2:
 		if (caplen < 20)
 			return 0;
-		*etype = rd16(f);
+		*etype = inet_rd16(f);
 		*l3 = 20;
 		return 1;
 	case REASM_LINK_RAW:
@@ -294,8 +265,8 @@ static enum parse_result parse_v4(struct frag *fr, const uint8_t *ip,
 	if (avail < 20)
 		return P_PASS;
 	uint32_t ihl = (uint32_t)(ip[0] & 15) * 4;
-	uint32_t tot = rd16(ip + 2);
-	uint16_t fo = rd16(ip + 6);
+	uint32_t tot = inet_rd16(ip + 2);
+	uint16_t fo = inet_rd16(ip + 6);
 
 	if ((ip[0] >> 4) != 4 || ihl < 20 || tot < ihl)
 		return P_PASS; /* not IPv4 we can read: not ours to judge */
@@ -305,7 +276,7 @@ static enum parse_result parse_v4(struct frag *fr, const uint8_t *ip,
 	fr->family = 4;
 	if (avail < tot || avail < ihl)
 		return fr->truncated ? P_TRUNCATED : P_MALFORMED;
-	if (ip_checksum(ip, ihl) != 0)
+	if (inet_csum(ip, ihl) != 0)
 		return P_BADSUM;
 	fr->hdr_len = ihl;
 	fr->ip_len = tot;
@@ -316,7 +287,7 @@ static enum parse_result parse_v4(struct frag *fr, const uint8_t *ip,
 	fr->payload = ip + ihl;
 	fr->tos = ip[1];
 	memcpy(fr->key.addr, ip + 12, 8); /* src, dst */
-	fr->key.id = rd16(ip + 4);
+	fr->key.id = inet_rd16(ip + 4);
 	fr->key.proto = ip[9];
 	fr->key.family = 4;
 	return P_FRAG;
@@ -348,7 +319,7 @@ static bool v6_chain_complete(const uint8_t *p, uint32_t n, uint8_t nh)
 		case 44: /* another Fragment header */
 			if (off + 8 > n)
 				return false;
-			if (rd16(p + off + 2) & 0xfff8)
+			if (inet_rd16(p + off + 2) & 0xfff8)
 				return true; /* Linux gives up here */
 			need = 8;
 			break;
@@ -414,7 +385,7 @@ static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 {
 	if (avail < 40 || (ip[0] >> 4) != 6)
 		return P_PASS;
-	uint32_t plen = rd16(ip + 4);
+	uint32_t plen = inet_rd16(ip + 4);
 	uint32_t off = 40, nh_off = 6;
 	uint8_t nh = ip[6];
 
@@ -436,7 +407,7 @@ static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 	if (avail < 40 + plen || avail < off + 8)
 		return fr->truncated ? P_TRUNCATED : P_MALFORMED;
 	const uint8_t *fh = ip + off;
-	uint16_t fo = rd16(fh + 2);
+	uint16_t fo = inet_rd16(fh + 2);
 	fr->hdr_len = off;
 	fr->fh_off = off;
 	fr->nh_off = nh_off;
@@ -448,7 +419,7 @@ static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 	fr->payload = fh + 8;
 	fr->tos = (uint8_t)(((ip[0] & 15) << 4) | (ip[1] >> 4));
 	memcpy(fr->key.addr, ip + 8, 32); /* src, dst */
-	fr->key.id = rd32(fh + 4);
+	fr->key.id = inet_rd32(fh + 4);
 	fr->key.family = 6;
 	return P_FRAG;
 }
@@ -560,7 +531,7 @@ static int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 	memcpy(o->data + head, fr->payload, fr->len);
 	uint8_t *ip = o->data + fr->l3;
 	ip[fr->nh_off] = fr->v6_nexthdr;
-	wr16(ip + 4, (uint16_t)(fr->fh_off - 40 + fr->len));
+	inet_wr16(ip + 4, (uint16_t)(fr->fh_off - 40 + fr->len));
 	o->dscp = fr->tos >> 2;
 	w->st.atomic++;
 	w->st.ReasmOKs++;
@@ -770,97 +741,90 @@ static int take_head(const struct reasm *r, struct grain_htab_scope *s,
 }
 
 /*
- * Add fragment [ns, ne) to @p d. The end rules are Linux's and apply to
- * every policy (Snort also refuses to rebuild such a datagram): a last
- * fragment must not end before held data nor differ from an earlier last
- * fragment; nothing may extend past a known end; a zero-length fragment
- * kills the datagram. A last fragment that passes these checks records
- * the end before anything else is decided, so it counts even when its
- * bytes are a duplicate or lose every overlap.
+ * The end rules, Linux's, for every policy (Snort also refuses to rebuild
+ * such a datagram): a last fragment must not end before held data nor
+ * differ from an earlier last fragment; nothing may extend past a known
+ * end; a zero-length fragment kills the datagram. A last fragment that
+ * passes records the end at once, so it counts even when its bytes are a
+ * duplicate or lose every overlap: Linux sets INET_FRAG_LAST_IN before
+ * its duplicate and overlap checks, so a last fragment that duplicates
+ * held data still ends the datagram.
+ * @return ADD_OK or KILL_BAD_END.
  */
-static enum add_result add_fragment(struct reasm *r,
-				    struct grain_htab_scope *s,
-				    struct dgram *d, const struct frag *fr,
-				    uint32_t ne, struct fbuf **bp,
-				    bool *overlapped)
+static enum add_result check_end(struct dgram *d, const struct frag *fr,
+				 uint32_t ne)
 {
-	const uint32_t ns = fr->offset;
-	const enum reasm_policy pol = r->cfg.policy;
-
-	*overlapped = false;
 	if (!fr->mf) {
 		if (ne < d->len || ((d->flags & LAST_IN) && ne != d->len))
 			return KILL_BAD_END;
 	} else if (ne > d->len && (d->flags & LAST_IN)) {
 		return KILL_BAD_END;
 	}
-	if (ne == ns)
+	if (ne == fr->offset)
 		return KILL_BAD_END;
 	if (!fr->mf) {
-		/* The end is known from here on, whether or not any of this
-		 * fragment's bytes are kept: Linux sets INET_FRAG_LAST_IN
-		 * before its duplicate and overlap checks, so a last
-		 * fragment that duplicates held data still ends the
-		 * datagram. */
 		d->flags |= LAST_IN;
 		d->len = ne;
 	}
+	return ADD_OK;
+}
 
-	uint32_t i = first_ending_after(d, ns), j = i;
-	while (j < d->npieces && d->pieces[j].start < ne)
-		j++;
+/* The fragment [ns, ne) overlaps nothing held: insert it as piece @p i.
+ * Takes *bp on success. */
+static enum add_result add_clear(struct reasm *r, struct grain_htab_scope *s,
+				 struct dgram *d, const struct frag *fr,
+				 uint32_t i, uint32_t ne, struct fbuf **bp)
+{
+	const uint32_t ns = fr->offset;
 
-	if (i == j) { /* no overlap: the common case */
-		if (d->nfrags >= r->cfg.max_frags)
-			return KILL_TOO_MANY;
-		if (pieces_reserve(r, s, d, d->npieces + 1) != 0)
-			return ADD_NOMEM;
-		if (ns == 0 && d->head == NULL && take_head(r, s, d, fr) != 0)
-			return ADD_NOMEM;
-		struct fbuf *b = *bp;
-		*bp = NULL; /* the datagram's now */
-		b->refs = 1;
-		/* Appended where the tail fragment ends: the tail's run goes
-		 * on. Anywhere else: a run of its own. */
-		uint32_t n = d->npieces;
-		uint32_t run = n > 0 && i == n && d->pieces[n - 1].end == ns
-				       ? d->pieces[n - 1].run
-				       : ns;
-		struct piece p = { ns, ne, run, b };
-		pieces_splice(d, i, i, &p, 1);
-		d->meat += ne - ns;
-		(void)grain_htab_charge_locked(s, &d->node,
-					       sizeof(*b) + b->len);
-		goto held;
-	}
-
-	*overlapped = true;
-	if (pol == REASM_STRICT) {
-		/* Inside one run of back-to-back pieces: a duplicate. */
-		/* Inside one run: a duplicate (runs are contiguous). */
-		bool inside = d->pieces[i].start <= ns &&
-			      d->pieces[j - 1].end >= ne &&
-			      d->pieces[i].run == d->pieces[j - 1].run;
-		return inside ? ADD_DUP : KILL_OVERLAP;
-	}
-
-	/* Target-based: walk the overlapped pieces in order, building the
-	 * replacement for pieces [i, j): at most two pieces per overlapped
-	 * one plus one for the tail. */
-	uint32_t m = 0, maxn = 2 * (j - i) + 1;
-	struct piece *out = mem_get(r, maxn * sizeof(*out));
-	struct fbuf *b = *bp;
-	size_t freed = 0;
-	if (out == NULL)
+	if (d->nfrags >= r->cfg.max_frags)
+		return KILL_TOO_MANY;
+	if (pieces_reserve(r, s, d, d->npieces + 1) != 0)
 		return ADD_NOMEM;
-	uint32_t cursor = ns, lost = 0;
-#define PUSH_NEW(a, z)                                                     \
-	do {                                                               \
-		if (m > 0 && out[m - 1].buf == b && out[m - 1].end == (a)) \
-			out[m - 1].end = (z);                              \
-		else                                                       \
-			out[m++] = (struct piece){ (a), (z), (a), b };     \
-	} while (0)
+	if (ns == 0 && d->head == NULL && take_head(r, s, d, fr) != 0)
+		return ADD_NOMEM;
+	struct fbuf *b = *bp;
+	*bp = NULL; /* the datagram's now */
+	b->refs = 1;
+	/* Appended where the tail fragment ends: the tail's run goes on.
+	 * Anywhere else: a run of its own. */
+	uint32_t n = d->npieces;
+	uint32_t run = n > 0 && i == n && d->pieces[n - 1].end == ns
+			       ? d->pieces[n - 1].run
+			       : ns;
+	struct piece p = { ns, ne, run, b };
+	pieces_splice(d, i, i, &p, 1);
+	d->meat += ne - ns;
+	(void)grain_htab_charge_locked(s, &d->node, sizeof(*b) + b->len);
+	return ADD_OK;
+}
+
+/* Append the new fragment's bytes [a, z) from @p b to the replacement
+ * @p out (*m pieces), extending its last piece when that one ends at
+ * @p a in the same buffer. */
+static void push_new(struct piece *out, uint32_t *m, struct fbuf *b, uint32_t a,
+		     uint32_t z)
+{
+	if (*m > 0 && out[*m - 1].buf == b && out[*m - 1].end == a)
+		out[*m - 1].end = z;
+	else
+		out[(*m)++] = (struct piece){ a, z, a, b };
+}
+
+/*
+ * Target-based policies: walk the pieces [i, j) that [ns, ne) overlaps,
+ * in order, building their replacement in @p out (at most two pieces per
+ * overlapped one plus one for the tail). *lost: the held bytes the new
+ * fragment won.
+ * @return the number of pieces in @p out.
+ */
+static uint32_t overlap_merge(enum reasm_policy pol, const struct dgram *d,
+			      uint32_t i, uint32_t j, uint32_t ns, uint32_t ne,
+			      struct fbuf *b, struct piece *out, uint32_t *lost)
+{
+	uint32_t m = 0, cursor = ns;
+
+	*lost = 0;
 	for (uint32_t k = i; k < j; k++) {
 		struct piece p = d->pieces[k];
 		uint32_t os = p.start > ns ? p.start : ns;
@@ -869,24 +833,41 @@ static enum add_result add_fragment(struct reasm *r,
 			if (p.start < os)
 				out[m++] = (struct piece){ p.start, os, p.start,
 							   p.buf };
-			PUSH_NEW(cursor, oe);
+			push_new(out, &m, b, cursor, oe);
 			cursor = oe;
 			if (p.end > oe)
 				out[m++] = (struct piece){ oe, p.end, oe,
 							   p.buf };
-			lost += oe - os; /* the held piece's bytes */
+			*lost += oe - os; /* the held piece's bytes */
 		} else {
 			if (cursor < os)
-				PUSH_NEW(cursor, os);
+				push_new(out, &m, b, cursor, os);
 			out[m++] = p;
 			cursor = p.end > cursor ? p.end : cursor;
 		}
 	}
 	if (cursor < ne)
-		PUSH_NEW(cursor, ne);
-#undef PUSH_NEW
+		push_new(out, &m, b, cursor, ne);
+	return m;
+}
 
-	uint32_t gained = 0;
+/* The fragment [ns, ne) overlaps pieces [i, j), under a target-based
+ * policy: the winning bytes of each replace the others'. Takes *bp on
+ * success; on failure the caller frees it. */
+static enum add_result add_overlap(struct reasm *r, struct grain_htab_scope *s,
+				   struct dgram *d, const struct frag *fr,
+				   uint32_t i, uint32_t j, uint32_t ne,
+				   struct fbuf **bp)
+{
+	const uint32_t ns = fr->offset;
+	uint32_t m, lost, gained = 0, maxn = 2 * (j - i) + 1;
+	struct piece *out = mem_get(r, maxn * sizeof(*out));
+	struct fbuf *b = *bp;
+	size_t freed = 0;
+
+	if (out == NULL)
+		return ADD_NOMEM;
+	m = overlap_merge(r->cfg.policy, d, i, j, ns, ne, b, out, &lost);
 	for (uint32_t k = 0; k < m; k++)
 		if (out[k].buf == b)
 			gained += out[k].end - out[k].start;
@@ -900,7 +881,7 @@ static enum add_result add_fragment(struct reasm *r,
 		fail = ADD_NOMEM;
 	if (fail != ADD_OK) {
 		mem_put(r, out, maxn * sizeof(*out));
-		return fail; /* the caller frees b */
+		return fail;
 	}
 	*bp = NULL;
 	/* References: count the new ones first, then drop the old. */
@@ -915,10 +896,15 @@ static enum add_result add_fragment(struct reasm *r,
 	if (freed > 0) {
 		(void)grain_htab_uncharge_locked(s, &d->node, freed);
 	}
+	return ADD_OK;
+}
 
-held:
+/* A fragment [fr->offset, ne) now held: the datagram's counts, flags,
+ * ECN and (IPv4) largest fragment sizes. */
+static void note_held(struct dgram *d, const struct frag *fr, uint32_t ne)
+{
 	d->nfrags++;
-	if (ns == 0)
+	if (fr->offset == 0)
 		d->flags |= FIRST_IN;
 	if (ne > d->len)
 		d->len = ne;
@@ -930,7 +916,48 @@ held:
 		if (fr->df && size > d->max_df_size)
 			d->max_df_size = (uint16_t)size;
 	}
-	return ADD_OK;
+}
+
+/*
+ * Add fragment [fr->offset, ne) to @p d: the end rules (check_end()),
+ * then either a piece of its own or, where it overlaps held pieces, the
+ * policy's choice. On ADD_OK *bp has been taken; otherwise the caller
+ * frees it.
+ */
+static enum add_result add_fragment(struct reasm *r, struct grain_htab_scope *s,
+				    struct dgram *d, const struct frag *fr,
+				    uint32_t ne, struct fbuf **bp,
+				    bool *overlapped)
+{
+	const uint32_t ns = fr->offset;
+	enum add_result res;
+
+	*overlapped = false;
+	res = check_end(d, fr, ne);
+	if (res != ADD_OK)
+		return res;
+
+	uint32_t i = first_ending_after(d, ns), j = i;
+	while (j < d->npieces && d->pieces[j].start < ne)
+		j++;
+
+	if (i == j) { /* no overlap: the common case */
+		res = add_clear(r, s, d, fr, i, ne, bp);
+	} else {
+		*overlapped = true;
+		if (r->cfg.policy == REASM_STRICT) {
+			/* Inside one run of back-to-back pieces: a
+			 * duplicate (runs are contiguous). */
+			bool inside = d->pieces[i].start <= ns &&
+				      d->pieces[j - 1].end >= ne &&
+				      d->pieces[i].run == d->pieces[j - 1].run;
+			return inside ? ADD_DUP : KILL_OVERLAP;
+		}
+		res = add_overlap(r, s, d, fr, i, j, ne, bp);
+	}
+	if (res == ADD_OK)
+		note_held(d, fr, ne);
+	return res;
 }
 
 static bool complete(const struct dgram *d)
@@ -939,32 +966,41 @@ static bool complete(const struct dgram *d)
 	       d->meat == d->len;
 }
 
+/* Why a complete datagram could not be rebuilt. */
+enum rebuild_fail {
+	REBUILD_OK,
+	REBUILD_BAD_ECN,     /* mixed ECN codepoints (RFC 3168 5.3) */
+	REBUILD_TOO_BIG,     /* past 65535 bytes */
+	REBUILD_NO_MEMORY,   /* no output frame */
+	REBUILD_NESTED_FRAG, /* STRICT: an IPv6 Fragment header nested in
+				the payload */
+};
+
 /* Build the datagram (no lock held: it has left the table). NULL with
- * *why set when it cannot be delivered: 1 mixed ECN, 2 too big, 3 no
- * memory, 4 (STRICT) an IPv6 Fragment header nested in the payload.
- * *nested: the payload holds such a header (whatever the policy). */
+ * *why set when it cannot be delivered. *nested: the payload holds an
+ * IPv6 Fragment header (whatever the policy). */
 static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
-				 enum reasm_policy policy, int *why,
-				 bool *nested)
+				 enum reasm_policy policy,
+				 enum rebuild_fail *why, bool *nested)
 {
 	uint32_t l3len = d->head_len - d->l2_len; /* IP header (+ v6 ext) */
 	int ecn = ecn_combine(d->ecn);
 
-	*why = 0;
+	*why = REBUILD_OK;
 	if (ecn < 0) {
-		*why = 1;
+		*why = REBUILD_BAD_ECN;
 		return NULL;
 	}
 	/* 64-bit sums: nothing here can wrap. v4: header + data; v6: the
 	 * payload, extension headers before the Fragment header included. */
 	uint64_t size = (uint64_t)l3len + d->len;
 	if (size > IP_MAXPACKET + (d->key.family == 6 ? 40u : 0u)) {
-		*why = 2;
+		*why = REBUILD_TOO_BIG;
 		return NULL;
 	}
 	struct reasm_out *o = out_alloc((size_t)d->head_len + d->len, now);
 	if (o == NULL) {
-		*why = 3;
+		*why = REBUILD_NO_MEMORY;
 		return NULL;
 	}
 	memcpy(o->data, d->head, d->head_len);
@@ -976,24 +1012,24 @@ static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
 	}
 	uint8_t *ip = o->data + d->l2_len;
 	if (d->key.family == 4) {
-		wr16(ip + 2, (uint16_t)(l3len + d->len));
-		wr16(ip + 6, d->max_df_size == d->max_size ? 0x4000 : 0);
+		inet_wr16(ip + 2, (uint16_t)(l3len + d->len));
+		inet_wr16(ip + 6, d->max_df_size == d->max_size ? 0x4000 : 0);
 		if (ecn == 3)
 			ip[1] |= 3;
-		wr16(ip + 10, 0);
-		wr16(ip + 10, ip_checksum(ip, l3len));
+		inet_wr16(ip + 10, 0);
+		inet_wr16(ip + 10, inet_csum(ip, l3len));
 		o->dscp = ip[1] >> 2;
 	} else {
 		if (v6_nested_frag(data, d->len, d->v6_nexthdr)) {
 			*nested = true;
 			if (policy == REASM_STRICT) {
 				free(o);
-				*why = 4;
+				*why = REBUILD_NESTED_FRAG;
 				return NULL;
 			}
 		}
 		ip[d->nh_off] = d->v6_nexthdr;
-		wr16(ip + 4, (uint16_t)(l3len - 40 + d->len));
+		inet_wr16(ip + 4, (uint16_t)(l3len - 40 + d->len));
 		if (ecn == 3)
 			ip[1] |= 0x30;
 		o->dscp = (uint8_t)((((ip[0] & 15) << 4) | (ip[1] >> 4)) >> 2);
@@ -1044,177 +1080,190 @@ static void time_out(struct reasm_worker *w, struct dgram *d, bool wrapped)
 	dgram_free(w->r, d);
 }
 
-static int handle_fragment(struct reasm_worker *w, struct frag *fr,
-			   uint64_t now)
+/* Count a fragment dropped for the reason @p counter. */
+static void drop(struct reasm_stats *st, uint64_t *counter)
 {
-	struct reasm *r = w->r;
-	struct reasm_stats *st = &w->st;
-	uint32_t ne = fr->offset + fr->len;
+	(*counter)++;
+	st->frags_dropped++;
+}
 
-	/* Checks on the fragment alone: it is dropped, nothing else moves. */
+/* Count a fragment dropped for want of memory. */
+static void drop_nomem(struct reasm_stats *st)
+{
+	st->frags_no_memory++;
+	drop(st, &st->no_memory);
+}
+
+/*
+ * Step 1: the checks on the fragment alone, before any lock. On false the
+ * fragment is dropped (and counted) and nothing else moves; on true *ne
+ * is the end of its data as the engine keeps it.
+ */
+static bool frag_acceptable(struct reasm_stats *st, const struct frag *fr,
+			    uint32_t *ne)
+{
+	uint32_t end = fr->offset + fr->len;
+
 	if (fr->family == 6) {
-		if (fr->offset == 0 && !fr->mf)
-			return emit_atomic(w, fr, now);
 		if (fr->offset == 0 &&
 		    !v6_chain_complete(fr->payload, fr->len, fr->v6_nexthdr)) {
-			st->incomplete_chain++;
-			st->frags_dropped++;
-			return 0;
+			drop(st, &st->incomplete_chain);
+			return false;
 		}
 		if (fr->mf && (fr->len & 7)) {
-			st->malformed++; /* RFC 8200: Parameter Problem */
-			st->frags_dropped++;
-			return 0;
+			/* RFC 8200: Parameter Problem */
+			drop(st, &st->malformed);
+			return false;
 		}
-		if (ne > IP_MAXPACKET) {
-			st->too_big++;
+		if (end > IP_MAXPACKET) {
 			st->frags_too_big++;
-			st->frags_dropped++;
-			return 0;
+			drop(st, &st->too_big);
+			return false;
 		}
 	} else {
 		if (fr->mf)
-			ne &= ~7u; /* Linux: round a non-last end down */
-		if (20 + ne > IP_MAXPACKET) {
-			st->too_big++; /* ping of death: no header fits */
+			end &= ~7u; /* Linux: round a non-last end down */
+		if (20 + end > IP_MAXPACKET) {
+			/* ping of death: no header fits */
 			st->frags_too_big++;
-			st->frags_dropped++;
-			return 0;
+			drop(st, &st->too_big);
+			return false;
 		}
 	}
+	*ne = end;
+	return true;
+}
 
-	/* The payload copy is made before the stripe lock is taken, so the
-	 * lock covers bookkeeping only; unused, it is freed after unlock. */
-	struct fbuf *b = NULL;
-	if (ne > fr->offset) {
-		b = fbuf_new(r, fr, ne - fr->offset);
-		if (b == NULL) {
-			st->no_memory++;
-			st->frags_no_memory++;
-			st->frags_dropped++;
-			return 0;
-		}
+/* A datagram retired on the way (timed out or ID-wrapped): freed by
+ * time_out() once the stripe lock is released. */
+struct stale {
+	struct dgram *d;
+	bool wrapped;
+};
+
+/*
+ * Whether @p d, found in the table for a fragment stamped @p now, is too
+ * old to take it: past its timeout, though nobody has expired it yet (the
+ * outcome must not depend on how often the caller runs reasm_expire()),
+ * or so old in its source's datagrams that this fragment likely belongs to
+ * a newer one with the same 16-bit ID (*wrapped).
+ */
+static bool dgram_stale(struct reasm *r, const struct dgram *d,
+			const struct frag *fr, uint64_t now, bool *wrapped)
+{
+	uint64_t ttl = fr->family == 6 ? r->cfg.timeout_v6_ns
+				       : r->cfg.timeout_v4_ns;
+
+	*wrapped = fr->family == 4 &&
+		   atomic_load_explicit(born_slot(r, &fr->key),
+					memory_order_relaxed) -
+				   d->born >
+			   REASM_ID_DIST;
+	/* Workers' clocks may be a little apart: a fragment stamped before
+	 * the first one is not late. */
+	return *wrapped || (now >= d->first_ts && now - d->first_ts >= ttl);
+}
+
+/*
+ * A new datagram for @p fr, linked into the stripe @p s holds. NULL when
+ * it cannot be (the fragment is dropped and counted; @p b is freed).
+ * Called with the stripe lock held; returns with it held.
+ */
+static struct dgram *dgram_start(struct reasm_worker *w,
+				 struct grain_htab_scope *s,
+				 const struct frag *fr, struct fbuf **b,
+				 uint64_t now)
+{
+	struct reasm *r = w->r;
+	struct dgram *d;
+
+	if (*b == NULL) { /* zero length, nothing to kill */
+		drop(&w->st, &w->st.malformed);
+		return NULL;
 	}
+	d = mem_get(r, sizeof(*d));
+	if (d == NULL) {
+		drop_nomem(&w->st);
+		return NULL;
+	}
+	memset(d, 0, sizeof(*d));
+	d->key = fr->key;
+	d->first_ts = now;
+	if (fr->family == 4)
+		d->born = atomic_fetch_add_explicit(born_slot(r, &fr->key), 1u,
+						    memory_order_relaxed) +
+			  1u;
+	d->pieces = d->inline_pieces;
+	d->cap = INLINE_PIECES;
+	if (grain_htab_insert_locked_fast(s, &d->node, &fr->key, now,
+					  sizeof(*d), key_params) != 0) {
+		mem_put(r, d, sizeof(*d));
+		drop(&w->st, &w->st.refused);
+		return NULL;
+	}
+	return d;
+}
 
+/*
+ * Step 2: the datagram @p fr belongs to, found or begun, with the stripe
+ * lock held (@p s). NULL when the fragment is dropped (counted, the lock
+ * released, @p b freed). A datagram found too old is unlinked into
+ * @p stale, for the caller to retire after the lock.
+ */
+static struct dgram *dgram_for(struct reasm_worker *w,
+			       struct grain_htab_scope *s,
+			       const struct frag *fr, struct fbuf **b,
+			       uint64_t now, struct stale *stale)
+{
+	struct reasm *r = w->r;
 	struct grain_htab *t = r->tab[fr->family == 6];
-	struct grain_htab_scope s;
-	struct dgram *d, *fresh = NULL, *stale = NULL;
-	bool stale_wrapped = false;
+	struct grain_hnode *n;
+	struct dgram *d = NULL;
 
-	grain_htab_lock_fast(t, &fr->key, &s, key_params);
-	struct grain_hnode *n = grain_htab_find_locked_fast(&s, &fr->key,
-							    key_params);
-	if (n == NULL) {
-fresh_dgram:
-		if (b == NULL) { /* zero length, nothing to kill */
-			grain_htab_unlock(&s);
-			time_out(w, stale, stale_wrapped);
-			st->malformed++;
-			st->frags_dropped++;
-			return 0;
-		}
-		fresh = mem_get(r, sizeof(*fresh));
-		if (fresh == NULL) {
-			grain_htab_unlock(&s);
-			time_out(w, stale, stale_wrapped);
-			fbuf_free(r, b);
-			st->no_memory++;
-			st->frags_no_memory++;
-			st->frags_dropped++;
-			return 0;
-		}
-		memset(fresh, 0, sizeof(*fresh));
-		fresh->key = fr->key;
-		fresh->first_ts = now;
-		if (fr->family == 4)
-			fresh->born = atomic_fetch_add_explicit(
-					      born_slot(r, &fr->key), 1u,
-					      memory_order_relaxed) +
-				      1u;
-		fresh->pieces = fresh->inline_pieces;
-		fresh->cap = INLINE_PIECES;
-		int rc = grain_htab_insert_locked_fast(&s, &fresh->node,
-						       &fr->key, now,
-						       sizeof(*fresh),
-						       key_params);
-		if (rc != 0) {
-			grain_htab_unlock(&s);
-			time_out(w, stale, stale_wrapped);
-			mem_put(r, fresh, sizeof(*fresh));
-			fbuf_free(r, b);
-			st->refused++;
-			st->frags_dropped++;
-			return 0;
-		}
-		d = fresh;
-	} else {
+	grain_htab_lock_fast(t, &fr->key, s, key_params);
+	n = grain_htab_find_locked_fast(s, &fr->key, key_params);
+	if (n != NULL) {
 		d = grain_container_of(n, struct dgram, node);
-		uint64_t ttl = fr->family == 6 ? r->cfg.timeout_v6_ns
-					       : r->cfg.timeout_v4_ns;
-		/* Workers' clocks may be a little apart: a fragment stamped
-		 * before the first one is not late. */
-		bool wrapped = fr->family == 4 &&
-			       atomic_load_explicit(born_slot(r, &fr->key),
-						    memory_order_relaxed) -
-					       d->born >
-				       REASM_ID_DIST;
-		if (wrapped || (now >= d->first_ts && now - d->first_ts >= ttl)) {
-			/* Timed out, though nobody has expired it yet (the
-			 * outcome must not depend on how often the caller runs
-			 * reasm_expire()), or so old in its source's datagrams
-			 * that this fragment likely belongs to a newer one with
-			 * the same 16-bit ID. Retire it; this fragment starts a
-			 * new datagram. */
-			int rc = grain_htab_remove_locked(&s, &d->node);
+		if (dgram_stale(r, d, fr, now, &stale->wrapped)) {
+			int rc = grain_htab_remove_locked(s, &d->node);
+
 			assert(rc == 0);
 			(void)rc;
-			stale = d;
-			stale_wrapped = wrapped;
-			goto fresh_dgram;
-		}
-		if (r->cfg.mem_refuse &&
-		    grain_htab_bytes(t) > r->cfg.mem_high) {
+			stale->d = d;
+			d = NULL; /* this fragment starts a new datagram */
+		} else if (r->cfg.mem_refuse &&
+			   grain_htab_bytes(t) > r->cfg.mem_high) {
 			/* Linux refuses fragments of existing queues too. */
-			grain_htab_unlock(&s);
-			fbuf_free(r, b);
-			st->refused++;
-			st->frags_dropped++;
-			return 0;
+			drop(&w->st, &w->st.refused);
+			goto dropped;
 		}
 	}
+	if (d == NULL)
+		d = dgram_start(w, s, fr, b, now);
+	if (d != NULL)
+		return d;
+dropped:
+	grain_htab_unlock(s);
+	fbuf_free(r, *b);
+	*b = NULL;
+	return NULL;
+}
 
-	bool overlapped;
-	enum add_result res = add_fragment(r, &s, d, fr, ne, &b, &overlapped);
-	if (overlapped && r->cfg.policy != REASM_STRICT)
-		st->ReasmOverlaps++;
-
-	bool done = res == ADD_OK && complete(d);
-	bool kill = res >= KILL_OVERLAP;
-	if (!done && !kill && d->npieces == 0) {
-		/* A new datagram that took nothing: do not keep it. */
-		kill = true;
-	}
-	if (done || kill) {
-		int rc = grain_htab_remove_locked(&s, &d->node);
-		assert(rc == 0); /* d is linked in this stripe */
-		(void)rc;
-	}
-	grain_htab_unlock(&s);
-	time_out(w, stale, stale_wrapped);
-	fbuf_free(r, b); /* not taken */
+/* Step 3 (stripe lock released): count what add_fragment() did with the
+ * fragment. */
+static void count_add(struct reasm_worker *w, enum add_result res)
+{
+	struct reasm_stats *st = &w->st;
 
 	switch (res) {
 	case ADD_OK:
 		w->held_in++;
 		break;
 	case ADD_DUP:
-		st->duplicates++;
-		st->frags_dropped++;
+		drop(st, &st->duplicates);
 		break;
 	case ADD_NOMEM:
-		st->no_memory++;
-		st->frags_no_memory++;
-		st->frags_dropped++;
+		drop_nomem(st);
 		break;
 	case KILL_OVERLAP:
 		st->ReasmOverlaps++;
@@ -1226,42 +1275,113 @@ fresh_dgram:
 		st->too_many_frags++;
 		break;
 	}
+}
 
-	int emitted = 0;
-	if (kill) {
-		/* A killed datagram takes the fragment that killed it along;
-		 * a fresh one that took nothing (no memory) is no failure. */
-		w->held_out += d->nfrags;
-		if (res >= KILL_OVERLAP) {
-			st->ReasmFails++;
-			st->frags_discarded += d->nfrags + 1u;
-		}
-		dgram_free(r, d);
-	} else if (done) {
-		int why;
-		bool nested = false;
-		struct reasm_out *o = rebuild(d, now, r->cfg.policy, &why,
-					      &nested);
-		w->held_out += d->nfrags;
-		if (nested)
-			st->nested_frag++;
-		if (o != NULL) {
-			st->ReasmOKs++;
-			st->frags_reassembled += d->nfrags;
-			emit(w, o);
-			emitted = 1;
-		} else {
-			st->ReasmFails++;
-			st->frags_discarded += d->nfrags;
-			if (why == 1)
-				st->bad_ecn++;
-			else if (why == 2)
-				st->too_big++;
-			else if (why == 3)
-				st->no_memory++;
-		}
-		dgram_free(r, d);
+/* Step 4a: a datagram unlinked without being completed. One killed by a
+ * fragment (@p res) takes that fragment along; a fresh one that took
+ * nothing (no memory) is no failure. */
+static void dgram_kill(struct reasm_worker *w, struct dgram *d,
+		       enum add_result res)
+{
+	w->held_out += d->nfrags;
+	if (res >= KILL_OVERLAP) {
+		w->st.ReasmFails++;
+		w->st.frags_discarded += d->nfrags + 1u;
 	}
+	dgram_free(w->r, d);
+}
+
+/* Step 4b: a completed datagram, unlinked: rebuilt and emitted, or
+ * counted as failed. @return 1 if a datagram was emitted, else 0. */
+static int dgram_deliver(struct reasm_worker *w, struct dgram *d, uint64_t now)
+{
+	struct reasm_stats *st = &w->st;
+	enum rebuild_fail why;
+	bool nested = false;
+	struct reasm_out *o = rebuild(d, now, w->r->cfg.policy, &why, &nested);
+	int emitted = 0;
+
+	w->held_out += d->nfrags;
+	if (nested)
+		st->nested_frag++;
+	if (o != NULL) {
+		st->ReasmOKs++;
+		st->frags_reassembled += d->nfrags;
+		emit(w, o);
+		emitted = 1;
+	} else {
+		st->ReasmFails++;
+		st->frags_discarded += d->nfrags;
+		if (why == REBUILD_BAD_ECN)
+			st->bad_ecn++;
+		else if (why == REBUILD_TOO_BIG)
+			st->too_big++;
+		else if (why == REBUILD_NO_MEMORY)
+			st->no_memory++;
+	}
+	dgram_free(w->r, d);
+	return emitted;
+}
+
+/*
+ * One fragment: checked alone, its payload copied, its datagram found or
+ * begun under the stripe lock, the fragment added, and the datagram
+ * unlinked there if it is complete or killed; then, without the lock, the
+ * counts, and the datagram rebuilt and emitted or freed.
+ * @return 1 if a datagram was emitted, else 0.
+ */
+static int handle_fragment(struct reasm_worker *w, struct frag *fr,
+			   uint64_t now)
+{
+	struct reasm *r = w->r;
+	struct stale stale = { NULL, false };
+	struct grain_htab_scope s;
+	struct fbuf *b = NULL;
+	struct dgram *d;
+	uint32_t ne;
+	int emitted = 0;
+
+	if (fr->family == 6 && fr->offset == 0 && !fr->mf)
+		return emit_atomic(w, fr, now);
+	if (!frag_acceptable(&w->st, fr, &ne))
+		return 0;
+	/* The payload copy is made before the stripe lock is taken, so the
+	 * lock covers bookkeeping only; unused, it is freed after unlock. */
+	if (ne > fr->offset) {
+		b = fbuf_new(r, fr, ne - fr->offset);
+		if (b == NULL) {
+			drop_nomem(&w->st);
+			return 0;
+		}
+	}
+	d = dgram_for(w, &s, fr, &b, now, &stale);
+	if (d == NULL) {
+		time_out(w, stale.d, stale.wrapped);
+		return 0;
+	}
+
+	bool overlapped;
+	enum add_result res = add_fragment(r, &s, d, fr, ne, &b, &overlapped);
+	if (overlapped && r->cfg.policy != REASM_STRICT)
+		w->st.ReasmOverlaps++;
+
+	bool done = res == ADD_OK && complete(d);
+	/* A new datagram that took nothing is not kept either. */
+	bool kill = res >= KILL_OVERLAP || (!done && d->npieces == 0);
+	if (done || kill) {
+		int rc = grain_htab_remove_locked(&s, &d->node);
+		assert(rc == 0); /* d is linked in this stripe */
+		(void)rc;
+	}
+	grain_htab_unlock(&s);
+	time_out(w, stale.d, stale.wrapped);
+	fbuf_free(r, b); /* not taken */
+
+	count_add(w, res);
+	if (kill)
+		dgram_kill(w, d, res);
+	else if (done)
+		emitted = dgram_deliver(w, d, now);
 	sample_bytes(w);
 	return emitted;
 }
@@ -1391,19 +1511,20 @@ int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
 		return rc;
 	}
 	for (int f = 0; f < 2; f++) {
-		struct grain_htab_config hc;
-		memset(&hc, 0, sizeof(hc));
-		hc.ops.hash = key_hash;
-		hc.ops.eq = key_eq;
-		hc.ops.reclaim = dgram_reclaim;
-		hc.ctx = r;
-		hc.stripes = c.stripes;
-		hc.mem_high = c.mem_high;
-		hc.mem_low = c.mem_low;
-		hc.policy = c.mem_refuse ? GRAIN_HTAB_REFUSE : GRAIN_HTAB_EVICT;
-		hc.ttl = f == 0 ? c.timeout_v4_ns : c.timeout_v6_ns;
-		hc.flags = GRAIN_HTAB_NO_RCU;
-		hc.secret = &r->secret;
+		struct grain_htab_config hc = {
+			.ops = { .hash = key_hash,
+				 .eq = key_eq,
+				 .reclaim = dgram_reclaim },
+			.ctx = r,
+			.stripes = c.stripes,
+			.mem_high = c.mem_high,
+			.mem_low = c.mem_low,
+			.policy = c.mem_refuse ? GRAIN_HTAB_REFUSE
+					       : GRAIN_HTAB_EVICT,
+			.ttl = f == 0 ? c.timeout_v4_ns : c.timeout_v6_ns,
+			.flags = GRAIN_HTAB_NO_RCU,
+			.secret = &r->secret,
+		};
 		rc = grain_htab_create(&r->tab[f], &hc, r->ap);
 		if (rc != 0) {
 			if (f == 1)

@@ -36,6 +36,7 @@
  */
 #define _DEFAULT_SOURCE /* pcap.h needs u_char and friends */
 #define MSG_PROG "reasm-gen"
+#include "inet.h"
 #include "msg.h"
 #include <pcap/pcap.h>
 
@@ -59,41 +60,7 @@
 #define ETH_ARP 0x0806
 #define ETH_VLAN 0x8100
 
-#define IPPROTO_HOPOPTS_ 0
-#define IPPROTO_UDP_ 17
-#define IPPROTO_FRAGMENT_ 44
-#define IPPROTO_DSTOPTS_ 60
-
 /* --- Small helpers --------------------------------------------------------- */
-
-static void put16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v & 0xffffu);
-}
-
-/* The Internet checksum's running sum (RFC 1071) of n bytes. */
-static uint32_t sum16(uint32_t sum, const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i + 1 < n; i += 2)
-		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
-	if (n & 1)
-		sum += (uint32_t)p[n - 1] << 8;
-	return sum;
-}
-
-static uint16_t fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffffu) + (sum >> 16);
-	return (uint16_t)~sum;
-}
 
 /* splitmix64: small, fast, and the same everywhere. */
 struct rng {
@@ -272,29 +239,29 @@ static void write_frame(struct gen *g, const uint8_t *l3, size_t len,
 		memcpy(frame + 6, mac_a, 6);
 		hl = 12;
 		if (vlan != 0) {
-			put16(frame + hl, ETH_VLAN);
-			put16(frame + hl + 2, vlan & 0x0fffu);
+			inet_wr16(frame + hl, ETH_VLAN);
+			inet_wr16(frame + hl + 2, vlan & 0x0fffu);
 			hl += 4;
 		}
-		put16(frame + hl, ethertype);
+		inet_wr16(frame + hl, ethertype);
 		hl += 2;
 		break;
 	case LINK_RAW:
 		break;
 	case LINK_SLL:
-		put16(frame, 0);     /* packet type: to us */
-		put16(frame + 2, 1); /* ARPHRD_ETHER */
-		put16(frame + 4, 6); /* address length */
+		inet_wr16(frame, 0);	 /* packet type: to us */
+		inet_wr16(frame + 2, 1); /* ARPHRD_ETHER */
+		inet_wr16(frame + 4, 6); /* address length */
 		memset(frame + 6, 0, 8);
 		memcpy(frame + 6, mac_a, 6);
-		put16(frame + 14, ethertype);
+		inet_wr16(frame + 14, ethertype);
 		hl = 16;
 		break;
 	case LINK_SLL2:
-		put16(frame, ethertype);
-		put16(frame + 2, 0); /* reserved */
-		put32(frame + 4, 1); /* interface index */
-		put16(frame + 8, 1); /* ARPHRD_ETHER */
+		inet_wr16(frame, ethertype);
+		inet_wr16(frame + 2, 0); /* reserved */
+		inet_wr32(frame + 4, 1); /* interface index */
+		inet_wr16(frame + 8, 1); /* ARPHRD_ETHER */
 		frame[10] = 0;	     /* packet type: to us */
 		frame[11] = 6;	     /* address length */
 		memset(frame + 12, 0, 8);
@@ -341,7 +308,7 @@ struct udp_spec {
 	size_t data_len; /* UDP payload bytes */
 	uint8_t fill;	 /* 0: random payload; else every byte this */
 	uint16_t vlan;
-	uint8_t ext; /* IPv6: 0, IPPROTO_HOPOPTS_ or _DSTOPTS_ */
+	uint8_t ext; /* IPv6: 0, INET_PROTO_HOPOPTS or _DSTOPTS_ */
 };
 
 static const uint8_t dscps[] = { 0, 0, 0, 0, 46, 34, 10, 8, 48, 26 };
@@ -383,20 +350,17 @@ static size_t build_udp(struct gen *g, const struct udp_spec *s, uint8_t *out)
 	size_t ulen = 8 + s->data_len;
 	uint32_t sum;
 
-	put16(out, s->sport);
-	put16(out + 2, s->dport);
-	put16(out + 4, (unsigned)ulen);
-	put16(out + 6, 0);
+	inet_wr16(out, s->sport);
+	inet_wr16(out + 2, s->dport);
+	inet_wr16(out + 4, (unsigned)ulen);
+	inet_wr16(out + 6, 0);
 	for (size_t i = 0; i < s->data_len; i++)
 		out[8 + i] = s->fill ? s->fill : (uint8_t)rnd(&g->rng);
 
-	sum = sum16(0, s->src, s->v6 ? 16 : 4);
-	sum = sum16(sum, s->dst, s->v6 ? 16 : 4);
-	sum += IPPROTO_UDP_;
-	sum += (uint32_t)ulen; /* < 65536: one 16-bit word (IPv4), or the
-				  low half of the 32-bit length (IPv6) */
-	sum = sum16(sum, out, ulen);
-	put16(out + 6, fold(sum) == 0 ? 0xffffu : fold(sum));
+	sum = inet_pseudo_sum(s->src, s->dst, s->v6 ? 16 : 4, INET_PROTO_UDP,
+			      (uint32_t)ulen);
+	sum = inet_sum(sum, out, ulen);
+	inet_wr16(out + 6, inet_udp_fold(sum));
 	return ulen;
 }
 
@@ -408,14 +372,14 @@ static void ipv4_header(const struct udp_spec *s, uint16_t id,
 	memset(h, 0, 20);
 	h[0] = 0x45;
 	h[1] = (uint8_t)(s->dscp << 2);
-	put16(h + 2, (unsigned)(20 + payload_len));
-	put16(h + 4, id);
-	put16(h + 6, (unsigned)(off / 8) | (more ? 0x2000u : 0));
+	inet_wr16(h + 2, (unsigned)(20 + payload_len));
+	inet_wr16(h + 4, id);
+	inet_wr16(h + 6, (unsigned)(off / 8) | (more ? 0x2000u : 0));
 	h[8] = 64;
-	h[9] = IPPROTO_UDP_;
+	h[9] = INET_PROTO_UDP;
 	memcpy(h + 12, s->src, 4);
 	memcpy(h + 16, s->dst, 4);
-	put16(h + 10, fold(sum16(0, h, 20)));
+	inet_wr16(h + 10, inet_csum(h, 20));
 }
 
 /* The IPv6 header and the optional extension header before the Fragment
@@ -429,7 +393,7 @@ static size_t ipv6_headers(const struct udp_spec *s, size_t payload_len,
 	/* Version 6, traffic class = DSCP << 2 (ECN 0), flow label 0. */
 	h[0] = (uint8_t)(0x60 | s->dscp >> 2);
 	h[1] = (uint8_t)((s->dscp & 0x03) << 6);
-	put16(h + 4, (unsigned)payload_len);
+	inet_wr16(h + 4, (unsigned)payload_len);
 	h[7] = 64;
 	memcpy(h + 8, s->src, 16);
 	memcpy(h + 24, s->dst, 16);
@@ -456,7 +420,7 @@ static void add_plain(struct gen *g, const struct udp_spec *s,
 	size_t ulen = build_udp(g, s, buf + off);
 
 	if (s->v6)
-		(void)ipv6_headers(s, ulen + (s->ext ? 8 : 0), IPPROTO_UDP_,
+		(void)ipv6_headers(s, ulen + (s->ext ? 8 : 0), INET_PROTO_UDP,
 				   buf);
 	else
 		ipv4_header(s, g->ip_id++, ulen, 0, false, buf);
@@ -482,11 +446,12 @@ static void add_fragments(struct gen *g, const struct udp_spec *s,
 
 		if (s->v6) {
 			hl = ipv6_headers(s, (s->ext ? 8u : 0u) + 8 + len,
-					  IPPROTO_FRAGMENT_, buf);
-			buf[hl] = IPPROTO_UDP_;
+					  INET_PROTO_FRAGMENT, buf);
+			buf[hl] = INET_PROTO_UDP;
 			buf[hl + 1] = 0;
-			put16(buf + hl + 2, (unsigned)off | (more ? 1u : 0u));
-			put32(buf + hl + 4, id6);
+			inet_wr16(buf + hl + 2,
+				  (unsigned)off | (more ? 1u : 0u));
+			inet_wr32(buf + hl + 4, id6);
 			hl += 8;
 		} else {
 			ipv4_header(s, id4, len, off, more, buf);
@@ -539,8 +504,8 @@ static void add_random(struct gen *g, struct pkt_list *l)
 		return;
 	}
 	if (v6) {
-		static const uint8_t exts[] = { 0, 0, IPPROTO_HOPOPTS_,
-						IPPROTO_DSTOPTS_ };
+		static const uint8_t exts[] = { 0, 0, INET_PROTO_HOPOPTS,
+						INET_PROTO_DSTOPTS };
 
 		s.ext = exts[rnd_in(&g->rng, 0, 3)];
 	}
@@ -630,10 +595,9 @@ static void add_overlap(struct gen *g)
 	memset(udp + 800, 'B', 400);
 	memset(udp + 1200, 'C', 300);
 	/* The checksum the "first" policies' result has: A, B's tail, C. */
-	put16(udp + 6, 0);
-	sum = sum16(0, s.src, 4);
-	sum = sum16(sum16(sum, s.dst, 4), udp, 1500) + IPPROTO_UDP_ + 1500;
-	put16(udp + 6, fold(sum));
+	inet_wr16(udp + 6, 0);
+	sum = inet_pseudo_sum(s.src, s.dst, 4, INET_PROTO_UDP, 1500);
+	inet_wr16(udp + 6, inet_fold(inet_sum(sum, udp, 1500)));
 
 	ipv4_header(&s, id, 800, 0, true, frag);
 	memcpy(frag + 20, udp, 800);
@@ -667,11 +631,11 @@ static void add_arp(struct gen *g)
 {
 	uint8_t arp[28];
 
-	put16(arp, 1);		/* Ethernet */
-	put16(arp + 2, 0x0800); /* IPv4 */
+	inet_wr16(arp, 1);	    /* Ethernet */
+	inet_wr16(arp + 2, 0x0800); /* IPv4 */
 	arp[4] = 6;
 	arp[5] = 4;
-	put16(arp + 6, 1); /* request */
+	inet_wr16(arp + 6, 1); /* request */
 	memcpy(arp + 8, mac_a, 6);
 	memcpy(arp + 14, (const uint8_t[4]){ 192, 0, 2, 1 }, 4);
 	memset(arp + 18, 0, 6);
@@ -723,16 +687,11 @@ static int parse_num(const char *s, unsigned long long max,
 	return errno != 0 || *end != '\0' || *v > max ? -1 : 0;
 }
 
-int main(int argc, char **argv)
+/* The command line into *path, *seed, *count and g->link. @return -1 to
+ * go on, 0 after --help, or 2 after a message. */
+static int parse_args(int argc, char **argv, struct gen *g, const char **path,
+		      unsigned long long *seed, unsigned long long *count)
 {
-	const char *path = NULL;
-	unsigned long long seed = 1, count = 100;
-	struct gen g;
-	pcap_t *dead;
-	int status = 0;
-
-	memset(&g, 0, sizeof(g));
-	g.link = LINK_ETHER;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -749,26 +708,26 @@ int main(int argc, char **argv)
 		}
 		i++;
 		if (strcmp(a, "--write") == 0) {
-			path = v;
+			*path = v;
 		} else if (strcmp(a, "--seed") == 0) {
-			if (parse_num(v, UINT64_MAX, &seed) != 0) {
+			if (parse_num(v, UINT64_MAX, seed) != 0) {
 				errorf("bad --seed '%s'", v);
 				return 2;
 			}
 		} else if (strcmp(a, "--count") == 0) {
-			if (parse_num(v, 100000, &count) != 0) {
+			if (parse_num(v, 100000, count) != 0) {
 				errorf("--count must be 0..100000, not '%s'",
 				       v);
 				return 2;
 			}
 		} else if (strcmp(v, "ether") == 0) {
-			g.link = LINK_ETHER;
+			g->link = LINK_ETHER;
 		} else if (strcmp(v, "raw") == 0) {
-			g.link = LINK_RAW;
+			g->link = LINK_RAW;
 		} else if (strcmp(v, "sll") == 0) {
-			g.link = LINK_SLL;
+			g->link = LINK_SLL;
 		} else if (strcmp(v, "sll2") == 0) {
-			g.link = LINK_SLL2;
+			g->link = LINK_SLL2;
 		} else {
 			errorf("--link must be ether, raw, sll or sll2, not "
 			       "'%s'",
@@ -776,22 +735,70 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (path == NULL) {
+	if (*path == NULL) {
 		errorf("--write is required (try --help)");
 		return 2;
 	}
+	return -1;
+}
 
-	{
-		static const int dlts[] = {
-			[LINK_ETHER] = DLT_EN10MB,
-			[LINK_RAW] = DLT_RAW,
-			[LINK_SLL] = DLT_LINUX_SLL,
-			[LINK_SLL2] = DLT_LINUX_SLL2,
-		};
+/* Every frame of the capture: @p count datagrams of the random mix, with
+ * the fixed cases at a fifth, a quarter, a third and half of the way, the
+ * incomplete ones, then an eighth as many past the IPv4 timeout. */
+static void generate(struct gen *g, size_t count)
+{
+	size_t done = 0;
+	unsigned fixed = 0;
 
-		dead = pcap_open_dead_with_tstamp_precision(
-			dlts[g.link], SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
+	while (done < count || fixed < 4) {
+		if (fixed == 0 && done >= count / 5) {
+			add_many_frags(g);
+			fixed++;
+		} else if (fixed == 1 && done >= count / 4) {
+			add_duplicate(g);
+			fixed++;
+		} else if (fixed == 2 && done >= count / 3) {
+			add_overlap(g);
+			fixed++;
+		} else if (fixed == 3 && done >= count / 2) {
+			add_atomic(g);
+			if (g->link == LINK_ETHER)
+				add_arp(g);
+			fixed++;
+		}
+		if (done < count)
+			done += add_batch(g, count - done);
 	}
+	add_incomplete(g);
+
+	/* Phase 2: past the IPv4 timeout. */
+	g->now_ns += 31 * NS_PER_S + NS_PER_S / 2;
+	for (size_t n = count / 8 + 1, d = 0; d < n;)
+		d += add_batch(g, n - d);
+}
+
+int main(int argc, char **argv)
+{
+	static const int dlts[] = {
+		[LINK_ETHER] = DLT_EN10MB,
+		[LINK_RAW] = DLT_RAW,
+		[LINK_SLL] = DLT_LINUX_SLL,
+		[LINK_SLL2] = DLT_LINUX_SLL2,
+	};
+	const char *path = NULL;
+	unsigned long long seed = 1, count = 100;
+	struct gen g;
+	pcap_t *dead;
+	int status;
+
+	memset(&g, 0, sizeof(g));
+	g.link = LINK_ETHER;
+	status = parse_args(argc, argv, &g, &path, &seed, &count);
+	if (status >= 0)
+		return status;
+	status = 0;
+	dead = pcap_open_dead_with_tstamp_precision(dlts[g.link], SNAPLEN,
+						    PCAP_TSTAMP_PRECISION_NANO);
 	if (dead == NULL) {
 		errorf("out of memory");
 		return 2;
@@ -806,39 +813,7 @@ int main(int argc, char **argv)
 	g.now_ns = START_S * NS_PER_S;
 	g.ip_id = (uint16_t)rnd(&g.rng);
 	g.frag_id6 = (uint32_t)rnd(&g.rng);
-
-	/* Phase 1: the random mix, with the fixed cases at a fifth, a
-	 * quarter, a third and half of the way. */
-	{
-		size_t n = (size_t)count, done = 0;
-		unsigned fixed = 0;
-
-		while (done < n || fixed < 4) {
-			if (fixed == 0 && done >= n / 5) {
-				add_many_frags(&g);
-				fixed++;
-			} else if (fixed == 1 && done >= n / 4) {
-				add_duplicate(&g);
-				fixed++;
-			} else if (fixed == 2 && done >= n / 3) {
-				add_overlap(&g);
-				fixed++;
-			} else if (fixed == 3 && done >= n / 2) {
-				add_atomic(&g);
-				if (g.link == LINK_ETHER)
-					add_arp(&g);
-				fixed++;
-			}
-			if (done < n)
-				done += add_batch(&g, n - done);
-		}
-	}
-	add_incomplete(&g);
-
-	/* Phase 2: past the IPv4 timeout. */
-	g.now_ns += 31 * NS_PER_S + NS_PER_S / 2;
-	for (size_t done = 0, n = (size_t)count / 8 + 1; done < n;)
-		done += add_batch(&g, n - done);
+	generate(&g, (size_t)count);
 
 	if (g.oom) {
 		errorf("out of memory");

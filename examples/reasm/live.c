@@ -50,12 +50,14 @@
  */
 #define _DEFAULT_SOURCE /* struct ifreq, MAP_POPULATE */
 #define MSG_PROG "reasm"
+#include "inet.h"
 #include "msg.h"
 #include "live.h"
 
 #include <arpa/inet.h>
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
@@ -103,17 +105,6 @@ static_assert(_Alignof(_Atomic(uint32_t)) == _Alignof(uint32_t),
 static _Atomic(uint32_t) *status_word(uint32_t *p)
 {
 	return (_Atomic(uint32_t) *)(void *)p;
-}
-
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static void wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
 }
 
 static uint64_t clock_ns(clockid_t id)
@@ -565,18 +556,20 @@ fail:
  * @return true if the checksum was written. */
 static bool complete_checksum(uint8_t *f, uint32_t len)
 {
-	uint32_t off = 12, l4, l4len, sum = 0;
+	uint32_t off = 12, l4, l4len, sum;
+	const uint8_t *addrs;
+	size_t alen;
 	uint16_t etype;
 	uint8_t proto;
 	unsigned field;
 
 	if (len < 14)
 		return false;
-	etype = rd16(f + off);
+	etype = inet_rd16(f + off);
 	while ((etype == ETH_P_8021Q || etype == ETH_P_8021AD) &&
 	       off + 6 <= len) {
 		off += 4;
-		etype = rd16(f + off);
+		etype = inet_rd16(f + off);
 	}
 	off += 2;
 	if (etype == ETH_P_IP) {
@@ -585,21 +578,21 @@ static bool complete_checksum(uint8_t *f, uint32_t len)
 		if (len < off + 20 || (f[off] >> 4) != 4)
 			return false;
 		ihl = (uint32_t)(f[off] & 15) * 4;
-		tot = rd16(f + off + 2);
+		tot = inet_rd16(f + off + 2);
 		if (ihl < 20 || tot < ihl || off + tot > len ||
-		    (rd16(f + off + 6) & 0x3fff) != 0)
+		    (inet_rd16(f + off + 6) & 0x3fff) != 0)
 			return false;
 		proto = f[off + 9];
 		l4 = off + ihl;
 		l4len = tot - ihl;
-		for (unsigned i = 0; i < 8; i += 2)
-			sum += rd16(f + off + 12 + i);
+		addrs = f + off + 12;
+		alen = 4;
 	} else if (etype == ETH_P_IPV6) {
 		uint32_t end;
 
 		if (len < off + 40 || (f[off] >> 4) != 6)
 			return false;
-		end = off + 40 + rd16(f + off + 4);
+		end = off + 40 + inet_rd16(f + off + 4);
 		if (end > len)
 			return false;
 		proto = f[off + 6];
@@ -613,8 +606,8 @@ static bool complete_checksum(uint8_t *f, uint32_t len)
 		if (l4 > end)
 			return false;
 		l4len = end - l4;
-		for (unsigned i = 0; i < 32; i += 2)
-			sum += rd16(f + off + 8 + i);
+		addrs = f + off + 8;
+		alen = 16;
 	} else {
 		return false;
 	}
@@ -625,18 +618,12 @@ static bool complete_checksum(uint8_t *f, uint32_t len)
 	else
 		return false;
 
-	sum += proto + (l4len >> 16) + (l4len & 0xffff);
-	wr16(f + l4 + field, 0);
-	for (uint32_t i = 0; i + 1 < l4len; i += 2)
-		sum += rd16(f + l4 + i);
-	if (l4len & 1)
-		sum += (uint32_t)f[l4 + l4len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	sum = ~sum & 0xffff;
-	if (sum == 0 && proto == 17)
-		sum = 0xffff; /* UDP: 0 means "no checksum" */
-	wr16(f + l4 + field, (uint16_t)sum);
+	sum = inet_pseudo_sum(addrs, addrs + alen, alen, proto, l4len);
+	inet_wr16(f + l4 + field, 0);
+	sum = inet_sum(sum, f + l4, l4len);
+	/* UDP: 0 would mean "no checksum" */
+	inet_wr16(f + l4 + field,
+		  proto == 17 ? inet_udp_fold(sum) : inet_fold(sum));
 	return true;
 }
 
@@ -670,8 +657,8 @@ static void rx_frame(struct live_rx_worker *lw, const struct tpacket3_hdr *h,
 
 			if (status & TP_STATUS_VLAN_TPID_VALID)
 				tpid = h->hv1.tp_vlan_tpid;
-			wr16(copy + 12, tpid);
-			wr16(copy + 14, (uint16_t)h->hv1.tp_vlan_tci);
+			inet_wr16(copy + 12, tpid);
+			inet_wr16(copy + 14, (uint16_t)h->hv1.tp_vlan_tci);
 			n += VLAN_HLEN;
 			lw->ls.rx_vlan++;
 		}
@@ -1123,7 +1110,7 @@ void live_tx_put(struct live_tx *tx, struct reasm_out *out)
 		goto done;
 	}
 	/* The kernel allows a tag's 4 bytes past the MTU for 802.1Q only. */
-	if (rd16(out->data + 12) == ETH_P_8021Q)
+	if (inet_rd16(out->data + 12) == ETH_P_8021Q)
 		limit += VLAN_HLEN;
 	if (len > limit || len > tx->frame_size - TX_DATA_OFF) {
 		bump(&tx->oversize, 1);
@@ -1205,12 +1192,11 @@ void live_meter_start(struct live_meter *m, uint64_t now_ns)
 }
 
 /* (now - then) per second over @p dt_ns. */
-static unsigned long long rate(uint64_t now, uint64_t then, uint64_t dt_ns)
+static uint64_t rate(uint64_t now, uint64_t then, uint64_t dt_ns)
 {
 	if (now <= then || dt_ns == 0)
 		return 0;
-	return (unsigned long long)((double)(now - then) * 1e9 / (double)dt_ns +
-				    0.5);
+	return (uint64_t)((double)(now - then) * 1e9 / (double)dt_ns + 0.5);
 }
 
 void live_meter_line(struct live_meter *m, FILE *f, uint64_t now_ns,
@@ -1221,22 +1207,18 @@ void live_meter_line(struct live_meter *m, FILE *f, uint64_t now_ns,
 	double t = (double)(now_ns - m->start_ns) / 1e9;
 
 	fprintf(f,
-		"stats %.1fs: in %llu pkt/s, %llu frag/s; out %llu dgram/s, "
-		"%llu frame/s; drops: ring %llu, refused %llu, oversize %llu, "
-		"unsent %llu, evicted %llu, timed out %llu; memory %llu B in "
-		"%llu datagrams; queued %u\n",
+		"stats %.1fs: in %" PRIu64 " pkt/s, %" PRIu64 " frag/s; out "
+		"%" PRIu64 " dgram/s, %" PRIu64 " frame/s; drops: ring %" PRIu64
+		", refused %" PRIu64 ", oversize %" PRIu64 ", unsent %" PRIu64
+		", evicted %" PRIu64 ", timed out %" PRIu64 "; memory %" PRIu64
+		" B in %" PRIu64 " datagrams; queued %u\n",
 		t, rate(st->packets, m->last.packets, dt),
 		rate(st->ReasmReqds, m->last.ReasmReqds, dt),
 		rate(st->ReasmOKs, m->last.ReasmOKs, dt),
-		rate(st->emitted, m->last.emitted, dt),
-		(unsigned long long)ls->rx_ring_drops,
-		(unsigned long long)st->refused,
-		(unsigned long long)ls->tx_oversize,
-		(unsigned long long)ls->tx_unsent,
-		(unsigned long long)st->evicted,
-		(unsigned long long)st->ReasmTimeout,
-		(unsigned long long)st->bytes_held,
-		(unsigned long long)st->datagrams_pending, queued);
+		rate(st->emitted, m->last.emitted, dt), ls->rx_ring_drops,
+		st->refused, ls->tx_oversize, ls->tx_unsent, st->evicted,
+		st->ReasmTimeout, st->bytes_held, st->datagrams_pending,
+		queued);
 	fflush(f);
 	m->last = *st;
 	m->last_ls = *ls;

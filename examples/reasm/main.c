@@ -58,8 +58,11 @@
 
 #include <pcap/pcap.h>
 
+#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
+#include <netinet/ether.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdalign.h>
@@ -216,7 +219,7 @@ static bool is_live(const struct options *o)
 }
 
 enum opt_id {
-	OPT_READ,
+	OPT_READ = 256, /* above every short option and getopt's '?', ':' */
 	OPT_WRITE,
 	OPT_POLICY,
 	OPT_THREADS,
@@ -241,37 +244,32 @@ enum opt_id {
 	OPT_DURATION,
 };
 
-static const struct {
-	const char *name;
-	enum opt_id id;
-	bool has_value;
-} option_table[] = {
-	{ "read", OPT_READ, true },
-	{ "write", OPT_WRITE, true },
-	{ "policy", OPT_POLICY, true },
-	{ "threads", OPT_THREADS, true },
-	{ "timeout", OPT_TIMEOUT, true },
-	{ "mem-high", OPT_MEM_HIGH, true },
-	{ "mem-low", OPT_MEM_LOW, true },
-	{ "mem-policy", OPT_MEM_POLICY, true },
-	{ "max-frags", OPT_MAX_FRAGS, true },
-	{ "stripes", OPT_STRIPES, true },
-	{ "stats", OPT_STATS, true },
-	{ "quiet", OPT_QUIET, false },
-	{ "help", OPT_HELP, false },
-	{ "version", OPT_VERSION, false },
-	{ "in", OPT_IN, true },
-	{ "out", OPT_OUT, true },
-	{ "fanout", OPT_FANOUT, true },
-	{ "qdisc-bypass", OPT_QDISC_BYPASS, false },
-	{ "tx-frames", OPT_TX_FRAMES, true },
-	{ "stats-interval", OPT_STATS_INTERVAL, true },
-	{ "dst-mac", OPT_DST_MAC, true },
-	{ "src-mac", OPT_SRC_MAC, true },
-	{ "duration", OPT_DURATION, true },
+static const struct option long_options[] = {
+	{ "read", required_argument, NULL, OPT_READ },
+	{ "write", required_argument, NULL, OPT_WRITE },
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "mem-high", required_argument, NULL, OPT_MEM_HIGH },
+	{ "mem-low", required_argument, NULL, OPT_MEM_LOW },
+	{ "mem-policy", required_argument, NULL, OPT_MEM_POLICY },
+	{ "max-frags", required_argument, NULL, OPT_MAX_FRAGS },
+	{ "stripes", required_argument, NULL, OPT_STRIPES },
+	{ "stats", required_argument, NULL, OPT_STATS },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "in", required_argument, NULL, OPT_IN },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "fanout", required_argument, NULL, OPT_FANOUT },
+	{ "qdisc-bypass", no_argument, NULL, OPT_QDISC_BYPASS },
+	{ "tx-frames", required_argument, NULL, OPT_TX_FRAMES },
+	{ "stats-interval", required_argument, NULL, OPT_STATS_INTERVAL },
+	{ "dst-mac", required_argument, NULL, OPT_DST_MAC },
+	{ "src-mac", required_argument, NULL, OPT_SRC_MAC },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ NULL, 0, NULL, 0 },
 };
-
-#define OPTION_COUNT (sizeof(option_table) / sizeof(option_table[0]))
 
 /* A decimal number without sign or spaces into *v. @return 0 or -1. */
 static int parse_u64(const char *s, uint64_t *v)
@@ -358,34 +356,30 @@ static bool power_of_two(unsigned x)
 	return x != 0 && (x & (x - 1)) == 0;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* A MAC address: six pairs of hex digits separated by ':' or '-'. */
+/* A MAC address: six pairs of hex digits separated by ':' or '-'.
+ * ether_aton_r() converts; the shape is checked first, as it would take
+ * one-digit groups and ignore what follows the sixth. */
 static int parse_mac(const char *s, uint8_t mac[6])
 {
-	for (int i = 0; i < 6; i++) {
-		int hi = hex_digit(s[0]), lo = hi < 0 ? -1 : hex_digit(s[1]);
+	char text[18];
+	struct ether_addr a;
 
-		if (lo < 0)
+	if (strlen(s) != 17)
+		return -1;
+	for (int i = 0; i < 17; i++) {
+		bool sep = i % 3 == 2;
+
+		if (sep && s[i] != ':' && s[i] != '-')
 			return -1;
-		mac[i] = (uint8_t)(hi << 4 | lo);
-		s += 2;
-		if (i < 5) {
-			if (*s != ':' && *s != '-')
-				return -1;
-			s++;
-		}
+		if (!sep && !isxdigit((unsigned char)s[i]))
+			return -1;
+		text[i] = sep ? ':' : s[i];
 	}
-	return *s == '\0' ? 0 : -1;
+	text[17] = '\0';
+	if (ether_aton_r(text, &a) == NULL)
+		return -1;
+	memcpy(mac, a.ether_addr_octet, 6);
+	return 0;
 }
 
 /* Checks the combination of inputs, outputs and live options. @return 0,
@@ -435,254 +429,307 @@ static int check_live_args(const struct options *o)
 	return 0;
 }
 
-/* Fills *o from argv. @return -1 to go on, 0 after --help, or 2 after a
+/* Options given at most once: a second one is a mistake, not a
+ * replacement. @return 0, or 2 after a message. */
+static int set_once(const char **slot, const char *name, const char *value)
+{
+	if (*slot != NULL) {
+		errorf("--%s given twice ('%s', then '%s')", name, *slot,
+		       value);
+		return 2;
+	}
+	*slot = value;
+	return 0;
+}
+
+/* A count from 1 to @p hi. @return 0, or 2 after a message. */
+static int set_count(unsigned *slot, const char *name, const char *value,
+		     unsigned hi)
+{
+	if (parse_uint(value, 1, hi, slot) == 0)
+		return 0;
+	errorf("--%s must be a number from 1 to %u, not '%s'", name, hi, value);
+	return 2;
+}
+
+/* The watermarks given so far (0: not given). */
+struct mem_args {
+	uint64_t high, low;
+};
+
+/* The engine's options (policy, threads and limits). @return 0, or 2
+ * after a message. */
+static int set_engine_option(struct options *o, struct mem_args *mem, int id,
+			     const char *name, const char *value)
+{
+	uint64_t bytes;
+	int p;
+
+	switch (id) {
+	case OPT_POLICY:
+		p = reasm_policy_parse(value);
+		if (p < 0) {
+			errorf("unknown --policy '%s' (strict, first, last, "
+			       "bsd, bsd-right, linux, windows, solaris)",
+			       value);
+			return 2;
+		}
+		o->cfg.policy = (enum reasm_policy)p;
+		return 0;
+	case OPT_THREADS:
+		return set_count(&o->threads, name, value, MAX_THREADS);
+	case OPT_TIMEOUT:
+		if (parse_seconds(value, &o->cfg.timeout_v4_ns)) {
+			errorf("--timeout must be a number of seconds > 0, "
+			       "not '%s'",
+			       value);
+			return 2;
+		}
+		o->cfg.timeout_v6_ns = o->cfg.timeout_v4_ns;
+		return 0;
+	case OPT_MEM_HIGH:
+	case OPT_MEM_LOW:
+		if (parse_bytes(value, &bytes) || bytes == 0 ||
+		    bytes > SIZE_MAX) {
+			errorf("--%s must be a byte count > 0 (suffix K, M or "
+			       "G allowed), not '%s'",
+			       name, value);
+			return 2;
+		}
+		*(id == OPT_MEM_HIGH ? &mem->high : &mem->low) = bytes;
+		return 0;
+	case OPT_MEM_POLICY:
+		if (strcmp(value, "evict") == 0 ||
+		    strcmp(value, "refuse") == 0) {
+			o->cfg.mem_refuse = strcmp(value, "refuse") == 0;
+			return 0;
+		}
+		errorf("--mem-policy must be evict or refuse, not '%s'", value);
+		return 2;
+	case OPT_MAX_FRAGS:
+		return set_count(&o->cfg.max_frags, name, value,
+				 REASM_MAX_FRAGS_LIMIT);
+	default: /* OPT_STRIPES */
+		if (parse_uint(value, 1, MAX_STRIPES, &o->cfg.stripes) == 0 &&
+		    power_of_two(o->cfg.stripes))
+			return 0;
+		errorf("--stripes must be a power of two from 1 to %u, not "
+		       "'%s'",
+		       MAX_STRIPES, value);
+		return 2;
+	}
+}
+
+/* The live options (interfaces and what goes with them). @return 0, or 2
+ * after a message. */
+static int set_live_option(struct options *o, int id, const char *name,
+			   const char *value)
+{
+	int f;
+
+	switch (id) {
+	case OPT_IN:
+	case OPT_OUT:
+		if (*value == '\0') {
+			errorf("--%s needs an interface name", name);
+			return 2;
+		}
+		return set_once(id == OPT_IN ? &o->in_iface : &o->out_iface,
+				name, value);
+	case OPT_FANOUT:
+		f = live_fanout_parse(value);
+		if (f < 0) {
+			errorf("--fanout must be lb, cpu or hash, not '%s'",
+			       value);
+			return 2;
+		}
+		o->fanout = (enum live_fanout)f;
+		o->fanout_set = true;
+		return 0;
+	case OPT_QDISC_BYPASS:
+		o->qdisc_bypass = true;
+		return 0;
+	case OPT_TX_FRAMES:
+		return set_count(&o->tx_frames, name, value, MAX_TX_FRAMES);
+	case OPT_STATS_INTERVAL:
+	case OPT_DURATION:
+		if (parse_seconds(value, id == OPT_DURATION
+						 ? &o->duration_ns
+						 : &o->stats_interval_ns) == 0)
+			return 0;
+		errorf("--%s must be a number of seconds > 0, not '%s'", name,
+		       value);
+		return 2;
+	default: /* OPT_DST_MAC, OPT_SRC_MAC */
+		if (parse_mac(value,
+			      id == OPT_DST_MAC ? o->dst_mac : o->src_mac)) {
+			errorf("--%s must be a MAC address like "
+			       "02:00:00:00:00:01, not '%s'",
+			       name, value);
+			return 2;
+		}
+		*(id == OPT_DST_MAC ? &o->dst_mac_set : &o->src_mac_set) = true;
+		return 0;
+	}
+}
+
+/* One option that getopt_long() took. @return -1 to go on, 0 after
+ * --help or --version, or 2 after a message. */
+static int set_option(struct options *o, struct mem_args *mem, int id,
+		      const char *name, const char *value)
+{
+	switch (id) {
+	case OPT_READ:
+		return set_once(&o->read_path, name, value) ? 2 : -1;
+	case OPT_WRITE:
+		return set_once(&o->write_path, name, value) ? 2 : -1;
+	case OPT_STATS:
+		return set_once(&o->stats_path, name, value) ? 2 : -1;
+	case OPT_QUIET:
+		o->quiet = true;
+		return -1;
+	case OPT_HELP:
+		usage(stdout);
+		return 0;
+	case OPT_VERSION:
+		printf("reasm %s\n", grain_version());
+		return 0;
+	case OPT_POLICY:
+	case OPT_THREADS:
+	case OPT_TIMEOUT:
+	case OPT_MEM_HIGH:
+	case OPT_MEM_LOW:
+	case OPT_MEM_POLICY:
+	case OPT_MAX_FRAGS:
+	case OPT_STRIPES:
+		return set_engine_option(o, mem, id, name, value) ? 2 : -1;
+	default:
+		return set_live_option(o, id, name, value) ? 2 : -1;
+	}
+}
+
+/* The long option named exactly by the word @p arg ("--name" or
+ * "--name=value"), or NULL; *len: the name's length. */
+static const struct option *exact_option(const char *arg, size_t *len)
+{
+	const char *name = arg + 2;
+
+	*len = strcspn(name, "=");
+	for (const struct option *lo = long_options; lo->name != NULL; lo++)
+		if (strlen(lo->name) == *len &&
+		    strncmp(lo->name, name, *len) == 0)
+			return lo;
+	return NULL;
+}
+
+/*
+ * Whether the word @p arg, which getopt_long() read as option @p c, is one
+ * reasm takes: "-h", or a long option by its whole name (getopt_long()
+ * also takes unique abbreviations and clusters of short options, reasm
+ * does not). @return 0, or 2 after a message.
+ */
+static int check_word(const char *arg, int c)
+{
+	size_t len = 0;
+
+	if (c == 'h' ? strcmp(arg, "-h") == 0
+		     : strncmp(arg, "--", 2) == 0 &&
+			       exact_option(arg, &len) != NULL)
+		return 0;
+	if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+		errorf("unexpected argument '%s' (try --help)", arg);
+		return 2;
+	}
+	errorf("unknown option '--%.*s' (try --help)", (int)len, arg + 2);
+	return 2;
+}
+
+/* The message for the word @p arg that getopt_long() refused with
+ * @p c ('?' or ':'). @return 2. */
+static int bad_word(const char *arg, int c)
+{
+	size_t len;
+	const struct option *lo;
+
+	if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+		errorf("unexpected argument '%s' (try --help)", arg);
+		return 2;
+	}
+	lo = exact_option(arg, &len);
+	if (lo == NULL)
+		errorf("unknown option '--%.*s' (try --help)", (int)len,
+		       arg + 2);
+	else if (c == ':')
+		errorf("option --%s needs a value", lo->name);
+	else
+		errorf("option --%s takes no value", lo->name);
+	return 2;
+}
+
+/* Completes the watermark pair (a zero field takes the engine's default,
+ * which may not suit the other one given). @return 0, or 2 after a
  * message. */
+static int set_watermarks(struct options *o, struct mem_args mem)
+{
+	if (mem.high != 0 && mem.low == 0)
+		mem.low = mem.high - mem.high / 4;
+	if (mem.low != 0 && mem.high == 0)
+		mem.high = DEFAULT_MEM_HIGH;
+	if (mem.low > mem.high) {
+		errorf("--mem-low (%llu) is above --mem-high (%llu)",
+		       (unsigned long long)mem.low,
+		       (unsigned long long)mem.high);
+		return 2;
+	}
+	o->cfg.mem_high = (size_t)mem.high;
+	o->cfg.mem_low = (size_t)mem.low;
+	return 0;
+}
+
+/*
+ * Fills *o from argv with getopt_long(): long options only, by their
+ * whole names, each value after '=' or in the next word; "-h" as
+ * --help. Any other word is an error, "--" included. @return -1 to go
+ * on, 0 after --help, or 2 after a message.
+ */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	uint64_t mem_high = 0, mem_low = 0;
-	uint64_t bytes;
+	struct mem_args mem = { 0, 0 };
+	int at, rc;
 
 	memset(o, 0, sizeof(*o));
 	o->threads = 1;
 	o->fanout = LIVE_FANOUT_HASH;
 
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *name, *value = NULL, *eq;
-		size_t name_len;
-		size_t k;
+	/* '+': stop at the first word that is not an option; ':': report
+	 * a missing value as ':'. Messages are ours (opterr = 0). */
+	opterr = 0;
+	optind = 1;
+	for (;;) {
+		int idx = -1, c;
 
-		if (strcmp(arg, "-h") == 0) {
-			usage(stdout);
-			return 0;
-		}
-		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
-			errorf("unexpected argument '%s' (try --help)", arg);
+		at = optind;
+		c = getopt_long(argc, argv, "+:h", long_options, &idx);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':')
+			return bad_word(argv[at], c);
+		if (check_word(argv[at], c) != 0)
 			return 2;
-		}
-		name = arg + 2;
-		eq = strchr(name, '=');
-		name_len = eq ? (size_t)(eq - name) : strlen(name);
-		for (k = 0; k < OPTION_COUNT; k++) {
-			if (strlen(option_table[k].name) == name_len &&
-			    strncmp(option_table[k].name, name, name_len) == 0)
-				break;
-		}
-		if (k == OPTION_COUNT) {
-			errorf("unknown option '--%.*s' (try --help)",
-			       (int)name_len, name);
-			return 2;
-		}
-		if (option_table[k].has_value) {
-			if (eq != NULL) {
-				value = eq + 1;
-			} else if (i + 1 < argc) {
-				value = argv[++i];
-			} else {
-				errorf("option --%s needs a value",
-				       option_table[k].name);
-				return 2;
-			}
-		} else if (eq != NULL) {
-			errorf("option --%s takes no value",
-			       option_table[k].name);
-			return 2;
-		}
-
-		switch (option_table[k].id) {
-		case OPT_READ:
-		case OPT_WRITE:
-		case OPT_STATS: {
-			const char **slot =
-				option_table[k].id == OPT_READ ? &o->read_path
-				: option_table[k].id == OPT_WRITE
-					? &o->write_path
-					: &o->stats_path;
-
-			/* One of each: a second one is a mistake, not a
-			 * replacement. */
-			if (*slot != NULL) {
-				errorf("--%s given twice ('%s', then '%s')",
-				       option_table[k].name, *slot, value);
-				return 2;
-			}
-			*slot = value;
-			break;
-		}
-		case OPT_POLICY: {
-			int p = reasm_policy_parse(value);
-
-			if (p < 0) {
-				errorf("unknown --policy '%s' (strict, first, "
-				       "last, bsd, bsd-right, linux, windows, "
-				       "solaris)",
-				       value);
-				return 2;
-			}
-			o->cfg.policy = (enum reasm_policy)p;
-			break;
-		}
-		case OPT_THREADS:
-			if (parse_uint(value, 1, MAX_THREADS, &o->threads)) {
-				errorf("--threads must be a number from 1 to "
-				       "%u, not '%s'",
-				       MAX_THREADS, value);
-				return 2;
-			}
-			break;
-		case OPT_TIMEOUT:
-			if (parse_seconds(value, &o->cfg.timeout_v4_ns)) {
-				errorf("--timeout must be a number of seconds "
-				       "> 0, not '%s'",
-				       value);
-				return 2;
-			}
-			o->cfg.timeout_v6_ns = o->cfg.timeout_v4_ns;
-			break;
-		case OPT_MEM_HIGH:
-		case OPT_MEM_LOW:
-			if (parse_bytes(value, &bytes) || bytes == 0 ||
-			    bytes > SIZE_MAX) {
-				errorf("--%s must be a byte count > 0 "
-				       "(suffix K, M or G allowed), not '%s'",
-				       option_table[k].name, value);
-				return 2;
-			}
-			if (option_table[k].id == OPT_MEM_HIGH)
-				mem_high = bytes;
-			else
-				mem_low = bytes;
-			break;
-		case OPT_MEM_POLICY:
-			if (strcmp(value, "evict") == 0) {
-				o->cfg.mem_refuse = false;
-			} else if (strcmp(value, "refuse") == 0) {
-				o->cfg.mem_refuse = true;
-			} else {
-				errorf("--mem-policy must be evict or refuse, "
-				       "not '%s'",
-				       value);
-				return 2;
-			}
-			break;
-		case OPT_MAX_FRAGS:
-			if (parse_uint(value, 1, REASM_MAX_FRAGS_LIMIT,
-				       &o->cfg.max_frags)) {
-				errorf("--max-frags must be a number from 1 "
-				       "to %u, not '%s'",
-				       REASM_MAX_FRAGS_LIMIT, value);
-				return 2;
-			}
-			break;
-		case OPT_STRIPES:
-			if (parse_uint(value, 1, MAX_STRIPES,
-				       &o->cfg.stripes) ||
-			    !power_of_two(o->cfg.stripes)) {
-				errorf("--stripes must be a power of two from "
-				       "1 to %u, not '%s'",
-				       MAX_STRIPES, value);
-				return 2;
-			}
-			break;
-		case OPT_QUIET:
-			o->quiet = true;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			return 0;
-		case OPT_VERSION:
-			printf("reasm %s\n", grain_version());
-			return 0;
-		case OPT_IN:
-		case OPT_OUT:
-			if (*value == '\0') {
-				errorf("--%s needs an interface name",
-				       option_table[k].name);
-				return 2;
-			}
-			const char **iface = option_table[k].id == OPT_IN
-						     ? &o->in_iface
-						     : &o->out_iface;
-			if (*iface != NULL) {
-				errorf("--%s given twice ('%s', then '%s')",
-				       option_table[k].name, *iface, value);
-				return 2;
-			}
-			*iface = value;
-			break;
-		case OPT_FANOUT: {
-			int f = live_fanout_parse(value);
-
-			if (f < 0) {
-				errorf("--fanout must be lb, cpu or hash, not "
-				       "'%s'",
-				       value);
-				return 2;
-			}
-			o->fanout = (enum live_fanout)f;
-			o->fanout_set = true;
-			break;
-		}
-		case OPT_QDISC_BYPASS:
-			o->qdisc_bypass = true;
-			break;
-		case OPT_TX_FRAMES:
-			if (parse_uint(value, 1, MAX_TX_FRAMES,
-				       &o->tx_frames)) {
-				errorf("--tx-frames must be a number from 1 to "
-				       "%u, not '%s'",
-				       MAX_TX_FRAMES, value);
-				return 2;
-			}
-			break;
-		case OPT_STATS_INTERVAL:
-		case OPT_DURATION:
-			if (parse_seconds(value,
-					  option_table[k].id == OPT_DURATION
-						  ? &o->duration_ns
-						  : &o->stats_interval_ns)) {
-				errorf("--%s must be a number of seconds > 0, "
-				       "not '%s'",
-				       option_table[k].name, value);
-				return 2;
-			}
-			break;
-		case OPT_DST_MAC:
-		case OPT_SRC_MAC: {
-			bool dst = option_table[k].id == OPT_DST_MAC;
-
-			if (parse_mac(value, dst ? o->dst_mac : o->src_mac)) {
-				errorf("--%s must be a MAC address like "
-				       "02:00:00:00:00:01, not '%s'",
-				       option_table[k].name, value);
-				return 2;
-			}
-			if (dst)
-				o->dst_mac_set = true;
-			else
-				o->src_mac_set = true;
-			break;
-		}
-		}
+		rc = set_option(o, &mem, c == 'h' ? OPT_HELP : c,
+				idx >= 0 ? long_options[idx].name : "help",
+				optarg);
+		if (rc >= 0)
+			return rc;
 	}
-
-	if (check_live_args(o) != 0)
-		return 2;
-
-	/* Watermarks: a zero field takes the engine's default, which may
-	 * not suit the other one given; complete the pair here. */
-	if (mem_high != 0 && mem_low == 0)
-		mem_low = mem_high - mem_high / 4;
-	if (mem_low != 0 && mem_high == 0)
-		mem_high = DEFAULT_MEM_HIGH;
-	if (mem_low > mem_high) {
-		errorf("--mem-low (%llu) is above --mem-high (%llu)",
-		       (unsigned long long)mem_low,
-		       (unsigned long long)mem_high);
+	/* The word getopt_long() stopped at: "--", "-" or one without a
+	 * dash. */
+	if (at < argc) {
+		errorf("unexpected argument '%s' (try --help)", argv[at]);
 		return 2;
 	}
-	o->cfg.mem_high = (size_t)mem_high;
-	o->cfg.mem_low = (size_t)mem_low;
+	if (check_live_args(o) != 0 || set_watermarks(o, mem) != 0)
+		return 2;
 	return -1;
 }
 
@@ -781,6 +828,25 @@ static void tmp_register(char *tmp, bool add)
 	}
 }
 
+/* Forgets the temporary file's and the target's names. */
+static void out_forget(struct out_file *of)
+{
+	free(of->tmp);
+	of->tmp = NULL;
+	free(of->target);
+	of->target = NULL;
+}
+
+/* Removes the temporary file (if @p remove: it is not renamed over the
+ * target) from the names a signal cleans up, then forgets it. */
+static void out_drop_tmp(struct out_file *of, bool remove)
+{
+	if (remove)
+		(void)unlink(of->tmp);
+	tmp_register(of->tmp, false);
+	out_forget(of);
+}
+
 /* Opens @p path for writing as described above. @return 0, or 2 after a
  * message. */
 static int out_open(struct out_file *of, const char *path)
@@ -831,10 +897,7 @@ static int out_open(struct out_file *of, const char *path)
 	fd = mkstemp(of->tmp);
 	if (fd < 0) {
 		errorf("%s: %s", path, strerror(errno));
-		free(of->tmp);
-		of->tmp = NULL;
-		free(of->target);
-		of->target = NULL;
+		out_forget(of);
 		return 2;
 	}
 	tmp_register(of->tmp, true);
@@ -847,12 +910,7 @@ static int out_open(struct out_file *of, const char *path)
 	if (of->f == NULL) {
 		errorf("%s: %s", path, strerror(errno));
 		close(fd);
-		(void)unlink(of->tmp);
-		tmp_register(of->tmp, false);
-		free(of->tmp);
-		of->tmp = NULL;
-		free(of->target);
-		of->target = NULL;
+		out_drop_tmp(of, true);
 		return 2;
 	}
 	return 0;
@@ -872,13 +930,7 @@ static int out_finish(struct out_file *of, bool ok)
 		status = 2;
 		ok = false;
 	}
-	if (!ok)
-		(void)unlink(of->tmp);
-	tmp_register(of->tmp, false);
-	free(of->tmp);
-	of->tmp = NULL;
-	free(of->target);
-	of->target = NULL;
+	out_drop_tmp(of, !ok);
 	return status;
 }
 
@@ -1830,10 +1882,121 @@ static int run_live(struct run *rn, bool *ran)
 
 /* --- The run --------------------------------------------------------------- */
 
+/* A run from a capture file: the engine on this thread, or the reader
+ * here and --threads workers. */
+static int run_file(struct run *rn, bool *ran)
+{
+	bool multi = rn->opt.threads > 1;
+	int status = open_all(rn);
+
+	if (status == 0) {
+		if (multi) {
+			status = start_threads(rn);
+		} else if (reasm_worker_init(&rn->single, rn->engine,
+					     emit_direct, rn->dumper) != 0) {
+			errorf("cannot register the worker");
+			status = 2;
+		}
+	}
+	if (status == 0) {
+		*ran = true;
+		status = read_all(rn, multi);
+	}
+	if (multi)
+		stop_threads(rn);
+	return status;
+}
+
+/* The engine, the pipeline and the live sockets, taken down once the
+ * threads have stopped. */
+static void release(struct run *rn)
+{
+	if (rn->engine != NULL)
+		reasm_destroy(rn->engine, &rn->stats);
+	free_rings(&rn->pl);
+	grain_prio_destroy(rn->pl.prio);
+	for (unsigned i = 0; i < rn->worker_slots; i++)
+		live_slot_fini(&rn->workers[i].slot);
+	free(rn->workers);
+	if (rn->live)
+		close_live(rn);
+}
+
+/* The output capture flushed and closed, and any write error seen on the
+ * way (a closed pipe, a full disk) reported. @return @p status, or 2. */
+static int close_capture(struct run *rn, int status)
+{
+	int werr = atomic_load_explicit(&write_errno, memory_order_relaxed);
+
+	if (werr != 0 && status == 0) {
+		if (werr == EPIPE)
+			errorf("%s: the reader closed the pipe: output cut short",
+			       out_name(rn->opt.write_path));
+		else
+			errorf("%s: write error: %s",
+			       out_name(rn->opt.write_path), strerror(werr));
+		status = 2;
+	}
+	if (rn->dumper != NULL) {
+		if (pcap_dump_flush(rn->dumper) != 0 ||
+		    ferror(pcap_dump_file(rn->dumper))) {
+			if (status == 0)
+				errorf("%s: write error: %s",
+				       out_name(rn->opt.write_path),
+				       strerror(errno));
+			status = 2;
+		}
+		if (rn->cap_out.f == stdout) {
+			pcap_dump_flush(rn->dumper);
+		} else {
+			pcap_dump_close(rn->dumper);
+		}
+	}
+	if (rn->dead != NULL)
+		pcap_close(rn->dead);
+	if (rn->in != NULL)
+		pcap_close(rn->in);
+	return status;
+}
+
+/* The counters, as JSON (--stats) and as the summary, for a run that read
+ * input (@p ran): a failed start says one line and nothing else. @return
+ * @p status, or 2. */
+static int report(struct run *rn, bool ran, int status)
+{
+	FILE *sf = rn->stats_out.f;
+
+	if (ran) {
+		int rc = 0;
+
+		/* Live runs add a "live" object to the JSON. */
+		if (sf != NULL)
+			rc = rn->live ? live_stats_json(sf, &rn->stats,
+							&rn->live_stats)
+				      : reasm_stats_json(sf, &rn->stats);
+		if (rc != 0 && status == 0) {
+			errorf("%s: write error", rn->opt.stats_path);
+			status = 2;
+		}
+		if (!rn->opt.quiet) {
+			reasm_stats_summary(stderr, &rn->stats);
+			if (rn->live)
+				live_stats_summary(stderr, &rn->live_stats,
+						   rn->opt.in_iface != NULL,
+						   rn->opt.out_iface != NULL);
+		}
+	}
+	if (sf != NULL && sf != stdout && fclose(sf) != 0 && status == 0) {
+		errorf("%s: write error", rn->opt.stats_path);
+		status = 2;
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct run rn;
-	bool multi, ran = false;
+	bool ran = false;
 	int status;
 
 	memset(&rn, 0, sizeof(rn));
@@ -1847,98 +2010,14 @@ int main(int argc, char **argv)
 	signal(SIGINT, remove_tmp_and_die);
 	signal(SIGTERM, remove_tmp_and_die);
 	signal(SIGHUP, remove_tmp_and_die);
-	multi = rn.opt.threads > 1;
 
-	if (is_live(&rn.opt)) {
+	if (is_live(&rn.opt))
 		status = run_live(&rn, &ran);
-	} else {
-		status = open_all(&rn);
-		if (status == 0) {
-			if (multi) {
-				status = start_threads(&rn);
-			} else if (reasm_worker_init(&rn.single, rn.engine,
-						     emit_direct,
-						     rn.dumper) != 0) {
-				errorf("cannot register the worker");
-				status = 2;
-			}
-		}
-		if (status == 0) {
-			ran = true;
-			status = read_all(&rn, multi);
-		}
-		if (multi)
-			stop_threads(&rn);
-	}
-
-	if (rn.engine != NULL)
-		reasm_destroy(rn.engine, &rn.stats);
-	free_rings(&rn.pl);
-	grain_prio_destroy(rn.pl.prio);
-	for (unsigned i = 0; i < rn.worker_slots; i++)
-		live_slot_fini(&rn.workers[i].slot);
-	free(rn.workers);
-	if (rn.live)
-		close_live(&rn);
-
-	/* A write error seen on the way (a closed pipe, a full disk). */
-	int werr = atomic_load_explicit(&write_errno, memory_order_relaxed);
-	if (werr != 0 && status == 0) {
-		if (werr == EPIPE)
-			errorf("%s: the reader closed the pipe: output cut short",
-			       out_name(rn.opt.write_path));
-		else
-			errorf("%s: write error: %s",
-			       out_name(rn.opt.write_path), strerror(werr));
-		status = 2;
-	}
-	if (rn.dumper != NULL) {
-		if (pcap_dump_flush(rn.dumper) != 0 ||
-		    ferror(pcap_dump_file(rn.dumper))) {
-			if (status == 0)
-				errorf("%s: write error: %s",
-				       out_name(rn.opt.write_path),
-				       strerror(errno));
-			status = 2;
-		}
-		if (rn.cap_out.f == stdout) {
-			pcap_dump_flush(rn.dumper);
-		} else {
-			pcap_dump_close(rn.dumper);
-		}
-	}
-	if (rn.dead != NULL)
-		pcap_close(rn.dead);
-	if (rn.in != NULL)
-		pcap_close(rn.in);
-
-	/* Counters only for a run that read input: a failed start says one
-	 * line and nothing else. */
-	FILE *sf = rn.stats_out.f;
-	if (ran) {
-		int rc = 0;
-
-		/* Live runs add a "live" object to the JSON. */
-		if (sf != NULL)
-			rc = rn.live ? live_stats_json(sf, &rn.stats,
-						       &rn.live_stats)
-				     : reasm_stats_json(sf, &rn.stats);
-		if (rc != 0 && status == 0) {
-			errorf("%s: write error", rn.opt.stats_path);
-			status = 2;
-		}
-		if (!rn.opt.quiet) {
-			reasm_stats_summary(stderr, &rn.stats);
-			if (rn.live)
-				live_stats_summary(stderr, &rn.live_stats,
-						   rn.opt.in_iface != NULL,
-						   rn.opt.out_iface != NULL);
-		}
-	}
-	if (sf != NULL && sf != stdout && fclose(sf) != 0 && status == 0) {
-		errorf("%s: write error", rn.opt.stats_path);
-		status = 2;
-	}
+	else
+		status = run_file(&rn, &ran);
+	release(&rn);
+	status = close_capture(&rn, status);
+	status = report(&rn, ran, status);
 	/* Only a run that succeeded replaces its outputs; otherwise the
 	 * temporary files go and any existing file is left as it was. */
 	if (out_finish(&rn.cap_out, status == 0 && ran) != 0)

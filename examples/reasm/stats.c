@@ -166,20 +166,25 @@ int reasm_stats_json(FILE *f, const struct reasm_stats *st)
 	return 0;
 }
 
-/* Appends " (<what> <n>" for the first item of a list (*first true) or
- * ", <what> <n>" for the others, when n is not zero. */
-static void list_item(FILE *f, bool *first, uint64_t n, const char *what)
-{
-	if (n == 0)
-		return;
-	fprintf(f, "%s%s %llu", *first ? " (" : ", ", what,
-		(unsigned long long)n);
-	*first = false;
-}
+/* One count of a list in brackets. */
+struct list_entry {
+	uint64_t n;
+	const char *what;
+};
 
-/* Closes a list that list_item() opened, if it did. */
-static void list_end(FILE *f, bool first)
+/* Appends " (<what> <n>, <what> <n>...)" for the entries of @p v whose
+ * count is not zero, or nothing if none is. */
+static void list_items(FILE *f, const struct list_entry *v, size_t n)
 {
+	bool first = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].n == 0)
+			continue;
+		fprintf(f, "%s%s %llu", first ? " (" : ", ", v[i].what,
+			(unsigned long long)v[i].n);
+		first = false;
+	}
 	if (!first)
 		fputc(')', f);
 }
@@ -188,12 +193,27 @@ static void list_end(FILE *f, bool first)
  * of "failed" are datagrams, those of "fragments ... dropped" fragments
  * dropped (frags_truncated, not truncated, which counts frames of every
  * kind). */
-void reasm_stats_summary(FILE *f, const struct reasm_stats *st)
+static void summary(FILE *f, const struct reasm_stats *st)
 {
-	bool first;
-
-	if (f == NULL || st == NULL)
-		return;
+	const struct list_entry failed[] = {
+		{ st->ReasmTimeout, "timeout" },
+		{ st->evicted, "evicted" },
+		{ st->too_big - st->frags_too_big, "too big" },
+		{ st->too_many_frags, "too many fragments" },
+		{ st->bad_end, "bad end" },
+		{ st->bad_ecn, "mixed ECN" },
+		{ st->id_wrapped, "ID wrapped" },
+	};
+	const struct list_entry dropped[] = {
+		{ st->duplicates, "duplicate" },
+		{ st->refused, "refused" },
+		{ st->frags_truncated, "truncated" },
+		{ st->malformed, "malformed" },
+		{ st->bad_checksum, "bad checksum" },
+		{ st->incomplete_chain, "incomplete chain" },
+		{ st->frags_too_big, "too big" },
+		{ st->frags_no_memory, "no memory" },
+	};
 
 	fprintf(f,
 		"packets:     %llu read, %llu passed through, "
@@ -210,15 +230,7 @@ void reasm_stats_summary(FILE *f, const struct reasm_stats *st)
 
 	fprintf(f, "failed:      %llu datagrams",
 		(unsigned long long)st->ReasmFails);
-	first = true;
-	list_item(f, &first, st->ReasmTimeout, "timeout");
-	list_item(f, &first, st->evicted, "evicted");
-	list_item(f, &first, st->too_big - st->frags_too_big, "too big");
-	list_item(f, &first, st->too_many_frags, "too many fragments");
-	list_item(f, &first, st->bad_end, "bad end");
-	list_item(f, &first, st->bad_ecn, "mixed ECN");
-	list_item(f, &first, st->id_wrapped, "ID wrapped");
-	list_end(f, first);
+	list_items(f, failed, sizeof(failed) / sizeof(failed[0]));
 	fputc('\n', f);
 
 	/* Datagrams under STRICT, fragments under the other policies: a
@@ -236,16 +248,7 @@ void reasm_stats_summary(FILE *f, const struct reasm_stats *st)
 
 	fprintf(f, "fragments:   %llu dropped",
 		(unsigned long long)st->frags_dropped);
-	first = true;
-	list_item(f, &first, st->duplicates, "duplicate");
-	list_item(f, &first, st->refused, "refused");
-	list_item(f, &first, st->frags_truncated, "truncated");
-	list_item(f, &first, st->malformed, "malformed");
-	list_item(f, &first, st->bad_checksum, "bad checksum");
-	list_item(f, &first, st->incomplete_chain, "incomplete chain");
-	list_item(f, &first, st->frags_too_big, "too big");
-	list_item(f, &first, st->frags_no_memory, "no memory");
-	list_end(f, first);
+	list_items(f, dropped, sizeof(dropped) / sizeof(dropped[0]));
 	fprintf(f,
 		", %llu discarded with their datagram, %llu pending "
 		"in %llu datagrams\n",
@@ -260,4 +263,10 @@ void reasm_stats_summary(FILE *f, const struct reasm_stats *st)
 	fprintf(f, "memory:      peak %llu bytes, %llu held\n",
 		(unsigned long long)st->bytes_peak,
 		(unsigned long long)st->bytes_held);
+}
+
+void reasm_stats_summary(FILE *f, const struct reasm_stats *st)
+{
+	if (f != NULL && st != NULL)
+		summary(f, st);
 }

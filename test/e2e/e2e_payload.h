@@ -25,6 +25,8 @@
 #ifndef GRAIN_E2E_PAYLOAD_H
 #define GRAIN_E2E_PAYLOAD_H
 
+#include "inet.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -44,20 +46,6 @@ static inline uint64_t e2e_mix64(uint64_t x)
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
 	return x ^ (x >> 31);
-}
-
-static inline void e2e_put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static inline uint32_t e2e_get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
 }
 
 static inline uint64_t e2e_fnv1a(const uint8_t *p, size_t len)
@@ -89,14 +77,14 @@ static inline void e2e_stream(uint8_t *p, size_t len, uint32_t sender,
 static inline void e2e_payload_fill(uint8_t *p, size_t len, uint32_t sender,
 				    uint32_t seq)
 {
-	e2e_put32(p, E2E_MAGIC);
-	e2e_put32(p + 4, sender);
-	e2e_put32(p + 8, seq);
-	e2e_put32(p + 12, (uint32_t)len);
+	inet_wr32(p, E2E_MAGIC);
+	inet_wr32(p + 4, sender);
+	inet_wr32(p + 8, seq);
+	inet_wr32(p + 12, (uint32_t)len);
 	e2e_stream(p + E2E_HDR_LEN, len - E2E_HDR_LEN, sender, seq);
 	uint64_t h = e2e_fnv1a(p, len);
-	e2e_put32(p + 16, (uint32_t)(h >> 32));
-	e2e_put32(p + 20, (uint32_t)h);
+	inet_wr32(p + 16, (uint32_t)(h >> 32));
+	inet_wr32(p + 20, (uint32_t)h);
 }
 
 enum e2e_verdict {
@@ -138,15 +126,15 @@ static inline enum e2e_verdict e2e_payload_check(const uint8_t *p, size_t len,
 	*sender = *seq = 0;
 	if (len < E2E_HDR_LEN)
 		return E2E_SHORT;
-	*sender = e2e_get32(p + 4);
-	*seq = e2e_get32(p + 8);
-	if (e2e_get32(p) != E2E_MAGIC)
+	*sender = inet_rd32(p + 4);
+	*seq = inet_rd32(p + 8);
+	if (inet_rd32(p) != E2E_MAGIC)
 		return E2E_BAD_MAGIC;
-	if (e2e_get32(p + 12) != len)
+	if (inet_rd32(p + 12) != len)
 		return E2E_BAD_LENGTH;
 	uint64_t h = e2e_fnv1a(p, len);
-	if (e2e_get32(p + 16) != (uint32_t)(h >> 32) ||
-	    e2e_get32(p + 20) != (uint32_t)h)
+	if (inet_rd32(p + 16) != (uint32_t)(h >> 32) ||
+	    inet_rd32(p + 20) != (uint32_t)h)
 		return E2E_BAD_HASH;
 	e2e_stream(scratch, len - E2E_HDR_LEN, *sender, *seq);
 	if (memcmp(scratch, p + E2E_HDR_LEN, len - E2E_HDR_LEN) != 0)

@@ -35,7 +35,9 @@
  * The same file builds the regression runner (regress_reasm.c), with any
  * C11 compiler.
  */
+#define _DEFAULT_SOURCE /* be16toh() and friends, for inet.h */
 #include "fuzz_input.h"
+#include "inet.h"
 #include "reasm.h"
 
 #include <stdbool.h>
@@ -100,30 +102,6 @@ static void fail(const char *what, int line)
 
 /* --- packet helpers ------------------------------------------------------ */
 
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static void wr16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static uint16_t csum(const uint8_t *p, size_t n)
-{
-	uint32_t sum = 0;
-
-	for (size_t i = 0; i + 1 < n; i += 2)
-		sum += rd16(p + i);
-	if (n & 1)
-		sum += (uint32_t)p[n - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
 /*
  * Where the IP header starts in a frame of link type @p link, its
  * EtherType (0x0800 or 0x86dd for IP) and the VLAN word the engine keys
@@ -141,15 +119,15 @@ static bool link_l3(int link, const uint8_t *f, uint32_t n, uint32_t *l3,
 		unsigned tags = 0;
 		if (n < 14)
 			return false;
-		*etype = rd16(f + off);
+		*etype = inet_rd16(f + off);
 		while ((*etype == 0x8100 || *etype == 0x88a8) && tags < 2) {
 			if (n < off + 6)
 				return false;
-			*vlan |= (uint32_t)(rd16(f + off + 2) & 0xfff)
+			*vlan |= (uint32_t)(inet_rd16(f + off + 2) & 0xfff)
 				 << (12 * tags);
 			tags++;
 			off += 4;
-			*etype = rd16(f + off);
+			*etype = inet_rd16(f + off);
 		}
 		*vlan |= (uint32_t)tags << 24;
 		*l3 = off + 2;
@@ -158,13 +136,13 @@ static bool link_l3(int link, const uint8_t *f, uint32_t n, uint32_t *l3,
 	case REASM_LINK_SLL:
 		if (n < 16)
 			return false;
-		*etype = rd16(f + 14);
+		*etype = inet_rd16(f + 14);
 		*l3 = 16;
 		return true;
 	case REASM_LINK_SLL2:
 		if (n < 20)
 			return false;
-		*etype = rd16(f);
+		*etype = inet_rd16(f);
 		*l3 = 20;
 		return true;
 	default: /* RAW, IPV4, IPV6: the version nibble says */
@@ -268,9 +246,9 @@ static void check_reassembled(const struct reasm_out *o)
 		CHECK(n >= 20 && ip[0] >> 4 == 4);
 		uint32_t ihl = (ip[0] & 15u) * 4;
 		CHECK(ihl >= 20 && ihl <= n);
-		CHECK(rd16(ip + 2) == n);	       /* total length */
-		CHECK(csum(ip, ihl) == 0);	       /* header checksum */
-		CHECK((rd16(ip + 6) & ~0x4000u) == 0); /* MF 0, offset 0 */
+		CHECK(inet_rd16(ip + 2) == n);	/* total length */
+		CHECK(inet_csum(ip, ihl) == 0); /* header checksum */
+		CHECK((inet_rd16(ip + 6) & ~0x4000u) == 0); /* MF 0, offset 0 */
 		CHECK(o->dscp == ip[1] >> 2);
 		uint32_t h = key_hash(4, ip, vlan);
 		if (!tainted(h))
@@ -278,7 +256,7 @@ static void check_reassembled(const struct reasm_out *o)
 		return;
 	}
 	CHECK(n >= 40 && ip[0] >> 4 == 6);
-	CHECK(rd16(ip + 4) == n - 40); /* payload length */
+	CHECK(inet_rd16(ip + 4) == n - 40); /* payload length */
 	CHECK(o->dscp == (uint8_t)(((ip[0] & 15) << 4 | ip[1] >> 4) >> 2));
 	uint32_t h = key_hash(6, ip, vlan);
 	if (tainted(h))
@@ -331,29 +309,29 @@ static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype)
 		f[11] = 2;
 		n = 12;
 		if (tags != 0) {
-			wr16(f + n, tags == 3 ? 0x88a8 : 0x8100);
-			wr16(f + n + 2, 1 + sel);
+			inet_wr16(f + n, tags == 3 ? 0x88a8 : 0x8100);
+			inet_wr16(f + n + 2, 1 + sel);
 			n += 4;
 		}
 		if (tags >= 2) {
-			wr16(f + n, 0x8100);
-			wr16(f + n + 2, 100 + sel);
+			inet_wr16(f + n, 0x8100);
+			inet_wr16(f + n + 2, 100 + sel);
 			n += 4;
 		}
-		wr16(f + n, etype);
+		inet_wr16(f + n, etype);
 		return n + 2;
 	case REASM_LINK_SLL:
 		memset(f, 0, 16);
-		wr16(f + 2, 1); /* ARPHRD_ETHER */
-		wr16(f + 4, 6);
+		inet_wr16(f + 2, 1); /* ARPHRD_ETHER */
+		inet_wr16(f + 4, 6);
 		memcpy(f + 6, mac, 8);
-		wr16(f + 14, etype);
+		inet_wr16(f + 14, etype);
 		return 16;
 	case REASM_LINK_SLL2:
 		memset(f, 0, 20);
-		wr16(f, etype);
+		inet_wr16(f, etype);
 		f[7] = 1; /* ifindex */
-		wr16(f + 8, 1);
+		inet_wr16(f + 8, 1);
 		f[11] = 6;
 		memcpy(f + 12, mac, 8);
 		return 20;
@@ -388,10 +366,10 @@ static void build(const struct fz_spec *s)
 		memset(ip + 20, 1, hdr - 20); /* NOP options */
 		ip[0] = (uint8_t)(0x40 | hdr / 4);
 		ip[1] = tos;
-		wr16(ip + 2, hdr + len);
-		wr16(ip + 4, s->id);
-		wr16(ip + 6,
-		     s->off & (FZ_OFF_MASK | FZ_OFF_MF | FZ_OFF_DF | FZ_OFF_X));
+		inet_wr16(ip + 2, hdr + len);
+		inet_wr16(ip + 4, s->id);
+		inet_wr16(ip + 6, s->off & (FZ_OFF_MASK | FZ_OFF_MF |
+					    FZ_OFF_DF | FZ_OFF_X));
 		ip[8] = 64;
 		ip[9] = fz_v4_proto[s->proto & 7];
 		memcpy(ip + 12, (const uint8_t[]){ 10, 0, 0, 1 }, 4);
@@ -434,7 +412,8 @@ static void build(const struct fz_spec *s)
 			*prev = 44;
 			fh[0] = nh;
 			fh[1] = 0;
-			wr16(fh + 2, (uint32_t)pos | !!(s->off & FZ_OFF_MF));
+			inet_wr16(fh + 2,
+				  (uint32_t)pos | !!(s->off & FZ_OFF_MF));
 			fh[4] = (uint8_t)(id >> 24);
 			fh[5] = (uint8_t)(id >> 16);
 			fh[6] = (uint8_t)(id >> 8);
@@ -446,7 +425,7 @@ static void build(const struct fz_spec *s)
 		}
 		if (len > 65535 - (hdr - 40))
 			len = 65535 - (hdr - 40);
-		wr16(ip + 4, hdr - 40 + len);
+		inet_wr16(ip + 4, hdr - 40 + len);
 		/* Other next headers put pattern bytes where headers go. */
 		if ((s->proto & 7) >= 4)
 			clean = false;
@@ -468,13 +447,13 @@ static void build(const struct fz_spec *s)
 	/* Damage: lengths first, so that a lie can carry a good checksum. */
 	uint8_t *lf = v6 ? ip + 4 : ip + 2;
 	if (s->damage & FZ_DMG_LONGER)
-		wr16(lf, rd16(lf) + s->delta);
+		inet_wr16(lf, inet_rd16(lf) + s->delta);
 	if (s->damage & FZ_DMG_SHORTER)
-		wr16(lf, rd16(lf) - s->delta);
+		inet_wr16(lf, inet_rd16(lf) - s->delta);
 	if (!v6) {
-		wr16(ip + 10, csum(ip, hdr));
+		inet_wr16(ip + 10, inet_csum(ip, hdr));
 		if (s->damage & FZ_DMG_CSUM)
-			wr16(ip + 10, rd16(ip + 10) ^ 0x5555);
+			inet_wr16(ip + 10, inet_rd16(ip + 10) ^ 0x5555);
 	}
 	uint32_t total = l3 + hdr + len;
 	uint32_t cut = (uint32_t)(s->damage >> FZ_DMG_CUT_SHIFT) * 8;

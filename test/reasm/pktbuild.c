@@ -9,6 +9,7 @@
  * A builder misuse (a header that cannot be encoded) aborts: it is a bug
  * in the test, not something to report.
  */
+#define _DEFAULT_SOURCE /* be16toh() and friends, for inet.h */
 #include "pktbuild.h"
 
 #include <stdarg.h>
@@ -29,19 +30,6 @@ static void *xmalloc(size_t n)
 	if (p == NULL)
 		die("out of memory");
 	return p;
-}
-
-uint16_t pb_csum(const uint8_t *p, size_t len)
-{
-	uint32_t sum = 0;
-
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += pb_get16(p + i);
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
 }
 
 void pb_fill(uint8_t *buf, size_t len, uint32_t seed)
@@ -92,22 +80,22 @@ void pb_dgram_v6(struct pb_dgram *d, int dlt, uint32_t id, uint8_t proto,
 
 size_t pb_udp_hdr(uint8_t *buf, uint16_t sport, uint16_t dport, uint16_t len)
 {
-	pb_put16(buf, sport);
-	pb_put16(buf + 2, dport);
-	pb_put16(buf + 4, len);
-	pb_put16(buf + 6, 0);
+	inet_wr16(buf, sport);
+	inet_wr16(buf + 2, dport);
+	inet_wr16(buf + 4, len);
+	inet_wr16(buf + 6, 0);
 	return 8;
 }
 
 size_t pb_tcp_hdr(uint8_t *buf, uint16_t sport, uint16_t dport, uint32_t seq)
 {
 	memset(buf, 0, 20);
-	pb_put16(buf, sport);
-	pb_put16(buf + 2, dport);
-	pb_put32(buf + 4, seq);
+	inet_wr16(buf, sport);
+	inet_wr16(buf + 2, dport);
+	inet_wr32(buf + 4, seq);
 	buf[12] = 5 << 4; /* data offset: 5 words */
 	buf[13] = 0x18;	  /* PSH, ACK */
-	pb_put16(buf + 14, 65535);
+	inet_wr16(buf + 14, 65535);
 	return 20;
 }
 
@@ -115,9 +103,9 @@ size_t pb_icmp_echo_hdr(uint8_t *buf, bool v6, uint16_t ident, uint16_t seq)
 {
 	buf[0] = v6 ? 128 : 8; /* echo request */
 	buf[1] = 0;
-	pb_put16(buf + 2, 0);
-	pb_put16(buf + 4, ident);
-	pb_put16(buf + 6, seq);
+	inet_wr16(buf + 2, 0);
+	inet_wr16(buf + 4, ident);
+	inet_wr16(buf + 6, seq);
 	return 8;
 }
 
@@ -166,27 +154,27 @@ size_t pb_link_hdr(const struct pb_link *l, int family, uint8_t *buf)
 		p[11] = l->mark;
 		p += 12;
 		for (unsigned i = 0; i < l->nvlan; i++) {
-			pb_put16(p, l->tpid[i] ? l->tpid[i] : PB_TPID_8021Q);
-			pb_put16(p + 2, l->tci[i]);
+			inet_wr16(p, l->tpid[i] ? l->tpid[i] : PB_TPID_8021Q);
+			inet_wr16(p + 2, l->tci[i]);
 			p += 4;
 		}
-		pb_put16(p, type);
+		inet_wr16(p, type);
 		p += 2;
 		break;
 	case PB_DLT_SLL:
-		pb_put16(p, 0);	    /* packet type: to us */
-		pb_put16(p + 2, 1); /* ARPHRD_ETHER */
-		pb_put16(p + 4, 6); /* address length */
+		inet_wr16(p, 0);     /* packet type: to us */
+		inet_wr16(p + 2, 1); /* ARPHRD_ETHER */
+		inet_wr16(p + 4, 6); /* address length */
 		memcpy(p + 6, "\x02\x00\x00\x00\x01\x00\x00\x00", 8);
 		p[11] = l->mark;
-		pb_put16(p + 14, type);
+		inet_wr16(p + 14, type);
 		p += 16;
 		break;
 	case PB_DLT_SLL2:
-		pb_put16(p, type);
-		pb_put16(p + 2, 0); /* reserved */
-		pb_put32(p + 4, 2); /* interface index */
-		pb_put16(p + 8, 1); /* ARPHRD_ETHER */
+		inet_wr16(p, type);
+		inet_wr16(p + 2, 0); /* reserved */
+		inet_wr32(p + 4, 2); /* interface index */
+		inet_wr16(p + 8, 1); /* ARPHRD_ETHER */
 		p[10] = 0;	    /* packet type: to us */
 		p[11] = 6;	    /* address length */
 		memcpy(p + 12, "\x02\x00\x00\x00\x01\x00\x00\x00", 8);
@@ -265,19 +253,19 @@ static size_t put_ip4(uint8_t *p, const struct pb_ip4 *h, uint16_t frag,
 		die("IPv4 packet over 65535 bytes");
 	p[0] = (uint8_t)(0x40 | hl / 4);
 	p[1] = h->tos;
-	pb_put16(p + 2, (uint16_t)(hl + paylen));
-	pb_put16(p + 4, h->id);
-	pb_put16(p + 6, frag);
+	inet_wr16(p + 2, (uint16_t)(hl + paylen));
+	inet_wr16(p + 4, h->id);
+	inet_wr16(p + 6, frag);
 	p[8] = h->ttl;
 	p[9] = h->proto;
-	pb_put16(p + 10, 0);
-	pb_put32(p + 12, h->src);
-	pb_put32(p + 16, h->dst);
+	inet_wr16(p + 10, 0);
+	inet_wr32(p + 12, h->src);
+	inet_wr32(p + 16, h->dst);
 	memcpy(p + 20, h->opts, h->optlen);
-	uint16_t sum = pb_csum(p, hl);
+	uint16_t sum = inet_csum(p, hl);
 	if (h->bad_checksum)
 		sum = (uint16_t)(sum ^ 0x5a5a);
-	pb_put16(p + 10, sum);
+	inet_wr16(p + 10, sum);
 	return hl;
 }
 
@@ -317,8 +305,8 @@ static size_t put_ip6(uint8_t *p, const struct pb_ip6 *h, uint8_t last,
 	if (ext + rest > 65535)
 		die("IPv6 payload over 65535 bytes");
 	uint32_t w = 6u << 28 | (uint32_t)h->tclass << 20 | (h->flow & 0xfffff);
-	pb_put32(p, w);
-	pb_put16(p + 4, (uint16_t)(ext + rest));
+	inet_wr32(p, w);
+	inet_wr16(p + 4, (uint16_t)(ext + rest));
 	uint8_t after_dst = last;
 	uint8_t after_hbh = h->dst_len ? PB_IPPROTO_DSTOPTS : after_dst;
 	p[6] = h->hbh_len ? PB_IPPROTO_HOPOPTS : after_hbh;
@@ -376,8 +364,8 @@ struct pb_frame *pb_frag(const struct pb_dgram *d, uint32_t off,
 		uint8_t *fh = p + hl;
 		fh[0] = d->v6.proto;
 		fh[1] = 0;
-		pb_put16(fh + 2, (uint16_t)((off / 8) << 3 | (mf ? 1 : 0)));
-		pb_put32(fh + 4, d->v6.id);
+		inet_wr16(fh + 2, (uint16_t)((off / 8) << 3 | (mf ? 1 : 0)));
+		inet_wr32(fh + 4, d->v6.id);
 		hl += 8;
 	}
 	if (len)
@@ -468,7 +456,7 @@ static bool check_ip4(const uint8_t *ip, size_t len, const struct pb_dgram *w,
 			    hl, want_hl);
 	if (len < hl)
 		return fail(why, whylen, "IPv4: header cut at %zu", len);
-	size_t tot = pb_get16(ip + 2);
+	size_t tot = inet_rd16(ip + 2);
 	if (tot != hl + w->len)
 		return fail(why, whylen, "IPv4: total length %zu, want %zu",
 			    tot, hl + w->len);
@@ -477,10 +465,10 @@ static bool check_ip4(const uint8_t *ip, size_t len, const struct pb_dgram *w,
 			    "IPv4: total length %zu but %zu bytes follow the "
 			    "link header",
 			    tot, len);
-	if (pb_csum(ip, hl) != 0)
+	if (inet_csum(ip, hl) != 0)
 		return fail(why, whylen, "IPv4: header checksum 0x%04x wrong",
-			    pb_get16(ip + 10));
-	uint16_t frag = pb_get16(ip + 6);
+			    inet_rd16(ip + 10));
+	uint16_t frag = inet_rd16(ip + 6);
 	if (frag & 0x2000)
 		return fail(why, whylen, "IPv4: MF set");
 	if (frag & 0x1fff)
@@ -496,9 +484,9 @@ static bool check_ip4(const uint8_t *ip, size_t len, const struct pb_dgram *w,
 		return fail(why, whylen,
 			    "IPv4: TOS 0x%02x (ECN %u), want 0x%02x (ECN %u)",
 			    ip[1], ip[1] & 3u, w->v4.tos, w->v4.tos & 3u);
-	if (pb_get16(ip + 4) != w->v4.id)
+	if (inet_rd16(ip + 4) != w->v4.id)
 		return fail(why, whylen, "IPv4: id %u, want %u",
-			    pb_get16(ip + 4), w->v4.id);
+			    inet_rd16(ip + 4), w->v4.id);
 	if (ip[9] != w->v4.proto)
 		return fail(why, whylen, "IPv4: protocol %u, want %u", ip[9],
 			    w->v4.proto);
@@ -521,7 +509,7 @@ static bool check_ip6(const uint8_t *ip, size_t len, const struct pb_dgram *w,
 			    "IPv6: %zu bytes, no room for a header", len);
 	if (ip[0] >> 4 != 6)
 		return fail(why, whylen, "IPv6: version %u", ip[0] >> 4);
-	size_t plen = pb_get16(ip + 4);
+	size_t plen = inet_rd16(ip + 4);
 	if (plen != ext + w->len)
 		return fail(why, whylen, "IPv6: payload length %zu, want %zu",
 			    plen, ext + w->len);
@@ -530,7 +518,7 @@ static bool check_ip6(const uint8_t *ip, size_t len, const struct pb_dgram *w,
 			    "IPv6: payload length %zu but %zu bytes follow the "
 			    "IPv6 header",
 			    plen, len - 40);
-	uint8_t tc = (uint8_t)(pb_get32(ip) >> 20);
+	uint8_t tc = (uint8_t)(inet_rd32(ip) >> 20);
 	if (tc != w->v6.tclass)
 		return fail(why, whylen,
 			    "IPv6: traffic class 0x%02x (ECN %u), want 0x%02x "

@@ -28,6 +28,8 @@
 #ifndef REASM_TEST_PKTBUILD_H
 #define REASM_TEST_PKTBUILD_H
 
+#include "inet.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -191,9 +193,6 @@ void pb_frame_free(struct pb_frame *f);
 /** Free @p n frames of @p v and, when @p free_array, the array. */
 void pb_frames_free(struct pb_frame **v, size_t n, bool free_array);
 
-/** The IP checksum (one's complement of the one's-complement sum). */
-uint16_t pb_csum(const uint8_t *p, size_t len);
-
 /* --- Checking ------------------------------------------------------------ */
 
 /**
@@ -212,31 +211,5 @@ bool pb_check(const uint8_t *frame, size_t len, const struct pb_dgram *want,
 /** Offset of the IP header in a frame of @p l (-1 if @p l has a variable
  * header, never here). */
 int pb_link_len(const struct pb_link *l);
-
-/** Big-endian loads and stores. */
-static inline uint16_t pb_get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t pb_get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline void pb_put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void pb_put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 #endif /* REASM_TEST_PKTBUILD_H */

@@ -9,6 +9,7 @@
  * twice, nothing wrong is emitted, and every fragment is accounted for.
  * Runs under ThreadSanitizer in CI.
  */
+#define _DEFAULT_SOURCE /* be16toh() and friends, for inet.h */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <pthread.h>
@@ -59,10 +60,10 @@ static long index_of(const struct reasm_out *o)
 	if (o->len < 14 + 40)
 		return -1;
 	if ((ip[0] >> 4) == 4)
-		return (long)pb_get16(ip + 4);
+		return (long)inet_rd16(ip + 4);
 	/* IPv6: the id is gone with the Fragment header; the flow label
 	 * carries the index (set below). */
-	return (long)(pb_get32(ip) & 0xfffff);
+	return (long)(inet_rd32(ip) & 0xfffff);
 }
 
 static void on_emit(struct reasm_out *o, void *arg)

@@ -31,6 +31,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,13 @@
 
 static const int families[] = { 4, 6 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
+
+/* The parameters of a test run once per family (an int *: 4 or 6). */
+#define FAMILY_PARAMS(suite, name)                                            \
+	ParameterizedTestParameters(suite, name)                              \
+	{                                                                     \
+		return cr_make_param_array(int, (void *)families, NFAMILIES); \
+	}
 
 /* A datagram of @len bytes of fragmentable part on @dlt: a UDP header,
  * then a pattern from @seed. */
@@ -221,7 +229,7 @@ Test(pktbuild, checker_catches_errors)
 		cr_assert(pb_check(w->data, w->caplen, &d, why, sizeof(why)),
 			  "IPv%d whole: %s", fam, why);
 		if (fam == 4)
-			cr_expect_eq(pb_csum(w->data + 14, 20), 0);
+			cr_expect_eq(inet_csum(w->data + 14, 20), 0);
 
 		/* A fragment is not a reassembled datagram (an IPv4
 		 * "fragment" at offset 0 without MF is a whole one). */
@@ -300,11 +308,11 @@ Test(pktbuild, checker_catches_errors)
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *ip = v[i]->data + v[i]->l3off;
 		cr_expect_eq(v[i]->l3off, 20u);
-		cr_expect_eq(pb_get16(v[i]->data), PB_ETH_IPV4);
-		uint16_t frag = pb_get16(ip + 6);
+		cr_expect_eq(inet_rd16(v[i]->data), PB_ETH_IPV4);
+		uint16_t frag = inet_rd16(ip + 6);
 		cr_expect_eq((frag & 0x1fff) * 8u, 24u * i);
 		cr_expect_eq(!!(frag & 0x2000), i + 1 < n);
-		size_t len = pb_get16(ip + 2) - 20u;
+		size_t len = inet_rd16(ip + 2) - 20u;
 		memcpy(back + 24 * i, ip + 20, len);
 	}
 	cr_expect_eq(memcmp(back, data, sizeof(data)), 0);
@@ -448,10 +456,7 @@ static bool next_perm(unsigned *a, size_t n)
 	return true;
 }
 
-ParameterizedTestParameters(order, every_permutation)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(order, every_permutation)
 
 ParameterizedTest(int *family, order, every_permutation)
 {
@@ -534,356 +539,336 @@ Test(order, interleaved_datagrams)
 }
 
 /* ----------------------------------------------------------------------
+ * Scripted cases: one datagram, a list of steps (fragments fed, counters
+ * read, outputs counted), run by one body under each family and policy a
+ * case names. The strict, eight and limits suites below are tables of
+ * them.
+ */
+
+/* A counter of struct reasm_stats (or the sum of two) and its value. */
+struct want {
+	size_t at, plus; /* offsetof() of the counters; plus: NO_PLUS */
+	uint64_t value;
+	const char *name; /* NULL ends a list */
+};
+
+/* The step and counter initializers read as a table. */
+/* clang-format off */
+#define NO_PLUS SIZE_MAX
+#define W(field, v) { offsetof(struct reasm_stats, field), NO_PLUS, v, #field }
+#define W_SUM(a, b, v)                                                   \
+	{ offsetof(struct reasm_stats, a), offsetof(struct reasm_stats, b), \
+	  v, #a " + " #b }
+
+enum step_kind {
+	STEP_END,
+	STEP_FRAG,   /* feed a fragment */
+	STEP_STATS,  /* counters read now (rig_stats) */
+	STEP_OUT,    /* the outputs so far; the last is the datagram */
+	STEP_FINISH, /* counters of rig_finish() */
+};
+
+#define ANY_RC (-1) /* STEP_FRAG: whatever reasm_input() returns */
+
+struct step {
+	enum step_kind kind;
+	uint32_t off, len; /* STEP_FRAG: [off, off + len) */
+	bool mf;
+	int rc; /* STEP_FRAG: reasm_input()'s return, or ANY_RC */
+	/* STEP_FRAG: the bytes are the datagram's at off, except from
+	 * byte fill_from of the fragment on, which are @fill (when not 0);
+	 * with head, the datagram's first bytes instead. */
+	uint8_t fill;
+	uint32_t fill_from;
+	bool head;
+	size_t nout;		 /* STEP_OUT */
+	const struct want *want; /* STEP_STATS, STEP_FINISH */
+};
+
+#define FRAG(o, l, m, r) \
+	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = r }
+#define JUNK(o, l, m, r, b) FILL(o, l, m, r, b, 0)
+#define FILL(o, l, m, r, b, from) \
+	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = r, .fill = b, \
+	  .fill_from = from }
+#define HEAD(o, l, m) \
+	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = ANY_RC, .head = true }
+#define STATS(...)                                    \
+	{ .kind = STEP_STATS,                         \
+	  .want = (const struct want[]){ __VA_ARGS__, \
+					 { 0, 0, 0, NULL } } }
+#define OUT(n) { .kind = STEP_OUT, .nout = n }
+#define FINISH(...)                                   \
+	{ .kind = STEP_FINISH,                        \
+	  .want = (const struct want[]){ __VA_ARGS__, \
+					 { 0, 0, 0, NULL } } }
+#define FINISH_ONLY { .kind = STEP_FINISH }
+#define STEPS(...) ((const struct step[]){ __VA_ARGS__, { .kind = STEP_END } })
+/* clang-format on */
+
+#define FAM4 (1u << 4)
+#define FAM6 (1u << 6)
+#define POLICY(p) (1u << (p))
+#define EVERY_POLICY ((1u << REASM_POLICY_COUNT) - 1)
+
+struct script {
+	const char *name;
+	unsigned families; /* FAM4 | FAM6 */
+	unsigned policies; /* POLICY() bits */
+	size_t len;	   /* the datagram's fragmentable part */
+	uint32_t id, seed; /* of make() */
+	const struct step *steps;
+};
+
+/* One script under one family and one policy: a test case. It holds the
+ * script's index, not its address: each case runs in a process of its
+ * own, where the parameters arrive as bytes. */
+struct script_run {
+	size_t index;
+	int family;
+	enum reasm_policy policy;
+};
+
+#define SCRIPT_RUNS_MAX 128
+
+/* Every (family, policy) of every script of @p v, into @p out. */
+static size_t script_runs(const struct script *v, size_t n,
+			  struct script_run *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (int fam = 4; fam <= 6; fam += 2)
+			for (int p = 0; p < REASM_POLICY_COUNT; p++) {
+				if (!(v[i].families & (1u << fam)) ||
+				    !(v[i].policies & POLICY(p)))
+					continue;
+				cr_assert_lt(k, SCRIPT_RUNS_MAX);
+				out[k++] = (struct script_run){
+					i, fam, (enum reasm_policy)p
+				};
+			}
+	return k;
+}
+
+static uint64_t stat_at(const struct reasm_stats *st, size_t at)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)st + at, sizeof(v));
+	return v;
+}
+
+static void expect_counts(const struct reasm_stats *st, const struct want *w,
+			  const char *what, size_t step)
+{
+	for (; w != NULL && w->name != NULL; w++) {
+		uint64_t v = stat_at(st, w->at);
+		if (w->plus != NO_PLUS)
+			v += stat_at(st, w->plus);
+		cr_expect_eq(v, w->value, "%s, step %zu: %s %llu, want %llu",
+			     what, step, w->name, (unsigned long long)v,
+			     (unsigned long long)w->value);
+	}
+}
+
+static int feed_step(struct rig *g, const struct pb_dgram *d,
+		     const uint8_t *data, const struct step *s)
+{
+	uint8_t buf[64];
+	const uint8_t *bytes = NULL;
+
+	if (s->head) {
+		bytes = data;
+	} else if (s->fill != 0) {
+		cr_assert_leq(s->len, sizeof(buf));
+		for (uint32_t k = 0; k < s->len; k++)
+			buf[k] = k >= s->fill_from ? s->fill : data[s->off + k];
+		bytes = buf;
+	}
+	return feed_bytes(g, d, s->off, bytes, s->len, s->mf);
+}
+
+static void run_script(const struct script *s, const struct script_run *p)
+{
+	struct rig g;
+	uint8_t data[64];
+	struct pb_dgram d;
+	struct reasm_stats st;
+	char what[128];
+	bool finished = false;
+
+	snprintf(what, sizeof(what), "%s (IPv%d, %s)", s->name, p->family,
+		 reasm_policy_name(p->policy));
+	cr_assert_leq(s->len, sizeof(data));
+	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
+	make(&d, p->family, PB_DLT_ETHERNET, s->id, data, s->len, s->seed);
+	for (size_t i = 0; s->steps[i].kind != STEP_END; i++) {
+		const struct step *t = &s->steps[i];
+		int rc;
+
+		switch (t->kind) {
+		case STEP_FRAG:
+			rc = feed_step(&g, &d, data, t);
+			if (t->rc != ANY_RC)
+				cr_expect_eq(rc, t->rc,
+					     "%s, step %zu: [%u, +%u) MF %d",
+					     what, i, t->off, t->len, t->mf);
+			break;
+		case STEP_STATS:
+			st = rig_stats(&g);
+			expect_counts(&st, t->want, what, i);
+			break;
+		case STEP_OUT:
+			cr_assert_eq(g.nout, t->nout, "%s, step %zu: outputs",
+				     what, i);
+			if (t->nout > 0)
+				expect_dgram(&g, t->nout - 1, &d);
+			break;
+		case STEP_FINISH:
+			st = rig_finish(&g);
+			finished = true;
+			expect_counts(&st, t->want, what, i);
+			break;
+		case STEP_END:
+			break;
+		}
+	}
+	if (!finished)
+		rig_finish(&g);
+}
+
+/* The parameters and the test of a table of scripts. */
+#define SCRIPT_TEST(suite, name, table)                                      \
+	ParameterizedTestParameters(suite, name)                             \
+	{                                                                    \
+		static struct script_run v[SCRIPT_RUNS_MAX];                 \
+		size_t n = script_runs(table,                                \
+				       sizeof(table) / sizeof(table[0]), v); \
+		return cr_make_param_array(struct script_run, v, n);         \
+	}                                                                    \
+	ParameterizedTest(struct script_run *p, suite, name)                 \
+	{                                                                    \
+		run_script(&table[p->index], p);                             \
+	}
+
+/* ----------------------------------------------------------------------
  * strict
  */
 
-ParameterizedTestParameters(strict, exact_duplicate_with_other_bytes)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+#define BOTH (FAM4 | FAM6)
+#define STRICT POLICY(REASM_STRICT)
 
-ParameterizedTest(int *family, strict, exact_duplicate_with_other_bytes)
-{
-	struct rig g;
-	uint8_t data[48], junk[16];
-	struct pb_dgram d;
+/* Held [8, 24) (plus [40, 48) MF 0); the new fragment [o, o + l) MF 1
+ * overlaps it: the datagram is discarded; what follows starts a new
+ * queue, which completes only once all of it has come again. At the end
+ * two fragments were discarded with the datagram, and the overlapping
+ * one. */
+/* clang-format off */
+#define OVERLAP(what, o, l)                                                  \
+	{ what, BOTH, STRICT, 48, 21, 6,                                     \
+	  STEPS(FRAG(8, 16, true, ANY_RC), FRAG(40, 8, false, ANY_RC),       \
+		FRAG(o, l, true, 0),                                         \
+		STATS(W(ReasmOverlaps, 1), W(ReasmFails, 1),                 \
+		      W(duplicates, 0), W(datagrams_pending, 0),             \
+		      W(bytes_held, 0)),                                     \
+		FRAG(0, 8, true, 0), FRAG(24, 16, true, 0),                  \
+		STATS(W(datagrams_pending, 1)),                              \
+		FRAG(8, 16, true, ANY_RC), FRAG(40, 8, false, 1), OUT(1),    \
+		FINISH(W(ReasmOKs, 1), W(ReasmFails, 1), W(ReasmReqds, 7),   \
+		       W(frags_reassembled, 4),                              \
+		       W_SUM(frags_dropped, frags_discarded, 3))) }
 
-	memset(junk, 0xee, sizeof(junk));
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, *family, PB_DLT_ETHERNET, 9, data, sizeof(data), 3);
-	cr_expect_eq(feed_frag(&g, &d, 0, 16, true), 0);
-	cr_expect_eq(feed_frag(&g, &d, 16, 16, true), 0);
-	cr_expect_eq(feed_bytes(&g, &d, 16, junk, 16, true), 0);
-	cr_expect_eq(feed_frag(&g, &d, 0, 16, true), 0, "exact, same bytes");
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.duplicates, 2u);
-	cr_expect_eq(st.ReasmOverlaps, 0u);
-	cr_expect_eq(st.datagrams_pending, 1u, "queue kept");
-	cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 1);
-	cr_assert_eq(g.nout, 1u);
-	expect_dgram(&g, 0, &d);
-	st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.ReasmFails, 0u);
-	cr_expect_eq(st.duplicates, 2u);
-	cr_expect_eq(st.ReasmReqds, 5u);
-	cr_expect_eq(st.frags_reassembled, 3u);
-	cr_expect_eq(st.frags_dropped, 2u);
-}
+/* Some fragments held, then one that contradicts the end ([o1, +l1) MF
+ * m1, then [o2, +l2) MF m2): the datagram is discarded (bad_end); the
+ * datagram whole, from scratch, completes a new queue. */
+#define BAD_END(what, o1, l1, m1, o2, l2, m2)                                \
+	{ what, BOTH, STRICT, 32, 33, 7,                                     \
+	  STEPS(FRAG(o1, l1, m1, ANY_RC), FRAG(o2, l2, m2, ANY_RC),          \
+		STATS(W(bad_end, 1), W(ReasmFails, 1), W(ReasmOverlaps, 0),  \
+		      W(datagrams_pending, 0)),                              \
+		OUT(0), FRAG(0, 16, true, ANY_RC), FRAG(16, 16, false, 1),   \
+		OUT(1),                                                      \
+		FINISH(W(ReasmOKs, 1), W(frags_reassembled, 2),              \
+		       W(ReasmReqds, 4))) }
+/* clang-format on */
 
-ParameterizedTestParameters(strict, contained_duplicate)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
-
-ParameterizedTest(int *family, strict, contained_duplicate)
-{
-	struct rig g;
-	uint8_t data[64], junk[24];
-	struct pb_dgram d;
-
-	memset(junk, 0x5a, sizeof(junk));
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, *family, PB_DLT_ETHERNET, 9, data, sizeof(data), 4);
-	cr_expect_eq(feed_frag(&g, &d, 0, 32, true), 0);
+static const struct script strict_scripts[] = {
+	{ "exact duplicate, other bytes and the same", BOTH, STRICT, 48, 9, 3,
+	  STEPS(FRAG(0, 16, true, 0), FRAG(16, 16, true, 0),
+		JUNK(16, 16, true, 0, 0xee), FRAG(0, 16, true, 0),
+		STATS(W(duplicates, 2), W(ReasmOverlaps, 0),
+		      W(datagrams_pending, 1)),
+		FRAG(32, 16, false, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(ReasmFails, 0), W(duplicates, 2),
+		       W(ReasmReqds, 5), W(frags_reassembled, 3),
+		       W(frags_dropped, 2))) },
 	/* Inside [0, 32): at the start, in the middle, at the end. */
-	cr_expect_eq(feed_bytes(&g, &d, 0, junk, 8, true), 0);
-	cr_expect_eq(feed_bytes(&g, &d, 8, junk, 16, true), 0);
-	cr_expect_eq(feed_bytes(&g, &d, 16, junk, 16, true), 0);
-	cr_expect_eq(feed_frag(&g, &d, 32, 32, false), 1);
-	cr_assert_eq(g.nout, 1u);
-	expect_dgram(&g, 0, &d);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.duplicates, 3u);
-	cr_expect_eq(st.ReasmOverlaps, 0u);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.ReasmFails, 0u);
-	cr_expect_eq(st.frags_reassembled, 2u);
-	cr_expect_eq(st.frags_dropped, 3u);
-}
-
-/* A fragment inside held data that spans two held fragments: a duplicate
- * when they arrived in order (one run, as Linux keeps them), an overlap
- * when the first arrived second (two runs). */
-struct span_case {
-	int family;
-	bool reversed;
+	{ "contained duplicates", BOTH, STRICT, 64, 9, 4,
+	  STEPS(FRAG(0, 32, true, 0), JUNK(0, 8, true, 0, 0x5a),
+		JUNK(8, 16, true, 0, 0x5a), JUNK(16, 16, true, 0, 0x5a),
+		FRAG(32, 32, false, 1), OUT(1),
+		FINISH(W(duplicates, 3), W(ReasmOverlaps, 0), W(ReasmOKs, 1),
+		       W(ReasmFails, 0), W(frags_reassembled, 2),
+		       W(frags_dropped, 3))) },
+	/* A fragment inside held data that spans two held fragments: a
+	 * duplicate when they arrived in order (one run, as Linux keeps
+	 * them), an overlap when the first arrived second (two runs). */
+	{ "[8,24) inside the run [0,16)+[16,32)", BOTH, STRICT, 48, 12, 5,
+	  STEPS(FRAG(0, 16, true, ANY_RC), FRAG(16, 16, true, ANY_RC),
+		JUNK(8, 16, true, 0, 0x77),
+		STATS(W(duplicates, 1), W(ReasmOverlaps, 0)),
+		FRAG(32, 16, false, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(ReasmFails, 0))) },
+	{ "[8,24) across two runs", BOTH, STRICT, 48, 12, 5,
+	  STEPS(FRAG(16, 16, true, ANY_RC), FRAG(0, 16, true, ANY_RC),
+		JUNK(8, 16, true, 0, 0x77),
+		STATS(W(duplicates, 0), W(ReasmOverlaps, 1), W(ReasmFails, 1)),
+		FRAG(32, 16, false, 0), OUT(0), FINISH_ONLY) },
+	OVERLAP("partial, from the left", 0, 16),
+	OVERLAP("partial, from the right", 16, 16),
+	OVERLAP("superset", 0, 32),
+	OVERLAP("same start, longer", 8, 24),
+	OVERLAP("same end, longer", 0, 24),
+	BAD_END("second last fragment, shorter", 16, 8, false, 8, 8, false),
+	BAD_END("second last fragment, longer", 16, 8, false, 24, 8, false),
+	BAD_END("data past the end", 8, 8, false, 16, 8, true),
+	BAD_END("last fragment before held data", 16, 16, true, 8, 8, false),
+	BAD_END("zero-length fragment", 0, 8, true, 8, 0, true),
+	BAD_END("zero-length last fragment", 0, 8, true, 8, 0, false),
 };
 
-static const struct span_case span_cases[] = {
-	{ 4, false },
-	{ 4, true },
-	{ 6, false },
-	{ 6, true },
-};
-
-ParameterizedTestParameters(strict, duplicate_across_two_fragments)
-{
-	return cr_make_param_array(struct span_case, (void *)span_cases,
-				   sizeof(span_cases) / sizeof(span_cases[0]));
-}
-
-ParameterizedTest(struct span_case *p, strict, duplicate_across_two_fragments)
-{
-	struct rig g;
-	uint8_t data[48], junk[16];
-	struct pb_dgram d;
-
-	memset(junk, 0x77, sizeof(junk));
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, p->family, PB_DLT_ETHERNET, 12, data, sizeof(data), 5);
-	if (p->reversed) {
-		feed_frag(&g, &d, 16, 16, true);
-		feed_frag(&g, &d, 0, 16, true);
-	} else {
-		feed_frag(&g, &d, 0, 16, true);
-		feed_frag(&g, &d, 16, 16, true);
-	}
-	cr_expect_eq(feed_bytes(&g, &d, 8, junk, 16, true), 0);
-	struct reasm_stats st = rig_stats(&g);
-	if (p->reversed) {
-		/* As Linux: [0,16) arrived after [16,32), so it is a run of its
-		 * own, and [8,24) lies in two runs: an overlap. */
-		cr_expect_eq(st.duplicates, 0u);
-		cr_expect_eq(st.ReasmOverlaps, 1u, "[8,24) across two runs");
-		cr_expect_eq(st.ReasmFails, 1u);
-		cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 0);
-		cr_expect_eq(g.nout, 0u);
-		rig_finish(&g);
-		return;
-	}
-	cr_expect_eq(st.duplicates, 1u, "[8,24) inside the run [0,16)+[16,32)");
-	cr_expect_eq(st.ReasmOverlaps, 0u);
-	cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 1);
-	cr_assert_eq(g.nout, 1u);
-	expect_dgram(&g, 0, &d);
-	st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.ReasmFails, 0u);
-}
-
-/* Held [8, 24) (plus [40, 48) MF 0); the new fragment @off/@len. */
-struct overlap_case {
-	int family;
-	uint32_t off, len;
-	const char *what;
-};
-
-static const struct overlap_case overlap_cases[] = {
-	{ 4, 0, 16, "partial, from the left" },
-	{ 4, 16, 16, "partial, from the right" },
-	{ 4, 0, 32, "superset" },
-	{ 4, 8, 24, "same start, longer" },
-	{ 4, 0, 24, "same end, longer" },
-	{ 6, 0, 16, "partial, from the left" },
-	{ 6, 16, 16, "partial, from the right" },
-	{ 6, 0, 32, "superset" },
-	{ 6, 8, 24, "same start, longer" },
-	{ 6, 0, 24, "same end, longer" },
-};
-
-ParameterizedTestParameters(strict, overlap_discards_datagram)
-{
-	return cr_make_param_array(struct overlap_case, (void *)overlap_cases,
-				   sizeof(overlap_cases) /
-					   sizeof(overlap_cases[0]));
-}
-
-ParameterizedTest(struct overlap_case *p, strict, overlap_discards_datagram)
-{
-	struct rig g;
-	uint8_t data[48];
-	struct pb_dgram d;
-
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, p->family, PB_DLT_ETHERNET, 21, data, sizeof(data), 6);
-	feed_frag(&g, &d, 8, 16, true);
-	feed_frag(&g, &d, 40, 8, false);
-	cr_expect_eq(feed_frag(&g, &d, p->off, p->len, true), 0, "%s", p->what);
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.ReasmOverlaps, 1u, "%s", p->what);
-	cr_expect_eq(st.ReasmFails, 1u, "%s", p->what);
-	cr_expect_eq(st.duplicates, 0u, "%s", p->what);
-	cr_expect_eq(st.datagrams_pending, 0u, "%s: datagram gone", p->what);
-	cr_expect_eq(st.bytes_held, 0u, "%s", p->what);
-	/* The rest of the datagram: the held pieces are gone, so this
-	 * starts a new queue and cannot complete ... */
-	cr_expect_eq(feed_frag(&g, &d, 0, 8, true), 0, "%s", p->what);
-	cr_expect_eq(feed_frag(&g, &d, 24, 16, true), 0, "%s", p->what);
-	st = rig_stats(&g);
-	cr_expect_eq(st.datagrams_pending, 1u, "%s: a new queue", p->what);
-	/* ... until all of it has come again. */
-	feed_frag(&g, &d, 8, 16, true);
-	cr_expect_eq(feed_frag(&g, &d, 40, 8, false), 1, "%s", p->what);
-	cr_assert_eq(g.nout, 1u, "%s", p->what);
-	expect_dgram(&g, 0, &d);
-	st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.ReasmFails, 1u);
-	cr_expect_eq(st.ReasmReqds, 7u);
-	cr_expect_eq(st.frags_reassembled, 4u);
-	cr_expect_eq(st.frags_dropped + st.frags_discarded, 3u,
-		     "%s: two discarded with the datagram, and the "
-		     "overlapping one",
-		     p->what);
-}
-
-/* The end of the datagram: each case holds some fragments, then one that
- * contradicts the end; the datagram is discarded (bad_end). */
-struct end_case {
-	int family;
-	int kind;
-};
-
-enum {
-	END_SECOND_LAST,	/* [16,24) MF0 held; [8,16) MF0 */
-	END_SECOND_LAST_LONGER, /* [16,24) MF0 held; [24,32) MF0 */
-	END_PAST_END,		/* [8,16) MF0 held; [16,24) MF1 */
-	END_LAST_BEFORE_DATA,	/* [16,32) MF1 held; [8,16) MF0 */
-	END_ZERO_LENGTH,	/* [0,8) MF1 held; [8,8) MF1 */
-	END_ZERO_LENGTH_LAST,	/* [0,8) MF1 held; [8,8) MF0 */
-	END_KINDS
-};
-
-static const char *const end_names[] = {
-	"second last fragment, shorter",
-	"second last fragment, longer",
-	"data past the end",
-	"last fragment before held data",
-	"zero-length fragment",
-	"zero-length last fragment",
-};
-
-ParameterizedTestParameters(strict, bad_end_discards_datagram)
-{
-	static struct end_case v[2 * END_KINDS];
-
-	for (int f = 0; f < 2; f++)
-		for (int k = 0; k < END_KINDS; k++)
-			v[f * END_KINDS + k] =
-				(struct end_case){ families[f], k };
-	return cr_make_param_array(struct end_case, v, 2 * END_KINDS);
-}
-
-ParameterizedTest(struct end_case *p, strict, bad_end_discards_datagram)
-{
-	struct rig g;
-	uint8_t data[32];
-	struct pb_dgram d;
-	const char *what = end_names[p->kind];
-
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, p->family, PB_DLT_ETHERNET, 33, data, sizeof(data), 7);
-	switch (p->kind) {
-	case END_SECOND_LAST:
-		feed_frag(&g, &d, 16, 8, false);
-		feed_frag(&g, &d, 8, 8, false);
-		break;
-	case END_SECOND_LAST_LONGER:
-		feed_frag(&g, &d, 16, 8, false);
-		feed_frag(&g, &d, 24, 8, false);
-		break;
-	case END_PAST_END:
-		feed_frag(&g, &d, 8, 8, false);
-		feed_frag(&g, &d, 16, 8, true);
-		break;
-	case END_LAST_BEFORE_DATA:
-		feed_frag(&g, &d, 16, 16, true);
-		feed_frag(&g, &d, 8, 8, false);
-		break;
-	case END_ZERO_LENGTH:
-		feed_frag(&g, &d, 0, 8, true);
-		feed_frag(&g, &d, 8, 0, true);
-		break;
-	case END_ZERO_LENGTH_LAST:
-		feed_frag(&g, &d, 0, 8, true);
-		feed_frag(&g, &d, 8, 0, false);
-		break;
-	}
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.bad_end, 1u, "%s", what);
-	cr_expect_eq(st.ReasmFails, 1u, "%s", what);
-	cr_expect_eq(st.ReasmOverlaps, 0u, "%s", what);
-	cr_expect_eq(st.datagrams_pending, 0u, "%s: datagram gone", what);
-	cr_expect_eq(g.nout, 0u, "%s", what);
-	/* The datagram whole, from scratch: a new queue completes it. */
-	feed_frag(&g, &d, 0, 16, true);
-	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1, "%s", what);
-	cr_assert_eq(g.nout, 1u, "%s", what);
-	expect_dgram(&g, 0, &d);
-	st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.frags_reassembled, 2u);
-	cr_expect_eq(st.ReasmReqds, 4u);
-}
+SCRIPT_TEST(strict, scripted, strict_scripts)
 
 /* ----------------------------------------------------------------------
  * eight: non-last fragments whose length is not a multiple of 8
  */
 
-Test(eight, ipv4_end_rounded_down)
-{
-	struct rig g;
-	uint8_t data[40], first[20];
-	struct pb_dgram d;
-
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 44, data, sizeof(data), 8);
+static const struct script eight_scripts[] = {
 	/* [0, 20) MF 1: bytes 16..19 are ignored (Linux rounds the end
-	 * down); they differ from the datagram's so that using them shows. */
-	memcpy(first, data, 20);
-	memset(first + 16, 0xcc, 4);
-	cr_expect_eq(feed_bytes(&g, &d, 0, first, 20, true), 0);
-	cr_expect_eq(feed_frag(&g, &d, 16, 24, false), 1,
-		     "[16, 40) meets the rounded-down [0, 16)");
-	cr_assert_eq(g.nout, 1u);
-	expect_dgram(&g, 0, &d);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.ReasmOverlaps, 0u);
-	cr_expect_eq(st.frags_reassembled, 2u);
-}
-
-Test(eight, ipv4_short_fragment_rounds_to_nothing)
-{
-	struct rig g;
-	uint8_t data[32];
-	struct pb_dgram d;
-
+	 * down); they differ from the datagram's so that using them
+	 * shows. [16, 40) meets the rounded-down [0, 16). */
+	{ "IPv4: the end rounded down", FAM4, STRICT, 40, 44, 8,
+	  STEPS(FILL(0, 20, true, 0, 0xcc, 16), FRAG(16, 24, false, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(ReasmOverlaps, 0),
+		       W(frags_reassembled, 2))) },
 	/* [8, 12) MF 1 rounds down to [8, 8): a zero-length fragment. */
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 45, data, sizeof(data), 9);
-	feed_frag(&g, &d, 0, 8, true);
-	feed_frag(&g, &d, 8, 4, true);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.bad_end, 1u);
-	cr_expect_eq(st.ReasmFails, 1u);
-	cr_expect_eq(st.datagrams_pending, 0u);
-	cr_expect_eq(g.nout, 0u);
-}
+	{ "IPv4: a short fragment rounds to nothing", FAM4, STRICT, 32, 45, 9,
+	  STEPS(FRAG(0, 8, true, ANY_RC), FRAG(8, 4, true, ANY_RC), OUT(0),
+		FINISH(W(bad_end, 1), W(ReasmFails, 1),
+		       W(datagrams_pending, 0))) },
+	/* 12 bytes, MF 1: dropped, the queue kept. */
+	{ "IPv6: the fragment dropped, the queue kept", FAM6, STRICT, 32, 46,
+	  10,
+	  STEPS(FRAG(0, 16, true, 0), FRAG(16, 12, true, 0),
+		STATS(W(malformed, 1), W(ReasmFails, 0),
+		      W(datagrams_pending, 1)),
+		FRAG(16, 16, false, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(frags_reassembled, 2),
+		       W(frags_dropped, 1))) },
+};
 
-Test(eight, ipv6_fragment_dropped_queue_kept)
-{
-	struct rig g;
-	uint8_t data[32];
-	struct pb_dgram d;
-
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 6, PB_DLT_ETHERNET, 46, data, sizeof(data), 10);
-	cr_expect_eq(feed_frag(&g, &d, 0, 16, true), 0);
-	cr_expect_eq(feed_frag(&g, &d, 16, 12, true), 0, "12 bytes, MF 1");
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.malformed, 1u);
-	cr_expect_eq(st.ReasmFails, 0u);
-	cr_expect_eq(st.datagrams_pending, 1u, "queue kept");
-	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1);
-	cr_assert_eq(g.nout, 1u);
-	expect_dgram(&g, 0, &d);
-	st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.frags_reassembled, 2u);
-	cr_expect_eq(st.frags_dropped, 1u);
-}
+SCRIPT_TEST(eight, scripted, eight_scripts)
 
 /* ----------------------------------------------------------------------
  * limits
@@ -899,27 +884,6 @@ static size_t feed_split(struct rig *g, const struct pb_dgram *d, size_t chunk)
 		feed(g, f[i]);
 	pb_frames_free(f, n, true);
 	return n;
-}
-
-Test(limits, ipv4_fragment_past_65535_dropped)
-{
-	struct rig g;
-	uint8_t data[16];
-	struct pb_dgram d;
-
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 50, data, sizeof(data), 11);
-	/* 20 + 65512 + 8 = 65540 */
-	feed_bytes(&g, &d, 65512, data, 8, true);
-	/* 20 + 65512 + 4 = 65536: one byte too many, as a last fragment */
-	feed_bytes(&g, &d, 65512, data, 4, false);
-	/* 20 + 65504 + 8 = 65532 fits */
-	feed_bytes(&g, &d, 65504, data, 8, true);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.too_big, 2u);
-	cr_expect_eq(st.ReasmReqds, 3u);
-	cr_expect_eq(st.frags_pending, 1u);
-	cr_expect_eq(st.datagrams_pending, 1u);
 }
 
 /* An IPv4 datagram of @len bytes of payload in 1480-byte fragments. */
@@ -984,22 +948,6 @@ Test(limits, ipv4_options_push_datagram_past_65535, .timeout = 30)
 	struct reasm_stats st = rig_finish(&g);
 	cr_expect_eq(st.ReasmOKs, 0u);
 	cr_expect_geq(st.too_big, 1u);
-}
-
-Test(limits, ipv6_fragment_past_65535_dropped)
-{
-	struct rig g;
-	uint8_t data[16];
-	struct pb_dgram d;
-
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 6, PB_DLT_ETHERNET, 54, data, sizeof(data), 13);
-	feed_bytes(&g, &d, 65528, data, 8, true);  /* 65536 */
-	feed_bytes(&g, &d, 65528, data, 8, false); /* 65536 */
-	feed_bytes(&g, &d, 65528, data, 7, false); /* 65535 fits */
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.too_big, 2u);
-	cr_expect_eq(st.frags_pending, 1u);
 }
 
 struct v6_big_case {
@@ -1070,79 +1018,46 @@ static const enum reasm_policy all_policies[] = {
 };
 #define NPOLICIES (sizeof(all_policies) / sizeof(all_policies[0]))
 
-ParameterizedTestParameters(limits, teardrop)
-{
-	return cr_make_param_array(enum reasm_policy, (void *)all_policies,
-				   NPOLICIES);
-}
-
-ParameterizedTest(enum reasm_policy *p, limits, teardrop)
-{
-	struct rig g;
-	uint8_t data[36];
-	struct pb_dgram d;
-
+static const struct script limits_scripts[] = {
+	/* 20 + 65512 + 8 = 65540; 20 + 65512 + 4 = 65536, one byte too
+	 * many, as a last fragment; 20 + 65504 + 8 = 65532 fits. */
+	{ "IPv4: a fragment past 65535 dropped", FAM4, STRICT, 16, 50, 11,
+	  STEPS(HEAD(65512, 8, true), HEAD(65512, 4, false),
+		HEAD(65504, 8, true),
+		FINISH(W(too_big, 2), W(ReasmReqds, 3), W(frags_pending, 1),
+		       W(datagrams_pending, 1))) },
+	/* 65536, 65536, then 65535 fits. */
+	{ "IPv6: a fragment past 65535 dropped", FAM6, STRICT, 16, 54, 13,
+	  STEPS(HEAD(65528, 8, true), HEAD(65528, 8, false),
+		HEAD(65528, 7, false),
+		FINISH(W(too_big, 2), W(frags_pending, 1))) },
 	/* The classic: [0, 36) MF 1, then [24, 28) MF 0, inside the first
 	 * and ending before it. */
-	rig_open(&g, REASM_LINK_ETHERNET, *p);
-	make(&d, 4, PB_DLT_ETHERNET, 57, data, sizeof(data), 16);
-	feed_frag(&g, &d, 0, 36, true);
-	feed_frag(&g, &d, 24, 4, false);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(g.nout, 0u, "%s", reasm_policy_name(*p));
-	cr_expect_eq(st.bad_end, 1u, "%s", reasm_policy_name(*p));
-	cr_expect_eq(st.ReasmFails, 1u, "%s", reasm_policy_name(*p));
-	cr_expect_eq(st.datagrams_pending, 0u, "%s", reasm_policy_name(*p));
-}
-
-/* A last fragment whose bytes are all held already still marks the end
- * (Linux sets INET_FRAG_LAST_IN before its duplicate and overlap checks),
- * under every policy: [8, 24) MF 1, then [16, 24) MF 0, then [0, 8)
- * completes the 24-byte datagram. */
-struct dup_last_case {
-	int family;
-	enum reasm_policy policy;
+	{ "teardrop", FAM4, EVERY_POLICY, 36, 57, 16,
+	  STEPS(FRAG(0, 36, true, ANY_RC), FRAG(24, 4, false, ANY_RC), OUT(0),
+		FINISH(W(bad_end, 1), W(ReasmFails, 1),
+		       W(datagrams_pending, 0))) },
+	/* A last fragment whose bytes are all held already still marks the
+	 * end (Linux sets INET_FRAG_LAST_IN before its duplicate and
+	 * overlap checks), under every policy: [8, 24) MF 1, then [16, 24)
+	 * MF 0, then [0, 8) completes the 24-byte datagram. Every policy but
+	 * last keeps the held bytes: the last fragment brought nothing
+	 * new. */
+	{ "a duplicate last fragment marks the end", BOTH,
+	  EVERY_POLICY & ~POLICY(REASM_LAST), 24, 58, 17,
+	  STEPS(FRAG(8, 16, true, 0), FRAG(16, 8, false, 0),
+		FRAG(0, 8, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(ReasmFails, 0), W(datagrams_pending, 0),
+		       W(duplicates, 1), W(frags_reassembled, 2))) },
+	{ "a duplicate last fragment marks the end", BOTH, POLICY(REASM_LAST),
+	  24, 58, 17,
+	  STEPS(FRAG(8, 16, true, 0), FRAG(16, 8, false, 0),
+		FRAG(0, 8, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(ReasmFails, 0),
+		       W(datagrams_pending, 0))) },
 };
 
-ParameterizedTestParameters(limits, duplicate_last_fragment_marks_end)
-{
-	static struct dup_last_case v[2 * NPOLICIES];
-
-	for (size_t f = 0; f < 2; f++)
-		for (size_t k = 0; k < NPOLICIES; k++)
-			v[f * NPOLICIES + k] = (struct dup_last_case){
-				families[f], all_policies[k]
-			};
-	return cr_make_param_array(struct dup_last_case, v, 2 * NPOLICIES);
-}
-
-ParameterizedTest(struct dup_last_case *p, limits,
-		  duplicate_last_fragment_marks_end)
-{
-	struct rig g;
-	uint8_t data[24];
-	struct pb_dgram d;
-	const char *name = reasm_policy_name(p->policy);
-
-	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
-	make(&d, p->family, PB_DLT_ETHERNET, 58, data, sizeof(data), 17);
-	cr_expect_eq(feed_frag(&g, &d, 8, 16, true), 0, "%s", name);
-	cr_expect_eq(feed_frag(&g, &d, 16, 8, false), 0, "%s", name);
-	cr_expect_eq(feed_frag(&g, &d, 0, 8, true), 1, "%s IPv%d", name,
-		     p->family);
-	cr_assert_eq(g.nout, 1u, "%s IPv%d", name, p->family);
-	expect_dgram(&g, 0, &d);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u, "%s", name);
-	cr_expect_eq(st.ReasmFails, 0u, "%s", name);
-	cr_expect_eq(st.datagrams_pending, 0u, "%s", name);
-	if (p->policy != REASM_LAST) {
-		/* Every policy but last keeps the held bytes: the last
-		 * fragment brought nothing new. */
-		cr_expect_eq(st.duplicates, 1u, "%s", name);
-		cr_expect_eq(st.frags_reassembled, 2u, "%s", name);
-	}
-}
+SCRIPT_TEST(limits, scripted, limits_scripts)
 
 Test(limits, ipv4_tiny_first_fragment)
 {
@@ -1685,10 +1600,7 @@ Test(ipv4, bad_header_checksum_dropped)
  * keys
  */
 
-ParameterizedTestParameters(keys, id_reuse_after_completion)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(keys, id_reuse_after_completion)
 
 ParameterizedTest(int *family, keys, id_reuse_after_completion)
 {
@@ -1712,6 +1624,23 @@ ParameterizedTest(int *family, keys, id_reuse_after_completion)
 	cr_expect_eq(st.ReasmOKs, 2u);
 	cr_expect_eq(st.ReasmOverlaps, 0u);
 	cr_expect_eq(st.duplicates, 0u);
+}
+
+/* [0, 16) of the 32-byte @p d, then [16, 32) of @p o, which differs in
+ * its key: two datagrams, each completed by its own other half. */
+static void expect_apart(struct rig *g, const struct pb_dgram *d,
+			 const struct pb_dgram *o, const char *what)
+{
+	feed_frag(g, d, 0, 16, true);
+	cr_expect_eq(feed_frag(g, o, 16, 16, false), 0, "%s", what);
+	struct reasm_stats st = rig_stats(g);
+	cr_expect_eq(st.datagrams_pending, 2u, "%s", what);
+	cr_expect_eq(g->nout, 0u, "%s", what);
+	cr_expect_eq(feed_frag(g, o, 0, 16, true), 1, "%s", what);
+	cr_expect_eq(feed_frag(g, d, 16, 16, false), 1, "%s", what);
+	cr_assert_eq(g->nout, 2u, "%s", what);
+	expect_dgram(g, 0, o);
+	expect_dgram(g, 1, d);
 }
 
 /* Ways a second fragment differs from the first one's datagram. */
@@ -1790,18 +1719,8 @@ ParameterizedTest(struct key_case *p, keys, separate_datagrams_never_merge)
 		o.link.nvlan = 0;
 		break;
 	}
-	feed_frag(&g, &d, 0, 16, true);
-	cr_expect_eq(feed_frag(&g, &o, 16, 16, false), 0, "%s", what);
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.datagrams_pending, 2u, "%s", what);
-	cr_expect_eq(g.nout, 0u, "%s", what);
-	/* Each completes with its own other half. */
-	cr_expect_eq(feed_frag(&g, &o, 0, 16, true), 1, "%s", what);
-	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1, "%s", what);
-	cr_assert_eq(g.nout, 2u);
-	expect_dgram(&g, 0, &o);
-	expect_dgram(&g, 1, &d);
-	st = rig_finish(&g);
+	expect_apart(&g, &d, &o, what);
+	struct reasm_stats st = rig_finish(&g);
 	cr_expect_eq(st.ReasmOKs, 2u);
 	cr_expect_eq(st.ReasmOverlaps, 0u);
 	cr_expect_eq(st.duplicates, 0u);
@@ -1932,10 +1851,7 @@ ParameterizedTest(struct timeout_case *p, timeout, from_first_fragment)
 	cr_expect_eq(st.ReasmOKs, 0u);
 }
 
-ParameterizedTestParameters(timeout, late_fragment_without_expire)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(timeout, late_fragment_without_expire)
 
 /* Nobody called reasm_expire(), but the datagram's time is up when its
  * last fragment comes: it must not complete. */
@@ -2162,15 +2078,9 @@ ParameterizedTest(int *which, link, deep_vlan_stacks_keep_datagrams_apart)
 		o.link.tci[*which] ^= 0x800; /* VID bit 11 of tag *which */
 	else
 		o.link.nvlan = 6; /* one tag fewer */
-	feed_frag(&g, &d, 0, 16, true);
-	cr_expect_eq(feed_frag(&g, &o, 16, 16, false), 0, "case %d", *which);
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.datagrams_pending, 2u, "case %d", *which);
-	cr_expect_eq(feed_frag(&g, &o, 0, 16, true), 1, "case %d", *which);
-	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1, "case %d", *which);
-	cr_assert_eq(g.nout, 2u);
-	expect_dgram(&g, 0, &o);
-	expect_dgram(&g, 1, &d);
+	char what[16];
+	snprintf(what, sizeof(what), "case %d", *which);
+	expect_apart(&g, &d, &o, what);
 	rig_finish(&g);
 }
 
@@ -2210,10 +2120,7 @@ static struct pb_frame *pad_frame(struct pb_frame *f, uint32_t extra)
 	return p;
 }
 
-ParameterizedTestParameters(link, ethernet_padding_ignored)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(link, ethernet_padding_ignored)
 
 ParameterizedTest(int *family, link, ethernet_padding_ignored)
 {
@@ -2277,10 +2184,7 @@ ParameterizedTest(struct fam_link *p, link, cooked_and_raw)
  * truncated
  */
 
-ParameterizedTestParameters(truncated, fragment_never_reassembled)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(truncated, fragment_never_reassembled)
 
 ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 {
@@ -2320,10 +2224,7 @@ ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 	cr_expect_eq(st.frags_reassembled, 3u);
 }
 
-ParameterizedTestParameters(truncated, non_fragment_passed_as_captured)
-{
-	return cr_make_param_array(int, (void *)families, NFAMILIES);
-}
+FAMILY_PARAMS(truncated, non_fragment_passed_as_captured)
 
 ParameterizedTest(int *family, truncated, non_fragment_passed_as_captured)
 {

@@ -10,8 +10,10 @@
  * between two workers of an experiment, so the harness may rewrite a
  * frame's IP ID in place.
  */
+#define _DEFAULT_SOURCE /* be16toh() and friends, for inet.h */
 #include "frames.h"
 
+#include "inet.h"
 #include "reasm.h"
 
 #include <errno.h>
@@ -38,23 +40,12 @@ int frame_dlt(enum bench_reasm_link link)
 
 uint32_t frame_sum(const uint8_t *p, size_t n, uint32_t sum)
 {
-	for (size_t i = 0; i + 1 < n; i += 2) {
-		sum += frame_rd16(p + i);
-		if (sum > 0xffffu)
-			sum = (sum & 0xffffu) + (sum >> 16);
-	}
-	return sum;
+	return inet_sum(sum, p, n);
 }
 
 uint16_t frame_ip_checksum(const uint8_t *ip)
 {
-	return (uint16_t)~frame_sum(ip, IP_HDR, 0);
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-	frame_wr16(p, (uint16_t)(v >> 16));
-	frame_wr16(p + 2, (uint16_t)v);
+	return inet_csum(ip, IP_HDR);
 }
 
 static uint32_t legit_src(uint32_t index)
@@ -86,8 +77,8 @@ static uint16_t put_headers(uint8_t *f, enum bench_reasm_link link,
 	frame_wr16(ip + 6, (uint16_t)((mf ? 0x2000u : 0u) | (offset / 8u)));
 	ip[8] = 64;
 	ip[9] = 17; /* UDP */
-	wr32(ip + 12, src);
-	wr32(ip + 16, FRAME_DST_ADDR);
+	inet_wr32(ip + 12, src);
+	inet_wr32(ip + 16, FRAME_DST_ADDR);
 	uint16_t csum = frame_ip_checksum(ip);
 	frame_wr16(ip + 10, csum);
 	return csum;
@@ -109,23 +100,66 @@ static uint16_t build_udp(uint8_t *u, uint32_t len, uint32_t index)
 	for (uint32_t pos = 0; pos < len - UDP_HDR; pos++)
 		u[UDP_HDR + pos] = frame_payload_byte(index, pos);
 
-	uint8_t pseudo[12];
-	wr32(pseudo, legit_src(index));
-	wr32(pseudo + 4, FRAME_DST_ADDR);
-	pseudo[8] = 0;
-	pseudo[9] = 17;
-	frame_wr16(pseudo + 10, (uint16_t)len);
-	uint32_t sum = frame_sum(pseudo, sizeof(pseudo), 0);
-	sum = frame_sum(u, len & ~1u, sum);
-	if (len & 1)
-		sum += (uint32_t)u[len - 1] << 8;
-	while (sum > 0xffffu)
-		sum = (sum & 0xffffu) + (sum >> 16);
-	uint16_t csum = (uint16_t)~sum;
-	if (csum == 0)
-		csum = 0xffff; /* 0 would mean "no checksum" */
+	uint8_t addrs[8];
+	inet_wr32(addrs, legit_src(index));
+	inet_wr32(addrs + 4, FRAME_DST_ADDR);
+	uint32_t sum =
+		inet_pseudo_sum(addrs, addrs + 4, 4, INET_PROTO_UDP, len);
+	uint16_t csum = inet_udp_fold(inet_sum(sum, u, len));
 	frame_wr16(u + 6, csum);
 	return csum;
+}
+
+/* The legitimate datagrams' fragments of @p p from @p at on, @p udp a
+ * scratch buffer of info.ip_payload bytes. @return the end. */
+static uint8_t *fill_legit(struct frame_pool *p, uint8_t *at,
+			   enum bench_reasm_link link, uint8_t *udp)
+{
+	const struct bench_reasm_workload_info *in = &p->info;
+	const uint32_t l2 = frame_l2_len(link);
+	const uint32_t fp = BENCH_REASM_FRAG_PAYLOAD;
+
+	for (uint32_t i = 0; i < in->datagrams; i++) {
+		p->udp_csum[i] = build_udp(udp, in->ip_payload, i);
+		for (uint32_t k = 0; k < in->frags; k++) {
+			uint32_t off = k * fp;
+			uint32_t n = k + 1 < in->frags ? fp
+						       : in->ip_payload - off;
+			struct pool_frame *f = &p->legit[i * in->frags + k];
+			f->data = at;
+			f->len = l2 + IP_HDR + n;
+			f->csum0 = put_headers(at, link, legit_src(i), n, off,
+					       k + 1 < in->frags);
+			memcpy(at + l2 + IP_HDR, udp + off, n);
+			at += round_up(f->len);
+		}
+	}
+	return at;
+}
+
+/* The flood fragments of @p p from @p at on, one @p slot each: the start
+ * of a 65000-byte UDP datagram whose other fragments never come. */
+static void fill_flood(struct frame_pool *p, uint8_t *at,
+		       enum bench_reasm_link link, uint64_t slot)
+{
+	const uint32_t l2 = frame_l2_len(link);
+	const uint32_t fp = BENCH_REASM_FRAG_PAYLOAD;
+
+	for (uint64_t j = 0; j < p->info.flood_frames; j++) {
+		struct pool_frame *f = &p->flood[j];
+		uint8_t *pl = at + l2 + IP_HDR;
+		f->data = at;
+		f->len = l2 + IP_HDR + fp;
+		f->csum0 = put_headers(at, link, flood_src((uint32_t)j), fp, 0,
+				       true);
+		frame_wr16(pl, (uint16_t)FRAME_UDP_SPORT);
+		frame_wr16(pl + 2, (uint16_t)FRAME_UDP_DPORT);
+		frame_wr16(pl + 4, 65000u);
+		frame_wr16(pl + 6, 0);
+		for (uint32_t pos = UDP_HDR; pos < fp; pos++)
+			pl[pos] = (uint8_t)(pos ^ j);
+		at += slot;
+	}
 }
 
 int frame_pool_build(struct frame_pool *p, enum bench_reasm_workload w,
@@ -193,39 +227,8 @@ int frame_pool_build(struct frame_pool *p, enum bench_reasm_workload w,
 		return -ENOMEM;
 	}
 
-	uint8_t *at = p->mem;
-	for (uint32_t i = 0; i < d; i++) {
-		p->udp_csum[i] = build_udp(udp, in->ip_payload, i);
-		for (uint32_t k = 0; k < in->frags; k++) {
-			uint32_t off = k * fp;
-			uint32_t n = k + 1 < in->frags ? fp
-						       : in->ip_payload - off;
-			struct pool_frame *f = &p->legit[i * in->frags + k];
-			f->data = at;
-			f->len = l2 + IP_HDR + n;
-			f->csum0 = put_headers(at, s->link, legit_src(i), n,
-					       off, k + 1 < in->frags);
-			memcpy(at + l2 + IP_HDR, udp + off, n);
-			at += round_up(f->len);
-		}
-	}
-	/* A flood fragment: the start of a 65000-byte UDP datagram whose
-	 * other fragments never come. */
-	for (uint64_t j = 0; j < in->flood_frames; j++) {
-		struct pool_frame *f = &p->flood[j];
-		uint8_t *pl = at + l2 + IP_HDR;
-		f->data = at;
-		f->len = l2 + IP_HDR + fp;
-		f->csum0 = put_headers(at, s->link, flood_src((uint32_t)j), fp,
-				       0, true);
-		frame_wr16(pl, (uint16_t)FRAME_UDP_SPORT);
-		frame_wr16(pl + 2, (uint16_t)FRAME_UDP_DPORT);
-		frame_wr16(pl + 4, 65000u);
-		frame_wr16(pl + 6, 0);
-		for (uint32_t pos = UDP_HDR; pos < fp; pos++)
-			pl[pos] = (uint8_t)(pos ^ j);
-		at += flood_slot;
-	}
+	uint8_t *at = fill_legit(p, p->mem, s->link, udp);
+	fill_flood(p, at, s->link, flood_slot);
 	free(udp);
 	return 0;
 }

@@ -20,6 +20,7 @@
  * The pcap file is written by hand (nanosecond magic, link type 1): no
  * libpcap needed.
  */
+#define _DEFAULT_SOURCE /* be16toh() and friends, for inet.h */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
