@@ -630,9 +630,10 @@ def reasm_charts(res):
     s += ("set multiplot layout 2,2 margins 0.08, 0.98, 0.14, 0.90 "
           "spacing 0.08, 0.14 title " + gp_str(
               "Fragment reassembly (examples/reasm engine, in memory): one "
-              "lock against per-bucket-group locks") + "\n")
+              f"lock against per-bucket-group locks; {spread_note(res)}")
+          + "\n")
     s += log2_xaxis(workers, "workers (threads)", cpus + 1)
-    s += f"set ylabel 'Gbit/s reassembled, {spread_note(res)}'\n"
+    s += "set ylabel 'Gbit/s reassembled'\n"
     names = {"global": "one lock (1 stripe)",
              "stripes64": "64 stripes"}
     for n, w in enumerate(loads):

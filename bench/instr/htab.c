@@ -11,15 +11,15 @@
 
 #include "instr.h"
 
-#define INSTR_HTAB_RUNS(prefix, lookup, insert, remove)                   \
+#define INSTR_HTAB_RUNS(prefix, lookup, insert, remove)                       \
 	INSTR_HTAB_RUN(prefix##_insert, INSTR_INSERT, lookup, insert, remove) \
 	INSTR_HTAB_RUN(prefix##_lookup, INSTR_LOOKUP, lookup, insert, remove) \
 	INSTR_HTAB_RUN(prefix##_remove, INSTR_REMOVE, lookup, insert, remove)
 
 INSTR_HTAB_RUNS(instr_htab_grain, grain_lookup_locked, bench_htab_grain_insert,
 		bench_htab_grain_remove)
-INSTR_HTAB_RUN(instr_htab_grain_rcu_lookup, INSTR_LOOKUP, grain_lookup_rcu,
-	       bench_htab_grain_insert, bench_htab_grain_remove)
+INSTR_HTAB_RUNS(instr_htab_grain_rcu, grain_lookup_rcu, bench_htab_grain_insert,
+		bench_htab_grain_remove)
 INSTR_HTAB_RUNS(instr_htab_mutex, mutex_lookup, mutex_insert, mutex_remove)
 INSTR_HTAB_RUNS(instr_htab_striped, striped_lookup, striped_insert,
 		striped_remove)

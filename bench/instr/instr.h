@@ -49,9 +49,12 @@ enum instr_op {
 	INSTR_REMOVE,  /* htab: remove of a present key */
 };
 
-/* One kind's measured loop over its queue or table. */
+/* One kind's measured loop over its queue or table; INSTR_RUN_DECL(name)
+ * declares one. */
 typedef uint64_t (*instr_run_fn)(void *obj, void *items, uint64_t ops,
 				 uint64_t *sum);
+#define INSTR_RUN_DECL(name) \
+	uint64_t name(void *obj, void *items, uint64_t ops, uint64_t *sum)
 
 /* Ring tokens: never NULL (some queues refuse NULL), and they sum to
  * INSTR_ROUND * (INSTR_ROUND + 1) / 2 per round. */
@@ -83,9 +86,7 @@ static inline uint64_t instr_key(uint64_t i)
 #define INSTR_FLATTEN
 #endif
 
-#define INSTR_RUN_FN(name)                                                \
-	INSTR_FLATTEN uint64_t name(void *obj, void *items, uint64_t ops, \
-				    uint64_t *sum)
+#define INSTR_RUN_FN(name) INSTR_FLATTEN INSTR_RUN_DECL(name)
 
 /* Ring: put and get are bench_put_fn and bench_get_fn; n tokens a call. */
 #define INSTR_RING_RUN(name, n, put, get)                                 \
@@ -137,56 +138,54 @@ static inline uint64_t instr_key(uint64_t i)
 
 /* Htab: op is INSTR_INSERT, _LOOKUP or _REMOVE; lookup, insert and remove
  * are bench_htab_lookup_fn, _insert_fn and _remove_fn. */
-#define INSTR_HTAB_RUN(name, op, lookup, insert, remove)                  \
-	INSTR_RUN_FN(name)                                                \
-	{                                                                 \
-		uint64_t done = 0;                                        \
-		(void)items;                                              \
-		for (uint64_t i = 0; i < ops; i++) {                      \
-			uint64_t key = instr_key(i);                      \
-			if ((op) == INSTR_LOOKUP) {                       \
-				uint64_t v = lookup(obj, key);            \
-				*sum += v;                                \
-				done += v != 0;                           \
-			} else if ((op) == INSTR_INSERT) {                \
-				done += insert(obj, key) == 1;            \
-			} else {                                          \
-				done += remove(obj, key) == 1;            \
-			}                                                 \
-		}                                                         \
-		return done;                                              \
+#define INSTR_HTAB_RUN(name, op, lookup, insert, remove)       \
+	INSTR_RUN_FN(name)                                     \
+	{                                                      \
+		uint64_t done = 0;                             \
+		(void)items;                                   \
+		for (uint64_t i = 0; i < ops; i++) {           \
+			uint64_t key = instr_key(i);           \
+			if ((op) == INSTR_LOOKUP) {            \
+				uint64_t v = lookup(obj, key); \
+				*sum += v;                     \
+				done += v != 0;                \
+			} else if ((op) == INSTR_INSERT) {     \
+				done += insert(obj, key) == 1; \
+			} else {                               \
+				done += remove(obj, key) == 1; \
+			}                                      \
+		}                                              \
+		return done;                                   \
 	}
 
-/* ring.c: bench/adapters' grain_ring, baselines and ck_ring. */
-uint64_t instr_ring_grain_single(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_ring_grain_bulk32(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_ring_mutex_single(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_ring_mutex_bulk32(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_ring_twolock_single(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_ring_twolock_bulk32(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_ring_ck_single(void *, void *, uint64_t, uint64_t *);
-/* ring_rte.c: rte_ring, built with DPDK's flags. */
-uint64_t instr_ring_rte_single(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_ring_rte_bulk32(void *, void *, uint64_t, uint64_t *);
+/* ring.c: bench/adapters' grain_ring, baselines and ck_ring;
+ * ring_rte.c: rte_ring, built with DPDK's flags. */
+INSTR_RUN_DECL(instr_ring_grain_single);
+INSTR_RUN_DECL(instr_ring_grain_bulk32);
+INSTR_RUN_DECL(instr_ring_mutex_single);
+INSTR_RUN_DECL(instr_ring_mutex_bulk32);
+INSTR_RUN_DECL(instr_ring_twolock_single);
+INSTR_RUN_DECL(instr_ring_twolock_bulk32);
+INSTR_RUN_DECL(instr_ring_ck_single);
+INSTR_RUN_DECL(instr_ring_rte_single);
+INSTR_RUN_DECL(instr_ring_rte_bulk32);
 
-/* htab.c: bench/htab/adapters' grain_htab (locked and RCU lookups) and
- * the two baselines. */
-uint64_t instr_htab_grain_insert(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_htab_grain_lookup(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_htab_grain_remove(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_htab_grain_rcu_lookup(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_htab_mutex_insert(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_htab_mutex_lookup(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_htab_mutex_remove(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_htab_striped_insert(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_htab_striped_lookup(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_htab_striped_remove(void *, void *, uint64_t, uint64_t *);
+/* htab.c: bench/htab/adapters' grain_htab (locked lookups; RCU lookups)
+ * and the two baselines: PREFIX_insert, _lookup and _remove each. */
+#define INSTR_HTAB_DECLS(prefix)         \
+	INSTR_RUN_DECL(prefix##_insert); \
+	INSTR_RUN_DECL(prefix##_lookup); \
+	INSTR_RUN_DECL(prefix##_remove)
+INSTR_HTAB_DECLS(instr_htab_grain);
+INSTR_HTAB_DECLS(instr_htab_grain_rcu);
+INSTR_HTAB_DECLS(instr_htab_mutex);
+INSTR_HTAB_DECLS(instr_htab_striped);
 
 /* prio_grain.c, prio_pfifo.c: bench/prio/adapters' two files (their
  * functions share names, so a file each). */
-uint64_t instr_prio_grain_single(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_prio_grain_burst32(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_prio_pfifo_single(void *, void *, uint64_t, uint64_t *);
-uint64_t instr_prio_pfifo_burst32(void *, void *, uint64_t, uint64_t *);
+INSTR_RUN_DECL(instr_prio_grain_single);
+INSTR_RUN_DECL(instr_prio_grain_burst32);
+INSTR_RUN_DECL(instr_prio_pfifo_single);
+INSTR_RUN_DECL(instr_prio_pfifo_burst32);
 
 #endif /* GRAIN_BENCH_INSTR_H */

@@ -74,94 +74,64 @@ struct instr_kind {
 	instr_run_fn run;
 };
 
-#define RING(impl, adapter, id, op, run) \
-	{ INSTR_RING, impl, op, &adapter, id, run }
-#define HTAB(impl, adapter, id, op, run) \
-	{ INSTR_HTAB, impl, op, &adapter, id, run }
-#define PRIO(impl, adapter, id, op, run) \
-	{ INSTR_PRIO, impl, op, &adapter, id, run }
+#define KIND(family, impl, adapter, id, op, run)    \
+	{                                           \
+		family, impl, op, &adapter, id, run \
+	}
+/* A queue's single and bulk32 (ring) or single and burst32 (prio) kinds,
+ * a table's insert, lookup and remove: prefix_single, ... are the runs. */
+#define RING2(impl, adapter, id, prefix)                                    \
+	KIND(INSTR_RING, impl, adapter, id, INSTR_SINGLE, prefix##_single), \
+		KIND(INSTR_RING, impl, adapter, id, INSTR_BULK32,           \
+		     prefix##_bulk32)
+#define PRIO2(impl, adapter, id, prefix)                                    \
+	KIND(INSTR_PRIO, impl, adapter, id, INSTR_SINGLE, prefix##_single), \
+		KIND(INSTR_PRIO, impl, adapter, id, INSTR_BURST32,          \
+		     prefix##_burst32)
+#define HTAB3(impl, adapter, id, prefix)                                    \
+	KIND(INSTR_HTAB, impl, adapter, id, INSTR_INSERT, prefix##_insert), \
+		KIND(INSTR_HTAB, impl, adapter, id, INSTR_LOOKUP,           \
+		     prefix##_lookup),                                      \
+		KIND(INSTR_HTAB, impl, adapter, id, INSTR_REMOVE,           \
+		     prefix##_remove)
 
 static const struct instr_kind kinds[] = {
-	RING("grain MPMC", bench_adapter_grain, BENCH_GRAIN_MPMC, INSTR_SINGLE,
-	     instr_ring_grain_single),
-	RING("grain MPMC", bench_adapter_grain, BENCH_GRAIN_MPMC, INSTR_BULK32,
-	     instr_ring_grain_bulk32),
-	RING("grain MPSC", bench_adapter_grain, BENCH_GRAIN_MPSC, INSTR_SINGLE,
-	     instr_ring_grain_single),
-	RING("grain MPSC", bench_adapter_grain, BENCH_GRAIN_MPSC, INSTR_BULK32,
-	     instr_ring_grain_bulk32),
-	RING("grain SPMC", bench_adapter_grain, BENCH_GRAIN_SPMC, INSTR_SINGLE,
-	     instr_ring_grain_single),
-	RING("grain SPMC", bench_adapter_grain, BENCH_GRAIN_SPMC, INSTR_BULK32,
-	     instr_ring_grain_bulk32),
-	RING("grain SPSC", bench_adapter_grain, BENCH_GRAIN_SPSC, INSTR_SINGLE,
-	     instr_ring_grain_single),
-	RING("grain SPSC", bench_adapter_grain, BENCH_GRAIN_SPSC, INSTR_BULK32,
-	     instr_ring_grain_bulk32),
-	RING("mutex", bench_adapter_mutex, BENCH_MUTEX, INSTR_SINGLE,
-	     instr_ring_mutex_single),
-	RING("mutex", bench_adapter_mutex, BENCH_MUTEX, INSTR_BULK32,
-	     instr_ring_mutex_bulk32),
-	RING("twolock", bench_adapter_twolock, BENCH_TWOLOCK, INSTR_SINGLE,
-	     instr_ring_twolock_single),
-	RING("twolock", bench_adapter_twolock, BENCH_TWOLOCK, INSTR_BULK32,
-	     instr_ring_twolock_bulk32),
+	RING2("grain MPMC", bench_adapter_grain, BENCH_GRAIN_MPMC,
+	      instr_ring_grain),
+	RING2("grain MPSC", bench_adapter_grain, BENCH_GRAIN_MPSC,
+	      instr_ring_grain),
+	RING2("grain SPMC", bench_adapter_grain, BENCH_GRAIN_SPMC,
+	      instr_ring_grain),
+	RING2("grain SPSC", bench_adapter_grain, BENCH_GRAIN_SPSC,
+	      instr_ring_grain),
+	RING2("mutex", bench_adapter_mutex, BENCH_MUTEX, instr_ring_mutex),
+	RING2("twolock", bench_adapter_twolock, BENCH_TWOLOCK,
+	      instr_ring_twolock),
 #ifdef GRAIN_BENCH_HAVE_CK
-	RING("ck_ring", bench_adapter_ck, BENCH_CK, INSTR_SINGLE,
+	/* ck_ring has no batch calls (its adapter loops single ones). */
+	KIND(INSTR_RING, "ck_ring", bench_adapter_ck, BENCH_CK, INSTR_SINGLE,
 	     instr_ring_ck_single),
 #endif
 #ifdef GRAIN_BENCH_HAVE_DPDK
-	RING("rte_ring", bench_adapter_rte, BENCH_RTE, INSTR_SINGLE,
-	     instr_ring_rte_single),
-	RING("rte_ring", bench_adapter_rte, BENCH_RTE, INSTR_BULK32,
-	     instr_ring_rte_bulk32),
+	RING2("rte_ring", bench_adapter_rte, BENCH_RTE, instr_ring_rte),
 #endif
-	HTAB("grain/1", bench_htab_adapter_grain, BENCH_HTAB_GRAIN_1,
-	     INSTR_INSERT, instr_htab_grain_insert),
-	HTAB("grain/1", bench_htab_adapter_grain, BENCH_HTAB_GRAIN_1,
-	     INSTR_LOOKUP, instr_htab_grain_lookup),
-	HTAB("grain/1", bench_htab_adapter_grain, BENCH_HTAB_GRAIN_1,
-	     INSTR_REMOVE, instr_htab_grain_remove),
-	HTAB("grain/256", bench_htab_adapter_grain, BENCH_HTAB_GRAIN_256,
-	     INSTR_INSERT, instr_htab_grain_insert),
-	HTAB("grain/256", bench_htab_adapter_grain, BENCH_HTAB_GRAIN_256,
-	     INSTR_LOOKUP, instr_htab_grain_lookup),
-	HTAB("grain/256", bench_htab_adapter_grain, BENCH_HTAB_GRAIN_256,
-	     INSTR_REMOVE, instr_htab_grain_remove),
-	HTAB("grain-rcu/256", bench_htab_adapter_grain_rcu,
-	     BENCH_HTAB_GRAIN_RCU, INSTR_INSERT, instr_htab_grain_insert),
-	HTAB("grain-rcu/256", bench_htab_adapter_grain_rcu,
-	     BENCH_HTAB_GRAIN_RCU, INSTR_LOOKUP, instr_htab_grain_rcu_lookup),
-	HTAB("grain-rcu/256", bench_htab_adapter_grain_rcu,
-	     BENCH_HTAB_GRAIN_RCU, INSTR_REMOVE, instr_htab_grain_remove),
-	HTAB("mutex", bench_htab_adapter_mutex, BENCH_HTAB_MUTEX, INSTR_INSERT,
-	     instr_htab_mutex_insert),
-	HTAB("mutex", bench_htab_adapter_mutex, BENCH_HTAB_MUTEX, INSTR_LOOKUP,
-	     instr_htab_mutex_lookup),
-	HTAB("mutex", bench_htab_adapter_mutex, BENCH_HTAB_MUTEX, INSTR_REMOVE,
-	     instr_htab_mutex_remove),
-	HTAB("striped", bench_htab_adapter_striped, BENCH_HTAB_STRIPED,
-	     INSTR_INSERT, instr_htab_striped_insert),
-	HTAB("striped", bench_htab_adapter_striped, BENCH_HTAB_STRIPED,
-	     INSTR_LOOKUP, instr_htab_striped_lookup),
-	HTAB("striped", bench_htab_adapter_striped, BENCH_HTAB_STRIPED,
-	     INSTR_REMOVE, instr_htab_striped_remove),
-	PRIO("grain_prio", prio_adapter_grain, PRIO_GRAIN, INSTR_SINGLE,
-	     instr_prio_grain_single),
-	PRIO("grain_prio", prio_adapter_grain, PRIO_GRAIN, INSTR_BURST32,
-	     instr_prio_grain_burst32),
-	PRIO("grain_prio_bits", prio_adapter_grain, PRIO_GRAIN_BITS,
-	     INSTR_SINGLE, instr_prio_grain_single),
-	PRIO("grain_prio_bits", prio_adapter_grain, PRIO_GRAIN_BITS,
-	     INSTR_BURST32, instr_prio_grain_burst32),
-	PRIO("pfifo_spin", prio_adapter_pfifo, PRIO_BASE_SPIN, INSTR_SINGLE,
-	     instr_prio_pfifo_single),
-	PRIO("pfifo_spin", prio_adapter_pfifo, PRIO_BASE_SPIN, INSTR_BURST32,
-	     instr_prio_pfifo_burst32),
-	PRIO("pfifo_mutex", prio_adapter_pfifo, PRIO_BASE_MUTEX, INSTR_SINGLE,
-	     instr_prio_pfifo_single),
-	PRIO("pfifo_mutex", prio_adapter_pfifo, PRIO_BASE_MUTEX, INSTR_BURST32,
-	     instr_prio_pfifo_burst32),
+	HTAB3("grain/1", bench_htab_adapter_grain, BENCH_HTAB_GRAIN_1,
+	      instr_htab_grain),
+	HTAB3("grain/256", bench_htab_adapter_grain, BENCH_HTAB_GRAIN_256,
+	      instr_htab_grain),
+	HTAB3("grain-rcu/256", bench_htab_adapter_grain_rcu,
+	      BENCH_HTAB_GRAIN_RCU, instr_htab_grain_rcu),
+	HTAB3("mutex", bench_htab_adapter_mutex, BENCH_HTAB_MUTEX,
+	      instr_htab_mutex),
+	HTAB3("striped", bench_htab_adapter_striped, BENCH_HTAB_STRIPED,
+	      instr_htab_striped),
+	PRIO2("grain_prio", prio_adapter_grain, PRIO_GRAIN, instr_prio_grain),
+	PRIO2("grain_prio_bits", prio_adapter_grain, PRIO_GRAIN_BITS,
+	      instr_prio_grain),
+	PRIO2("pfifo_spin", prio_adapter_pfifo, PRIO_BASE_SPIN,
+	      instr_prio_pfifo),
+	PRIO2("pfifo_mutex", prio_adapter_pfifo, PRIO_BASE_MUTEX,
+	      instr_prio_pfifo),
 };
 
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
@@ -258,7 +228,7 @@ static int prio_setup(const struct instr_kind *k, struct instr_state *s)
 	struct prio_config cfg = {
 		.producers = 1,
 		.deq = k->op == INSTR_BURST32 ? PRIO_DEQ_BURST
-					       : PRIO_DEQ_SINGLE,
+					      : PRIO_DEQ_SINGLE,
 		.burst = INSTR_ROUND,
 		.band_limit = INSTR_BAND_LIMIT,
 		.duration_ms = 1,
@@ -317,7 +287,8 @@ static uint64_t expected_sum(const struct instr_kind *k, uint64_t ops)
 	uint64_t sum = 0;
 
 	if (k->family != INSTR_HTAB)
-		return ops / INSTR_ROUND * (INSTR_ROUND * (INSTR_ROUND + 1) / 2);
+		return ops / INSTR_ROUND *
+		       (INSTR_ROUND * (INSTR_ROUND + 1) / 2);
 	if (k->op == INSTR_LOOKUP)
 		for (uint64_t i = 0; i < ops; i++)
 			sum += bench_htab_value(instr_key(i));
@@ -367,8 +338,7 @@ int main(int argc, char **argv)
 			kind_name(&kinds[i], name, sizeof(name));
 			printf("%s\t%s\t%s\t%s\t%s\n", name,
 			       family_names[kinds[i].family], kinds[i].impl,
-			       ops_info[kinds[i].op].name,
-			       kind_per(&kinds[i]));
+			       ops_info[kinds[i].op].name, kind_per(&kinds[i]));
 		}
 		return 0;
 	}
