@@ -21,10 +21,11 @@
 # --toggle-collect=instr_measure): setup, checks and teardown are left out.
 # (Ir - the inclusive Ir of malloc and free) / operations is the figure:
 # the htab adapters allocate and free a node per insert and remove, as in
-# the timed runs, and the allocator's share is reported apart. Counts are exact and do not depend on the
-# machine's load; they do depend on the compiler and its flags. Hardware
-# counters (perf stat -e instructions) are not used: virtual machines often
-# do not expose them. Needs valgrind and python3 (scripts/setup.sh).
+# the timed runs, and the allocator's share is reported apart. Counts are
+# exact and do not depend on the machine's load; they do depend on the
+# compiler and its flags. Hardware counters (perf stat -e instructions)
+# are not used: virtual machines often do not expose them. Needs valgrind
+# (with callgrind_annotate) and python3 (scripts/setup.sh).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -40,7 +41,7 @@ while [[ $# -gt 0 ]]; do
 	--quick) ops=8192 ;;
 	--exe) exe=$2; shift ;;
 	--only) only+=("$2"); shift ;;
-	-h | --help) sed -n '2,24p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,28p' "$0"; exit 0 ;;
 	*) echo "instructions.sh: unknown argument: $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -94,9 +95,11 @@ while IFS=$'\t' read -r kind family impl op per; do
 	# The C allocator's share: the inclusive cost of malloc and free (and
 	# their kin) inside the counted region, where the htab adapters
 	# allocate each inserted node and free each removed one.
+	fns='malloc|free|calloc|realloc|cfree|__libc_malloc|__libc_free'
 	alloc=$(callgrind_annotate --inclusive=yes --threshold=100 "$cg" |
-		awk '$NF ~ /^\[.*libc/ && $(NF-1) ~ /:(malloc|free|calloc|realloc|cfree|__libc_malloc|__libc_free)$/ {
-			gsub(",", "", $1); s += $1 } END { print s + 0 }')
+		awk -v fns="$fns" '$NF ~ /^\[.*libc/ &&
+			$(NF-1) ~ ":(" fns ")$" { gsub(",", "", $1); s += $1 }
+			END { print s + 0 }')
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$family" "$impl" \
 		"$op" "$per" "$done_ops" "$ir" "$alloc" >>"$tmp/results.tsv"
 	printf 'instructions.sh: %-28s %8.1f Ir/op (allocator %.1f)\n' "$kind" \

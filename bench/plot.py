@@ -34,8 +34,9 @@ single runs); a chart whose JSON has neither says so in its y label.
 Points on a categorical x axis (the ring's P/C configurations) are not
 joined; lines join only ordered counts (threads, producers, stripes).
 Thread counts above the machine's CPUs (num_cpus in the JSON's context)
-are shaded as oversubscribed. Python 3 standard library and gnuplot (pngcairo terminal
-if it has one, png otherwise); nothing else.
+are shaded as oversubscribed. Python 3 standard library (and
+bench/benchjson.py) and gnuplot (pngcairo terminal if it has one, png
+otherwise); nothing else.
 """
 
 import argparse

@@ -8,11 +8,10 @@
  * their files (bench/adapters/, bench/htab/adapters/, bench/prio/
  * adapters/), so each file of this folder that needs them includes the
  * adapter's .c file and then instantiates a loop below with them, one
- * INSTR_*_RUN line per measured operation. The loops are always inlined
- * and receive the adapter's functions as constants, as the timed
- * benchmarks' loops do: each operation gets its own copy of the loop with
- * the adapter's call, and the library's inline fast paths under it,
- * inlined. instr_ops.c holds the table of kinds and main().
+ * INSTR_*_RUN line per measured operation: each operation gets its own
+ * copy of its family's loop, with the adapter's call, and the library's
+ * inline fast paths under it, inlined (see "The loops" below).
+ * instr_ops.c holds the table of kinds and main().
  *
  * A ring loop moves `ops` tokens through a queue in rounds of INSTR_ROUND:
  * INSTR_ROUND tokens enqueued, then INSTR_ROUND dequeued, n per call (1:
