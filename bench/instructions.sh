@@ -19,10 +19,13 @@
 # its own process under valgrind's callgrind, which counts only the
 # instructions executed inside instr_measure() (--collect-atstart=no
 # --toggle-collect=instr_measure): setup, checks and teardown are left out.
-# Ir / operations is the figure. Counts are exact and do not depend on the
-# machine's load; they do depend on the compiler and its flags. Hardware
-# counters (perf stat -e instructions) are not used: virtual machines often
-# do not expose them. Needs valgrind and python3 (scripts/setup.sh).
+# (Ir - the inclusive Ir of malloc and free) / operations is the figure:
+# the htab adapters allocate and free a node per insert and remove, as in
+# the timed runs, and the allocator's share is reported apart. Counts are
+# exact and do not depend on the machine's load; they do depend on the
+# compiler and its flags. Hardware counters (perf stat -e instructions)
+# are not used: virtual machines often do not expose them. Needs valgrind
+# (with callgrind_annotate) and python3 (scripts/setup.sh).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -38,7 +41,7 @@ while [[ $# -gt 0 ]]; do
 	--quick) ops=8192 ;;
 	--exe) exe=$2; shift ;;
 	--only) only+=("$2"); shift ;;
-	-h | --help) sed -n '2,24p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,28p' "$0"; exit 0 ;;
 	*) echo "instructions.sh: unknown argument: $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -49,7 +52,7 @@ done
 }
 [[ ${#only[@]} -gt 0 ]] || only=(ring htab prio)
 
-for tool in valgrind python3; do
+for tool in valgrind callgrind_annotate python3; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "instructions.sh: $tool not found (scripts/setup.sh installs it)" >&2
 		exit 1
@@ -89,10 +92,19 @@ while IFS=$'\t' read -r kind family impl op per; do
 		echo "instructions.sh: $kind: no count in callgrind's output" >&2
 		exit 1
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$family" "$impl" \
-		"$op" "$per" "$done_ops" "$ir" >>"$tmp/results.tsv"
-	printf 'instructions.sh: %-28s %8.1f Ir/op\n' "$kind" \
-		"$(awk -v a="$ir" -v b="$done_ops" 'BEGIN { print a / b }')"
+	# The C allocator's share: the inclusive cost of malloc and free (and
+	# their kin) inside the counted region, where the htab adapters
+	# allocate each inserted node and free each removed one.
+	fns='malloc|free|calloc|realloc|cfree|__libc_malloc|__libc_free'
+	alloc=$(callgrind_annotate --inclusive=yes --threshold=100 "$cg" |
+		awk -v fns="$fns" '$NF ~ /^\[.*libc/ &&
+			$(NF-1) ~ ":(" fns ")$" { gsub(",", "", $1); s += $1 }
+			END { print s + 0 }')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$family" "$impl" \
+		"$op" "$per" "$done_ops" "$ir" "$alloc" >>"$tmp/results.tsv"
+	printf 'instructions.sh: %-28s %8.1f Ir/op (allocator %.1f)\n' "$kind" \
+		"$(awk -v a="$ir" -v m="$alloc" -v b="$done_ops" 'BEGIN { print (a - m) / b }')" \
+		"$(awk -v m="$alloc" -v b="$done_ops" 'BEGIN { print m / b }')"
 done <"$tmp/kinds"
 
 if [[ ! -s $tmp/results.tsv ]]; then
@@ -126,16 +138,21 @@ tsv, out, ops, vg, cc, cflags, rev, kernel, exe = sys.argv[1:10]
 rows = []
 with open(tsv) as f:
     for line in f:
-        kind, fam, impl, op, per, n, ir = line.rstrip("\n").split("\t")
+        kind, fam, impl, op, per, n, ir, alloc = \
+            line.rstrip("\n").split("\t")
+        n, ir, alloc = int(n), int(ir), int(alloc)
         rows.append({"kind": kind, "family": fam, "implementation": impl,
-                     "operation": op, "per": per, "ops": int(n),
-                     "ir": int(ir), "ir_per_op": round(int(ir) / int(n), 2)})
+                     "operation": op, "per": per, "ops": n,
+                     "ir": ir, "ir_allocator": alloc,
+                     "ir_per_op": round((ir - alloc) / n, 2),
+                     "allocator_per_op": round(alloc / n, 2)})
 
 doc = {
     "method": ("valgrind --tool=callgrind --collect-atstart=no "
                "--toggle-collect=instr_measure, one process per kind; "
-               "Ir (instructions executed) inside instr_measure() / "
-               "operations; setup, checks and teardown not counted"),
+               "Ir (instructions executed) inside instr_measure(), less "
+               "the inclusive Ir of malloc and free there (ir_allocator), "
+               "/ operations; setup, checks and teardown not counted"),
     "valgrind": vg, "compiler": cc, "build": cflags, "kernel": kernel,
     "revision": rev, "program": exe, "ops_per_kind": int(ops),
     "results": rows,
@@ -153,13 +170,15 @@ titles = {
 }
 md = []
 md.append(f"Instructions per operation, single thread, counted by {vg} "
-          "(callgrind, only inside the measured loop: "
+          "(callgrind, only inside the measured loop, less the C "
+          "allocator's share: "
           f"{int(ops)} operations per kind, each kind in its own process). "
           f"Build: {cc}, {cflags}. Source revision: {rev}. Counts are exact "
           "and independent of the machine's load; they include the driving "
           "loop's few instructions, the same for every implementation of a "
           "table. Made by `bench/instructions.sh` with `instr_ops` "
-          "(bench/instr/).")
+          "(bench/instr/), which drives the timed benchmarks' own "
+          "adapters.")
 for fam in ("ring", "prio", "htab"):
     sel = [r for r in rows if r["family"] == fam]
     if not sel:
@@ -185,14 +204,25 @@ for fam in ("ring", "prio", "htab"):
             cells.append("–" if v is None else f"{v:.1f}")
         md.append(f"| {impl} | " + " | ".join(cells) + " |")
     if fam == "htab":
+        def alloc_per(op):
+            v = [r["allocator_per_op"] for r in sel
+                 if r["operation"] == op and r["allocator_per_op"] > 0]
+            if not v:
+                return "–"
+            lo, hi = f"{min(v):.0f}", f"{max(v):.0f}"
+            return lo if lo == hi else f"{lo}–{hi}"
         md.append("")
         md.append("grain's tables have their LRU, byte accounting, a high "
                   "watermark and a TTL on (neither reached), as in the "
-                  "timed mixed runs. "
-                  "Nodes are preallocated (no malloc counted); grain-rcu's "
-                  "remove counts its call_rcu hand-off, not the free on "
-                  "liburcu's thread. Tables hold at most "
-                  f"{int(ops)} entries, about one per bucket.")
+                  "timed mixed runs, each made by the benchmark's adapter. "
+                  "As in the timed runs, each insert mallocs its node and "
+                  "each remove frees it; the C allocator's instructions are "
+                  "left out of these figures (about "
+                  f"{alloc_per('insert')} per insert and "
+                  f"{alloc_per('remove')} per remove, counted apart in "
+                  "instructions.json). grain-rcu's remove counts its "
+                  "call_rcu hand-off, not the free on liburcu's thread. "
+                  f"Tables hold at most {int(ops)} entries.")
 md.append("")
 md.append("– : no such call in that implementation's API.")
 with open(f"{out}/instructions.md", "w") as f:

@@ -22,23 +22,31 @@ redrawn or restyled by hand):
                      with the one-lock and 256-spinlock baselines
   reasm_workers.png  reassembly, Gbit/s by workers, one lock against 64
   seed_pfifo.png     the lockless-pfifo_fast post's table beside prio
-  seed_frag.png      the frag-queue post's table (beside reasm if present)
+  seed_frag.png      the frag-queue post's table; beside it, in panels and
+                     on axes of their own, reasm's in-memory Gbit/s and
+                     the per-bucket / one-lock ratios of both
 
 Every figure is a median: the *_median aggregates of the JSON, or the
-median of the repetitions when a file has no aggregates. Thread counts
-above the machine's CPUs (num_cpus in the JSON's context) are shaded as
-oversubscribed. Python 3 standard library and gnuplot (pngcairo terminal
-if it has one, png otherwise); nothing else.
+median of the repetitions when a file has no aggregates. Each of our
+throughput points has an error bar from the minimum to the maximum of its
+repetitions, where the JSON has them (min and max aggregates, or the
+single runs); a chart whose JSON has neither says so in its y label.
+Points on a categorical x axis (the ring's P/C configurations) are not
+joined; lines join only ordered counts (threads, producers, stripes).
+Thread counts above the machine's CPUs (num_cpus in the JSON's context)
+are shaded as oversubscribed. Python 3 standard library (and
+bench/benchjson.py) and gnuplot (pngcairo terminal if it has one, png
+otherwise); nothing else.
 """
 
 import argparse
-import json
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
+
+from benchjson import Doc, threads_of
 
 FAMILIES = ("ring", "prio", "htab", "reasm")
 
@@ -92,70 +100,36 @@ REASM_VS_SEED = [("64K", "20G64K"), ("3F", "20G3F"),
 
 # --- reading results --------------------------------------------------------
 
-THREADS_RE = [
-    (re.compile(r"^(\d+)P(\d+)C$"), lambda m: int(m[1]) + int(m[2])),
-    (re.compile(r"^(\d+)t$"), lambda m: int(m[1])),
-    (re.compile(r"^(\d+)W$"), lambda m: int(m[1])),
-]
-
-
-def case_parts(name):
-    """The parts of a benchmark name that say what ran: 'ring/MPMC/grain/
-    1P1C/single/iterations:1/repeats:5/manual_time_median' -> ['ring',
-    'MPMC', 'grain', '1P1C', 'single']."""
-    out = []
-    for p in name.split("/"):
-        if ":" in p or re.match(r"^(manual|real|process)_time", p):
-            break
-        out.append(p)
-    return out
-
-
-def threads_of(part):
-    for rx, f in THREADS_RE:
-        m = rx.match(part)
-        if m:
-            return f(m)
-    return None
-
-
 class Results:
-    """One family's medians: {tuple of name parts: {counter: value}}."""
+    """One family's cases: rate() gives a case's median (or min, max) of
+    the family's throughput counter, scaled."""
 
     def __init__(self, family, path):
-        with open(path) as f:
-            doc = json.load(f)
+        self.doc = Doc(path)
         self.family = family
-        self.context = doc.get("context", {})
+        self.context = self.doc.context
         self.ncpu = int(self.context.get("num_cpus") or 0) or os.cpu_count()
-        medians, runs = {}, {}
-        for b in doc.get("benchmarks", []):
-            key = tuple(case_parts(b["name"]))
-            counters = {k: v for k, v in b.items()
-                        if isinstance(v, (int, float)) and
-                        not isinstance(v, bool)}
-            if b.get("run_type") == "aggregate":
-                if b.get("aggregate_name") == "median":
-                    medians[key] = counters
-            elif not b.get("error_occurred"):
-                runs.setdefault(key, []).append(counters)
-        # Files without aggregates (one repetition, or
-        # --benchmark_report_aggregates_only=false with no repeats): the
-        # median of the runs.
-        for key, rs in runs.items():
-            if key not in medians:
-                names = set().union(*rs)
-                medians[key] = {
-                    k: statistics.median(r[k] for r in rs if k in r)
-                    for k in names}
-        self.medians = medians
+        self.cases = self.doc.keys()
+        counter = RATE[family][0]
+        # Min-max bars need each case's extremes: min and max aggregates,
+        # or the single runs; a file with neither gets points alone.
+        self.spread = any(self.doc.stat(k, counter, "min") is not None and
+                          (k in self.doc.aggregates.get("min", {}) or
+                           len(self.doc.runs.get(k, [])) > 1)
+                          for k in self.cases)
 
-    def rate(self, key):
+    def rate(self, key, stat="median"):
         counter, scale = RATE[self.family]
-        c = self.medians.get(tuple(key))
-        if c is None or counter not in c:
-            return None
-        return c[counter] * scale
+        v = self.doc.stat(tuple(key), counter, stat)
+        return None if v is None else v * scale
+
+    def cols(self, key):
+        """Median, min and max of a case as datablock columns (min and
+        max fall back to the median)."""
+        med = self.rate(key)
+        lo, hi = self.rate(key, "min"), self.rate(key, "max")
+        return [num(med), num(med if lo is None else lo),
+                num(med if hi is None else hi)]
 
 
 def load(dirpath):
@@ -227,8 +201,12 @@ def oversub_rect(x_from, x_to, label=True):
     return s
 
 
-# Multiplot panels of equal width that leave the right sixth of the
-# picture to one key, drawn by the last panel.
+# Multiplot panels of equal width that leave the right of the picture
+# (from `right`, in screen units) to one key, drawn by the last panel;
+# KEY_PX pixels hold the longest label.
+KEY_PX = 330
+
+
 def panels_left_of_key(right=0.83):
     return f"margins 0.05, {right}, 0.12, 0.88 spacing 0.05, 0.1"
 
@@ -236,6 +214,11 @@ def panels_left_of_key(right=0.83):
 def key_at_right(right=0.83):
     return f"set key at screen {right + 0.01}, 0.86 left top\n"
 
+
+# One key for a multiplot, across the foot of the picture (drawn by the
+# first panel; the panels' margins leave room for it).
+BOTTOM_KEY = ("set key at screen 0.5, screen 0.02 center bottom horizontal "
+              "maxcols 4 width 2\n")
 
 # Seed charts: panels side by side, their keys below them, and a strip at
 # the foot for the source.
@@ -254,6 +237,16 @@ def source_label(source):
             "screen 0.012 left font ',8' tc rgb '#5e5c64'\n")
 
 
+def seed_multiplot(panels, title, source):
+    """A seed chart's panels, its source at the foot, clustered bars."""
+    return (f"set multiplot layout 1,{panels} {seed_margins(panels)} "
+            f"title {gp_str(title)}\n" + source_label(source) +
+            "set style data histograms\n"
+            "set style histogram clustered gap 1\n"
+            "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
+            "set yrange [0:*]\n" + SEED_KEY)
+
+
 # Colours that stay apart in print and for the common colour blindness;
 # grain first, in the strongest.
 PALETTE = ["#1a5fb4", "#e66100", "#26a269", "#a51d2d", "#613583",
@@ -266,6 +259,44 @@ class Chart:
         self.width, self.height, self.script = width, height, script
 
 
+def cols_of(res, key):
+    """Results.cols of a case, or three NaN where there is no such case."""
+    return ["NaN"] * 3 if key is None else res.cols(key)
+
+
+def rate_plot(block, j, x, style, title, spread, lines):
+    """One throughput series of a datablock written with Results.cols (the
+    j-th: columns 2 + 3j .. 4 + 3j): points, joined by lines only where x
+    is an ordered quantity (lines=False for categories), with min-max
+    error bars when the results have them."""
+    c = 2 + 3 * j
+    if spread:
+        how = (f"using {x}:{c}:{c + 1}:{c + 2} with "
+               f"{'yerrorlines' if lines else 'yerrorbars'}")
+    else:
+        how = f"using {x}:{c} with {'linespoints' if lines else 'points'}"
+    return f"{block} {how} {style} title {gp_str(title)}"
+
+
+def spread_note(res):
+    return ("median, bars min–max" if res.spread else
+            "median (no min–max in the JSON)")
+
+
+def log2_xaxis(xs, label, first_over):
+    """A log2 x axis over the thread counts xs, the counts from first_over
+    on shaded as oversubscribed."""
+    s = f"set xlabel {gp_str(label)}\nset logscale x 2\n"
+    s += "set xtics (" + ", ".join(f'"{x}" {x}' for x in xs) + ")\n"
+    lo, hi = xs[0] / 1.3, xs[-1] * 1.3
+    s += f"set xrange [{lo}:{hi}]\nset yrange [0:*]\n"
+    over = [x for x in xs if x >= first_over]
+    if over:
+        below = [x for x in xs if x < first_over]
+        s += oversub_rect((below[-1] * over[0]) ** 0.5 if below else lo, hi)
+    return s
+
+
 # --- charts -----------------------------------------------------------------
 
 def ring_charts(res):
@@ -273,7 +304,7 @@ def ring_charts(res):
     batch kind that every MPMC queue runs."""
     cpus = res.ncpu
     configs, impls, batches, variants = {}, [], [], []
-    for key in res.medians:
+    for key in res.cases:
         if len(key) < 5 or key[0] != "ring":
             continue
         mode, impl, cfg, batch = key[1], key[2], key[3], key[4]
@@ -300,13 +331,12 @@ def ring_charts(res):
                        if b in batches for v in variants]:
         series = []
         for mode, impl, label in impls:
-            vals = [res.rate(("ring", mode, impl, c, batch) + var)
-                    for c in order]
-            if any(v is not None for v in vals):
-                series.append((label, vals))
+            keys = [("ring", mode, impl, c, batch) + var for c in order]
+            if any(res.rate(k) is not None for k in keys):
+                series.append((label, keys))
         if not series:
             continue
-        rows = [[i] + [num(vals[i]) for _, vals in series]
+        rows = [[i] + [v for _, keys in series for v in res.cols(keys[i])]
                 for i in range(len(order))]
         first_over = next((i for i, c in enumerate(order)
                            if configs[c] > cpus), None)
@@ -321,7 +351,7 @@ def ring_charts(res):
             title += f" ({'/'.join(var)})"
         s = datablock("d", rows)
         s += f"set title {gp_str(title)}\n"
-        s += ("set ylabel 'million pairs/s (enqueue + dequeue), median, "
+        s += (f"set ylabel 'million pairs/s, {spread_note(res)}, "
               "log scale'\n")
         s += ("set xlabel 'configuration: P producer and C consumer "
               "threads' offset 0,-1\nset bmargin 5\n")
@@ -329,19 +359,23 @@ def ring_charts(res):
         tics = ", ".join(
             f'"{c}\\n{configs[c]} threads" {i}' for i, c in enumerate(order))
         s += f"set xtics ({tics})\n"
-        s += f"set xrange [-0.4:{len(order) - 0.6}]\n"
+        s += f"set xrange [-0.5:{len(order) - 0.5}]\n"
+        # Separate configurations: points side by side in each column,
+        # no line from one configuration to the next.
+        s += ("set grid xtics lc rgb '#eeeeee'\n"
+              f"set xtics add ('' {len(order) - 0.5})\n")
         if first_over is not None:
-            s += oversub_rect(first_over - 0.5, len(order) - 0.6)
+            s += oversub_rect(first_over - 0.5, len(order) - 0.5)
         plots = []
+        width = 0.7 / max(len(series), 1)
         for j, (label, _) in enumerate(series):
-            grain = label.startswith("grain")
-            lw = 2.5 if label == "grain MPMC" else 1.5
-            dt = 1 if label == "grain MPMC" or not grain else 2
-            plots.append(
-                f"$d using 1:{j + 2} with linespoints lw {lw} dt {dt} "
-                f"pt {5 + 2 * (j % 4)} ps 1.1 "
-                f"lc rgb '{PALETTE[j % len(PALETTE)]}' "
-                f"title {gp_str(label)}")
+            off = (j - (len(series) - 1) / 2) * width
+            lw = 2 if label == "grain MPMC" else 1
+            plots.append(rate_plot(
+                "$d", j, f"($1 + {off:.3f})",
+                f"lw {lw} pt {5 + 2 * (j % 4)} ps 1.1 "
+                f"lc rgb '{PALETTE[j % len(PALETTE)]}'", label,
+                res.spread, lines=False))
         s += "plot " + ", \\\n     ".join(plots) + "\n"
         suffix = "".join("_" + v for v in var)
         charts.append(Chart(f"ring_{batch}{suffix}", title, 1100, 600, s))
@@ -353,7 +387,7 @@ def prio_charts(res):
     per placement."""
     cpus = res.ncpu
     placements, impls, deqs, producers = [], [], [], set()
-    for key in res.medians:
+    for key in res.cases:
         if len(key) < 5 or key[0] != "prio":
             continue
         pl, impl, deq, cfg = key[1], key[2], key[3], key[4]
@@ -382,39 +416,30 @@ def prio_charts(res):
         series = []
         for i, impl in enumerate(impls):
             for j, deq in enumerate(deqs):
-                vals = [res.rate(("prio", pl, impl, deq, f"{p}P1C"))
-                        for p in ps]
-                if any(v is not None for v in vals):
+                keys = [("prio", pl, impl, deq, f"{p}P1C") for p in ps]
+                if any(res.rate(k) is not None for k in keys):
                     series.append((f"{names.get(impl, impl)}, {deq}",
-                                   vals, i, j))
+                                   keys, i, j))
         if not series:
             continue
-        rows = [[p] + [num(v[k]) for _, v, _, _ in series]
+        rows = [[p] + [v for _, keys, _, _ in series
+                       for v in res.cols(keys[k])]
                 for k, p in enumerate(ps)]
         title = (f"grain_prio against a locked pfifo_fast, three bands: "
                  f"{pl} ({where.get(pl, pl)})")
         s = datablock("d", rows)
         s += f"set title {gp_str(title)}\n"
-        s += "set ylabel 'million items dequeued/s, median'\n"
-        s += ("set xlabel 'producers (threads = producers + 1 consumer), "
-              "log scale'\n")
-        s += "set logscale x 2\n"
-        s += "set xtics (" + ", ".join(f'"{p}" {p}' for p in ps) + ")\n"
-        lo, hi = ps[0] / 1.25, ps[-1] * 1.25
-        s += f"set xrange [{lo}:{hi}]\nset yrange [0:*]\n"
+        s += f"set ylabel 'million items dequeued/s, {spread_note(res)}'\n"
         # Oversubscribed from P + 1 > cpus, i.e. P >= cpus.
-        over = [p for p in ps if p + 1 > cpus]
-        if over:
-            below = [p for p in ps if p + 1 <= cpus]
-            x0 = (below[-1] * over[0]) ** 0.5 if below else lo
-            s += oversub_rect(x0, hi)
+        s += log2_xaxis(ps, "producers (threads = producers + 1 consumer), "
+                        "log scale", cpus)
         plots = []
         for k, (label, _, i, j) in enumerate(series):
-            plots.append(
-                f"$d using 1:{k + 2} with linespoints "
+            plots.append(rate_plot(
+                "$d", k, "1",
                 f"lw {2.5 if i == 0 else 1.5} dt {1 + j} pt {5 + 2 * i} "
-                f"lc rgb '{PALETTE[i % len(PALETTE)]}' "
-                f"title {gp_str(label)}")
+                f"lc rgb '{PALETTE[i % len(PALETTE)]}'", label,
+                res.spread, lines=True))
         s += "plot " + ", \\\n     ".join(plots) + "\n"
         charts.append(Chart(f"prio_{pl}", title, 1100, 600, s))
     return charts
@@ -439,20 +464,19 @@ HTAB_REF_PT = {"mutex": 9, "striped": 13}
 
 
 def htab_index(res):
-    """{(workload, impl label): {threads: rate}}, impl labels as in the
-    summaries ('grain/256', 'grain-rcu/256', 'mutex', ...)."""
+    """{(workload, impl label): {threads: case key}}, impl labels as in
+    the summaries ('grain/256', 'grain-rcu/256', 'mutex', ...)."""
     out, workloads, impls, threads = {}, [], [], set()
-    for key in res.medians:
+    for key in res.cases:
         if len(key) < 4 or key[0] != "htab":
             continue
         w, t = key[1], threads_of(key[2])
         if t is None:
             continue
         impl = "/".join(key[3:])
-        v = res.rate(key)
-        if v is None:
+        if res.rate(key) is None:
             continue
-        out.setdefault((w, impl), {})[t] = v
+        out.setdefault((w, impl), {})[t] = key
         threads.add(t)
         if w not in workloads:
             workloads.append(w)
@@ -484,39 +508,34 @@ def htab_charts(res):
                               stripes_of(i) or 10**6, i))
     s = ""
     for w in workloads:
-        rows = [[t] + [num(idx.get((w, i), {}).get(t)) for i in shown]
+        rows = [[t] + [v for i in shown
+                       for v in cols_of(res, idx.get((w, i), {}).get(t))]
                 for t in threads]
         s += datablock(w.replace("-", "_"), rows)
     title = ("grain_htab against the baselines and anchors: throughput by "
              "threads (1M-key universe, 500k entries)")
-    s += (f"set multiplot layout 1,{ncol} {panels_left_of_key()} "
+    # The panels leave the picture's right KEY_PX pixels to one key.
+    width = 400 * ncol + KEY_PX
+    right = 1 - (KEY_PX - 10) / width
+    s += (f"set multiplot layout 1,{ncol} {panels_left_of_key(right)} "
           f"title {gp_str(title)}\n")
-    s += "set xlabel 'threads'\nset logscale x 2\n"
-    s += "set xtics (" + ", ".join(f'"{t}" {t}' for t in threads) + ")\n"
-    lo, hi = threads[0] / 1.3, threads[-1] * 1.3
-    s += f"set xrange [{lo}:{hi}]\nset yrange [0:*]\n"
-    over = [t for t in threads if t > cpus]
-    if over:
-        below = [t for t in threads if t <= cpus]
-        s += oversub_rect((below[-1] * over[0]) ** 0.5 if below else lo, hi)
+    s += log2_xaxis(threads, "threads", cpus + 1)
     for n, w in enumerate(workloads):
-        last = n == ncol - 1
         s += f"set title {gp_str(HTAB_WORKLOADS.get(w, w))}\n"
-        s += ("set ylabel 'million operations/s, median'\n" if n == 0
-              else "unset ylabel\n")
-        s += key_at_right() if last else "unset key\n"
+        s += (f"set ylabel 'million operations/s, {spread_note(res)}'\n"
+              if n == 0 else "unset ylabel\n")
+        s += key_at_right(right) if n == ncol - 1 else "unset key\n"
         plots = []
         for j, impl in enumerate(shown):
             lw = 2.5 if impl.startswith("grain") else 1.5
-            plots.append(
-                f"${w.replace('-', '_')} using 1:{j + 2} with linespoints "
+            plots.append(rate_plot(
+                f"${w.replace('-', '_')}", j, "1",
                 f"lw {lw} pt {5 + 2 * (j % 4)} "
-                f"lc rgb '{PALETTE[j % len(PALETTE)]}' "
-                f"title {gp_str(HTAB_LABEL.get(impl, impl))}")
+                f"lc rgb '{PALETTE[j % len(PALETTE)]}'",
+                HTAB_LABEL.get(impl, impl), res.spread, lines=True))
         s += "plot " + ", \\\n     ".join(plots) + "\n"
     s += "unset multiplot\n"
-    charts.append(Chart("htab_threads", "htab by threads",
-                        420 * ncol + 200, 520, s))
+    charts.append(Chart("htab_threads", "htab by threads", width, 560, s))
 
     # 2. Lock granularity: grain_htab by stripe count at each thread
     # count, the one-mutex table at 1 lock and the striped table at its
@@ -527,17 +546,22 @@ def htab_charts(res):
         for w in workloads:
             rows = []
             for st in grains:
-                rows.append([st] + [num(idx.get((w, f"grain/{st}"), {})
-                                        .get(t)) for t in threads])
+                rows.append([st] + [
+                    v for t in threads
+                    for v in cols_of(res, idx.get((w, f"grain/{st}"), {})
+                                     .get(t))])
             s += datablock(f"g_{w}", rows)
             for impl, x in HTAB_REFS:
-                row = [x] + [num(idx.get((w, impl), {}).get(t))
-                             for t in threads]
+                row = [x] + [v for t in threads
+                             for v in cols_of(res, idx.get((w, impl), {})
+                                              .get(t))]
                 s += datablock(f"{impl}_{w}", [row])
         title = ("Lock granularity: grain_htab by stripe count (locked "
                  "lookups), with the baselines: one mutex (at 1) and 256 "
                  "spinlocks (at 256)")
-        s += (f"set multiplot layout 1,{ncol} {panels_left_of_key(0.74)} "
+        width = 420 * ncol + KEY_PX
+        right = 1 - (KEY_PX - 10) / width
+        s += (f"set multiplot layout 1,{ncol} {panels_left_of_key(right)} "
               f"title {gp_str(title)}\n")
         s += "set xlabel 'lock stripes'\nset logscale x 2\n"
         s += ("set xtics (" + ", ".join(f'"{st}" {st}' for st in grains) +
@@ -545,48 +569,47 @@ def htab_charts(res):
         s += f"set xrange [{grains[0] / 2}:{grains[-1] * 2}]\n"
         s += "set yrange [0:*]\n"
         for n, w in enumerate(workloads):
-            last = n == ncol - 1
             s += f"set title {gp_str(HTAB_WORKLOADS.get(w, w))}\n"
-            s += ("set ylabel 'million operations/s, median'\n" if n == 0
-                  else "unset ylabel\n")
-            s += key_at_right(0.74) if last else "unset key\n"
+            s += (f"set ylabel 'million operations/s, {spread_note(res)}'"
+                  "\n" if n == 0 else "unset ylabel\n")
+            s += key_at_right(right) if n == ncol - 1 else "unset key\n"
             plots = []
             for k, t in enumerate(threads):
                 col = PALETTE[k % len(PALETTE)]
                 o = t > cpus
                 lab = (f"grain_htab, {t} thread{'s' if t > 1 else ''}" +
                        (" (oversubscribed)" if o else ""))
-                plots.append(
-                    f"$g_{w} using 1:{k + 2} with linespoints lw 2.5 "
-                    f"dt {2 if o else 1} pt 7 lc rgb '{col}' "
-                    f"title {gp_str(lab)}")
+                plots.append(rate_plot(
+                    f"$g_{w}", k, "1",
+                    f"lw 2.5 dt {2 if o else 1} pt 7 lc rgb '{col}'", lab,
+                    res.spread, lines=True))
                 for impl, _ in HTAB_REFS:
-                    plots.append(
-                        f"${impl}_{w} using 1:{k + 2} with points "
-                        f"pt {HTAB_REF_PT[impl]} ps 2 lc rgb '{col}' "
-                        "notitle")
+                    plots.append(rate_plot(
+                        f"${impl}_{w}", k, "1",
+                        f"pt {HTAB_REF_PT[impl]} ps 2 lc rgb '{col}'", "",
+                        res.spread, lines=False).replace(
+                            'title ""', "notitle"))
             for impl, _ in HTAB_REFS:
                 plots.append(
                     f"NaN with points pt {HTAB_REF_PT[impl]} ps 2 "
                     f"lc rgb 'black' title {gp_str(HTAB_LABEL[impl])}")
             s += "plot " + ", \\\n     ".join(plots) + "\n"
         s += "unset multiplot\n"
-        charts.append(Chart("htab_stripes", "htab by stripes",
-                            440 * ncol + 300, 520, s))
+        charts.append(Chart("htab_stripes", "htab by stripes", width, 560,
+                            s))
     return charts
 
 
 def reasm_index(res):
-    """{(workload, lock): {workers: Gbit/s}}"""
+    """{(workload, lock): {workers: case key}}"""
     out, workers = {}, set()
-    for key in res.medians:
+    for key in res.cases:
         if len(key) < 4 or key[0] != "reasm":
             continue
         w = threads_of(key[3])
-        v = res.rate(key)
-        if w is None or v is None:
+        if w is None or res.rate(key) is None:
             continue
-        out.setdefault((key[1], key[2]), {})[w] = v
+        out.setdefault((key[1], key[2]), {})[w] = key
         workers.add(w)
     return out, sorted(workers)
 
@@ -600,32 +623,29 @@ def reasm_charts(res):
     locks = sorted({k[1] for k in idx}, key=lambda x: (x != "global", x))
     s = ""
     for n, w in enumerate(loads):
-        rows = [[x] + [num(idx.get((w, lk), {}).get(x)) for lk in locks]
+        rows = [[x] + [v for lk in locks
+                       for v in cols_of(res, idx.get((w, lk), {}).get(x))]
                 for x in workers]
         s += datablock(f"w{n}", rows)
-    s += "set multiplot layout 2,2 title " + gp_str(
-        "Fragment reassembly (examples/reasm engine, in memory): one lock "
-        "against per-bucket-group locks") + "\n"
-    s += "set xlabel 'workers (threads)'\nset logscale x 2\n"
-    s += "set xtics (" + ", ".join(f'"{x}" {x}' for x in workers) + ")\n"
-    lo, hi = workers[0] / 1.3, workers[-1] * 1.3
-    s += f"set xrange [{lo}:{hi}]\nset yrange [0:*]\n"
-    over = [x for x in workers if x > cpus]
-    if over:
-        below = [x for x in workers if x <= cpus]
-        s += oversub_rect((below[-1] * over[0]) ** 0.5 if below else lo, hi)
-    s += "set ylabel 'Gbit/s reassembled, median'\n"
-    s += "set key below center horizontal\n"
+    # Four panels above a strip for the one key.
+    s += ("set multiplot layout 2,2 margins 0.08, 0.98, 0.14, 0.90 "
+          "spacing 0.08, 0.14 title " + gp_str(
+              "Fragment reassembly (examples/reasm engine, in memory): one "
+              f"lock against per-bucket-group locks; {spread_note(res)}")
+          + "\n")
+    s += log2_xaxis(workers, "workers (threads)", cpus + 1)
+    s += "set ylabel 'Gbit/s reassembled'\n"
     names = {"global": "one lock (1 stripe)",
              "stripes64": "64 stripes"}
     for n, w in enumerate(loads):
         s += f"set title {gp_str(w)}\n"
+        s += BOTTOM_KEY if n == 0 else "unset key\n"
         plots = []
         for j, lk in enumerate(locks):
-            plots.append(
-                f"$w{n} using 1:{j + 2} with linespoints lw 2.5 pt "
-                f"{5 + 2 * j} lc rgb '{PALETTE[(j + 1) % 2]}' "
-                f"title {gp_str(names.get(lk, lk))}")
+            plots.append(rate_plot(
+                f"$w{n}", j, "1",
+                f"lw 2.5 pt {5 + 2 * j} lc rgb '{PALETTE[(j + 1) % 2]}'",
+                names.get(lk, lk), res.spread, lines=True))
         s += "plot " + ", \\\n     ".join(plots) + "\n"
     s += "unset multiplot\n"
     return [Chart("reasm_workers", "reasm by workers", 1100, 800, s)]
@@ -638,41 +658,32 @@ def seed_pfifo_chart(prio, ncpu):
     ps = [p for p, _, _ in SEED_PFIFO]
     seed_rows = [[i, p, o / 1e6, lk / 1e6, lk / o]
                  for i, (p, o, lk) in enumerate(SEED_PFIFO)]
-    ours = []
+    ours, meds = [], []
     placement = "own_core"
+    series = (("pfifo_spin", "single"), ("grain_prio", "single"),
+              ("pfifo_spin", "burst32"), ("grain_prio", "burst32"))
     if prio is not None:
         for i, p in enumerate(ps):
-            row = [i, p]
-            for impl, deq in (("pfifo_spin", "single"),
-                              ("grain_prio", "single"),
-                              ("pfifo_spin", "burst32"),
-                              ("grain_prio", "burst32")):
-                row.append(num(prio.rate(("prio", placement, impl, deq,
-                                          f"{p}P1C"))))
-            ours.append(row)
-        if all(r[2:] == ["NaN"] * 4 for r in ours):
+            keys = [("prio", placement, impl, deq, f"{p}P1C")
+                    for impl, deq in series]
+            ours.append([i, p] + [v for k in keys for v in prio.cols(k)])
+            meds.append([prio.rate(k) for k in keys])
+        if all(v is None for m in meds for v in m):
             ours = []
     panels = 3 if ours else 1
     s = datablock("seed", seed_rows)
     if ours:
-        rat = []
-        for (i, p, o, lk, r), row in zip(seed_rows, ours):
-            def ratio(a, b):
-                return ("NaN" if "NaN" in (a, b) else
-                        f"{float(b) / float(a):.4g}")
-            rat.append([i, p, f"{r:.4g}", ratio(row[2], row[3]),
-                        ratio(row[4], row[5])])
+        def ratio(a, b):
+            return "NaN" if None in (a, b) else f"{b / a:.4g}"
+        rat = [[i, p, f"{r:.4g}", ratio(m[0], m[1]), ratio(m[2], m[3])]
+               for (i, p, _, _, r), m in zip(seed_rows, meds)]
         s += datablock("ours", ours) + datablock("ratio", rat)
     xt = "set xtics (" + ", ".join(f'"{p}" {i}' for i, p in
                                    enumerate(ps)) + ")\n"
     title = ("The lockless-pfifo_fast table (netdev, July 2016)" +
              (" beside grain_prio" if ours else ""))
-    s += (f"set multiplot layout 1,{panels} {seed_margins(panels)} "
-          f"title {gp_str(title)}\n")
-    s += source_label(SEED_PFIFO_SOURCE)
-    s += ("set style data histograms\nset style histogram clustered gap 1\n"
-          "set style fill solid 0.85 border -1\nset boxwidth 0.9\n")
-    s += xt + "set yrange [0:*]\n" + SEED_KEY
+    s += seed_multiplot(panels, title, SEED_PFIFO_SOURCE)
+    s += xt
     s += "set xlabel 'pktgen threads'\n"
     s += "set title " + gp_str(
         "Seed: pktgen through pfifo_fast as root qdisc\n"
@@ -688,15 +699,20 @@ def seed_pfifo_chart(prio, ncpu):
         s += "set title " + gp_str(
             "Ours: one consumer, this machine\n(oversubscribed from "
             f"{max(ncpu - 1, 1) + 1} producers on)") + "\n"
-        s += "set ylabel 'million items dequeued/s, median'\n"
-        s += ("plot $ours using 3:xtic(2) lc rgb '#f9c19a' title "
+        s += f"set ylabel 'million items dequeued/s, {spread_note(prio)}'\n"
+        if prio.spread:
+            s += "set style histogram errorbars gap 1 lw 1\n"
+        cols = [f"{c}:{c + 1}:{c + 2}" if prio.spread else f"{c}"
+                for c in (3, 6, 9, 12)]
+        s += (f"plot $ours using {cols[0]}:xtic(2) lc rgb '#f9c19a' title "
               "'spinlock baseline, single', \\\n"
-              "     '' using 4 lc rgb '#1a5fb4' title 'grain_prio, single',"
-              " \\\n"
-              "     '' using 5 lc rgb '#e66100' title "
+              f"     '' using {cols[1]} lc rgb '#1a5fb4' title "
+              "'grain_prio, single', \\\n"
+              f"     '' using {cols[2]} lc rgb '#e66100' title "
               "'spinlock baseline, burst32', \\\n"
-              "     '' using 6 lc rgb '#99c1f1' title 'grain_prio, "
-              "burst32'\n")
+              f"     '' using {cols[3]} lc rgb '#99c1f1' title "
+              "'grain_prio, burst32'\n")
+        s += "set style histogram clustered gap 1\n"
         s += "set xlabel 'threads (seed) / producers (ours)'\n"
         s += "set title 'Ratios: lockless / locked'\n"
         s += "set ylabel 'ratio (1 = no change)'\n"
@@ -715,9 +731,9 @@ def seed_pfifo_chart(prio, ncpu):
 
 def seed_frag_chart(reasm, ncpu):
     """The seed's Mbit/s table as bars (rows A-F by test); with reasm.json,
-    our 64K/3F/+DoS at the largest worker count that is not
-    oversubscribed beside rows B (one lock) and C (per-bucket locks), and
-    the after/before ratios of both."""
+    in a panel and on an axis of their own, our 64K/3F/+DoS in Gbit/s at
+    the largest worker count that is not oversubscribed, and the
+    per-bucket / one-lock ratios of both (seed rows C / B) side by side."""
     s = ""
     seed_rows = []
     for t, test in enumerate(SEED_FRAG_TESTS):
@@ -736,21 +752,16 @@ def seed_frag_chart(reasm, ncpu):
                 continue
             ti = SEED_FRAG_TESTS.index(test)
             b, c = SEED_FRAG[1][2][ti], SEED_FRAG[2][2][ti]
-            ours.append([n, w, b, c, num(g * 1000 if g else None),
-                         num(st * 1000 if st else None),
-                         f"{c / b:.4g}",
-                         num(st / g if g and st else None)])
+            gv = reasm.rate(g) if g else None
+            sv = reasm.rate(st) if st else None
+            ours.append([n, w] + cols_of(reasm, g) + cols_of(reasm, st) +
+                        [f"{c / b:.4g}", num(sv / gv if gv and sv else None)])
     panels = 3 if ours else 1
     s += datablock("ours", ours) if ours else ""
     title = ("The frag-queue per-hash-bucket locking table "
              "(netdev, April 2013)" +
              (" beside examples/reasm" if ours else ""))
-    s += (f"set multiplot layout 1,{panels} {seed_margins(panels)} "
-          f"title {gp_str(title)}\n")
-    s += source_label(SEED_FRAG_SOURCE)
-    s += ("set style data histograms\nset style histogram clustered gap 1\n"
-          "set style fill solid 0.85 border -1\nset boxwidth 0.9\n")
-    s += "set yrange [0:*]\n" + SEED_KEY
+    s += seed_multiplot(panels, title, SEED_FRAG_SOURCE)
     s += "set title 'Seed: 20 Gbit/s UDP fragment tests, rows A-F'\n"
     s += ("set ylabel 'Mbit/s'\nset xlabel 'test' offset 0,-1\n"
           "set key maxrows 3 at graph 0, graph -0.22\n")
@@ -768,25 +779,32 @@ def seed_frag_chart(reasm, ncpu):
     s += "plot " + ", \\\n     ".join(plots) + "\n"
     s += "set xtics autofreq\nunset label 99\n"
     if ours:
+        # Ours on an axis of its own: an in-memory engine on this machine,
+        # in Gbit/s, is not the seed's NIC test in Mbit/s.
         s += ("set title " + gp_str(
-            f"Seed rows B and C beside ours ({workers} workers, "
-            "in memory, this machine)") + "\n")
-        s += ("set ylabel 'Mbit/s (ours: median)'\n"
+            f"Ours: examples/reasm in memory, {workers} workers, this "
+            "machine\n(not comparable with the seed's NIC figures)") + "\n")
+        s += (f"set ylabel 'Gbit/s reassembled, {spread_note(reasm)}'\n"
               "set xlabel 'workload' offset 0,0\n"
               "set key maxrows 6 at graph 0, graph -0.16\n")
-        s += ("plot $ours using 3:xtic(2) lc rgb '#9a9996' title "
-              "'seed B: one lock', \\\n"
-              "     '' using 4 lc rgb '#5e5c64' title 'seed C: per-bucket "
-              "locks', \\\n"
-              "     '' using 5 lc rgb '#f9c19a' title 'ours: one lock', \\\n"
-              "     '' using 6 lc rgb '#1a5fb4' title 'ours: 64 stripes'\n")
-        s += "set title 'Ratios: per-bucket locks / one lock'\n"
+        if reasm.spread:
+            s += "set style histogram errorbars gap 1 lw 1\n"
+            cols = ("3:4:5", "6:7:8")
+        else:
+            cols = ("3", "6")
+        s += (f"plot $ours using {cols[0]}:xtic(2) lc rgb '#f9c19a' title "
+              "'ours: one lock', \\\n"
+              f"     '' using {cols[1]} lc rgb '#1a5fb4' title "
+              "'ours: 64 stripes'\n")
+        s += "set style histogram clustered gap 1\n"
+        s += ("set title " + gp_str("Ratios, each against its own one-lock "
+              "figure:\nper-bucket locks / one lock") + "\n")
         s += "set ylabel 'ratio (1 = no change)'\n"
         s += ("set arrow 1 from graph 0, first 1 to graph 1, first 1 "
               "nohead dt 2 lc rgb 'black' front\n")
-        s += ("plot $ours using 7:xtic(2) lc rgb '#5e5c64' title "
-              "'seed: C / B', \\\n"
-              "     '' using 8 lc rgb '#1a5fb4' title "
+        s += ("plot $ours using 9:xtic(2) lc rgb '#5e5c64' title "
+              "'seed: row C / row B', \\\n"
+              "     '' using 10 lc rgb '#1a5fb4' title "
               "'ours: 64 stripes / one lock'\n")
     s += "unset multiplot\n"
     s += f"# Seed: {SEED_FRAG_SOURCE}\n"

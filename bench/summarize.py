@@ -40,9 +40,10 @@ import math
 import os
 import platform
 import re
-import statistics
 import subprocess
 import sys
+
+from benchjson import Doc, threads_of
 
 # Per family: the throughput counter, and how to split a benchmark name
 # (its parts before "iterations:") into (implementation, configuration).
@@ -114,28 +115,11 @@ KIND = {
     "global": "the same engine with one global lock (1 stripe)",
 }
 
-THREADS_RE = [
-    (re.compile(r"^(\d+)P(\d+)C$"), lambda m: int(m[1]) + int(m[2])),
-    (re.compile(r"^(\d+)t$"), lambda m: int(m[1])),
-    (re.compile(r"^(\d+)W$"), lambda m: int(m[1])),
-]
-
-
-def case_parts(name):
-    out = []
-    for p in name.split("/"):
-        if ":" in p or re.match(r"^(manual|real|process)_time", p):
-            break
-        out.append(p)
-    return out
-
-
 def threads_in(config):
     for v in config.values():
-        for rx, f in THREADS_RE:
-            m = rx.match(v)
-            if m:
-                return f(m)
+        t = threads_of(v)
+        if t is not None:
+            return t
     return None
 
 
@@ -205,40 +189,26 @@ def git_now(cwd):
 
 def summarize(dirpath, name, repo):
     path = os.path.join(dirpath, name + ".json")
-    with open(path) as f:
-        doc = json.load(f)
-    ctx = doc.get("context", {})
+    doc = Doc(path)
+    ctx = doc.context
     ncpu = int(ctx.get("num_cpus") or 0) or os.cpu_count()
     counter, split = FAMILIES.get(name, (None, None))
-
-    # Medians: the *_median aggregates, else the median of the runs.
-    med, mean, cv, runs = {}, {}, {}, {}
-    for b in doc.get("benchmarks", []):
-        key = tuple(case_parts(b["name"]))
-        if b.get("run_type") == "aggregate":
-            if b.get("aggregate_name") == "median":
-                med[key] = b
-            elif b.get("aggregate_name") == "mean":
-                mean[key] = b
-            elif b.get("aggregate_name") == "cv":
-                cv[key] = b
-        elif not b.get("error_occurred"):
-            runs.setdefault(key, []).append(b)
+    med = doc.aggregates.get("median", {})
+    mean = doc.aggregates.get("mean", {})
+    cv = doc.aggregates.get("cv", {})
+    runs = doc.runs
     if counter is None:
         # An unknown family: the first *_per_sec counter it reports.
-        names = sorted({k for b in doc.get("benchmarks", []) for k in b
+        names = sorted({k for b in doc.benchmarks for k in b
                         if k.endswith("_per_sec")})
         counter = names[0] if names else None
 
     def value(key):
-        if key in med:
-            return med[key].get(counter)
-        vs = [r[counter] for r in runs.get(key, []) if counter in r]
-        return statistics.median(vs) if vs else None
+        return doc.stat(key, counter)
 
     # Group by configuration: {config tuple: {impl: (value, cv, ours)}}
     groups, configs = {}, {}
-    for key in set(med) | set(runs):
+    for key in doc.keys():
         parts = list(key)
         if split is None or not parts or parts[0] != name:
             continue
