@@ -548,6 +548,27 @@ static void fbuf_free(const struct reasm *r, struct fbuf *b)
 		mem_put(r, b, sizeof(*b) + b->len);
 }
 
+/* A datagram's bytes in its table's accounting. It holds the scope of
+ * its own linked node, and charges stay far below UINT32_MAX (mem_high
+ * bounds them), so these cannot fail. */
+static void dgram_charge(struct grain_htab_scope *s, struct grain_hnode *n,
+			 size_t bytes)
+{
+	int rc = grain_htab_charge_locked(s, n, bytes);
+
+	assert(rc == 0);
+	(void)rc;
+}
+
+static void dgram_uncharge(struct grain_htab_scope *s, struct grain_hnode *n,
+			   size_t bytes)
+{
+	int rc = grain_htab_uncharge_locked(s, n, bytes);
+
+	assert(rc == 0);
+	(void)rc;
+}
+
 static void fbuf_put(const struct reasm *r, struct fbuf *b, size_t *freed)
 {
 	if (--b->refs == 0) {
@@ -674,7 +695,7 @@ static int pieces_reserve(const struct reasm *r, struct grain_htab_scope *s,
 	size_t more = (size_t)(cap - d->cap) * sizeof(*p);
 	d->pieces = p;
 	d->cap = cap;
-	(void)grain_htab_charge_locked(s, &d->node, more);
+	dgram_charge(s, &d->node, more);
 	return 0;
 }
 
@@ -735,7 +756,7 @@ static int take_head(const struct reasm *r, struct grain_htab_scope *s,
 	d->nh_off = fr->nh_off;
 	d->v6_nexthdr = fr->v6_nexthdr;
 	if (h != d->inline_head) {
-		(void)grain_htab_charge_locked(s, &d->node, n);
+		dgram_charge(s, &d->node, n);
 	}
 	return 0;
 }
@@ -795,7 +816,7 @@ static enum add_result add_clear(struct reasm *r, struct grain_htab_scope *s,
 	struct piece p = { ns, ne, run, b };
 	pieces_splice(d, i, i, &p, 1);
 	d->meat += ne - ns;
-	(void)grain_htab_charge_locked(s, &d->node, sizeof(*b) + b->len);
+	dgram_charge(s, &d->node, sizeof(*b) + b->len);
 	return ADD_OK;
 }
 
@@ -892,9 +913,9 @@ static enum add_result add_overlap(struct reasm *r, struct grain_htab_scope *s,
 	pieces_splice(d, i, j, out, m);
 	mem_put(r, out, maxn * sizeof(*out));
 	d->meat = d->meat + gained - lost;
-	(void)grain_htab_charge_locked(s, &d->node, sizeof(*b) + b->len);
+	dgram_charge(s, &d->node, sizeof(*b) + b->len);
 	if (freed > 0) {
-		(void)grain_htab_uncharge_locked(s, &d->node, freed);
+		dgram_uncharge(s, &d->node, freed);
 	}
 	return ADD_OK;
 }

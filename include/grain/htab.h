@@ -425,9 +425,9 @@ GRAIN_API GRAIN_NODISCARD int grain_htab_touch_locked(struct grain_htab_scope *s
  * mem_high triggers eviction at unlock (policy EVICT). @return 0, -ENOENT,
  * -EINVAL (other stripe; a charge past UINT32_MAX; uncharge of more than
  * the node's charge). */
-GRAIN_API int grain_htab_charge_locked(struct grain_htab_scope *scope,
+GRAIN_API GRAIN_NODISCARD int grain_htab_charge_locked(struct grain_htab_scope *scope,
 			     struct grain_hnode *node, size_t bytes);
-GRAIN_API int grain_htab_uncharge_locked(struct grain_htab_scope *scope,
+GRAIN_API GRAIN_NODISCARD int grain_htab_uncharge_locked(struct grain_htab_scope *scope,
 			       struct grain_hnode *node, size_t bytes);
 /** @} */
 
