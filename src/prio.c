@@ -278,7 +278,7 @@ unsigned grain_prio_backlog(const struct grain_prio *p)
 {
 	unsigned total = 0;
 
-	for (unsigned b = 0; b < p->ro.nbands; b++)
+	for (unsigned b = 0; p != NULL && b < p->ro.nbands; b++)
 		total += grain_ring_count(p->ro.rings[b]);
 	return total;
 }

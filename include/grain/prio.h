@@ -101,6 +101,11 @@
  * in impl/, with the layout); in C++ they are calls to libgrain's
  * exported copies of the same code (common.h, section 3), and struct
  * grain_prio is an incomplete type.
+ *
+ * Arguments. Every call, inline or not, checks its pointers and never
+ * crashes on NULL (common.h, section 1): int calls return -EINVAL,
+ * grain_prio_bands() and grain_prio_backlog() read a NULL queue as 0, and
+ * grain_prio_destroy(NULL) does nothing.
  */
 #ifndef GRAIN_PRIO_H
 #define GRAIN_PRIO_H
@@ -183,7 +188,7 @@ grain_prio_create(struct grain_prio **priop,
  */
 GRAIN_API void grain_prio_destroy(struct grain_prio *prio);
 
-/** grain_prio_bands - the band count. Any thread. */
+/** grain_prio_bands - the band count (0 for NULL). Any thread. */
 GRAIN_INLINE_API unsigned grain_prio_bands(const struct grain_prio *prio);
 
 /**
@@ -269,7 +274,8 @@ struct grain_prio_band_stats {
 GRAIN_API int grain_prio_stats(const struct grain_prio *prio, unsigned band,
 			       struct grain_prio_band_stats *st);
 
-/** grain_prio_backlog - objects queued in all bands (a snapshot). */
+/** grain_prio_backlog - objects queued in all bands (a snapshot; 0 for
+ * NULL). Any thread. */
 GRAIN_API unsigned grain_prio_backlog(const struct grain_prio *prio);
 
 /**

@@ -91,6 +91,11 @@
  * in impl/, with the layout); in C++ they are calls to libgrain's
  * exported copies of the same code (common.h, section 3), and struct
  * grain_ring is an incomplete type.
+ *
+ * Arguments. Every call, inline or not, checks its pointers and never
+ * crashes on NULL (common.h, section 1): int calls return -EINVAL, the
+ * snapshots read a NULL ring as an empty ring of capacity 0, and
+ * grain_ring_destroy(NULL) does nothing.
  */
 #ifndef GRAIN_RING_H
 #define GRAIN_RING_H
@@ -177,7 +182,8 @@ grain_ring_create(struct grain_ring **ringp, unsigned capacity, unsigned flags,
  */
 GRAIN_API void grain_ring_destroy(struct grain_ring *ring);
 
-/** grain_ring_capacity - the slot count given at init. Any thread. */
+/** grain_ring_capacity - the slot count given at init (0 for NULL). Any
+ * thread. */
 GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
 
 /* 5. Non-blocking operations. None of them sleeps or spins on another
@@ -297,20 +303,21 @@ grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
  * is kept beyond the ring's own positions. Always *dequeued <= *enqueued
  * (an enqueued total read behind the dequeued one is raised to it); they
  * wrap at 2^64, and *enqueued - *dequeued is the count before the cap.
+ * A NULL ring reads as 0 and 0; a NULL output is skipped.
  */
 GRAIN_INLINE_API void grain_ring_totals(const struct grain_ring *ring,
 					uint64_t *enqueued, uint64_t *dequeued);
 
-/** grain_ring_count - objects in the ring, in [0, capacity]. */
+/** grain_ring_count - objects in the ring, in [0, capacity] (0 for NULL). */
 GRAIN_INLINE_API unsigned grain_ring_count(const struct grain_ring *ring);
 
-/** grain_ring_free_count - free slots: capacity - count. */
+/** grain_ring_free_count - free slots: capacity - count (0 for NULL). */
 GRAIN_INLINE_API unsigned grain_ring_free_count(const struct grain_ring *ring);
 
-/** grain_ring_empty - count == 0. */
+/** grain_ring_empty - count == 0 (true for NULL). */
 GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring);
 
-/** grain_ring_full - count == capacity. */
+/** grain_ring_full - count == capacity (true for NULL: capacity 0). */
 GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring);
 
 #ifdef __cplusplus

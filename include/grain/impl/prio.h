@@ -188,7 +188,7 @@ grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
 
 GRAIN_INLINE_API unsigned grain_prio_bands(const struct grain_prio *prio)
 {
-	return prio->ro.nbands;
+	return GRAIN_LIKELY(prio != NULL) ? prio->ro.nbands : 0u;
 }
 
 GRAIN_INLINE_API int grain_prio_enqueue(struct grain_prio *prio, unsigned band,

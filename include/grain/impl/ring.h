@@ -543,7 +543,7 @@ void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos);
 
 GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring)
 {
-	return ring->cons.mask + 1u;
+	return GRAIN_LIKELY(ring != NULL) ? ring->cons.mask + 1u : 0u;
 }
 
 GRAIN_INLINE_API int grain_ring_try_enqueue(struct grain_ring *ring, void *obj)
@@ -608,27 +608,34 @@ GRAIN_INLINE_API int grain_ring_dequeue_burst(struct grain_ring *ring,
 GRAIN_INLINE_API void grain_ring_totals(const struct grain_ring *ring,
 					uint64_t *enqueued, uint64_t *dequeued)
 {
-	grain_impl_ring_totals(ring, enqueued, dequeued);
+	uint64_t tail = 0, head = 0;
+
+	if (GRAIN_LIKELY(ring != NULL))
+		grain_impl_ring_totals(ring, &tail, &head);
+	if (enqueued != NULL)
+		*enqueued = tail;
+	if (dequeued != NULL)
+		*dequeued = head;
 }
 
 GRAIN_INLINE_API unsigned grain_ring_count(const struct grain_ring *ring)
 {
-	return grain_impl_ring_count(ring);
+	return GRAIN_LIKELY(ring != NULL) ? grain_impl_ring_count(ring) : 0u;
 }
 
 GRAIN_INLINE_API unsigned grain_ring_free_count(const struct grain_ring *ring)
 {
-	return grain_ring_capacity(ring) - grain_impl_ring_count(ring);
+	return grain_ring_capacity(ring) - grain_ring_count(ring);
 }
 
 GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring)
 {
-	return grain_impl_ring_count(ring) == 0;
+	return grain_ring_count(ring) == 0;
 }
 
 GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring)
 {
-	return grain_impl_ring_count(ring) == grain_ring_capacity(ring);
+	return grain_ring_count(ring) == grain_ring_capacity(ring);
 }
 
 #endif /* GRAIN_IMPL_RING_H */
