@@ -127,12 +127,12 @@ static int grain_get(void *q, void **objp)
 
 static unsigned grain_put_bulk(void *q, void *const *objs, unsigned n)
 {
-	return grain_ring_enqueue_bulk(q, objs, n) == 0 ? n : 0;
+	return grain_ring_try_enqueue_bulk(q, objs, n) == 0 ? n : 0;
 }
 
 static unsigned grain_get_burst(void *q, void **objs, unsigned n)
 {
-	int k = grain_ring_dequeue_burst(q, objs, n);
+	int k = grain_ring_try_dequeue_burst(q, objs, n);
 	return k > 0 ? (unsigned)k : 0;
 }
 
@@ -695,12 +695,12 @@ static uint64_t grain_prio_run(struct instr_state *s)
 
 	for (uint64_t r = 0; r < s->ops / INSTR_ROUND; r++) {
 		for (unsigned i = 0; i < INSTR_ROUND; i++)
-			if (grain_prio_enqueue_prio(p, items[i].prio,
+			if (grain_prio_try_enqueue_prio(p, items[i].prio,
 						    &items[i]) != 0)
 				return done;
 		if (burst) {
 			void *objs[INSTR_ROUND];
-			int k = grain_prio_dequeue_burst(p, objs, INSTR_ROUND);
+			int k = grain_prio_try_dequeue_burst(p, objs, INSTR_ROUND);
 			if (k != (int)INSTR_ROUND)
 				return done;
 			for (unsigned i = 0; i < INSTR_ROUND; i++)

@@ -10,9 +10,10 @@
  *   2. The algorithm and its ordering
  *   3. Modes, flags and capacity
  *   4. Lifecycle: memsize/init, create/destroy
- *   5. Non-blocking operations: try_, _bulk, _burst
+ *   5. Non-blocking operations: try_ (single, _bulk, _burst)
  *   6. Blocking operations: _wait
  *   7. Snapshots: count, free_count, empty, full
+ *   8. Deprecated names
  *
  * 1\. Synchronization table
  *
@@ -186,61 +187,73 @@ GRAIN_API void grain_ring_destroy(struct grain_ring *ring);
  * thread. */
 GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
 
-/* 5. Non-blocking operations. None of them sleeps or spins on another
- * thread; a multi-producer/-consumer call retries its CAS only when
- * another thread made progress. */
+/* 5. Non-blocking operations (try_). None of them sleeps or spins on
+ * another thread; a multi-producer/-consumer call retries its CAS only
+ * when another thread made progress. Each changes the ring on success
+ * only: a call that fails (-EAGAIN, -EINVAL) or moves 0 objects leaves it
+ * as it was. Thread safety: see section 1. */
 
 /**
  * grain_ring_try_enqueue - add one object (NULL allowed).
- * @return 0, -EAGAIN if the ring is full (or the next slot's consumer has
- *         not finished with it), -EINVAL if @p ring is NULL.
- * Ordering: release on success (R1), none on failure. Thread safety: see §1.
+ * @return 0; -EAGAIN if the ring is full (or the next slot's consumer has
+ *         not finished with it); -EINVAL if @p ring is NULL.
+ * Ordering: release on success (R1), none on failure.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_try_enqueue(struct grain_ring *ring, void *obj);
 
 /**
  * grain_ring_try_dequeue - remove the oldest ready object into @p objp.
- * @return 0, -EAGAIN if none is ready, -EINVAL if an argument is NULL.
+ * @return 0; -EAGAIN if none is ready; -EINVAL if @p ring or @p objp is
+ *         NULL (*objp is written on success only).
  * Ordering: acquire on success (A2), none on failure.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_try_dequeue(struct grain_ring *ring, void **objp);
 
 /**
- * grain_ring_enqueue_bulk - add all @p n objects, in order, or none.
- * @return 0 (also for n == 0), -EAGAIN if fewer than @p n slots are free,
- *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or
- *         @p n exceeds the capacity (it could never succeed).
+ * grain_ring_try_enqueue_bulk - add all @p n objects, in order, or none.
+ * @return 0 (also for n == 0); -EAGAIN if fewer than @p n slots are free;
+ *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or @p n
+ *         exceeds the capacity (it could never succeed).
  * Ordering: as grain_ring_try_enqueue() for each object.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_enqueue_bulk(struct grain_ring *ring, void *const *objs, unsigned n);
+grain_ring_try_enqueue_bulk(struct grain_ring *ring, void *const *objs,
+			    unsigned n);
 
 /**
- * grain_ring_enqueue_burst - add as many of the first @p n objects as fit.
- * @return the number added, in order from objs[0] (0 if full), or -EINVAL
- *         if @p ring is NULL, @p objs is NULL with n > 0, or n > INT_MAX.
+ * grain_ring_try_enqueue_burst - add as many of the first @p n objects as
+ * fit, in order from objs[0].
+ * @return the number added, 0 to @p n (0 if full or n == 0); -EINVAL if
+ *         @p ring is NULL, @p objs is NULL with n > 0, or n > INT_MAX.
+ * Ordering: as grain_ring_try_enqueue() for each object added.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_enqueue_burst(struct grain_ring *ring, void *const *objs,
-			 unsigned n);
+grain_ring_try_enqueue_burst(struct grain_ring *ring, void *const *objs,
+			     unsigned n);
 
 /**
- * grain_ring_dequeue_bulk - remove exactly @p n objects into @p objs, or
- * none. Errors as grain_ring_enqueue_bulk() (-EAGAIN: fewer than @p n are
- * ready). Ordering: as grain_ring_try_dequeue() for each object.
+ * grain_ring_try_dequeue_bulk - remove exactly @p n objects into @p objs,
+ * or none.
+ * @return 0 (also for n == 0); -EAGAIN if fewer than @p n are ready;
+ *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or @p n
+ *         exceeds the capacity.
+ * Ordering: as grain_ring_try_dequeue() for each object.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
+grain_ring_try_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
 
 /**
- * grain_ring_dequeue_burst - remove up to @p n ready objects, oldest first.
- * @return the number removed (0 if none is ready), or -EINVAL as
- *         grain_ring_enqueue_burst().
+ * grain_ring_try_dequeue_burst - remove up to @p n ready objects, oldest
+ * first, into objs[0..].
+ * @return the number removed, 0 to @p n (0 if none is ready or n == 0);
+ *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or
+ *         n > INT_MAX.
+ * Ordering: as grain_ring_try_dequeue() for each object removed.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
+grain_ring_try_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
 
 /** @{ */
 /**
@@ -251,14 +264,20 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
  * a UINT64_MAX cast to int64_t would give) waits forever, 0 makes one
  * attempt, and a positive timeout whose deadline time_t cannot hold
  * (INT64_MAX where time_t has 32 bits) also waits forever; no value
- * overflows, and a forever-waiting call sleeps like any other. They sleep on a futex while the ring is full (enqueue) or
- * empty (dequeue) and are woken by the other side's next successful call,
- * whatever its form (try_, bulk, burst or _wait): no wake-up is lost, and
- * a call that finds what it needs never makes a system call. A woken call
- * retries, so spurious wake-ups are harmless. Signals do not interrupt
- * them. Return 0 (bulk/single), or the count > 0 (burst), or -ETIMEDOUT,
- * or -EINVAL as the non-blocking form (and for a burst of n == 0, which
- * could never return a count > 0). Ordering: as the non-blocking form.
+ * overflows, and a forever-waiting call sleeps like any other. They
+ * sleep on a futex while the ring is full (enqueue) or empty (dequeue)
+ * and are woken by the other side's next successful call, whatever its
+ * form (try_, bulk, burst or _wait): no wake-up is lost, and a call that
+ * finds what it needs never makes a system call. A woken call retries, so
+ * spurious wake-ups are harmless. Signals do not interrupt them.
+ * Ordering: as the non-blocking form.
+ *
+ * @return 0 (single and bulk forms; a bulk of n == 0 returns 0 at once);
+ *         the count, 1 to @p n (burst forms); -ETIMEDOUT if the timeout
+ *         passed first (nothing was moved); -EINVAL if @p ring is NULL or
+ *         was made without GRAIN_RING_WAIT, the object array or pointer is
+ *         NULL, a bulk @p n exceeds the capacity, a burst @p n is 0 or
+ *         over INT_MAX.
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_enqueue_wait(struct grain_ring *ring, void *obj, int64_t timeout_ns);
@@ -319,6 +338,44 @@ GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring);
 
 /** grain_ring_full - count == capacity (true for NULL: capacity 0). */
 GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring);
+
+/*
+ * 8. Deprecated names. Version 0.3.0 named the non-blocking bulk and burst
+ * calls without try_; the old names still compile (with a deprecation
+ * warning) and libgrain still exports them, so programs built against
+ * 0.3.0 keep working. Each is the try_ call of the same arguments.
+ */
+/** grain_ring_enqueue_bulk - @deprecated 0.3.0's name of grain_ring_try_enqueue_bulk(). */
+GRAIN_DEPRECATED("use grain_ring_try_enqueue_bulk()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_ring_enqueue_bulk(struct grain_ring *ring, void *const *objs, unsigned n)
+{
+	return grain_ring_try_enqueue_bulk(ring, objs, n);
+}
+
+/** grain_ring_enqueue_burst - @deprecated 0.3.0's name of grain_ring_try_enqueue_burst(). */
+GRAIN_DEPRECATED("use grain_ring_try_enqueue_burst()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_ring_enqueue_burst(struct grain_ring *ring, void *const *objs, unsigned n)
+{
+	return grain_ring_try_enqueue_burst(ring, objs, n);
+}
+
+/** grain_ring_dequeue_bulk - @deprecated 0.3.0's name of grain_ring_try_dequeue_bulk(). */
+GRAIN_DEPRECATED("use grain_ring_try_dequeue_bulk()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_ring_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n)
+{
+	return grain_ring_try_dequeue_bulk(ring, objs, n);
+}
+
+/** grain_ring_dequeue_burst - @deprecated 0.3.0's name of grain_ring_try_dequeue_burst(). */
+GRAIN_DEPRECATED("use grain_ring_try_dequeue_burst()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
+{
+	return grain_ring_try_dequeue_burst(ring, objs, n);
+}
 
 #ifdef __cplusplus
 }

@@ -39,10 +39,10 @@ Test(null, ring_operations_return_einval)
 	cr_assert_eq(grain_ring_create(NULL, 8, 0, NULL), -EINVAL);
 	cr_assert_eq(grain_ring_try_enqueue(NULL, obj), -EINVAL);
 	cr_assert_eq(grain_ring_try_dequeue(NULL, &obj), -EINVAL);
-	cr_assert_eq(grain_ring_enqueue_bulk(NULL, objs, 2), -EINVAL);
-	cr_assert_eq(grain_ring_dequeue_bulk(NULL, objs, 2), -EINVAL);
-	cr_assert_eq(grain_ring_enqueue_burst(NULL, objs, 2), -EINVAL);
-	cr_assert_eq(grain_ring_dequeue_burst(NULL, objs, 2), -EINVAL);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(NULL, objs, 2), -EINVAL);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(NULL, objs, 2), -EINVAL);
+	cr_assert_eq(grain_ring_try_enqueue_burst(NULL, objs, 2), -EINVAL);
+	cr_assert_eq(grain_ring_try_dequeue_burst(NULL, objs, 2), -EINVAL);
 	cr_assert_eq(grain_ring_enqueue_wait(NULL, obj, 0), -EINVAL);
 	cr_assert_eq(grain_ring_dequeue_wait(NULL, &obj, 0), -EINVAL);
 	cr_assert_eq(grain_ring_enqueue_bulk_wait(NULL, objs, 2, 0), -EINVAL);
@@ -60,11 +60,11 @@ Test(null, ring_null_outputs_leave_the_ring_unchanged)
 	cr_assert_eq(grain_ring_create(&r, 4, GRAIN_RING_WAIT, NULL), 0);
 	cr_assert_eq(grain_ring_try_enqueue(r, obj), 0);
 	cr_assert_eq(grain_ring_try_dequeue(r, NULL), -EINVAL);
-	cr_assert_eq(grain_ring_dequeue_bulk(r, NULL, 1), -EINVAL);
-	cr_assert_eq(grain_ring_dequeue_burst(r, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, NULL, 1), -EINVAL);
 	cr_assert_eq(grain_ring_dequeue_wait(r, NULL, 0), -EINVAL);
-	cr_assert_eq(grain_ring_enqueue_bulk(r, NULL, 1), -EINVAL);
-	cr_assert_eq(grain_ring_enqueue_burst(r, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, NULL, 1), -EINVAL);
 	cr_assert_eq(grain_ring_count(r), 1u, "nothing taken or added");
 	uint64_t enq = 0;
 	grain_ring_totals(r, &enq, NULL);
@@ -87,11 +87,11 @@ Test(null, prio)
 	cr_assert_null(p, "untouched on error");
 	cr_assert_eq(grain_prio_bands(NULL), 0u);
 	cr_assert_eq(grain_prio_backlog(NULL), 0u);
-	cr_assert_eq(grain_prio_enqueue(NULL, 0, obj), -EINVAL);
-	cr_assert_eq(grain_prio_enqueue_prio(NULL, 0, obj), -EINVAL);
-	cr_assert_eq(grain_prio_enqueue_burst(NULL, 0, objs, 2), -EINVAL);
+	cr_assert_eq(grain_prio_try_enqueue(NULL, 0, obj), -EINVAL);
+	cr_assert_eq(grain_prio_try_enqueue_prio(NULL, 0, obj), -EINVAL);
+	cr_assert_eq(grain_prio_try_enqueue_burst(NULL, 0, objs, 2), -EINVAL);
 	cr_assert_eq(grain_prio_try_dequeue(NULL, &obj, &band), -EINVAL);
-	cr_assert_eq(grain_prio_dequeue_burst(NULL, objs, 2), -EINVAL);
+	cr_assert_eq(grain_prio_try_dequeue_burst(NULL, objs, 2), -EINVAL);
 	cr_assert_eq(grain_prio_dequeue_wait(NULL, &obj, &band, 0), -EINVAL);
 	cr_assert_eq(grain_prio_dequeue_burst_wait(NULL, objs, 2, 0), -EINVAL);
 	struct grain_prio_band_stats st = { 0 };
@@ -100,11 +100,11 @@ Test(null, prio)
 	grain_prio_destroy(NULL);
 
 	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
-	cr_assert_eq(grain_prio_enqueue(p, 1, obj), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 1, obj), 0);
 	cr_assert_eq(grain_prio_try_dequeue(p, NULL, &band), -EINVAL);
-	cr_assert_eq(grain_prio_dequeue_burst(p, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, NULL, 1), -EINVAL);
 	cr_assert_eq(grain_prio_dequeue_wait(p, NULL, NULL, 0), -EINVAL);
-	cr_assert_eq(grain_prio_enqueue_burst(p, 0, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_prio_try_enqueue_burst(p, 0, NULL, 1), -EINVAL);
 	cr_assert_eq(grain_prio_stats(p, 0, NULL), -EINVAL);
 	cr_assert_eq(grain_prio_backlog(p), 1u, "nothing taken or added");
 	cr_assert_eq(grain_prio_try_dequeue(p, &obj, NULL), 0,

@@ -191,7 +191,7 @@ GRAIN_INLINE_API unsigned grain_prio_bands(const struct grain_prio *prio)
 	return GRAIN_LIKELY(prio != NULL) ? prio->ro.nbands : 0u;
 }
 
-GRAIN_INLINE_API int grain_prio_enqueue(struct grain_prio *prio, unsigned band,
+GRAIN_INLINE_API int grain_prio_try_enqueue(struct grain_prio *prio, unsigned band,
 					void *obj)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands))
@@ -199,16 +199,16 @@ GRAIN_INLINE_API int grain_prio_enqueue(struct grain_prio *prio, unsigned band,
 	return grain_impl_prio_enqueue(prio, band, &obj, 1) == 1 ? 0 : -EAGAIN;
 }
 
-GRAIN_INLINE_API int grain_prio_enqueue_prio(struct grain_prio *prio,
+GRAIN_INLINE_API int grain_prio_try_enqueue_prio(struct grain_prio *prio,
 					     unsigned priority, void *obj)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || priority >= GRAIN_PRIO_PRIORITIES))
 		return -EINVAL;
-	return grain_prio_enqueue(prio, prio->ro.priomap[priority], obj);
+	return grain_prio_try_enqueue(prio, prio->ro.priomap[priority], obj);
 }
 
 GRAIN_INLINE_API int
-grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
+grain_prio_try_enqueue_burst(struct grain_prio *prio, unsigned band,
 			 void *const *objs, unsigned n)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands ||
@@ -225,7 +225,7 @@ GRAIN_INLINE_API int grain_prio_try_dequeue(struct grain_prio *prio,
 	return grain_impl_prio_dequeue(prio, objp, 1, bandp) == 1 ? 0 : -EAGAIN;
 }
 
-GRAIN_INLINE_API int grain_prio_dequeue_burst(struct grain_prio *prio,
+GRAIN_INLINE_API int grain_prio_try_dequeue_burst(struct grain_prio *prio,
 					      void **objs, unsigned n)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || (objs == NULL && n != 0) ||

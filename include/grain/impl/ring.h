@@ -561,7 +561,7 @@ GRAIN_INLINE_API int grain_ring_try_dequeue(struct grain_ring *ring,
 	return grain_impl_ring_dequeue(ring, objp, 1, false) == 1 ? 0 : -EAGAIN;
 }
 
-GRAIN_INLINE_API int grain_ring_enqueue_bulk(struct grain_ring *ring,
+GRAIN_INLINE_API int grain_ring_try_enqueue_bulk(struct grain_ring *ring,
 					     void *const *objs, unsigned n)
 {
 	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
@@ -572,7 +572,7 @@ GRAIN_INLINE_API int grain_ring_enqueue_bulk(struct grain_ring *ring,
 	return grain_impl_ring_enqueue(ring, objs, n, false) == n ? 0 : -EAGAIN;
 }
 
-GRAIN_INLINE_API int grain_ring_enqueue_burst(struct grain_ring *ring,
+GRAIN_INLINE_API int grain_ring_try_enqueue_burst(struct grain_ring *ring,
 					      void *const *objs, unsigned n)
 {
 	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
@@ -583,7 +583,7 @@ GRAIN_INLINE_API int grain_ring_enqueue_burst(struct grain_ring *ring,
 	return (int)grain_impl_ring_enqueue(ring, objs, n, true);
 }
 
-GRAIN_INLINE_API int grain_ring_dequeue_bulk(struct grain_ring *ring,
+GRAIN_INLINE_API int grain_ring_try_dequeue_bulk(struct grain_ring *ring,
 					     void **objs, unsigned n)
 {
 	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
@@ -594,7 +594,7 @@ GRAIN_INLINE_API int grain_ring_dequeue_bulk(struct grain_ring *ring,
 	return grain_impl_ring_dequeue(ring, objs, n, false) == n ? 0 : -EAGAIN;
 }
 
-GRAIN_INLINE_API int grain_ring_dequeue_burst(struct grain_ring *ring,
+GRAIN_INLINE_API int grain_ring_try_dequeue_burst(struct grain_ring *ring,
 					      void **objs, unsigned n)
 {
 	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
