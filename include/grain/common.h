@@ -189,7 +189,7 @@ struct grain_alloc {
  *         @p align overflows.
  * Thread safety: as the hook; the default hooks are thread-safe.
  */
-GRAIN_API void *grain_mem_alloc(const struct grain_alloc *a, size_t size,
+GRAIN_API GRAIN_NODISCARD void *grain_mem_alloc(const struct grain_alloc *a, size_t size,
 				size_t align);
 
 /**

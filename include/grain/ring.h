@@ -11,7 +11,7 @@
  *   3. Modes, flags and capacity
  *   4. Lifecycle: memsize/init, create/destroy
  *   5. Non-blocking operations: try_ (single, _bulk, _burst)
- *   6. Blocking operations: _wait
+ *   6. Blocking operations: _wait, each beside its try_ form
  *   7. Snapshots: count, free_count, empty, full
  *   8. Deprecated names
  *
@@ -193,71 +193,8 @@ GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
  * only: a call that fails (-EAGAIN, -EINVAL) or moves 0 objects leaves it
  * as it was. Thread safety: see section 1. */
 
-/**
- * grain_ring_try_enqueue - add one object (NULL allowed).
- * @return 0; -EAGAIN if the ring is full (or the next slot's consumer has
- *         not finished with it); -EINVAL if @p ring is NULL.
- * Ordering: release on success (R1), none on failure.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_try_enqueue(struct grain_ring *ring, void *obj);
-
-/**
- * grain_ring_try_dequeue - remove the oldest ready object into @p objp.
- * @return 0; -EAGAIN if none is ready; -EINVAL if @p ring or @p objp is
- *         NULL (*objp is written on success only).
- * Ordering: acquire on success (A2), none on failure.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_try_dequeue(struct grain_ring *ring, void **objp);
-
-/**
- * grain_ring_try_enqueue_bulk - add all @p n objects, in order, or none.
- * @return 0 (also for n == 0); -EAGAIN if fewer than @p n slots are free;
- *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or @p n
- *         exceeds the capacity (it could never succeed).
- * Ordering: as grain_ring_try_enqueue() for each object.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_try_enqueue_bulk(struct grain_ring *ring, void *const *objs,
-			    unsigned n);
-
-/**
- * grain_ring_try_enqueue_burst - add as many of the first @p n objects as
- * fit, in order from objs[0].
- * @return the number added, 0 to @p n (0 if full or n == 0); -EINVAL if
- *         @p ring is NULL, @p objs is NULL with n > 0, or n > INT_MAX.
- * Ordering: as grain_ring_try_enqueue() for each object added.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_try_enqueue_burst(struct grain_ring *ring, void *const *objs,
-			     unsigned n);
-
-/**
- * grain_ring_try_dequeue_bulk - remove exactly @p n objects into @p objs,
- * or none.
- * @return 0 (also for n == 0); -EAGAIN if fewer than @p n are ready;
- *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or @p n
- *         exceeds the capacity.
- * Ordering: as grain_ring_try_dequeue() for each object.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_try_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
-
-/**
- * grain_ring_try_dequeue_burst - remove up to @p n ready objects, oldest
- * first, into objs[0..].
- * @return the number removed, 0 to @p n (0 if none is ready or n == 0);
- *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or
- *         n > INT_MAX.
- * Ordering: as grain_ring_try_dequeue() for each object removed.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_try_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
-
-/** @{ */
-/**
- * 6. Blocking operations.
+/*
+ * 6. Blocking operations (_wait), declared beside their try_ forms.
  *
  * Each needs a ring made with GRAIN_RING_WAIT (else -EINVAL). @p timeout_ns
  * is relative, measured on CLOCK_MONOTONIC: negative (INT64_MIN, or -1 as
@@ -272,31 +209,137 @@ grain_ring_try_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
  * spurious wake-ups are harmless. Signals do not interrupt them.
  * Ordering: as the non-blocking form.
  *
- * @return 0 (single and bulk forms; a bulk of n == 0 returns 0 at once);
- *         the count, 1 to @p n (burst forms); -ETIMEDOUT if the timeout
- *         passed first (nothing was moved); -EINVAL if @p ring is NULL or
- *         was made without GRAIN_RING_WAIT, the object array or pointer is
- *         NULL, a bulk @p n exceeds the capacity, a burst @p n is 0 or
- *         over INT_MAX.
+ * Returns 0 (single and bulk forms; a bulk of n == 0 returns 0 at once);
+ * the count, 1 to @p n (burst forms); -ETIMEDOUT if the timeout
+ * passed first (nothing was moved); -EINVAL if @p ring is NULL or
+ * was made without GRAIN_RING_WAIT, the object array or pointer is
+ * NULL, a bulk @p n exceeds the capacity, a burst @p n is 0 or
+ * over INT_MAX.
+ */
+
+/**
+ * grain_ring_try_enqueue - add one object (NULL allowed).
+ * @return 0; -EAGAIN if the ring is full (or the next slot's consumer has
+ *         not finished with it); -EINVAL if @p ring is NULL.
+ * Ordering: release on success (R1), none on failure.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue(struct grain_ring *ring, void *obj);
+
+/**
+ * grain_ring_enqueue_wait - grain_ring_try_enqueue(), sleeping while the
+ * ring is full, for at most @p timeout_ns (section 6).
+ * @return 0; -ETIMEDOUT (not queued); -EINVAL if @p ring is NULL or
+ *         lacks GRAIN_RING_WAIT. Ordering: release on success (R1).
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_enqueue_wait(struct grain_ring *ring, void *obj, int64_t timeout_ns);
+
+/**
+ * grain_ring_try_dequeue - remove the oldest ready object into @p objp.
+ * @return 0; -EAGAIN if none is ready; -EINVAL if @p ring or @p objp is
+ *         NULL (*objp is written on success only).
+ * Ordering: acquire on success (A2), none on failure.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue(struct grain_ring *ring, void **objp);
+
+/**
+ * grain_ring_dequeue_wait - grain_ring_try_dequeue(), sleeping while the
+ * ring is empty (section 6).
+ * @return 0; -ETIMEDOUT (*objp untouched); -EINVAL if @p ring or @p objp
+ *         is NULL or the ring lacks GRAIN_RING_WAIT. Ordering: acquire on
+ *         success (A2).
+ */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_wait(struct grain_ring *ring, void **objp,
 			int64_t timeout_ns);
+
+/**
+ * grain_ring_try_enqueue_bulk - add all @p n objects, in order, or none.
+ * @return 0 (also for n == 0); -EAGAIN if fewer than @p n slots are free;
+ *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or @p n
+ *         exceeds the capacity (it could never succeed).
+ * Ordering: as grain_ring_try_enqueue() for each object.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue_bulk(struct grain_ring *ring, void *const *objs,
+			    unsigned n);
+
+/**
+ * grain_ring_enqueue_bulk_wait - grain_ring_try_enqueue_bulk(), sleeping
+ * until all @p n slots are free at once (section 6).
+ * @return 0 (at once for n == 0); -ETIMEDOUT (none queued); -EINVAL as
+ *         grain_ring_try_enqueue_bulk(), or a ring without GRAIN_RING_WAIT.
+ */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_enqueue_bulk_wait(struct grain_ring *ring, void *const *objs,
 			     unsigned n, int64_t timeout_ns);
-GRAIN_API GRAIN_NODISCARD int
-grain_ring_dequeue_bulk_wait(struct grain_ring *ring, void **objs, unsigned n,
-			     int64_t timeout_ns);
+
+/**
+ * grain_ring_try_enqueue_burst - add as many of the first @p n objects as
+ * fit, in order from objs[0].
+ * @return the number added, 0 to @p n (0 if full or n == 0); -EINVAL if
+ *         @p ring is NULL, @p objs is NULL with n > 0, or n > INT_MAX.
+ * Ordering: as grain_ring_try_enqueue() for each object added.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue_burst(struct grain_ring *ring, void *const *objs,
+			     unsigned n);
+
+/**
+ * grain_ring_enqueue_burst_wait - grain_ring_try_enqueue_burst(), sleeping
+ * only while the ring is full (section 6).
+ * @return the number queued, 1 to @p n; -ETIMEDOUT (none); -EINVAL as
+ *         grain_ring_try_enqueue_burst(), for n == 0 (no count > 0 could
+ *         come), or a ring without GRAIN_RING_WAIT.
+ */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_enqueue_burst_wait(struct grain_ring *ring, void *const *objs,
 			      unsigned n, int64_t timeout_ns);
+
+/**
+ * grain_ring_try_dequeue_bulk - remove exactly @p n objects into @p objs,
+ * or none.
+ * @return 0 (also for n == 0); -EAGAIN if fewer than @p n are ready;
+ *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or @p n
+ *         exceeds the capacity.
+ * Ordering: as grain_ring_try_dequeue() for each object.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
+
+/**
+ * grain_ring_dequeue_bulk_wait - grain_ring_try_dequeue_bulk(), sleeping
+ * until @p n objects are ready at once (section 6). Returns 0, at once
+ * for n == 0; -ETIMEDOUT, none taken; -EINVAL as the try_ form, or for a
+ * ring without GRAIN_RING_WAIT.
+ */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_dequeue_bulk_wait(struct grain_ring *ring, void **objs, unsigned n,
+			     int64_t timeout_ns);
+
+/**
+ * grain_ring_try_dequeue_burst - remove up to @p n ready objects, oldest
+ * first, into objs[0..].
+ * @return the number removed, 0 to @p n (0 if none is ready or n == 0);
+ *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or
+ *         n > INT_MAX.
+ * Ordering: as grain_ring_try_dequeue() for each object removed.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
+
+/**
+ * grain_ring_dequeue_burst_wait - sleeps only while the ring is empty,
+ * then does what grain_ring_try_dequeue_burst() does (section 6).
+ * @return how many it took, at least 1; -ETIMEDOUT if none came in time;
+ *         -EINVAL in the try_ form's cases, for n == 0, or without
+ *         GRAIN_RING_WAIT.
+ */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
 			      int64_t timeout_ns);
-/** @} */
 
 /* 7. Snapshots. Each reads both positions with relaxed loads (the
  * positions themselves are written relaxed) and gives no ordering: a

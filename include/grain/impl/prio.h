@@ -110,6 +110,19 @@ grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
 	return k;
 }
 
+/* Up to n objects from band b into objs; *bandp (if not NULL) gets b when
+ * any is taken. Returns the count. */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs,
+		     unsigned n, unsigned *bandp)
+{
+	unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs, n, true);
+
+	if (k != 0 && bandp != NULL)
+		*bandp = b;
+	return k;
+}
+
 /* Strict dequeue of a scanned queue: each band's head in turn, highest
  * first, in one pass; a band that gives less than asked is empty (or
  * blocked by an unpublished slot) for now, and the call goes on to the
@@ -121,17 +134,8 @@ grain_impl_prio_dequeue_scan(struct grain_prio *p, void **objs, unsigned n,
 	const unsigned nbands = p->ro.nbands;
 	unsigned got = 0;
 
-	for (unsigned b = 0; b < nbands; b++) {
-		unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs + got,
-						     n - got, true);
-		if (k != 0) {
-			if (bandp != NULL)
-				*bandp = b;
-			got += k;
-			if (got == n)
-				break;
-		}
-	}
+	for (unsigned b = 0; b < nbands && got < n; b++)
+		got += grain_impl_prio_take(p, b, objs + got, n - got, bandp);
 	return got;
 }
 
@@ -161,11 +165,9 @@ grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
 
 	while ((m &= ~drained) != 0) {
 		unsigned b = (unsigned)__builtin_ctzll(m);
-		unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs + got,
-						     n - got, true);
+		unsigned k = grain_impl_prio_take(p, b, objs + got, n - got,
+						  bandp);
 		if (k != 0) {
-			if (bandp != NULL)
-				*bandp = b;
 			got += k;
 			if (got == n)
 				break;
