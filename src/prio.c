@@ -292,6 +292,8 @@ unsigned grain_prio_tos_to_priority(uint8_t tos)
 
 unsigned grain_prio_dscp_to_priority(uint8_t dscp)
 {
+	/* A table: one class per line. */
+	/* clang-format off */
 	switch (dscp & 0x3f) {
 	case 48: case 56:                  /* CS6, CS7: network control */
 		return 7;
@@ -308,6 +310,7 @@ unsigned grain_prio_dscp_to_priority(uint8_t dscp)
 	default:
 		return 0;
 	}
+	/* clang-format on */
 }
 
 unsigned grain_prio_tclass_to_priority(uint8_t tclass)
