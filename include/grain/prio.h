@@ -323,7 +323,10 @@ GRAIN_API unsigned grain_prio_tclass_to_priority(uint8_t tclass);
  * deprecation warning) and libgrain still exports them. Each is the try_
  * call of the same arguments.
  */
-/** grain_prio_enqueue - @deprecated 0.3.0's name of grain_prio_try_enqueue(). */
+/**
+ * grain_prio_enqueue - @deprecated 0.3.0's name of
+ * grain_prio_try_enqueue().
+ */
 GRAIN_DEPRECATED("use grain_prio_try_enqueue()")
 GRAIN_NODISCARD GRAIN_INLINE_ANY int
 grain_prio_enqueue(struct grain_prio *prio, unsigned band, void *obj)
@@ -331,7 +334,10 @@ grain_prio_enqueue(struct grain_prio *prio, unsigned band, void *obj)
 	return grain_prio_try_enqueue(prio, band, obj);
 }
 
-/** grain_prio_enqueue_prio - @deprecated 0.3.0's name of grain_prio_try_enqueue_prio(). */
+/**
+ * grain_prio_enqueue_prio - @deprecated 0.3.0's name of
+ * grain_prio_try_enqueue_prio().
+ */
 GRAIN_DEPRECATED("use grain_prio_try_enqueue_prio()")
 GRAIN_NODISCARD GRAIN_INLINE_ANY int
 grain_prio_enqueue_prio(struct grain_prio *prio, unsigned priority, void *obj)
@@ -339,7 +345,10 @@ grain_prio_enqueue_prio(struct grain_prio *prio, unsigned priority, void *obj)
 	return grain_prio_try_enqueue_prio(prio, priority, obj);
 }
 
-/** grain_prio_enqueue_burst - @deprecated 0.3.0's name of grain_prio_try_enqueue_burst(). */
+/**
+ * grain_prio_enqueue_burst - @deprecated 0.3.0's name of
+ * grain_prio_try_enqueue_burst().
+ */
 GRAIN_DEPRECATED("use grain_prio_try_enqueue_burst()")
 GRAIN_NODISCARD GRAIN_INLINE_ANY int
 grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
@@ -348,7 +357,10 @@ grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
 	return grain_prio_try_enqueue_burst(prio, band, objs, n);
 }
 
-/** grain_prio_dequeue_burst - @deprecated 0.3.0's name of grain_prio_try_dequeue_burst(). */
+/**
+ * grain_prio_dequeue_burst - @deprecated 0.3.0's name of
+ * grain_prio_try_dequeue_burst().
+ */
 GRAIN_DEPRECATED("use grain_prio_try_dequeue_burst()")
 GRAIN_NODISCARD GRAIN_INLINE_ANY int
 grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n)

@@ -388,7 +388,10 @@ GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring);
  * warning) and libgrain still exports them, so programs built against
  * 0.3.0 keep working. Each is the try_ call of the same arguments.
  */
-/** grain_ring_enqueue_bulk - @deprecated 0.3.0's name of grain_ring_try_enqueue_bulk(). */
+/**
+ * grain_ring_enqueue_bulk - @deprecated 0.3.0's name of
+ * grain_ring_try_enqueue_bulk().
+ */
 GRAIN_DEPRECATED("use grain_ring_try_enqueue_bulk()")
 GRAIN_NODISCARD GRAIN_INLINE_ANY int
 grain_ring_enqueue_bulk(struct grain_ring *ring, void *const *objs, unsigned n)
@@ -396,7 +399,10 @@ grain_ring_enqueue_bulk(struct grain_ring *ring, void *const *objs, unsigned n)
 	return grain_ring_try_enqueue_bulk(ring, objs, n);
 }
 
-/** grain_ring_enqueue_burst - @deprecated 0.3.0's name of grain_ring_try_enqueue_burst(). */
+/**
+ * grain_ring_enqueue_burst - @deprecated 0.3.0's name of
+ * grain_ring_try_enqueue_burst().
+ */
 GRAIN_DEPRECATED("use grain_ring_try_enqueue_burst()")
 GRAIN_NODISCARD GRAIN_INLINE_ANY int
 grain_ring_enqueue_burst(struct grain_ring *ring, void *const *objs, unsigned n)
@@ -404,7 +410,10 @@ grain_ring_enqueue_burst(struct grain_ring *ring, void *const *objs, unsigned n)
 	return grain_ring_try_enqueue_burst(ring, objs, n);
 }
 
-/** grain_ring_dequeue_bulk - @deprecated 0.3.0's name of grain_ring_try_dequeue_bulk(). */
+/**
+ * grain_ring_dequeue_bulk - @deprecated 0.3.0's name of
+ * grain_ring_try_dequeue_bulk().
+ */
 GRAIN_DEPRECATED("use grain_ring_try_dequeue_bulk()")
 GRAIN_NODISCARD GRAIN_INLINE_ANY int
 grain_ring_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n)
@@ -412,7 +421,10 @@ grain_ring_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n)
 	return grain_ring_try_dequeue_bulk(ring, objs, n);
 }
 
-/** grain_ring_dequeue_burst - @deprecated 0.3.0's name of grain_ring_try_dequeue_burst(). */
+/**
+ * grain_ring_dequeue_burst - @deprecated 0.3.0's name of
+ * grain_ring_try_dequeue_burst().
+ */
 GRAIN_DEPRECATED("use grain_ring_try_dequeue_burst()")
 GRAIN_NODISCARD GRAIN_INLINE_ANY int
 grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
