@@ -11,6 +11,8 @@
 # pages (target docs; tests docs_warnings and docs_man, which reads them
 # with man-db's man). debhelper and lintian build and check the Debian
 # packages (test/deb/check.sh; dpkg-dev comes with build-essential).
+# clang-format-14 is the formatter scripts/format-check.sh runs (CI's
+# format check; the version is pinned, as others format differently).
 #
 # Usage: ./scripts/setup.sh    (from any directory; as root when something
 #                               has to be installed)
@@ -21,6 +23,7 @@ packages="
 	gcc-multilib
 	libc6-dev-armhf-cross
 	clang
+	clang-format-14
 	libclang-rt-dev
 	cmake
 	pkg-config

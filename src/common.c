@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * common.c - the default allocation hooks and the version.
+ * common.c - the default allocation hooks, the shared bodies of the
+ * grain_x_create() and _destroy() calls (create.h) and the version.
  *
  * aligned_alloc() wants a size that is a multiple of the alignment, so the
  * size is rounded up here, once, rather than at every call site.
  */
 #include <grain/common.h>
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "create.h"
 #include "test_hooks.h"
 
 #ifdef GRAIN_TEST_HOOKS
@@ -45,4 +49,35 @@ void grain_mem_free(const struct grain_alloc *a, void *ptr, size_t size,
 const char *grain_version(void)
 {
 	return GRAIN_VERSION_STRING;
+}
+
+int grain_impl_create(void **objp, size_t size, const struct grain_alloc *alloc,
+		      int (*init)(void *mem, const void *arg), const void *arg,
+		      struct grain_impl_life_at at)
+{
+	char *mem = grain_mem_alloc(alloc, size, GRAIN_CACHELINE);
+	const bool created = true;
+
+	if (mem == NULL)
+		return -ENOMEM;
+	int rc = init(mem, arg);
+	if (rc != 0) {
+		grain_mem_free(alloc, mem, size, GRAIN_CACHELINE);
+		return rc;
+	}
+	/* init left the hooks zeroed: NULL, the defaults. */
+	if (alloc != NULL)
+		memcpy(mem + at.alloc, alloc, sizeof(*alloc));
+	memcpy(mem + at.created, &created, sizeof(created));
+	*objp = mem;
+	return 0;
+}
+
+void grain_impl_destroy(void *obj, const struct grain_alloc *alloc,
+			size_t size)
+{
+	/* A copy: the hooks may live in the memory being freed. */
+	struct grain_alloc hooks = *alloc;
+
+	grain_mem_free(&hooks, obj, size, GRAIN_CACHELINE);
 }

@@ -62,6 +62,9 @@ uint64_t grain_siphash(const void *data, size_t len,
 		       const struct grain_hash_key *key)
 {
 	const unsigned char *p = data;
+
+	if (key == NULL || (data == NULL && len != 0))
+		return 0;
 	struct sip s = {
 		key->k0 ^ 0x736f6d6570736575ULL, /* "somepseu" */
 		key->k1 ^ 0x646f72616e646f6dULL, /* "dorandom" */
@@ -86,6 +89,8 @@ int grain_hash_key_random(struct grain_hash_key *key)
 {
 	unsigned char buf[16];
 
+	if (key == NULL)
+		return -EINVAL;
 	if (getrandom(buf, sizeof(buf), 0) == (ssize_t)sizeof(buf)) {
 		key->k0 = load_le64(buf);
 		key->k1 = load_le64(buf + 8);

@@ -22,6 +22,7 @@
 
 #include <string.h>
 
+#include "create.h"
 #include "test_hooks.h"
 
 #define PRIO_KNOWN_FLAGS (GRAIN_PRIO_SC | GRAIN_PRIO_WAIT | GRAIN_PRIO_WEIGHTED)
@@ -102,35 +103,34 @@ int grain_prio_init(struct grain_prio *p, const struct grain_prio_config *cfg)
 	return 0;
 }
 
+static int prio_init_mem(void *mem, const void *cfg)
+{
+	return grain_prio_init(mem, cfg);
+}
+
 int grain_prio_create(struct grain_prio **priop,
 		      const struct grain_prio_config *cfg,
 		      const struct grain_alloc *alloc)
 {
+	const struct grain_impl_life_at at = {
+		offsetof(struct grain_prio, life.alloc),
+		offsetof(struct grain_prio, life.created),
+	};
 	size_t size = grain_prio_memsize(cfg);
 
 	if (priop == NULL || size == 0)
 		return -EINVAL;
-	struct grain_prio *p = grain_mem_alloc(alloc, size, GRAIN_CACHELINE);
-	if (p == NULL)
-		return -ENOMEM;
-	int rc = grain_prio_init(p, cfg);
-	if (rc != 0) {
-		grain_mem_free(alloc, p, size, GRAIN_CACHELINE);
-		return rc;
-	}
-	if (alloc != NULL)
-		p->life.alloc = *alloc;
-	p->life.created = true;
-	*priop = p;
-	return 0;
+	void *mem;
+	int rc = grain_impl_create(&mem, size, alloc, prio_init_mem, cfg, at);
+	if (rc == 0)
+		*priop = mem;
+	return rc;
 }
 
 void grain_prio_destroy(struct grain_prio *p)
 {
-	if (p == NULL || !p->life.created)
-		return;
-	struct grain_alloc alloc = p->life.alloc;
-	grain_mem_free(&alloc, p, p->life.memsize, GRAIN_CACHELINE);
+	if (p != NULL && p->life.created)
+		grain_impl_destroy(p, &p->life.alloc, p->life.memsize);
 }
 
 void grain_impl_prio_drop(struct grain_prio *p, unsigned band, unsigned n)
@@ -206,11 +206,8 @@ unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p, void **objs,
 			credit = p->ro.weights[cur];
 		}
 		unsigned want = n - got < credit ? n - got : credit;
-		unsigned k = grain_impl_ring_dequeue(p->ro.rings[cur], objs + got,
-						     want, true);
+		unsigned k = grain_impl_prio_take(p, cur, objs + got, want, bandp);
 		if (k != 0) {
-			if (bandp != NULL)
-				*bandp = cur;
 			got += k;
 			credit -= k;
 			if (k == want)
@@ -278,7 +275,7 @@ unsigned grain_prio_backlog(const struct grain_prio *p)
 {
 	unsigned total = 0;
 
-	for (unsigned b = 0; b < p->ro.nbands; b++)
+	for (unsigned b = 0; p != NULL && b < p->ro.nbands; b++)
 		total += grain_ring_count(p->ro.rings[b]);
 	return total;
 }
@@ -295,6 +292,8 @@ unsigned grain_prio_tos_to_priority(uint8_t tos)
 
 unsigned grain_prio_dscp_to_priority(uint8_t dscp)
 {
+	/* A table: one class per line. */
+	/* clang-format off */
 	switch (dscp & 0x3f) {
 	case 48: case 56:                  /* CS6, CS7: network control */
 		return 7;
@@ -311,6 +310,7 @@ unsigned grain_prio_dscp_to_priority(uint8_t dscp)
 	default:
 		return 0;
 	}
+	/* clang-format on */
 }
 
 unsigned grain_prio_tclass_to_priority(uint8_t tclass)

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "create.h"
 #include "test_hooks.h"
 
 #define RING_KNOWN_FLAGS (GRAIN_RING_SP | GRAIN_RING_SC | GRAIN_RING_WAIT)
@@ -108,35 +109,41 @@ int grain_ring_init(struct grain_ring *ring, unsigned capacity, unsigned flags)
 	return 0;
 }
 
+struct ring_args {
+	unsigned capacity;
+	unsigned flags;
+};
+
+static int ring_init_mem(void *mem, const void *arg)
+{
+	const struct ring_args *a = arg;
+
+	return grain_ring_init(mem, a->capacity, a->flags);
+}
+
 int grain_ring_create(struct grain_ring **ringp, unsigned capacity,
 		      unsigned flags, const struct grain_alloc *alloc)
 {
-	if (ringp == NULL)
-		return -EINVAL;
+	const struct ring_args args = { capacity, flags };
+	const struct grain_impl_life_at at = {
+		offsetof(struct grain_ring, life.alloc),
+		offsetof(struct grain_ring, life.created),
+	};
 	size_t size = grain_ring_memsize(capacity);
-	if (size == 0 || (flags & ~RING_KNOWN_FLAGS) != 0)
+
+	if (ringp == NULL || size == 0 || (flags & ~RING_KNOWN_FLAGS) != 0)
 		return -EINVAL;
-	struct grain_ring *ring = grain_mem_alloc(alloc, size, GRAIN_CACHELINE);
-	if (ring == NULL)
-		return -ENOMEM;
-	int rc = grain_ring_init(ring, capacity, flags);
-	if (rc != 0) {
-		grain_mem_free(alloc, ring, size, GRAIN_CACHELINE);
-		return rc;
-	}
-	if (alloc != NULL)
-		ring->life.alloc = *alloc;
-	ring->life.created = true;
-	*ringp = ring;
-	return 0;
+	void *mem;
+	int rc = grain_impl_create(&mem, size, alloc, ring_init_mem, &args, at);
+	if (rc == 0)
+		*ringp = mem;
+	return rc;
 }
 
 void grain_ring_destroy(struct grain_ring *ring)
 {
-	if (ring == NULL || !ring->life.created)
-		return;
-	struct grain_alloc alloc = ring->life.alloc;
-	grain_mem_free(&alloc, ring, ring->life.memsize, GRAIN_CACHELINE);
+	if (ring != NULL && ring->life.created)
+		grain_impl_destroy(ring, &ring->life.alloc, ring->life.memsize);
 }
 
 /* --- sleeping ----------------------------------------------------------- */

@@ -56,20 +56,20 @@ static unsigned get_one(void *q, void *local, void **objs, unsigned n)
 static unsigned put_bulk(void *q, void *local, void *const *objs, unsigned n)
 {
 	(void)local;
-	return grain_ring_enqueue_bulk(q, objs, n) == 0 ? n : 0;
+	return grain_ring_try_enqueue_bulk(q, objs, n) == 0 ? n : 0;
 }
 
 static unsigned put_burst(void *q, void *local, void *const *objs, unsigned n)
 {
 	(void)local;
-	int k = grain_ring_enqueue_burst(q, objs, n);
+	int k = grain_ring_try_enqueue_burst(q, objs, n);
 	return k > 0 ? (unsigned)k : 0;
 }
 
 static unsigned get_burst(void *q, void *local, void **objs, unsigned n)
 {
 	(void)local;
-	int k = grain_ring_dequeue_burst(q, objs, n);
+	int k = grain_ring_try_dequeue_burst(q, objs, n);
 	return k > 0 ? (unsigned)k : 0;
 }
 

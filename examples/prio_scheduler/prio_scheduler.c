@@ -60,7 +60,7 @@ static void strict_priority(void)
 		unsigned prio = grain_prio_dscp_to_priority(dscp[i]);
 
 		/* The object is any pointer; here the packet's index. */
-		check(grain_prio_enqueue_prio(q, prio, (void *)(uintptr_t)(i + 1))
+		check(grain_prio_try_enqueue_prio(q, prio, (void *)(uintptr_t)(i + 1))
 		      == 0, "enqueue");
 	}
 	for (i = 0; i < sizeof(dscp); i++) {
@@ -85,7 +85,7 @@ static void *producer(void *arg)
 		p->seq = seq[p->band]++;
 		/* A full band refuses (-EAGAIN): a real sender would drop;
 		 * here we retry so that every packet gets through. */
-		while (grain_prio_enqueue(wq, p->band, p) == -EAGAIN)
+		while (grain_prio_try_enqueue(wq, p->band, p) == -EAGAIN)
 			;
 	}
 	return NULL;

@@ -1038,7 +1038,7 @@ static void emit_queued(struct reasm_out *out, void *arg)
 	struct pipeline *pl = arg;
 	unsigned prio = grain_prio_dscp_to_priority(out->dscp);
 
-	while (grain_prio_enqueue_prio(pl->prio, prio, out) != 0)
+	while (grain_prio_try_enqueue_prio(pl->prio, prio, out) != 0)
 		sleep_ns(20000);
 }
 
@@ -1149,7 +1149,7 @@ static void *writer_main(void *arg)
 	 * joined), and taking it acquired all of them: whatever a
 	 * higher band still holds is found now. */
 	for (;;) {
-		int n = grain_prio_dequeue_burst(pl->prio, objs, WRITER_BURST);
+		int n = grain_prio_try_dequeue_burst(pl->prio, objs, WRITER_BURST);
 
 		if (n <= 0)
 			break;
@@ -1570,7 +1570,7 @@ static void stop_threads(struct run *rn)
 	} else if (rn->writer_started) {
 		unsigned last = grain_prio_bands(rn->pl.prio) - 1;
 
-		while (grain_prio_enqueue(rn->pl.prio, last, NULL) != 0)
+		while (grain_prio_try_enqueue(rn->pl.prio, last, NULL) != 0)
 			sleep_ns(20000);
 		pthread_join(rn->writer, NULL);
 	}

@@ -5,7 +5,7 @@
  *        allocation hooks, cache-line size, attributes and container_of.
  *
  * Contents
- *   1. Error convention
+ *   1. Error convention, NULL arguments, verbs
  *   2. Attributes and GRAIN_CACHELINE
  *   3. Exported calls and inline fast paths: GRAIN_API, GRAIN_INLINE_API
  *   4. grain_container_of()
@@ -38,8 +38,29 @@ extern "C" {
  *   -ENOENT     no such entry
  *   -EEXIST     the entry is already present
  *   -ENOSPC     refused by a memory limit
+ *   -EMLINK     refused by a length limit (grain_htab: a chain is full)
  *   -ETIMEDOUT  a _wait call ran out of time
- * No grain call sets errno.
+ *   -EIO        the kernel failed a request (grain_hash_key_random())
+ * Each call's documentation lists every value it can return. No grain
+ * call sets errno.
+ *
+ * NULL. Every call checks its pointer arguments, the inline fast paths
+ * included (one predictable branch): a NULL object, or NULL where the call
+ * needs a pointer, never crashes. A call that returns int returns -EINVAL;
+ * a query reads NULL as an empty object of capacity 0 (counts, capacities
+ * and band counts are 0, grain_ring_empty() and grain_ring_full() are both
+ * true, a bool "taken" result is false); a call that returns nothing does
+ * nothing. Pointers that a call documents as optional (an output such as
+ * @c bandp) may be NULL and are then left alone. Only pointers are checked:
+ * a dangling pointer, or one to memory that is not an initialised object,
+ * is undefined behaviour, as everywhere in C.
+ *
+ * Verbs. An operation that would have to wait for another thread (for
+ * room, for an object, for a lock) is named try_ when it never waits: it
+ * fails at once (-EAGAIN, a short count, false) instead. Its waiting form
+ * drops the try_ and ends in _wait (sleeps, with a timeout) or, for the
+ * spinlock, is the bare verb (spins). Calls that never have to wait for
+ * anyone (queries, lifecycle, helpers) carry neither.
  */
 
 /* 2. Attributes */
@@ -77,6 +98,20 @@ extern "C" {
 #ifndef GRAIN_TSAN
 /** 1 when compiled with ThreadSanitizer, else 0. */
 #define GRAIN_TSAN 0
+#endif
+
+/**
+ * GRAIN_DEPRECATED(msg) - the call still works but has a new name; using
+ * it warns with @p msg. Put it first in the declaration. C++14 and later
+ * get the standard attribute; C11 (which has none) and older C++ the GNU
+ * one, where the compiler has it.
+ */
+#if defined(__cplusplus) && __cplusplus >= 201402L
+#define GRAIN_DEPRECATED(msg) [[deprecated(msg)]]
+#elif defined(__GNUC__) || defined(__clang__)
+#define GRAIN_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define GRAIN_DEPRECATED(msg)
 #endif
 
 /*
@@ -154,7 +189,7 @@ struct grain_alloc {
  *         @p align overflows.
  * Thread safety: as the hook; the default hooks are thread-safe.
  */
-GRAIN_API void *grain_mem_alloc(const struct grain_alloc *a, size_t size,
+GRAIN_API GRAIN_NODISCARD void *grain_mem_alloc(const struct grain_alloc *a, size_t size,
 				size_t align);
 
 /**

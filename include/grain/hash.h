@@ -34,15 +34,18 @@ struct grain_hash_key {
  * grain_siphash - SipHash-2-4 of @p len bytes at @p data under @p key, as
  * specified by Aumasson and Bernstein (2012), with the reference test
  * vectors. @p data may be NULL if @p len is 0.
+ * @return the hash; 0 if @p key is NULL, or @p data is NULL with @p len > 0
+ *         (common.h, section 1: NULL). Any thread.
  */
 GRAIN_API uint64_t grain_siphash(const void *data, size_t len,
 				 const struct grain_hash_key *key);
 
 /**
  * grain_hash_key_random - fill @p key from getrandom(2).
- * @return 0, or -EIO if the kernel gave fewer bytes (key then derived from
- *         the clock and addresses: unpredictable to a remote sender in
- *         practice, but not cryptographically random).
+ * @return 0; -EINVAL if @p key is NULL (nothing written); -EIO if the
+ *         kernel gave fewer bytes (the key is then derived from the clock
+ *         and addresses: unpredictable to a remote sender in practice, but
+ *         not cryptographically random). Any thread.
  */
 GRAIN_API int grain_hash_key_random(struct grain_hash_key *key);
 

@@ -12,14 +12,14 @@
  *   4. Configuration and lifecycle
  *   5. Enqueue (by band or by priority), dequeue, blocking dequeue
  *   6. Priority helpers (TOS, DSCP) and statistics
+ *   7. Deprecated names
  *
  * 1\. Synchronization table
  *
  * | call                       | may run concurrently with                |
  * |----------------------------|------------------------------------------|
- * | enqueue, enqueue_prio,     | everything but init/destroy              |
- * |   enqueue_burst            |                                          |
- * | try_dequeue, dequeue_burst,| enqueues; other dequeues unless          |
+ * | try_enqueue, _prio, _burst | everything but init/destroy              |
+ * | try_dequeue, _burst,       | enqueues; other dequeues unless          |
  * |   dequeue_wait (+burst)    |   GRAIN_PRIO_SC                          |
  * | stats, backlog, tos/dscp   | everything but init/destroy              |
  * | init, destroy              | nothing on the same queue                |
@@ -101,6 +101,11 @@
  * in impl/, with the layout); in C++ they are calls to libgrain's
  * exported copies of the same code (common.h, section 3), and struct
  * grain_prio is an incomplete type.
+ *
+ * Arguments. Every call, inline or not, checks its pointers and never
+ * crashes on NULL (common.h, section 1): int calls return -EINVAL,
+ * grain_prio_bands() and grain_prio_backlog() read a NULL queue as 0, and
+ * grain_prio_destroy(NULL) does nothing.
  */
 #ifndef GRAIN_PRIO_H
 #define GRAIN_PRIO_H
@@ -183,55 +188,68 @@ grain_prio_create(struct grain_prio **priop,
  */
 GRAIN_API void grain_prio_destroy(struct grain_prio *prio);
 
-/** grain_prio_bands - the band count. Any thread. */
+/** grain_prio_bands - the band count (0 for NULL). Any thread. */
 GRAIN_INLINE_API unsigned grain_prio_bands(const struct grain_prio *prio);
 
+/* 5. Enqueue and dequeue. The try_ calls never block: a full band
+ * refuses, an empty queue gives nothing. */
+
 /**
- * grain_prio_enqueue - add @p obj (NULL allowed) at the tail of @p band.
+ * grain_prio_try_enqueue - add @p obj (NULL allowed) at the tail of
+ * @p band.
  * @return 0; -EAGAIN if the band is full (the object is not queued and a
- *         drop is counted); -EINVAL if @p prio is NULL or @p band is out of
- *         range. Ordering: release (the dequeue that returns @p obj
+ *         drop is counted); -EINVAL if @p prio is NULL or @p band is out
+ *         of range. Ordering: release (the dequeue that returns @p obj
  *         acquires). Thread safety: any thread, any number at once.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_prio_enqueue(struct grain_prio *prio, unsigned band, void *obj);
+grain_prio_try_enqueue(struct grain_prio *prio, unsigned band, void *obj);
 
 /**
- * grain_prio_enqueue_prio - enqueue by priority 0..15 through the priomap.
- * @return as grain_prio_enqueue(); -EINVAL also for @p priority > 15.
+ * grain_prio_try_enqueue_prio - grain_prio_try_enqueue() into the band the
+ * priomap gives priority @p priority (0..15).
+ * @return 0; -EAGAIN if that band is full (a drop is counted); -EINVAL if
+ *         @p prio is NULL or @p priority > 15. Ordering and thread safety
+ *         as grain_prio_try_enqueue().
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_prio_enqueue_prio(struct grain_prio *prio, unsigned priority, void *obj);
+grain_prio_try_enqueue_prio(struct grain_prio *prio, unsigned priority,
+			    void *obj);
 
 /**
- * grain_prio_enqueue_burst - add as many of @p n objects to @p band as fit,
- * in order; the rest are refused and counted as drops.
- * @return the number queued, or -EINVAL (NULL, band out of range,
- *         @p objs NULL with n > 0, n > INT_MAX).
+ * grain_prio_try_enqueue_burst - add as many of @p n objects to @p band as
+ * fit, in order; the rest are refused and counted as drops.
+ * @return the number queued, 0 to @p n; -EINVAL if @p prio is NULL,
+ *         @p band is out of range, @p objs is NULL with n > 0, or
+ *         n > INT_MAX. Ordering and thread safety as
+ *         grain_prio_try_enqueue(), for each object queued.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
-			 void *const *objs, unsigned n);
+grain_prio_try_enqueue_burst(struct grain_prio *prio, unsigned band,
+			     void *const *objs, unsigned n);
 
 /**
  * grain_prio_try_dequeue - take the next object by the scheduling rule.
  * @param prio   the queue.
  * @param objp   receives the object.
  * @param bandp  if not NULL, receives the object's band.
- * @return 0; -EAGAIN if every band is empty; -EINVAL if an argument is
- *         NULL. Ordering: acquire on success. Never blocks.
+ * @return 0; -EAGAIN if every band is empty; -EINVAL if @p prio or
+ *         @p objp is NULL. Ordering: acquire on success. Never blocks.
+ *         Thread safety: any thread; one at a time under GRAIN_PRIO_SC.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_prio_try_dequeue(struct grain_prio *prio, void **objp, unsigned *bandp);
 
 /**
- * grain_prio_dequeue_burst - take up to @p n objects by the scheduling rule
- * (strict: the highest band first, then the next, ...).
- * @return the number taken (0 if all bands are empty), or -EINVAL (NULL
- *         arguments with n > 0, n > INT_MAX).
+ * grain_prio_try_dequeue_burst - take up to @p n objects by the scheduling
+ * rule (strict: the highest band first, then the next, ...).
+ * @return the number taken, 0 to @p n (0 if all bands are empty or
+ *         n == 0); -EINVAL if @p prio is NULL, @p objs is NULL with n > 0,
+ *         or n > INT_MAX. Ordering and thread safety as
+ *         grain_prio_try_dequeue(), for each object taken.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n);
+grain_prio_try_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n);
 
 /** @{ */
 /**
@@ -240,8 +258,11 @@ grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n);
  * most @p timeout_ns (negative: forever; 0: one attempt). Need
  * GRAIN_PRIO_WAIT. Every enqueue, and every dequeuer that sets a band's bit
  * back, wakes the sleepers (section 2): no wake-up is lost.
- * @return 0 / the count > 0; -ETIMEDOUT; -EINVAL (NULL, no WAIT flag,
- *         n == 0 or n > INT_MAX).
+ * @return 0 / the count, 1 to @p n; -ETIMEDOUT if the timeout passed
+ *         first (nothing taken); -EINVAL if @p prio, @p objp or @p objs is
+ *         NULL, the queue was made without GRAIN_PRIO_WAIT, or a burst
+ *         @p n is 0 or over INT_MAX. Ordering and thread safety as the
+ *         non-blocking forms.
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_prio_dequeue_wait(struct grain_prio *prio, void **objp, unsigned *bandp,
@@ -264,12 +285,16 @@ struct grain_prio_band_stats {
  * band ring's own positions (grain_ring_totals()), so they cost nothing
  * on the fast path; drops are counted on the (slow) drop path only. Once
  * all threads are quiet, enqueued == dequeued + backlog exactly and every
- * refused object is in dropped. @return 0 or -EINVAL. Any thread.
+ * refused object is in dropped.
+ * @return 0; -EINVAL if @p prio or @p st is NULL or @p band is out of
+ *         range (nothing written). Ordering: none (relaxed snapshot). Any
+ *         thread.
  */
 GRAIN_API int grain_prio_stats(const struct grain_prio *prio, unsigned band,
 			       struct grain_prio_band_stats *st);
 
-/** grain_prio_backlog - objects queued in all bands (a snapshot). */
+/** grain_prio_backlog - objects queued in all bands (a snapshot; 0 for
+ * NULL). Any thread. */
 GRAIN_API unsigned grain_prio_backlog(const struct grain_prio *prio);
 
 /**
@@ -291,6 +316,57 @@ GRAIN_API unsigned grain_prio_dscp_to_priority(uint8_t dscp);
 /** grain_prio_tclass_to_priority - an IPv6 traffic class byte: its DSCP
  * (upper six bits) through grain_prio_dscp_to_priority(). */
 GRAIN_API unsigned grain_prio_tclass_to_priority(uint8_t tclass);
+
+/*
+ * 7. Deprecated names. Version 0.3.0 named the non-blocking enqueues and
+ * the burst dequeue without try_; the old names still compile (with a
+ * deprecation warning) and libgrain still exports them. Each is the try_
+ * call of the same arguments.
+ */
+/**
+ * grain_prio_enqueue - @deprecated 0.3.0's name of
+ * grain_prio_try_enqueue().
+ */
+GRAIN_DEPRECATED("use grain_prio_try_enqueue()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_prio_enqueue(struct grain_prio *prio, unsigned band, void *obj)
+{
+	return grain_prio_try_enqueue(prio, band, obj);
+}
+
+/**
+ * grain_prio_enqueue_prio - @deprecated 0.3.0's name of
+ * grain_prio_try_enqueue_prio().
+ */
+GRAIN_DEPRECATED("use grain_prio_try_enqueue_prio()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_prio_enqueue_prio(struct grain_prio *prio, unsigned priority, void *obj)
+{
+	return grain_prio_try_enqueue_prio(prio, priority, obj);
+}
+
+/**
+ * grain_prio_enqueue_burst - @deprecated 0.3.0's name of
+ * grain_prio_try_enqueue_burst().
+ */
+GRAIN_DEPRECATED("use grain_prio_try_enqueue_burst()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
+			 void *const *objs, unsigned n)
+{
+	return grain_prio_try_enqueue_burst(prio, band, objs, n);
+}
+
+/**
+ * grain_prio_dequeue_burst - @deprecated 0.3.0's name of
+ * grain_prio_try_dequeue_burst().
+ */
+GRAIN_DEPRECATED("use grain_prio_try_dequeue_burst()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n)
+{
+	return grain_prio_try_dequeue_burst(prio, objs, n);
+}
 
 #ifdef __cplusplus
 }

@@ -10,9 +10,10 @@
  *   2. The algorithm and its ordering
  *   3. Modes, flags and capacity
  *   4. Lifecycle: memsize/init, create/destroy
- *   5. Non-blocking operations: try_, _bulk, _burst
- *   6. Blocking operations: _wait
+ *   5. Non-blocking operations: try_ (single, _bulk, _burst)
+ *   6. Blocking operations: _wait, each beside its try_ form
  *   7. Snapshots: count, free_count, empty, full
+ *   8. Deprecated names
  *
  * 1\. Synchronization table
  *
@@ -91,6 +92,11 @@
  * in impl/, with the layout); in C++ they are calls to libgrain's
  * exported copies of the same code (common.h, section 3), and struct
  * grain_ring is an incomplete type.
+ *
+ * Arguments. Every call, inline or not, checks its pointers and never
+ * crashes on NULL (common.h, section 1): int calls return -EINVAL, the
+ * snapshots read a NULL ring as an empty ring of capacity 0, and
+ * grain_ring_destroy(NULL) does nothing.
  */
 #ifndef GRAIN_RING_H
 #define GRAIN_RING_H
@@ -177,101 +183,163 @@ grain_ring_create(struct grain_ring **ringp, unsigned capacity, unsigned flags,
  */
 GRAIN_API void grain_ring_destroy(struct grain_ring *ring);
 
-/** grain_ring_capacity - the slot count given at init. Any thread. */
+/** grain_ring_capacity - the slot count given at init (0 for NULL). Any
+ * thread. */
 GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
 
-/* 5. Non-blocking operations. None of them sleeps or spins on another
- * thread; a multi-producer/-consumer call retries its CAS only when
- * another thread made progress. */
+/* 5. Non-blocking operations (try_). None of them sleeps or spins on
+ * another thread; a multi-producer/-consumer call retries its CAS only
+ * when another thread made progress. Each changes the ring on success
+ * only: a call that fails (-EAGAIN, -EINVAL) or moves 0 objects leaves it
+ * as it was. Thread safety: see section 1. */
 
-/**
- * grain_ring_try_enqueue - add one object (NULL allowed).
- * @return 0, -EAGAIN if the ring is full (or the next slot's consumer has
- *         not finished with it), -EINVAL if @p ring is NULL.
- * Ordering: release on success (R1), none on failure. Thread safety: see §1.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_try_enqueue(struct grain_ring *ring, void *obj);
-
-/**
- * grain_ring_try_dequeue - remove the oldest ready object into @p objp.
- * @return 0, -EAGAIN if none is ready, -EINVAL if an argument is NULL.
- * Ordering: acquire on success (A2), none on failure.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_try_dequeue(struct grain_ring *ring, void **objp);
-
-/**
- * grain_ring_enqueue_bulk - add all @p n objects, in order, or none.
- * @return 0 (also for n == 0), -EAGAIN if fewer than @p n slots are free,
- *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or
- *         @p n exceeds the capacity (it could never succeed).
- * Ordering: as grain_ring_try_enqueue() for each object.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_enqueue_bulk(struct grain_ring *ring, void *const *objs, unsigned n);
-
-/**
- * grain_ring_enqueue_burst - add as many of the first @p n objects as fit.
- * @return the number added, in order from objs[0] (0 if full), or -EINVAL
- *         if @p ring is NULL, @p objs is NULL with n > 0, or n > INT_MAX.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_enqueue_burst(struct grain_ring *ring, void *const *objs,
-			 unsigned n);
-
-/**
- * grain_ring_dequeue_bulk - remove exactly @p n objects into @p objs, or
- * none. Errors as grain_ring_enqueue_bulk() (-EAGAIN: fewer than @p n are
- * ready). Ordering: as grain_ring_try_dequeue() for each object.
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
-
-/**
- * grain_ring_dequeue_burst - remove up to @p n ready objects, oldest first.
- * @return the number removed (0 if none is ready), or -EINVAL as
- *         grain_ring_enqueue_burst().
- */
-GRAIN_NODISCARD GRAIN_INLINE_API int
-grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
-
-/** @{ */
-/**
- * 6. Blocking operations.
+/*
+ * 6. Blocking operations (_wait), declared beside their try_ forms.
  *
  * Each needs a ring made with GRAIN_RING_WAIT (else -EINVAL). @p timeout_ns
  * is relative, measured on CLOCK_MONOTONIC: negative (INT64_MIN, or -1 as
  * a UINT64_MAX cast to int64_t would give) waits forever, 0 makes one
  * attempt, and a positive timeout whose deadline time_t cannot hold
  * (INT64_MAX where time_t has 32 bits) also waits forever; no value
- * overflows, and a forever-waiting call sleeps like any other. They sleep on a futex while the ring is full (enqueue) or
- * empty (dequeue) and are woken by the other side's next successful call,
- * whatever its form (try_, bulk, burst or _wait): no wake-up is lost, and
- * a call that finds what it needs never makes a system call. A woken call
- * retries, so spurious wake-ups are harmless. Signals do not interrupt
- * them. Return 0 (bulk/single), or the count > 0 (burst), or -ETIMEDOUT,
- * or -EINVAL as the non-blocking form (and for a burst of n == 0, which
- * could never return a count > 0). Ordering: as the non-blocking form.
+ * overflows, and a forever-waiting call sleeps like any other. They
+ * sleep on a futex while the ring is full (enqueue) or empty (dequeue)
+ * and are woken by the other side's next successful call, whatever its
+ * form (try_, bulk, burst or _wait): no wake-up is lost, and a call that
+ * finds what it needs never makes a system call. A woken call retries, so
+ * spurious wake-ups are harmless. Signals do not interrupt them.
+ * Ordering: as the non-blocking form.
+ *
+ * Returns 0 (single and bulk forms; a bulk of n == 0 returns 0 at once);
+ * the count, 1 to @p n (burst forms); -ETIMEDOUT if the timeout
+ * passed first (nothing was moved); -EINVAL if @p ring is NULL or
+ * was made without GRAIN_RING_WAIT, the object array or pointer is
+ * NULL, a bulk @p n exceeds the capacity, a burst @p n is 0 or
+ * over INT_MAX.
+ */
+
+/**
+ * grain_ring_try_enqueue - add one object (NULL allowed).
+ * @return 0; -EAGAIN if the ring is full (or the next slot's consumer has
+ *         not finished with it); -EINVAL if @p ring is NULL.
+ * Ordering: release on success (R1), none on failure.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue(struct grain_ring *ring, void *obj);
+
+/**
+ * grain_ring_enqueue_wait - grain_ring_try_enqueue(), sleeping while the
+ * ring is full, for at most @p timeout_ns (section 6).
+ * @return 0; -ETIMEDOUT (not queued); -EINVAL if @p ring is NULL or
+ *         lacks GRAIN_RING_WAIT. Ordering: release on success (R1).
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_enqueue_wait(struct grain_ring *ring, void *obj, int64_t timeout_ns);
+
+/**
+ * grain_ring_try_dequeue - remove the oldest ready object into @p objp.
+ * @return 0; -EAGAIN if none is ready; -EINVAL if @p ring or @p objp is
+ *         NULL (*objp is written on success only).
+ * Ordering: acquire on success (A2), none on failure.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue(struct grain_ring *ring, void **objp);
+
+/**
+ * grain_ring_dequeue_wait - grain_ring_try_dequeue(), sleeping while the
+ * ring is empty (section 6).
+ * @return 0; -ETIMEDOUT (*objp untouched); -EINVAL if @p ring or @p objp
+ *         is NULL or the ring lacks GRAIN_RING_WAIT. Ordering: acquire on
+ *         success (A2).
+ */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_wait(struct grain_ring *ring, void **objp,
 			int64_t timeout_ns);
+
+/**
+ * grain_ring_try_enqueue_bulk - add all @p n objects, in order, or none.
+ * @return 0 (also for n == 0); -EAGAIN if fewer than @p n slots are free;
+ *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or @p n
+ *         exceeds the capacity (it could never succeed).
+ * Ordering: as grain_ring_try_enqueue() for each object.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue_bulk(struct grain_ring *ring, void *const *objs,
+			    unsigned n);
+
+/**
+ * grain_ring_enqueue_bulk_wait - grain_ring_try_enqueue_bulk(), sleeping
+ * until all @p n slots are free at once (section 6).
+ * @return 0 (at once for n == 0); -ETIMEDOUT (none queued); -EINVAL as
+ *         grain_ring_try_enqueue_bulk(), or a ring without GRAIN_RING_WAIT.
+ */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_enqueue_bulk_wait(struct grain_ring *ring, void *const *objs,
 			     unsigned n, int64_t timeout_ns);
-GRAIN_API GRAIN_NODISCARD int
-grain_ring_dequeue_bulk_wait(struct grain_ring *ring, void **objs, unsigned n,
-			     int64_t timeout_ns);
+
+/**
+ * grain_ring_try_enqueue_burst - add as many of the first @p n objects as
+ * fit, in order from objs[0].
+ * @return the number added, 0 to @p n (0 if full or n == 0); -EINVAL if
+ *         @p ring is NULL, @p objs is NULL with n > 0, or n > INT_MAX.
+ * Ordering: as grain_ring_try_enqueue() for each object added.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue_burst(struct grain_ring *ring, void *const *objs,
+			     unsigned n);
+
+/**
+ * grain_ring_enqueue_burst_wait - grain_ring_try_enqueue_burst(), sleeping
+ * only while the ring is full (section 6).
+ * @return the number queued, 1 to @p n; -ETIMEDOUT (none); -EINVAL as
+ *         grain_ring_try_enqueue_burst(), for n == 0 (no count > 0 could
+ *         come), or a ring without GRAIN_RING_WAIT.
+ */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_enqueue_burst_wait(struct grain_ring *ring, void *const *objs,
 			      unsigned n, int64_t timeout_ns);
+
+/**
+ * grain_ring_try_dequeue_bulk - remove exactly @p n objects into @p objs,
+ * or none.
+ * @return 0 (also for n == 0); -EAGAIN if fewer than @p n are ready;
+ *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or @p n
+ *         exceeds the capacity.
+ * Ordering: as grain_ring_try_dequeue() for each object.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
+
+/**
+ * grain_ring_dequeue_bulk_wait - grain_ring_try_dequeue_bulk(), sleeping
+ * until @p n objects are ready at once (section 6). Returns 0, at once
+ * for n == 0; -ETIMEDOUT, none taken; -EINVAL as the try_ form, or for a
+ * ring without GRAIN_RING_WAIT.
+ */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_dequeue_bulk_wait(struct grain_ring *ring, void **objs, unsigned n,
+			     int64_t timeout_ns);
+
+/**
+ * grain_ring_try_dequeue_burst - remove up to @p n ready objects, oldest
+ * first, into objs[0..].
+ * @return the number removed, 0 to @p n (0 if none is ready or n == 0);
+ *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or
+ *         n > INT_MAX.
+ * Ordering: as grain_ring_try_dequeue() for each object removed.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
+
+/**
+ * grain_ring_dequeue_burst_wait - sleeps only while the ring is empty,
+ * then does what grain_ring_try_dequeue_burst() does (section 6).
+ * @return how many it took, at least 1; -ETIMEDOUT if none came in time;
+ *         -EINVAL in the try_ form's cases, for n == 0, or without
+ *         GRAIN_RING_WAIT.
+ */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
 			      int64_t timeout_ns);
-/** @} */
 
 /* 7. Snapshots. Each reads both positions with relaxed loads (the
  * positions themselves are written relaxed) and gives no ordering: a
@@ -297,21 +365,72 @@ grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
  * is kept beyond the ring's own positions. Always *dequeued <= *enqueued
  * (an enqueued total read behind the dequeued one is raised to it); they
  * wrap at 2^64, and *enqueued - *dequeued is the count before the cap.
+ * A NULL ring reads as 0 and 0; a NULL output is skipped.
  */
 GRAIN_INLINE_API void grain_ring_totals(const struct grain_ring *ring,
 					uint64_t *enqueued, uint64_t *dequeued);
 
-/** grain_ring_count - objects in the ring, in [0, capacity]. */
+/** grain_ring_count - objects in the ring, in [0, capacity] (0 for NULL). */
 GRAIN_INLINE_API unsigned grain_ring_count(const struct grain_ring *ring);
 
-/** grain_ring_free_count - free slots: capacity - count. */
+/** grain_ring_free_count - free slots: capacity - count (0 for NULL). */
 GRAIN_INLINE_API unsigned grain_ring_free_count(const struct grain_ring *ring);
 
-/** grain_ring_empty - count == 0. */
+/** grain_ring_empty - count == 0 (true for NULL). */
 GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring);
 
-/** grain_ring_full - count == capacity. */
+/** grain_ring_full - count == capacity (true for NULL: capacity 0). */
 GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring);
+
+/*
+ * 8. Deprecated names. Version 0.3.0 named the non-blocking bulk and burst
+ * calls without try_; the old names still compile (with a deprecation
+ * warning) and libgrain still exports them, so programs built against
+ * 0.3.0 keep working. Each is the try_ call of the same arguments.
+ */
+/**
+ * grain_ring_enqueue_bulk - @deprecated 0.3.0's name of
+ * grain_ring_try_enqueue_bulk().
+ */
+GRAIN_DEPRECATED("use grain_ring_try_enqueue_bulk()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_ring_enqueue_bulk(struct grain_ring *ring, void *const *objs, unsigned n)
+{
+	return grain_ring_try_enqueue_bulk(ring, objs, n);
+}
+
+/**
+ * grain_ring_enqueue_burst - @deprecated 0.3.0's name of
+ * grain_ring_try_enqueue_burst().
+ */
+GRAIN_DEPRECATED("use grain_ring_try_enqueue_burst()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_ring_enqueue_burst(struct grain_ring *ring, void *const *objs, unsigned n)
+{
+	return grain_ring_try_enqueue_burst(ring, objs, n);
+}
+
+/**
+ * grain_ring_dequeue_bulk - @deprecated 0.3.0's name of
+ * grain_ring_try_dequeue_bulk().
+ */
+GRAIN_DEPRECATED("use grain_ring_try_dequeue_bulk()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_ring_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n)
+{
+	return grain_ring_try_dequeue_bulk(ring, objs, n);
+}
+
+/**
+ * grain_ring_dequeue_burst - @deprecated 0.3.0's name of
+ * grain_ring_try_dequeue_burst().
+ */
+GRAIN_DEPRECATED("use grain_ring_try_dequeue_burst()")
+GRAIN_NODISCARD GRAIN_INLINE_ANY int
+grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
+{
+	return grain_ring_try_dequeue_burst(ring, objs, n);
+}
 
 #ifdef __cplusplus
 }

@@ -29,7 +29,7 @@ int main(void)
 
 	if (grain_prio_create(&prio, &cfg, NULL) != 0)
 		return 1;
-	bad |= grain_prio_enqueue_prio(prio, 0, &item) != 0;
+	bad |= grain_prio_try_enqueue_prio(prio, 0, &item) != 0;
 	bad |= grain_prio_try_dequeue(prio, &out, NULL) != 0 || out != &item;
 	grain_prio_destroy(prio);
 

@@ -106,7 +106,7 @@ void thread_a(grain_ring *ring, grain_prio *prio, const std::vector<item> &items
 					objs[i] = const_cast<item *>(&items[next + i]);
 				// All four or none; -EAGAIN also while a
 				// consumer still reads one of the slots.
-				int rc = grain_ring_enqueue_bulk(ring, objs, 4);
+				int rc = grain_ring_try_enqueue_bulk(ring, objs, 4);
 				check(rc == 0 || rc == -EAGAIN,
 				      "ring bulk enqueue: 0 or -EAGAIN");
 				if (rc == 0) {
@@ -123,7 +123,7 @@ void thread_a(grain_ring *ring, grain_prio *prio, const std::vector<item> &items
 
 		got.clear();
 		void *objs[8];
-		int k = grain_prio_dequeue_burst(prio, objs, 8);
+		int k = grain_prio_try_dequeue_burst(prio, objs, 8);
 		check(k >= 0, "prio burst dequeue");
 		for (int i = 0; i < k; i++)
 			got.push_back(static_cast<const item *>(objs[i]));
@@ -168,12 +168,12 @@ void thread_b(grain_ring *ring, grain_prio *prio, const std::vector<item> &items
 			void *obj = const_cast<item *>(&it);
 			int rc;
 			if (next % 5 == 0)
-				rc = grain_prio_enqueue_burst(prio, it.band, &obj,
+				rc = grain_prio_try_enqueue_burst(prio, it.band, &obj,
 							      1) == 1
 					     ? 0
 					     : -EAGAIN;
 			else
-				rc = grain_prio_enqueue(prio, it.band, obj);
+				rc = grain_prio_try_enqueue(prio, it.band, obj);
 			if (rc == 0) {
 				next++;
 				progress = true;
@@ -186,7 +186,7 @@ void thread_b(grain_ring *ring, grain_prio *prio, const std::vector<item> &items
 
 		got.clear();
 		void *objs[16];
-		int k = grain_ring_dequeue_burst(ring, objs, 16);
+		int k = grain_ring_try_dequeue_burst(ring, objs, 16);
 		check(k >= 0, "ring burst dequeue");
 		for (int i = 0; i < k; i++)
 			got.push_back(static_cast<const item *>(objs[i]));

@@ -37,7 +37,7 @@ static void strict_order_and_fifo_in(unsigned qbands)
 	/* Interleave: band 2, 1, 0, 2, 1, 0, ... */
 	for (unsigned i = 0; i < 30; i++) {
 		unsigned b = 2 - i % 3;
-		cr_assert_eq(grain_prio_enqueue(p, b, tok(b, i / 3)), 0);
+		cr_assert_eq(grain_prio_try_enqueue(p, b, tok(b, i / 3)), 0);
 	}
 	cr_assert_eq(grain_prio_backlog(p), 30u);
 	for (unsigned b = 0; b < 3; b++)
@@ -53,10 +53,10 @@ static void strict_order_and_fifo_in(unsigned qbands)
 		     qbands, (unsigned long long)atomic_load(&p->nonempty));
 
 	/* A higher band that fills up later overtakes a lower one. */
-	cr_assert_eq(grain_prio_enqueue(p, 2, tok(2, 0)), 0);
-	cr_assert_eq(grain_prio_enqueue(p, 2, tok(2, 1)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 2, tok(2, 0)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 2, tok(2, 1)), 0);
 	cr_assert_eq(grain_prio_try_dequeue(p, &o, NULL), 0);
-	cr_assert_eq(grain_prio_enqueue(p, 0, NULL), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 0, NULL), 0);
 	cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), 0);
 	cr_assert_eq(band, 0u);
 	cr_assert_null(o, "NULL objects travel");
@@ -81,17 +81,17 @@ static void burst_across_bands_in(unsigned qbands)
 
 	for (unsigned s = 0; s < 3; s++)
 		for (unsigned b = 0; b < 4; b++)
-			cr_assert_eq(grain_prio_enqueue(p, 3 - b, tok(3 - b, s)), 0);
-	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 5), 5);
+			cr_assert_eq(grain_prio_try_enqueue(p, 3 - b, tok(3 - b, s)), 0);
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, 5), 5);
 	cr_assert_eq(objs[0], tok(0, 0));
 	cr_assert_eq(objs[2], tok(0, 2));
 	cr_assert_eq(objs[3], tok(1, 0));
 	cr_assert_eq(objs[4], tok(1, 1));
-	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 16), 7);
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, 16), 7);
 	cr_assert_eq(objs[0], tok(1, 2));
 	cr_assert_eq(objs[6], tok(3, 2));
-	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 16), 0);
-	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 0), 0);
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, 16), 0);
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, 0), 0);
 	grain_prio_destroy(p);
 }
 
@@ -111,11 +111,11 @@ Test(prio_basic, priomap)
 
 	for (unsigned prio = 0; prio < 16; prio++) {
 		cr_assert_eq(grain_prio_default_priomap[prio], expect[prio]);
-		cr_assert_eq(grain_prio_enqueue_prio(p, prio, tok(0, prio)), 0);
+		cr_assert_eq(grain_prio_try_enqueue_prio(p, prio, tok(0, prio)), 0);
 		cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), 0);
 		cr_assert_eq(band, expect[prio], "priority %u", prio);
 	}
-	cr_assert_eq(grain_prio_enqueue_prio(p, 16, NULL), -EINVAL);
+	cr_assert_eq(grain_prio_try_enqueue_prio(p, 16, NULL), -EINVAL);
 	grain_prio_destroy(p);
 
 	/* A custom map, and a map that names a missing band is refused. */
@@ -125,7 +125,7 @@ Test(prio_basic, priomap)
 	struct grain_prio_config cfg = { .bands = 8, .capacity = 4,
 					 .priomap = map };
 	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
-	cr_assert_eq(grain_prio_enqueue_prio(p, 15, NULL), 0);
+	cr_assert_eq(grain_prio_try_enqueue_prio(p, 15, NULL), 0);
 	cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), 0);
 	cr_assert_eq(band, 7u);
 	grain_prio_destroy(p);
@@ -173,10 +173,10 @@ Test(prio_basic, drops_and_stats)
 
 	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
 	for (unsigned i = 0; i < 6; i++)
-		cr_assert_eq(grain_prio_enqueue(p, 0, NULL), i < 2 ? 0 : -EAGAIN,
+		cr_assert_eq(grain_prio_try_enqueue(p, 0, NULL), i < 2 ? 0 : -EAGAIN,
 			     "tail drop once the band is full");
-	cr_assert_eq(grain_prio_enqueue_burst(p, 1, objs, 10), 4);
-	cr_assert_eq(grain_prio_enqueue_burst(p, 2, objs, 3), 3);
+	cr_assert_eq(grain_prio_try_enqueue_burst(p, 1, objs, 10), 4);
+	cr_assert_eq(grain_prio_try_enqueue_burst(p, 2, objs, 3), 3);
 	cr_assert_eq(grain_prio_stats(p, 0, &st), 0);
 	cr_assert(st.enqueued == 2 && st.dropped == 4 && st.backlog == 2 &&
 		  st.dequeued == 0);
@@ -209,12 +209,12 @@ static void shares(unsigned flags, const unsigned *w, unsigned bands,
 	for (unsigned b = 0; b < bands; b++) {
 		out[b] = 0;
 		for (unsigned i = 0; i < 32; i++)
-			cr_assert_eq(grain_prio_enqueue(p, b, NULL), 0);
+			cr_assert_eq(grain_prio_try_enqueue(p, b, NULL), 0);
 	}
 	for (unsigned i = 0; i < total; i++) {
 		cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), 0);
 		out[band]++;
-		cr_assert_eq(grain_prio_enqueue(p, band, NULL), 0, "refill");
+		cr_assert_eq(grain_prio_try_enqueue(p, band, NULL), 0, "refill");
 	}
 	grain_prio_destroy(p);
 }
@@ -251,13 +251,13 @@ Test(prio_basic, weighted_no_starvation_and_idle_bands)
 
 	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
 	for (unsigned i = 0; i < 40; i++) {
-		cr_assert_eq(grain_prio_enqueue(p, 0, NULL), 0);
-		cr_assert_eq(grain_prio_enqueue(p, 2, NULL), 0);
+		cr_assert_eq(grain_prio_try_enqueue(p, 0, NULL), 0);
+		cr_assert_eq(grain_prio_try_enqueue(p, 2, NULL), 0);
 	}
 	for (unsigned i = 0; i < 900; i++) {
 		cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), 0);
 		got[band]++;
-		cr_assert_eq(grain_prio_enqueue(p, band, NULL), 0);
+		cr_assert_eq(grain_prio_try_enqueue(p, band, NULL), 0);
 	}
 	cr_assert_eq(got[1], 0u);
 	cr_assert_eq(got[0], 800u);
@@ -295,16 +295,16 @@ Test(prio_basic, bad_arguments)
 	cfg.bands = 1; /* one band is valid: a plain FIFO */
 	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
 	cr_assert_eq(grain_prio_bands(p), 1u);
-	cr_assert_eq(grain_prio_enqueue(p, 1, NULL), -EINVAL);
-	cr_assert_eq(grain_prio_enqueue(NULL, 0, NULL), -EINVAL);
-	cr_assert_eq(grain_prio_enqueue_prio(p, 6, NULL), 0,
+	cr_assert_eq(grain_prio_try_enqueue(p, 1, NULL), -EINVAL);
+	cr_assert_eq(grain_prio_try_enqueue(NULL, 0, NULL), -EINVAL);
+	cr_assert_eq(grain_prio_try_enqueue_prio(p, 6, NULL), 0,
 		     "the default map folds into the only band");
 	cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), 0);
 	cr_assert_eq(band, 0u);
-	cr_assert_eq(grain_prio_enqueue_burst(p, 0, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_prio_try_enqueue_burst(p, 0, NULL, 1), -EINVAL);
 	cr_assert_eq(grain_prio_try_dequeue(p, NULL, NULL), -EINVAL);
 	cr_assert_eq(grain_prio_try_dequeue(NULL, &o, NULL), -EINVAL);
-	cr_assert_eq(grain_prio_dequeue_burst(p, NULL, 2), -EINVAL);
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, NULL, 2), -EINVAL);
 	cr_assert_eq(grain_prio_dequeue_wait(p, &o, NULL, 0), -EINVAL,
 		     "no WAIT flag");
 	cr_assert_eq(grain_prio_stats(p, 0, NULL), -EINVAL);
@@ -326,8 +326,8 @@ Test(prio_basic, one_band_with_custom_map_and_caller_memory)
 
 	cr_assert_eq(grain_prio_init(p, &cfg), 0);
 	for (unsigned i = 0; i < 4; i++)
-		cr_assert_eq(grain_prio_enqueue_prio(p, i, tok(0, i)), 0);
-	cr_assert_eq(grain_prio_enqueue_prio(p, 9, NULL), -EAGAIN);
+		cr_assert_eq(grain_prio_try_enqueue_prio(p, i, tok(0, i)), 0);
+	cr_assert_eq(grain_prio_try_enqueue_prio(p, 9, NULL), -EAGAIN);
 	for (unsigned i = 0; i < 4; i++) {
 		cr_assert_eq(grain_prio_try_dequeue(p, &o, NULL), 0);
 		cr_assert_eq(o, tok(0, i));
@@ -363,8 +363,8 @@ Test(prio_basic, wait_timeout)
 	cr_assert_geq(test_now_ns() - t0, 10000000);
 	cr_assert_eq(grain_prio_dequeue_burst_wait(p, objs, 4, 0), -ETIMEDOUT);
 	cr_assert_eq(grain_prio_dequeue_burst_wait(p, objs, 0, 0), -EINVAL);
-	cr_assert_eq(grain_prio_enqueue(p, 2, tok(2, 0)), 0);
-	cr_assert_eq(grain_prio_enqueue(p, 1, tok(1, 0)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 2, tok(2, 0)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 1, tok(1, 0)), 0);
 	cr_assert_eq(grain_prio_dequeue_burst_wait(p, objs, 4, -1), 2);
 	cr_assert_eq(objs[0], tok(1, 0));
 	grain_prio_destroy(p);
@@ -402,7 +402,7 @@ Test(prio_basic, sleepers_wake_on_any_band, .timeout = 60)
 		nanosleep(&ts, NULL);
 	}
 	for (unsigned i = 0; i < K; i++)
-		cr_assert_eq(grain_prio_enqueue(p, i, tok(i, 0)), 0);
+		cr_assert_eq(grain_prio_try_enqueue(p, i, tok(i, 0)), 0);
 	unsigned seen = 0;
 	for (unsigned i = 0; i < K; i++) {
 		pthread_join(t[i], NULL);

@@ -70,7 +70,7 @@ static void *producer(void *arg)
 		/* A mixed stream: band 1 most often, band 0 least. */
 		unsigned x = (unsigned)(test_rand(&rng) % 8);
 		unsigned band = x == 0 ? 0 : x < 6 ? 1 : 2;
-		int rc = grain_prio_enqueue(r->p, band, token(w->id, band, s));
+		int rc = grain_prio_try_enqueue(r->p, band, token(w->id, band, s));
 		if (rc == 0)
 			acc[band]++;
 		else if (rc == -EAGAIN)
@@ -105,7 +105,7 @@ static void *consumer(void *arg)
 		if (r->use_wait)
 			n = grain_prio_dequeue_burst_wait(r->p, objs, 8, 1000000);
 		else
-			n = grain_prio_dequeue_burst(r->p, objs, 1 + iter % 8);
+			n = grain_prio_try_dequeue_burst(r->p, objs, 1 + iter % 8);
 		if (n == -ETIMEDOUT)
 			n = 0;
 		if (n < 0) {
@@ -244,7 +244,7 @@ static void *trickle(void *arg)
 	uint64_t acc = 0;
 
 	for (unsigned s = 0; s < r->per_producer; s++) {
-		if (grain_prio_enqueue(r->p, 2, token(w->id, 2, s)) == 0)
+		if (grain_prio_try_enqueue(r->p, 2, token(w->id, 2, s)) == 0)
 			acc++;
 		else
 			fail(r, "refused with room to spare");
@@ -343,7 +343,7 @@ static void share_fill(struct share_run *r, unsigned source, unsigned rounds)
 		for (unsigned b = 0; b < BANDS; b++) {
 			for (unsigned k = 0; k < r->weights[b]; k++) {
 				void *obj = token(source, b, (unsigned)seq++);
-				if (grain_prio_enqueue(r->p, b, obj) != 0)
+				if (grain_prio_try_enqueue(r->p, b, obj) != 0)
 					share_fail(r, "refused with room");
 			}
 		}
@@ -371,7 +371,7 @@ static void *share_consumer(void *arg)
 		if (n == 1)
 			k = grain_prio_try_dequeue(r->p, objs, &band) == 0;
 		else
-			k = grain_prio_dequeue_burst(r->p, objs, n);
+			k = grain_prio_try_dequeue_burst(r->p, objs, n);
 		if (k <= 0) {
 			sched_yield();
 			continue;

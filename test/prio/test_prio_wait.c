@@ -148,7 +148,7 @@ static void *producer(void *arg)
 				((size_t)round * PER_ROUND + i) * r->producers +
 				w->id;
 			unsigned band = (unsigned)(test_rand(&rng) % BANDS);
-			if (grain_prio_enqueue(r->p, band, token(id, band)) ==
+			if (grain_prio_try_enqueue(r->p, band, token(id, band)) ==
 			    0)
 				atomic_fetch_add(&r->accepted, 1);
 			else
@@ -183,7 +183,7 @@ static void *poller(void *arg)
 								NULL);
 				n = rc == 0 ? 1 : 0;
 			} else {
-				n = grain_prio_dequeue_burst(r->p, objs, 2);
+				n = grain_prio_try_dequeue_burst(r->p, objs, 2);
 			}
 			for (int i = 0; i < n; i++)
 				take(r, &t, objs[i]);
@@ -399,7 +399,7 @@ static void run_wait(const struct wait_case *c)
 	 * they take whatever is left first. */
 	atomic_store(&r.done, true);
 	while (atomic_load(&r.exited) < c->waiters) {
-		int rc = grain_prio_enqueue(r.p, 0, STOP);
+		int rc = grain_prio_try_enqueue(r.p, 0, STOP);
 		cr_assert(rc == 0 || rc == -EAGAIN);
 		struct timespec ts = { 0, 1000000 };
 		nanosleep(&ts, NULL);

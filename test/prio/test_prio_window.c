@@ -125,7 +125,7 @@ static void *held_dequeuer(void *arg)
 		int rc = grain_prio_try_dequeue(d->p, &d->objs[0], NULL);
 		d->rc = rc == 0 ? 1 : rc == -EAGAIN ? 0 : rc;
 	} else {
-		d->rc = grain_prio_dequeue_burst(d->p, d->objs, d->want);
+		d->rc = grain_prio_try_dequeue_burst(d->p, d->objs, d->want);
 	}
 	return NULL;
 }
@@ -203,7 +203,7 @@ ParameterizedTest(struct window_case *c, prio_window, settle_wakes_sleepers,
 
 	/* 1. Band empty, bit set: the dequeue below gets all it wants and
 	 * leaves the bit alone. */
-	cr_assert_eq(grain_prio_enqueue(p, c->band, obj_of(99)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, c->band, obj_of(99)), 0);
 	cr_assert_eq(grain_prio_try_dequeue(p, &o, NULL), 0);
 	cr_assert_eq(o, obj_of(99));
 	cr_assert_eq(atomic_load(&p->nonempty), bit, "empty band, bit set");
@@ -215,7 +215,7 @@ ParameterizedTest(struct window_case *c, prio_window, settle_wakes_sleepers,
 
 	/* 3. The producer finds the bit set and nobody asleep. */
 	for (unsigned i = 0; i < nobj; i++)
-		cr_assert_eq(grain_prio_enqueue(p, c->band, obj_of(i)), 0);
+		cr_assert_eq(grain_prio_try_enqueue(p, c->band, obj_of(i)), 0);
 	cr_assert_eq(atomic_load(&p->nonempty), bit,
 		     "the producer set nothing");
 	cr_assert_eq(atomic_load(&p->sleepers.waiters), 0u,
@@ -289,25 +289,25 @@ Test(prio_window, drained_band_keeps_its_bit)
 	void *objs[8];
 
 	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
-	cr_assert_eq(grain_prio_enqueue(p, 1, obj_of(0)), 0);
-	cr_assert_eq(grain_prio_enqueue(p, 1, obj_of(1)), 0);
-	cr_assert_eq(grain_prio_enqueue(p, 3, obj_of(2)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 1, obj_of(0)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 1, obj_of(1)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 3, obj_of(2)), 0);
 	cr_assert_eq(atomic_load(&p->nonempty), 0xau);
 
-	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 8), 3);
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, 8), 3);
 	for (unsigned i = 0; i < 3; i++)
 		cr_assert_eq(objs[i], obj_of(i), "band order, then FIFO");
 	cr_assert_eq(atomic_load(&p->nonempty), 0xau,
 		     "drained bands keep their bits");
 
 	/* Refilled before the next call: taken, the bit never moved. */
-	cr_assert_eq(grain_prio_enqueue(p, 3, obj_of(3)), 0);
-	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 8), 1);
+	cr_assert_eq(grain_prio_try_enqueue(p, 3, obj_of(3)), 0);
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, 8), 1);
 	cr_assert_eq(objs[0], obj_of(3));
 	cr_assert_eq(atomic_load(&p->nonempty), 0x8u,
 		     "band 1 gave nothing: settled; band 3 drained: kept");
 
-	cr_assert_eq(grain_prio_dequeue_burst(p, objs, 8), 0);
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, 8), 0);
 	cr_assert_eq(atomic_load(&p->nonempty), 0u,
 		     "a call that finds nothing leaves no bit set");
 	cr_assert_eq(grain_prio_try_dequeue(p, objs, NULL), -EAGAIN);
@@ -359,7 +359,7 @@ ParameterizedTest(struct last_step_case *c, prio_window,
 	uint32_t epoch = atomic_load(&p->sleepers.epoch);
 
 	for (unsigned i = 0; i < nobj; i++)
-		cr_assert_eq(grain_prio_enqueue(p, c->band, obj_of(i)), 0);
+		cr_assert_eq(grain_prio_try_enqueue(p, c->band, obj_of(i)), 0);
 	cr_assert_neq(atomic_load(&p->sleepers.epoch), epoch,
 		      "the producer found W and woke it");
 	if (scanned)

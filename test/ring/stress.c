@@ -81,9 +81,9 @@ static unsigned produce_some(struct stress *st, void **objs, unsigned n)
 	case STRESS_SINGLE:
 		return grain_ring_try_enqueue(r, objs[0]) == 0;
 	case STRESS_BULK:
-		return grain_ring_enqueue_bulk(r, objs, n) == 0 ? n : 0;
+		return grain_ring_try_enqueue_bulk(r, objs, n) == 0 ? n : 0;
 	case STRESS_BURST:
-		rc = grain_ring_enqueue_burst(r, objs, n);
+		rc = grain_ring_try_enqueue_burst(r, objs, n);
 		if (rc < 0)
 			fail(st, "enqueue_burst returned an error");
 		return rc > 0 ? (unsigned)rc : 0;
@@ -148,11 +148,11 @@ static unsigned consume_some(struct stress *st, void **objs, unsigned n,
 		return grain_ring_try_dequeue(r, objs) == 0;
 	case STRESS_BULK:
 		if (!finishing)
-			return grain_ring_dequeue_bulk(r, objs, n) == 0 ? n : 0;
+			return grain_ring_try_dequeue_bulk(r, objs, n) == 0 ? n : 0;
 		/* Fewer than n may be left in the whole run. */
 		/* fall through */
 	case STRESS_BURST:
-		rc = grain_ring_dequeue_burst(r, objs, n);
+		rc = grain_ring_try_dequeue_burst(r, objs, n);
 		if (rc < 0)
 			fail(st, "dequeue_burst returned an error");
 		return rc > 0 ? (unsigned)rc : 0;

@@ -104,25 +104,25 @@ ParameterizedTest(unsigned *mode, ring_basic, bulk_all_or_nothing)
 
 	for (uintptr_t i = 0; i < 8; i++)
 		in[i] = tok(i + 10);
-	cr_assert_eq(grain_ring_enqueue_bulk(r, in, 5), 0);
-	cr_assert_eq(grain_ring_enqueue_bulk(r, in + 5, 4), -EAGAIN);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 5), 0);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in + 5, 4), -EAGAIN);
 	cr_assert_eq(grain_ring_count(r), 5u, "a failed bulk adds nothing");
-	cr_assert_eq(grain_ring_enqueue_bulk(r, in + 5, 3), 0);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in + 5, 3), 0);
 	cr_assert(grain_ring_full(r));
-	cr_assert_eq(grain_ring_enqueue_bulk(r, in, 1), -EAGAIN);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 1), -EAGAIN);
 
-	cr_assert_eq(grain_ring_dequeue_bulk(r, out, 6), 0);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 6), 0);
 	for (unsigned i = 0; i < 6; i++)
 		cr_assert_eq(out[i], in[i]);
 	out[0] = NULL;
-	cr_assert_eq(grain_ring_dequeue_bulk(r, out, 3), -EAGAIN);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 3), -EAGAIN);
 	cr_assert_null(out[0], "a failed bulk writes nothing");
 	cr_assert_eq(grain_ring_count(r), 2u, "a failed bulk removes nothing");
-	cr_assert_eq(grain_ring_dequeue_bulk(r, out, 2), 0);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 2), 0);
 	cr_assert_eq(out[0], in[6]);
 	cr_assert_eq(out[1], in[7]);
-	cr_assert_eq(grain_ring_enqueue_bulk(r, in, 0), 0);
-	cr_assert_eq(grain_ring_dequeue_bulk(r, out, 0), 0);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 0), 0);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 0), 0);
 	cr_assert(grain_ring_empty(r));
 	grain_ring_destroy(r);
 }
@@ -139,16 +139,16 @@ ParameterizedTest(unsigned *mode, ring_basic, burst_partial)
 
 	for (uintptr_t i = 0; i < 20; i++)
 		in[i] = tok(i + 1);
-	cr_assert_eq(grain_ring_enqueue_burst(r, in, 5), 5);
-	cr_assert_eq(grain_ring_enqueue_burst(r, in + 5, 10), 3,
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, 5), 5);
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, in + 5, 10), 3,
 		     "burst fills what is free");
-	cr_assert_eq(grain_ring_enqueue_burst(r, in + 8, 10), 0);
-	cr_assert_eq(grain_ring_dequeue_burst(r, out, 3), 3);
-	cr_assert_eq(grain_ring_dequeue_burst(r, out + 3, 20), 5);
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, in + 8, 10), 0);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, out, 3), 3);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, out + 3, 20), 5);
 	for (unsigned i = 0; i < 8; i++)
 		cr_assert_eq(out[i], in[i]);
-	cr_assert_eq(grain_ring_dequeue_burst(r, out, 20), 0);
-	cr_assert_eq(grain_ring_enqueue_burst(r, in, 0), 0);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, out, 20), 0);
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, 0), 0);
 	grain_ring_destroy(r);
 }
 
@@ -162,8 +162,8 @@ Test(ring_basic, null_round_trips)
 	cr_assert_eq(grain_ring_count(r), 1u, "NULL is an object, not a hole");
 	cr_assert_eq(grain_ring_try_dequeue(r, &out), 0);
 	cr_assert_null(out);
-	cr_assert_eq(grain_ring_enqueue_bulk(r, nulls, 3), 0);
-	cr_assert_eq(grain_ring_dequeue_burst(r, back, 3), 3);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, nulls, 3), 0);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, back, 3), 3);
 	for (unsigned i = 0; i < 3; i++)
 		cr_assert_null(back[i]);
 	grain_ring_destroy(r);
@@ -180,10 +180,10 @@ static void wrap_run(uint64_t start, unsigned mode)
 	for (unsigned lap = 0; lap < 64; lap++) {
 		for (unsigned i = 0; i < 5; i++)
 			batch[i] = tok(next_in++);
-		cr_assert_eq(grain_ring_enqueue_bulk(r, batch, 5), 0);
+		cr_assert_eq(grain_ring_try_enqueue_bulk(r, batch, 5), 0);
 		cr_assert_eq(grain_ring_count(r), 5u);
 		cr_assert_eq(grain_ring_try_enqueue(r, tok(next_in++)), 0);
-		cr_assert_eq(grain_ring_dequeue_burst(r, batch, 4), 4);
+		cr_assert_eq(grain_ring_try_dequeue_burst(r, batch, 4), 4);
 		for (unsigned i = 0; i < 4; i++)
 			cr_assert_eq((uintptr_t)batch[i], next_out++);
 		while (grain_ring_try_dequeue(r, &out) == 0)
@@ -276,16 +276,16 @@ Test(ring_basic, bad_arguments)
 	cr_assert_eq(grain_ring_try_enqueue(NULL, NULL), -EINVAL);
 	cr_assert_eq(grain_ring_try_dequeue(NULL, &out), -EINVAL);
 	cr_assert_eq(grain_ring_try_dequeue(r, NULL), -EINVAL);
-	cr_assert_eq(grain_ring_enqueue_bulk(NULL, objs, 1), -EINVAL);
-	cr_assert_eq(grain_ring_enqueue_bulk(r, NULL, 1), -EINVAL);
-	cr_assert_eq(grain_ring_enqueue_bulk(r, objs, 5), -EINVAL,
+	cr_assert_eq(grain_ring_try_enqueue_bulk(NULL, objs, 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, objs, 5), -EINVAL,
 		     "bulk larger than the ring can never succeed");
-	cr_assert_eq(grain_ring_dequeue_bulk(r, objs, 5), -EINVAL);
-	cr_assert_eq(grain_ring_dequeue_bulk(r, NULL, 2), -EINVAL);
-	cr_assert_eq(grain_ring_enqueue_burst(NULL, objs, 1), -EINVAL);
-	cr_assert_eq(grain_ring_enqueue_burst(r, NULL, 1), -EINVAL);
-	cr_assert_eq(grain_ring_dequeue_burst(r, NULL, 1), -EINVAL);
-	cr_assert_eq(grain_ring_dequeue_burst(r, objs, 0x80000000u), -EINVAL);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, objs, 5), -EINVAL);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, NULL, 2), -EINVAL);
+	cr_assert_eq(grain_ring_try_enqueue_burst(NULL, objs, 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, objs, 0x80000000u), -EINVAL);
 	cr_assert(grain_ring_empty(r), "no failed call changed the ring");
 
 	/* The _wait calls need GRAIN_RING_WAIT. */
@@ -344,9 +344,9 @@ Test(ring_basic, totals)
 	grain_ring_totals(r, &enq, &deq);
 	cr_assert(enq == 0 && deq == 0);
 	for (unsigned i = 0; i < 10; i++) {
-		cr_assert_eq(grain_ring_enqueue_bulk(r, objs, 3), 0);
-		cr_assert_eq(grain_ring_dequeue_burst(r, objs, 2), 2);
-		cr_assert_eq(grain_ring_dequeue_burst(r, objs, 4), 1);
+		cr_assert_eq(grain_ring_try_enqueue_bulk(r, objs, 3), 0);
+		cr_assert_eq(grain_ring_try_dequeue_burst(r, objs, 2), 2);
+		cr_assert_eq(grain_ring_try_dequeue_burst(r, objs, 4), 1);
 	}
 	cr_assert_eq(grain_ring_try_enqueue(r, NULL), 0);
 	grain_ring_totals(r, &enq, &deq);
@@ -354,7 +354,7 @@ Test(ring_basic, totals)
 	cr_assert_eq(deq, 30u);
 	/* Counted from init, also when positions start near a wrap. */
 	grain_impl_ring_reset(r, UINT64_MAX - 1);
-	cr_assert_eq(grain_ring_enqueue_bulk(r, objs, 4), 0);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, objs, 4), 0);
 	grain_ring_totals(r, &enq, &deq);
 	cr_assert_eq(enq, 4u);
 	cr_assert_eq(deq, 0u);

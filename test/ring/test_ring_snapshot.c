@@ -58,12 +58,12 @@ Test(ring_snapshot, quiescent_exact)
 
 	cr_assert_eq(grain_ring_create(&r, 8, GRAIN_RING_MPMC, NULL), 0);
 	for (unsigned k = 0; k <= 8; k++) {
-		cr_assert_eq(grain_ring_enqueue_burst(r, objs, k), (int)k);
+		cr_assert_eq(grain_ring_try_enqueue_burst(r, objs, k), (int)k);
 		cr_assert_eq(grain_ring_count(r), k);
 		cr_assert_eq(grain_ring_count(r) + grain_ring_free_count(r), 8u);
 		cr_assert_eq(grain_ring_empty(r), k == 0);
 		cr_assert_eq(grain_ring_full(r), k == 8);
-		cr_assert_eq(grain_ring_dequeue_burst(r, objs, 8), (int)k);
+		cr_assert_eq(grain_ring_try_dequeue_burst(r, objs, 8), (int)k);
 	}
 	grain_ring_totals(r, &enq, &deq);
 	cr_assert_eq(enq, 36u);

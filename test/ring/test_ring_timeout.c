@@ -122,7 +122,7 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 				       NULL), 0);
 	s.ring = r;
 	if (p->enqueue) {
-		cr_assert_eq(grain_ring_enqueue_bulk(r, fill, CAP), 0);
+		cr_assert_eq(grain_ring_try_enqueue_bulk(r, fill, CAP), 0);
 		waiters = &r->cons.sleepers.waiters;
 	} else {
 		waiters = &r->prod.sleepers.waiters;
@@ -145,9 +145,9 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 	/* The other side's plain non-blocking call wakes it. */
 	int64_t woke = test_now_ns();
 	if (p->enqueue)
-		cr_assert_eq(grain_ring_dequeue_bulk(r, out, 2), 0);
+		cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 2), 0);
 	else
-		cr_assert_eq(grain_ring_enqueue_bulk(r, fill, 2), 0);
+		cr_assert_eq(grain_ring_try_enqueue_bulk(r, fill, 2), 0);
 	pthread_join(t, NULL);
 	cr_assert_lt(test_now_ns() - woke, 5000 * MS, "woken promptly");
 	cr_assert_eq(s.rc, p->op == TO_BURST ? 2 : 0);
@@ -182,7 +182,7 @@ ParameterizedTest(struct to_param *p, ring_timeout, ready_returns_at_once,
 	cr_assert_eq(grain_ring_create(&r, CAP, GRAIN_RING_MPMC | GRAIN_RING_WAIT,
 				       NULL), 0);
 	if (!p->enqueue)
-		cr_assert_eq(grain_ring_enqueue_bulk(r, fill, 2), 0);
+		cr_assert_eq(grain_ring_try_enqueue_bulk(r, fill, 2), 0);
 	int64_t t0 = test_now_ns();
 	int rc = call(r, p->op, p->enqueue, objs, p->timeout_ns);
 	cr_assert_eq(rc, p->op == TO_BURST ? 2 : 0);
@@ -217,7 +217,7 @@ ParameterizedTest(struct to_param *p, ring_timeout, short_times_out,
 	cr_assert_eq(grain_ring_create(&r, CAP, GRAIN_RING_MPMC | GRAIN_RING_WAIT,
 				       NULL), 0);
 	if (p->enqueue)
-		cr_assert_eq(grain_ring_enqueue_bulk(r, fill, CAP), 0);
+		cr_assert_eq(grain_ring_try_enqueue_bulk(r, fill, CAP), 0);
 	int64_t t0 = test_now_ns();
 	cr_assert_eq(call(r, p->op, p->enqueue, objs, p->timeout_ns), -ETIMEDOUT);
 	int64_t took = test_now_ns() - t0;

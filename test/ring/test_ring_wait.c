@@ -126,7 +126,7 @@ Test(ring_wait, waiters_wanting_different_counts, .timeout = 60)
 	cr_assert_eq(one.rc, 0, "the single waiter got the object");
 	cr_assert_eq(atomic_load(&woken), 1u, "the bulk waiter still waits");
 	void *four[4] = { 0 };
-	cr_assert_eq(grain_ring_enqueue_bulk(r, four, 4), 0);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, four, 4), 0);
 	pthread_join(bulk.thread, NULL);
 	cr_assert_eq(bulk.rc, 0);
 	cr_assert(grain_ring_empty(r));
@@ -150,7 +150,7 @@ Test(ring_wait, blocked_producers_wake, .timeout = 60)
 	struct sleeper s[K];
 	void *objs[4] = { 0 };
 
-	cr_assert_eq(grain_ring_enqueue_bulk(r, objs, 4), 0);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, objs, 4), 0);
 	for (unsigned i = 0; i < K; i++) {
 		s[i] = (struct sleeper){ r, &woken, 1, -1, 0 };
 		cr_assert_eq(pthread_create(&s[i].thread, NULL, sleep_enqueue,

@@ -84,12 +84,12 @@ static unsigned put(struct whole *w, void **objs, unsigned n)
 	switch (w->p->op) {
 	case WHOLE_BULK:
 	case WHOLE_BULK_BURST:
-		rc = grain_ring_enqueue_bulk(r, objs, n < CAP ? n : CAP);
+		rc = grain_ring_try_enqueue_bulk(r, objs, n < CAP ? n : CAP);
 		if (rc != 0 && rc != -EAGAIN)
 			fail(w, "enqueue_bulk of the capacity: an error");
 		return rc == 0 ? (n < CAP ? n : CAP) : 0;
 	case WHOLE_BURST:
-		rc = grain_ring_enqueue_burst(r, objs, n);
+		rc = grain_ring_try_enqueue_burst(r, objs, n);
 		break;
 	case WHOLE_WAIT:
 		rc = grain_ring_enqueue_bulk_wait(r, objs, n < CAP ? n : CAP,
@@ -151,7 +151,7 @@ static unsigned take(struct whole *w, void **objs)
 
 	switch (w->p->op) {
 	case WHOLE_BULK:
-		rc = grain_ring_dequeue_bulk(r, objs, CAP);
+		rc = grain_ring_try_dequeue_bulk(r, objs, CAP);
 		if (rc != 0 && rc != -EAGAIN)
 			fail(w, "dequeue_bulk of the capacity: an error");
 		return rc == 0 ? CAP : 0;
@@ -167,7 +167,7 @@ static unsigned take(struct whole *w, void **objs)
 			return 0;
 		break;
 	default:
-		rc = grain_ring_dequeue_burst(r, objs, BIG);
+		rc = grain_ring_try_dequeue_burst(r, objs, BIG);
 	}
 	if (rc < 0)
 		fail(w, "dequeue_burst returned an error");
@@ -305,40 +305,40 @@ ParameterizedTest(unsigned *mode, ring_whole, alone)
 
 	/* A whole-ring bulk: only into an empty ring, only out of a full
 	 * one; one more than the capacity can never succeed. */
-	cr_assert_eq(grain_ring_enqueue_bulk(r, in, CAP + 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, CAP + 1), -EINVAL);
 	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, in, CAP + 1, 0), -EINVAL);
 	cr_assert_eq(grain_ring_try_enqueue(r, in[0]), 0);
-	cr_assert_eq(grain_ring_enqueue_bulk(r, in, CAP), -EAGAIN);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, CAP), -EAGAIN);
 	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, in, CAP, 1000), -ETIMEDOUT);
 	cr_assert_eq(grain_ring_count(r), 1u, "a failed bulk adds nothing");
-	cr_assert_eq(grain_ring_dequeue_bulk(r, out, CAP), -EAGAIN);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, CAP), -EAGAIN);
 	cr_assert_eq(grain_ring_dequeue_bulk_wait(r, out, CAP, 0), -ETIMEDOUT);
 	cr_assert_eq(grain_ring_count(r), 1u, "a failed bulk takes nothing");
 	cr_assert_eq(grain_ring_try_dequeue(r, out), 0);
-	cr_assert_eq(grain_ring_enqueue_bulk(r, in, CAP), 0);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, CAP), 0);
 	cr_assert(grain_ring_full(r));
-	cr_assert_eq(grain_ring_dequeue_bulk(r, out, CAP + 1), -EINVAL);
-	cr_assert_eq(grain_ring_dequeue_bulk(r, out, CAP), 0);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, CAP + 1), -EINVAL);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, CAP), 0);
 	cr_assert(grain_ring_empty(r));
 	for (unsigned i = 0; i < CAP; i++)
 		cr_assert_eq(out[i], in[i]);
 
 	/* A burst over the capacity fills the ring and stops there. */
-	cr_assert_eq(grain_ring_enqueue_burst(r, in, BIG), (int)CAP);
-	cr_assert_eq(grain_ring_enqueue_burst(r, in, BIG), 0);
-	cr_assert_eq(grain_ring_dequeue_burst(r, out, BIG), (int)CAP);
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, BIG), (int)CAP);
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, BIG), 0);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, out, BIG), (int)CAP);
 	for (unsigned i = 0; i < CAP; i++)
 		cr_assert_eq(out[i], in[i]);
-	cr_assert_eq(grain_ring_dequeue_burst(r, out, BIG), 0);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, out, BIG), 0);
 	cr_assert_eq(grain_ring_enqueue_burst_wait(r, in, BIG, 0), (int)CAP);
 	cr_assert_eq(grain_ring_enqueue_burst_wait(r, in, BIG, 0), -ETIMEDOUT);
 	cr_assert_eq(grain_ring_dequeue_burst_wait(r, out, BIG, 0), (int)CAP);
 	cr_assert(grain_ring_empty(r));
 	/* Half full: a big burst takes only the free half. */
-	cr_assert_eq(grain_ring_enqueue_burst(r, in, CAP / 2), (int)(CAP / 2));
-	cr_assert_eq(grain_ring_enqueue_burst(r, in + CAP / 2, BIG),
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, CAP / 2), (int)(CAP / 2));
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, in + CAP / 2, BIG),
 		     (int)(CAP / 2));
-	cr_assert_eq(grain_ring_dequeue_burst(r, out, BIG), (int)CAP);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, out, BIG), (int)CAP);
 	for (unsigned i = 0; i < CAP; i++)
 		cr_assert_eq(out[i], in[i]);
 	grain_ring_destroy(r);

@@ -42,7 +42,7 @@ static void grain_destroy(void *queue)
 
 static int put(void *q, struct prio_item *item)
 {
-	return grain_prio_enqueue_prio(q, item->prio, item);
+	return grain_prio_try_enqueue_prio(q, item->prio, item);
 }
 
 static unsigned get_single(void *q, struct prio_item **items, unsigned n,
@@ -63,7 +63,7 @@ static unsigned get_burst(void *q, struct prio_item **items, unsigned n,
 	void *objs[PRIO_MAX_BURST];
 
 	(void)bandp;
-	int k = grain_prio_dequeue_burst(q, objs, n);
+	int k = grain_prio_try_dequeue_burst(q, objs, n);
 	for (int i = 0; i < k; i++)
 		items[i] = objs[i];
 	return k > 0 ? (unsigned)k : 0;

@@ -36,14 +36,16 @@ GRAIN_INLINE_API void grain_cpu_relax(void)
 
 GRAIN_INLINE_API void grain_spin_init(struct grain_spinlock *l)
 {
-	atomic_init(&l->locked, 0u);
+	if (GRAIN_LIKELY(l != NULL))
+		atomic_init(&l->locked, 0u);
 }
 
 GRAIN_INLINE_API bool grain_spin_trylock(struct grain_spinlock *l)
 {
 	/* A1: pairs with R1 in grain_spin_unlock(); the last holder's writes
 	 * are visible. */
-	return atomic_load_explicit(&l->locked, memory_order_relaxed) == 0u &&
+	return GRAIN_LIKELY(l != NULL) &&
+	       atomic_load_explicit(&l->locked, memory_order_relaxed) == 0u &&
 	       atomic_exchange_explicit(&l->locked, 1u,
 					memory_order_acquire) == 0u;
 }
@@ -52,6 +54,8 @@ GRAIN_INLINE_API void grain_spin_lock(struct grain_spinlock *l)
 {
 	unsigned spins = 0;
 
+	if (GRAIN_UNLIKELY(l == NULL))
+		return;
 	while (!grain_spin_trylock(l)) {
 		do {
 			if (spins < 64) {
@@ -70,6 +74,8 @@ GRAIN_INLINE_API void grain_spin_lock(struct grain_spinlock *l)
 
 GRAIN_INLINE_API void grain_spin_unlock(struct grain_spinlock *l)
 {
+	if (GRAIN_UNLIKELY(l == NULL))
+		return;
 	/* R1: pairs with A1; our critical section happens-before the next. */
 	atomic_store_explicit(&l->locked, 0u, memory_order_release);
 }

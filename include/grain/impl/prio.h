@@ -110,6 +110,19 @@ grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
 	return k;
 }
 
+/* Up to n objects from band b into objs; *bandp (if not NULL) gets b when
+ * any is taken. Returns the count. */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs,
+		     unsigned n, unsigned *bandp)
+{
+	unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs, n, true);
+
+	if (k != 0 && bandp != NULL)
+		*bandp = b;
+	return k;
+}
+
 /* Strict dequeue of a scanned queue: each band's head in turn, highest
  * first, in one pass; a band that gives less than asked is empty (or
  * blocked by an unpublished slot) for now, and the call goes on to the
@@ -121,17 +134,8 @@ grain_impl_prio_dequeue_scan(struct grain_prio *p, void **objs, unsigned n,
 	const unsigned nbands = p->ro.nbands;
 	unsigned got = 0;
 
-	for (unsigned b = 0; b < nbands; b++) {
-		unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs + got,
-						     n - got, true);
-		if (k != 0) {
-			if (bandp != NULL)
-				*bandp = b;
-			got += k;
-			if (got == n)
-				break;
-		}
-	}
+	for (unsigned b = 0; b < nbands && got < n; b++)
+		got += grain_impl_prio_take(p, b, objs + got, n - got, bandp);
 	return got;
 }
 
@@ -161,11 +165,9 @@ grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
 
 	while ((m &= ~drained) != 0) {
 		unsigned b = (unsigned)__builtin_ctzll(m);
-		unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs + got,
-						     n - got, true);
+		unsigned k = grain_impl_prio_take(p, b, objs + got, n - got,
+						  bandp);
 		if (k != 0) {
-			if (bandp != NULL)
-				*bandp = b;
 			got += k;
 			if (got == n)
 				break;
@@ -188,10 +190,10 @@ grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
 
 GRAIN_INLINE_API unsigned grain_prio_bands(const struct grain_prio *prio)
 {
-	return prio->ro.nbands;
+	return GRAIN_LIKELY(prio != NULL) ? prio->ro.nbands : 0u;
 }
 
-GRAIN_INLINE_API int grain_prio_enqueue(struct grain_prio *prio, unsigned band,
+GRAIN_INLINE_API int grain_prio_try_enqueue(struct grain_prio *prio, unsigned band,
 					void *obj)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands))
@@ -199,16 +201,16 @@ GRAIN_INLINE_API int grain_prio_enqueue(struct grain_prio *prio, unsigned band,
 	return grain_impl_prio_enqueue(prio, band, &obj, 1) == 1 ? 0 : -EAGAIN;
 }
 
-GRAIN_INLINE_API int grain_prio_enqueue_prio(struct grain_prio *prio,
+GRAIN_INLINE_API int grain_prio_try_enqueue_prio(struct grain_prio *prio,
 					     unsigned priority, void *obj)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || priority >= GRAIN_PRIO_PRIORITIES))
 		return -EINVAL;
-	return grain_prio_enqueue(prio, prio->ro.priomap[priority], obj);
+	return grain_prio_try_enqueue(prio, prio->ro.priomap[priority], obj);
 }
 
 GRAIN_INLINE_API int
-grain_prio_enqueue_burst(struct grain_prio *prio, unsigned band,
+grain_prio_try_enqueue_burst(struct grain_prio *prio, unsigned band,
 			 void *const *objs, unsigned n)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands ||
@@ -225,7 +227,7 @@ GRAIN_INLINE_API int grain_prio_try_dequeue(struct grain_prio *prio,
 	return grain_impl_prio_dequeue(prio, objp, 1, bandp) == 1 ? 0 : -EAGAIN;
 }
 
-GRAIN_INLINE_API int grain_prio_dequeue_burst(struct grain_prio *prio,
+GRAIN_INLINE_API int grain_prio_try_dequeue_burst(struct grain_prio *prio,
 					      void **objs, unsigned n)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || (objs == NULL && n != 0) ||

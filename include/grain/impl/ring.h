@@ -200,266 +200,276 @@ static GRAIN_ALWAYS_INLINE unsigned grain_impl_ring_fit(uint64_t avail,
 }
 
 /*
- * Claim up to n consecutive positions of a multi side whose other side
- * publishes per slot. want(p) is the sequence a slot must hold for
- * position p to be claimable: p for producers (free), p + 1 for consumers
- * (ready). Returns the first claimed position in *posp and the count (n,
- * or fewer only if burst; 0 if none).
+ * Move a multi side's position from *pos to *pos + k, claiming [*pos,
+ * *pos + k) for the caller: true, with the first claimed position in
+ * *posp; false if another thread moved it first, *pos then holding its
+ * new value. Relaxed: what the claim may touch was checked with acquire
+ * loads before. The claimed position is the copy made before the CAS:
+ * the compiler then need not take it from the register the CAS writes.
+ */
+static GRAIN_ALWAYS_INLINE bool
+grain_impl_ring_cas(struct grain_impl_ring_side *side, uint64_t *pos,
+		    unsigned k, uint64_t *posp)
+{
+	const uint64_t claimed = *pos;
+
+	if (!atomic_compare_exchange_weak_explicit(&side->pos, pos, claimed + k,
+						   memory_order_relaxed,
+						   memory_order_relaxed))
+		return false;
+	*posp = claimed;
+	return true;
+}
+
+/*
+ * How many of the n positions from pos a multi side may claim when its
+ * other side publishes per slot: the slots whose sequence is p + ready
+ * (ready 0: free, for producers; 1: ready, for consumers). n, or fewer
+ * only if burst (0: none); *stale is set if another thread of this side
+ * moved the position since pos was read.
  */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_claim_slots(struct grain_impl_ring_side *side,
-			    struct grain_impl_ring_slot *slots, uint64_t ready,
-			    unsigned n, bool burst, uint64_t *posp)
+grain_impl_ring_avail_slots(struct grain_impl_ring_slot *slots, uint64_t mask,
+			    uint64_t pos, uint64_t ready, unsigned n,
+			    bool burst, bool *stale)
 {
+	int64_t d;
+	unsigned k = grain_impl_ring_scan(slots, mask, pos, ready, n, &d);
+
+	/* A later sequence: another thread of this side claimed the slot. */
+	*stale = k < n && d > 0;
+	return k == n || burst ? k : 0;
+}
+
+/*
+ * The same for multiple producers of a single consumer, which publishes
+ * its position: other->pos (acquire, A1') bounds what may be claimed, lim
+ * (the capacity) positions past it.
+ */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_avail_index(struct grain_impl_ring_side *other, uint64_t lim,
+			    uint64_t pos, unsigned n, bool burst, bool *stale)
+{
+	/* A1': pairs with R2' of the single consumer. */
+	uint64_t bound =
+		atomic_load_explicit(&other->pos, memory_order_acquire) + lim;
+	int64_t avail = (int64_t)(bound - pos);
+
+	/* Negative: our pos was read after the bound (this side moved past
+	 * it meanwhile). */
+	*stale = avail < 0;
+	return avail < 0 ? 0 : grain_impl_ring_fit((uint64_t)avail, n, burst);
+}
+
+/*
+ * Claim up to n consecutive positions of a multi side of r: the producers
+ * (side == &r->prod) or the consumers. by_index: the other side is a
+ * single consumer that publishes its position (producers only); else it
+ * publishes per slot, and ready is as for grain_impl_ring_avail_slots().
+ * Returns the first claimed position in *posp and the count (n, or fewer
+ * only if burst; 0 if none).
+ */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_claim(struct grain_ring *r, struct grain_impl_ring_side *side,
+		      bool by_index, uint64_t ready, unsigned n, bool burst,
+		      uint64_t *posp)
+{
+	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
 	const uint64_t mask = side->mask;
 	uint64_t pos = atomic_load_explicit(&side->pos, memory_order_relaxed);
 
 	for (;;) {
-		int64_t d;
-		unsigned k = grain_impl_ring_scan(slots, mask, pos, ready, n, &d);
-
-		if (k < n) {
-			if (d > 0) {
-				/* Another thread of this side claimed the slot
-				 * since we read pos: start again from now. */
-				pos = atomic_load_explicit(
-					&side->pos, memory_order_relaxed);
-				continue;
-			}
-			if (!burst || k == 0)
-				return 0;
-		}
-		/* Only the winner of this CAS may touch positions [pos, pos+k):
-		 * the slots were checked above and only the owner of a
-		 * position changes its slot's sequence, so they stay as seen.
-		 * On failure pos is reloaded and the check redone. The claimed
-		 * position is the copy made before the CAS: the compiler then
-		 * need not take it from the register the CAS writes. */
-		const uint64_t claimed = pos;
-		if (atomic_compare_exchange_weak_explicit(
-			    &side->pos, &pos, claimed + k, memory_order_relaxed,
-			    memory_order_relaxed)) {
-			*posp = claimed;
-			return k;
-		}
-	}
-}
-
-/*
- * Claim up to n positions for multiple producers of a single consumer,
- * which publishes its position: other->pos (acquire, A1') bounds what may
- * be claimed, lim (the capacity) positions past it. Same results as
- * grain_impl_ring_claim_slots().
- */
-static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_claim_index(struct grain_impl_ring_side *side,
-			    struct grain_impl_ring_side *other, uint64_t lim,
-			    unsigned n, bool burst, uint64_t *posp)
-{
-	uint64_t pos = atomic_load_explicit(&side->pos, memory_order_relaxed);
-
-	for (;;) {
-		/* A1': pairs with R2' of the single consumer. */
-		uint64_t bound = atomic_load_explicit(&other->pos,
-						      memory_order_acquire) +
-				 lim;
-		int64_t avail = (int64_t)(bound - pos);
-
-		if (avail < 0) {
-			/* Our pos was read after the bound (this side moved
-			 * past it meanwhile): read both again. */
+		bool stale;
+		unsigned k = by_index
+			? grain_impl_ring_avail_index(&r->cons, mask + 1, pos,
+						      n, burst, &stale)
+			: grain_impl_ring_avail_slots(slots, mask, pos, ready,
+						      n, burst, &stale);
+		if (stale) {
 			pos = atomic_load_explicit(&side->pos,
 						   memory_order_relaxed);
 			continue;
 		}
-		unsigned k = grain_impl_ring_fit((uint64_t)avail, n, burst);
 		if (k == 0)
 			return 0;
-		/* The CAS's winner owns [pos, pos + k): they were within the
-		 * bound, which only grows. */
-		const uint64_t claimed = pos;
-		if (atomic_compare_exchange_weak_explicit(
-			    &side->pos, &pos, claimed + k, memory_order_relaxed,
-			    memory_order_relaxed)) {
-			*posp = claimed;
+		/* Only the winner of this CAS may touch positions [pos, pos+k):
+		 * per slot, the slots were checked above and only the owner of
+		 * a position changes its slot's sequence, so they stay as
+		 * seen; by index, they were within the bound, which only
+		 * grows. On failure pos is reloaded and the check redone. */
+		if (grain_impl_ring_cas(side, &pos, k, posp))
 			return k;
-		}
 	}
 }
 
-/* Room for a single producer at pos: SPSC from the cached head, else the
- * consumers' per-slot sequences. */
+/* Room for the single producer of an SC ring (SPSC) at pos, from its
+ * cached copy of the consumer's position, read again only when the copy
+ * says there is not enough. */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_room_sp(struct grain_ring *r,
-			struct grain_impl_ring_slot *slots, uint64_t pos,
-			unsigned n, bool burst, bool sc)
+grain_impl_ring_room_spsc(struct grain_ring *r, uint64_t pos, unsigned n,
+			  bool burst)
 {
 	const uint64_t cap = (uint64_t)r->prod.mask + 1;
+	uint64_t head = atomic_load_explicit(&r->prod.cache,
+					     memory_order_relaxed);
 
-	if (sc) {
-		uint64_t head = atomic_load_explicit(&r->prod.cache,
-						     memory_order_relaxed);
-		if (cap - (pos - head) < n) {
-			/* A1': pairs with R2' in the consumer. */
-			head = atomic_load_explicit(&r->cons.pos,
-						    memory_order_acquire);
-			atomic_store_explicit(&r->prod.cache, head,
-					      memory_order_relaxed);
-		}
-		return grain_impl_ring_fit(cap - (pos - head), n, burst);
+	if (cap - (pos - head) < n) {
+		/* A1': pairs with R2' in the consumer. */
+		head = atomic_load_explicit(&r->cons.pos, memory_order_acquire);
+		atomic_store_explicit(&r->prod.cache, head,
+				      memory_order_relaxed);
 	}
-	/* With one producer no slot ahead of pos can hold a later sequence:
-	 * the first one not free ends the run. */
+	return grain_impl_ring_fit(cap - (pos - head), n, burst);
+}
+
+/*
+ * Reserve up to n positions for an enqueue (enq) or a dequeue: returns the
+ * count (n, or fewer only if burst; 0 if none) and the first position in
+ * *posp. A multi side claims them with a CAS; a single side owns its
+ * position and only checks what the other side published.
+ */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_reserve(struct grain_ring *r, bool enq, unsigned n,
+			bool burst, bool sp, bool sc, uint64_t *posp)
+{
+	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
+	const uint64_t ready = enq ? 0 : 1;
+
+	if (!(enq ? sp : sc))
+		return grain_impl_ring_claim(r, side, enq && sc, ready, n,
+					     burst, posp);
+	/* Only we write our side's pos. */
+	const uint64_t pos = atomic_load_explicit(&side->pos,
+						  memory_order_relaxed);
+	*posp = pos;
+	if (enq && sc)
+		return grain_impl_ring_room_spsc(r, pos, n, burst);
+	/* With one thread on this side no slot ahead of pos can hold a later
+	 * sequence: the first one not free (or not ready) ends the run. */
 	int64_t d;
-	unsigned k = grain_impl_ring_scan(slots, r->prod.mask, pos, 0, n, &d);
+	unsigned k = grain_impl_ring_scan(grain_impl_ring_slots(r), side->mask,
+					  pos, ready, n, &d);
 	return k == n || burst ? k : 0;
 }
 
-/* Objects ready for a single consumer at pos: the producers' per-slot
- * sequences (with one consumer no slot ahead of pos can hold a later
- * sequence, so the first one not ready ends the run). */
-static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_ready_sc(struct grain_ring *r,
-			 struct grain_impl_ring_slot *slots, uint64_t pos,
-			 unsigned n, bool burst)
+/* One object into (in) or out of a slot. */
+static GRAIN_ALWAYS_INLINE void
+grain_impl_ring_copy_one(struct grain_impl_ring_slot *slot, void **obj,
+			 bool in)
 {
-	int64_t d;
-	unsigned k = grain_impl_ring_scan(slots, r->cons.mask, pos, 1, n, &d);
-	return k == n || burst ? k : 0;
+	if (in)
+		slot->obj = *obj;
+	else
+		*obj = slot->obj;
 }
 
-static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_put(struct grain_ring *r, void *const *objs, unsigned n,
-		    bool burst, bool sp, bool sc)
+/* Copy k objects into (in) or out of the slots of positions [pos,
+ * pos + k), which the caller owns; in is a constant in every copy. */
+static GRAIN_ALWAYS_INLINE void
+grain_impl_ring_copy(struct grain_impl_ring_slot *slots, uint64_t mask,
+		     uint64_t pos, void **objs, unsigned k, bool in)
 {
-	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
-	const uint64_t mask = r->prod.mask;
-	uint64_t pos;
-	unsigned k;
-
-	if (sp) {
-		/* Only we write prod.pos. */
-		pos = atomic_load_explicit(&r->prod.pos, memory_order_relaxed);
-		k = grain_impl_ring_room_sp(r, slots, pos, n, burst, sc);
-	} else if (sc) {
-		k = grain_impl_ring_claim_index(&r->prod, &r->cons, mask + 1, n,
-						burst, &pos);
-	} else {
-		k = grain_impl_ring_claim_slots(&r->prod, slots, 0, n, burst,
-						&pos);
-	}
-	if (GRAIN_UNLIKELY(k == 0))
-		return 0;
 	const unsigned run = grain_impl_ring_run(pos, mask, k);
 	struct grain_impl_ring_slot *s = slots + (pos & mask);
+
 	for (unsigned i = 0; i < run; i++)
-		s[i].obj = objs[i];
+		grain_impl_ring_copy_one(&s[i], &objs[i], in);
 	for (unsigned i = run; i < k; i++)
-		slots[i - run].obj = objs[i];
-	if (sp) {
+		grain_impl_ring_copy_one(&slots[i - run], &objs[i], in);
+}
+
+/* Hand the slots of positions [pos, pos + k) to the other side: set the
+ * sequence of position pos + i to pos + i + next, last slot first, so
+ * that the other side finds the batch's first slot ready only once the
+ * whole batch is, and takes it in one go instead of chasing our stores
+ * line by line (the ptr_ring batched-zeroing idea, without losing any
+ * slot). The releases are R1 (producers, next 1) or R2 (consumers, next
+ * the capacity). */
+static GRAIN_ALWAYS_INLINE void
+grain_impl_ring_release(struct grain_impl_ring_slot *slots, uint64_t mask,
+			uint64_t pos, unsigned k, uint64_t next)
+{
+	const unsigned run = grain_impl_ring_run(pos, mask, k);
+	struct grain_impl_ring_slot *s = slots + (pos & mask);
+
+	for (unsigned i = k; i-- > run;)
+		atomic_store_explicit(&slots[i - run].seq, pos + i + next,
+				      memory_order_release);
+	for (unsigned i = run; i-- > 0;)
+		atomic_store_explicit(&s[i].seq, pos + i + next,
+				      memory_order_release);
+}
+
+/*
+ * Enqueue (enq) or dequeue up to n objects (n, or none unless burst):
+ * reserve the positions, copy the objects, then tell the other side.
+ * Returns the count. The enqueue's objects are only read.
+ */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_move(struct grain_ring *r, void **objs, unsigned n, bool burst,
+		     bool enq, bool sp, bool sc)
+{
+	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
+	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
+	const uint64_t mask = side->mask;
+	uint64_t pos;
+	unsigned k = grain_impl_ring_reserve(r, enq, n, burst, sp, sc, &pos);
+
+	if (GRAIN_UNLIKELY(k == 0))
+		return 0;
+	grain_impl_ring_copy(slots, mask, pos, objs, k, enq);
+	if (enq && sp) {
 		/* Only we write prod.pos; the consumers do not read it. */
 		atomic_store_explicit(&r->prod.pos, pos + k,
 				      memory_order_relaxed);
 	}
-	/* Last slot first: a consumer finds the batch's first slot ready
-	 * only once the whole batch is, and takes it in one go instead of
-	 * chasing our stores line by line. R1: pairs with A2; the consumer
-	 * of pos + i sees obj. */
-	for (unsigned i = k; i-- > run;)
-		atomic_store_explicit(&slots[i - run].seq, pos + i + 1,
-				      memory_order_release);
-	for (unsigned i = run; i-- > 0;)
-		atomic_store_explicit(&s[i].seq, pos + i + 1,
-				      memory_order_release);
-	if (r->prod.flags & GRAIN_RING_WAIT)
-		grain_impl_ring_notify(&r->prod.sleepers);
-	return k;
-}
-
-static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_get(struct grain_ring *r, void **objs, unsigned n, bool burst,
-		    bool sp, bool sc)
-{
-	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
-	const uint64_t mask = r->cons.mask;
-	uint64_t pos;
-	unsigned k;
-
-	(void)sp; /* every producer publishes per slot */
-	if (sc) {
-		/* Only we write cons.pos. */
-		pos = atomic_load_explicit(&r->cons.pos, memory_order_relaxed);
-		k = grain_impl_ring_ready_sc(r, slots, pos, n, burst);
-	} else {
-		k = grain_impl_ring_claim_slots(&r->cons, slots, 1, n, burst,
-						&pos);
-	}
-	if (GRAIN_UNLIKELY(k == 0))
-		return 0;
-	const unsigned run = grain_impl_ring_run(pos, mask, k);
-	struct grain_impl_ring_slot *s = slots + (pos & mask);
-	for (unsigned i = 0; i < run; i++)
-		objs[i] = s[i].obj;
-	for (unsigned i = run; i < k; i++)
-		objs[i] = slots[i - run].obj;
-	if (sc) {
+	if (!enq && sc) {
 		/* R2': pairs with A1'; the producers may now overwrite the
 		 * objects we read. */
 		atomic_store_explicit(&r->cons.pos, pos + k,
 				      memory_order_release);
 	} else {
-		const uint64_t cap = mask + 1;
-
-		/* Last slot first, as in enqueue: producers get the batch's
-		 * slots back together (the ptr_ring batched-zeroing idea,
-		 * without losing any slot). */
-		/* R2: pairs with A1; the producer of pos + i + cap may now
+		/* R1: pairs with A2; the consumer of pos + i sees obj. R2:
+		 * pairs with A1; the producer of pos + i + capacity may now
 		 * overwrite obj. */
-		for (unsigned i = k; i-- > run;)
-			atomic_store_explicit(&slots[i - run].seq,
-					      pos + i + cap,
-					      memory_order_release);
-		for (unsigned i = run; i-- > 0;)
-			atomic_store_explicit(&s[i].seq, pos + i + cap,
-					      memory_order_release);
+		grain_impl_ring_release(slots, mask, pos, k,
+					enq ? 1 : mask + 1);
 	}
-	if (r->cons.flags & GRAIN_RING_WAIT)
-		grain_impl_ring_notify(&r->cons.sleepers);
+	if (side->flags & GRAIN_RING_WAIT)
+		grain_impl_ring_notify(&side->sleepers);
 	return k;
 }
 
-/* Enqueue up to n objects (n, or none unless burst); returns the count. */
+/* Enqueue up to n objects (n, or none unless burst); returns the count.
+ * One copy per mode. */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_enqueue(struct grain_ring *r, void *const *objs, unsigned n,
 			bool burst)
 {
 	const unsigned mode = r->prod.flags & (GRAIN_RING_SP | GRAIN_RING_SC);
+	void **in = (void **)(uintptr_t)objs; /* only read */
 
 	/* MPMC tested first: one compare on the default mode's path. */
 	if (mode == GRAIN_RING_MPMC)
-		return grain_impl_ring_put(r, objs, n, burst, false, false);
+		return grain_impl_ring_move(r, in, n, burst, true, false, false);
 	if (mode == GRAIN_RING_SPSC)
-		return grain_impl_ring_put(r, objs, n, burst, true, true);
+		return grain_impl_ring_move(r, in, n, burst, true, true, true);
 	if (mode == GRAIN_RING_MPSC)
-		return grain_impl_ring_put(r, objs, n, burst, false, true);
-	return grain_impl_ring_put(r, objs, n, burst, true, false);
+		return grain_impl_ring_move(r, in, n, burst, true, false, true);
+	return grain_impl_ring_move(r, in, n, burst, true, true, false);
 }
 
-/* Dequeue up to n objects (n, or none unless burst); returns the count. */
+/* Dequeue up to n objects (n, or none unless burst); returns the count.
+ * Two copies: every producer publishes per slot, so the consumers' code
+ * depends on SC alone. */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_dequeue(struct grain_ring *r, void **objs, unsigned n,
 			bool burst)
 {
-	const unsigned mode = r->cons.flags & (GRAIN_RING_SP | GRAIN_RING_SC);
-
-	/* MPMC tested first: one compare on the default mode's path. */
-	if (mode == GRAIN_RING_MPMC)
-		return grain_impl_ring_get(r, objs, n, burst, false, false);
-	if (mode == GRAIN_RING_SPSC)
-		return grain_impl_ring_get(r, objs, n, burst, true, true);
-	if (mode == GRAIN_RING_MPSC)
-		return grain_impl_ring_get(r, objs, n, burst, false, true);
-	return grain_impl_ring_get(r, objs, n, burst, true, false);
+	if (r->cons.flags & GRAIN_RING_SC)
+		return grain_impl_ring_move(r, objs, n, burst, false, false,
+					    true);
+	return grain_impl_ring_move(r, objs, n, burst, false, false, false);
 }
 
 /*
@@ -543,7 +553,7 @@ void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos);
 
 GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring)
 {
-	return ring->cons.mask + 1u;
+	return GRAIN_LIKELY(ring != NULL) ? ring->cons.mask + 1u : 0u;
 }
 
 GRAIN_INLINE_API int grain_ring_try_enqueue(struct grain_ring *ring, void *obj)
@@ -561,74 +571,92 @@ GRAIN_INLINE_API int grain_ring_try_dequeue(struct grain_ring *ring,
 	return grain_impl_ring_dequeue(ring, objp, 1, false) == 1 ? 0 : -EAGAIN;
 }
 
-GRAIN_INLINE_API int grain_ring_enqueue_bulk(struct grain_ring *ring,
-					     void *const *objs, unsigned n)
+/* The arguments of an n-object call are valid: a ring, objects unless
+ * n == 0, and n at most the capacity (bulk: more could never succeed) or
+ * INT32_MAX (burst: the count must fit the int returned). */
+static GRAIN_ALWAYS_INLINE bool
+grain_impl_ring_args_ok(const struct grain_ring *r, const void *objs,
+			unsigned n, bool burst)
 {
-	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
-			   n > ring->prod.mask + 1u))
-		return -EINVAL;
-	if (n == 0)
-		return 0;
-	return grain_impl_ring_enqueue(ring, objs, n, false) == n ? 0 : -EAGAIN;
+	return r != NULL && (objs != NULL || n == 0) &&
+	       n <= (burst ? (unsigned)INT32_MAX : r->prod.mask + 1u);
 }
 
-GRAIN_INLINE_API int grain_ring_enqueue_burst(struct grain_ring *ring,
-					      void *const *objs, unsigned n)
+/* The body of the four n-object calls: check, move, and turn the count
+ * into the call's result (bulk: 0 or -EAGAIN; burst: the count). */
+static GRAIN_ALWAYS_INLINE int grain_impl_ring_call(struct grain_ring *r,
+						    void **objs, unsigned n,
+						    bool burst, bool enq)
 {
-	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
-			   n > (unsigned)INT32_MAX))
+	if (GRAIN_UNLIKELY(!grain_impl_ring_args_ok(r, objs, n, burst)))
 		return -EINVAL;
 	if (n == 0)
 		return 0;
-	return (int)grain_impl_ring_enqueue(ring, objs, n, true);
+	unsigned k = enq ? grain_impl_ring_enqueue(r, objs, n, burst)
+			 : grain_impl_ring_dequeue(r, objs, n, burst);
+	if (burst)
+		return (int)k;
+	return k == n ? 0 : -EAGAIN;
 }
 
-GRAIN_INLINE_API int grain_ring_dequeue_bulk(struct grain_ring *ring,
-					     void **objs, unsigned n)
+GRAIN_INLINE_API int grain_ring_try_enqueue_bulk(struct grain_ring *ring,
+						 void *const *objs, unsigned n)
 {
-	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
-			   n > ring->cons.mask + 1u))
-		return -EINVAL;
-	if (n == 0)
-		return 0;
-	return grain_impl_ring_dequeue(ring, objs, n, false) == n ? 0 : -EAGAIN;
+	/* Only read: the cast serves the shared body. */
+	return grain_impl_ring_call(ring, (void **)(uintptr_t)objs, n, false,
+				    true);
 }
 
-GRAIN_INLINE_API int grain_ring_dequeue_burst(struct grain_ring *ring,
-					      void **objs, unsigned n)
+GRAIN_INLINE_API int grain_ring_try_enqueue_burst(struct grain_ring *ring,
+						  void *const *objs, unsigned n)
 {
-	if (GRAIN_UNLIKELY(ring == NULL || (objs == NULL && n != 0) ||
-			   n > (unsigned)INT32_MAX))
-		return -EINVAL;
-	if (n == 0)
-		return 0;
-	return (int)grain_impl_ring_dequeue(ring, objs, n, true);
+	return grain_impl_ring_call(ring, (void **)(uintptr_t)objs, n, true,
+				    true);
+}
+
+GRAIN_INLINE_API int grain_ring_try_dequeue_bulk(struct grain_ring *ring,
+						 void **objs, unsigned n)
+{
+	return grain_impl_ring_call(ring, objs, n, false, false);
+}
+
+GRAIN_INLINE_API int grain_ring_try_dequeue_burst(struct grain_ring *ring,
+						  void **objs, unsigned n)
+{
+	return grain_impl_ring_call(ring, objs, n, true, false);
 }
 
 GRAIN_INLINE_API void grain_ring_totals(const struct grain_ring *ring,
 					uint64_t *enqueued, uint64_t *dequeued)
 {
-	grain_impl_ring_totals(ring, enqueued, dequeued);
+	uint64_t tail = 0, head = 0;
+
+	if (GRAIN_LIKELY(ring != NULL))
+		grain_impl_ring_totals(ring, &tail, &head);
+	if (enqueued != NULL)
+		*enqueued = tail;
+	if (dequeued != NULL)
+		*dequeued = head;
 }
 
 GRAIN_INLINE_API unsigned grain_ring_count(const struct grain_ring *ring)
 {
-	return grain_impl_ring_count(ring);
+	return GRAIN_LIKELY(ring != NULL) ? grain_impl_ring_count(ring) : 0u;
 }
 
 GRAIN_INLINE_API unsigned grain_ring_free_count(const struct grain_ring *ring)
 {
-	return grain_ring_capacity(ring) - grain_impl_ring_count(ring);
+	return grain_ring_capacity(ring) - grain_ring_count(ring);
 }
 
 GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring)
 {
-	return grain_impl_ring_count(ring) == 0;
+	return grain_ring_count(ring) == 0;
 }
 
 GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring)
 {
-	return grain_impl_ring_count(ring) == grain_ring_capacity(ring);
+	return grain_ring_count(ring) == grain_ring_capacity(ring);
 }
 
 #endif /* GRAIN_IMPL_RING_H */

@@ -77,8 +77,8 @@ static void prio(void)
 	check(grain_prio_create(&q, &cfg, NULL) == 0, "prio");
 	if (q == NULL)
 		return;
-	check(grain_prio_enqueue(q, 2, &low) == 0, "enqueue band 2");
-	check(grain_prio_enqueue(q, 0, &high) == 0, "enqueue band 0");
+	check(grain_prio_try_enqueue(q, 2, &low) == 0, "enqueue band 2");
+	check(grain_prio_try_enqueue(q, 0, &high) == 0, "enqueue band 0");
 	check(grain_prio_try_dequeue(q, &out, &band) == 0 && out == &high &&
 	      band == 0, "band 0 first");
 	check(grain_prio_try_dequeue(q, &out, &band) == 0 && out == &low &&

@@ -71,8 +71,8 @@ int main()
 	grain_prio *q = nullptr;
 	check(grain_prio_create(&q, &pcfg, nullptr) == 0, "prio");
 	int low = 0, high = 0;
-	check(grain_prio_enqueue(q, 1, &low) == 0, "enqueue band 1");
-	check(grain_prio_enqueue(q, 0, &high) == 0, "enqueue band 0");
+	check(grain_prio_try_enqueue(q, 1, &low) == 0, "enqueue band 1");
+	check(grain_prio_try_enqueue(q, 0, &high) == 0, "enqueue band 0");
 	void *out = nullptr;
 	check(grain_prio_try_dequeue(q, &out, nullptr) == 0 && out == &high,
 	      "band 0 first");
