@@ -466,9 +466,9 @@ void grain_htab_reclaim_flush(struct grain_htab *h)
 		return;
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *st = &h->stripes[i];
-		grain_spin_lock(&st->lock);
+		grain_impl_spin_acquire(&st->lock);
 		struct grain_hnode *list = take_batch(st);
-		grain_spin_unlock(&st->lock);
+		grain_impl_spin_release(&st->lock);
 		htab_process_retired(h, list);
 	}
 }

@@ -82,7 +82,7 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 	int64_t freed = 0;
 	unsigned n = 0;
 
-	grain_spin_lock(&st->lock);
+	grain_impl_spin_acquire(&st->lock);
 	htab_array *a = grain_impl_htab_array_locked(st);
 	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL && freed < need &&
 	       (n == 0 || st->lru_head->stamp <= second)) {
@@ -111,7 +111,7 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 		htab_credit_bytes(h, (htab_stripe *)own, -freed);
 	else if (freed != 0)
 		grain_impl_htab_add_bytes(h, st, -freed);
-	grain_spin_unlock(&st->lock);
+	grain_impl_spin_release(&st->lock);
 	htab_process_retired(h, retired);
 	if (n != 0)
 		htab_resize_if_due(h, st);
@@ -232,10 +232,10 @@ unsigned grain_htab_expire(struct grain_htab *h, uint64_t now)
 			uint64_t o = oldest_of(st);
 			if (o == UINT64_MAX || now < o || now - o < h->ttl)
 				break;
-			grain_spin_lock(&st->lock);
+			grain_impl_spin_acquire(&st->lock);
 			n = htab_expire_stripe(h, st, now, HTAB_EVICT_BATCH,
 					       &retired);
-			grain_spin_unlock(&st->lock);
+			grain_impl_spin_release(&st->lock);
 			htab_process_retired(h, retired);
 			total += n;
 		} while (n == HTAB_EVICT_BATCH);

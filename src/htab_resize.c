@@ -313,7 +313,7 @@ void htab_resize_if_due(struct grain_htab *h, htab_stripe *st)
 	/* A racy first look, then again under the lock. */
 	if (!htab_resize_wanted(st))
 		return;
-	grain_spin_lock(&st->lock);
+	grain_impl_spin_acquire(&st->lock);
 	uint32_t target = htab_wanted_buckets(h, st);
 	if (target != grain_impl_htab_array_locked(st)->mask + 1 &&
 	    htab_relink(h, st, target, &retired) == 0)
@@ -321,7 +321,7 @@ void htab_resize_if_due(struct grain_htab *h, htab_stripe *st)
 				      memory_order_relaxed);
 	/* On -ENOMEM the load stays out of range: the next scope that
 	 * changes the stripe tries again. */
-	grain_spin_unlock(&st->lock);
+	grain_impl_spin_release(&st->lock);
 	htab_process_retired(h, retired);
 }
 
@@ -335,10 +335,10 @@ int grain_htab_resize(struct grain_htab *h, unsigned buckets)
 		struct grain_hnode *retired = NULL;
 		int rc = 0;
 
-		grain_spin_lock(&st->lock);
+		grain_impl_spin_acquire(&st->lock);
 		if (grain_impl_htab_array_locked(st)->mask + 1 != buckets)
 			rc = htab_relink(h, st, buckets, &retired);
-		grain_spin_unlock(&st->lock);
+		grain_impl_spin_release(&st->lock);
 		htab_process_retired(h, retired);
 		if (rc != 0)
 			return rc;

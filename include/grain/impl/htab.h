@@ -666,14 +666,14 @@ grain_htab_lock_fast(struct grain_htab *h, const void *key,
 	s->stripe = &h->stripes[grain_impl_htab_stripe_index(h, s->hash)];
 	s->retired = NULL;
 	s->todo = 0;
-	grain_spin_lock(&s->stripe->lock);
+	grain_impl_spin_acquire(&s->stripe->lock);
 }
 
 GRAIN_INLINE_API void grain_htab_unlock(struct grain_htab_scope *s)
 {
 	if (GRAIN_UNLIKELY(s == NULL || s->stripe == NULL))
 		return;
-	grain_spin_unlock(&s->stripe->lock);
+	grain_impl_spin_release(&s->stripe->lock);
 	if (GRAIN_UNLIKELY(((uintptr_t)s->retired | s->todo) != 0)) {
 		/* A copy: the caller's scope never escapes on the fast path,
 		 * so the compiler may keep it in registers. */
@@ -908,7 +908,7 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 		direct = (h->flags & GRAIN_HTAB_NO_RCU) != 0 && s.todo == 0;
 	}
 	if (direct) {
-		grain_spin_unlock(&s.stripe->lock);
+		grain_impl_spin_release(&s.stripe->lock);
 		grain_impl_htab_hand_back(h, n, GRAIN_HTAB_REMOVED);
 	} else {
 		grain_htab_unlock(&s);

@@ -42,21 +42,23 @@ GRAIN_INLINE_API void grain_spin_init(struct grain_spinlock *l)
 
 GRAIN_INLINE_API bool grain_spin_trylock(struct grain_spinlock *l)
 {
-	/* A1: pairs with R1 in grain_spin_unlock(); the last holder's writes
-	 * are visible. */
+	/* A1: pairs with R1 in grain_impl_spin_release(); the last holder's
+	 * writes are visible. */
 	return GRAIN_LIKELY(l != NULL) &&
 	       atomic_load_explicit(&l->locked, memory_order_relaxed) == 0u &&
 	       atomic_exchange_explicit(&l->locked, 1u,
 					memory_order_acquire) == 0u;
 }
 
-GRAIN_INLINE_API void grain_spin_lock(struct grain_spinlock *l)
+/* The contended half of taking @l: spin on plain loads, with a backoff
+ * that ends in sched_yield(), until the word reads free, then exchange
+ * again (test-and-test-and-set: the waiters share the line read-only
+ * while it is held). */
+static inline GRAIN_COLD void grain_impl_spin_contended(struct grain_spinlock *l)
 {
 	unsigned spins = 0;
 
-	if (GRAIN_UNLIKELY(l == NULL))
-		return;
-	while (!grain_spin_trylock(l)) {
+	do {
 		do {
 			if (spins < 64) {
 				for (unsigned i = 0; i <= spins; i++)
@@ -69,15 +71,41 @@ GRAIN_INLINE_API void grain_spin_lock(struct grain_spinlock *l)
 			}
 		} while (atomic_load_explicit(&l->locked,
 					      memory_order_relaxed) != 0u);
-	}
+		/* A1, as below. */
+	} while (atomic_exchange_explicit(&l->locked, 1u,
+					  memory_order_acquire) != 0u);
+}
+
+/* Take @l, which is not NULL (the library's own locks): one exchange
+ * when the lock is free, the common case; the contended half otherwise. */
+static GRAIN_ALWAYS_INLINE void grain_impl_spin_acquire(struct grain_spinlock *l)
+{
+	/* A1: pairs with R1 in grain_impl_spin_release(); the last holder's
+	 * writes are visible. */
+	if (GRAIN_LIKELY(atomic_exchange_explicit(&l->locked, 1u,
+						  memory_order_acquire) == 0u))
+		return;
+	grain_impl_spin_contended(l);
+}
+
+static GRAIN_ALWAYS_INLINE void grain_impl_spin_release(struct grain_spinlock *l)
+{
+	/* R1: pairs with A1; our critical section happens-before the next. */
+	atomic_store_explicit(&l->locked, 0u, memory_order_release);
+}
+
+GRAIN_INLINE_API void grain_spin_lock(struct grain_spinlock *l)
+{
+	if (GRAIN_UNLIKELY(l == NULL))
+		return;
+	grain_impl_spin_acquire(l);
 }
 
 GRAIN_INLINE_API void grain_spin_unlock(struct grain_spinlock *l)
 {
 	if (GRAIN_UNLIKELY(l == NULL))
 		return;
-	/* R1: pairs with A1; our critical section happens-before the next. */
-	atomic_store_explicit(&l->locked, 0u, memory_order_release);
+	grain_impl_spin_release(l);
 }
 
 #endif /* GRAIN_IMPL_LOCK_H */
