@@ -76,7 +76,7 @@ struct piece {
 	struct fbuf *buf;
 };
 
-enum { FIRST_IN = 1, LAST_IN = 2 };
+enum { FIRST_IN = 1, LAST_IN = 2, STALLED = 4 };
 
 #define INLINE_PIECES 4u
 #define INLINE_HEAD 96u /* Ethernet, two tags, IPv4 with 40 bytes of options;
@@ -649,6 +649,7 @@ enum add_result {
 	ADD_OK,        /* held (the datagram may now be complete) */
 	ADD_DUP,       /* nothing new: dropped, datagram kept */
 	ADD_NOMEM,     /* dropped, datagram kept */
+	ADD_PAST_END,  /* disagrees with the end: dropped, datagram kept */
 	KILL_OVERLAP,  /* datagram discarded */
 	KILL_BAD_END,
 	KILL_TOO_MANY,
@@ -762,30 +763,102 @@ static int take_head(const struct reasm *r, struct grain_htab_scope *s,
 }
 
 /*
- * The end rules, Linux's, for every policy (Snort also refuses to rebuild
- * such a datagram): a last fragment must not end before held data nor
- * differ from an earlier last fragment; nothing may extend past a known
- * end; a zero-length fragment kills the datagram. A last fragment that
- * passes records the end at once, so it counts even when its bytes are a
+ * The end rules. Four cases meet a datagram's end (its last fragment's,
+ * once one has come; otherwise the furthest end held):
+ *   past        a non-last fragment reaches past a known end
+ *   short_first the first last fragment ends before held data
+ *   short_again a second last fragment ends before the known end
+ *   long_again  a second last fragment ends after it
+ * and each policy answers each case with one of:
+ *   END_KILL  discard the datagram (Linux's ip_frag_queue())
+ *   END_DROP  drop the fragment alone; the end stays (FreeBSD's
+ *             ip_reass(), its ipq_maxoff check)
+ *   END_KEEP  hold the fragment's bytes, the end stays; a fragment that
+ *             overlaps held data discards the datagram (frag3's
+ *             "teardrop")
+ *   END_MOVE  the end moves to the fragment's (frag3: the higher end
+ *             point wins)
+ *   END_STALL record the end, hold the fragment, never complete: the
+ *             datagram waits for its timeout (FreeBSD: the held data
+ *             past the end can never leave the queue)
+ * See README.md's policy table for the sources.
+ */
+enum end_act { END_KILL, END_DROP, END_KEEP, END_MOVE, END_STALL };
+
+struct end_rule {
+	uint8_t past, short_first, short_again, long_again; /* end_act */
+	bool at_end_is_past; /* a non-last fragment ending at the end is
+				past it (FreeBSD's i >= ipq_maxoff) */
+};
+
+/* Linux (strict, linux), FreeBSD (bsd) and frag3 (the others). */
+static const struct end_rule end_rules[REASM_POLICY_COUNT] = {
+	/*		   past	     short_first short_again long_again */
+	[REASM_STRICT] = { END_KILL, END_KILL, END_KILL, END_KILL, false },
+	[REASM_LINUX] = { END_KILL, END_KILL, END_KILL, END_KILL, false },
+	[REASM_BSD] = { END_DROP, END_STALL, END_DROP, END_DROP, true },
+	[REASM_FIRST] = { END_DROP, END_KEEP, END_KEEP, END_MOVE, false },
+	[REASM_LAST] = { END_DROP, END_KEEP, END_KEEP, END_MOVE, false },
+	[REASM_BSD_RIGHT] = { END_DROP, END_KEEP, END_KEEP, END_MOVE, false },
+	[REASM_WINDOWS] = { END_DROP, END_KEEP, END_KEEP, END_MOVE, false },
+	[REASM_SOLARIS] = { END_DROP, END_KEEP, END_KEEP, END_MOVE, false },
+};
+
+/* Apply @p act to the fragment [fr->offset, ne); @p overlaps: it meets
+ * held data. */
+static enum add_result end_apply(struct dgram *d, uint8_t act, uint32_t ne,
+				 bool overlaps)
+{
+	switch (act) {
+	case END_DROP:
+		return ADD_PAST_END;
+	case END_KEEP:
+		return overlaps ? KILL_BAD_END : ADD_OK;
+	case END_MOVE:
+		d->len = ne;
+		return ADD_OK;
+	case END_STALL:
+		d->flags |= STALLED;
+		d->len = ne;
+		return ADD_OK;
+	default: /* KILL */
+		return KILL_BAD_END;
+	}
+}
+
+/*
+ * The end rules of the policy (struct end_rule); a zero-length fragment
+ * kills the datagram under every one. A last fragment that passes them
+ * records the end at once, so it counts even when its bytes are a
  * duplicate or lose every overlap: Linux sets INET_FRAG_LAST_IN before
  * its duplicate and overlap checks, so a last fragment that duplicates
  * held data still ends the datagram.
- * @return ADD_OK or KILL_BAD_END.
+ * @return ADD_OK, ADD_PAST_END or KILL_BAD_END.
  */
-static enum add_result check_end(struct dgram *d, const struct frag *fr,
-				 uint32_t ne)
+static enum add_result check_end(enum reasm_policy pol, struct dgram *d,
+				 const struct frag *fr, uint32_t ne,
+				 bool overlaps)
 {
-	if (!fr->mf) {
-		if (ne < d->len || ((d->flags & LAST_IN) && ne != d->len))
-			return KILL_BAD_END;
-	} else if (ne > d->len && (d->flags & LAST_IN)) {
-		return KILL_BAD_END;
-	}
+	const struct end_rule *er = &end_rules[pol];
+	bool last_in = d->flags & LAST_IN;
+
 	if (ne == fr->offset)
 		return KILL_BAD_END;
-	if (!fr->mf) {
-		d->flags |= LAST_IN;
+	if (fr->mf) {
+		if (last_in &&
+		    (ne > d->len || (er->at_end_is_past && ne == d->len)))
+			return end_apply(d, er->past, ne, overlaps);
+		return ADD_OK;
+	}
+	d->flags |= LAST_IN;
+	if (!last_in) {
+		if (ne < d->len)
+			return end_apply(d, er->short_first, ne, overlaps);
 		d->len = ne;
+	} else if (ne < d->len) {
+		return end_apply(d, er->short_again, ne, overlaps);
+	} else if (ne > d->len) {
+		return end_apply(d, er->long_again, ne, overlaps);
 	}
 	return ADD_OK;
 }
@@ -954,13 +1027,12 @@ static enum add_result add_fragment(struct reasm *r, struct grain_htab_scope *s,
 	enum add_result res;
 
 	*overlapped = false;
-	res = check_end(d, fr, ne);
-	if (res != ADD_OK)
-		return res;
-
 	uint32_t i = first_ending_after(d, ns), j = i;
 	while (j < d->npieces && d->pieces[j].start < ne)
 		j++;
+	res = check_end(r->cfg.policy, d, fr, ne, i != j);
+	if (res != ADD_OK)
+		return res;
 
 	if (i == j) { /* no overlap: the common case */
 		res = add_clear(r, s, d, fr, i, ne, bp);
@@ -983,7 +1055,8 @@ static enum add_result add_fragment(struct reasm *r, struct grain_htab_scope *s,
 
 static bool complete(const struct dgram *d)
 {
-	return (d->flags & (FIRST_IN | LAST_IN)) == (FIRST_IN | LAST_IN) &&
+	return (d->flags & (FIRST_IN | LAST_IN | STALLED)) ==
+		       (FIRST_IN | LAST_IN) &&
 	       d->meat == d->len;
 }
 
@@ -1285,6 +1358,9 @@ static void count_add(struct reasm_worker *w, enum add_result res)
 		break;
 	case ADD_NOMEM:
 		drop_nomem(st);
+		break;
+	case ADD_PAST_END:
+		drop(st, &st->past_end);
 		break;
 	case KILL_OVERLAP:
 		st->ReasmOverlaps++;

@@ -150,9 +150,14 @@ struct reasm_stats {
 	uint64_t refused;        /**< fragments refused above mem_high */
 	uint64_t too_big;        /**< fragments or datagrams past 65535 */
 	uint64_t too_many_frags; /**< datagrams past max_frags */
-	uint64_t bad_end;        /**< datagrams discarded: a second different
-				      last fragment, data past the end,
-				      or a zero-length fragment */
+	uint64_t bad_end;        /**< datagrams discarded by the policy's
+				      end rules (a second different last
+				      fragment, data past the end), or for
+				      a zero-length fragment */
+	uint64_t past_end;       /**< fragments dropped alone because they
+				      disagreed with the datagram's end
+				      (the end rules of BSD and of the
+				      frag3-modelled policies) */
 	uint64_t bad_ecn;        /**< datagrams discarded: Not-ECT mixed
 				      with ECT or CE */
 	uint64_t id_wrapped;     /**< IPv4 datagrams discarded: a fragment

@@ -100,6 +100,7 @@ static const struct stat_field stat_fields[] = {
 	STAT_FIELD(too_big),
 	STAT_FIELD(too_many_frags),
 	STAT_FIELD(bad_end),
+	STAT_FIELD(past_end),
 	STAT_FIELD(bad_ecn),
 	STAT_FIELD(id_wrapped),
 	STAT_FIELD(truncated),
@@ -206,6 +207,7 @@ static void summary(FILE *f, const struct reasm_stats *st)
 	};
 	const struct list_entry dropped[] = {
 		{ st->duplicates, "duplicate" },
+		{ st->past_end, "past the end" },
 		{ st->refused, "refused" },
 		{ st->frags_truncated, "truncated" },
 		{ st->malformed, "malformed" },

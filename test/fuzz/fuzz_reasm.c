@@ -494,7 +494,8 @@ static void check_sum(const struct reasm_stats *st)
 					st->frags_discarded +
 					st->frags_pending);
 	CHECK(st->frags_dropped ==
-	      st->duplicates + st->refused + st->frags_truncated +
+	      st->duplicates + st->past_end + st->refused +
+		      st->frags_truncated +
 		      st->malformed + st->bad_checksum + st->incomplete_chain +
 		      st->frags_too_big + st->frags_no_memory);
 }

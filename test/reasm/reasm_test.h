@@ -124,7 +124,8 @@ static inline void check_invariant(const struct reasm_stats *st)
 	/* The reasons of frags_dropped add up to it (the summary's
 	 * bracketed counts are parts of its totals). */
 	cr_expect_eq(st->frags_dropped,
-		     st->duplicates + st->refused + st->frags_truncated +
+		     st->duplicates + st->past_end + st->refused +
+			     st->frags_truncated +
 			     st->malformed + st->bad_checksum +
 			     st->incomplete_chain + st->frags_too_big +
 			     st->frags_no_memory,

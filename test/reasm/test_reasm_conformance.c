@@ -10,6 +10,8 @@
  *   strict       duplicates kept out, overlaps discard (RFC 5722), the
  *                end of the datagram (second last fragment, data past the
  *                end, zero-length fragments)
+ *   ends         each policy's end rules: data past the end, a second
+ *                last fragment ending before or after the first's
  *   eight        non-last fragments not a multiple of 8 bytes
  *   limits       65535, ping of death, teardrop, tiny first fragments,
  *                max_frags
@@ -60,6 +62,18 @@ static void make(struct pb_dgram *d, int family, int dlt, uint32_t id,
 		pb_dgram_v4(d, dlt, (uint16_t)id, PB_IPPROTO_UDP, data, len);
 	else
 		pb_dgram_v6(d, dlt, id, PB_IPPROTO_UDP, data, len);
+}
+
+/* The datagram of make() cut to its first @p len bytes (the bytes kept
+ * as they are: the UDP header still gives the whole length). */
+static void make_cut(struct pb_dgram *d, int family, uint32_t id,
+		     const uint8_t *data, size_t len)
+{
+	if (family == 4)
+		pb_dgram_v4(d, PB_DLT_ETHERNET, (uint16_t)id, PB_IPPROTO_UDP,
+			    data, len);
+	else
+		pb_dgram_v6(d, PB_DLT_ETHERNET, id, PB_IPPROTO_UDP, data, len);
 }
 
 /* ----------------------------------------------------------------------
@@ -142,6 +156,7 @@ Test(api, stats_json_names_every_counter)
 		"too_big",
 		"too_many_frags",
 		"bad_end",
+		"past_end",
 		"bad_ecn",
 		"truncated",
 		"malformed",
@@ -582,6 +597,8 @@ struct step {
 	uint32_t fill_from;
 	bool head;
 	size_t nout;		 /* STEP_OUT */
+	size_t out_len;		 /* STEP_OUT: the datagram's first out_len
+				    bytes (0: all of it) */
 	const struct want *want; /* STEP_STATS, STEP_FINISH */
 };
 
@@ -598,6 +615,7 @@ struct step {
 	  .want = (const struct want[]){ __VA_ARGS__, \
 					 { 0, 0, 0, NULL } } }
 #define OUT(n) { .kind = STEP_OUT, .nout = n }
+#define OUT_LEN(n, l) { .kind = STEP_OUT, .nout = n, .out_len = l }
 #define FINISH(...)                                   \
 	{ .kind = STEP_FINISH,                        \
 	  .want = (const struct want[]){ __VA_ARGS__, \
@@ -722,8 +740,14 @@ static void run_script(const struct script *s, const struct script_run *p)
 		case STEP_OUT:
 			cr_assert_eq(g.nout, t->nout, "%s, step %zu: outputs",
 				     what, i);
-			if (t->nout > 0)
+			if (t->nout > 0 && t->out_len > 0) {
+				struct pb_dgram cut;
+				make_cut(&cut, p->family, s->id, data,
+					 t->out_len);
+				expect_dgram(&g, t->nout - 1, &cut);
+			} else if (t->nout > 0) {
 				expect_dgram(&g, t->nout - 1, &d);
+			}
 			break;
 		case STEP_FINISH:
 			st = rig_finish(&g);
@@ -839,6 +863,144 @@ static const struct script strict_scripts[] = {
 };
 
 SCRIPT_TEST(strict, scripted, strict_scripts)
+
+/* ----------------------------------------------------------------------
+ * ends: each policy's end rules (README.md's policy table). Three
+ * models: Linux's (strict, linux) discards the datagram; FreeBSD's
+ * (bsd) drops the fragment alone and keeps the first end; frag3's
+ * (first, last, bsd-right, windows, solaris) drops a non-last fragment
+ * past the end, lets the higher end of two last fragments win, and
+ * discards the datagram when a last fragment that ends short meets held
+ * data.
+ */
+
+#define LINUXES (STRICT | POLICY(REASM_LINUX))
+#define FRAG3S                                                        \
+	(POLICY(REASM_FIRST) | POLICY(REASM_LAST) |                   \
+	 POLICY(REASM_BSD_RIGHT) | POLICY(REASM_WINDOWS) |            \
+	 POLICY(REASM_SOLARIS))
+#define FREEBSD POLICY(REASM_BSD)
+
+/* clang-format off */
+static const struct script end_scripts[] = {
+	/* [0, 8), [16, 24) MF 0, then [24, 32) MF 1: past the end. */
+	{ "data past the end", BOTH, LINUXES, 24, 61, 21,
+	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
+		JUNK(24, 8, true, 0, 0xee),
+		STATS(W(bad_end, 1), W(ReasmFails, 1), W(past_end, 0),
+		      W(datagrams_pending, 0)),
+		FRAG(8, 8, true, 0), OUT(0),
+		FINISH(W(ReasmOKs, 0), W(datagrams_pending, 1))) },
+	{ "data past the end", BOTH, FREEBSD | FRAG3S, 24, 61, 21,
+	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
+		JUNK(24, 8, true, 0, 0xee),
+		STATS(W(past_end, 1), W(bad_end, 0), W(ReasmFails, 0),
+		      W(datagrams_pending, 1)),
+		FRAG(8, 8, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(past_end, 1), W(frags_dropped, 1),
+		       W(frags_reassembled, 3))) },
+	/* [0, 8), [16, 24) MF 0, then [8, 24) MF 1 (the same bytes): it
+	 * ends at the end. An overlap to strict; FreeBSD refuses a
+	 * non-last fragment that reaches the end (i >= ipq_maxoff); the
+	 * others take it and complete. */
+	{ "a non-last fragment ending at the end", BOTH, STRICT, 24, 62, 22,
+	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
+		FRAG(8, 16, true, 0), OUT(0),
+		FINISH(W(ReasmOverlaps, 1), W(ReasmFails, 1),
+		       W(past_end, 0))) },
+	{ "a non-last fragment ending at the end", BOTH,
+	  POLICY(REASM_LINUX) | FRAG3S, 24, 62, 22,
+	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
+		FRAG(8, 16, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(past_end, 0), W(bad_end, 0))) },
+	{ "a non-last fragment ending at the end", BOTH, FREEBSD, 24, 62, 22,
+	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
+		FRAG(8, 16, true, 0), STATS(W(past_end, 1)),
+		FRAG(8, 8, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(past_end, 1),
+		       W(frags_reassembled, 3))) },
+	/* [0, 8), [16, 24) MF 0, then [8, 16) MF 0: a second last fragment
+	 * that ends before the first's end, over nothing held. */
+	{ "a second last fragment ending before, apart", BOTH, LINUXES, 24,
+	  63, 23,
+	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
+		FRAG(8, 8, false, 0), OUT(0),
+		FINISH(W(bad_end, 1), W(ReasmFails, 1),
+		       W(datagrams_pending, 0))) },
+	{ "a second last fragment ending before, apart", BOTH, FREEBSD, 24,
+	  63, 23,
+	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
+		FRAG(8, 8, false, 0), STATS(W(past_end, 1)),
+		FRAG(8, 8, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(past_end, 1),
+		       W(frags_reassembled, 3))) },
+	{ "a second last fragment ending before, apart", BOTH, FRAG3S, 24,
+	  63, 23,
+	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
+		FRAG(8, 8, false, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(past_end, 0),
+		       W(frags_reassembled, 3))) },
+	/* [8, 24) MF 0, then [8, 16) MF 0 (other bytes) over it, then
+	 * [0, 8): a second last fragment that ends before the first's
+	 * end, over held data (frag3's "teardrop"). */
+	{ "a second last fragment ending before, over held data", BOTH,
+	  LINUXES | FRAG3S, 24, 64, 24,
+	  STEPS(FRAG(8, 16, false, 0), JUNK(8, 8, false, 0, 0xee),
+		STATS(W(bad_end, 1), W(ReasmFails, 1),
+		      W(datagrams_pending, 0)),
+		FRAG(0, 8, true, 0), OUT(0),
+		FINISH(W(ReasmOKs, 0), W(past_end, 0))) },
+	{ "a second last fragment ending before, over held data", BOTH,
+	  FREEBSD, 24, 64, 24,
+	  STEPS(FRAG(8, 16, false, 0), JUNK(8, 8, false, 0, 0xee),
+		STATS(W(past_end, 1), W(bad_end, 0)),
+		FRAG(0, 8, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(frags_reassembled, 2))) },
+	/* [8, 16) MF 0, then [16, 24) MF 0, then [0, 8): a second last
+	 * fragment that ends after the first's end. FreeBSD keeps the
+	 * first end and delivers 16 bytes; frag3 moves the end. */
+	{ "a second last fragment ending after", BOTH, LINUXES, 24, 65, 25,
+	  STEPS(FRAG(8, 8, false, 0), FRAG(16, 8, false, 0),
+		STATS(W(bad_end, 1), W(ReasmFails, 1)),
+		FRAG(0, 8, true, 0), OUT(0),
+		FINISH(W(ReasmOKs, 0), W(datagrams_pending, 1))) },
+	{ "a second last fragment ending after", BOTH, FREEBSD, 24, 65, 25,
+	  STEPS(FRAG(8, 8, false, 0), FRAG(16, 8, false, 0),
+		STATS(W(past_end, 1), W(bad_end, 0)),
+		FRAG(0, 8, true, 1), OUT_LEN(1, 16),
+		FINISH(W(ReasmOKs, 1), W(frags_reassembled, 2))) },
+	{ "a second last fragment ending after", BOTH, FRAG3S, 24, 65, 25,
+	  STEPS(FRAG(8, 8, false, 0), FRAG(16, 8, false, 0),
+		STATS(W(past_end, 0), W(bad_end, 0)),
+		FRAG(0, 8, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(frags_reassembled, 3))) },
+	/* [24, 32) MF 1, then [8, 16) MF 0, then [0, 8) and [16, 24): the
+	 * last fragment ends before held data. FreeBSD records the end,
+	 * refuses what reaches it, and never completes; frag3 keeps the
+	 * higher end and completes 32 bytes. */
+	{ "the last fragment ending before held data", BOTH, LINUXES, 32, 66,
+	  26,
+	  STEPS(FRAG(24, 8, true, 0), FRAG(8, 8, false, 0),
+		STATS(W(bad_end, 1), W(ReasmFails, 1)),
+		FRAG(0, 8, true, 0), FRAG(16, 8, true, 0), OUT(0),
+		FINISH(W(ReasmOKs, 0), W(datagrams_pending, 1))) },
+	{ "the last fragment ending before held data", BOTH, FREEBSD, 32, 66,
+	  26,
+	  STEPS(FRAG(24, 8, true, 0), FRAG(8, 8, false, 0),
+		FRAG(0, 8, true, 0), FRAG(16, 8, true, 0), OUT(0),
+		FINISH(W(ReasmOKs, 0), W(ReasmFails, 0), W(bad_end, 0),
+		       W(past_end, 1), W(datagrams_pending, 1),
+		       W(frags_pending, 3))) },
+	{ "the last fragment ending before held data", BOTH, FRAG3S, 32, 66,
+	  26,
+	  STEPS(FRAG(24, 8, true, 0), FRAG(8, 8, false, 0),
+		FRAG(0, 8, true, 0), FRAG(16, 8, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(past_end, 0),
+		       W(frags_reassembled, 4))) },
+};
+/* clang-format on */
+
+SCRIPT_TEST(ends, scripted, end_scripts)
 
 /* ----------------------------------------------------------------------
  * eight: non-last fragments whose length is not a multiple of 8
@@ -1032,11 +1194,17 @@ static const struct script limits_scripts[] = {
 		HEAD(65528, 7, false),
 		FINISH(W(too_big, 2), W(frags_pending, 1))) },
 	/* The classic: [0, 36) MF 1, then [24, 28) MF 0, inside the first
-	 * and ending before it. */
-	{ "teardrop", FAM4, EVERY_POLICY, 36, 57, 16,
+	 * and ending before it. FreeBSD records the end, drops the
+	 * fragment (held data covers it) and never completes the queue:
+	 * the held [0, 36) lies past the end. */
+	{ "teardrop", FAM4, EVERY_POLICY & ~POLICY(REASM_BSD), 36, 57, 16,
 	  STEPS(FRAG(0, 36, true, ANY_RC), FRAG(24, 4, false, ANY_RC), OUT(0),
 		FINISH(W(bad_end, 1), W(ReasmFails, 1),
 		       W(datagrams_pending, 0))) },
+	{ "teardrop", FAM4, POLICY(REASM_BSD), 36, 57, 16,
+	  STEPS(FRAG(0, 36, true, ANY_RC), FRAG(24, 4, false, ANY_RC), OUT(0),
+		FINISH(W(bad_end, 0), W(ReasmFails, 0), W(duplicates, 1),
+		       W(datagrams_pending, 1), W(frags_pending, 1))) },
 	/* A last fragment whose bytes are all held already still marks the
 	 * end (Linux sets INET_FRAG_LAST_IN before its duplicate and
 	 * overlap checks), under every policy: [8, 24) MF 1, then [16, 24)

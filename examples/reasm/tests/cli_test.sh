@@ -247,7 +247,7 @@ if run_ok "demo, one thread" --read "$demo" --write "$tmp/t1.pcap" \
 	--stats "$tmp/t1.json"; then
 	for key in packets passed ReasmReqds ReasmOKs ReasmFails ReasmTimeout \
 		ReasmOverlaps duplicates evicted refused too_big \
-		too_many_frags bad_end bad_ecn truncated malformed \
+		too_many_frags bad_end past_end bad_ecn truncated malformed \
 		bad_checksum incomplete_chain vlan_too_deep atomic nested_frag no_memory \
 		frags_truncated frags_too_big frags_no_memory \
 		frags_reassembled frags_dropped frags_discarded frags_pending \
