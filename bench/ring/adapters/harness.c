@@ -113,8 +113,8 @@ static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
 			       .capacity = BENCH_CAPACITY },
 	[BENCH_MUTEX] = { .name = "mutex",
 			  .mode = "MPMC",
-			  .note = "baseline bench/baselines/mutex_ring: one pthread "
-				  "mutex; batches take it once",
+			  .note = "baseline bench/ring/baselines/mutex_ring: "
+				  "one pthread mutex; batches take it once",
 			  .available = true,
 			  .baseline = true,
 			  .max_producers = ANY,
@@ -122,9 +122,10 @@ static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
 			  .capacity = BENCH_CAPACITY },
 	[BENCH_TWOLOCK] = { .name = "twolock",
 			    .mode = "MPMC",
-			    .note = "baseline bench/baselines/twolock_ring: ptr_ring "
-				    "style, producer and consumer grain_spinlock, batched "
-				    "zeroing of 16 slots; batches take the lock once",
+			    .note = "baseline bench/ring/baselines/twolock_ring: "
+				    "ptr_ring style, producer and consumer "
+				    "grain_spinlock, batched zeroing of 16 slots; "
+				    "batches take the lock once",
 			    .available = true,
 			    .baseline = true,
 			    .max_producers = ANY,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * harness.h - internal to bench/adapters (C11 only): the state shared by
+ * harness.h - internal to bench/ring/adapters (C11 only): the state shared by
  * the threads of one experiment, the producer and consumer loops, the
  * retry policy, and the table each adapter fills in.
  *

@@ -41,7 +41,7 @@
 // error, or could not run.
 
 #include "adapters/adapters.h"
-#include "common/machine.h"
+#include "../common/machine.h"
 
 #include <benchmark/benchmark.h>
 
