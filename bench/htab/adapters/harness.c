@@ -304,6 +304,17 @@ static void *rcu_thread(void *arg)
 	return NULL;
 }
 
+/* Thread i of a run: through rcu_thread() when its table registers. */
+static void who(void *ctx, unsigned i, struct bench_spawn *out)
+{
+	struct bench_htab_thread *t = (struct bench_htab_thread *)ctx + i;
+	const struct bench_htab_adapter *a = t->adapter;
+
+	out->fn = a->rcu || a->thread_enter != NULL ? rcu_thread : t->main;
+	out->arg = t;
+	out->cpu = i % bench_nproc();
+}
+
 /* Count an error; keep the words of the first. */
 static void fail(struct bench_htab_result *res, const char *fmt,
 		 unsigned long long a, unsigned long long b)
@@ -452,9 +463,7 @@ int bench_htab_run(enum bench_htab_impl impl,
 	}
 	memset(s, 0, sizeof(*s));
 	memset(th, 0, n * sizeof(*th));
-	atomic_init(&s->ready, 0);
-	atomic_init(&s->start, 0);
-	atomic_init(&s->stop, 0);
+	bench_gate_init(&s->gate);
 	s->cfg = *cfg;
 	s->lookup_below = ((uint64_t)w->lookup_pct << 32) / 100u;
 	s->insert_below =
@@ -475,7 +484,6 @@ int bench_htab_run(enum bench_htab_impl impl,
 		goto out_free;
 	}
 
-	unsigned started = 0;
 	for (unsigned i = 0; i < n; i++) {
 		th[i].s = s;
 		th[i].index = i;
@@ -485,38 +493,19 @@ int bench_htab_run(enum bench_htab_impl impl,
 			1u;
 		th[i].main = a->worker[cfg->workload];
 		th[i].adapter = a;
-		bool reg = a->rcu || a->thread_enter != NULL;
-		rc = bench_start_thread(&tid[i], reg ? rcu_thread : th[i].main,
-				  &th[i], pin, i % nproc);
-		if (rc != 0)
-			break;
-		started++;
 	}
+	unsigned started;
+	rc = bench_spawn_all(tid, n, pin, who, th, &started);
 	if (rc != 0) {
-		/* Let those started leave at once. */
-		atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
-		atomic_store_explicit(&s->start, 1, memory_order_release);
-		for (unsigned i = 0; i < started; i++)
-			pthread_join(tid[i], NULL);
+		bench_gate_abandon(&s->gate, tid, started);
 		a->destroy(s->table);
 		goto out_free;
 	}
 
-	while (atomic_load_explicit(&s->ready, memory_order_relaxed) < n) {
-		struct timespec ts = { 0, 50000 };
-		nanosleep(&ts, NULL);
-	}
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* RS1: pairs with AS1 in bench_htab_wait_start(). */
-	atomic_store_explicit(&s->start, 1, memory_order_release);
-	bench_sleep_until(&t0, cfg->duration_ms);
-	atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
-	double t1 = bench_now_s();
+	res->seconds = bench_gate_timed(&s->gate, n, cfg->duration_ms, NULL);
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
 
-	res->seconds = t1 - ((double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);
 	settle(a, s->table, cfg, th, res);
 	res->ops_per_sec = res->seconds > 0 ? (double)res->ops / res->seconds
 					    : 0.0;

@@ -378,6 +378,16 @@ static uint64_t drain_left(const struct bench_adapter *a,
 	return total;
 }
 
+/* Thread i of a run: the producers first, then the consumers. */
+static void who(void *ctx, unsigned i, struct bench_spawn *out)
+{
+	struct bench_thread *th = ctx;
+
+	out->fn = th[i].main;
+	out->arg = &th[i];
+	out->cpu = i % bench_nproc();
+}
+
 /* Wait until every consumer has finished or the drain deadline passes. */
 static bool wait_consumers(struct bench_harness *h, unsigned consumers,
 			   double deadline)
@@ -418,10 +428,7 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 	}
 	memset(h, 0, sizeof(*h));
 	memset(th, 0, (n + 1) * sizeof(*th));
-	atomic_init(&h->ready, 0);
-	atomic_init(&h->start, 0);
-	atomic_init(&h->stop, 0);
-	atomic_init(&h->leave, 0);
+	bench_gate_init(&h->gate);
 	atomic_init(&h->producers_done, 0);
 	atomic_init(&h->consumers_done, 0);
 	h->cfg = *cfg;
@@ -434,7 +441,6 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 	if (rc != 0)
 		goto out_free;
 
-	unsigned started = 0;
 	for (unsigned i = 0; i < n; i++) {
 		th[i].h = h;
 		th[i].producer = i < np;
@@ -442,47 +448,31 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 		th[i].main = i < np	? a->producer[cfg->kind]
 			     : cfg->wait ? a->consumer_wait[cfg->kind]
 					 : a->consumer[cfg->kind];
-		rc = bench_start_thread(&tid[i], th[i].main, &th[i], pin, i % nproc);
-		if (rc != 0)
-			break;
-		started++;
 	}
+	unsigned started;
+	rc = bench_spawn_all(tid, n, pin, who, th, &started);
 	if (rc != 0) {
-		/* Let those started leave at once. */
-		atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
-		atomic_store_explicit(&h->leave, 1, memory_order_relaxed);
-		atomic_store_explicit(&h->start, 1, memory_order_release);
-		for (unsigned i = 0; i < started; i++)
-			pthread_join(tid[i], NULL);
+		bench_gate_abandon(&h->gate, tid, started);
 		a->destroy(h->queue);
 		goto out_free;
 	}
 
-	while (atomic_load_explicit(&h->ready, memory_order_relaxed) < n) {
-		struct timespec ts = { 0, 50000 };
-		nanosleep(&ts, NULL);
-	}
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* RS1: pairs with AS1 in bench_wait_start(). */
-	atomic_store_explicit(&h->start, 1, memory_order_release);
-	bench_sleep_until(&t0, cfg->duration_ms);
-	atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
-	double t1 = bench_now_s();
+	double t1;
+	double seconds = bench_gate_timed(&h->gate, n, cfg->duration_ms, &t1);
 
 	/* The drain: see the top of this file. */
 	for (unsigned i = 0; i < np; i++)
 		pthread_join(tid[i], NULL);
 	bool in_time = wait_consumers(h, nc, t1 + BENCH_DRAIN_MS * 1e-3);
 	if (!in_time)
-		atomic_store_explicit(&h->leave, 1, memory_order_relaxed);
+		atomic_store_explicit(&h->gate.leave, 1, memory_order_relaxed);
 	for (unsigned i = np; i < n; i++)
 		pthread_join(tid[i], NULL);
 	double t2 = bench_now_s();
 	uint64_t left = drain_left(a, h, &th[n]);
 
 	memset(res, 0, sizeof(*res));
-	res->seconds = t1 - ((double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);
+	res->seconds = seconds;
 	res->stop_seconds = t2 - t1;
 	for (unsigned p = 0; p < np; p++) {
 		res->full_tries += th[p].failed;
