@@ -48,10 +48,33 @@ bool Value(const char *flag, int argc, char **argv, int *i, bool *bad,
 	return true;
 }
 
+// One of FLAGS at argv[*i].
+bool TakeOwn(const std::vector<Flag> &flags, int argc, char **argv, int *i,
+	     bool *bad)
+{
+	for (const Flag &f : flags) {
+		std::string v;
+		if (f.set != nullptr) {
+			if (std::strcmp(argv[*i], f.name) != 0)
+				continue;
+			*f.set = true;
+			return true;
+		}
+		if (!Value(f.name, argc, argv, i, bad, &v))
+			continue;
+		if (f.text != nullptr)
+			*f.text = v;
+		else
+			*f.count = static_cast<unsigned>(
+				std::strtoul(v.c_str(), nullptr, 10));
+		return true;
+	}
+	return false;
+}
+
 bool TakeFlag(int argc, char **argv, int *i, bool *bad, Options *o)
 {
 	const char *arg = argv[*i];
-	std::string v;
 	if (std::strcmp(arg, "--quick") == 0) {
 		o->quick = true;
 	} else if (std::strcmp(arg, "--targets") == 0) {
@@ -63,15 +86,15 @@ bool TakeFlag(int argc, char **argv, int *i, bool *bad, Options *o)
 		o->summary_file = arg + 10;
 	} else if (Value("--md", argc, argv, i, bad, &o->summary_file)) {
 		o->summary = true;
-	} else if (Value("--json", argc, argv, i, bad, &o->json_file) ||
-		   Value("--threads", argc, argv, i, bad, &o->threads)) {
-	} else if (std::strncmp(arg, "--duration_ms=", 14) == 0) {
-		o->duration_ms = static_cast<unsigned>(
-			std::strtoul(arg + 14, nullptr, 10));
 	} else if (std::strncmp(arg, "--reps=", 7) == 0) {
 		o->reps = std::atoi(arg + 7);
 	} else {
-		return false;
+		const std::vector<Flag> common = {
+			{ "--json", nullptr, &o->json_file, nullptr },
+			{ "--threads", nullptr, &o->threads, nullptr },
+			{ "--duration_ms", nullptr, nullptr, &o->duration_ms },
+		};
+		return TakeOwn(common, argc, argv, i, bad);
 	}
 	return true;
 }
@@ -99,6 +122,16 @@ void Fail(benchmark::State &state, const std::string &name,
 	std::fprintf(stderr, "%s: %s\n", name.c_str(), message.c_str());
 	g_failed = true;
 	state.SkipWithError(skip);
+}
+
+bool Ran(benchmark::State &state, const std::string &name, const char *call,
+	 int rc)
+{
+	if (rc == 0)
+		return true;
+	Fail(state, name, std::string(call) + " failed: " + std::strerror(-rc),
+	     (std::string(call) + " failed").c_str());
+	return false;
 }
 
 bool ParseCounts(const std::string &s, unsigned max, std::vector<unsigned> *out)
@@ -155,6 +188,32 @@ std::string Oversubscribed(unsigned threads)
 	       std::to_string(nproc) + " cores)";
 }
 
+std::string TableHead(const std::string &lead,
+		      const std::vector<std::string> &titles)
+{
+	std::string s = lead;
+	for (const std::string &t : titles)
+		s += " " + t + " |";
+	s += "\n|";
+	for (size_t i = 1;
+	     i < static_cast<size_t>(std::count(lead.begin(), lead.end(), '|'));
+	     i++)
+		s += "---|";
+	for (size_t i = 0; i < titles.size(); i++)
+		s += "---:|";
+	return s + "\n";
+}
+
+void MethodStart(std::ostringstream &o, const RunInfo &run, bool up_to, bool ms)
+{
+	o << "- Source revision: " << GitRevision() << "\n";
+	o << "- Method: each figure is the median of "
+	  << (up_to ? "up to " : "") << run.reps << " runs";
+	if (ms)
+		o << " of " << run.duration_ms << " ms";
+	o << " (repetitions of all benchmarks interleaved in random order). ";
+}
+
 void Preamble(std::ostringstream &o, const RunInfo &run, bool caches,
 	      const char *noun)
 {
@@ -190,6 +249,8 @@ void CalibrationLine(std::ostringstream &o, const RunInfo &run,
 	  << "\n";
 }
 
+namespace {
+
 int Main(int argc, char **argv, const Driver &d)
 {
 	RunInfo run;
@@ -200,7 +261,7 @@ int Main(int argc, char **argv, const Driver &d)
 	args.push_back(argv[0]);
 	for (int i = 1; i < argc; i++)
 		if (!TakeFlag(argc, argv, &i, &bad, &g_opt) &&
-		    !(d.flag && d.flag(argc, argv, &i, &bad)))
+		    !TakeOwn(d.flags, argc, argv, &i, &bad))
 			args.push_back(argv[i]);
 	if (bad)
 		return 2;
@@ -296,4 +357,11 @@ int Main(int argc, char **argv, const Driver &d)
 	return rc;
 }
 
+} // namespace
+
 } // namespace grain_bench
+
+int main(int argc, char **argv)
+{
+	return grain_bench::Main(argc, argv, grain_bench::ThisDriver());
+}

@@ -6,9 +6,9 @@
  * around the run, the summary file, the targets, the exit status) and
  * the pieces of the summary that every driver writes the same way.
  *
- * A driver fills in one Driver and calls grain_bench::Main() from main();
- * what stays in it is its own: its cases, its flags, its tables and its
- * targets.
+ * A driver defines ThisDriver(), which says what it is; main() is here.
+ * What stays in a driver is its own: its cases, its flags, its tables and
+ * its targets.
  *
  * Flags taken out before Google Benchmark sees the rest:
  *   --quick            short runs for a smoke test (the driver's lengths)
@@ -61,6 +61,15 @@ struct RunInfo {
 	CpuSample cpu_before, cpu_after;
 };
 
+/* One of a driver's own flags: --NAME sets *set, --NAME=TEXT or --NAME
+ * TEXT gives *text, --NAME=N gives *count; exactly one is not NULL. */
+struct Flag {
+	const char *name;
+	bool *set;
+	std::string *text;
+	unsigned *count;
+};
+
 /* One line of the --targets list. */
 struct TargetLine {
 	std::string what;
@@ -76,9 +85,7 @@ struct Driver {
 	/* Measure the cache-line round trip before the run, for the
 	 * summary's calibration line. */
 	bool pingpong;
-	/* The driver's own flag at argv[*i], or false; it may step *i over
-	 * a value and set *bad on a malformed one. */
-	std::function<bool(int argc, char **argv, int *i, bool *bad)> flag;
+	std::vector<Flag> flags; /* the driver's own */
 	/* After the flags: check them and register the cases; 0, or the
 	 * exit status. */
 	std::function<int(const Options &)> setup;
@@ -90,8 +97,9 @@ struct Driver {
 	std::function<void()> teardown;
 };
 
-/* Parse the flags, set the driver up, run and report: main()'s body. */
-int Main(int argc, char **argv, const Driver &d);
+/* Defined by each driver: main() parses the flags, sets it up, runs it
+ * and reports. */
+Driver ThisDriver();
 
 /* The options main() parsed; valid from setup on. */
 const Options &Opts();
@@ -103,6 +111,27 @@ int Reps();
  * its error, and make the program exit 1. */
 void Fail(benchmark::State &state, const std::string &name,
 	  const std::string &message, const char *skip);
+
+/* Whether CALL ran (rc 0); else Fail() with its error and false. */
+bool Ran(benchmark::State &state, const std::string &name, const char *call,
+	 int rc);
+
+/* Whether one run went well: CALL returned 0 (else as Ran()) and found no
+ * ERRORS (else Fail() with why() and SKIP); then SECONDS is the
+ * iteration's time. */
+template <typename Why>
+bool RunOk(benchmark::State &state, const std::string &name, const char *call,
+	   int rc, uint64_t errors, Why why, const char *skip, double seconds)
+{
+	if (!Ran(state, name, call, rc))
+		return false;
+	if (errors != 0) {
+		Fail(state, name, why(), skip);
+		return false;
+	}
+	state.SetIterationTime(seconds);
+	return true;
+}
 
 /* Register one benchmark per case (each with a member name), Iterations(1)
  * timed by hand, R repetitions of which only the aggregates are kept. */
@@ -134,6 +163,16 @@ std::string Spread(const std::vector<double> &v, double scale, int digits);
 std::string Verdict(double value, double goal, bool at_most = false);
 /* " (oversubscribed: N threads on M cores)" when threads > CPUs, else "". */
 std::string Oversubscribed(unsigned threads);
+
+/* A markdown table's head: LEAD (its first columns, "| a | b |"), then a
+ * right-aligned column per title, and the separator line. */
+std::string TableHead(const std::string &lead,
+		      const std::vector<std::string> &titles);
+
+/* The source revision, and the start of the method: "each figure is the
+ * median of [up to ]R runs[ of D ms] (repetitions ... in random order). " */
+void MethodStart(std::ostringstream &o, const RunInfo &run, bool up_to,
+		 bool ms);
 
 /* The summary's first lines: the command, the machine (with its caches
  * if asked), the compilers and build type, a warning for a Debug build

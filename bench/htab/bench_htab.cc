@@ -78,21 +78,13 @@ void RunCase(benchmark::State &state, const Case *c)
 		cfg.seed = g_seed++;
 		bench_htab_result res{};
 		int rc = bench_htab_run(c->impl, &cfg, &res);
-		if (rc != 0) {
-			Fail(state, c->name,
-			     std::string("bench_htab_run failed: ") +
-				     std::strerror(-rc),
-			     "bench_htab_run failed");
+		auto why = [&res] {
+			return std::to_string(res.errors) +
+			       " correctness errors; first: " + res.error;
+		};
+		if (!RunOk(state, c->name, "bench_htab_run", rc, res.errors,
+			   why, "correctness errors", res.seconds))
 			break;
-		}
-		if (res.errors != 0) {
-			Fail(state, c->name,
-			     std::to_string(res.errors) +
-				     " correctness errors; first: " + res.error,
-			     "correctness errors");
-			break;
-		}
-		state.SetIterationTime(res.seconds);
 		state.counters["ops_per_sec"] = res.ops_per_sec;
 		state.counters["setup_s"] = res.setup_seconds;
 		if (res.lookups != 0)
@@ -321,13 +313,10 @@ std::string ThroughputTable(bench_htab_workload w)
 {
 	std::vector<bench_htab_impl> cols = Columns();
 	std::ostringstream o;
-	o << "| threads |";
+	std::vector<std::string> titles;
 	for (bench_htab_impl i : cols)
-		o << " " << ImplName(i) << " |";
-	o << "\n|---|";
-	for (size_t i = 0; i < cols.size(); i++)
-		o << "---:|";
-	o << "\n";
+		titles.push_back(ImplName(i));
+	o << TableHead("| threads |", titles);
 	for (unsigned t : g_threads) {
 		o << "| " << ThreadsLabel(t) << " |";
 		for (bench_htab_impl i : cols)
@@ -358,13 +347,10 @@ std::string RatioTable(bench_htab_workload w)
 		  Of(BENCH_HTAB_STRIPED) },
 	};
 	std::ostringstream o;
-	o << "| threads | grain best striped |";
+	std::vector<std::string> titles;
 	for (const Col &c : cols)
-		o << " " << c.title << " |";
-	o << "\n|---|---|";
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		o << "---:|";
-	o << "\n";
+		titles.push_back(c.title);
+	o << TableHead("| threads | grain best striped |", titles);
 	for (unsigned t : g_threads) {
 		o << "| " << ThreadsLabel(t) << " | "
 		  << BestName(BestGrain(w, t)) << " |";
@@ -391,11 +377,8 @@ std::string Summary(const RunInfo &run)
 			"unlock has a full fence)")
 	  << "\n";
 	LoadLines(o, run);
-	o << "- Source revision: " << GitRevision() << "\n";
-	o << "- Method: each figure is the median of " << run.reps
-	  << " runs of " << run.duration_ms
-	  << " ms (repetitions of all benchmarks interleaved in random "
-	     "order). A run builds a fresh table holding the odd keys of the "
+	MethodStart(o, run, false, true);
+	o << "A run builds a fresh table holding the odd keys of the "
 	     "universe 1.."
 	  << BENCH_HTAB_UNIVERSE << " (" << BENCH_HTAB_INITIAL
 	  << " entries, inserted in order by one thread, not timed), checks "
@@ -506,16 +489,9 @@ std::vector<TargetLine> TargetLines()
 
 } // namespace
 
-int main(int argc, char **argv)
+Driver grain_bench::ThisDriver()
 {
-	Driver d{};
-	d.quick_ms = 50;
-	d.full_ms = 300;
-	d.quick_reps = 2;
-	d.full_reps = 7;
-	d.target_width = 66;
-	d.setup = Setup;
-	d.summary = Summary;
-	d.targets = TargetLines;
-	return Main(argc, argv, d);
+	// Runs of 300 ms x 7 (quick 50 ms x 2); --targets 66 columns.
+	return { 50, 300,   2,	     7,	      66,	   false,
+		 {}, Setup, nullptr, Summary, TargetLines, nullptr };
 }

@@ -131,29 +131,18 @@ void RunCase(benchmark::State &state, const Case *c)
 		cfg.placement = c->place;
 		prio_result res{};
 		int rc = prio_run(c->impl, &cfg, &res);
-		if (rc != 0) {
-			Fail(state, c->name,
-			     std::string("prio_run failed: ") +
-				     std::strerror(-rc),
-			     "prio_run failed");
+		auto why = [&res] {
+			return "check failed: order " +
+			       std::to_string(res.order_errors) + ", band " +
+			       std::to_string(res.band_errors) + ", count " +
+			       std::to_string(res.count_errors) +
+			       ", priority " +
+			       std::to_string(res.priority_errors) +
+			       ", stats " + std::to_string(res.stats_errors);
+		};
+		if (!RunOk(state, c->name, "prio_run", rc, res.errors, why,
+			   "check failed", res.seconds))
 			break;
-		}
-		if (res.errors != 0) {
-			Fail(state, c->name,
-			     "check failed: order " +
-				     std::to_string(res.order_errors) +
-				     ", band " +
-				     std::to_string(res.band_errors) +
-				     ", count " +
-				     std::to_string(res.count_errors) +
-				     ", priority " +
-				     std::to_string(res.priority_errors) +
-				     ", stats " +
-				     std::to_string(res.stats_errors),
-			     "check failed");
-			break;
-		}
-		state.SetIterationTime(res.seconds);
 		state.counters["items_per_sec"] = res.items_per_sec;
 		state.counters["attempts_per_sec"] = res.attempts_per_sec;
 		state.counters["drop_pct"] = 100.0 * res.drop_fraction;
@@ -169,18 +158,10 @@ void RunCase(benchmark::State &state, const Case *c)
 
 // --- flags -------------------------------------------------------------------
 
-bool TakeFlag(int, char **argv, int *i, bool *)
-{
-	const char *arg = argv[*i];
-	if (std::strncmp(arg, "--placement=", 12) == 0)
-		g_placement = arg + 12;
-	else if (std::strncmp(arg, "--burst=", 8) == 0)
-		g_burst = static_cast<unsigned>(
-			std::strtoul(arg + 8, nullptr, 10));
-	else
-		return false;
-	return true;
-}
+const std::vector<Flag> kFlags = {
+	{ "--placement", nullptr, &g_placement, nullptr },
+	{ "--burst", nullptr, nullptr, &g_burst },
+};
 
 // --- medians -----------------------------------------------------------------
 
@@ -324,11 +305,8 @@ void MachineSection(std::ostringstream &o, const RunInfo &run)
 			" (on a virtual machine it moves with the host's "
 			"placement of the virtual CPUs, and so do all figures; "
 			"compare ratios within one run)");
-	o << "- Source revision: " << GitRevision() << "\n";
-	o << "- Method: each figure is the median of " << run.reps
-	  << " runs of " << run.duration_ms
-	  << " ms (repetitions of all benchmarks interleaved in random "
-	     "order). A run starts P producers and one consumer together. "
+	MethodStart(o, run, false, true);
+	o << "A run starts P producers and one consumer together. "
 	     "Each producer enqueues 64-byte items from its own preallocated "
 	     "pool by priority, as fast as it can; a full band drops the item "
 	     "and the producer goes on at once (tail drop, as the qdisc). The "
@@ -622,18 +600,9 @@ std::vector<TargetLine> TargetLines()
 
 } // namespace
 
-int main(int argc, char **argv)
+Driver grain_bench::ThisDriver()
 {
-	Driver d{};
-	d.quick_ms = 60;
-	d.full_ms = 300;
-	d.quick_reps = 3;
-	d.full_reps = 9;
-	d.target_width = 78;
-	d.pingpong = true;
-	d.flag = TakeFlag;
-	d.setup = Setup;
-	d.summary = Summary;
-	d.targets = TargetLines;
-	return Main(argc, argv, d);
+	// Runs of 300 ms x 9 (quick 60 ms x 3); --targets 78 columns.
+	return { 60,	 300,	3,	 9,	  78,	       true,
+		 kFlags, Setup, nullptr, Summary, TargetLines, nullptr };
 }

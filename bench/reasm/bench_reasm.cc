@@ -160,21 +160,13 @@ void RunCase(benchmark::State &state, const Case *c)
 		cfg.pin = g_pin;
 		bench_reasm_result res{};
 		int rc = bench_reasm_run(&cfg, &res);
-		if (rc != 0) {
-			Fail(state, c->name,
-			     std::string("bench_reasm_run failed: ") +
-				     std::strerror(-rc),
-			     "bench_reasm_run failed");
+		auto why = [&res] {
+			return std::to_string(res.errors) +
+			       " check(s) failed; first: " + res.error;
+		};
+		if (!RunOk(state, c->name, "bench_reasm_run", rc, res.errors,
+			   why, "check failed", res.seconds))
 			break;
-		}
-		if (res.errors != 0) {
-			Fail(state, c->name,
-			     std::to_string(res.errors) +
-				     " check(s) failed; first: " + res.error,
-			     "check failed");
-			break;
-		}
-		state.SetIterationTime(res.seconds);
 		state.counters["dgrams_per_sec"] = res.datagrams_per_sec;
 		state.counters["gbit_per_sec"] = res.gbit_per_sec;
 		state.counters["complete_pct"] = res.complete_pct;
@@ -198,29 +190,14 @@ void RunCase(benchmark::State &state, const Case *c)
 
 // --- flags -------------------------------------------------------------------
 
-bool TakeFlag(int, char **argv, int *i, bool *)
-{
-	const char *arg = argv[*i];
-	ReasmOptions *o = &g_ropt;
-	if (std::strncmp(arg, "--pool_mib=", 11) == 0) {
-		o->pool_mib = static_cast<unsigned>(
-			std::strtoul(arg + 11, nullptr, 10));
-	} else if (std::strncmp(arg, "--flood_every=", 14) == 0) {
-		o->flood_every = static_cast<unsigned>(
-			std::strtoul(arg + 14, nullptr, 10));
-	} else if (std::strncmp(arg, "--workers=", 10) == 0) {
-		o->workers = arg + 10;
-	} else if (std::strncmp(arg, "--link=", 7) == 0) {
-		o->link = arg + 7;
-	} else if (std::strcmp(arg, "--pin") == 0) {
-		o->pin = true;
-	} else if (std::strncmp(arg, "--fanout=", 9) == 0) {
-		o->fanout = arg + 9;
-	} else {
-		return false;
-	}
-	return true;
-}
+const std::vector<Flag> kFlags = {
+	{ "--pool_mib", nullptr, nullptr, &g_ropt.pool_mib },
+	{ "--flood_every", nullptr, nullptr, &g_ropt.flood_every },
+	{ "--workers", nullptr, &g_ropt.workers, nullptr },
+	{ "--link", nullptr, &g_ropt.link, nullptr },
+	{ "--pin", &g_ropt.pin, nullptr, nullptr },
+	{ "--fanout", nullptr, &g_ropt.fanout, nullptr },
+};
 
 // --- medians -----------------------------------------------------------------
 
@@ -395,10 +372,8 @@ void MachineSection(std::ostringstream &o, const RunInfo &run)
 
 	Preamble(o, run, true, "engine");
 	LoadLines(o, run);
-	o << "- Source revision: " << GitRevision() << "\n";
-	o << "- Method: each figure is the median of " << run.reps
-	  << " runs (repetitions of all benchmarks interleaved in random "
-	     "order). A run creates a fresh engine (examples/reasm, policy "
+	MethodStart(o, run, false, false);
+	o << "A run creates a fresh engine (examples/reasm, policy "
 	     "strict, mem_high 4 MiB, mem_low 3 MiB, evict LRU; 1 stripe = "
 	     "its global lock, 64 stripes = per-bucket-group locks), fans a "
 	     "pool of pre-built frames out to W worker threads "
@@ -655,18 +630,10 @@ std::vector<TargetLine> TargetLines()
 
 } // namespace
 
-int main(int argc, char **argv)
+Driver grain_bench::ThisDriver()
 {
-	Driver d{};
-	d.quick_ms = 40;
-	d.full_ms = 300;
-	d.quick_reps = 3;
-	d.full_reps = 9;
-	d.target_width = 72;
-	d.flag = TakeFlag;
-	d.setup = Setup;
-	d.summary = Summary;
-	d.targets = TargetLines;
-	d.teardown = bench_reasm_teardown;
-	return Main(argc, argv, d);
+	// Runs of 300 ms x 9 (quick 40 ms x 3); --targets 72 columns.
+	return { 40,	  300,	   3,		9,
+		 72,	  false,   kFlags,	Setup,
+		 nullptr, Summary, TargetLines, bench_reasm_teardown };
 }

@@ -30,8 +30,9 @@
 //   --backoff=R,F      R pauses after each failed call, sched_yield()
 //                      after F failures in a row (default 1,64; the old
 //                      method was 8,64)
-//   --old-method       --checked --backoff=8,64 and the old placement
-//                      (pinned only when P + C <= CPUs), one variant
+//   --old-method       --checked --backoff=8,64 (an explicit --backoff
+//                      wins) and the old placement (pinned only when
+//                      P + C <= CPUs), one variant
 // The program exits non-zero if any run reported an ordering or count
 // error, or could not run.
 
@@ -186,21 +187,13 @@ void RunCase(benchmark::State &state, const Case *c)
 		double rtt = ProbeRtt();
 		bench_result res{};
 		int rc = bench_run(c->impl, &cfg, &res);
-		if (rc != 0) {
-			Fail(state, c->name,
-			     std::string("bench_run failed: ") +
-				     std::strerror(-rc),
-			     "bench_run failed");
+		auto why = [&res] {
+			return std::to_string(res.errors) +
+			       " ordering/count errors";
+		};
+		if (!RunOk(state, c->name, "bench_run", rc, res.errors, why,
+			   "ordering/count errors", res.seconds))
 			break;
-		}
-		if (res.errors != 0) {
-			Fail(state, c->name,
-			     std::to_string(res.errors) +
-				     " ordering/count errors",
-			     "ordering/count errors");
-			break;
-		}
-		state.SetIterationTime(res.seconds);
 		state.counters["pairs_per_sec"] = res.pairs_per_sec;
 		state.counters["rtt_ns"] = rtt;
 		state.counters["dear_regime"] = IsDear(rtt) ? 1.0 : 0.0;
@@ -233,36 +226,37 @@ void RunCase(benchmark::State &state, const Case *c)
 
 // --- flags -----------------------------------------------------------------
 
-bool TakeFlag(int, char **argv, int *i, bool *)
+// The flags as given; ApplyFlags() reads them into g_opt.
+std::string g_pin = "both", g_consumer = "both", g_backoff;
+
+const std::vector<Flag> kFlags = {
+	{ "--pin", nullptr, &g_pin, nullptr },
+	{ "--consumer", nullptr, &g_consumer, nullptr },
+	{ "--checked", &g_opt.checked, nullptr, nullptr },
+	{ "--backoff", nullptr, &g_backoff, nullptr },
+	{ "--old-method", &g_opt.old_method, nullptr, nullptr },
+};
+
+void ApplyFlags()
 {
-	const char *arg = argv[*i];
 	RingOptions *o = &g_opt;
-	if (std::strncmp(arg, "--pin=", 6) == 0) {
-		const char *v = arg + 6;
-		o->pin_on = std::strcmp(v, "off") != 0;
-		o->pin_off = std::strcmp(v, "on") != 0;
-	} else if (std::strncmp(arg, "--consumer=", 11) == 0) {
-		const char *v = arg + 11;
-		o->poll = std::strcmp(v, "wait") != 0;
-		o->wait = std::strcmp(v, "poll") != 0;
-	} else if (std::strcmp(arg, "--checked") == 0) {
-		o->checked = true;
-	} else if (std::strncmp(arg, "--backoff=", 10) == 0) {
-		char *end = nullptr;
-		o->relax =
-			static_cast<unsigned>(std::strtoul(arg + 10, &end, 10));
-		if (end != nullptr && *end == ',')
-			o->spin_fails = static_cast<unsigned>(
-				std::strtoul(end + 1, nullptr, 10));
-	} else if (std::strcmp(arg, "--old-method") == 0) {
-		o->old_method = true;
+	o->pin_on = g_pin != "off";
+	o->pin_off = g_pin != "on";
+	o->poll = g_consumer != "wait";
+	o->wait = g_consumer != "poll";
+	if (o->old_method) {
 		o->checked = true;
 		o->relax = 8;
 		o->spin_fails = 64;
-	} else {
-		return false;
 	}
-	return true;
+	if (!g_backoff.empty()) {
+		char *end = nullptr;
+		o->relax = static_cast<unsigned>(
+			std::strtoul(g_backoff.c_str(), &end, 10));
+		if (end != nullptr && *end == ',')
+			o->spin_fails = static_cast<unsigned>(
+				std::strtoul(end + 1, nullptr, 10));
+	}
 }
 
 // Whether ITEM names configuration C: its label (1P1C) or its thread count.
@@ -531,11 +525,8 @@ std::string Summary(const RunInfo &run)
 		  << " runs of the other regime were dropped (rtt_ns and "
 		     "dear_regime in the JSON keep every run's).\n";
 	}
-	o << "- Source revision: " << GitRevision() << "\n";
-	o << "- Method: each figure is the median of up to " << run.reps
-	  << " runs of " << run.duration_ms
-	  << " ms (repetitions of all benchmarks interleaved in random "
-	     "order). A run starts P producer and C consumer threads "
+	MethodStart(o, run, true, true);
+	o << "A run starts P producer and C consumer threads "
 	     "together; producers enqueue tokens until the deadline, as fast "
 	     "as the queue takes them; consumers dequeue what is there, up to "
 	     "the batch, and ";
@@ -595,14 +586,12 @@ std::string Summary(const RunInfo &run)
 	for (const Variant *v : vars) {
 		std::ostringstream t;
 		bool table_present = false;
-		t << "### Throughput, million pairs/s (median), " << v->label
-		  << "\n\n| configuration | batch |";
+		std::vector<std::string> titles;
 		for (bench_impl i : cols)
-			t << " " << ImplHeader(i) << " |";
-		t << "\n|---|---|";
-		for (size_t i = 0; i < cols.size(); i++)
-			t << "---:|";
-		t << "\n";
+			titles.push_back(ImplHeader(i));
+		t << "### Throughput, million pairs/s (median), " << v->label
+		  << "\n\n"
+		  << TableHead("| configuration | batch |", titles);
 		for (const Config &c : g_configs) {
 			for (const Batch &b : kBatches) {
 				std::ostringstream row;
@@ -652,15 +641,13 @@ std::string Summary(const RunInfo &run)
 			continue;
 		o << "\n### Ratios: grain / other queue (same configuration, "
 		     "batch and placement), "
-		  << v->label << "\n\n| configuration | batch | grain |";
+		  << v->label << "\n\n";
+		std::vector<std::string> titles;
 		for (bench_impl i : kOthers)
 			if (bench_info(i)->available)
-				o << " / " << bench_info(i)->name << " |";
-		o << "\n|---|---|---|";
-		for (bench_impl i : kOthers)
-			if (bench_info(i)->available)
-				o << "---:|";
-		o << "\n";
+				titles.push_back(std::string("/ ") +
+						 bench_info(i)->name);
+		o << TableHead("| configuration | batch | grain |", titles);
 		for (const Config &c : g_configs) {
 			std::vector<bench_impl> modes = { BENCH_GRAIN_MPMC };
 			if (c.producers == 1 && c.consumers == 1)
@@ -700,6 +687,7 @@ std::vector<Case> g_cases;
 
 int Setup(const Options &opt)
 {
+	ApplyFlags();
 	if (!opt.threads.empty() && !ParseConfigs(opt.threads)) {
 		std::fprintf(stderr, "--threads: configurations PxC or thread "
 				     "counts, e.g. 1P1C,4\n");
@@ -734,19 +722,10 @@ std::vector<TargetLine> TargetLines()
 
 } // namespace
 
-int main(int argc, char **argv)
+Driver grain_bench::ThisDriver()
 {
-	Driver d{};
-	d.quick_ms = 60;
-	d.full_ms = 300;
-	d.quick_reps = 3;
-	d.full_reps = 5;
-	d.target_width = 72;
-	d.pingpong = true;
-	d.flag = TakeFlag;
-	d.setup = Setup;
-	d.finish = ChooseRegime;
-	d.summary = Summary;
-	d.targets = TargetLines;
-	return Main(argc, argv, d);
+	// Runs of 300 ms x 5 (quick 60 ms x 3); --targets 72 columns.
+	return { 60,	       300,	3,	     5,
+		 72,	       true,	kFlags,	     Setup,
+		 ChooseRegime, Summary, TargetLines, nullptr };
 }
