@@ -134,6 +134,11 @@ bool Ran(benchmark::State &state, const std::string &name, const char *call,
 	return false;
 }
 
+std::string FirstOf(uint64_t n, const char *what, const char *first)
+{
+	return std::to_string(n) + " " + what + "; first: " + first;
+}
+
 bool ParseCounts(const std::string &s, unsigned max, std::vector<unsigned> *out)
 {
 	std::stringstream in(s);

@@ -34,6 +34,7 @@
 #include <benchmark/benchmark.h>
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -116,28 +117,55 @@ void Fail(benchmark::State &state, const std::string &name,
 bool Ran(benchmark::State &state, const std::string &name, const char *call,
 	 int rc);
 
-/* Whether one run went well: CALL returned 0 (else as Ran()) and found no
- * ERRORS (else Fail() with why() and SKIP); then SECONDS is the
- * iteration's time. */
-template <typename Why>
+/* Whether one run went well: CALL returned 0 (else as Ran()) and its
+ * result RES counted no errors (else Fail() with why() and SKIP); then
+ * RES.seconds is the iteration's time. */
+template <typename Res, typename Why>
 bool RunOk(benchmark::State &state, const std::string &name, const char *call,
-	   int rc, uint64_t errors, Why why, const char *skip, double seconds)
+	   int rc, const Res &res, const char *skip, Why why)
 {
 	if (!Ran(state, name, call, rc))
 		return false;
-	if (errors != 0) {
+	if (res.errors != 0) {
 		Fail(state, name, why(), skip);
 		return false;
 	}
-	state.SetIterationTime(seconds);
+	state.SetIterationTime(res.seconds);
 	return true;
 }
 
+/* F(result) of every run recorded under NAME in RUNS. */
+template <typename Res, typename F>
+std::vector<double> Each(const std::map<std::string, std::vector<Res>> &runs,
+			 const std::string &name, F f)
+{
+	std::vector<double> v;
+	auto it = runs.find(name);
+	if (it != runs.end())
+		for (const Res &r : it->second)
+			v.push_back(f(r));
+	return v;
+}
+
+/* "N WHAT; first: FIRST", for a run's errors. */
+std::string FirstOf(uint64_t n, const char *what, const char *first);
+
+/* The --targets lines of TARGETS, LINE(target) each. */
+template <typename T, typename F>
+std::vector<TargetLine> Lines(const std::vector<T> &targets, F line)
+{
+	std::vector<TargetLine> lines;
+	for (const T &t : targets)
+		line(t, &lines);
+	return lines;
+}
+
 /* Register one benchmark per case (each with a member name), Iterations(1)
- * timed by hand, R repetitions of which only the aggregates are kept. */
+ * timed by hand, R repetitions of which only the aggregates are kept;
+ * 0, for setup to return. */
 template <typename Case>
-void Register(const std::vector<Case> &cases,
-	      void (*run)(benchmark::State &, const Case *), int reps)
+int Register(const std::vector<Case> &cases,
+	     void (*run)(benchmark::State &, const Case *), int reps)
 {
 	for (const Case &c : cases)
 		benchmark::RegisterBenchmark(c.name.c_str(), run, &c)
@@ -146,6 +174,7 @@ void Register(const std::vector<Case> &cases,
 			->ReportAggregatesOnly(true)
 			->UseManualTime()
 			->Unit(benchmark::kMillisecond);
+	return 0;
 }
 
 /* A comma-separated list of counts in 1..max, sorted and without

@@ -78,12 +78,12 @@ void RunCase(benchmark::State &state, const Case *c)
 		cfg.seed = g_seed++;
 		bench_htab_result res{};
 		int rc = bench_htab_run(c->impl, &cfg, &res);
-		auto why = [&res] {
-			return std::to_string(res.errors) +
-			       " correctness errors; first: " + res.error;
-		};
-		if (!RunOk(state, c->name, "bench_htab_run", rc, res.errors,
-			   why, "correctness errors", res.seconds))
+		if (!RunOk(state, c->name, "bench_htab_run", rc, res,
+			   "correctness errors", [&res] {
+				   return FirstOf(res.errors,
+						  "correctness errors",
+						  res.error);
+			   }))
 			break;
 		state.counters["ops_per_sec"] = res.ops_per_sec;
 		state.counters["setup_s"] = res.setup_seconds;
@@ -473,18 +473,18 @@ int Setup(const Options &opt)
 				g_cases.push_back(
 					{ impl, w, t, CaseName(impl, w, t) });
 			}
-	Register(g_cases, RunCase, Reps());
-	return 0;
+	return Register(g_cases, RunCase, Reps());
 }
 
+// The primary targets only.
 std::vector<TargetLine> TargetLines()
 {
-	std::vector<TargetLine> lines;
-	for (const Target &t : Targets())
+	return Lines(Targets(), [](const Target &t,
+				   std::vector<TargetLine> *v) {
 		if (t.primary)
-			lines.push_back({ t.what, Fmt("%.2fx", Ratio(t)),
-					  Verdict(t), "" });
-	return lines;
+			v->push_back({ t.what, Fmt("%.2fx", Ratio(t)),
+				       Verdict(t), "" });
+	});
 }
 
 } // namespace

@@ -140,8 +140,8 @@ void RunCase(benchmark::State &state, const Case *c)
 			       std::to_string(res.priority_errors) +
 			       ", stats " + std::to_string(res.stats_errors);
 		};
-		if (!RunOk(state, c->name, "prio_run", rc, res.errors, why,
-			   "check failed", res.seconds))
+		if (!RunOk(state, c->name, "prio_run", rc, res, "check failed",
+			   why))
 			break;
 		state.counters["items_per_sec"] = res.items_per_sec;
 		state.counters["attempts_per_sec"] = res.attempts_per_sec;
@@ -169,12 +169,7 @@ template <typename F>
 std::vector<double> Field(prio_placement pl, prio_impl impl, prio_deq deq,
 			  unsigned p, F f)
 {
-	std::vector<double> v;
-	auto it = g_runs.find(CaseName(pl, impl, deq, p));
-	if (it != g_runs.end())
-		for (const prio_result &r : it->second)
-			v.push_back(f(r));
-	return v;
+	return Each(g_runs, CaseName(pl, impl, deq, p), f);
 }
 
 double Rate(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
@@ -585,17 +580,16 @@ int Setup(const Options &opt)
 						{ pl, i, d, p,
 						  CaseName(pl, i, d, p) });
 				}
-	Register(g_cases, RunCase, Reps());
-	return 0;
+	return Register(g_cases, RunCase, Reps());
 }
 
 std::vector<TargetLine> TargetLines()
 {
-	std::vector<TargetLine> lines;
-	for (const Target &t : Targets())
-		lines.push_back({ TargetText(t), Fmt("%.2fx", t.ratio),
-				  Verdict(t), "" });
-	return lines;
+	return Lines(Targets(), [](const Target &t,
+				   std::vector<TargetLine> *v) {
+		v->push_back({ TargetText(t), Fmt("%.2fx", t.ratio), Verdict(t),
+			       "" });
+	});
 }
 
 } // namespace

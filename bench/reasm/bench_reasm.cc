@@ -161,11 +161,11 @@ void RunCase(benchmark::State &state, const Case *c)
 		bench_reasm_result res{};
 		int rc = bench_reasm_run(&cfg, &res);
 		auto why = [&res] {
-			return std::to_string(res.errors) +
-			       " check(s) failed; first: " + res.error;
+			return FirstOf(res.errors, "check(s) failed",
+				       res.error);
 		};
-		if (!RunOk(state, c->name, "bench_reasm_run", rc, res.errors,
-			   why, "check failed", res.seconds))
+		if (!RunOk(state, c->name, "bench_reasm_run", rc, res,
+			   "check failed", why))
 			break;
 		state.counters["dgrams_per_sec"] = res.datagrams_per_sec;
 		state.counters["gbit_per_sec"] = res.gbit_per_sec;
@@ -205,12 +205,7 @@ template <typename F>
 std::vector<double> Field(bench_reasm_workload w, bool flood, unsigned workers,
 			  unsigned stripes, F f)
 {
-	std::vector<double> v;
-	auto it = g_runs.find(CaseName(w, flood, workers, stripes));
-	if (it != g_runs.end())
-		for (const bench_reasm_result &r : it->second)
-			v.push_back(f(r));
-	return v;
+	return Each(g_runs, CaseName(w, flood, workers, stripes), f);
 }
 
 double Rate(bench_reasm_workload w, bool flood, unsigned workers,
@@ -615,17 +610,17 @@ int Setup(const Options &opt)
 					g_cases.push_back(
 						{ w, flood, W, s,
 						  CaseName(w, flood, W, s) });
-	Register(g_cases, RunCase, Reps());
-	return 0;
+	return Register(g_cases, RunCase, Reps());
 }
 
+// With the seed's figure after each.
 std::vector<TargetLine> TargetLines()
 {
-	std::vector<TargetLine> lines;
-	for (const Target &t : Targets())
-		lines.push_back({ t.what, Fmt(t.fmt.c_str(), t.value),
-				  Verdict(t), t.seed });
-	return lines;
+	return Lines(Targets(),
+		     [](const Target &t, std::vector<TargetLine> *v) {
+			     v->push_back({ t.what, Fmt(t.fmt.c_str(), t.value),
+					    Verdict(t), t.seed });
+		     });
 }
 
 } // namespace

@@ -191,8 +191,8 @@ void RunCase(benchmark::State &state, const Case *c)
 			return std::to_string(res.errors) +
 			       " ordering/count errors";
 		};
-		if (!RunOk(state, c->name, "bench_run", rc, res.errors, why,
-			   "ordering/count errors", res.seconds))
+		if (!RunOk(state, c->name, "bench_run", rc, res,
+			   "ordering/count errors", why))
 			break;
 		state.counters["pairs_per_sec"] = res.pairs_per_sec;
 		state.counters["rtt_ns"] = rtt;
@@ -707,17 +707,15 @@ int Setup(const Options &opt)
 						{ impl, c, b, v,
 						  CaseName(impl, c, b, *v) });
 				}
-	Register(g_cases, RunCase, Reps());
-	return 0;
+	return Register(g_cases, RunCase, Reps());
 }
 
 std::vector<TargetLine> TargetLines()
 {
-	std::vector<TargetLine> lines;
-	for (const Target &t : Targets())
-		lines.push_back(
-			{ t.what, Fmt("%.2fx", t.ratio), Verdict(t), "" });
-	return lines;
+	return Lines(Targets(), [](const Target &t,
+				   std::vector<TargetLine> *v) {
+		v->push_back({ t.what, Fmt("%.2fx", t.ratio), Verdict(t), "" });
+	});
 }
 
 } // namespace
