@@ -95,15 +95,15 @@ const unsigned kStripes[] = { 1, 64 };
 const unsigned kGlobal = 1, kStriped = 64;
 std::vector<unsigned> g_workers;
 
+// One benchmark: workload, flood or not, workers, stripes, and its name.
 struct Case {
 	bench_reasm_workload workload;
 	bool flood;
-	unsigned workers;
-	unsigned stripes;
+	unsigned workers, stripes;
 	std::string name;
 };
 
-std::map<std::string, std::vector<bench_reasm_result>> g_runs;
+std::map<std::string, std::vector<bench_reasm_result>> g_runs; // by name
 unsigned g_min_passes = 3;
 unsigned g_flood_every = 8;
 bench_reasm_link g_link = BENCH_REASM_LINK_RAW;
