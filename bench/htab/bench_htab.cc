@@ -11,57 +11,27 @@
 // counter ops_per_sec is the number of table operations per second, all
 // threads together.
 //
-// Extra flags, taken out before Google Benchmark sees the rest:
-//   --quick            short runs (50 ms x 2) for a smoke test
-//   --duration_ms=N    length of one run (default 300, quick 50)
-//   --reps=N           repetitions per benchmark (default 7, quick 2)
-//   --summary[=FILE]   print a markdown table of medians and ratios, and
-//                      write it to FILE if given
-//   --targets          print each performance target with its measured
-//                      ratio and PASS or MISS (a MISS never fails the run)
-// The program exits non-zero if any run found a correctness problem (a
-// wrong value, a failed pre-check, books that do not balance), or could
-// not run.
+// Flags: those of every driver (common/driver.h); runs of 300 ms x 7, quick
+// 50 ms x 2; --threads=LIST the thread counts (default 1,2,4). The
+// program exits non-zero if any run found a correctness problem (a wrong
+// value, a failed pre-check, books that do not balance), or could not run.
 
 #include "adapters/adapters.h"
-#include "../common/machine.h"
+#include "../common/driver.h"
 
-#include <benchmark/benchmark.h>
-
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <unistd.h>
-
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#ifndef GRAIN_BENCH_SOURCE_DIR
-#define GRAIN_BENCH_SOURCE_DIR "."
-#endif
-#ifndef GRAIN_BENCH_BUILD_TYPE
-#define GRAIN_BENCH_BUILD_TYPE "unknown"
-#endif
+using namespace grain_bench;
 
 namespace {
 
-struct Options {
-	bool quick = false;
-	bool targets = false;
-	bool summary = false;
-	std::string summary_file;
-	unsigned duration_ms = 0; // 0: default for the mode
-	int reps = 0;
-};
-
-const unsigned kThreads[] = { 1, 2, 4 };
+std::vector<unsigned> g_threads = { 1, 2, 4 };
 
 const bench_htab_workload kWorkloads[] = { BENCH_HTAB_READ90, BENCH_HTAB_MIX50,
 					   BENCH_HTAB_CHURN };
@@ -84,8 +54,6 @@ struct Runs {
 };
 
 std::map<std::string, Runs> g_runs; // by benchmark name
-bool g_failed = false;
-unsigned g_duration_ms = 300;
 uint64_t g_seed = 1;
 
 const char *ImplName(bench_htab_impl impl)
@@ -106,29 +74,17 @@ void RunCase(benchmark::State &state, const Case *c)
 		bench_htab_config cfg{};
 		cfg.workload = c->workload;
 		cfg.threads = c->threads;
-		cfg.duration_ms = g_duration_ms;
+		cfg.duration_ms = DurationMs();
 		cfg.seed = g_seed++;
 		bench_htab_result res{};
 		int rc = bench_htab_run(c->impl, &cfg, &res);
-		if (rc != 0) {
-			std::fprintf(stderr, "%s: bench_htab_run failed: %s\n",
-				     c->name.c_str(), std::strerror(-rc));
-			g_failed = true;
-			state.SkipWithError("bench_htab_run failed");
+		if (!RunOk(state, c->name, "bench_htab_run", rc, res,
+			   "correctness errors", [&res] {
+				   return FirstOf(res.errors,
+						  "correctness errors",
+						  res.error);
+			   }))
 			break;
-		}
-		if (res.errors != 0) {
-			std::fprintf(
-				stderr,
-				"%s: %llu correctness errors; first: %s\n",
-				c->name.c_str(),
-				static_cast<unsigned long long>(res.errors),
-				res.error);
-			g_failed = true;
-			state.SkipWithError("correctness errors");
-			break;
-		}
-		state.SetIterationTime(res.seconds);
 		state.counters["ops_per_sec"] = res.ops_per_sec;
 		state.counters["setup_s"] = res.setup_seconds;
 		if (res.lookups != 0)
@@ -147,58 +103,17 @@ void RunCase(benchmark::State &state, const Case *c)
 	}
 }
 
-// --- flags -----------------------------------------------------------------
-
-bool TakeFlag(const char *arg, Options *o)
-{
-	if (std::strcmp(arg, "--quick") == 0) {
-		o->quick = true;
-	} else if (std::strcmp(arg, "--targets") == 0) {
-		o->targets = true;
-	} else if (std::strcmp(arg, "--summary") == 0) {
-		o->summary = true;
-	} else if (std::strncmp(arg, "--summary=", 10) == 0) {
-		o->summary = true;
-		o->summary_file = arg + 10;
-	} else if (std::strncmp(arg, "--duration_ms=", 14) == 0) {
-		o->duration_ms = static_cast<unsigned>(
-			std::strtoul(arg + 14, nullptr, 10));
-	} else if (std::strncmp(arg, "--reps=", 7) == 0) {
-		o->reps = std::atoi(arg + 7);
-	} else {
-		return false;
-	}
-	return true;
-}
-
-// --- machine description ---------------------------------------------------
-
-using namespace grain_bench;
-
 double MedianOf(bench_htab_impl impl, bench_htab_workload w, unsigned threads)
 {
 	auto it = g_runs.find(CaseName(impl, w, threads));
 	return it == g_runs.end() ? NAN : Median(it->second.rates);
 }
 
-std::string Fmt(const char *fmt, double v)
-{
-	if (std::isnan(v) || v < 0)
-		return "–";
-	char buf[64];
-	std::snprintf(buf, sizeof(buf), fmt, v);
-	return buf;
-}
-
 std::string ThreadsLabel(unsigned threads)
 {
-	unsigned nproc = bench_nproc();
-	std::string s = std::to_string(threads) +
-			(threads == 1 ? " thread" : " threads");
-	if (threads > nproc)
-		s += " (oversubscribed: " + std::to_string(threads) +
-		     " threads on " + std::to_string(nproc) + " cores)";
-	return s;
+	return std::to_string(threads) +
+	       (threads == 1 ? " thread" : " threads") +
+	       Oversubscribed(threads);
 }
 
 // The fastest striped grain configuration (no RCU) for a workload and
@@ -231,14 +146,9 @@ std::string Spread(bench_htab_impl impl, bench_htab_workload w,
 		   unsigned threads)
 {
 	auto it = g_runs.find(CaseName(impl, w, threads));
-	if (it == g_runs.end() || it->second.rates.empty())
-		return "–";
-	const std::vector<double> &v = it->second.rates;
-	auto mm = std::minmax_element(v.begin(), v.end());
-	char buf[96];
-	std::snprintf(buf, sizeof(buf), "%.2f (%.2f–%.2f)", Median(v) / 1e6,
-		      *mm.first / 1e6, *mm.second / 1e6);
-	return buf;
+	return it == g_runs.end()
+		       ? "–"
+		       : grain_bench::Spread(it->second.rates, 1e6, 2);
 }
 
 // One side of a target: a fixed implementation, or "the best striped grain
@@ -287,38 +197,52 @@ std::vector<Target> Targets()
 {
 	const bench_htab_workload r = BENCH_HTAB_READ90, m = BENCH_HTAB_MIX50,
 				  c = BENCH_HTAB_CHURN;
-	const Side mutex = Of(BENCH_HTAB_MUTEX), striped = Of(BENCH_HTAB_STRIPED),
-		   rcu = Of(BENCH_HTAB_GRAIN_RCU), locked = Of(BENCH_HTAB_GRAIN_256),
+	const Side mutex = Of(BENCH_HTAB_MUTEX),
+		   striped = Of(BENCH_HTAB_STRIPED),
+		   rcu = Of(BENCH_HTAB_GRAIN_RCU),
+		   locked = Of(BENCH_HTAB_GRAIN_256),
 		   qsbr = Of(BENCH_HTAB_GRAIN_QSBR);
 	return {
 		{ "90/5/5, 1 thread: grain best striped >= 1.0x striped "
-		  "baseline", r, 1, kBest, striped, 1.0, true },
+		  "baseline",
+		  r, 1, kBest, striped, 1.0, true },
 		{ "90/5/5, 2 threads: grain best striped >= 1.0x striped "
-		  "baseline", r, 2, kBest, striped, 1.0, true },
+		  "baseline",
+		  r, 2, kBest, striped, 1.0, true },
 		{ "50/25/25, 1 thread: grain best striped >= 1.0x striped "
-		  "baseline", m, 1, kBest, striped, 1.0, true },
+		  "baseline",
+		  m, 1, kBest, striped, 1.0, true },
 		{ "50/25/25, 2 threads: grain best striped >= 1.0x striped "
-		  "baseline", m, 2, kBest, striped, 1.0, true },
+		  "baseline",
+		  m, 2, kBest, striped, 1.0, true },
 		{ "90/5/5, 1 thread: grain best striped >= 1.0x global mutex",
 		  r, 1, kBest, mutex, 1.0, true },
 		{ "50/25/25, 1 thread: grain best striped >= 1.0x global mutex",
 		  m, 1, kBest, mutex, 1.0, true },
 		{ "90/5/5, 2 threads: grain RCU lookups >= 1.3x striped "
-		  "baseline", r, 2, rcu, striped, 1.3, true },
+		  "baseline",
+		  r, 2, rcu, striped, 1.3, true },
 		{ "50/25/25, 2 threads: grain RCU lookups >= 1.3x striped "
-		  "baseline", m, 2, rcu, striped, 1.3, true },
+		  "baseline",
+		  m, 2, rcu, striped, 1.3, true },
 		{ "90/5/5, 1 thread: grain RCU lookups >= 1.0x grain locked "
-		  "(256 stripes)", r, 1, rcu, locked, 1.0, true },
+		  "(256 stripes)",
+		  r, 1, rcu, locked, 1.0, true },
 		{ "90/5/5, 2 threads: grain RCU lookups >= 1.0x grain locked "
-		  "(256 stripes)", r, 2, rcu, locked, 1.0, true },
+		  "(256 stripes)",
+		  r, 2, rcu, locked, 1.0, true },
 		{ "90/5/5, 2 threads: grain RCU lookups, qsbr flavour >= 1.3x "
-		  "striped baseline", r, 2, qsbr, striped, 1.3, true },
+		  "striped baseline",
+		  r, 2, qsbr, striped, 1.3, true },
 		{ "50/25/25, 2 threads: grain RCU lookups, qsbr flavour >= 1.3x "
-		  "striped baseline", m, 2, qsbr, striped, 1.3, true },
+		  "striped baseline",
+		  m, 2, qsbr, striped, 1.3, true },
 		{ "90/5/5, 1 thread: grain RCU lookups, qsbr flavour >= 1.0x "
-		  "grain locked (256 stripes)", r, 1, qsbr, locked, 1.0, true },
+		  "grain locked (256 stripes)",
+		  r, 1, qsbr, locked, 1.0, true },
 		{ "90/5/5, 2 threads: grain RCU lookups, qsbr flavour >= 1.0x "
-		  "grain locked (256 stripes)", r, 2, qsbr, locked, 1.0, true },
+		  "grain locked (256 stripes)",
+		  r, 2, qsbr, locked, 1.0, true },
 		{ "90/5/5, 2 threads: grain best striped >= 3x global mutex", r,
 		  2, kBest, mutex, 3.0, true },
 		{ "90/5/5, 2 threads: grain best striped >= 2x cds_lfht", r, 2,
@@ -338,10 +262,7 @@ std::vector<Target> Targets()
 
 std::string Verdict(const Target &t)
 {
-	double r = Ratio(t);
-	if (std::isnan(r))
-		return "n/a (not measured)";
-	return r >= t.goal ? "PASS" : "MISS";
+	return grain_bench::Verdict(Ratio(t), t.goal);
 }
 
 std::string SideText(const Side &s, const Target &t)
@@ -392,14 +313,11 @@ std::string ThroughputTable(bench_htab_workload w)
 {
 	std::vector<bench_htab_impl> cols = Columns();
 	std::ostringstream o;
-	o << "| threads |";
+	std::vector<std::string> titles;
 	for (bench_htab_impl i : cols)
-		o << " " << ImplName(i) << " |";
-	o << "\n|---|";
-	for (size_t i = 0; i < cols.size(); i++)
-		o << "---:|";
-	o << "\n";
-	for (unsigned t : kThreads) {
+		titles.push_back(ImplName(i));
+	o << TableHead("| threads |", titles);
+	for (unsigned t : g_threads) {
 		o << "| " << ThreadsLabel(t) << " |";
 		for (bench_htab_impl i : cols)
 			o << " " << Fmt("%.2f", MedianOf(i, w, t) / 1e6)
@@ -429,14 +347,11 @@ std::string RatioTable(bench_htab_workload w)
 		  Of(BENCH_HTAB_STRIPED) },
 	};
 	std::ostringstream o;
-	o << "| threads | grain best striped |";
+	std::vector<std::string> titles;
 	for (const Col &c : cols)
-		o << " " << c.title << " |";
-	o << "\n|---|---|";
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		o << "---:|";
-	o << "\n";
-	for (unsigned t : kThreads) {
+		titles.push_back(c.title);
+	o << TableHead("| threads | grain best striped |", titles);
+	for (unsigned t : g_threads) {
 		o << "| " << ThreadsLabel(t) << " | "
 		  << BestName(BestGrain(w, t)) << " |";
 		for (const Col &c : cols) {
@@ -448,22 +363,12 @@ std::string RatioTable(bench_htab_workload w)
 	return o.str();
 }
 
-std::string Summary(const std::string &command, int reps,
-		    const std::string &load_before, const CpuSample &cpu_before,
-		    const CpuSample &cpu_after)
+std::string Summary(const RunInfo &run)
 {
 	std::ostringstream o;
 	unsigned nproc = bench_nproc();
 
-	o << "Command: `" << command << "`\n\n";
-	o << "- Machine: " << nproc << " online CPUs, " << CpuModel() << " ("
-	  << CacheSizes() << "), " << Kernel() << "\n";
-	o << "- Compilers: C " << Trim(bench_c_compiler()) << ", C++ "
-	  << Trim(CxxCompiler()) << "; build type " << GRAIN_BENCH_BUILD_TYPE
-	  << "\n";
-	if (std::strcmp(GRAIN_BENCH_BUILD_TYPE, "Debug") == 0)
-		o << "- WARNING: unoptimised (Debug) build; these figures say "
-		     "nothing about the tables.\n";
+	Preamble(o, run, true, "tables");
 	o << "- liburcu memb flavour: "
 	  << (bench_htab_urcu_membarrier()
 		      ? "membarrier system call in use (read side without "
@@ -471,14 +376,9 @@ std::string Summary(const std::string &command, int reps,
 		      : "no membarrier system call (every read-side lock and "
 			"unlock has a full fence)")
 	  << "\n";
-	o << "- Load average (1, 5, 15 min) before the run: " << load_before
-	  << "; after: " << LoadAverage() << "\n";
-	o << "- During the run: " << OtherLoad(cpu_before, cpu_after) << "\n";
-	o << "- Source revision: " << GitRevision() << "\n";
-	o << "- Method: each figure is the median of " << reps << " runs of "
-	  << g_duration_ms
-	  << " ms (repetitions of all benchmarks interleaved in random "
-	     "order). A run builds a fresh table holding the odd keys of the "
+	LoadLines(o, run);
+	MethodStart(o, run, false, true);
+	o << "A run builds a fresh table holding the odd keys of the "
 	     "universe 1.."
 	  << BENCH_HTAB_UNIVERSE << " (" << BENCH_HTAB_INITIAL
 	  << " entries, inserted in order by one thread, not timed), checks "
@@ -549,30 +449,18 @@ std::string Summary(const std::string &command, int reps,
 	return o.str();
 }
 
-} // namespace
+std::vector<Case> g_cases;
 
-int main(int argc, char **argv)
+int Setup(const Options &opt)
 {
-	Options opt;
-	std::string command;
-	int kept = 1;
-	for (int i = 0; i < argc; i++) {
-		command += (i ? " " : "") + std::string(argv[i]);
-		if (i > 0) {
-			if (!TakeFlag(argv[i], &opt))
-				argv[kept++] = argv[i];
-		}
+	if (!opt.threads.empty() &&
+	    !ParseCounts(opt.threads, BENCH_HTAB_MAX_THREADS, &g_threads)) {
+		std::fprintf(stderr, "--threads: a list of 1..%u, e.g. 1,2,4\n",
+			     BENCH_HTAB_MAX_THREADS);
+		return 2;
 	}
-	argc = kept;
-	argv[argc] = nullptr;
-
-	g_duration_ms = opt.duration_ms ? opt.duration_ms
-					: (opt.quick ? 50u : 300u);
-	int reps = opt.reps > 0 ? opt.reps : (opt.quick ? 2 : 7);
-
-	static std::vector<Case> cases;
 	for (bench_htab_workload w : kWorkloads)
-		for (unsigned t : kThreads)
+		for (unsigned t : g_threads)
 			for (int i = 0; i < BENCH_HTAB_IMPL_COUNT; i++) {
 				bench_htab_impl impl =
 					static_cast<bench_htab_impl>(i);
@@ -582,76 +470,28 @@ int main(int argc, char **argv)
 				probe.duration_ms = 1;
 				if (!bench_htab_config_ok(impl, &probe))
 					continue;
-				cases.push_back(
+				g_cases.push_back(
 					{ impl, w, t, CaseName(impl, w, t) });
 			}
-	for (const Case &c : cases) {
-		benchmark::RegisterBenchmark(c.name.c_str(), RunCase, &c)
-			->Iterations(1)
-			->Repetitions(reps)
-			->ReportAggregatesOnly(true)
-			->UseManualTime()
-			->Unit(benchmark::kMillisecond);
-	}
+	return Register(g_cases, RunCase, Reps());
+}
 
-	// Repetitions of all benchmarks are interleaved in random order unless
-	// the caller says otherwise: on a machine whose speed drifts (shared
-	// or virtual CPUs) drift then spreads over every table instead of
-	// favouring whichever ran in a fast stretch.
-	std::vector<char *> args(argv, argv + argc);
-	static char interleave[] =
-		"--benchmark_enable_random_interleaving=true";
-	bool has_interleave = false;
-	for (int i = 1; i < argc; i++)
-		if (std::strncmp(argv[i],
-				 "--benchmark_enable_random_interleaving",
-				 38) == 0)
-			has_interleave = true;
-	if (!has_interleave)
-		args.push_back(interleave);
-	args.push_back(nullptr);
-	argc = static_cast<int>(args.size()) - 1;
-	argv = args.data();
+// The primary targets only.
+std::vector<TargetLine> TargetLines()
+{
+	return Lines(Targets(), [](const Target &t,
+				   std::vector<TargetLine> *v) {
+		if (t.primary)
+			v->push_back({ t.what, Fmt("%.2fx", Ratio(t)),
+				       Verdict(t), "" });
+	});
+}
 
-	std::string load_before = LoadAverage();
-	benchmark::Initialize(&argc, argv);
-	if (benchmark::ReportUnrecognizedArguments(argc, argv))
-		return 2;
-	CpuSample cpu_before = SampleCpu();
-	benchmark::RunSpecifiedBenchmarks();
-	CpuSample cpu_after = SampleCpu();
-	benchmark::Shutdown();
+} // namespace
 
-	if (opt.summary) {
-		std::string s = Summary(command, reps, load_before, cpu_before,
-					cpu_after);
-		std::fputs("\n", stdout);
-		std::fputs(s.c_str(), stdout);
-		if (!opt.summary_file.empty()) {
-			std::ofstream f(opt.summary_file);
-			f << s;
-			if (!f) {
-				std::fprintf(stderr, "cannot write %s\n",
-					     opt.summary_file.c_str());
-				return 2;
-			}
-		}
-	}
-	if (opt.targets) {
-		std::fputs(
-			"\nTargets (timing; a MISS does not fail the run):\n",
-			stdout);
-		for (const Target &t : Targets()) {
-			if (!t.primary)
-				continue;
-			std::printf("  %-66s %8s  %s\n", t.what.c_str(),
-				    Fmt("%.2fx", Ratio(t)).c_str(),
-				    Verdict(t).c_str());
-		}
-	}
-	if (g_failed) {
-		std::fprintf(stderr, "FAILED: a run reported errors\n");
-		return 1;
-	}
-	return 0;
+Driver grain_bench::ThisDriver()
+{
+	// Runs of 300 ms x 7 (quick 50 ms x 2); --targets 66 columns.
+	return { 50, 300,   2,	     7,	      66,	   false,
+		 {}, Setup, nullptr, Summary, TargetLines, nullptr };
 }

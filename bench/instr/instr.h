@@ -5,7 +5,7 @@
  * the benchmarks' own adapters.
  *
  * The adapters' put/get, lookup/insert/remove functions are static in
- * their files (bench/adapters/, bench/htab/adapters/, bench/prio/
+ * their files (bench/ring/adapters/, bench/htab/adapters/, bench/prio/
  * adapters/), so each file of this folder that needs them includes the
  * adapter's .c file and then instantiates a loop below with them, one
  * INSTR_*_RUN line per measured operation: each operation gets its own
@@ -27,7 +27,7 @@
 #ifndef GRAIN_BENCH_INSTR_H
 #define GRAIN_BENCH_INSTR_H
 
-#include "adapters/harness.h"
+#include "ring/adapters/harness.h"
 #include "htab/adapters/harness.h"
 #include "prio/adapters/harness.h"
 
@@ -157,7 +157,7 @@ static inline uint64_t instr_key(uint64_t i)
 		return done;                                   \
 	}
 
-/* ring.c: bench/adapters' grain_ring, baselines and ck_ring;
+/* ring.c: bench/ring/adapters' grain_ring, baselines and ck_ring;
  * ring_rte.c: rte_ring, built with DPDK's flags. */
 INSTR_RUN_DECL(instr_ring_grain_single);
 INSTR_RUN_DECL(instr_ring_grain_bulk32);

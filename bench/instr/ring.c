@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ring.c - the ring kinds of instr_ops: the calls of bench/adapters'
+ * ring.c - the ring kinds of instr_ops: the calls of bench/ring/adapters'
  * grain_adapter.c, baselines_adapter.c and (when ConcurrencyKit was found)
  * ck_adapter.c, in instr_ring_loop(). The adapters' files are included,
  * not linked, because their put/get functions are static.
  */
-#include "../adapters/grain_adapter.c"
-#include "../adapters/baselines_adapter.c"
+#include "../ring/adapters/grain_adapter.c"
+#include "../ring/adapters/baselines_adapter.c"
 #ifdef GRAIN_BENCH_HAVE_CK
-#include "../adapters/ck_adapter.c"
+#include "../ring/adapters/ck_adapter.c"
 #endif
 
 #include "instr.h"

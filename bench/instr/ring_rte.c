@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ring_rte.c - the rte_ring kinds of instr_ops: bench/adapters/
+ * ring_rte.c - the rte_ring kinds of instr_ops: bench/ring/adapters/
  * rte_adapter.c's MP/MC calls in instr_ring_loop(), compiled, as that
  * adapter is for the benchmark, with the flags of pkg-config libdpdk.
  */
-#include "../adapters/rte_adapter.c"
+#include "../ring/adapters/rte_adapter.c"
 
 #include "instr.h"
 

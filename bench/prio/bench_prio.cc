@@ -15,45 +15,26 @@
 // own_core (the consumer alone on CPU 0, producers on the other CPUs) and
 // unpinned (the scheduler places everything).
 //
-// Extra flags, taken out before Google Benchmark sees the rest:
-//   --quick            short runs (60 ms x 3) for a smoke test
-//   --duration_ms=N    length of one run (default 300, quick 60)
-//   --reps=N           repetitions per benchmark (default 9, quick 3)
+// Flags: those of every driver (common/driver.h); runs of 300 ms x 9, quick
+// 60 ms x 3; --threads=LIST the producer counts (default 1,2,4,8,12), and
 //   --burst=N          items per burst dequeue (default 32)
 //   --placement=P      own_core, unpinned or both (default both)
-//   --summary[=FILE]   print markdown tables of medians and ratios, and
-//                      write them to FILE if given
-//   --targets          print each performance target with its measured
-//                      ratio and PASS or MISS (a MISS never fails the run)
 // The program exits non-zero if any run failed a check (order, band,
 // count, strict priority in the drain, queue statistics) or could not run.
 
 #include "adapters/adapters.h"
-#include "../common/machine.h"
+#include "../common/driver.h"
 
-#include <benchmark/benchmark.h>
-
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <unistd.h>
-
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#ifndef GRAIN_BENCH_SOURCE_DIR
-#define GRAIN_BENCH_SOURCE_DIR "."
-#endif
-#ifndef GRAIN_BENCH_BUILD_TYPE
-#define GRAIN_BENCH_BUILD_TYPE "unknown"
-#endif
+using namespace grain_bench;
 
 namespace {
 
@@ -81,7 +62,7 @@ const char kSeedSource[] =
 	"57882945.4090101@gmail.com, archived at lists.openwall.net "
 	"linux-netdev)";
 
-const unsigned kProducers[] = { 1, 2, 4, 8, 12 };
+std::vector<unsigned> g_producers = { 1, 2, 4, 8, 12 };
 // The placements this run measures (--placement).
 std::vector<prio_placement> g_placements = { PRIO_PLACE_CONSUMER_CORE,
 					     PRIO_PLACE_FREE };
@@ -89,17 +70,6 @@ const prio_impl kImpls[] = { PRIO_BASE_SPIN, PRIO_BASE_MUTEX, PRIO_GRAIN,
 			     PRIO_GRAIN_BITS };
 const prio_deq kDeqs[] = { PRIO_DEQ_SINGLE, PRIO_DEQ_BURST };
 const unsigned kBandLimit = 1024;
-
-struct Options {
-	bool quick = false;
-	bool targets = false;
-	bool summary = false;
-	std::string summary_file;
-	unsigned duration_ms = 0; // 0: default for the mode
-	int reps = 0;		  // 0: default for the mode
-	unsigned burst = 32;
-	std::string placement = "both";
-};
 
 struct Case {
 	prio_placement place;
@@ -111,9 +81,8 @@ struct Case {
 
 // Every run's result, by benchmark name.
 std::map<std::string, std::vector<prio_result>> g_runs;
-bool g_failed = false;
-unsigned g_duration_ms = 300;
 unsigned g_burst = 32;
+std::string g_placement = "both";
 
 std::string DeqLabel(prio_deq d)
 {
@@ -158,37 +127,22 @@ void RunCase(benchmark::State &state, const Case *c)
 		cfg.deq = c->deq;
 		cfg.burst = g_burst;
 		cfg.band_limit = kBandLimit;
-		cfg.duration_ms = g_duration_ms;
+		cfg.duration_ms = DurationMs();
 		cfg.placement = c->place;
 		prio_result res{};
 		int rc = prio_run(c->impl, &cfg, &res);
-		if (rc != 0) {
-			std::fprintf(stderr, "%s: prio_run failed: %s\n",
-				     c->name.c_str(), std::strerror(-rc));
-			g_failed = true;
-			state.SkipWithError("prio_run failed");
+		auto why = [&res] {
+			return "check failed: order " +
+			       std::to_string(res.order_errors) + ", band " +
+			       std::to_string(res.band_errors) + ", count " +
+			       std::to_string(res.count_errors) +
+			       ", priority " +
+			       std::to_string(res.priority_errors) +
+			       ", stats " + std::to_string(res.stats_errors);
+		};
+		if (!RunOk(state, c->name, "prio_run", rc, res, "check failed",
+			   why))
 			break;
-		}
-		if (res.errors != 0) {
-			std::fprintf(stderr,
-				     "%s: check failed: order %llu, band %llu, "
-				     "count %llu, priority %llu, stats %llu\n",
-				     c->name.c_str(),
-				     static_cast<unsigned long long>(
-					     res.order_errors),
-				     static_cast<unsigned long long>(
-					     res.band_errors),
-				     static_cast<unsigned long long>(
-					     res.count_errors),
-				     static_cast<unsigned long long>(
-					     res.priority_errors),
-				     static_cast<unsigned long long>(
-					     res.stats_errors));
-			g_failed = true;
-			state.SkipWithError("check failed");
-			break;
-		}
-		state.SetIterationTime(res.seconds);
 		state.counters["items_per_sec"] = res.items_per_sec;
 		state.counters["attempts_per_sec"] = res.attempts_per_sec;
 		state.counters["drop_pct"] = 100.0 * res.drop_fraction;
@@ -204,47 +158,18 @@ void RunCase(benchmark::State &state, const Case *c)
 
 // --- flags -------------------------------------------------------------------
 
-bool TakeFlag(const char *arg, Options *o)
-{
-	if (std::strcmp(arg, "--quick") == 0) {
-		o->quick = true;
-	} else if (std::strcmp(arg, "--targets") == 0) {
-		o->targets = true;
-	} else if (std::strcmp(arg, "--summary") == 0) {
-		o->summary = true;
-	} else if (std::strncmp(arg, "--summary=", 10) == 0) {
-		o->summary = true;
-		o->summary_file = arg + 10;
-	} else if (std::strncmp(arg, "--duration_ms=", 14) == 0) {
-		o->duration_ms = static_cast<unsigned>(
-			std::strtoul(arg + 14, nullptr, 10));
-	} else if (std::strncmp(arg, "--reps=", 7) == 0) {
-		o->reps = std::atoi(arg + 7);
-	} else if (std::strncmp(arg, "--placement=", 12) == 0) {
-		o->placement = arg + 12;
-	} else if (std::strncmp(arg, "--burst=", 8) == 0) {
-		o->burst = static_cast<unsigned>(
-			std::strtoul(arg + 8, nullptr, 10));
-	} else {
-		return false;
-	}
-	return true;
-}
+const std::vector<Flag> kFlags = {
+	{ "--placement", nullptr, &g_placement, nullptr },
+	{ "--burst", nullptr, nullptr, &g_burst },
+};
 
-// --- the machine -------------------------------------------------------------
-
-using namespace grain_bench;
+// --- medians -----------------------------------------------------------------
 
 template <typename F>
 std::vector<double> Field(prio_placement pl, prio_impl impl, prio_deq deq,
 			  unsigned p, F f)
 {
-	std::vector<double> v;
-	auto it = g_runs.find(CaseName(pl, impl, deq, p));
-	if (it != g_runs.end())
-		for (const prio_result &r : it->second)
-			v.push_back(f(r));
-	return v;
+	return Each(g_runs, CaseName(pl, impl, deq, p), f);
 }
 
 double Rate(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
@@ -301,38 +226,18 @@ double BlockedPct(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
 	}));
 }
 
-std::string Fmt(const char *fmt, double v)
-{
-	if (std::isnan(v) || std::isinf(v))
-		return "–";
-	char buf[64];
-	std::snprintf(buf, sizeof(buf), fmt, v);
-	return buf;
-}
-
 // "median (min–max)" in millions per second.
 std::string Spread(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
 {
-	std::vector<double> v =
+	return grain_bench::Spread(
 		Field(pl, impl, deq, p,
-		      [](const prio_result &r) { return r.items_per_sec; });
-	if (v.empty())
-		return "–";
-	auto mm = std::minmax_element(v.begin(), v.end());
-	char buf[96];
-	std::snprintf(buf, sizeof(buf), "%.2f (%.2f–%.2f)", Median(v) / 1e6,
-		      *mm.first / 1e6, *mm.second / 1e6);
-	return buf;
+		      [](const prio_result &r) { return r.items_per_sec; }),
+		1e6, 2);
 }
 
 std::string ProducersLabel(unsigned p)
 {
-	unsigned threads = p + 1, nproc = bench_nproc();
-	std::string s = std::to_string(p);
-	if (threads > nproc)
-		s += " (oversubscribed: " + std::to_string(threads) +
-		     " threads on " + std::to_string(nproc) + " cores)";
-	return s;
+	return std::to_string(p) + Oversubscribed(p + 1);
 }
 
 // Under 10% of the same queue's rate with one producer (same placement and
@@ -382,44 +287,21 @@ std::string TargetText(const Target &t)
 
 std::string Verdict(const Target &t)
 {
-	if (std::isnan(t.ratio))
-		return "n/a (not measured)";
-	return t.ratio >= t.goal ? "PASS" : "MISS";
+	return grain_bench::Verdict(t.ratio, t.goal);
 }
 
 // --- summary -----------------------------------------------------------------
 
-void MachineSection(std::ostringstream &o, const std::string &command, int reps,
-		    const std::string &load_before, double pingpong_before,
-		    const CpuSample &before, const CpuSample &after)
+void MachineSection(std::ostringstream &o, const RunInfo &run)
 {
-	unsigned nproc = bench_nproc();
-
-	o << "Command: `" << command << "`\n\n";
-	o << "- Machine: " << nproc << " online CPUs, " << CpuModel() << ", "
-	  << Kernel() << "\n";
-	o << "- Compilers: C " << Trim(bench_c_compiler()) << ", C++ "
-	  << Trim(CxxCompiler()) << "; build type " << GRAIN_BENCH_BUILD_TYPE
-	  << "\n";
-	if (std::strcmp(GRAIN_BENCH_BUILD_TYPE, "Debug") == 0)
-		o << "- WARNING: unoptimised (Debug) build; these figures say "
-		     "nothing about the queues.\n";
-	o << "- Load average (1, 5, 15 min) before the run: " << load_before
-	  << "; after: " << LoadAverage() << "\n";
-	o << "- During the run: " << OtherLoad(before, after) << "\n";
-	double pp_after = bench_pingpong_ns(200000);
-	o << "- Calibration, cache-line round trip CPU 0 <-> CPU 1: "
-	  << Fmt("%.0f ns", pingpong_before < 0 ? NAN : pingpong_before)
-	  << " before the run, "
-	  << Fmt("%.0f ns", pp_after < 0 ? NAN : pp_after)
-	  << " after (on a virtual machine it moves with the host's placement "
-	     "of the virtual CPUs, and so do all figures; compare ratios "
-	     "within one run)\n";
-	o << "- Source revision: " << GitRevision() << "\n";
-	o << "- Method: each figure is the median of " << reps << " runs of "
-	  << g_duration_ms
-	  << " ms (repetitions of all benchmarks interleaved in random "
-	     "order). A run starts P producers and one consumer together. "
+	Preamble(o, run, false, "queues");
+	LoadLines(o, run);
+	CalibrationLine(o, run,
+			" (on a virtual machine it moves with the host's "
+			"placement of the virtual CPUs, and so do all figures; "
+			"compare ratios within one run)");
+	MethodStart(o, run, false, true);
+	o << "A run starts P producers and one consumer together. "
 	     "Each producer enqueues 64-byte items from its own preallocated "
 	     "pool by priority, as fast as it can; a full band drops the item "
 	     "and the producer goes on at once (tail drop, as the qdisc). The "
@@ -469,7 +351,7 @@ void DetailTable(std::ostringstream &o, prio_placement pl, Cell cell)
 			o << " " << prio_info(i)->label << " " << DeqLabel(d)
 			  << " |";
 	o << "\n|---|---:|---:|---:|---:|\n";
-	for (unsigned p : kProducers) {
+	for (unsigned p : g_producers) {
 		o << "| " << ProducersLabel(p) << " |";
 		for (prio_deq d : kDeqs)
 			for (prio_impl i : { PRIO_BASE_SPIN, PRIO_GRAIN })
@@ -491,7 +373,7 @@ void PlacementSection(std::ostringstream &o, prio_placement pl)
 	  << b << " | grain_prio " << b << " | ratio " << b
 	  << " | mutex baseline single | mutex baseline " << b << " |\n"
 	  << "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-	for (unsigned p : kProducers) {
+	for (unsigned p : g_producers) {
 		o << "| " << ProducersLabel(p) << " |";
 		for (prio_deq d : kDeqs) {
 			double base = Rate(pl, PRIO_BASE_SPIN, d, p);
@@ -534,7 +416,7 @@ void PlacementSection(std::ostringstream &o, prio_placement pl)
 	     "baseline\n\n"
 	     "| producers | bits single | ratio single | bits "
 	  << b << " | ratio " << b << " |\n|---|---:|---:|---:|---:|\n";
-	for (unsigned p : kProducers) {
+	for (unsigned p : g_producers) {
 		o << "| " << ProducersLabel(p) << " |";
 		for (prio_deq d : kDeqs) {
 			double bits = Rate(pl, PRIO_GRAIN_BITS, d, p);
@@ -642,13 +524,10 @@ std::string TargetsTable()
 	return o.str();
 }
 
-std::string Summary(const std::string &command, int reps,
-		    const std::string &load_before, double pingpong_before,
-		    const CpuSample &before, const CpuSample &after)
+std::string Summary(const RunInfo &run)
 {
 	std::ostringstream o;
-	MachineSection(o, command, reps, load_before, pingpong_before, before,
-		       after);
+	MachineSection(o, run);
 	for (prio_placement pl : g_placements)
 		PlacementSection(o, pl);
 	SeedSection(o);
@@ -658,38 +537,28 @@ std::string Summary(const std::string &command, int reps,
 	return o.str();
 }
 
-} // namespace
+std::vector<Case> g_cases;
 
-int main(int argc, char **argv)
+int Setup(const Options &opt)
 {
-	Options opt;
-	std::string command;
-	int kept = 1;
-	for (int i = 0; i < argc; i++) {
-		command += (i ? " " : "") + std::string(argv[i]);
-		if (i > 0 && !TakeFlag(argv[i], &opt))
-			argv[kept++] = argv[i];
-	}
-	argc = kept;
-	argv[argc] = nullptr;
-
-	g_duration_ms = opt.duration_ms ? opt.duration_ms
-					: (opt.quick ? 60u : 300u);
-	g_burst = opt.burst;
-	if (opt.placement == "own_core") {
+	if (g_placement == "own_core") {
 		g_placements = { PRIO_PLACE_CONSUMER_CORE };
-	} else if (opt.placement == "unpinned") {
+	} else if (g_placement == "unpinned") {
 		g_placements = { PRIO_PLACE_FREE };
-	} else if (opt.placement != "both") {
+	} else if (g_placement != "both") {
 		std::fprintf(stderr,
 			     "--placement: own_core, unpinned or both\n");
 		return 2;
 	}
-	int reps = opt.reps > 0 ? opt.reps : (opt.quick ? 3 : 9);
-
-	static std::vector<Case> cases;
+	if (!opt.threads.empty() &&
+	    !ParseCounts(opt.threads, PRIO_MAX_PRODUCERS, &g_producers)) {
+		std::fprintf(stderr,
+			     "--threads: producer counts 1..%u, e.g. 1,2,4\n",
+			     PRIO_MAX_PRODUCERS);
+		return 2;
+	}
 	for (prio_placement pl : g_placements)
-		for (unsigned p : kProducers)
+		for (unsigned p : g_producers)
 			for (prio_deq d : kDeqs)
 				for (prio_impl i : kImpls) {
 					prio_config probe{};
@@ -697,7 +566,7 @@ int main(int argc, char **argv)
 					probe.deq = d;
 					probe.burst = g_burst;
 					probe.band_limit = kBandLimit;
-					probe.duration_ms = g_duration_ms;
+					probe.duration_ms = DurationMs();
 					probe.placement = pl;
 					if (!prio_config_ok(i, &probe)) {
 						std::fprintf(
@@ -707,72 +576,27 @@ int main(int argc, char **argv)
 							PRIO_MAX_BURST);
 						return 2;
 					}
-					cases.push_back(
+					g_cases.push_back(
 						{ pl, i, d, p,
 						  CaseName(pl, i, d, p) });
 				}
-	for (const Case &c : cases)
-		benchmark::RegisterBenchmark(c.name.c_str(), RunCase, &c)
-			->Iterations(1)
-			->Repetitions(reps)
-			->ReportAggregatesOnly(true)
-			->UseManualTime()
-			->Unit(benchmark::kMillisecond);
+	return Register(g_cases, RunCase, Reps());
+}
 
-	// Interleave the repetitions of all benchmarks in random order unless
-	// told otherwise: on a machine whose speed drifts, the drift then
-	// spreads over every queue instead of favouring one.
-	std::vector<char *> args(argv, argv + argc);
-	static char interleave[] =
-		"--benchmark_enable_random_interleaving=true";
-	bool given = false;
-	for (int i = 1; i < argc; i++)
-		given |= std::strncmp(argv[i],
-				      "--benchmark_enable_random_interleaving",
-				      38) == 0;
-	if (!given)
-		args.push_back(interleave);
-	args.push_back(nullptr);
-	argc = static_cast<int>(args.size()) - 1;
-	argv = args.data();
+std::vector<TargetLine> TargetLines()
+{
+	return Lines(Targets(), [](const Target &t,
+				   std::vector<TargetLine> *v) {
+		v->push_back({ TargetText(t), Fmt("%.2fx", t.ratio), Verdict(t),
+			       "" });
+	});
+}
 
-	std::string load_before = LoadAverage();
-	double pingpong_before = opt.summary ? bench_pingpong_ns(200000) : NAN;
-	benchmark::Initialize(&argc, argv);
-	if (benchmark::ReportUnrecognizedArguments(argc, argv))
-		return 2;
-	CpuSample before = SampleCpu();
-	benchmark::RunSpecifiedBenchmarks();
-	CpuSample after = SampleCpu();
-	benchmark::Shutdown();
+} // namespace
 
-	if (opt.summary) {
-		std::string s = Summary(command, reps, load_before,
-					pingpong_before, before, after);
-		std::fputs("\n", stdout);
-		std::fputs(s.c_str(), stdout);
-		if (!opt.summary_file.empty()) {
-			std::ofstream f(opt.summary_file);
-			f << s;
-			if (!f) {
-				std::fprintf(stderr, "cannot write %s\n",
-					     opt.summary_file.c_str());
-				return 2;
-			}
-		}
-	}
-	if (opt.targets) {
-		std::fputs(
-			"\nTargets (timing; a MISS does not fail the run):\n",
-			stdout);
-		for (const Target &t : Targets())
-			std::printf("  %-78s %8s  %s\n", TargetText(t).c_str(),
-				    Fmt("%.2fx", t.ratio).c_str(),
-				    Verdict(t).c_str());
-	}
-	if (g_failed) {
-		std::fprintf(stderr, "FAILED: a run reported errors\n");
-		return 1;
-	}
-	return 0;
+Driver grain_bench::ThisDriver()
+{
+	// Runs of 300 ms x 9 (quick 60 ms x 3); --targets 78 columns.
+	return { 60,	 300,	3,	 9,	  78,	       true,
+		 kFlags, Setup, nullptr, Summary, TargetLines, nullptr };
 }

@@ -16,11 +16,9 @@
 // and 4 workers (4 is oversubscribed on a 2-CPU machine) x stripes 1
 // ("global") and 64 ("stripes64").
 //
-// Extra flags, taken out before Google Benchmark sees the rest:
-//   --quick            short runs (40 ms x 3, 8 MiB pools) for a smoke test
-//   --duration_ms=N    timed part of one run (default 300, quick 40)
-//   --reps=N           repetitions per benchmark (default 9, quick 3)
-//   --workers=LIST     worker counts, e.g. 1,2 (default 1,2,4)
+// Flags: those of every driver (common/driver.h); runs of 300 ms x 9, quick
+// 40 ms x 3 with 8 MiB pools; --threads=LIST the worker counts, and
+//   --workers=LIST     the same as --threads=LIST (default 1,2,4)
 //   --link=raw|ether   frames as raw IPv4 (default) or Ethernet
 //   --flood_every=N    legitimate fragments per flood fragment (default 8)
 //   --pool_mib=N       MiB of legitimate frames per workload (default 32,
@@ -30,39 +28,23 @@
 //                      worker i % W: a diagnostic, no shared datagrams)
 //   --pin              pin the workers one per CPU when they fit (default:
 //                      the scheduler places them)
-//   --summary[=FILE]   print markdown tables of medians and ratios, and
-//                      write them to FILE if given
-//   --md FILE          the same as --summary=FILE
-//   --json FILE        Google Benchmark's JSON report to FILE (the same as
-//                      --benchmark_out=FILE --benchmark_out_format=json)
-//   --targets          print each performance target with its measured
-//                      figure and PASS or MISS (a MISS never fails the run)
 // The program exits non-zero if any run failed a check (an output of the
 // wrong length, key or content, a datagram lost or completed twice without
 // the flood, books that do not balance) or could not run.
 
 #include "adapters/adapters.h"
-#include "../common/machine.h"
+#include "../common/driver.h"
 
-#include <benchmark/benchmark.h>
-
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#ifndef GRAIN_BENCH_SOURCE_DIR
-#define GRAIN_BENCH_SOURCE_DIR "."
-#endif
-#ifndef GRAIN_BENCH_BUILD_TYPE
-#define GRAIN_BENCH_BUILD_TYPE "unknown"
-#endif
+using namespace grain_bench;
 
 namespace {
 
@@ -97,22 +79,15 @@ const char kSeedSource[] =
 	"20 Gbit/s fragment tests: rows B, before, and C, after, are the "
 	"same tree without and with per-hash-bucket locks)";
 
-struct Options {
-	bool quick = false;
-	bool targets = false;
-	bool summary = false;
-	std::string summary_file;
-	std::string json_file;
-	unsigned duration_ms = 0; // 0: default for the mode
-	int reps = 0;		  // 0: default for the mode
-	unsigned pool_mib = 0;	  // 0: default for the mode
+// The driver's own flags.
+struct ReasmOptions {
+	unsigned pool_mib = 0; // 0: default for the mode
 	unsigned flood_every = 8;
-	std::string workers = "1,2,4";
+	std::string workers;
 	std::string link = "raw";
 	std::string fanout = "fragment";
 	bool pin = false;
-	bool bad = false;
-};
+} g_ropt;
 
 const bench_reasm_workload kWorkloads[] = { BENCH_REASM_64K, BENCH_REASM_3F };
 const bool kFloods[] = { false, true };
@@ -120,24 +95,20 @@ const unsigned kStripes[] = { 1, 64 };
 const unsigned kGlobal = 1, kStriped = 64;
 std::vector<unsigned> g_workers;
 
+// One benchmark: workload, flood or not, workers, stripes, and its name.
 struct Case {
 	bench_reasm_workload workload;
 	bool flood;
-	unsigned workers;
-	unsigned stripes;
+	unsigned workers, stripes;
 	std::string name;
 };
 
-std::map<std::string, std::vector<bench_reasm_result>> g_runs;
-bool g_failed = false;
-unsigned g_duration_ms = 300;
+std::map<std::string, std::vector<bench_reasm_result>> g_runs; // by name
 unsigned g_min_passes = 3;
 unsigned g_flood_every = 8;
 bench_reasm_link g_link = BENCH_REASM_LINK_RAW;
 bool g_whole_datagrams = false;
 bool g_pin = false;
-
-using namespace grain_bench;
 
 std::string WorkloadName(bench_reasm_workload w, bool flood)
 {
@@ -164,24 +135,15 @@ bool Oversubscribed(unsigned workers)
 
 std::string WorkersLabel(unsigned workers)
 {
-	std::string s = std::to_string(workers);
-	if (Oversubscribed(workers))
-		s += " (oversubscribed: " + std::to_string(workers) +
-		     " threads on " + std::to_string(bench_nproc()) +
-		     " cores)";
-	return s;
+	return std::to_string(workers) + grain_bench::Oversubscribed(workers);
 }
 
 // "1 worker", "2 workers", "4 workers (oversubscribed: ...)".
 std::string WorkersText(unsigned workers)
 {
-	std::string s = std::to_string(workers) +
-			(workers == 1 ? " worker" : " workers");
-	if (Oversubscribed(workers))
-		s += " (oversubscribed: " + std::to_string(workers) +
-		     " threads on " + std::to_string(bench_nproc()) +
-		     " cores)";
-	return s;
+	return std::to_string(workers) +
+	       (workers == 1 ? " worker" : " workers") +
+	       grain_bench::Oversubscribed(workers);
 }
 
 void RunCase(benchmark::State &state, const Case *c)
@@ -192,30 +154,19 @@ void RunCase(benchmark::State &state, const Case *c)
 		cfg.flood = c->flood;
 		cfg.workers = c->workers;
 		cfg.stripes = c->stripes;
-		cfg.duration_ms = g_duration_ms;
+		cfg.duration_ms = DurationMs();
 		cfg.min_passes = g_min_passes;
 		cfg.whole_datagrams = g_whole_datagrams;
 		cfg.pin = g_pin;
 		bench_reasm_result res{};
 		int rc = bench_reasm_run(&cfg, &res);
-		if (rc != 0) {
-			std::fprintf(stderr, "%s: bench_reasm_run failed: %s\n",
-				     c->name.c_str(), std::strerror(-rc));
-			g_failed = true;
-			state.SkipWithError("bench_reasm_run failed");
+		auto why = [&res] {
+			return FirstOf(res.errors, "check(s) failed",
+				       res.error);
+		};
+		if (!RunOk(state, c->name, "bench_reasm_run", rc, res,
+			   "check failed", why))
 			break;
-		}
-		if (res.errors != 0) {
-			std::fprintf(
-				stderr, "%s: %llu check(s) failed; first: %s\n",
-				c->name.c_str(),
-				static_cast<unsigned long long>(res.errors),
-				res.error);
-			g_failed = true;
-			state.SkipWithError("check failed");
-			break;
-		}
-		state.SetIterationTime(res.seconds);
 		state.counters["dgrams_per_sec"] = res.datagrams_per_sec;
 		state.counters["gbit_per_sec"] = res.gbit_per_sec;
 		state.counters["complete_pct"] = res.complete_pct;
@@ -239,82 +190,14 @@ void RunCase(benchmark::State &state, const Case *c)
 
 // --- flags -------------------------------------------------------------------
 
-// Flags that take their value as the next argument: --md FILE, --json FILE.
-bool TakeFlag(int argc, char **argv, int *i, Options *o)
-{
-	const char *arg = argv[*i];
-	auto value = [&](const char *flag, std::string *to) {
-		size_t n = std::strlen(flag);
-		if (std::strncmp(arg, flag, n) != 0)
-			return false;
-		if (arg[n] == '=') {
-			*to = arg + n + 1;
-			return true;
-		}
-		if (arg[n] != '\0')
-			return false;
-		if (*i + 1 >= argc) {
-			std::fprintf(stderr, "%s needs a value\n", flag);
-			o->bad = true;
-			return true;
-		}
-		*to = argv[++*i];
-		return true;
-	};
-	if (std::strcmp(arg, "--quick") == 0) {
-		o->quick = true;
-	} else if (std::strcmp(arg, "--targets") == 0) {
-		o->targets = true;
-	} else if (std::strcmp(arg, "--summary") == 0) {
-		o->summary = true;
-	} else if (std::strncmp(arg, "--summary=", 10) == 0) {
-		o->summary = true;
-		o->summary_file = arg + 10;
-	} else if (value("--md", &o->summary_file)) {
-		o->summary = true;
-	} else if (value("--json", &o->json_file)) {
-	} else if (std::strncmp(arg, "--duration_ms=", 14) == 0) {
-		o->duration_ms = static_cast<unsigned>(
-			std::strtoul(arg + 14, nullptr, 10));
-	} else if (std::strncmp(arg, "--reps=", 7) == 0) {
-		o->reps = std::atoi(arg + 7);
-	} else if (std::strncmp(arg, "--pool_mib=", 11) == 0) {
-		o->pool_mib = static_cast<unsigned>(
-			std::strtoul(arg + 11, nullptr, 10));
-	} else if (std::strncmp(arg, "--flood_every=", 14) == 0) {
-		o->flood_every = static_cast<unsigned>(
-			std::strtoul(arg + 14, nullptr, 10));
-	} else if (std::strncmp(arg, "--workers=", 10) == 0) {
-		o->workers = arg + 10;
-	} else if (std::strncmp(arg, "--link=", 7) == 0) {
-		o->link = arg + 7;
-	} else if (std::strcmp(arg, "--pin") == 0) {
-		o->pin = true;
-	} else if (std::strncmp(arg, "--fanout=", 9) == 0) {
-		o->fanout = arg + 9;
-	} else {
-		return false;
-	}
-	return true;
-}
-
-bool ParseWorkers(const std::string &s, std::vector<unsigned> *out)
-{
-	std::stringstream in(s);
-	std::string item;
-	out->clear();
-	while (std::getline(in, item, ',')) {
-		char *end = nullptr;
-		unsigned long v = std::strtoul(item.c_str(), &end, 10);
-		if (item.empty() || *end != '\0' || v == 0 ||
-		    v > BENCH_REASM_MAX_WORKERS)
-			return false;
-		out->push_back(static_cast<unsigned>(v));
-	}
-	std::sort(out->begin(), out->end());
-	out->erase(std::unique(out->begin(), out->end()), out->end());
-	return !out->empty();
-}
+const std::vector<Flag> kFlags = {
+	{ "--pool_mib", nullptr, nullptr, &g_ropt.pool_mib },
+	{ "--flood_every", nullptr, nullptr, &g_ropt.flood_every },
+	{ "--workers", nullptr, &g_ropt.workers, nullptr },
+	{ "--link", nullptr, &g_ropt.link, nullptr },
+	{ "--pin", &g_ropt.pin, nullptr, nullptr },
+	{ "--fanout", nullptr, &g_ropt.fanout, nullptr },
+};
 
 // --- medians -----------------------------------------------------------------
 
@@ -322,12 +205,7 @@ template <typename F>
 std::vector<double> Field(bench_reasm_workload w, bool flood, unsigned workers,
 			  unsigned stripes, F f)
 {
-	std::vector<double> v;
-	auto it = g_runs.find(CaseName(w, flood, workers, stripes));
-	if (it != g_runs.end())
-		for (const bench_reasm_result &r : it->second)
-			v.push_back(f(r));
-	return v;
+	return Each(g_runs, CaseName(w, flood, workers, stripes), f);
 }
 
 double Rate(bench_reasm_workload w, bool flood, unsigned workers,
@@ -397,30 +275,15 @@ double FloodCost(bench_reasm_workload w, unsigned workers, unsigned stripes)
 			     Rate(w, false, workers, stripes);
 }
 
-std::string Fmt(const char *fmt, double v)
-{
-	if (std::isnan(v) || std::isinf(v))
-		return "–";
-	char buf[64];
-	std::snprintf(buf, sizeof(buf), fmt, v);
-	return buf;
-}
-
 // "median (min–max)" in thousand datagrams per second.
 std::string Spread(bench_reasm_workload w, bool flood, unsigned workers,
 		   unsigned stripes)
 {
-	std::vector<double> v = Field(w, flood, workers, stripes,
-				      [](const bench_reasm_result &r) {
-					      return r.datagrams_per_sec;
-				      });
-	if (v.empty())
-		return "–";
-	auto mm = std::minmax_element(v.begin(), v.end());
-	char buf[96];
-	std::snprintf(buf, sizeof(buf), "%.1f (%.1f–%.1f)", Median(v) / 1e3,
-		      *mm.first / 1e3, *mm.second / 1e3);
-	return buf;
+	return grain_bench::Spread(Field(w, flood, workers, stripes,
+					 [](const bench_reasm_result &r) {
+						 return r.datagrams_per_sec;
+					 }),
+				   1e3, 1);
 }
 
 // --- targets -----------------------------------------------------------------
@@ -477,11 +340,7 @@ std::vector<Target> Targets()
 
 std::string Verdict(const Target &t)
 {
-	if (std::isnan(t.value))
-		return "n/a (not measured)";
-	bool ok = t.kind == Kind::AtLeast ? t.value >= t.goal
-					  : t.value <= t.goal;
-	return ok ? "PASS" : "MISS";
+	return grain_bench::Verdict(t.value, t.goal, t.kind == Kind::AtMost);
 }
 
 std::string TargetsTable()
@@ -498,9 +357,7 @@ std::string TargetsTable()
 
 // --- summary -----------------------------------------------------------------
 
-void MachineSection(std::ostringstream &o, const std::string &command, int reps,
-		    const std::string &load_before, const CpuSample &before,
-		    const CpuSample &after)
+void MachineSection(std::ostringstream &o, const RunInfo &run)
 {
 	unsigned nproc = bench_nproc();
 	const bench_reasm_workload_info *k64 =
@@ -508,22 +365,10 @@ void MachineSection(std::ostringstream &o, const std::string &command, int reps,
 	const bench_reasm_workload_info *k3 =
 		bench_reasm_workload_facts(BENCH_REASM_3F);
 
-	o << "Command: `" << command << "`\n\n";
-	o << "- Machine: " << nproc << " online CPUs, " << CpuModel() << " ("
-	  << CacheSizes() << "), " << Kernel() << "\n";
-	o << "- Compilers: C " << Trim(bench_c_compiler()) << ", C++ "
-	  << Trim(CxxCompiler()) << "; build type " << GRAIN_BENCH_BUILD_TYPE
-	  << "\n";
-	if (std::strcmp(GRAIN_BENCH_BUILD_TYPE, "Debug") == 0)
-		o << "- WARNING: unoptimised (Debug) build; these figures say "
-		     "nothing about the engine.\n";
-	o << "- Load average (1, 5, 15 min) before the run: " << load_before
-	  << "; after: " << LoadAverage() << "\n";
-	o << "- During the run: " << OtherLoad(before, after) << "\n";
-	o << "- Source revision: " << GitRevision() << "\n";
-	o << "- Method: each figure is the median of " << reps
-	  << " runs (repetitions of all benchmarks interleaved in random "
-	     "order). A run creates a fresh engine (examples/reasm, policy "
+	Preamble(o, run, true, "engine");
+	LoadLines(o, run);
+	MethodStart(o, run, false, false);
+	o << "A run creates a fresh engine (examples/reasm, policy "
 	     "strict, mem_high 4 MiB, mem_low 3 MiB, evict LRU; 1 stripe = "
 	     "its global lock, 64 stripes = per-bucket-group locks), fans a "
 	     "pool of pre-built frames out to W worker threads "
@@ -534,7 +379,7 @@ void MachineSection(std::ostringstream &o, const std::string &command, int reps,
 			"workers contend on the same datagrams)")
 	  << ", each with its own struct reasm_worker, and runs the pool "
 	     "as passes: one untimed warm-up pass, then timed passes until "
-	  << g_duration_ms << " ms have passed (at least " << g_min_passes
+	  << run.duration_ms << " ms have passed (at least " << g_min_passes
 	  << ", and under the flood until it has brought twice mem_high). "
 	     "Each pass gives the frames a new IP ID (header checksum "
 	     "updated in place), so every pass is a new set of datagrams. "
@@ -687,12 +532,10 @@ void SeedSection(std::ostringstream &o)
 	o << "\n";
 }
 
-std::string Summary(const std::string &command, int reps,
-		    const std::string &load_before, const CpuSample &before,
-		    const CpuSample &after)
+std::string Summary(const RunInfo &run)
 {
 	std::ostringstream o;
-	MachineSection(o, command, reps, load_before, before, after);
+	MachineSection(o, run);
 	for (bench_reasm_workload w : kWorkloads)
 		for (bool flood : kFloods)
 			o << "### " << WorkloadName(w, flood)
@@ -714,55 +557,44 @@ std::string Summary(const std::string &command, int reps,
 	return o.str();
 }
 
-} // namespace
+std::vector<Case> g_cases;
 
-int main(int argc, char **argv)
+int Setup(const Options &opt)
 {
-	Options opt;
-	std::string command;
-	std::vector<char *> args;
-	for (int i = 0; i < argc; i++)
-		command += (i ? " " : "") + std::string(argv[i]);
-	args.push_back(argv[0]);
-	for (int i = 1; i < argc; i++)
-		if (!TakeFlag(argc, argv, &i, &opt))
-			args.push_back(argv[i]);
-	if (opt.bad)
-		return 2;
-
-	g_duration_ms = opt.duration_ms ? opt.duration_ms
-					: (opt.quick ? 40u : 300u);
+	const ReasmOptions &ro = g_ropt;
 	g_min_passes = opt.quick ? 2u : 3u;
-	int reps = opt.reps > 0 ? opt.reps : (opt.quick ? 3 : 9);
-	if (!ParseWorkers(opt.workers, &g_workers)) {
+	std::string workers = !opt.threads.empty()  ? opt.threads
+			      : !ro.workers.empty() ? ro.workers
+						    : "1,2,4";
+	if (!ParseCounts(workers, BENCH_REASM_MAX_WORKERS, &g_workers)) {
 		std::fprintf(stderr, "--workers: a list of 1..%u, e.g. 1,2,4\n",
 			     BENCH_REASM_MAX_WORKERS);
 		return 2;
 	}
-	if (opt.link == "raw") {
+	if (ro.link == "raw") {
 		g_link = BENCH_REASM_LINK_RAW;
-	} else if (opt.link == "ether") {
+	} else if (ro.link == "ether") {
 		g_link = BENCH_REASM_LINK_ETHERNET;
 	} else {
 		std::fprintf(stderr, "--link: raw or ether\n");
 		return 2;
 	}
-	if (opt.fanout == "datagram") {
+	if (ro.fanout == "datagram") {
 		g_whole_datagrams = true;
-	} else if (opt.fanout != "fragment") {
+	} else if (ro.fanout != "fragment") {
 		std::fprintf(stderr, "--fanout: fragment or datagram\n");
 		return 2;
 	}
-	if (opt.flood_every == 0) {
+	if (ro.flood_every == 0) {
 		std::fprintf(stderr, "--flood_every: at least 1\n");
 		return 2;
 	}
-	g_flood_every = opt.flood_every;
-	g_pin = opt.pin;
+	g_flood_every = ro.flood_every;
+	g_pin = ro.pin;
 
 	struct bench_reasm_setup setup {};
 	setup.link = g_link;
-	setup.pool_mib = opt.pool_mib ? opt.pool_mib : (opt.quick ? 8u : 32u);
+	setup.pool_mib = ro.pool_mib ? ro.pool_mib : (opt.quick ? 8u : 32u);
 	setup.flood_every = g_flood_every;
 	setup.max_workers = g_workers.back();
 	int rc = bench_reasm_setup(&setup);
@@ -771,84 +603,32 @@ int main(int argc, char **argv)
 			     std::strerror(-rc));
 		return 2;
 	}
-
-	static std::vector<Case> cases;
 	for (bench_reasm_workload w : kWorkloads)
 		for (bool flood : kFloods)
 			for (unsigned W : g_workers)
 				for (unsigned s : kStripes)
-					cases.push_back(
+					g_cases.push_back(
 						{ w, flood, W, s,
 						  CaseName(w, flood, W, s) });
-	for (const Case &c : cases)
-		benchmark::RegisterBenchmark(c.name.c_str(), RunCase, &c)
-			->Iterations(1)
-			->Repetitions(reps)
-			->ReportAggregatesOnly(true)
-			->UseManualTime()
-			->Unit(benchmark::kMillisecond);
+	return Register(g_cases, RunCase, Reps());
+}
 
-	// Interleave the repetitions of all benchmarks in random order unless
-	// told otherwise: the compared cases then share the machine's drift.
-	static char interleave[] =
-		"--benchmark_enable_random_interleaving=true";
-	bool given = false;
-	for (size_t i = 1; i < args.size(); i++)
-		given |= std::strncmp(args[i],
-				      "--benchmark_enable_random_interleaving",
-				      38) == 0;
-	if (!given)
-		args.push_back(interleave);
-	static std::string json_out, json_format;
-	if (!opt.json_file.empty()) {
-		json_out = "--benchmark_out=" + opt.json_file;
-		json_format = "--benchmark_out_format=json";
-		args.push_back(&json_out[0]);
-		args.push_back(&json_format[0]);
-	}
-	args.push_back(nullptr);
-	argc = static_cast<int>(args.size()) - 1;
-	argv = args.data();
+// With the seed's figure after each.
+std::vector<TargetLine> TargetLines()
+{
+	return Lines(Targets(),
+		     [](const Target &t, std::vector<TargetLine> *v) {
+			     v->push_back({ t.what, Fmt(t.fmt.c_str(), t.value),
+					    Verdict(t), t.seed });
+		     });
+}
 
-	std::string load_before = LoadAverage();
-	benchmark::Initialize(&argc, argv);
-	if (benchmark::ReportUnrecognizedArguments(argc, argv))
-		return 2;
-	CpuSample before = SampleCpu();
-	benchmark::RunSpecifiedBenchmarks();
-	CpuSample after = SampleCpu();
-	benchmark::Shutdown();
+} // namespace
 
-	if (opt.summary) {
-		std::string s =
-			Summary(command, reps, load_before, before, after);
-		std::fputs("\n", stdout);
-		std::fputs(s.c_str(), stdout);
-		if (!opt.summary_file.empty()) {
-			std::ofstream f(opt.summary_file);
-			f << s;
-			if (!f) {
-				std::fprintf(stderr, "cannot write %s\n",
-					     opt.summary_file.c_str());
-				bench_reasm_teardown();
-				return 2;
-			}
-		}
-	}
-	if (opt.targets) {
-		std::fputs(
-			"\nTargets (timing; a MISS does not fail the run):\n",
-			stdout);
-		for (const Target &t : Targets())
-			std::printf("  %-72s %8s  %-4s  seed: %s\n",
-				    t.what.c_str(),
-				    Fmt(t.fmt.c_str(), t.value).c_str(),
-				    Verdict(t).c_str(), t.seed.c_str());
-	}
-	bench_reasm_teardown();
-	if (g_failed) {
-		std::fprintf(stderr, "FAILED: a run reported errors\n");
-		return 1;
-	}
-	return 0;
+Driver grain_bench::ThisDriver()
+{
+	// Runs of 300 ms x 9 (quick 40 ms x 3); --targets 72 columns.
+	return { 40,	  300,	   3,		9,
+		 72,	  false,   kFlags,	Setup,
+		 nullptr, Summary, TargetLines, bench_reasm_teardown };
 }

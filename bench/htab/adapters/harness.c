@@ -39,22 +39,22 @@
 /* What each table's runs measure, for the summary. */
 #define NOTE_GRAIN_1                                                      \
 	"grain_htab with 1 stripe (its global lock), GRAIN_HTAB_NO_RCU, " \
-	"2^18 signature buckets of 6 slots in all; lookups "               \
-	"grain_htab_lock_fast + grain_htab_find_locked_fast + unlock, "    \
-	"inserts and removes the one-call _fast forms (hash and "          \
-	"equality inlined); every feature on: LRU, byte accounting, a "     \
-	"high watermark and a TTL checked at every insert (neither "       \
+	"2^18 signature buckets of 6 slots in all; lookups "              \
+	"grain_htab_lock_fast + grain_htab_find_locked_fast + unlock, "   \
+	"inserts and removes the one-call _fast forms (hash and "         \
+	"equality inlined); every feature on: LRU, byte accounting, a "   \
+	"high watermark and a TTL checked at every insert (neither "      \
 	"reached in the mixed runs)"
-#define NOTE_GRAIN_RCU                                                  \
-	"grain_htab, 256 stripes, RCU table (liburcu memb): lookups "      \
-	"grain_htab_lookup_fast between liburcu-memb's inline read_lock "  \
-	"and read_unlock, no lock; inserts and removes the one-call "      \
+#define NOTE_GRAIN_RCU                                                    \
+	"grain_htab, 256 stripes, RCU table (liburcu memb): lookups "     \
+	"grain_htab_lookup_fast between liburcu-memb's inline read_lock " \
+	"and read_unlock, no lock; inserts and removes the one-call "     \
 	"_fast forms; removed nodes freed after a grace period (call_rcu)"
-#define NOTE_GRAIN_QSBR                                                  \
-	"grain_htab, 256 stripes, RCU table with liburcu's qsbr flavour "   \
-	"(config.rcu_flavor): lookups grain_htab_lookup_fast in qsbr's "    \
-	"inline read-side section (free), each worker announcing a "       \
-	"quiescent state every 64 operations, counted in the run; "         \
+#define NOTE_GRAIN_QSBR                                                   \
+	"grain_htab, 256 stripes, RCU table with liburcu's qsbr flavour " \
+	"(config.rcu_flavor): lookups grain_htab_lookup_fast in qsbr's "  \
+	"inline read-side section (free), each worker announcing a "      \
+	"quiescent state every 64 operations, counted in the run; "       \
 	"otherwise as grain-rcu/256"
 #define NOTE_MUTEX                                                  \
 	"baseline bench/htab/baselines/mutex_table: chains and an " \
@@ -92,89 +92,49 @@
 	"no LRU of its own: a FIFO of inserted keys (" lock ") names the " \
 	"oldest entry, which the inserting thread then removes"
 
+/* One table: name, what is measured, how it does churn, compiled in, a
+ * grain_htab configuration, lock-free lookups, anchor, baseline, lock
+ * stripes (0: not striped). Every table runs churn. */
+#define INFO(n, what, how, avail, is_grain, rcu, anc, base, nstripes)      \
+	{                                                                  \
+		.name = n, .note = what, .churn = how, .available = avail, \
+		.grain = is_grain, .rcu_lookups = rcu, .anchor = anc,      \
+		.baseline = base, .has_churn = true, .stripes = nstripes   \
+	}
+#define GRAIN_AS_1(stripes) \
+	"grain_htab, " stripes " stripes, otherwise as grain/1"
+#define CHURN_RCU CHURN_GRAIN "; evicted nodes freed after a grace period"
+#define CHURN_LFHT                           \
+	CHURN_FIFO("under a grain_spinlock") \
+	"; removed nodes freed after a grace period"
+
 static const struct bench_htab_impl_info infos[BENCH_HTAB_IMPL_COUNT] = {
-	[BENCH_HTAB_GRAIN_1] = { .name = "grain/1",
-				 .note = NOTE_GRAIN_1,
-				 .churn = CHURN_GRAIN,
-				 .available = true,
-				 .grain = true,
-				 .has_churn = true,
-				 .stripes = 1 },
-	[BENCH_HTAB_GRAIN_16] = { .name = "grain/16",
-				  .note = "grain_htab, 16 stripes, otherwise "
-					  "as grain/1",
-				  .churn = CHURN_GRAIN,
-				  .available = true,
-				  .grain = true,
-				  .has_churn = true,
-				  .stripes = 16 },
-	[BENCH_HTAB_GRAIN_256] = { .name = "grain/256",
-				   .note = "grain_htab, 256 stripes, "
-					   "otherwise as grain/1",
-				   .churn = CHURN_GRAIN,
-				   .available = true,
-				   .grain = true,
-				   .has_churn = true,
-				   .stripes = 256 },
-	[BENCH_HTAB_GRAIN_4096] = { .name = "grain/4096",
-				    .note = "grain_htab, 4096 stripes, "
-					    "otherwise as grain/1",
-				    .churn = CHURN_GRAIN,
-				    .available = true,
-				    .grain = true,
-				    .has_churn = true,
-				    .stripes = 4096 },
-	[BENCH_HTAB_GRAIN_RCU] = { .name = "grain-rcu/256",
-				   .note = NOTE_GRAIN_RCU,
-				   .churn = CHURN_GRAIN "; evicted nodes "
-							"freed after a "
-							"grace period",
-				   .available = true,
-				   .grain = true,
-				   .rcu_lookups = true,
-				   .has_churn = true,
-				   .stripes = 256 },
-	[BENCH_HTAB_GRAIN_QSBR] = { .name = "grain-qsbr/256",
-				    .note = NOTE_GRAIN_QSBR,
-				    .churn = CHURN_GRAIN "; evicted nodes "
-							 "freed after a "
-							 "grace period",
-				    .available = true,
-				    .grain = true,
-				    .rcu_lookups = true,
-				    .has_churn = true,
-				    .stripes = 256 },
-	[BENCH_HTAB_MUTEX] = { .name = "mutex",
-			       .note = NOTE_MUTEX,
-			       .churn = CHURN_MUTEX,
-			       .available = true,
-			       .baseline = true,
-			       .has_churn = true,
-			       .stripes = 1 },
-	[BENCH_HTAB_STRIPED] = { .name = "striped",
-				 .note = NOTE_STRIPED,
-				 .churn = CHURN_FIFO("under a grain_spinlock"),
-				 .available = true,
-				 .baseline = true,
-				 .has_churn = true,
-				 .stripes = 256 },
-	[BENCH_HTAB_LFHT] = { .name = "cds_lfht",
-			      .note = NOTE_LFHT,
-			      .churn = CHURN_FIFO(
-				      "under a grain_spinlock") "; "
-								"removed nodes freed after a grace "
-								"period",
-			      .available = HAVE_URCU_CDS,
-			      .anchor = true,
-			      .rcu_lookups = true,
-			      .has_churn = true },
-	[BENCH_HTAB_CKHT] = { .name = "ck_ht",
-			      .note = NOTE_CKHT,
-			      .churn = CHURN_FIFO("under the writer mutex"),
-			      .available = HAVE_CK,
-			      .anchor = true,
-			      .rcu_lookups = true,
-			      .has_churn = true },
+	[BENCH_HTAB_GRAIN_1] = INFO("grain/1", NOTE_GRAIN_1, CHURN_GRAIN, true,
+				    true, false, false, false, 1),
+	[BENCH_HTAB_GRAIN_16] = INFO("grain/16", GRAIN_AS_1("16"), CHURN_GRAIN,
+				     true, true, false, false, false, 16),
+	[BENCH_HTAB_GRAIN_256] = INFO("grain/256", GRAIN_AS_1("256"),
+				      CHURN_GRAIN, true, true, false, false,
+				      false, 256),
+	[BENCH_HTAB_GRAIN_4096] = INFO("grain/4096", GRAIN_AS_1("4096"),
+				       CHURN_GRAIN, true, true, false, false,
+				       false, 4096),
+	[BENCH_HTAB_GRAIN_RCU] = INFO("grain-rcu/256", NOTE_GRAIN_RCU,
+				      CHURN_RCU, true, true, true, false, false,
+				      256),
+	[BENCH_HTAB_GRAIN_QSBR] = INFO("grain-qsbr/256", NOTE_GRAIN_QSBR,
+				       CHURN_RCU, true, true, true, false,
+				       false, 256),
+	[BENCH_HTAB_MUTEX] = INFO("mutex", NOTE_MUTEX, CHURN_MUTEX, true, false,
+				  false, false, true, 1),
+	[BENCH_HTAB_STRIPED] = INFO("striped", NOTE_STRIPED,
+				    CHURN_FIFO("under a grain_spinlock"), true,
+				    false, false, false, true, 256),
+	[BENCH_HTAB_LFHT] = INFO("cds_lfht", NOTE_LFHT, CHURN_LFHT,
+				 HAVE_URCU_CDS, false, true, true, false, 0),
+	[BENCH_HTAB_CKHT] = INFO("ck_ht", NOTE_CKHT,
+				 CHURN_FIFO("under the writer mutex"), HAVE_CK,
+				 false, true, true, false, 0),
 };
 
 static const struct bench_htab_workload_info workloads[] = {
@@ -304,6 +264,17 @@ static void *rcu_thread(void *arg)
 	return NULL;
 }
 
+/* Thread i of a run: through rcu_thread() when its table registers. */
+static void who(void *ctx, unsigned i, struct bench_spawn *out)
+{
+	struct bench_htab_thread *t = (struct bench_htab_thread *)ctx + i;
+	const struct bench_htab_adapter *a = t->adapter;
+
+	out->fn = a->rcu || a->thread_enter != NULL ? rcu_thread : t->main;
+	out->arg = t;
+	out->cpu = i % bench_nproc();
+}
+
 /* Count an error; keep the words of the first. */
 static void fail(struct bench_htab_result *res, const char *fmt,
 		 unsigned long long a, unsigned long long b)
@@ -405,10 +376,10 @@ static void settle(const struct bench_htab_adapter *a, void *table,
 		 * the byte total through the folding lag (htab.h, section 3:
 		 * under mem_high / 64 with the default batch), plus one entry
 		 * per thread. */
-		uint64_t slack = a->evictions != NULL
-					 ? cfg->threads +
-						   BENCH_HTAB_CHURN_LIMIT / 64u
-					 : 0;
+		uint64_t slack =
+			a->evictions != NULL
+				? cfg->threads + BENCH_HTAB_CHURN_LIMIT / 64u
+				: 0;
 		if (res->entries_after > BENCH_HTAB_CHURN_LIMIT + slack ||
 		    res->entries_after + slack < BENCH_HTAB_CHURN_LIMIT)
 			fail(res, "churn: %llu entries, limit %llu",
@@ -452,9 +423,7 @@ int bench_htab_run(enum bench_htab_impl impl,
 	}
 	memset(s, 0, sizeof(*s));
 	memset(th, 0, n * sizeof(*th));
-	atomic_init(&s->ready, 0);
-	atomic_init(&s->start, 0);
-	atomic_init(&s->stop, 0);
+	bench_gate_init(&s->gate);
 	s->cfg = *cfg;
 	s->lookup_below = ((uint64_t)w->lookup_pct << 32) / 100u;
 	s->insert_below =
@@ -475,7 +444,6 @@ int bench_htab_run(enum bench_htab_impl impl,
 		goto out_free;
 	}
 
-	unsigned started = 0;
 	for (unsigned i = 0; i < n; i++) {
 		th[i].s = s;
 		th[i].index = i;
@@ -485,38 +453,19 @@ int bench_htab_run(enum bench_htab_impl impl,
 			1u;
 		th[i].main = a->worker[cfg->workload];
 		th[i].adapter = a;
-		bool reg = a->rcu || a->thread_enter != NULL;
-		rc = bench_start_thread(&tid[i], reg ? rcu_thread : th[i].main,
-				  &th[i], pin, i % nproc);
-		if (rc != 0)
-			break;
-		started++;
 	}
+	unsigned started;
+	rc = bench_spawn_all(tid, n, pin, who, th, &started);
 	if (rc != 0) {
-		/* Let those started leave at once. */
-		atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
-		atomic_store_explicit(&s->start, 1, memory_order_release);
-		for (unsigned i = 0; i < started; i++)
-			pthread_join(tid[i], NULL);
+		bench_gate_abandon(&s->gate, tid, started);
 		a->destroy(s->table);
 		goto out_free;
 	}
 
-	while (atomic_load_explicit(&s->ready, memory_order_relaxed) < n) {
-		struct timespec ts = { 0, 50000 };
-		nanosleep(&ts, NULL);
-	}
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* RS1: pairs with AS1 in bench_htab_wait_start(). */
-	atomic_store_explicit(&s->start, 1, memory_order_release);
-	bench_sleep_until(&t0, cfg->duration_ms);
-	atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
-	double t1 = bench_now_s();
+	res->seconds = bench_gate_timed(&s->gate, n, cfg->duration_ms, NULL);
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
 
-	res->seconds = t1 - ((double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);
 	settle(a, s->table, cfg, th, res);
 	res->ops_per_sec = res->seconds > 0 ? (double)res->ops / res->seconds
 					    : 0.0;

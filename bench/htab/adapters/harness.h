@@ -11,17 +11,16 @@
  * its own copy of the same loop with direct (inlinable) calls: no
  * indirect call on the measured path that the others do not have.
  *
- * Shared flags and their ordering:
- *   ready   threads count themselves in; main waits for all.
- *   start   main -> threads, release/acquire (RS1 -> AS1): the table and
- *           the thread structs are set up.
- *   stop    main -> threads, relaxed: only a signal to stop. The results
- *           are read after pthread_join(), which orders them.
+ * Shared flags: the gate's (common/core.h); the table and the thread
+ * structs are set up before it opens. The results are read after
+ * pthread_join(), which orders them.
  */
 #ifndef GRAIN_BENCH_HTAB_HARNESS_H
 #define GRAIN_BENCH_HTAB_HARNESS_H
 
 #include "adapters.h"
+
+#include "../../common/core.h"
 
 #include <grain/common.h>
 #include <grain/lock.h>
@@ -41,9 +40,7 @@
 #define BENCH_HTAB_CHURN_SHIFT 40u
 
 struct bench_htab_shared {
-	alignas(GRAIN_CACHELINE) _Atomic(unsigned) ready;
-	alignas(GRAIN_CACHELINE) _Atomic(unsigned) start;
-	_Atomic(unsigned) stop;
+	struct bench_gate gate;
 	alignas(GRAIN_CACHELINE) void *table; /* read-only while running */
 	struct bench_htab_config cfg;
 	/* A 32-bit die below lookup_below: lookup; below insert_below:
@@ -89,15 +86,6 @@ static inline void bench_htab_fail(struct bench_htab_thread *t,
 		t->error = what;
 }
 
-/* Count in, then wait for the start signal. */
-static inline void bench_htab_wait_start(struct bench_htab_shared *s)
-{
-	atomic_fetch_add_explicit(&s->ready, 1, memory_order_relaxed);
-	/* AS1: pairs with RS1 in bench_htab_run(). */
-	while (!atomic_load_explicit(&s->start, memory_order_acquire))
-		sched_yield();
-}
-
 /* The value of @key, or 0 if absent. */
 typedef uint64_t (*bench_htab_lookup_fn)(void *table, uint64_t key);
 /* Insert @key with bench_htab_value(key): 1 inserted, 0 already present,
@@ -126,8 +114,8 @@ static GRAIN_ALWAYS_INLINE void bench_htab_mixed(struct bench_htab_thread *t,
 	uint64_t ops = 0, lookups = 0, hits = 0, inserts = 0, existing = 0;
 	uint64_t removes = 0, missing = 0;
 
-	bench_htab_wait_start(s);
-	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+	bench_gate_wait(&s->gate);
+	while (!bench_gate_stopped(&s->gate)) {
 		for (unsigned i = 0; i < BENCH_HTAB_BATCH; i++) {
 			uint64_t r = bench_htab_random(&rng);
 			uint64_t die = r & 0xffffffffu;
@@ -185,8 +173,8 @@ static GRAIN_ALWAYS_INLINE void bench_htab_churn(struct bench_htab_thread *t,
 			      << BENCH_HTAB_CHURN_SHIFT;
 	uint64_t seq = 0, evictions = 0;
 
-	bench_htab_wait_start(s);
-	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+	bench_gate_wait(&s->gate);
+	while (!bench_gate_stopped(&s->gate)) {
 		for (unsigned i = 0; i < BENCH_HTAB_BATCH; i++) {
 			int rc = churn(table, base | seq, seq + 1u);
 			seq++;

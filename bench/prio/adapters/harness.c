@@ -157,14 +157,27 @@ unsigned prio_stream_band(unsigned prio)
 	return pfifo_list_prio2band[prio & 15u];
 }
 
-/* --- small helpers ------------------------------------------------------ */
-
-static double seconds_of(const struct timespec *ts)
-{
-	return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
-}
-
 /* --- one experiment ----------------------------------------------------- */
+
+struct spawn_ctx {
+	struct prio_thread *th;
+	const struct prio_adapter *a;
+	unsigned np;
+	enum prio_deq deq;
+};
+
+/* Thread i of a run: the producers, then the consumer. Pinned: the
+ * consumer alone on CPU 0, producers round robin on the others. */
+static void who(void *arg, unsigned i, struct bench_spawn *out)
+{
+	const struct spawn_ctx *ctx = arg;
+	const unsigned nproc = bench_nproc();
+	const bool producer = i < ctx->np;
+
+	out->fn = producer ? ctx->a->producer : ctx->a->consumer[ctx->deq];
+	out->arg = &ctx->th[i];
+	out->cpu = producer && nproc > 1 ? 1 + i % (nproc - 1) : 0;
+}
 
 /* After the join: lost or duplicated items, producer by producer. */
 static uint64_t count_errors(const struct prio_thread *th, unsigned np)
@@ -192,7 +205,7 @@ int prio_run(enum prio_impl impl, const struct prio_config *cfg,
 		return -EINVAL;
 	build_stream();
 	const struct prio_adapter *a = adapter_of(impl);
-	const unsigned np = cfg->producers, n = np + 1, nproc = bench_nproc();
+	const unsigned np = cfg->producers, n = np + 1;
 	const bool pin = cfg->placement == PRIO_PLACE_CONSUMER_CORE;
 	const size_t pool_size =
 		(size_t)PRIO_POOL_ITEMS * sizeof(struct prio_item);
@@ -210,9 +223,7 @@ int prio_run(enum prio_impl impl, const struct prio_config *cfg,
 		goto out_free;
 	memset(h, 0, sizeof(*h));
 	memset(th, 0, n * sizeof(*th));
-	atomic_init(&h->ready, 0);
-	atomic_init(&h->start, 0);
-	atomic_init(&h->stop, 0);
+	bench_gate_init(&h->gate);
 	atomic_init(&h->producers_done, 0);
 	h->cfg = *cfg;
 	h->stream = stream;
@@ -221,55 +232,33 @@ int prio_run(enum prio_impl impl, const struct prio_config *cfg,
 	if (rc != 0)
 		goto out_free;
 
-	unsigned started = 0;
 	for (unsigned i = 0; i < n; i++) {
-		bool producer = i < np;
-
 		th[i].h = h;
-		th[i].index = producer ? i : 0;
-		th[i].pool = producer ? pools + (size_t)i * PRIO_POOL_ITEMS
-				      : NULL;
-		/* Pinned: the consumer alone on CPU 0, producers round robin
-		 * on the others. */
-		unsigned cpu = producer && nproc > 1 ? 1 + i % (nproc - 1) : 0;
-		rc = bench_start_thread(
-			&tid[i], producer ? a->producer : a->consumer[cfg->deq],
-			&th[i], pin, cpu);
-		if (rc != 0)
-			break;
-		started++;
+		th[i].index = i < np ? i : 0;
+		th[i].pool = i < np ? pools + (size_t)i * PRIO_POOL_ITEMS
+				    : NULL;
 	}
+	struct spawn_ctx ctx = { th, a, np, cfg->deq };
+	unsigned started;
+	rc = bench_spawn_all(tid, n, pin, who, &ctx, &started);
 	if (rc != 0) {
-		/* Let those started leave at once: stop before start, and the
-		 * consumer's wait for producers_done is satisfied. */
-		atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
+		/* The consumer's wait for producers_done is satisfied too. */
 		atomic_store_explicit(&h->producers_done, np,
 				      memory_order_relaxed);
-		atomic_store_explicit(&h->start, 1, memory_order_release);
-		for (unsigned i = 0; i < started; i++)
-			pthread_join(tid[i], NULL);
+		bench_gate_abandon(&h->gate, tid, started);
 		a->destroy(h->queue);
 		goto out_free;
 	}
 
-	while (atomic_load_explicit(&h->ready, memory_order_relaxed) < n) {
-		struct timespec ts = { 0, 50000 };
-		nanosleep(&ts, NULL);
-	}
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* RS1: pairs with AS1 in prio_wait_start(). */
-	atomic_store_explicit(&h->start, 1, memory_order_release);
-	bench_sleep_until(&t0, cfg->duration_ms);
-	atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
-	double t1 = bench_now_s();
+	double t1;
+	double seconds = bench_gate_timed(&h->gate, n, cfg->duration_ms, &t1);
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
 	double t2 = bench_now_s();
 
 	const struct prio_thread *c = &th[np];
 	memset(res, 0, sizeof(*res));
-	res->seconds = t1 - seconds_of(&t0);
+	res->seconds = seconds;
 	res->drain_seconds = t2 - t1;
 	res->dequeued = c->count_at_stop;
 	res->items_per_sec =

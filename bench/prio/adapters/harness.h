@@ -10,11 +10,8 @@
  * the queue's calls inlined into it; no indirect call sits on the
  * measured path.
  *
- * Shared flags and their ordering:
- *   ready          threads count themselves in; main waits for all.
- *   start          main -> threads, release/acquire (RS1 -> AS1): the
- *                  queue, the pools and the thread structs are set up.
- *   stop           main -> threads, relaxed: only a signal to stop.
+ * Shared flags and their ordering: the gate's (common/core.h; the queue,
+ * the pools and the thread structs are set up before it opens), and
  *   producers_done producers -> consumer, release/acquire (RD1 -> AD1):
  *                  once the consumer has seen every producer done, every
  *                  accepted item is in the queue and nothing more comes.
@@ -30,6 +27,8 @@
 
 #include "adapters.h"
 #include "baselines/pfifo_list.h"
+
+#include "../../common/core.h"
 
 #include <grain/lock.h>
 
@@ -66,9 +65,7 @@ _Static_assert(sizeof(struct prio_item) == GRAIN_CACHELINE,
 _Static_assert(offsetof(struct prio_item, link) == 0, "link first");
 
 struct prio_harness {
-	alignas(GRAIN_CACHELINE) _Atomic(unsigned) ready;
-	alignas(GRAIN_CACHELINE) _Atomic(unsigned) start;
-	_Atomic(unsigned) stop;
+	struct bench_gate gate;
 	alignas(GRAIN_CACHELINE) _Atomic(unsigned) producers_done;
 	alignas(GRAIN_CACHELINE) void *queue; /* read-only while running */
 	struct prio_config cfg;
@@ -127,26 +124,6 @@ struct prio_adapter {
 extern const struct prio_adapter prio_adapter_grain;
 extern const struct prio_adapter prio_adapter_pfifo;
 
-static inline void prio_backoff(unsigned *fails)
-{
-	if (*fails < PRIO_SPIN_FAILS) {
-		(*fails)++;
-		for (unsigned i = 0; i < PRIO_RELAX_PER_FAIL; i++)
-			grain_cpu_relax();
-	} else {
-		sched_yield();
-	}
-}
-
-/* Count in, then wait for the start signal. */
-static inline void prio_wait_start(struct prio_harness *h)
-{
-	atomic_fetch_add_explicit(&h->ready, 1, memory_order_relaxed);
-	/* AS1: pairs with RS1 in prio_run(). */
-	while (!atomic_load_explicit(&h->start, memory_order_acquire))
-		sched_yield();
-}
-
 static GRAIN_ALWAYS_INLINE void prio_produce(struct prio_thread *t,
 					     prio_put_fn put)
 {
@@ -169,8 +146,8 @@ static GRAIN_ALWAYS_INLINE void prio_produce(struct prio_thread *t,
 		pool[i].band = 0;
 		atomic_init(&pool[i].busy, 0);
 	}
-	prio_wait_start(h);
-	while (!atomic_load_explicit(&h->stop, memory_order_relaxed)) {
+	bench_gate_wait(&h->gate);
+	while (!bench_gate_stopped(&h->gate)) {
 		struct prio_item *item = &pool[slot];
 
 		slot = (slot + 1) & (PRIO_POOL_ITEMS - 1);
@@ -249,8 +226,8 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
 	uint64_t per_band[PRIO_BANDS] = { 0 };
 	unsigned fails = 0, band = 0, last_band = 0;
 
-	prio_wait_start(h);
-	while (!atomic_load_explicit(&h->stop, memory_order_relaxed)) {
+	bench_gate_wait(&h->gate);
+	while (!bench_gate_stopped(&h->gate)) {
 		unsigned k = get(queue, items, n, single ? &band : NULL);
 
 		if (k == 0) {
@@ -260,7 +237,8 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
 			 * has published. */
 			if (fails >= PRIO_SPIN_FAILS && backlog(queue) != 0)
 				blocked++;
-			prio_backoff(&fails);
+			bench_backoff(&fails, PRIO_SPIN_FAILS,
+				      PRIO_RELAX_PER_FAIL);
 			continue;
 		}
 		fails = 0;

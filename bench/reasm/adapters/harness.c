@@ -12,11 +12,8 @@
  * evicts in the timed passes whatever the pool size). The rate
  * is what the emit callbacks counted in the timed passes over t1 - t0.
  *
- * Shared state and its ordering:
- *   ready       workers count themselves in; the main thread waits for
- *               all (relaxed: the start flag orders what matters).
- *   start       main -> workers, release/acquire (RS1 -> AS1): the
- *               engine, the lists and the worker structs are set up.
+ * Shared state and its ordering: the gate (common/core.h; the engine, the
+ * lists and the worker structs are set up before it opens), and
  *   arrived     the barrier's count: every arrival is an acq_rel RMW, so
  *               the last arrival (RB1) has seen every worker's pass,
  *               engine counters included, before it reads the books.
@@ -33,6 +30,8 @@
 #include "frames.h"
 
 #include "reasm.h"
+
+#include "../../common/core.h"
 
 #include <grain/lock.h>
 
@@ -93,8 +92,7 @@ struct worker {
 };
 
 struct run {
-	alignas(GRAIN_CACHELINE) _Atomic(unsigned) ready;
-	_Atomic(unsigned) start;
+	struct bench_gate gate;
 	alignas(GRAIN_CACHELINE) _Atomic(unsigned) arrived;
 	alignas(GRAIN_CACHELINE) _Atomic(unsigned) gen;
 	/* Written by the last arrival at a barrier, read after AG1. */
@@ -149,13 +147,7 @@ static void fail(uint64_t *errors, char *buf, size_t size, const char *fmt, ...)
 
 static void wait_a_bit(unsigned *tries)
 {
-	if (*tries < SPIN_TRIES) {
-		(*tries)++;
-		for (unsigned i = 0; i < 8; i++)
-			grain_cpu_relax();
-	} else {
-		sched_yield();
-	}
+	bench_backoff(tries, SPIN_TRIES, 8);
 }
 
 static uint64_t now_ns(void)
@@ -389,10 +381,7 @@ static void *worker_main(void *arg)
 	struct run *h = t->h;
 	uint64_t seen_min = 0;
 
-	atomic_fetch_add_explicit(&h->ready, 1, memory_order_relaxed);
-	/* AS1: pairs with RS1 in bench_reasm_run(). */
-	while (!atomic_load_explicit(&h->start, memory_order_acquire))
-		sched_yield();
+	bench_gate_wait(&h->gate);
 	for (unsigned pass = 0;; pass++) {
 		run_pass(t, pass, &seen_min);
 		if (pass == 0)
@@ -601,6 +590,14 @@ static void check_books(struct run *h, const struct reasm_stats *st,
 		     "the flood caused no eviction in the timed passes");
 }
 
+/* Worker i, on CPU i if pinned. */
+static void who(void *ctx, unsigned i, struct bench_spawn *out)
+{
+	out->fn = worker_main;
+	out->arg = ((struct worker **)ctx)[i];
+	out->cpu = i;
+}
+
 int bench_reasm_run(const struct bench_reasm_config *cfg,
 		    struct bench_reasm_result *res)
 {
@@ -620,6 +617,7 @@ int bench_reasm_run(const struct bench_reasm_config *cfg,
 	if (h == NULL || ws == NULL || tid == NULL)
 		goto out_free;
 	memset(h, 0, sizeof(*h));
+	bench_gate_init(&h->gate);
 	for (unsigned w = 0; w < W; w++) {
 		ws[w] = aligned_alloc(GRAIN_CACHELINE, sizeof(struct worker));
 		if (ws[w] == NULL)
@@ -703,22 +701,14 @@ int bench_reasm_run(const struct bench_reasm_config *cfg,
 	 * the fanout the slowest worker sets everyone's pace. */
 	const unsigned nproc = bench_nproc();
 	res->pinned = W <= nproc && cfg->pin;
-	for (; started < W; started++) {
-		rc = bench_start_thread(&tid[started], worker_main, ws[started],
-					res->pinned, started);
-		if (rc != 0)
-			break;
-	}
-	while (atomic_load_explicit(&h->ready, memory_order_relaxed) < started)
-		sched_yield();
+	rc = bench_spawn_all(tid, W, res->pinned, who, ws, &started);
 	if (rc != 0) {
 		/* The started ones run the warm-up pass among themselves
 		 * and stop. */
 		h->nworkers = started;
 		h->max_passes = 1;
 	}
-	/* RS1: pairs with AS1; the engine, lists and workers are ready. */
-	atomic_store_explicit(&h->start, 1, memory_order_release);
+	bench_gate_open(&h->gate, started);
 	for (unsigned w = 0; w < started; w++)
 		pthread_join(tid[w], NULL);
 	if (rc != 0)

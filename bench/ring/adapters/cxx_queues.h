@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cxx_queues.h - internal to bench/adapters: the C++ anchors (Boost.Lockfree
- * queue and spsc_queue, oneTBB concurrent_bounded_queue) behind plain C
- * calls, so that the C adapter can drive them with the harness's loops.
- * The benchmark is built with link-time optimisation: gcc inlines the
- * Boost calls across the language boundary; the TBB ones (larger) stay
- * one direct call per batch.
+ * cxx_queues.h - internal to bench/ring/adapters: the C++ anchors
+ * (Boost.Lockfree queue and spsc_queue, oneTBB concurrent_bounded_queue)
+ * behind plain C calls, so that the C adapter can drive them with the
+ * harness's loops. The benchmark is built with link-time optimisation:
+ * gcc inlines the Boost calls across the language boundary; the TBB ones
+ * (larger) stay one direct call per batch.
  *
  * Each queue: _create (capacity about BENCH_CAPACITY; NULL if out of
  * memory), _destroy, _push (up to n objects, in order, stopping at the

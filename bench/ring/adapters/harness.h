@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * harness.h - internal to bench/adapters (C11 only): the state shared by
+ * harness.h - internal to bench/ring/adapters (C11 only): the state shared by
  * the threads of one experiment, the producer and consumer loops, the
  * retry policy, and the table each adapter fills in.
  *
@@ -10,24 +10,23 @@
  * inlines it in turn: each queue gets its own copy of the same loop, and
  * no indirect call sits on the measured path.
  *
- * Shared flags and their ordering:
- *   ready          threads count themselves in; main waits for all.
- *   start          main -> threads, release/acquire (RS1 -> AS1): the
- *                  queue and the thread structs are set up.
- *   stop           main -> threads, relaxed: only a signal to stop.
+ * Shared flags and their ordering: the gate's (ready, start, stop and
+ * leave, common/core.h), and
  *   producers_done producers -> consumers, release/acquire (RD1 -> AD1):
  *                  a consumer that sees every producer done and then
  *                  fails a dequeue knows the queue is empty for good.
  *   consumers_done consumers -> main, release/acquire (RC1 -> AC1): the
  *                  consumer's results are written.
- *   leave          main -> consumers, relaxed: stop draining now (thread
- *                  creation failed, or the drain deadline passed; main
- *                  then drains what is left itself).
+ * A consumer told to leave stops draining at once (thread creation
+ * failed, or the drain deadline passed; main then drains what is left
+ * itself).
  */
 #ifndef GRAIN_BENCH_HARNESS_H
 #define GRAIN_BENCH_HARNESS_H
 
 #include "adapters.h"
+
+#include "../../common/core.h"
 
 #include <grain/lock.h>
 
@@ -37,16 +36,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Retry policy, the same for every queue (bench_config.spin_fails and
- * relax_per_fail, resolved by bench_run()): after a failed try (full or
- * empty), pause relax_per_fail times; after spin_fails failures in a row,
- * sched_yield() instead, so that on an oversubscribed machine a thread
- * that waits gives its CPU to the one it waits for. */
+/* Retry policy, the same for every queue: bench_backoff() with
+ * bench_config.spin_fails and relax_per_fail, resolved by bench_run(). */
 struct bench_harness {
-	alignas(GRAIN_CACHELINE) _Atomic(unsigned) ready;
-	alignas(GRAIN_CACHELINE) _Atomic(unsigned) start;
-	_Atomic(unsigned) stop;
-	_Atomic(unsigned) leave;
+	struct bench_gate gate;
 	alignas(GRAIN_CACHELINE) _Atomic(unsigned) producers_done;
 	alignas(GRAIN_CACHELINE) _Atomic(unsigned) consumers_done;
 	alignas(GRAIN_CACHELINE) void *queue; /* read-only while running */
@@ -114,25 +107,11 @@ static inline void *bench_token(uint64_t seq, unsigned producer)
 	return (void *)(uintptr_t)((seq << 8) | (producer + 1u));
 }
 
-static inline void bench_backoff(const struct bench_harness *h,
-				 unsigned *fails)
+/* After a try that moved nothing. */
+static GRAIN_ALWAYS_INLINE void bench_retry(const struct bench_harness *h,
+					    unsigned *fails)
 {
-	if (*fails < h->cfg.spin_fails) {
-		(*fails)++;
-		for (unsigned i = 0; i < h->cfg.relax_per_fail; i++)
-			grain_cpu_relax();
-	} else {
-		sched_yield();
-	}
-}
-
-/* Count in, then wait for the start signal. */
-static inline void bench_wait_start(struct bench_harness *h)
-{
-	atomic_fetch_add_explicit(&h->ready, 1, memory_order_relaxed);
-	/* AS1: pairs with RS1 in bench_run(). */
-	while (!atomic_load_explicit(&h->start, memory_order_acquire))
-		sched_yield();
+	bench_backoff(fails, h->cfg.spin_fails, h->cfg.relax_per_fail);
 }
 
 /* Consumer-side check of k tokens: per producer, sequences increase. */
@@ -177,8 +156,8 @@ static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
 	unsigned done = batch; /* tokens of objs already enqueued */
 	unsigned fails = 0;
 
-	bench_wait_start(h);
-	while (!atomic_load_explicit(&h->stop, memory_order_relaxed)) {
+	bench_gate_wait(&h->gate);
+	while (!bench_gate_stopped(&h->gate)) {
 		if (done == batch) {
 			for (unsigned i = 0; i < batch; i++)
 				objs[i] = bench_token(seq + i, t->index);
@@ -192,7 +171,7 @@ static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
 			fails = 0;
 		} else {
 			t->failed++;
-			bench_backoff(h, &fails);
+			bench_retry(h, &fails);
 		}
 	}
 	t->produced = seq - (batch - done);
@@ -217,16 +196,14 @@ static GRAIN_ALWAYS_INLINE void bench_consume_as(struct bench_thread *t,
 	unsigned fails = 0;
 	bool stopped = false, draining = false;
 
-	bench_wait_start(h);
+	bench_gate_wait(&h->gate);
 	for (;;) {
 		if (!stopped) {
-			if (atomic_load_explicit(&h->stop,
-						 memory_order_relaxed)) {
+			if (bench_gate_stopped(&h->gate)) {
 				stopped = true;
 				t->count_at_stop = count;
 			}
-		} else if (atomic_load_explicit(&h->leave,
-						memory_order_relaxed)) {
+		} else if (bench_gate_left(&h->gate)) {
 			break;
 		}
 		unsigned k = get(queue, local, objs, batch);
@@ -250,7 +227,7 @@ static GRAIN_ALWAYS_INLINE void bench_consume_as(struct bench_thread *t,
 		}
 		t->failed++;
 		if (!waits)
-			bench_backoff(h, &fails);
+			bench_retry(h, &fails);
 	}
 	if (!stopped)
 		t->count_at_stop = count;

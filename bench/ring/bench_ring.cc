@@ -19,14 +19,9 @@
 // CPU i % nproc) or nopin, CONSUMER poll (try calls and the backoff) or
 // wait (grain's _wait calls, 1 ms timeout; the producers still poll).
 //
-// Extra flags, taken out before Google Benchmark sees the rest:
-//   --quick            short runs (60 ms x 3) for a smoke test
-//   --duration_ms=N    length of one run (default 300, quick 60)
-//   --reps=N           repetitions per benchmark (default 5, quick 3)
-//   --summary[=FILE]   print a markdown table of medians and ratios, and
-//                      write it to FILE if given
-//   --targets          print each performance target with its measured
-//                      ratio and PASS or MISS (a MISS never fails the run)
+// Flags: those of every driver (common/driver.h); runs of 300 ms x 5, quick
+// 60 ms x 3; --threads=LIST the configurations, each PxC (1P1C) or a total
+// thread count (4: 2P2C), default all; and
 //   --pin=on|off|both  placements to run (default both)
 //   --consumer=poll|wait|both  consumer kinds (default both; wait only for
 //                      queues with a blocking dequeue)
@@ -35,47 +30,31 @@
 //   --backoff=R,F      R pauses after each failed call, sched_yield()
 //                      after F failures in a row (default 1,64; the old
 //                      method was 8,64)
-//   --old-method       --checked --backoff=8,64 and the old placement
-//                      (pinned only when P + C <= CPUs), one variant
+//   --old-method       --checked --backoff=8,64 (an explicit --backoff
+//                      wins) and the old placement (pinned only when
+//                      P + C <= CPUs), one variant
 // The program exits non-zero if any run reported an ordering or count
 // error, or could not run.
 
 #include "adapters/adapters.h"
-#include "common/machine.h"
-
-#include <benchmark/benchmark.h>
-
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <unistd.h>
+#include "../common/driver.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#ifndef GRAIN_BENCH_SOURCE_DIR
-#define GRAIN_BENCH_SOURCE_DIR "."
-#endif
-#ifndef GRAIN_BENCH_BUILD_TYPE
-#define GRAIN_BENCH_BUILD_TYPE "unknown"
-#endif
+using namespace grain_bench;
 
 namespace {
 
-struct Options {
-	bool quick = false;
-	bool targets = false;
-	bool summary = false;
-	std::string summary_file;
-	unsigned duration_ms = 0; // 0: default for the mode
-	int reps = 0;
+// The driver's own flags.
+struct RingOptions {
 	bool pin_on = true, pin_off = true;
 	bool poll = true, wait = true;
 	bool checked = false;
@@ -148,9 +127,9 @@ struct Runs {
 };
 
 std::map<std::string, Runs> g_runs; // by benchmark name
-bool g_failed = false;
-unsigned g_duration_ms = 300;
-Options g_opt;
+RingOptions g_opt;
+// The configurations this run measures (--threads), all by default.
+std::vector<Config> g_configs(std::begin(kConfigs), std::end(kConfigs));
 // The regime most runs saw (true: dear), set before the summary.
 bool g_dear_majority = false;
 int g_runs_all = 0, g_runs_dropped = 0;
@@ -176,7 +155,7 @@ bench_config MakeConfig(const Config &c, const Batch &b, const Variant &v)
 	cfg.consumers = c.consumers;
 	cfg.kind = b.kind;
 	cfg.batch = b.n;
-	cfg.duration_ms = g_duration_ms;
+	cfg.duration_ms = DurationMs();
 	cfg.pin = v.pin;
 	cfg.wait = v.wait;
 	cfg.checked = g_opt.checked;
@@ -208,23 +187,13 @@ void RunCase(benchmark::State &state, const Case *c)
 		double rtt = ProbeRtt();
 		bench_result res{};
 		int rc = bench_run(c->impl, &cfg, &res);
-		if (rc != 0) {
-			std::fprintf(stderr, "%s: bench_run failed: %s\n",
-				     c->name.c_str(), std::strerror(-rc));
-			g_failed = true;
-			state.SkipWithError("bench_run failed");
+		auto why = [&res] {
+			return std::to_string(res.errors) +
+			       " ordering/count errors";
+		};
+		if (!RunOk(state, c->name, "bench_run", rc, res,
+			   "ordering/count errors", why))
 			break;
-		}
-		if (res.errors != 0) {
-			std::fprintf(
-				stderr, "%s: %llu ordering/count errors\n",
-				c->name.c_str(),
-				static_cast<unsigned long long>(res.errors));
-			g_failed = true;
-			state.SkipWithError("ordering/count errors");
-			break;
-		}
-		state.SetIterationTime(res.seconds);
 		state.counters["pairs_per_sec"] = res.pairs_per_sec;
 		state.counters["rtt_ns"] = rtt;
 		state.counters["dear_regime"] = IsDear(rtt) ? 1.0 : 0.0;
@@ -257,53 +226,67 @@ void RunCase(benchmark::State &state, const Case *c)
 
 // --- flags -----------------------------------------------------------------
 
-bool TakeFlag(const char *arg, Options *o)
+// The flags as given; ApplyFlags() reads them into g_opt.
+std::string g_pin = "both", g_consumer = "both", g_backoff;
+
+const std::vector<Flag> kFlags = {
+	{ "--pin", nullptr, &g_pin, nullptr },
+	{ "--consumer", nullptr, &g_consumer, nullptr },
+	{ "--checked", &g_opt.checked, nullptr, nullptr },
+	{ "--backoff", nullptr, &g_backoff, nullptr },
+	{ "--old-method", &g_opt.old_method, nullptr, nullptr },
+};
+
+void ApplyFlags()
 {
-	if (std::strcmp(arg, "--quick") == 0) {
-		o->quick = true;
-	} else if (std::strcmp(arg, "--targets") == 0) {
-		o->targets = true;
-	} else if (std::strcmp(arg, "--summary") == 0) {
-		o->summary = true;
-	} else if (std::strncmp(arg, "--summary=", 10) == 0) {
-		o->summary = true;
-		o->summary_file = arg + 10;
-	} else if (std::strncmp(arg, "--duration_ms=", 14) == 0) {
-		o->duration_ms = static_cast<unsigned>(
-			std::strtoul(arg + 14, nullptr, 10));
-	} else if (std::strncmp(arg, "--reps=", 7) == 0) {
-		o->reps = std::atoi(arg + 7);
-	} else if (std::strncmp(arg, "--pin=", 6) == 0) {
-		const char *v = arg + 6;
-		o->pin_on = std::strcmp(v, "off") != 0;
-		o->pin_off = std::strcmp(v, "on") != 0;
-	} else if (std::strncmp(arg, "--consumer=", 11) == 0) {
-		const char *v = arg + 11;
-		o->poll = std::strcmp(v, "wait") != 0;
-		o->wait = std::strcmp(v, "poll") != 0;
-	} else if (std::strcmp(arg, "--checked") == 0) {
-		o->checked = true;
-	} else if (std::strncmp(arg, "--backoff=", 10) == 0) {
-		char *end = nullptr;
-		o->relax = static_cast<unsigned>(
-			std::strtoul(arg + 10, &end, 10));
-		if (end != nullptr && *end == ',')
-			o->spin_fails = static_cast<unsigned>(
-				std::strtoul(end + 1, nullptr, 10));
-	} else if (std::strcmp(arg, "--old-method") == 0) {
-		o->old_method = true;
+	RingOptions *o = &g_opt;
+	o->pin_on = g_pin != "off";
+	o->pin_off = g_pin != "on";
+	o->poll = g_consumer != "wait";
+	o->wait = g_consumer != "poll";
+	if (o->old_method) {
 		o->checked = true;
 		o->relax = 8;
 		o->spin_fails = 64;
-	} else {
-		return false;
 	}
-	return true;
+	if (!g_backoff.empty()) {
+		char *end = nullptr;
+		o->relax = static_cast<unsigned>(
+			std::strtoul(g_backoff.c_str(), &end, 10));
+		if (end != nullptr && *end == ',')
+			o->spin_fails = static_cast<unsigned>(
+				std::strtoul(end + 1, nullptr, 10));
+	}
 }
 
-// --- machine description ---------------------------------------------------
+// Whether ITEM names configuration C: its label (1P1C) or its thread count.
+bool Names(const std::string &item, const Config &c)
+{
+	return item == ConfigName(c) ||
+	       item == std::to_string(c.producers + c.consumers);
+}
 
-using namespace grain_bench;
+// Keep the configurations LIST names, in the table's order.
+bool ParseConfigs(const std::string &list)
+{
+	std::vector<std::string> items;
+	std::stringstream in(list);
+	std::string item;
+	while (std::getline(in, item, ','))
+		items.push_back(item);
+	g_configs.clear();
+	for (const Config &c : kConfigs)
+		if (std::any_of(items.begin(), items.end(),
+				[&c](const std::string &x) {
+					return Names(x, c);
+				}))
+			g_configs.push_back(c);
+	for (const std::string &x : items)
+		if (std::none_of(std::begin(kConfigs), std::end(kConfigs),
+				 [&x](const Config &c) { return Names(x, c); }))
+			return false;
+	return !g_configs.empty();
+}
 
 // The rates of a case's runs in the majority regime.
 std::vector<double> Kept(const Runs &r)
@@ -360,23 +343,9 @@ const Batch *FindBatch(const char *label)
 	return nullptr;
 }
 
-std::string Fmt(const char *fmt, double v)
-{
-	if (std::isnan(v) || v < 0)
-		return "–";
-	char buf[64];
-	std::snprintf(buf, sizeof(buf), fmt, v);
-	return buf;
-}
-
 std::string ConfigLabel(const Config &c)
 {
-	unsigned threads = c.producers + c.consumers, nproc = bench_nproc();
-	std::string s = ConfigName(c);
-	if (threads > nproc)
-		s += " (oversubscribed: " + std::to_string(threads) +
-		     " threads on " + std::to_string(nproc) + " cores)";
-	return s;
+	return ConfigName(c) + Oversubscribed(c.producers + c.consumers);
 }
 
 // Under 10% of the same queue's 1P1C rate at the same batch: the queue's
@@ -411,9 +380,9 @@ std::string ImplHeader(bench_impl impl)
 }
 
 const bench_impl kOthers[] = {
-	BENCH_CK, BENCH_RTE, BENCH_RTE_RTS, BENCH_RTE_HTS,
-	BENCH_BOOST_QUEUE, BENCH_BOOST_SPSC, BENCH_TBB, BENCH_WFCQ,
-	BENCH_MUTEX, BENCH_TWOLOCK,
+	BENCH_CK,	   BENCH_RTE,	     BENCH_RTE_RTS, BENCH_RTE_HTS,
+	BENCH_BOOST_QUEUE, BENCH_BOOST_SPSC, BENCH_TBB,	    BENCH_WFCQ,
+	BENCH_MUTEX,	   BENCH_TWOLOCK,
 };
 
 struct Target {
@@ -428,16 +397,9 @@ struct Target {
 std::string Spread(const std::string &name)
 {
 	auto it = g_runs.find(name);
-	if (it == g_runs.end() || it->second.rates.empty())
+	if (it == g_runs.end())
 		return "–";
-	std::vector<double> v = Kept(it->second);
-	if (v.empty())
-		return "–";
-	auto mm = std::minmax_element(v.begin(), v.end());
-	char buf[96];
-	std::snprintf(buf, sizeof(buf), "%.1f (%.1f–%.1f)", Median(v) / 1e6,
-		      *mm.first / 1e6, *mm.second / 1e6);
-	return buf;
+	return grain_bench::Spread(Kept(it->second), 1e6, 1);
 }
 
 std::vector<Target> Targets()
@@ -453,20 +415,25 @@ std::vector<Target> Targets()
 		};
 		std::string at = std::string(" (") + v->label + ")";
 		std::vector<Target> more = {
-			{ "MPMC 1P1C burst32: grain >= 1.0x rte_ring burst32" + at,
+			{ "MPMC 1P1C burst32: grain >= 1.0x rte_ring burst32" +
+				  at,
 			  n(BENCH_GRAIN_MPMC, c11, burst32),
 			  n(BENCH_RTE, c11, burst32), 1.0, NAN },
-			{ "MPMC 2P2C burst32: grain >= 1.0x rte_ring burst32" + at,
+			{ "MPMC 2P2C burst32: grain >= 1.0x rte_ring burst32" +
+				  at,
 			  n(BENCH_GRAIN_MPMC, c22, burst32),
 			  n(BENCH_RTE, c22, burst32), 1.0, NAN },
-			{ "SPSC 1P1C single: grain SPSC >= 1.5x grain MPMC" + at,
+			{ "SPSC 1P1C single: grain SPSC >= 1.5x grain MPMC" +
+				  at,
 			  n(BENCH_GRAIN_SPSC, c11, single),
 			  n(BENCH_GRAIN_MPMC, c11, single), 1.5, NAN },
-			{ "MPMC 1P1C single: grain >= 1.5x two-lock baseline" + at,
+			{ "MPMC 1P1C single: grain >= 1.5x two-lock baseline" +
+				  at,
 			  n(BENCH_GRAIN_MPMC, c11, single),
 			  n(BENCH_TWOLOCK, c11, single), 1.5, NAN },
 			{ "MPMC 4P4C single (oversubscribed): grain >= 1.5x "
-			  "two-lock baseline" + at,
+			  "two-lock baseline" +
+				  at,
 			  n(BENCH_GRAIN_MPMC, c44, single),
 			  n(BENCH_TWOLOCK, c44, single), 1.5, NAN },
 			{ "MPMC 4P4C single (oversubscribed): grain >= 0.5x grain "
@@ -478,8 +445,8 @@ std::vector<Target> Targets()
 			  n(BENCH_GRAIN_MPMC, c88, single),
 			  n(BENCH_GRAIN_MPMC, c11, single), 0.5, NAN },
 			{ "MPMC 1P1C single: grain >= 5x ck_ring MPMC" + at,
-			  n(BENCH_GRAIN_MPMC, c11, single), n(BENCH_CK, c11, single),
-			  5.0, NAN },
+			  n(BENCH_GRAIN_MPMC, c11, single),
+			  n(BENCH_CK, c11, single), 5.0, NAN },
 			{ "MPMC 1P1C single: grain >= 5x rte_ring MP/MC" + at,
 			  n(BENCH_GRAIN_MPMC, c11, single),
 			  n(BENCH_RTE, c11, single), 5.0, NAN },
@@ -493,9 +460,7 @@ std::vector<Target> Targets()
 
 std::string Verdict(const Target &t)
 {
-	if (std::isnan(t.ratio))
-		return "n/a (not measured)";
-	return t.ratio >= t.goal ? "PASS" : "MISS";
+	return grain_bench::Verdict(t.ratio, t.goal);
 }
 
 std::string TargetsTable()
@@ -529,28 +494,14 @@ std::vector<const Variant *> RunVariants()
 	return v;
 }
 
-std::string Summary(const std::string &command, int reps,
-		    const std::string &load_before, double pingpong_before,
-		    const CpuSample &cpu_before, const CpuSample &cpu_after)
+std::string Summary(const RunInfo &run)
 {
 	std::ostringstream o;
 	unsigned nproc = bench_nproc();
 
-	o << "Command: `" << command << "`\n\n";
-	o << "- Machine: " << nproc << " online CPUs, " << CpuModel() << ", "
-	  << Kernel() << "\n";
-	o << "- Compilers: C " << Trim(bench_c_compiler()) << ", C++ "
-	  << Trim(CxxCompiler()) << "; build type " << GRAIN_BENCH_BUILD_TYPE
-	  << "\n";
-	if (std::strcmp(GRAIN_BENCH_BUILD_TYPE, "Debug") == 0)
-		o << "- WARNING: unoptimised (Debug) build; these figures say "
-		     "nothing about the queues.\n";
-	o << "- Load average (1, 5, 15 min) before the run: " << load_before
-	  << "; after: " << LoadAverage() << "\n";
-	o << "- During the run: " << OtherLoad(cpu_before, cpu_after) << "\n";
-	o << "- Calibration, cache-line round trip CPU 0 <-> CPU 1: "
-	  << Fmt("%.0f ns", pingpong_before) << " before the run, "
-	  << Fmt("%.0f ns", bench_pingpong_ns(200000)) << " after\n";
+	Preamble(o, run, false, "queues");
+	LoadLines(o, run);
+	CalibrationLine(o, run, "");
 	{
 		std::vector<double> all;
 		for (const auto &kv : g_runs)
@@ -562,23 +513,20 @@ std::string Summary(const std::string &command, int reps,
 		       med = all.empty() ? NAN : Median(all);
 		o << "- Regime: the round trip was measured before each of the "
 		  << g_runs_all << " runs (the fastest of " << kProbes
-		  << " probes of " << kProbeRounds
-		  << " round trips): median " << Fmt("%.0f ns", med) << ", min "
-		  << Fmt("%.0f", lo) << ", max " << Fmt("%.0f", hi)
-		  << ". Most runs were in the "
-		  << (g_dear_majority ? "dear" : "cheap") << " regime (round trip "
-		  << (g_dear_majority ? ">= " : "< ") << Fmt("%.0f ns", kDearNs)
+		  << " probes of " << kProbeRounds << " round trips): median "
+		  << Fmt("%.0f ns", med) << ", min " << Fmt("%.0f", lo)
+		  << ", max " << Fmt("%.0f", hi) << ". Most runs were in the "
+		  << (g_dear_majority ? "dear" : "cheap")
+		  << " regime (round trip " << (g_dear_majority ? ">= " : "< ")
+		  << Fmt("%.0f ns", kDearNs)
 		  << "); every figure below is the median of that regime's runs "
 		     "only, and the "
 		  << g_runs_dropped
 		  << " runs of the other regime were dropped (rtt_ns and "
 		     "dear_regime in the JSON keep every run's).\n";
 	}
-	o << "- Source revision: " << GitRevision() << "\n";
-	o << "- Method: each figure is the median of up to " << reps
-	  << " runs of " << g_duration_ms
-	  << " ms (repetitions of all benchmarks interleaved in random "
-	     "order). A run starts P producer and C consumer threads "
+	MethodStart(o, run, true, true);
+	o << "A run starts P producer and C consumer threads "
 	     "together; producers enqueue tokens until the deadline, as fast "
 	     "as the queue takes them; consumers dequeue what is there, up to "
 	     "the batch, and ";
@@ -595,8 +543,8 @@ std::string Summary(const std::string &command, int reps,
 				     : BENCH_RELAX_PER_FAIL_DEFAULT,
 		 fails = g_opt.spin_fails ? g_opt.spin_fails
 					  : BENCH_SPIN_FAILS_DEFAULT;
-	o << relax << (relax == 1 ? " pause" : " pauses")
-	  << ", and after " << fails
+	o << relax << (relax == 1 ? " pause" : " pauses") << ", and after "
+	  << fails
 	  << " failures in a row sched_yield(). Capacity 1024 for every "
 	     "bounded queue. Placement: ";
 	if (g_opt.old_method)
@@ -638,15 +586,13 @@ std::string Summary(const std::string &command, int reps,
 	for (const Variant *v : vars) {
 		std::ostringstream t;
 		bool table_present = false;
-		t << "### Throughput, million pairs/s (median), " << v->label
-		  << "\n\n| configuration | batch |";
+		std::vector<std::string> titles;
 		for (bench_impl i : cols)
-			t << " " << ImplHeader(i) << " |";
-		t << "\n|---|---|";
-		for (size_t i = 0; i < cols.size(); i++)
-			t << "---:|";
-		t << "\n";
-		for (const Config &c : kConfigs) {
+			titles.push_back(ImplHeader(i));
+		t << "### Throughput, million pairs/s (median), " << v->label
+		  << "\n\n"
+		  << TableHead("| configuration | batch |", titles);
+		for (const Config &c : g_configs) {
 			for (const Batch &b : kBatches) {
 				std::ostringstream row;
 				bool present = false;
@@ -660,8 +606,8 @@ std::string Summary(const std::string &command, int reps,
 						row << " (collapsed)";
 						any_collapse = true;
 					}
-					if (int hits = DeadlineHits(i, c, b,
-								    *v)) {
+					if (int hits =
+						    DeadlineHits(i, c, b, *v)) {
 						row << " †" << hits;
 						any_stall = true;
 					}
@@ -695,16 +641,14 @@ std::string Summary(const std::string &command, int reps,
 			continue;
 		o << "\n### Ratios: grain / other queue (same configuration, "
 		     "batch and placement), "
-		  << v->label << "\n\n| configuration | batch | grain |";
+		  << v->label << "\n\n";
+		std::vector<std::string> titles;
 		for (bench_impl i : kOthers)
 			if (bench_info(i)->available)
-				o << " / " << bench_info(i)->name << " |";
-		o << "\n|---|---|---|";
-		for (bench_impl i : kOthers)
-			if (bench_info(i)->available)
-				o << "---:|";
-		o << "\n";
-		for (const Config &c : kConfigs) {
+				titles.push_back(std::string("/ ") +
+						 bench_info(i)->name);
+		o << TableHead("| configuration | batch | grain |", titles);
+		for (const Config &c : g_configs) {
 			std::vector<bench_impl> modes = { BENCH_GRAIN_MPMC };
 			if (c.producers == 1 && c.consumers == 1)
 				modes.push_back(BENCH_GRAIN_SPSC);
@@ -739,108 +683,47 @@ std::string Summary(const std::string &command, int reps,
 	return o.str();
 }
 
-} // namespace
+std::vector<Case> g_cases;
 
-int main(int argc, char **argv)
+int Setup(const Options &opt)
 {
-	Options opt;
-	std::string command;
-	int kept = 1;
-	for (int i = 0; i < argc; i++) {
-		command += (i ? " " : "") + std::string(argv[i]);
-		if (i > 0) {
-			if (!TakeFlag(argv[i], &opt))
-				argv[kept++] = argv[i];
-		}
+	ApplyFlags();
+	if (!opt.threads.empty() && !ParseConfigs(opt.threads)) {
+		std::fprintf(stderr, "--threads: configurations PxC or thread "
+				     "counts, e.g. 1P1C,4\n");
+		return 2;
 	}
-	argc = kept;
-	argv[argc] = nullptr;
-
-	g_opt = opt;
-	g_duration_ms = opt.duration_ms ? opt.duration_ms
-					: (opt.quick ? 60u : 300u);
-	int reps = opt.reps > 0 ? opt.reps : (opt.quick ? 3 : 5);
-
-	static std::vector<Case> cases;
 	for (const Variant *v : RunVariants())
-		for (const Config &c : kConfigs)
+		for (const Config &c : g_configs)
 			for (const Batch &b : kBatches)
 				for (int i = 0; i < BENCH_IMPL_COUNT; i++) {
 					bench_impl impl =
 						static_cast<bench_impl>(i);
-					bench_config probe = MakeConfig(c, b, *v);
+					bench_config probe =
+						MakeConfig(c, b, *v);
 					if (!bench_config_ok(impl, &probe))
 						continue;
-					cases.push_back(
+					g_cases.push_back(
 						{ impl, c, b, v,
 						  CaseName(impl, c, b, *v) });
 				}
-	for (const Case &c : cases) {
-		benchmark::RegisterBenchmark(c.name.c_str(), RunCase, &c)
-			->Iterations(1)
-			->Repetitions(reps)
-			->ReportAggregatesOnly(true)
-			->UseManualTime()
-			->Unit(benchmark::kMillisecond);
-	}
+	return Register(g_cases, RunCase, Reps());
+}
 
-	// Repetitions of all benchmarks are interleaved in random order unless
-	// the caller says otherwise: on a machine whose speed drifts (shared
-	// or virtual CPUs) drift then spreads over every queue instead of
-	// favouring whichever ran in a fast stretch.
-	std::vector<char *> args(argv, argv + argc);
-	static char interleave[] =
-		"--benchmark_enable_random_interleaving=true";
-	bool has_interleave = false;
-	for (int i = 1; i < argc; i++)
-		if (std::strncmp(argv[i],
-				 "--benchmark_enable_random_interleaving",
-				 38) == 0)
-			has_interleave = true;
-	if (!has_interleave)
-		args.push_back(interleave);
-	args.push_back(nullptr);
-	argc = static_cast<int>(args.size()) - 1;
-	argv = args.data();
+std::vector<TargetLine> TargetLines()
+{
+	return Lines(Targets(), [](const Target &t,
+				   std::vector<TargetLine> *v) {
+		v->push_back({ t.what, Fmt("%.2fx", t.ratio), Verdict(t), "" });
+	});
+}
 
-	std::string load_before = LoadAverage();
-	double pingpong_before = opt.summary ? bench_pingpong_ns(200000) : NAN;
-	benchmark::Initialize(&argc, argv);
-	if (benchmark::ReportUnrecognizedArguments(argc, argv))
-		return 2;
-	CpuSample cpu_before = SampleCpu();
-	benchmark::RunSpecifiedBenchmarks();
-	CpuSample cpu_after = SampleCpu();
-	benchmark::Shutdown();
+} // namespace
 
-	ChooseRegime();
-	if (opt.summary) {
-		std::string s = Summary(command, reps, load_before,
-					pingpong_before, cpu_before, cpu_after);
-		std::fputs("\n", stdout);
-		std::fputs(s.c_str(), stdout);
-		if (!opt.summary_file.empty()) {
-			std::ofstream f(opt.summary_file);
-			f << s;
-			if (!f) {
-				std::fprintf(stderr, "cannot write %s\n",
-					     opt.summary_file.c_str());
-				return 2;
-			}
-		}
-	}
-	if (opt.targets) {
-		std::fputs(
-			"\nTargets (timing; a MISS does not fail the run):\n",
-			stdout);
-		for (const Target &t : Targets())
-			std::printf("  %-72s %8s  %s\n", t.what.c_str(),
-				    Fmt("%.2fx", t.ratio).c_str(),
-				    Verdict(t).c_str());
-	}
-	if (g_failed) {
-		std::fprintf(stderr, "FAILED: a run reported errors\n");
-		return 1;
-	}
-	return 0;
+Driver grain_bench::ThisDriver()
+{
+	// Runs of 300 ms x 5 (quick 60 ms x 3); --targets 72 columns.
+	return { 60,	       300,	3,	     5,
+		 72,	       true,	kFlags,	     Setup,
+		 ChooseRegime, Summary, TargetLines, nullptr };
 }

@@ -33,7 +33,7 @@
 #ifndef GRAIN_BENCH_ADAPTERS_H
 #define GRAIN_BENCH_ADAPTERS_H
 
-#include "../common/sysinfo.h"
+#include "../../common/sysinfo.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -81,7 +81,7 @@ struct bench_impl_info {
 	const char *note;	/**< one line: what exactly is measured */
 	bool available;		/**< compiled in (its library was found) */
 	bool anchor;		/**< an outside library, not ours */
-	bool baseline;		/**< one of bench/baselines */
+	bool baseline;		/**< one of bench/ring/baselines */
 	bool has_burst;		/**< BENCH_BURST is meaningful */
 	bool has_wait;		/**< a blocking dequeue (bench_config.wait) */
 	unsigned max_producers; /**< 1 for single-producer modes */

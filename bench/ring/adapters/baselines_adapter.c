@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * baselines_adapter.c - the two baselines of bench/baselines.
+ * baselines_adapter.c - the two baselines of bench/ring/baselines.
  *
  * mutex:   try_enqueue / try_dequeue; bulk = enqueue_bulk (one lock, all
  *          or nothing) / dequeue_burst (one lock, up to n).

@@ -62,165 +62,95 @@
 
 #define ANY BENCH_MAX_THREADS
 
+/* One implementation: name, mode, compiled in, anchor, baseline, burst
+ * calls, a blocking dequeue, most producers, most consumers, usable slots
+ * (0: unbounded), and what exactly is measured. */
+#define INFO(n, m, avail, anc, base, burst, wait, np, nc, cap, what)        \
+	{                                                                   \
+		.name = n, .mode = m, .note = what, .available = avail,     \
+		.anchor = anc, .baseline = base, .has_burst = burst,        \
+		.has_wait = wait, .max_producers = np, .max_consumers = nc, \
+		.capacity = cap                                             \
+	}
+#define CAP BENCH_CAPACITY
+#define GRAIN_NOTE(flag)                                                     \
+	"grain_ring created with " flag " (| GRAIN_RING_WAIT for a waiting " \
+	"consumer, which sleeps in grain_ring_dequeue_wait / _burst_wait)"
+
 static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
-	[BENCH_GRAIN_MPMC] = { .name = "grain",
-			       .mode = "MPMC",
-			       .note = "grain_ring created with GRAIN_RING_MPMC "
-				       "(| GRAIN_RING_WAIT for a waiting consumer, "
-				       "which sleeps in grain_ring_dequeue_wait / "
-				       "_burst_wait)",
-			       .available = true,
-			       .has_burst = true,
-			       .has_wait = true,
-			       .max_producers = ANY,
-			       .max_consumers = ANY,
-			       .capacity = BENCH_CAPACITY },
-	[BENCH_GRAIN_MPSC] = { .name = "grain",
-			       .mode = "MPSC",
-			       .note = "grain_ring created with GRAIN_RING_MPSC "
-				       "(| GRAIN_RING_WAIT for a waiting consumer, "
-				       "which sleeps in grain_ring_dequeue_wait / "
-				       "_burst_wait)",
-			       .available = true,
-			       .has_burst = true,
-			       .has_wait = true,
-			       .max_producers = ANY,
-			       .max_consumers = 1,
-			       .capacity = BENCH_CAPACITY },
-	[BENCH_GRAIN_SPMC] = { .name = "grain",
-			       .mode = "SPMC",
-			       .note = "grain_ring created with GRAIN_RING_SPMC "
-				       "(| GRAIN_RING_WAIT for a waiting consumer, "
-				       "which sleeps in grain_ring_dequeue_wait / "
-				       "_burst_wait)",
-			       .available = true,
-			       .has_burst = true,
-			       .has_wait = true,
-			       .max_producers = 1,
-			       .max_consumers = ANY,
-			       .capacity = BENCH_CAPACITY },
-	[BENCH_GRAIN_SPSC] = { .name = "grain",
-			       .mode = "SPSC",
-			       .note = "grain_ring created with GRAIN_RING_SPSC "
-				       "(| GRAIN_RING_WAIT for a waiting consumer, "
-				       "which sleeps in grain_ring_dequeue_wait / "
-				       "_burst_wait)",
-			       .available = true,
-			       .has_burst = true,
-			       .has_wait = true,
-			       .max_producers = 1,
-			       .max_consumers = 1,
-			       .capacity = BENCH_CAPACITY },
-	[BENCH_MUTEX] = { .name = "mutex",
-			  .mode = "MPMC",
-			  .note = "baseline bench/baselines/mutex_ring: one pthread "
-				  "mutex; batches take it once",
-			  .available = true,
-			  .baseline = true,
-			  .max_producers = ANY,
-			  .max_consumers = ANY,
-			  .capacity = BENCH_CAPACITY },
-	[BENCH_TWOLOCK] = { .name = "twolock",
-			    .mode = "MPMC",
-			    .note = "baseline bench/baselines/twolock_ring: ptr_ring "
-				    "style, producer and consumer grain_spinlock, batched "
-				    "zeroing of 16 slots; batches take the lock once",
-			    .available = true,
-			    .baseline = true,
-			    .max_producers = ANY,
-			    .max_consumers = ANY,
-			    .capacity = BENCH_CAPACITY },
-	[BENCH_CK] = { .name = "ck_ring",
-		       .mode = "MPMC",
-		       .note = "anchor ConcurrencyKit ck_ring_enqueue_mpmc / "
-			       "ck_ring_dequeue_mpmc (1023 usable slots); no batch "
-			       "calls, so batches are loops of single calls",
-		       .available = HAVE_CK,
-		       .anchor = true,
-		       .max_producers = ANY,
-		       .max_consumers = ANY,
-		       .capacity = BENCH_CAPACITY - 1 },
-	[BENCH_RTE] = { .name = "rte_ring",
-			.mode = "MPMC",
-			.note = "anchor DPDK rte_ring MP/MC (default sync mode), "
-				"set up without EAL by rte_ring_init(RING_F_EXACT_SZ); "
-				"mp_enqueue/mc_dequeue, mp_enqueue_bulk/"
-				"mc_dequeue_burst, mp_enqueue_burst/mc_dequeue_burst",
-			.available = HAVE_DPDK,
-			.anchor = true,
-			.has_burst = true,
-			.max_producers = ANY,
-			.max_consumers = ANY,
-			.capacity = BENCH_CAPACITY },
-	[BENCH_WFCQ] = { .name = "wfcqueue",
-			 .mode = "MPMC",
-			 .note = "anchor liburcu cds_wfcq_enqueue / "
-				 "__cds_wfcq_dequeue_blocking through the shared "
-				 "library, dequeue lock once per batch when C > 1; "
-				 "unbounded, held to 1024 tokens in flight by "
-				 "per-producer node pools",
-			 .available = HAVE_URCU,
-			 .anchor = true,
-			 .max_producers = ANY,
-			 .max_consumers = ANY,
-			 .capacity = 0 },
-	[BENCH_RTE_RTS] = { .name = "rte_ring_rts",
-			    .mode = "MPMC",
-			    .note = "anchor DPDK rte_ring in RTS mode (RING_F_MP_RTS_ENQ "
-				    "| RING_F_MC_RTS_DEQ: relaxed tail sync, DPDK's answer "
-				    "to preempted threads), set up as rte_ring; the "
-				    "generic rte_ring_enqueue / _dequeue calls",
-			    .available = HAVE_DPDK,
-			    .anchor = true,
-			    .has_burst = true,
-			    .max_producers = ANY,
-			    .max_consumers = ANY,
-			    .capacity = BENCH_CAPACITY },
-	[BENCH_RTE_HTS] = { .name = "rte_ring_hts",
-			    .mode = "MPMC",
-			    .note = "anchor DPDK rte_ring in HTS mode (RING_F_MP_HTS_ENQ "
-				    "| RING_F_MC_HTS_DEQ: head/tail sync, one thread of a "
-				    "side at a time), set up as rte_ring; the generic "
-				    "calls",
-			    .available = HAVE_DPDK,
-			    .anchor = true,
-			    .has_burst = true,
-			    .max_producers = ANY,
-			    .max_consumers = ANY,
-			    .capacity = BENCH_CAPACITY },
-	[BENCH_BOOST_QUEUE] = { .name = "boost_queue",
-				.mode = "MPMC",
-				.note = "anchor Boost.Lockfree queue<void *>, "
-					"fixed_sized<true> with 1024 nodes, "
-					"bounded_push / pop; no batch calls, so "
-					"batches are loops of single calls",
-				.available = HAVE_BOOST,
-				.anchor = true,
-				.max_producers = ANY,
-				.max_consumers = ANY,
-				.capacity = BENCH_CAPACITY },
-	[BENCH_BOOST_SPSC] = { .name = "boost_spsc",
-			       .mode = "SPSC",
-			       .note = "anchor Boost.Lockfree spsc_queue<void *> "
-				       "of 1024 usable slots; bulk: "
-				       "write_available() then push(array), burst: "
-				       "push(array) / pop(array)",
-			       .available = HAVE_BOOST,
-			       .anchor = true,
-			       .has_burst = true,
-			       .max_producers = 1,
-			       .max_consumers = 1,
-			       .capacity = BENCH_CAPACITY },
-	[BENCH_TBB] = { .name = "tbb_queue",
-			.mode = "MPMC",
-			.note = "anchor oneTBB concurrent_bounded_queue<void *>, "
-				"set_capacity(1024), try_push / try_pop; batches "
-				"are loops of single calls",
-			.available = HAVE_TBB,
-			.anchor = true,
-			.max_producers = ANY,
-			.max_consumers = ANY,
-			.capacity = BENCH_CAPACITY },
+	[BENCH_GRAIN_MPMC] = INFO("grain", "MPMC", true, false, false, true,
+				  true, ANY, ANY, CAP,
+				  GRAIN_NOTE("GRAIN_RING_MPMC")),
+	[BENCH_GRAIN_MPSC] = INFO("grain", "MPSC", true, false, false, true,
+				  true, ANY, 1, CAP,
+				  GRAIN_NOTE("GRAIN_RING_MPSC")),
+	[BENCH_GRAIN_SPMC] = INFO("grain", "SPMC", true, false, false, true,
+				  true, 1, ANY, CAP,
+				  GRAIN_NOTE("GRAIN_RING_SPMC")),
+	[BENCH_GRAIN_SPSC] = INFO("grain", "SPSC", true, false, false, true,
+				  true, 1, 1, CAP,
+				  GRAIN_NOTE("GRAIN_RING_SPSC")),
+	[BENCH_MUTEX] = INFO(
+		"mutex", "MPMC", true, false, true, false, false, ANY, ANY, CAP,
+		"baseline bench/ring/baselines/mutex_ring: one pthread mutex; "
+		"batches take it once"),
+	[BENCH_TWOLOCK] = INFO(
+		"twolock", "MPMC", true, false, true, false, false, ANY, ANY,
+		CAP,
+		"baseline bench/ring/baselines/twolock_ring: ptr_ring style, "
+		"producer and consumer grain_spinlock, batched zeroing of 16 "
+		"slots; batches take the lock once"),
+	[BENCH_CK] = INFO(
+		"ck_ring", "MPMC", HAVE_CK, true, false, false, false, ANY, ANY,
+		CAP - 1,
+		"anchor ConcurrencyKit ck_ring_enqueue_mpmc / "
+		"ck_ring_dequeue_mpmc (1023 usable slots); no batch calls, so "
+		"batches are loops of single calls"),
+	[BENCH_RTE] =
+		INFO("rte_ring", "MPMC", HAVE_DPDK, true, false, true, false,
+		     ANY, ANY, CAP,
+		     "anchor DPDK rte_ring MP/MC (default sync mode), set up "
+		     "without EAL by rte_ring_init(RING_F_EXACT_SZ); "
+		     "mp_enqueue/mc_dequeue, mp_enqueue_bulk/mc_dequeue_burst, "
+		     "mp_enqueue_burst/mc_dequeue_burst"),
+	[BENCH_WFCQ] = INFO(
+		"wfcqueue", "MPMC", HAVE_URCU, true, false, false, false, ANY,
+		ANY, 0,
+		"anchor liburcu cds_wfcq_enqueue / "
+		"__cds_wfcq_dequeue_blocking through the shared library, "
+		"dequeue lock once per batch when C > 1; unbounded, held to "
+		"1024 tokens in flight by per-producer node pools"),
+	[BENCH_RTE_RTS] =
+		INFO("rte_ring_rts", "MPMC", HAVE_DPDK, true, false, true,
+		     false, ANY, ANY, CAP,
+		     "anchor DPDK rte_ring in RTS mode (RING_F_MP_RTS_ENQ | "
+		     "RING_F_MC_RTS_DEQ: relaxed tail sync, DPDK's answer to "
+		     "preempted threads), set up as rte_ring; the generic "
+		     "rte_ring_enqueue / _dequeue calls"),
+	[BENCH_RTE_HTS] = INFO(
+		"rte_ring_hts", "MPMC", HAVE_DPDK, true, false, true, false,
+		ANY, ANY, CAP,
+		"anchor DPDK rte_ring in HTS mode (RING_F_MP_HTS_ENQ | "
+		"RING_F_MC_HTS_DEQ: head/tail sync, one thread of a side at a "
+		"time), set up as rte_ring; the generic calls"),
+	[BENCH_BOOST_QUEUE] = INFO(
+		"boost_queue", "MPMC", HAVE_BOOST, true, false, false, false,
+		ANY, ANY, CAP,
+		"anchor Boost.Lockfree queue<void *>, fixed_sized<true> with "
+		"1024 nodes, bounded_push / pop; no batch calls, so batches "
+		"are loops of single calls"),
+	[BENCH_BOOST_SPSC] =
+		INFO("boost_spsc", "SPSC", HAVE_BOOST, true, false, true, false,
+		     1, 1, CAP,
+		     "anchor Boost.Lockfree spsc_queue<void *> of 1024 usable "
+		     "slots; bulk: write_available() then push(array), burst: "
+		     "push(array) / pop(array)"),
+	[BENCH_TBB] = INFO(
+		"tbb_queue", "MPMC", HAVE_TBB, true, false, false, false, ANY,
+		ANY, CAP,
+		"anchor oneTBB concurrent_bounded_queue<void *>, "
+		"set_capacity(1024), try_push / try_pop; batches are loops of "
+		"single calls"),
 };
 
 static const struct bench_adapter *adapter_of(enum bench_impl impl)
@@ -289,7 +219,8 @@ bool bench_config_ok(enum bench_impl impl, const struct bench_config *cfg)
 		    ? cfg->batch != 1
 		    : cfg->batch == 0 || cfg->batch > BENCH_MAX_BATCH)
 		return false;
-	if (cfg->wait && (!info->has_wait || a->consumer_wait[cfg->kind] == NULL))
+	if (cfg->wait &&
+	    (!info->has_wait || a->consumer_wait[cfg->kind] == NULL))
 		return false;
 	if ((unsigned)cfg->pin > BENCH_PIN_OFF)
 		return false;
@@ -377,6 +308,16 @@ static uint64_t drain_left(const struct bench_adapter *a,
 	return total;
 }
 
+/* Thread i of a run: the producers first, then the consumers. */
+static void who(void *ctx, unsigned i, struct bench_spawn *out)
+{
+	struct bench_thread *th = ctx;
+
+	out->fn = th[i].main;
+	out->arg = &th[i];
+	out->cpu = i % bench_nproc();
+}
+
 /* Wait until every consumer has finished or the drain deadline passes. */
 static bool wait_consumers(struct bench_harness *h, unsigned consumers,
 			   double deadline)
@@ -417,10 +358,7 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 	}
 	memset(h, 0, sizeof(*h));
 	memset(th, 0, (n + 1) * sizeof(*th));
-	atomic_init(&h->ready, 0);
-	atomic_init(&h->start, 0);
-	atomic_init(&h->stop, 0);
-	atomic_init(&h->leave, 0);
+	bench_gate_init(&h->gate);
 	atomic_init(&h->producers_done, 0);
 	atomic_init(&h->consumers_done, 0);
 	h->cfg = *cfg;
@@ -433,55 +371,38 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 	if (rc != 0)
 		goto out_free;
 
-	unsigned started = 0;
 	for (unsigned i = 0; i < n; i++) {
 		th[i].h = h;
 		th[i].producer = i < np;
 		th[i].index = i < np ? i : i - np;
-		th[i].main = i < np	? a->producer[cfg->kind]
+		th[i].main = i < np	 ? a->producer[cfg->kind]
 			     : cfg->wait ? a->consumer_wait[cfg->kind]
 					 : a->consumer[cfg->kind];
-		rc = bench_start_thread(&tid[i], th[i].main, &th[i], pin, i % nproc);
-		if (rc != 0)
-			break;
-		started++;
 	}
+	unsigned started;
+	rc = bench_spawn_all(tid, n, pin, who, th, &started);
 	if (rc != 0) {
-		/* Let those started leave at once. */
-		atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
-		atomic_store_explicit(&h->leave, 1, memory_order_relaxed);
-		atomic_store_explicit(&h->start, 1, memory_order_release);
-		for (unsigned i = 0; i < started; i++)
-			pthread_join(tid[i], NULL);
+		bench_gate_abandon(&h->gate, tid, started);
 		a->destroy(h->queue);
 		goto out_free;
 	}
 
-	while (atomic_load_explicit(&h->ready, memory_order_relaxed) < n) {
-		struct timespec ts = { 0, 50000 };
-		nanosleep(&ts, NULL);
-	}
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* RS1: pairs with AS1 in bench_wait_start(). */
-	atomic_store_explicit(&h->start, 1, memory_order_release);
-	bench_sleep_until(&t0, cfg->duration_ms);
-	atomic_store_explicit(&h->stop, 1, memory_order_relaxed);
-	double t1 = bench_now_s();
+	double t1;
+	double seconds = bench_gate_timed(&h->gate, n, cfg->duration_ms, &t1);
 
 	/* The drain: see the top of this file. */
 	for (unsigned i = 0; i < np; i++)
 		pthread_join(tid[i], NULL);
 	bool in_time = wait_consumers(h, nc, t1 + BENCH_DRAIN_MS * 1e-3);
 	if (!in_time)
-		atomic_store_explicit(&h->leave, 1, memory_order_relaxed);
+		atomic_store_explicit(&h->gate.leave, 1, memory_order_relaxed);
 	for (unsigned i = np; i < n; i++)
 		pthread_join(tid[i], NULL);
 	double t2 = bench_now_s();
 	uint64_t left = drain_left(a, h, &th[n]);
 
 	memset(res, 0, sizeof(*res));
-	res->seconds = t1 - ((double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);
+	res->seconds = seconds;
 	res->stop_seconds = t2 - t1;
 	for (unsigned p = 0; p < np; p++) {
 		res->full_tries += th[p].failed;

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * driver.h - the skeleton every benchmark driver runs on (C++ only): the
+ * flags they share, the registration of their cases with Google
+ * Benchmark, main() (flags, interleaved repetitions, the machine samples
+ * around the run, the summary file, the targets, the exit status) and
+ * the pieces of the summary that every driver writes the same way.
+ *
+ * A driver defines ThisDriver(), which says what it is; main() is here.
+ * What stays in a driver is its own: its cases, its flags, its tables and
+ * its targets.
+ *
+ * Flags taken out before Google Benchmark sees the rest:
+ *   --quick            short runs for a smoke test (the driver's lengths)
+ *   --duration_ms=N    length of one run
+ *   --reps=N           repetitions per benchmark
+ *   --threads=LIST     the thread counts to run, comma-separated (what a
+ *                      count means is the driver's: see its source)
+ *   --summary[=FILE]   print the markdown summary, and write it to FILE
+ *   --md FILE          the same as --summary=FILE
+ *   --json FILE        Google Benchmark's JSON report to FILE (the same as
+ *                      --benchmark_out=FILE --benchmark_out_format=json)
+ *   --targets          print each performance target with its measured
+ *                      figure and PASS or MISS (a MISS never fails a run)
+ * The repetitions of all benchmarks are interleaved in random order
+ * unless the command line says otherwise. The program exits 2 on a bad
+ * flag or setup, 1 if a run failed a check or could not run, else 0.
+ */
+#ifndef GRAIN_BENCH_COMMON_DRIVER_H
+#define GRAIN_BENCH_COMMON_DRIVER_H
+
+#include "machine.h"
+
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace grain_bench {
+
+/* The flags every driver takes. */
+struct Options {
+	bool quick = false;
+	bool targets = false;
+	bool summary = false;
+	std::string summary_file;
+	std::string json_file;
+	unsigned duration_ms = 0; /* the run length, default for the mode */
+	int reps = 0;		  /* repetitions, default for the mode */
+	std::string threads;	  /* --threads, empty if not given */
+};
+
+/* What main() measured around the run, for the summary. */
+struct RunInfo {
+	std::string command;
+	int reps;
+	unsigned duration_ms;
+	std::string load_before;
+	double pingpong_before; /* NAN unless the driver asked for it */
+	CpuSample cpu_before, cpu_after;
+};
+
+/* One of a driver's own flags: --NAME sets *set, --NAME=TEXT or --NAME
+ * TEXT gives *text, --NAME=N gives *count; exactly one is not NULL. */
+struct Flag {
+	const char *name;
+	bool *set;
+	std::string *text;
+	unsigned *count;
+};
+
+/* One line of the --targets list. */
+struct TargetLine {
+	std::string what;
+	std::string measured;
+	std::string verdict;
+	std::string seed; /* printed after the verdict when not empty */
+};
+
+struct Driver {
+	unsigned quick_ms, full_ms; /* default run length */
+	int quick_reps, full_reps;  /* default repetitions */
+	int target_width;	    /* of the --targets list's first column */
+	/* Measure the cache-line round trip before the run, for the
+	 * summary's calibration line. */
+	bool pingpong;
+	std::vector<Flag> flags; /* the driver's own */
+	/* After the flags: check them and register the cases; 0, or the
+	 * exit status. */
+	std::function<int(const Options &)> setup;
+	/* After the run, before the summary and the targets. */
+	std::function<void()> finish;
+	std::function<std::string(const RunInfo &)> summary;
+	std::function<std::vector<TargetLine>()> targets;
+	/* Last, whatever the outcome. */
+	std::function<void()> teardown;
+};
+
+/* Defined by each driver: main() parses the flags, sets it up, runs it
+ * and reports. */
+Driver ThisDriver();
+
+/* The options main() parsed; valid from setup on. */
+const Options &Opts();
+/* Length of one run in ms and repetitions per case, after the flags. */
+unsigned DurationMs();
+int Reps();
+
+/* A run failed: print "NAME: MESSAGE", end the benchmark with SKIP as
+ * its error, and make the program exit 1. */
+void Fail(benchmark::State &state, const std::string &name,
+	  const std::string &message, const char *skip);
+
+/* Whether CALL ran (rc 0); else Fail() with its error and false. */
+bool Ran(benchmark::State &state, const std::string &name, const char *call,
+	 int rc);
+
+/* Whether one run went well: CALL returned 0 (else as Ran()) and its
+ * result RES counted no errors (else Fail() with why() and SKIP); then
+ * RES.seconds is the iteration's time. */
+template <typename Res, typename Why>
+bool RunOk(benchmark::State &state, const std::string &name, const char *call,
+	   int rc, const Res &res, const char *skip, Why why)
+{
+	if (!Ran(state, name, call, rc))
+		return false;
+	if (res.errors != 0) {
+		Fail(state, name, why(), skip);
+		return false;
+	}
+	state.SetIterationTime(res.seconds);
+	return true;
+}
+
+/* F(result) of every run recorded under NAME in RUNS. */
+template <typename Res, typename F>
+std::vector<double> Each(const std::map<std::string, std::vector<Res>> &runs,
+			 const std::string &name, F f)
+{
+	std::vector<double> v;
+	auto it = runs.find(name);
+	if (it != runs.end())
+		for (const Res &r : it->second)
+			v.push_back(f(r));
+	return v;
+}
+
+/* "N WHAT; first: FIRST", for a run's errors. */
+std::string FirstOf(uint64_t n, const char *what, const char *first);
+
+/* The --targets lines of TARGETS, LINE(target) each. */
+template <typename T, typename F>
+std::vector<TargetLine> Lines(const std::vector<T> &targets, F line)
+{
+	std::vector<TargetLine> lines;
+	for (const T &t : targets)
+		line(t, &lines);
+	return lines;
+}
+
+/* Register one benchmark per case (each with a member name), Iterations(1)
+ * timed by hand, R repetitions of which only the aggregates are kept;
+ * 0, for setup to return. */
+template <typename Case>
+int Register(const std::vector<Case> &cases,
+	     void (*run)(benchmark::State &, const Case *), int reps)
+{
+	for (const Case &c : cases)
+		benchmark::RegisterBenchmark(c.name.c_str(), run, &c)
+			->Iterations(1)
+			->Repetitions(reps)
+			->ReportAggregatesOnly(true)
+			->UseManualTime()
+			->Unit(benchmark::kMillisecond);
+	return 0;
+}
+
+/* A comma-separated list of counts in 1..max, sorted and without
+ * repeats; false if any item is not such a count or there is none. */
+bool ParseCounts(const std::string &s, unsigned max,
+		 std::vector<unsigned> *out);
+
+/* A figure, or "–" if it is not a number or infinite. */
+std::string Fmt(const char *fmt, double v);
+/* "median (min–max)" of the values divided by scale, with digits after
+ * the point; "–" if there are none. */
+std::string Spread(const std::vector<double> &v, double scale, int digits);
+/* PASS when value >= goal (value <= goal with at_most), "n/a (not
+ * measured)" when value is not a number. */
+std::string Verdict(double value, double goal, bool at_most = false);
+/* " (oversubscribed: N threads on M cores)" when threads > CPUs, else "". */
+std::string Oversubscribed(unsigned threads);
+
+/* A markdown table's head: LEAD (its first columns, "| a | b |"), then a
+ * right-aligned column per title, and the separator line. */
+std::string TableHead(const std::string &lead,
+		      const std::vector<std::string> &titles);
+
+/* The source revision, and the start of the method: "each figure is the
+ * median of [up to ]R runs[ of D ms] (repetitions ... in random order). " */
+void MethodStart(std::ostringstream &o, const RunInfo &run, bool up_to,
+		 bool ms);
+
+/* The summary's first lines: the command, the machine (with its caches
+ * if asked), the compilers and build type, a warning for a Debug build
+ * ("these figures say nothing about the NOUN"). */
+void Preamble(std::ostringstream &o, const RunInfo &run, bool caches,
+	      const char *noun);
+/* The load average before and after, and the CPU time others took. */
+void LoadLines(std::ostringstream &o, const RunInfo &run);
+/* The cache-line round trip before the run and now, then TAIL. */
+void CalibrationLine(std::ostringstream &o, const RunInfo &run,
+		     const char *tail);
+
+} // namespace grain_bench
+
+#endif
