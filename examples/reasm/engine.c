@@ -1793,7 +1793,10 @@ int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 	if (fr.truncated)
 		w->st.truncated++;
 
-	switch (parse(w->r, &fr)) {
+	enum parse_result res = parse(w->r, &fr);
+	if (res != P_PASS && fr.enc.outer_family != 0)
+		w->st.tunneled++;
+	switch (res) {
 	case P_PASS:
 		if (fr.note == NOTE_VLAN_DEEP)
 			w->st.vlan_too_deep++;
@@ -1823,8 +1826,6 @@ int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 		break;
 	}
 	w->st.ReasmReqds++;
-	if (fr.enc.outer_family != 0)
-		w->st.tunneled++;
 	if (fr.truncated) { /* readable, but not all of it was captured */
 		w->st.frags_truncated++;
 		w->st.frags_dropped++;
