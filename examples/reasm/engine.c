@@ -570,9 +570,8 @@ static int parse_gre(const uint8_t *g, uint32_t n, uint32_t *inner,
 		*inner = hl;
 		return 1;
 	case 0x880b: {
-		struct encap pe = { 0 };
-		int rc = parse_ppp(g, n, hl, inner, etype, &pe);
-		return rc;
+		struct encap pe = { 0 }; /* the link's type field stays */
+		return parse_ppp(g, n, hl, inner, etype, &pe);
 	}
 	default:
 		return 0;
@@ -607,8 +606,8 @@ static int parse_tunnel(const struct reasm *r, struct frag *fr,
 		end = 40 + inet_rd16(ip + 4);
 		hl = 40;
 		proto = ip[6];
-		for (unsigned hops = 0; proto == 0 || proto == 43 || proto == 60;
-		     hops++) {
+		for (unsigned hops = 0;
+		     proto == 0 || proto == 43 || proto == 60; hops++) {
 			if (hops == 8 || hl + 2 > avail || hl + 2 > end)
 				return 0;
 			proto = ip[hl];

@@ -164,10 +164,12 @@ static bool link_l3(int link, const uint8_t *f, uint32_t n, uint32_t *l3,
 			*etype = inet_rd16(f + off);
 		}
 		*vlan |= (uint32_t)tags << 24;
-		if (*etype == 0x8864) /* PPPoE session */
-			return (pppoe_at = off + 2) != 0 && off + 8 <= n && f[off + 2] == 0x11 &&
+		if (*etype == 0x8864) { /* PPPoE session */
+			pppoe_at = off + 2;
+			return off + 8 <= n && f[off + 2] == 0x11 &&
 			       f[off + 3] == 0 && inet_rd16(f + off + 6) >= 2 &&
 			       ppp_l3(f, n, off + 8, l3, etype);
+		}
 		*l3 = off + 2;
 		return true;
 	}
@@ -367,7 +369,8 @@ static void check_reassembled(const struct reasm_out *o)
 		CHECK(inet_rd16(ip + 2) == n);	/* total length */
 		CHECK(inet_csum(ip, ihl) == 0); /* header checksum */
 		CHECK((inet_rd16(ip + 6) & ~0x4000u) == 0); /* MF 0, offset 0 */
-		CHECK(o->dscp == ip[1] >> 2 || (run.taint_all && run.cfg.decap));
+		CHECK(o->dscp == ip[1] >> 2 ||
+		      (run.taint_all && run.cfg.decap));
 		uint32_t h = key_hash(4, ip, vlan);
 		if (!tainted(h))
 			check_pattern(h, ip + ihl, n - ihl);
@@ -517,7 +520,8 @@ static void write_wrap(const struct wrap *w, uint8_t *f, uint32_t n, bool v6,
 		inet_wr16(f + 2, n);
 		f[8] = 64;
 		f[9] = proto;
-		memcpy(f + 12, (const uint8_t[]){ 10, 9, 0, 1, 10, 9, 0, 2 }, 8);
+		memcpy(f + 12, (const uint8_t[]){ 10, 9, 0, 1 }, 4);
+		memcpy(f + 16, (const uint8_t[]){ 10, 9, 0, 2 }, 4);
 		inet_wr16(f + 10, inet_csum(f, 20));
 	} else {
 		f[0] = 0x60;

@@ -25,26 +25,26 @@
 #define DLT_PPP_SERIAL 50
 
 enum lk {
-	L_ETH,   /* Ethernet */
+	L_ETH,	 /* Ethernet */
 	L_PPPOE, /* Ethernet, PPPoE session, PPP */
-	L_PPP,   /* 0xff 0x03, 2-byte protocol */
-	L_PPP1,  /* a compressed 1-byte protocol, no address and control */
-	L_RAW,   /* DLT_RAW */
+	L_PPP,	 /* 0xff 0x03, 2-byte protocol */
+	L_PPP1,	 /* a compressed 1-byte protocol, no 0xff 0x03 */
+	L_RAW,	 /* DLT_RAW */
 	L_COUNT
 };
 
 enum tn {
 	T_NONE,
-	T_IPIP,     /* 4in4, 6in4, 4in6, 6in6 */
-	T_GRE,      /* version 0, IPv4 or IPv6 inside */
-	T_GRE_PPP,  /* version 0, protocol 0x880b, PPP inside */
-	T_PPTP,     /* version 1, PPP inside */
+	T_IPIP,	   /* 4in4, 6in4, 4in6, 6in6 */
+	T_GRE,	   /* version 0, IPv4 or IPv6 inside */
+	T_GRE_PPP, /* version 0, protocol 0x880b, PPP inside */
+	T_PPTP,	   /* version 1, PPP inside */
 	T_COUNT
 };
 
 struct tun {
 	enum lk link;
-	int outer;          /* 0, 4 or 6 */
+	int outer; /* 0, 4 or 6 */
 	enum tn tunnel;
 	uint16_t gre_flags; /* v0: C 0x8000, K 0x2000, S 0x1000; v1: S, A */
 };
@@ -95,8 +95,8 @@ static size_t build(const struct tun *t, int fam, const uint8_t *ip,
 		f[5] = 1;
 		f[11] = 2;
 		inet_wr16(f + 12, t->link == L_PPPOE ? 0x8864
-			  : lfam == 4		? PB_ETH_IPV4
-						: PB_ETH_IPV6);
+				  : lfam == 4	     ? PB_ETH_IPV4
+						     : PB_ETH_IPV6);
 		n = 14;
 		if (t->link == L_PPPOE) {
 			pppoe = n;
@@ -154,8 +154,8 @@ static size_t build(const struct tun *t, int fam, const uint8_t *ip,
 		} else {
 			inet_wr16(f + n, t->gre_flags);
 			inet_wr16(f + n + 2, t->tunnel == T_GRE_PPP ? 0x880b
-					     : fam == 4		  ? PB_ETH_IPV4
-								  : PB_ETH_IPV6);
+					     : fam == 4 ? PB_ETH_IPV4
+							: PB_ETH_IPV6);
 			n += 4;
 			if (t->gre_flags & 0x8000) {
 				memset(f + n, 0, 4);
@@ -237,8 +237,8 @@ static struct case_out run_case(const struct tun *t, int fam, size_t len,
 	rig_init(&g, &c);
 	struct pb_frame **fr = pb_split_every(&d, chunk, &n);
 	for (size_t i = n; i-- > 0;) {
-		struct pb_frame *f = frame_of(t, fam, fr[i]->data,
-					      fr[i]->caplen);
+		struct pb_frame *f =
+			frame_of(t, fam, fr[i]->data, fr[i]->caplen);
 		feed_free(&g, f);
 	}
 	pb_frames_free(fr, n, true);
@@ -284,8 +284,8 @@ Test(ppp, reassembled_like_ethernet)
 		struct tun eth = { L_ETH, 0, T_NONE, 0 };
 		uint8_t *w, *w2, want[4096];
 		size_t wl, wl2;
-		struct case_out e = run_case(&eth, fam, 3000, 1000, 0, false,
-					     &w, &wl);
+		struct case_out e =
+			run_case(&eth, fam, 3000, 1000, 0, false, &w, &wl);
 		cr_assert_eq(e.nout, 1);
 		cr_assert_eq(e.st.ReasmOKs, 1);
 		for (size_t k = 0; k < sizeof(links) / sizeof(links[0]); k++) {
@@ -293,9 +293,10 @@ Test(ppp, reassembled_like_ethernet)
 			char what[64];
 			struct case_out p = run_case(&t, fam, 3000, 1000, 0,
 						     false, &w2, &wl2);
-			snprintf(what, sizeof(what), "%s v%d", link_names[k + 1],
-				 fam);
-			cr_assert_eq(p.nout, 1, "%s: %zu outputs", what, p.nout);
+			snprintf(what, sizeof(what), "%s v%d",
+				 link_names[k + 1], fam);
+			cr_assert_eq(p.nout, 1, "%s: %zu outputs", what,
+				     p.nout);
 			cr_expect_eq(p.st.ReasmOKs, 1, "%s", what);
 			cr_expect_eq(p.st.ReasmReqds, 3, "%s", what);
 			size_t hl = build(&t, fam, w, 0, want);
@@ -318,8 +319,8 @@ Test(ppp, reassembled_like_ethernet)
  * pass through unchanged with @p counter (a field of the stats) raised
  * once per frame. */
 static void expect_passed(int dlt, unsigned decap, const uint8_t *const *f,
-			  const size_t *len, size_t n,
-			  size_t counter_off, const char *what)
+			  const size_t *len, size_t n, size_t counter_off,
+			  const char *what)
 {
 	struct reasm_config c = rig_config(dlt, REASM_STRICT);
 	struct rig g;
@@ -375,11 +376,11 @@ Test(ppp, other_and_broken_headers)
 		memset(e[i] + 22, 0x45, 18);
 		el[i] = 40;
 	}
-	el[0] = 17;     /* PPPoE header cut short */
-	e[1][14] = 0x12; /* version 1, type 2 */
-	e[2][15] = 0x09; /* a discovery code in a session frame */
+	el[0] = 17;		 /* PPPoE header cut short */
+	e[1][14] = 0x12;	 /* version 1, type 2 */
+	e[2][15] = 0x09;	 /* a discovery code in a session frame */
 	inet_wr16(e[3] + 18, 1); /* length too small for a protocol */
-	el[4] = 20;     /* no PPP protocol */
+	el[4] = 20;		 /* no PPP protocol */
 	const uint8_t *pe[5] = { e[0], e[1], e[2], e[3], e[4] };
 	expect_passed(PB_DLT_ETHERNET, 0, pe, el, 5,
 		      offsetof(struct reasm_stats, bad_link), "pppoe bad");
@@ -389,62 +390,62 @@ Test(ppp, other_and_broken_headers)
 		      offsetof(struct reasm_stats, ppp_other), "pppoe lcp");
 }
 
-/* Every tunnel, outer and inner family and link: reassembled, outer
- * headers kept (lengths and checksums set) or stripped, byte by byte;
- * without decap the fragments pass through untouched. */
+/* One tunnel case: @p mode 0 without decap (every fragment passes
+ * through untouched), 1 outer headers kept (lengths and checksums set),
+ * 2 stripped; checked byte by byte. */
+static void tunnel_case(const struct tun *t, int fam, int mode)
+{
+	static uint8_t want[8192];
+	unsigned decap = t->tunnel == T_IPIP ? REASM_DECAP_IPIP
+					     : REASM_DECAP_GRE;
+	char what[96];
+	uint8_t *w;
+	size_t wl;
+
+	snprintf(what, sizeof(what), "%s %#x %s v%d in v%d mode %d",
+		 tun_names[t->tunnel], t->gre_flags, link_names[t->link], fam,
+		 t->outer, mode);
+	struct case_out o = run_case(t, fam, 2400, 800, mode ? decap : 0,
+				     mode == 2, &w, &wl);
+	if (mode == 0) {
+		cr_expect_eq(o.nout, 3, "%s", what);
+		cr_expect_eq(o.st.ReasmReqds, 0, "%s", what);
+		cr_expect_eq(o.st.passed, 3, "%s", what);
+	} else {
+		cr_assert_eq(o.nout, 1, "%s: %zu outputs", what, o.nout);
+		cr_expect_eq(o.st.ReasmOKs, 1, "%s", what);
+		cr_expect_eq(o.st.tunneled, 3, "%s", what);
+		struct tun s = { t->link, 0, T_NONE, 0 };
+		size_t n = build(mode == 2 ? &s : t, fam, w, wl, want);
+		expect_bytes(o.data, o.len, want, n, what);
+	}
+	free(o.data);
+	free(w);
+}
+
+/* Every tunnel, outer and inner family and link, in every mode. */
 Test(decap, every_tunnel_kept_and_stripped)
 {
 	static const struct {
 		enum tn t;
 		uint16_t flags;
 	} tuns[] = {
-		{ T_IPIP, 0 },		{ T_GRE, 0 },
-		{ T_GRE, 0x8000 },	{ T_GRE, 0x2000 },
-		{ T_GRE, 0xb000 },	{ T_GRE_PPP, 0x2000 },
-		{ T_PPTP, 0 },		{ T_PPTP, 0x1080 },
+		{ T_IPIP, 0 },	   { T_GRE, 0 },       { T_GRE, 0x8000 },
+		{ T_GRE, 0x2000 }, { T_GRE, 0xb000 },  { T_GRE_PPP, 0x2000 },
+		{ T_PPTP, 0 },	   { T_PPTP, 0x1080 },
 	};
 	static const enum lk links[] = { L_ETH, L_PPPOE, L_PPP, L_RAW };
-	static uint8_t want[8192];
 	unsigned cases = 0;
 
-	for (size_t k = 0; k < sizeof(tuns) / sizeof(tuns[0]); k++)
-	for (size_t l = 0; l < sizeof(links) / sizeof(links[0]); l++)
-	for (int outer = 4; outer <= 6; outer += 2)
-	for (int fam = 4; fam <= 6; fam += 2)
-	for (int mode = 0; mode < 3; mode++) {
-		struct tun t = { links[l], outer, tuns[k].t, tuns[k].flags };
-		unsigned decap = mode == 0 ? 0
-				 : tuns[k].t == T_IPIP ? REASM_DECAP_IPIP
-						       : REASM_DECAP_GRE;
-		bool strip = mode == 2;
-		char what[96];
-		uint8_t *w;
-		size_t wl;
-
-		snprintf(what, sizeof(what), "%s %#x %s v%d in v%d mode %d",
-			 tun_names[t.tunnel], t.gre_flags,
-			 link_names[t.link], fam, outer, mode);
-		struct case_out o = run_case(&t, fam, 2400, 800, decap,
-					     strip, &w, &wl);
-		if (mode == 0) {
-			cr_expect_eq(o.nout, 3, "%s", what);
-			cr_expect_eq(o.st.ReasmReqds, 0, "%s", what);
-			cr_expect_eq(o.st.passed, 3, "%s", what);
-		} else {
-			cr_assert_eq(o.nout, 1, "%s: %zu outputs", what,
-				     o.nout);
-			cr_expect_eq(o.st.ReasmOKs, 1, "%s", what);
-			cr_expect_eq(o.st.tunneled, 3, "%s", what);
-			struct tun s = { t.link, 0, T_NONE, 0 };
-			/* Raw IP keeps no link header to retype. */
-			size_t n = build(strip ? &s : &t, fam, w, wl, want);
-			expect_bytes(o.data, o.len, want, n, what);
-		}
-		free(o.data);
-		free(w);
+	for (size_t i = 0; i < 8 * 4 * 2 * 2 * 3; i++) {
+		size_t k = i / 48, l = i / 12 % 4;
+		struct tun t = { links[l], i / 6 % 2 ? 6 : 4, tuns[k].t,
+				 tuns[k].flags };
+		tunnel_case(&t, i / 3 % 2 ? 6 : 4, (int)(i % 3));
 		cases++;
 	}
-	cr_expect_eq(cases, 8 * 4 * 2 * 2 * 3);
+	cr_expect_eq(cases, sizeof(tuns) / sizeof(tuns[0]) *
+				    (sizeof(links) / sizeof(links[0])) * 12);
 }
 
 /* A 65535-byte inner IPv4 datagram (a UDP datagram of 65507 bytes of
@@ -493,10 +494,13 @@ Test(decap, big_udp_in_gre_ppp)
  * tunnelled fragment, as a truncated capture, is handled without harm. */
 Test(decap, broken_tunnels)
 {
+	/* clang-format off */
 	static const uint8_t ipfrag[] = {
 		0x45, 0, 0, 28, 0x12, 0x34, 0x20, 0, 64, 17, 0, 0,
-		192, 0, 2, 1, 198, 51, 100, 2, 1, 2, 3, 4, 5, 6, 7, 8,
+		192, 0, 2, 1, 198, 51, 100, 2,
+		1, 2, 3, 4, 5, 6, 7, 8,
 	};
+	/* clang-format on */
 	uint8_t ip[28];
 	uint8_t f[6][128];
 	size_t fl[6];
@@ -507,7 +511,7 @@ Test(decap, broken_tunnels)
 	for (int i = 0; i < 6; i++)
 		fl[i] = build(&t, 4, ip, sizeof(ip), f[i]);
 	f[0][20] |= 0x40; /* routing present (RFC 1701) */
-	f[1][21] = 2;     /* version 2 */
+	f[1][21] = 2;	  /* version 2 */
 	/* Outer length covering two bytes of GRE. */
 	inet_wr16(f[2] + 2, 22);
 	inet_wr16(f[2] + 10, 0);
@@ -544,12 +548,11 @@ Test(decap, broken_tunnels)
 	cr_expect_eq(st.tunneled, 1);
 
 	/* Every prefix, of every tunnel, as a truncated capture. */
-	for (int tn = T_IPIP; tn < T_COUNT; tn++)
-	for (int outer = 4; outer <= 6; outer += 2) {
-		struct tun u = { L_PPPOE, outer, (enum tn)tn, 0x9000 };
+	for (int i = 0; i < 2 * T_COUNT; i++) {
+		enum tn tn = (enum tn)(i / 2);
+		struct tun u = { L_PPPOE, i % 2 ? 6 : 4, tn,
+				 tn == T_PPTP ? 0x1080 : 0x9000 };
 		uint8_t fr[256];
-		if (tn == T_PPTP)
-			u.gre_flags = 0x1080;
 		size_t m = build(&u, 4, ip, sizeof(ip), fr);
 		for (size_t k = 0; k <= m; k++)
 			(void)reasm_input(&g.w, fr, (uint32_t)k, (uint32_t)m,
