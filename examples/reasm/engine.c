@@ -583,7 +583,8 @@ static int parse_gre(const uint8_t *g, uint32_t n, uint32_t *inner,
  * when it is the whole outer packet of a tunnel that r->cfg.decap opens,
  * the inner packet's offset in the frame and EtherType, with the outer
  * headers noted in fr->enc. @return 1; 0 if it is not such a packet;
- * LINK_BAD (a broken tunnel header); LINK_PPP_OTHER.
+ * LINK_BAD (a broken tunnel header, an outer length past the frame, a
+ * wrong outer IPv4 header checksum); LINK_PPP_OTHER.
  */
 static int parse_tunnel(const struct reasm *r, struct frag *fr,
 			const uint8_t *ip, uint32_t avail, uint16_t etype,
@@ -629,6 +630,9 @@ static int parse_tunnel(const struct reasm *r, struct frag *fr,
 		end = avail;
 	}
 	if (end < hl)
+		return LINK_BAD;
+	/* A host drops an outer IPv4 header with a wrong checksum. */
+	if (etype == INET_ETH_IPV4 && inet_csum(ip, hl) != 0)
 		return LINK_BAD;
 	fr->enc.outer = fr->l3;
 	fr->enc.outer_family = etype == INET_ETH_IPV4 ? 4 : 6;

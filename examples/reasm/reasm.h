@@ -208,9 +208,10 @@ struct reasm_stats {
 	uint64_t tunneled;       /**< fragments found inside a tunnel
 				      (reasm_config.decap; of ReasmReqds) */
 	uint64_t bad_tunnel;     /**< outer packets of an opened tunnel with
-				      a broken or cut short GRE header or an
-				      inner packet past the outer one:
-				      passed through (of passed) */
+				      a broken or cut short GRE header, an
+				      outer length past the frame or a wrong
+				      outer IPv4 checksum: passed through
+				      (of passed) */
 	uint64_t atomic;         /**< IPv6 atomic fragments (RFC 6946) */
 	uint64_t nested_frag;    /**< IPv6 datagrams (atomic fragments
 				      included) whose fragmentable part holds

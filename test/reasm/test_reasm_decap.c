@@ -502,13 +502,13 @@ Test(decap, broken_tunnels)
 	};
 	/* clang-format on */
 	uint8_t ip[28];
-	uint8_t f[6][128];
-	size_t fl[6];
+	uint8_t f[7][128];
+	size_t fl[7];
 	struct tun t = { L_RAW, 4, T_GRE, 0 };
 
 	memcpy(ip, ipfrag, sizeof(ip));
 	inet_wr16(ip + 10, inet_csum(ip, 20));
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		fl[i] = build(&t, 4, ip, sizeof(ip), f[i]);
 	f[0][20] |= 0x40; /* routing present (RFC 1701) */
 	f[1][21] = 2;	  /* version 2 */
@@ -528,8 +528,10 @@ Test(decap, broken_tunnels)
 	inet_wr16(f[5] + 2, 26);
 	inet_wr16(f[5] + 10, 0);
 	inet_wr16(f[5] + 10, inet_csum(f[5], 20));
-	const uint8_t *p[6] = { f[0], f[1], f[2], f[3], f[4], f[5] };
-	expect_passed(PB_DLT_RAW, REASM_DECAP_ALL, p, fl, 6,
+	/* A wrong outer header checksum: a host drops the packet. */
+	f[6][10] ^= 0x5a;
+	const uint8_t *p[7] = { f[0], f[1], f[2], f[3], f[4], f[5], f[6] };
+	expect_passed(PB_DLT_RAW, REASM_DECAP_ALL, p, fl, 7,
 		      offsetof(struct reasm_stats, bad_tunnel), "gre bad");
 
 	/* The inner packet longer than the outer one: a malformed
