@@ -58,6 +58,29 @@ struct rkey {
 
 #define KEY4_LEN (offsetof(struct rkey, addr) + 8)
 
+/* How the link-layer type field before an IP header is written. */
+enum type_kind {
+	TYPE_NONE,  /* raw IP: no field */
+	TYPE_FIXED, /* DLT_IPV4, DLT_IPV6: the link type names the family */
+	TYPE_ETHER, /* a 2-byte EtherType (Ethernet, SLL, SLL2) */
+	TYPE_PPP1,  /* a 1-byte (compressed) PPP protocol */
+	TYPE_PPP2   /* a 2-byte PPP protocol */
+};
+
+/* The headers around a fragment's IP header whose fields depend on its
+ * length, as offsets in the frame (0: absent; none of them can start a
+ * frame), and the link's type field before the outermost IP header. */
+struct encap {
+	uint32_t pppoe;     /* the PPPoE header (its length field) */
+	uint32_t outer;     /* a tunnel's outer IP header */
+	uint32_t gre;       /* the GRE header */
+	uint32_t gre_hlen;  /* its length */
+	uint32_t type_off;  /* the link's type field */
+	uint16_t gre_flags;
+	uint8_t outer_family; /* 4, 6; 0: no tunnel */
+	uint8_t type_kind;    /* enum type_kind */
+};
+
 /* A copy of one fragment's payload; pieces point into it. */
 struct fbuf {
 	uint32_t refs;
@@ -98,6 +121,7 @@ struct dgram {
 			       an IPv6 chain alone may pass 64 KiB */
 	uint32_t l2_len;
 	uint32_t nh_off;    /* IPv6: offset in head of the NH byte to patch */
+	struct encap enc;   /* length fields in head around the IP header */
 	uint64_t first_ts;  /* capture time of the first fragment */
 	uint32_t born;      /* IPv4: its source's src_born count when begun */
 	struct piece *pieces; /* small: the inline array below */
@@ -175,8 +199,9 @@ struct frag {
 	uint32_t offset, len; /* fragment position and payload length */
 	const uint8_t *payload;
 	bool mf, df, is_frag, truncated;
-	bool vlan_deep; /* more than REASM_MAX_VLAN_TAGS tags: not parsed */
+	uint8_t note; /* enum link_note: why a frame passes */
 	uint8_t family, tos, v6_nexthdr;
+	struct encap enc;
 	struct rkey key;
 };
 
@@ -186,57 +211,137 @@ struct vlan_key {
 	uint32_t more[2];
 };
 
-/* Link layer: the offset of the IP header and the EtherType; 0 if the
- * frame is not IP, -1 if it carries more than REASM_MAX_VLAN_TAGS tags.
- * Ethernet takes any stack of 802.1Q (0x8100) and 802.1ad (0x88a8) tags
- * up to that depth: the tag count and every VID are part of the key. */
+/* Why a frame is passed through, when a counter says so. */
+enum link_note {
+	NOTE_NONE,
+	NOTE_VLAN_DEEP,  /* vlan_too_deep */
+	NOTE_PPP_OTHER,  /* ppp_other */
+	NOTE_BAD_LINK,   /* bad_link */
+	NOTE_BAD_TUNNEL  /* bad_tunnel */
+};
+
+/* parse_link's results besides 1 (IP or another EtherType) and 0 (not
+ * readable as IP: passed without a note). */
+enum { LINK_VLAN_DEEP = -1, LINK_BAD = -2, LINK_PPP_OTHER = -3 };
+
+/* A PPP header at @p off: the address and control bytes 0xff 0x03 if
+ * present, then the protocol, 1 byte when compressed (odd) or 2 (the
+ * high byte even, the low one odd: RFC 1661). 0x0021 is IPv4, 0x0057
+ * IPv6. @return 1 (*l3, *etype set), LINK_BAD or LINK_PPP_OTHER. */
+static int parse_ppp(const uint8_t *f, uint32_t caplen, uint32_t off,
+		     uint32_t *l3, uint16_t *etype, struct encap *e)
+{
+	uint16_t proto;
+	uint32_t plen = 2;
+
+	if (off + 2 <= caplen && f[off] == 0xff && f[off + 1] == 0x03)
+		off += 2;
+	if (off + 1 > caplen)
+		return LINK_BAD;
+	if (f[off] & 1) {
+		proto = f[off];
+		plen = 1;
+	} else {
+		if (off + 2 > caplen || !(f[off + 1] & 1))
+			return LINK_BAD;
+		proto = inet_rd16(f + off);
+	}
+	e->type_off = off;
+	e->type_kind = plen == 1 ? TYPE_PPP1 : TYPE_PPP2;
+	*l3 = off + plen;
+	if (proto == 0x0021)
+		*etype = INET_ETH_IPV4;
+	else if (proto == 0x0057)
+		*etype = INET_ETH_IPV6;
+	else
+		return LINK_PPP_OTHER;
+	return 1;
+}
+
+/* A PPPoE session header (RFC 2516) at @p off, then its PPP header. */
+static int parse_pppoe(const uint8_t *f, uint32_t caplen, uint32_t off,
+		       uint32_t *l3, uint16_t *etype, struct encap *e)
+{
+	if (off + 6 > caplen || f[off] != 0x11 || f[off + 1] != 0x00 ||
+	    inet_rd16(f + off + 4) < 2)
+		return LINK_BAD;
+	e->pppoe = off;
+	return parse_ppp(f, caplen, off + 6, l3, etype, e);
+}
+
+/* Ethernet: any stack of 802.1Q (0x8100) and 802.1ad (0x88a8) tags up to
+ * REASM_MAX_VLAN_TAGS (the count and every VID are part of the key),
+ * then IP, a PPPoE session or anything else. */
+static int parse_ether(const uint8_t *f, uint32_t caplen, uint32_t *l3,
+		       uint16_t *etype, struct vlan_key *vk, struct encap *e)
+{
+	uint32_t off = 12;
+	unsigned tags = 0;
+
+	if (caplen < 14)
+		return 0;
+	*etype = inet_rd16(f + off);
+	while (*etype == 0x8100 || *etype == 0x88a8) {
+		if (tags == REASM_MAX_VLAN_TAGS)
+			return LINK_VLAN_DEEP;
+		if (caplen < off + 6)
+			return 0;
+		uint32_t vid = inet_rd16(f + off + 2) & 0x0fffu;
+		if (tags < 2) {
+			vk->vlan |= vid << (12 * tags);
+		} else {
+			/* Tags 3..7: 5 VIDs of 12 bits in 64. */
+			unsigned bit = 12 * (tags - 2);
+			uint64_t m = ((uint64_t)vk->more[1] << 32 |
+				      vk->more[0]) |
+				     (uint64_t)vid << bit;
+			vk->more[0] = (uint32_t)m;
+			vk->more[1] = (uint32_t)(m >> 32);
+		}
+		tags++;
+		off += 4;
+		*etype = inet_rd16(f + off);
+	}
+	vk->vlan |= tags << 24;
+	if (*etype == 0x8864)
+		return parse_pppoe(f, caplen, off + 2, l3, etype, e);
+	e->type_off = off;
+	e->type_kind = TYPE_ETHER;
+	*l3 = off + 2;
+	return 1;
+}
+
+/* Link layer: the offset of the IP header and the EtherType (PPP's
+ * protocols given as the EtherTypes of IPv4 and IPv6), and in @p e where
+ * the link's type field and any PPPoE header are. @return 1; 0 if the
+ * frame is not readable as IP; LINK_VLAN_DEEP, LINK_BAD (a PPP or PPPoE
+ * header cut short or broken), LINK_PPP_OTHER (PPP, not IP). */
 static int parse_link(int link, const uint8_t *f, uint32_t caplen,
-		      uint32_t *l3, uint16_t *etype, struct vlan_key *vk)
+		      uint32_t *l3, uint16_t *etype, struct vlan_key *vk,
+		      struct encap *e)
 {
 	memset(vk, 0, sizeof(*vk));
+	memset(e, 0, sizeof(*e));
 	switch (link) {
-	case REASM_LINK_ETHERNET: {
-		uint32_t off = 12;
-		unsigned tags = 0;
-		if (caplen < 14)
-			return 0;
-		*etype = inet_rd16(f + off);
-		while (*etype == 0x8100 || *etype == 0x88a8) {
-			if (tags == REASM_MAX_VLAN_TAGS)
-				return -1;
-			if (caplen < off + 6)
-				return 0;
-			uint32_t vid = inet_rd16(f + off + 2) & 0x0fffu;
-			if (tags < 2) {
-				vk->vlan |= vid << (12 * tags);
-			} else {
-				/* Tags 3..7: 5 VIDs of 12 bits in 64. */
-				unsigned bit = 12 * (tags - 2);
-				uint64_t m = ((uint64_t)vk->more[1] << 32 |
-					      vk->more[0]) |
-					     (uint64_t)vid << bit;
-				vk->more[0] = (uint32_t)m;
-				vk->more[1] = (uint32_t)(m >> 32);
-			}
-			tags++;
-			off += 4;
-			*etype = inet_rd16(f + off);
-		}
-		vk->vlan |= tags << 24;
-		*l3 = off + 2;
-		return 1;
-	}
+	case REASM_LINK_ETHERNET:
+		return parse_ether(f, caplen, l3, etype, vk, e);
+	case REASM_LINK_PPP:
+	case REASM_LINK_PPP_SERIAL:
+		return parse_ppp(f, caplen, 0, l3, etype, e);
 	case REASM_LINK_SLL:
 		if (caplen < 16)
 			return 0;
 		*etype = inet_rd16(f + 14);
 		*l3 = 16;
+		e->type_off = 14;
+		e->type_kind = TYPE_ETHER;
 		return 1;
 	case REASM_LINK_SLL2:
 		if (caplen < 20)
 			return 0;
 		*etype = inet_rd16(f);
 		*l3 = 20;
+		e->type_kind = TYPE_ETHER; /* at offset 0 */
 		return 1;
 	case REASM_LINK_RAW:
 	case REASM_LINK_IPV4:
@@ -245,6 +350,7 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen,
 			return 0;
 		*etype = (f[0] >> 4) == 6 ? 0x86dd : 0x0800;
 		*l3 = 0;
+		e->type_kind = link == REASM_LINK_RAW ? TYPE_NONE : TYPE_FIXED;
 		return 1;
 	default:
 		return 0;
@@ -424,27 +530,188 @@ static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 	return P_FRAG;
 }
 
+/* A GRE header (RFC 2784, 2890; version 1: RFC 2637) at @p g, @p n bytes
+ * of the outer packet's payload: its length in e->gre_hlen and the inner
+ * packet's EtherType (PPP's IP as IP's) and offset from @p g.
+ * @return 1; 0 for a protocol not opened (passed as it is); LINK_BAD;
+ * LINK_PPP_OTHER. */
+static int parse_gre(const uint8_t *g, uint32_t n, uint32_t *inner,
+		     uint16_t *etype, struct encap *e)
+{
+	if (n < 4)
+		return LINK_BAD;
+	uint16_t flags = inet_rd16(g);
+	uint16_t proto = inet_rd16(g + 2);
+	uint32_t hl;
+
+	switch (flags & 7) {
+	case 0: /* C, K, S; routing and the other reserved bits clear */
+		if (flags & 0x4ff8)
+			return LINK_BAD;
+		hl = 4 + (flags & 0x8000 ? 4 : 0) + (flags & 0x2000 ? 4 : 0) +
+		     (flags & 0x1000 ? 4 : 0);
+		break;
+	case 1: /* PPTP: K set (length and call ID), S and A optional */
+		if ((flags & ~0x3087u) || !(flags & 0x2000) || proto != 0x880b)
+			return LINK_BAD;
+		hl = 8 + (flags & 0x1000 ? 4 : 0) + (flags & 0x0080 ? 4 : 0);
+		break;
+	default:
+		return LINK_BAD;
+	}
+	if (n < hl)
+		return LINK_BAD;
+	e->gre_hlen = hl;
+	e->gre_flags = flags;
+	switch (proto) {
+	case INET_ETH_IPV4:
+	case INET_ETH_IPV6:
+		*etype = proto;
+		*inner = hl;
+		return 1;
+	case 0x880b: {
+		struct encap pe = { 0 }; /* the link's type field stays */
+		return parse_ppp(g, n, hl, inner, etype, &pe);
+	}
+	default:
+		return 0;
+	}
+}
+
+/*
+ * @p fr's IP packet at @p ip (@p avail bytes captured), not a fragment:
+ * when it is the whole outer packet of a tunnel that r->cfg.decap opens,
+ * the inner packet's offset in the frame and EtherType, with the outer
+ * headers noted in fr->enc. @return 1; 0 if it is not such a packet;
+ * LINK_BAD (a broken tunnel header, an outer length past the frame, a
+ * wrong outer IPv4 header checksum); LINK_PPP_OTHER.
+ */
+static int parse_tunnel(const struct reasm *r, struct frag *fr,
+			const uint8_t *ip, uint32_t avail, uint16_t etype,
+			uint32_t *inner, uint16_t *inner_etype)
+{
+	uint32_t hl, end;
+	uint8_t proto;
+
+	if (etype == INET_ETH_IPV4) {
+		if (avail < 20 || (ip[0] >> 4) != 4)
+			return 0;
+		hl = (uint32_t)(ip[0] & 15) * 4;
+		end = inet_rd16(ip + 2);
+		if (hl < 20 || end < hl || (inet_rd16(ip + 6) & 0x3fff))
+			return 0;
+		proto = ip[9];
+	} else if (etype == INET_ETH_IPV6) {
+		if (avail < 40 || (ip[0] >> 4) != 6 || inet_rd16(ip + 4) == 0)
+			return 0;
+		end = 40 + inet_rd16(ip + 4);
+		hl = 40;
+		proto = ip[6];
+		for (unsigned hops = 0;
+		     proto == 0 || proto == 43 || proto == 60; hops++) {
+			if (hops == 8 || hl + 2 > avail || hl + 2 > end)
+				return 0;
+			proto = ip[hl];
+			hl += ((uint32_t)ip[hl + 1] + 1) * 8;
+		}
+		if (hl > end)
+			return 0;
+	} else {
+		return 0;
+	}
+	bool gre = proto == 47 && (r->cfg.decap & REASM_DECAP_GRE);
+	bool ipip = (proto == 4 || proto == 41) &&
+		    (r->cfg.decap & REASM_DECAP_IPIP);
+	if (!gre && !ipip)
+		return 0;
+	if (avail < end) {
+		if (!fr->truncated)
+			return LINK_BAD; /* the outer header claims more */
+		end = avail;
+	}
+	if (end < hl)
+		return LINK_BAD;
+	/* A host drops an outer IPv4 header with a wrong checksum. */
+	if (etype == INET_ETH_IPV4 && inet_csum(ip, hl) != 0)
+		return LINK_BAD;
+	fr->enc.outer = fr->l3;
+	fr->enc.outer_family = etype == INET_ETH_IPV4 ? 4 : 6;
+	if (ipip) {
+		*inner = fr->l3 + hl;
+		*inner_etype = proto == 4 ? INET_ETH_IPV4 : INET_ETH_IPV6;
+		return 1;
+	}
+	uint32_t in;
+	int rc = parse_gre(ip + hl, end - hl, &in, inner_etype, &fr->enc);
+	if (rc <= 0)
+		return rc;
+	fr->enc.gre = fr->l3 + hl;
+	*inner = fr->l3 + hl + in;
+	return 1;
+}
+
+static enum parse_result parse_ip(struct frag *fr, uint16_t etype,
+				  uint32_t avail)
+{
+	const uint8_t *ip = fr->frame + fr->l3;
+
+	if (etype == INET_ETH_IPV4)
+		return parse_v4(fr, ip, avail);
+	if (etype == INET_ETH_IPV6)
+		return parse_v6(fr, ip, avail);
+	return P_PASS;
+}
+
 static enum parse_result parse(const struct reasm *r, struct frag *fr)
 {
-	uint16_t etype;
+	uint16_t etype = 0;
 	struct vlan_key vk;
 	int rc = parse_link(r->cfg.link, fr->frame, fr->caplen, &fr->l3,
-			    &etype, &vk);
+			    &etype, &vk, &fr->enc);
 
 	if (rc <= 0) {
-		fr->vlan_deep = rc < 0;
+		fr->note = rc == LINK_VLAN_DEEP ? NOTE_VLAN_DEEP
+			   : rc == LINK_BAD	? NOTE_BAD_LINK
+			   : rc == LINK_PPP_OTHER ? NOTE_PPP_OTHER
+						  : NOTE_NONE;
 		return P_PASS;
 	}
 	fr->key.vlan = vk.vlan;
 	fr->key.vlan_more[0] = vk.more[0];
 	fr->key.vlan_more[1] = vk.more[1];
-	const uint8_t *ip = fr->frame + fr->l3;
 	uint32_t avail = fr->caplen - fr->l3;
-	if (etype == 0x0800)
-		return parse_v4(fr, ip, avail);
-	if (etype == 0x86dd)
-		return parse_v6(fr, ip, avail);
-	return P_PASS;
+	enum parse_result res = parse_ip(fr, etype, avail);
+	if (res != P_PASS || fr->is_frag || r->cfg.decap == 0)
+		return res;
+
+	uint32_t inner, outer = fr->l3;
+	uint16_t inner_etype;
+	rc = parse_tunnel(r, fr, fr->frame + fr->l3, avail, etype, &inner,
+			  &inner_etype);
+	if (rc <= 0) {
+		fr->note = rc == LINK_BAD	  ? NOTE_BAD_TUNNEL
+			   : rc == LINK_PPP_OTHER ? NOTE_PPP_OTHER
+						  : NOTE_NONE;
+		memset(&fr->enc, 0, sizeof(fr->enc));
+		return P_PASS;
+	}
+	/* The inner packet ends where the outer one does (or the capture). */
+	uint32_t outer_end = fr->caplen;
+	if (fr->enc.outer_family == 4)
+		outer_end = fr->l3 + inet_rd16(fr->frame + fr->l3 + 2);
+	else
+		outer_end = fr->l3 + 40 + inet_rd16(fr->frame + fr->l3 + 4);
+	if (outer_end > fr->caplen)
+		outer_end = fr->caplen;
+	fr->l3 = inner;
+	res = parse_ip(fr, inner_etype, outer_end > inner ? outer_end - inner
+							   : 0);
+	if (res == P_PASS) {
+		/* Not a fragment inside: the frame passes as it is. */
+		memset(&fr->enc, 0, sizeof(fr->enc));
+		fr->l3 = outer;
+	}
+	return res;
 }
 
 /* --- output -------------------------------------------------------------- */
@@ -475,14 +742,109 @@ static uint8_t dscp_of(const struct reasm *r, const uint8_t *f, uint32_t n)
 	uint32_t l3;
 	uint16_t etype;
 	struct vlan_key vk;
+	struct encap e;
 
-	if (parse_link(r->cfg.link, f, n, &l3, &etype, &vk) <= 0 || l3 + 2 > n)
+	if (parse_link(r->cfg.link, f, n, &l3, &etype, &vk, &e) <= 0 ||
+	    l3 + 2 > n)
 		return 0;
 	if (etype == 0x0800 && (f[l3] >> 4) == 4)
 		return f[l3 + 1] >> 2;
 	if (etype == 0x86dd && (f[l3] >> 4) == 6)
 		return (uint8_t)((((f[l3] & 15) << 4) | (f[l3 + 1] >> 4)) >> 2);
 	return 0;
+}
+
+/* Are @p fr's outer headers left out of its output? */
+static bool strips(const struct reasm *r, const struct frag *fr)
+{
+	if (!r->cfg.decap_strip || fr->enc.outer_family == 0)
+		return false;
+	/* DLT_IPV4 and DLT_IPV6 cannot say that the family changed. */
+	return fr->enc.type_kind != TYPE_FIXED ||
+	       fr->enc.outer_family == fr->family;
+}
+
+/* Bytes of output headers for the first @p n bytes of @p fr (link and IP
+ * headers through the fragment's, outer ones included). */
+static uint32_t head_size(const struct reasm *r, const struct frag *fr,
+			  uint32_t n)
+{
+	return strips(r, fr) ? n - (fr->l3 - fr->enc.outer) : n;
+}
+
+/* Copy the first @p n bytes of @p fr into @p dst (head_size() bytes),
+ * without the outer headers when they are stripped (the link's type field
+ * then names the inner family). @return the offset of the fragment's IP
+ * header in @p dst; *eo: the length fields that remain in @p dst. */
+static uint32_t head_copy(const struct reasm *r, const struct frag *fr,
+			  uint32_t n, uint8_t *dst, struct encap *eo)
+{
+	*eo = fr->enc;
+	if (!strips(r, fr)) {
+		memcpy(dst, fr->frame, n);
+		return fr->l3;
+	}
+	uint32_t o = fr->enc.outer;
+	memcpy(dst, fr->frame, o);
+	memcpy(dst + o, fr->frame + fr->l3, n - fr->l3);
+	eo->outer = 0;
+	eo->outer_family = 0;
+	eo->gre = 0;
+	eo->gre_hlen = 0;
+	bool v4 = fr->family == 4;
+	switch (fr->enc.type_kind) {
+	case TYPE_ETHER:
+		inet_wr16(dst + eo->type_off, v4 ? INET_ETH_IPV4
+						 : INET_ETH_IPV6);
+		break;
+	case TYPE_PPP2:
+		inet_wr16(dst + eo->type_off, v4 ? 0x0021 : 0x0057);
+		break;
+	case TYPE_PPP1:
+		dst[eo->type_off] = v4 ? 0x21 : 0x57;
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
+/* Set the length fields of @p e's headers in the @p n-byte frame @p f
+ * (PPPoE, GRE version 1, the outer IP header) and its checksums (GRE's,
+ * when present, the outer IPv4 header's). @return false if a length does
+ * not fit its field. */
+static bool encap_fix(const struct encap *e, uint8_t *f, size_t n)
+{
+	if (e->pppoe != 0) {
+		if (n - (e->pppoe + 6) > 0xffffu)
+			return false;
+		inet_wr16(f + e->pppoe + 4, (uint16_t)(n - (e->pppoe + 6)));
+	}
+	if (e->gre != 0) {
+		uint8_t *g = f + e->gre;
+		if ((e->gre_flags & 7) == 1) {
+			if (n - (e->gre + e->gre_hlen) > 0xffffu)
+				return false;
+			inet_wr16(g + 4,
+				  (uint16_t)(n - (e->gre + e->gre_hlen)));
+		} else if (e->gre_flags & 0x8000) {
+			inet_wr16(g + 4, 0);
+			inet_wr16(g + 4, inet_csum(g, n - e->gre));
+		}
+	}
+	if (e->outer_family == 4) {
+		uint8_t *ip = f + e->outer;
+		if (n - e->outer > 0xffffu)
+			return false;
+		inet_wr16(ip + 2, (uint16_t)(n - e->outer));
+		inet_wr16(ip + 10, 0);
+		inet_wr16(ip + 10, inet_csum(ip, (size_t)(ip[0] & 15) * 4));
+	} else if (e->outer_family == 6) {
+		if (n - e->outer - 40 > 0xffffu)
+			return false;
+		inet_wr16(f + e->outer + 4, (uint16_t)(n - e->outer - 40));
+	}
+	return true;
 }
 
 static int pass_through(struct reasm_worker *w, const struct frag *fr,
@@ -508,8 +870,10 @@ static int pass_through(struct reasm_worker *w, const struct frag *fr,
 static int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 		       uint64_t now)
 {
-	uint32_t head = fr->l3 + fr->fh_off;
+	uint32_t n = fr->l3 + fr->fh_off;
+	uint32_t head = head_size(w->r, fr, n);
 	struct reasm_out *o = out_alloc(head + fr->len, now);
+	struct encap e;
 
 	if (o == NULL) {
 		w->st.no_memory++;
@@ -527,11 +891,18 @@ static int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 			return 0;
 		}
 	}
-	memcpy(o->data, fr->frame, head);
+	uint32_t l3 = head_copy(w->r, fr, n, o->data, &e);
 	memcpy(o->data + head, fr->payload, fr->len);
-	uint8_t *ip = o->data + fr->l3;
+	uint8_t *ip = o->data + l3;
 	ip[fr->nh_off] = fr->v6_nexthdr;
 	inet_wr16(ip + 4, (uint16_t)(fr->fh_off - 40 + fr->len));
+	if (!encap_fix(&e, o->data, o->len)) {
+		free(o);
+		w->st.too_big++;
+		w->st.ReasmFails++;
+		w->st.frags_discarded++;
+		return 0;
+	}
 	o->dscp = fr->tos >> 2;
 	w->st.atomic++;
 	w->st.ReasmOKs++;
@@ -745,15 +1116,14 @@ static void pieces_splice(struct dgram *d, uint32_t i, uint32_t j,
 static int take_head(const struct reasm *r, struct grain_htab_scope *s,
 		     struct dgram *d, const struct frag *fr)
 {
-	uint32_t n = fr->l3 + fr->hdr_len;
+	uint32_t n = head_size(r, fr, fr->l3 + fr->hdr_len);
 	uint8_t *h = n <= INLINE_HEAD ? d->inline_head : mem_get(r, n);
 
 	if (h == NULL)
 		return -ENOMEM;
-	memcpy(h, fr->frame, n);
+	d->l2_len = head_copy(r, fr, fr->l3 + fr->hdr_len, h, &d->enc);
 	d->head = h;
 	d->head_len = n;
-	d->l2_len = fr->l3;
 	d->nh_off = fr->nh_off;
 	d->v6_nexthdr = fr->v6_nexthdr;
 	if (h != d->inline_head) {
@@ -1128,6 +1498,11 @@ static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
 			ip[1] |= 0x30;
 		o->dscp = (uint8_t)((((ip[0] & 15) << 4) | (ip[1] >> 4)) >> 2);
 	}
+	if (!encap_fix(&d->enc, o->data, o->len)) {
+		free(o);
+		*why = REBUILD_TOO_BIG;
+		return NULL;
+	}
 	return o;
 }
 
@@ -1497,10 +1872,19 @@ int reasm_input(struct reasm_worker *w, const uint8_t *frame,
 	if (fr.truncated)
 		w->st.truncated++;
 
-	switch (parse(w->r, &fr)) {
+	enum parse_result res = parse(w->r, &fr);
+	if (res != P_PASS && fr.enc.outer_family != 0)
+		w->st.tunneled++;
+	switch (res) {
 	case P_PASS:
-		if (fr.vlan_deep)
+		if (fr.note == NOTE_VLAN_DEEP)
 			w->st.vlan_too_deep++;
+		else if (fr.note == NOTE_PPP_OTHER)
+			w->st.ppp_other++;
+		else if (fr.note == NOTE_BAD_LINK)
+			w->st.bad_link++;
+		else if (fr.note == NOTE_BAD_TUNNEL)
+			w->st.bad_tunnel++;
 		return pass_through(w, &fr, now_ns);
 	case P_TRUNCATED:
 		w->st.ReasmReqds++;
@@ -1589,6 +1973,8 @@ int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
 	if (c.stripes == 0)
 		c.stripes = 64;
 	if (c.stripes & (c.stripes - 1))
+		return -EINVAL;
+	if (c.decap & ~(unsigned)REASM_DECAP_ALL)
 		return -EINVAL;
 
 	struct reasm *r = grain_mem_alloc(cfg->alloc, sizeof(*r),

@@ -4,7 +4,7 @@
  * the reassembler.
  *
  *   reasm-gen --write OUT.pcap [--seed N] [--count N]
- *             [--link ether|raw|sll|sll2]
+ *             [--link ether|raw|sll|sll2|ppp|pppoe]
  *
  * The same options always give the same file, byte for byte. What it
  * holds, in capture order:
@@ -84,7 +84,7 @@ static unsigned rnd_in(struct rng *r, unsigned lo, unsigned hi)
 
 /* --- Packets --------------------------------------------------------------- */
 
-enum link { LINK_ETHER, LINK_RAW, LINK_SLL, LINK_SLL2 };
+enum link { LINK_ETHER, LINK_RAW, LINK_SLL, LINK_SLL2, LINK_PPP, LINK_PPPOE };
 
 /* One L3 packet (IPv4 or IPv6) ready to be framed. */
 struct pkt {
@@ -224,6 +224,17 @@ static void interleave(struct gen *g, struct pkt_list *parts, size_t nparts,
 static const uint8_t mac_a[6] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x01 };
 static const uint8_t mac_b[6] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x02 };
 
+/* PPP's protocol for an EtherType: IPv4 0x0021, IPv6 0x0057; anything
+ * else is written as the PPP protocol of the same number. */
+static uint16_t ppp_proto(unsigned ethertype)
+{
+	if (ethertype == ETH_IPV4)
+		return 0x0021;
+	if (ethertype == ETH_IPV6)
+		return 0x0057;
+	return (uint16_t)ethertype;
+}
+
 /* Writes one frame: the link header for g->link, then @p l3 (@p len
  * bytes), stamped g->now_ns; then moves the clock on a little. */
 static void write_frame(struct gen *g, const uint8_t *l3, size_t len,
@@ -267,6 +278,23 @@ static void write_frame(struct gen *g, const uint8_t *l3, size_t len,
 		memset(frame + 12, 0, 8);
 		memcpy(frame + 12, mac_a, 6);
 		hl = 20;
+		break;
+	case LINK_PPP: /* PPP in HDLC-like framing: 0xff 0x03, protocol */
+		frame[0] = 0xff;
+		frame[1] = 0x03;
+		inet_wr16(frame + 2, ppp_proto(ethertype));
+		hl = 4;
+		break;
+	case LINK_PPPOE: /* Ethernet, a PPPoE session (RFC 2516), PPP */
+		memcpy(frame, mac_b, 6);
+		memcpy(frame + 6, mac_a, 6);
+		inet_wr16(frame + 12, 0x8864);
+		frame[14] = 0x11; /* version 1, type 1 */
+		frame[15] = 0x00; /* session data */
+		inet_wr16(frame + 16, 0x0001);
+		inet_wr16(frame + 18, (uint16_t)(len + 2));
+		inet_wr16(frame + 20, ppp_proto(ethertype));
+		hl = 22;
 		break;
 	}
 	memcpy(frame + hl, l3, len);
@@ -666,7 +694,7 @@ static void add_incomplete(struct gen *g)
 static void usage(FILE *f)
 {
 	fputs("usage: reasm-gen --write OUT.pcap [--seed N] [--count N]\n"
-	      "                 [--link ether|raw|sll|sll2]\n"
+	      "                 [--link ether|raw|sll|sll2|ppp|pppoe]\n"
 	      "\n"
 	      "Writes a deterministic demo capture for reasm: plain and\n"
 	      "fragmented IPv4/IPv6 UDP datagrams, fragments out of order, a\n"
@@ -728,9 +756,13 @@ static int parse_args(int argc, char **argv, struct gen *g, const char **path,
 			g->link = LINK_SLL;
 		} else if (strcmp(v, "sll2") == 0) {
 			g->link = LINK_SLL2;
+		} else if (strcmp(v, "ppp") == 0) {
+			g->link = LINK_PPP;
+		} else if (strcmp(v, "pppoe") == 0) {
+			g->link = LINK_PPPOE;
 		} else {
-			errorf("--link must be ether, raw, sll or sll2, not "
-			       "'%s'",
+			errorf("--link must be ether, raw, sll, sll2, ppp or "
+			       "pppoe, not '%s'",
 			       v);
 			return 2;
 		}
@@ -784,6 +816,8 @@ int main(int argc, char **argv)
 		[LINK_RAW] = DLT_RAW,
 		[LINK_SLL] = DLT_LINUX_SLL,
 		[LINK_SLL2] = DLT_LINUX_SLL2,
+		[LINK_PPP] = DLT_PPP_SERIAL,
+		[LINK_PPPOE] = DLT_EN10MB,
 	};
 	const char *path = NULL;
 	unsigned long long seed = 1, count = 100;

@@ -126,7 +126,8 @@ static void usage(FILE *f)
 	      "Reassembles the IPv4 and IPv6 fragments of a capture file or of the\n"
 	      "frames arriving on an interface. The output gets the frames that are not\n"
 	      "fragments, unchanged, and one frame per datagram reassembled, in the\n"
-	      "link type of the input (Ethernet, raw IP, Linux SLL/SLL2).\n"
+	      "link type of the input (Ethernet with PPPoE, raw IP, Linux SLL/SLL2,\n"
+	      "PPP).\n"
 	      "\n"
 	      "input (one of):\n"
 	      "  --read FILE         input capture (pcap or pcapng; - for stdin)\n"
@@ -155,6 +156,13 @@ static void usage(FILE *f)
 	      "  --max-frags N       fragments per datagram, 1..8192 (default 128)\n"
 	      "  --stripes N         lock stripes per table, a power of two (default 64;\n"
 	      "                      1 is one global lock)\n"
+	      "  --decap LIST        reassemble fragments inside tunnels: a comma-\n"
+	      "                      separated list of gre (GRE, PPTP's GRE with PPP)\n"
+	      "                      and ipip (4in4, 6in4, 4in6, 6in6), or all. The\n"
+	      "                      output keeps the outer headers of the first\n"
+	      "                      fragment, their lengths and checksums set\n"
+	      "  --decap-strip       with --decap: write tunnelled datagrams without\n"
+	      "                      their outer IP and tunnel headers\n"
 	      "  --stats FILE        write every counter as JSON\n"
 	      "  --quiet             no summary on stderr\n"
 	      "  -h, --help          this text, then exit 0\n"
@@ -231,6 +239,8 @@ enum opt_id {
 	OPT_STRIPES,
 	OPT_STATS,
 	OPT_QUIET,
+	OPT_DECAP,
+	OPT_DECAP_STRIP,
 	OPT_HELP,
 	OPT_VERSION,
 	OPT_IN,
@@ -257,6 +267,8 @@ static const struct option long_options[] = {
 	{ "stripes", required_argument, NULL, OPT_STRIPES },
 	{ "stats", required_argument, NULL, OPT_STATS },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "decap", required_argument, NULL, OPT_DECAP },
+	{ "decap-strip", no_argument, NULL, OPT_DECAP_STRIP },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "in", required_argument, NULL, OPT_IN },
@@ -406,6 +418,10 @@ static int check_live_args(const struct options *o)
 	}
 	if (o->fanout_set && o->in_iface == NULL) {
 		errorf("--fanout needs --in");
+		return 2;
+	}
+	if (o->cfg.decap_strip && o->cfg.decap == 0) {
+		errorf("--decap-strip needs --decap");
 		return 2;
 	}
 	if (o->qdisc_bypass)
@@ -573,6 +589,35 @@ static int set_live_option(struct options *o, int id, const char *name,
 	}
 }
 
+/* --decap's value: a comma-separated list of gre, ipip and all into
+ * *bits. @return 0 or 2 after a message. */
+static int set_decap(unsigned *bits, const char *value)
+{
+	const char *p = value;
+	unsigned b = 0;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		if (n == 3 && strncmp(p, "gre", 3) == 0)
+			b |= REASM_DECAP_GRE;
+		else if (n == 4 && strncmp(p, "ipip", 4) == 0)
+			b |= REASM_DECAP_IPIP;
+		else if (n == 3 && strncmp(p, "all", 3) == 0)
+			b |= REASM_DECAP_ALL;
+		else
+			break;
+		if (p[n] == '\0') {
+			*bits = b;
+			return 0;
+		}
+		p += n + 1;
+	}
+	errorf("--decap must be a comma-separated list of gre, ipip and all, "
+	       "not '%s'",
+	       value);
+	return 2;
+}
+
 /* One option that getopt_long() took. @return -1 to go on, 0 after
  * --help or --version, or 2 after a message. */
 static int set_option(struct options *o, struct mem_args *mem, int id,
@@ -587,6 +632,11 @@ static int set_option(struct options *o, struct mem_args *mem, int id,
 		return set_once(&o->stats_path, name, value) ? 2 : -1;
 	case OPT_QUIET:
 		o->quiet = true;
+		return -1;
+	case OPT_DECAP:
+		return set_decap(&o->cfg.decap, value) ? 2 : -1;
+	case OPT_DECAP_STRIP:
+		o->cfg.decap_strip = true;
 		return -1;
 	case OPT_HELP:
 		usage(stdout);

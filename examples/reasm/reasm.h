@@ -81,8 +81,13 @@ int reasm_policy_parse(const char *name);
 /** Link types (the pcap DLT_ values). */
 enum reasm_link {
 	REASM_LINK_RAW = 12,     /**< DLT_RAW: IPv4 or IPv6, no L2 header */
+	REASM_LINK_PPP = 9,      /**< DLT_PPP: optional 0xff 0x03, then the
+				      PPP protocol (1 or 2 bytes) */
+	REASM_LINK_PPP_SERIAL = 50, /**< DLT_PPP_SERIAL: as DLT_PPP */
 	REASM_LINK_ETHERNET = 1, /**< DLT_EN10MB, 0..REASM_MAX_VLAN_TAGS
-				      802.1Q/802.1ad tags */
+				      802.1Q/802.1ad tags, then IPv4, IPv6
+				      or a PPPoE session (0x8864) carrying
+				      PPP's IPv4 (0x0021) or IPv6 (0x0057) */
 	REASM_LINK_SLL = 113,    /**< DLT_LINUX_SLL */
 	REASM_LINK_SLL2 = 276,   /**< DLT_LINUX_SLL2 */
 	REASM_LINK_IPV4 = 228,   /**< DLT_IPV4 */
@@ -109,6 +114,17 @@ bool reasm_link_supported(int dlt);
 
 struct grain_alloc; /* <grain/common.h> */
 
+/** Tunnels whose inner datagrams reasm_config.decap reassembles. */
+enum reasm_decap {
+	REASM_DECAP_GRE = 1u,  /**< IP protocol 47: GRE version 0 (RFC 2784,
+				    2890: checksum, key and sequence fields)
+				    carrying IPv4, IPv6 or PPP (0x880b), and
+				    version 1 (RFC 2637, PPTP) carrying PPP */
+	REASM_DECAP_IPIP = 2u, /**< IP protocols 4 and 41: 4in4, 6in4, 4in6,
+				    6in6 */
+	REASM_DECAP_ALL = 3u
+};
+
 /** Engine configuration; zero fields take the defaults shown. */
 struct reasm_config {
 	enum reasm_policy policy;   /**< STRICT */
@@ -128,6 +144,21 @@ struct reasm_config {
 	 * the fragment at hand (counted no_memory) and nothing else. The
 	 * hooks must be thread-safe when several workers run. */
 	const struct grain_alloc *alloc;
+	/** REASM_DECAP_* bits; 0: tunnels are not opened. With a bit set,
+	 * a whole (unfragmented) outer IPv4 or IPv6 packet of that tunnel
+	 * whose inner packet is a fragment is handled as that fragment:
+	 * the inner datagram is reassembled, keyed by its own header, and
+	 * emitted with the outer headers of its offset-0 fragment (their
+	 * length and checksum fields set to the whole; a datagram they
+	 * cannot describe, past 65535 bytes, is discarded as too_big), or
+	 * without them when decap_strip is set. One level of tunnel only. */
+	unsigned decap;
+	/** Emit decapsulated datagrams without their outer IP and tunnel
+	 * headers: the link header (its EtherType or PPP protocol set to the
+	 * inner family's) followed by the inner datagram. On DLT_IPV4 and
+	 * DLT_IPV6, an inner datagram of the other family keeps its outer
+	 * headers (the link type names the family). */
+	bool decap_strip;
 };
 
 /** Counters. The ReasmX names are the kernel's (/proc/net/snmp). Every
@@ -173,6 +204,19 @@ struct reasm_stats {
 	uint64_t vlan_too_deep;  /**< frames with more than
 				      REASM_MAX_VLAN_TAGS VLAN tags, passed
 				      through unparsed (of passed) */
+	uint64_t ppp_other;      /**< PPP frames (DLT_PPP, PPPoE, PPP in
+				      GRE) of a protocol other than IPv4 and
+				      IPv6: passed through (of passed) */
+	uint64_t bad_link;       /**< frames whose PPP or PPPoE header is
+				      cut short or broken: passed through
+				      (of passed) */
+	uint64_t tunneled;       /**< fragments found inside a tunnel
+				      (reasm_config.decap; of ReasmReqds) */
+	uint64_t bad_tunnel;     /**< outer packets of an opened tunnel with
+				      a broken or cut short GRE header, an
+				      outer length past the frame or a wrong
+				      outer IPv4 checksum: passed through
+				      (of passed) */
 	uint64_t atomic;         /**< IPv6 atomic fragments (RFC 6946) */
 	uint64_t nested_frag;    /**< IPv6 datagrams (atomic fragments
 				      included) whose fragmentable part holds

@@ -60,6 +60,8 @@ bool reasm_link_supported(int dlt)
 	case REASM_LINK_SLL2:
 	case REASM_LINK_IPV4:
 	case REASM_LINK_IPV6:
+	case REASM_LINK_PPP:
+	case REASM_LINK_PPP_SERIAL:
 		return true;
 	default:
 		return false;
@@ -108,6 +110,10 @@ static const struct stat_field stat_fields[] = {
 	STAT_FIELD(bad_checksum),
 	STAT_FIELD(incomplete_chain),
 	STAT_FIELD(vlan_too_deep),
+	STAT_FIELD(ppp_other),
+	STAT_FIELD(bad_link),
+	STAT_FIELD(tunneled),
+	STAT_FIELD(bad_tunnel),
 	STAT_FIELD(atomic),
 	STAT_FIELD(nested_frag),
 	STAT_FIELD(no_memory),

@@ -5,7 +5,14 @@
  *
  * input   := config[FZ_CONFIG_LEN] record*
  * config  := link policy mem flags max_frags start
- *   link      % 6: RAW, ETHERNET, SLL, SLL2, IPV4, IPV6 (fz_links)
+ *   link      bits 0-2: RAW, ETHERNET, SLL, SLL2, IPV4, IPV6, PPP,
+ *             PPP_SERIAL (fz_links); bit 3: Ethernet's structured
+ *             packets ride a PPPoE session (FZ_LINK_PPPOE); bits 4-5:
+ *             reasm_config.decap; bit 6: decap_strip; bit 7: every
+ *             structured packet inside a tunnel (FZ_LINK_WRAP): PPTP's
+ *             GRE and PPP when id bit 6 is set and GRE is opened, else
+ *             GRE (checksum and key) when it is opened, else IP-in-IP;
+ *             the outer family is the other one when id bit 7 is set
  *   policy    % 8: enum reasm_policy
  *   mem       mem_high = ((mem & 15) + 1) * 16 KiB per family
  *   flags     bits 0-1: mem_low = mem_high / 4 * (bits + 1)
@@ -45,6 +52,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 extern bool fz_verbose;
 
 #define FZ_CONFIG_LEN 6u
+#define FZ_LINK_COUNT 8u
+#define FZ_LINK_PPPOE 0x08u
+#define FZ_LINK_DECAP_SHIFT 4
+#define FZ_LINK_STRIP 0x40u
+#define FZ_LINK_WRAP 0x80u
 #define FZ_REC_HDR 3u /* len_lo len_hi ctl */
 
 /* ctl */

@@ -50,19 +50,23 @@ bool fz_verbose;
 
 #define NS_PER_S 1000000000ull
 #define NS_PER_MS 1000000ull
-/* Largest frame a structured record makes: link header (22: Ethernet and
- * two tags) + IPv6 header + 65535 bytes of payload length. */
-#define FRAME_MAX (22u + 40u + 65535u)
+/* Largest frame a structured record makes: link header (30: Ethernet,
+ * two tags and PPPoE with its PPP protocol) + outer headers (60: IPv6,
+ * GRE version 1 with sequence and acknowledgment, PPP) + IPv6 header +
+ * 65535 bytes of payload length. */
+#define FRAME_MAX (30u + 60u + 40u + 65535u)
 #define TAINT_BITS 4096u
 
-static const int fz_links[6] = {
+static const int fz_links[FZ_LINK_COUNT] = {
 	REASM_LINK_RAW,	 REASM_LINK_ETHERNET, REASM_LINK_SLL,
 	REASM_LINK_SLL2, REASM_LINK_IPV4,     REASM_LINK_IPV6,
+	REASM_LINK_PPP,	 REASM_LINK_PPP_SERIAL,
 };
 
 /* The state of one run (one input). */
 struct run {
 	struct reasm_config cfg;
+	bool pppoe, wrap; /* FZ_LINK_PPPOE, FZ_LINK_WRAP */
 	uint64_t now;
 	uint64_t records;
 	/* the frame being fed */
@@ -109,11 +113,41 @@ static void fail(const char *what, int line)
  * 24-31), as reasm.h describes the link types. false: no room for the
  * link header.
  */
+/* A PPP header at @p off: 0xff 0x03 if there, a protocol of 1 or 2
+ * bytes; IPv4 and IPv6 as their EtherTypes, others as 0. */
+static bool ppp_l3(const uint8_t *f, uint32_t n, uint32_t off, uint32_t *l3,
+		   uint16_t *etype)
+{
+	if (off + 2 <= n && f[off] == 0xff && f[off + 1] == 3)
+		off += 2;
+	if (off + 1 > n)
+		return false;
+	uint16_t proto = f[off];
+	if (f[off] & 1) {
+		off += 1;
+	} else {
+		if (off + 2 > n || !(f[off + 1] & 1))
+			return false;
+		proto = inet_rd16(f + off);
+		off += 2;
+	}
+	*etype = proto == 0x21 ? 0x0800 : proto == 0x57 ? 0x86dd : 0;
+	*l3 = off;
+	return true;
+}
+
+/* Where link_l3() last found a PPPoE header; 0: none. */
+static uint32_t pppoe_at;
+
 static bool link_l3(int link, const uint8_t *f, uint32_t n, uint32_t *l3,
 		    uint16_t *etype, uint32_t *vlan)
 {
 	*vlan = 0;
+	pppoe_at = 0;
 	switch (link) {
+	case REASM_LINK_PPP:
+	case REASM_LINK_PPP_SERIAL:
+		return ppp_l3(f, n, 0, l3, etype);
 	case REASM_LINK_ETHERNET: {
 		uint32_t off = 12;
 		unsigned tags = 0;
@@ -130,6 +164,12 @@ static bool link_l3(int link, const uint8_t *f, uint32_t n, uint32_t *l3,
 			*etype = inet_rd16(f + off);
 		}
 		*vlan |= (uint32_t)tags << 24;
+		if (*etype == 0x8864) { /* PPPoE session */
+			pppoe_at = off + 2;
+			return off + 8 <= n && f[off + 2] == 0x11 &&
+			       f[off + 3] == 0 && inet_rd16(f + off + 6) >= 2 &&
+			       ppp_l3(f, n, off + 8, l3, etype);
+		}
 		*l3 = off + 2;
 		return true;
 	}
@@ -231,6 +271,73 @@ static void check_pattern(uint32_t h, const uint8_t *payload, uint32_t n)
 	}
 }
 
+/* A check that raw records (anything at all) may defeat. */
+#define TCHECK(c)                                                   \
+	do {                                                        \
+		if (!(c)) {                                         \
+			if (run.taint_all)                          \
+				return 0;                           \
+			fail(#c, __LINE__);                         \
+		}                                                   \
+	} while (0)
+
+/*
+ * A reassembled frame whose outer headers were kept (FZ_LINK_WRAP): the
+ * outer IP header at @p ip, @p n bytes to the frame's end, and its
+ * tunnel's length and checksum fields checked. @return the offset of the
+ * inner packet from @p ip, its EtherType in *inner; 0 if @p ip is not the
+ * outer header of a tunnel the engine opens.
+ */
+static uint32_t tunnel_check(const uint8_t *ip, uint32_t n, uint16_t etype,
+			     uint16_t *inner)
+{
+	uint32_t hl, off;
+	uint8_t proto;
+
+	if (etype == 0x0800) {
+		TCHECK(n >= 20 && ip[0] >> 4 == 4);
+		hl = (ip[0] & 15u) * 4;
+		TCHECK(hl >= 20 && hl <= n && inet_rd16(ip + 2) == n);
+		TCHECK(inet_csum(ip, hl) == 0);
+		proto = ip[9];
+	} else {
+		TCHECK(n >= 40 && ip[0] >> 4 == 6);
+		TCHECK(inet_rd16(ip + 4) == n - 40);
+		hl = 40;
+		proto = ip[6];
+	}
+	if (proto == 4 || proto == 41) {
+		if (!(run.cfg.decap & REASM_DECAP_IPIP))
+			return 0;
+		*inner = proto == 4 ? 0x0800 : 0x86dd;
+		return hl;
+	}
+	if (proto != 47 || !(run.cfg.decap & REASM_DECAP_GRE))
+		return 0;
+	const uint8_t *g = ip + hl;
+	uint32_t m = n - hl;
+	TCHECK(m >= 4);
+	uint16_t flags = inet_rd16(g);
+	if ((flags & 7) == 1) {
+		uint32_t gh = 8 + (flags & 0x1000 ? 4 : 0) +
+			      (flags & 0x0080 ? 4 : 0);
+		TCHECK(m >= gh && inet_rd16(g + 4) == m - gh);
+		TCHECK(ppp_l3(g, m, gh, &off, inner));
+		return hl + off;
+	}
+	uint32_t gh = 4 + (flags & 0x8000 ? 4 : 0) + (flags & 0x2000 ? 4 : 0) +
+		      (flags & 0x1000 ? 4 : 0);
+	TCHECK(m >= gh);
+	if (flags & 0x8000)
+		TCHECK(inet_csum(g, m) == 0);
+	if (inet_rd16(g + 2) == 0x880b) {
+		TCHECK(ppp_l3(g, m, gh, &off, inner));
+		return hl + off;
+	}
+	*inner = inet_rd16(g + 2);
+	return hl + gh;
+}
+
 static void check_reassembled(const struct reasm_out *o)
 {
 	uint32_t l3, vlan;
@@ -239,8 +346,21 @@ static void check_reassembled(const struct reasm_out *o)
 	CHECK(o->orig_len == o->len);
 	CHECK(link_l3(run.cfg.link, o->data, o->len, &l3, &etype, &vlan));
 	CHECK(etype == 0x0800 || etype == 0x86dd);
+	if (pppoe_at != 0)
+		CHECK(inet_rd16(o->data + pppoe_at + 4) ==
+		      o->len - pppoe_at - 6);
 	const uint8_t *ip = o->data + l3;
 	uint32_t n = o->len - l3;
+	uint16_t inner;
+	uint32_t in;
+
+	if (run.wrap && run.cfg.decap && !run.cfg.decap_strip &&
+	    (in = tunnel_check(ip, n, etype, &inner)) != 0) {
+		CHECK(in <= n && (inner == 0x0800 || inner == 0x86dd));
+		ip += in;
+		n -= in;
+		etype = inner;
+	}
 
 	if (etype == 0x0800) {
 		CHECK(n >= 20 && ip[0] >> 4 == 4);
@@ -249,7 +369,8 @@ static void check_reassembled(const struct reasm_out *o)
 		CHECK(inet_rd16(ip + 2) == n);	/* total length */
 		CHECK(inet_csum(ip, ihl) == 0); /* header checksum */
 		CHECK((inet_rd16(ip + 6) & ~0x4000u) == 0); /* MF 0, offset 0 */
-		CHECK(o->dscp == ip[1] >> 2);
+		CHECK(o->dscp == ip[1] >> 2 ||
+		      (run.taint_all && run.cfg.decap));
 		uint32_t h = key_hash(4, ip, vlan);
 		if (!tainted(h))
 			check_pattern(h, ip + ihl, n - ihl);
@@ -257,7 +378,8 @@ static void check_reassembled(const struct reasm_out *o)
 	}
 	CHECK(n >= 40 && ip[0] >> 4 == 6);
 	CHECK(inet_rd16(ip + 4) == n - 40); /* payload length */
-	CHECK(o->dscp == (uint8_t)(((ip[0] & 15) << 4 | ip[1] >> 4) >> 2));
+	CHECK(o->dscp == (uint8_t)(((ip[0] & 15) << 4 | ip[1] >> 4) >> 2) ||
+	      (run.taint_all && run.cfg.decap));
 	uint32_t h = key_hash(6, ip, vlan);
 	if (tainted(h))
 		return;
@@ -303,6 +425,14 @@ static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype)
 	uint32_t n = 0;
 
 	switch (run.cfg.link) {
+	case REASM_LINK_PPP: /* a compressed protocol */
+		f[0] = etype == 0x0800 ? 0x21 : 0x57;
+		return 1;
+	case REASM_LINK_PPP_SERIAL:
+		f[0] = 0xff;
+		f[1] = 0x03;
+		inet_wr16(f + 2, etype == 0x0800 ? 0x0021 : 0x0057);
+		return 4;
 	case REASM_LINK_ETHERNET:
 		memcpy(f, mac, 6);
 		memcpy(f + 6, mac, 6);
@@ -317,6 +447,14 @@ static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype)
 			inet_wr16(f + n, 0x8100);
 			inet_wr16(f + n + 2, 100 + sel);
 			n += 4;
+		}
+		if (run.pppoe) { /* its length set by build() */
+			inet_wr16(f + n, 0x8864);
+			f[n + 2] = 0x11;
+			f[n + 3] = 0;
+			inet_wr16(f + n + 4, 1);
+			inet_wr16(f + n + 8, etype == 0x0800 ? 0x0021 : 0x0057);
+			return n + 10;
 		}
 		inet_wr16(f + n, etype);
 		return n + 2;
@@ -340,6 +478,89 @@ static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype)
 	}
 }
 
+/* The tunnel around a structured packet (FZ_LINK_WRAP). */
+struct wrap {
+	uint32_t len;  /* bytes of outer headers; 0: none */
+	int family;    /* the outer header's */
+	int kind;      /* 0 GRE, 1 GRE with checksum and key, 2 PPTP, 3 IPIP */
+};
+
+static void plan_wrap(const struct fz_spec *s, bool v6, struct wrap *w)
+{
+	bool fixed = run.cfg.link == REASM_LINK_IPV4 ||
+		     run.cfg.link == REASM_LINK_IPV6;
+	unsigned d = run.cfg.decap;
+
+	memset(w, 0, sizeof(*w));
+	if (!run.wrap)
+		return;
+	w->family = v6 ? 6 : 4;
+	/* Stripped on DLT_IPV4/IPV6 only within one family. */
+	if ((s->id & 0x80) && !(fixed && run.cfg.decap_strip))
+		w->family = v6 ? 4 : 6;
+	w->kind = (d & REASM_DECAP_GRE) ? ((s->id & 0x40) ? 2 : 1)
+		  : (d & REASM_DECAP_IPIP) ? 3
+					   : 0;
+	static const uint32_t tl[4] = { 4, 12, 16, 0 };
+	w->len = (w->family == 4 ? 20 : 40) + tl[w->kind];
+}
+
+/* Write @p w's headers at @p f, @p n bytes to the frame's end, around an
+ * inner packet of IPv6 when @p v6; every length and checksum set. */
+static void write_wrap(const struct wrap *w, uint8_t *f, uint32_t n, bool v6,
+		       uint32_t seq)
+{
+	uint8_t proto = w->kind < 3 ? 47 : v6 ? 41 : 4;
+	uint32_t at = w->family == 4 ? 20 : 40;
+	uint8_t *g = f + at;
+
+	memset(f, 0, at);
+	if (w->family == 4) {
+		f[0] = 0x45;
+		inet_wr16(f + 2, n);
+		f[8] = 64;
+		f[9] = proto;
+		memcpy(f + 12, (const uint8_t[]){ 10, 9, 0, 1 }, 4);
+		memcpy(f + 16, (const uint8_t[]){ 10, 9, 0, 2 }, 4);
+		inet_wr16(f + 10, inet_csum(f, 20));
+	} else {
+		f[0] = 0x60;
+		inet_wr16(f + 4, n - 40);
+		f[6] = proto;
+		f[7] = 64;
+		f[8] = 0xfd;
+		f[23] = 9;
+		f[24] = 0xfd;
+		f[39] = 10;
+	}
+	uint16_t et = v6 ? 0x86dd : 0x0800;
+	switch (w->kind) {
+	case 0:
+		inet_wr16(g, 0);
+		inet_wr16(g + 2, et);
+		break;
+	case 1:
+		inet_wr16(g, 0xa000);
+		inet_wr16(g + 2, et);
+		memset(g + 4, 0, 4);
+		inet_wr32(g + 8, 0x1234abcd);
+		inet_wr16(g + 4, inet_csum(g, n - at));
+		break;
+	case 2:
+		inet_wr16(g, 0x3001);
+		inet_wr16(g + 2, 0x880b);
+		inet_wr16(g + 4, n - at - 12);
+		inet_wr16(g + 6, 0x77);
+		inet_wr32(g + 8, seq);
+		g[12] = 0xff;
+		g[13] = 0x03;
+		inet_wr16(g + 14, v6 ? 0x0057 : 0x0021);
+		break;
+	default:
+		break;
+	}
+}
+
 /*
  * Synthesize the packet @p s describes into frame_buf: sets run.caplen
  * and run.wirelen, and taints its key unless its payload follows the
@@ -353,8 +574,12 @@ static void build(const struct fz_spec *s)
 		(uint8_t)((s->kind >> 1 & 15) << 2 | (s->proto >> 3 & 3));
 	const unsigned words = s->proto >> 5;
 	uint8_t *f = frame_buf;
-	uint32_t l3 = build_link(s, f, v6 ? 0x86dd : 0x0800);
-	uint8_t *ip = f + l3;
+	struct wrap wr;
+	plan_wrap(s, v6, &wr);
+	bool outer6 = wr.len != 0 ? wr.family == 6 : v6;
+	uint32_t l3 = build_link(s, f, outer6 ? 0x86dd : 0x0800);
+	uint32_t pppoe = run.pppoe ? l3 - 8 : 0;
+	uint8_t *ip = f + l3 + wr.len;
 	uint32_t hdr, len = s->len, pos = (s->off & FZ_OFF_MASK) * 8u;
 	bool clean = s->fill == 0;
 
@@ -433,7 +658,8 @@ static void build(const struct fz_spec *s)
 
 	uint32_t vlan, where;
 	uint16_t etype;
-	(void)link_l3(run.cfg.link, f, l3 + hdr, &where, &etype, &vlan);
+	(void)link_l3(run.cfg.link, f, l3 + wr.len + hdr, &where, &etype,
+		      &vlan);
 	uint32_t h = key_hash(v6 ? 6 : 4, ip, vlan);
 	uint8_t *payload = ip + hdr;
 	if (s->fill != 0)
@@ -455,7 +681,11 @@ static void build(const struct fz_spec *s)
 		if (s->damage & FZ_DMG_CSUM)
 			inet_wr16(ip + 10, inet_rd16(ip + 10) ^ 0x5555);
 	}
-	uint32_t total = l3 + hdr + len;
+	uint32_t total = l3 + wr.len + hdr + len;
+	if (wr.len != 0)
+		write_wrap(&wr, f + l3, total - l3, v6, s->id);
+	if (pppoe != 0)
+		inet_wr16(f + pppoe + 4, total - pppoe - 6);
 	uint32_t cut = (uint32_t)(s->damage >> FZ_DMG_CUT_SHIFT) * 8;
 	run.wirelen = total;
 	run.caplen = cut < total ? total - cut : 0;
@@ -474,7 +704,11 @@ static void configure(const uint8_t *c)
 	};
 	struct reasm_config *cfg = &run.cfg;
 
-	cfg->link = fz_links[c[0] % 6];
+	cfg->link = fz_links[c[0] % FZ_LINK_COUNT];
+	run.pppoe = (c[0] & FZ_LINK_PPPOE) && cfg->link == REASM_LINK_ETHERNET;
+	cfg->decap = c[0] >> FZ_LINK_DECAP_SHIFT & 3u;
+	cfg->decap_strip = (c[0] & FZ_LINK_STRIP) && cfg->decap != 0;
+	run.wrap = c[0] & FZ_LINK_WRAP;
 	cfg->policy = (enum reasm_policy)(c[1] % REASM_POLICY_COUNT);
 	cfg->mem_high = ((c[2] & 15u) + 1) * 16384;
 	cfg->mem_low = cfg->mem_high / 4 * ((c[3] & 3u) + 1);

@@ -21,7 +21,13 @@
 #include <string.h>
 
 /* Index into fz_links of the harness. */
-enum { L_RAW, L_ETH, L_SLL, L_SLL2, L_IPV4, L_IPV6 };
+enum { L_RAW, L_ETH, L_SLL, L_SLL2, L_IPV4, L_IPV6, L_PPP, L_PPP_SERIAL };
+
+/* The link byte's other fields (fuzz_input.h). */
+#define PPPOE FZ_LINK_PPPOE
+#define DECAP(bits) ((unsigned)(bits) << FZ_LINK_DECAP_SHIFT)
+#define STRIP FZ_LINK_STRIP
+#define WRAP FZ_LINK_WRAP
 
 /* config flags byte */
 #define MEMLOW_HALF 0x01u /* mem_low = mem_high / 2 */
@@ -254,6 +260,104 @@ static void sll2(struct seed *s)
 	three(s, 1, (const int[]){ 2, 0, 1 });
 	f6(s, 0, 1, 154, 64, false, 0);
 	f6(s, 0, 1, 0, 1232, true, 0);
+}
+
+/* DLT_PPP (compressed protocol) and DLT_PPP_SERIAL (0xff 0x03), and a
+ * PPPoE session on Ethernet with tags. */
+static void ppp(struct seed *s)
+{
+	config(s, L_PPP, REASM_STRICT, 15, 0, 0, 1);
+	three(s, 1, (const int[]){ 2, 0, 1 });
+	f6(s, 0, 1, 154, 64, false, 0);
+	f6(s, 0, 1, 0, 1232, true, 0);
+}
+
+static void ppp_serial(struct seed *s)
+{
+	config(s, L_PPP_SERIAL, REASM_LINUX, 15, 0, 0, 1);
+	three(s, 1, (const int[]){ 0, 2, 1 });
+	/* LCP, then a protocol field cut short. */
+	record(s, 0, (const uint8_t[]){ FZ_KIND_RAW, 0xff, 3, 0xc0, 0x21, 1 },
+	       6);
+	record(s, 0, (const uint8_t[]){ FZ_KIND_RAW, 0xff, 3, 0x00 }, 4);
+}
+
+static void pppoe(struct seed *s)
+{
+	config(s, L_ETH | PPPOE, REASM_STRICT, 15, 0, 0, 1);
+	for (unsigned i = 0; i < 3; i++) {
+		struct fz_spec sp = frag(false, 9, 185 * i, i < 2 ? 1480 : 40,
+					 i < 2, 0);
+		sp.addr = 1 << 4; /* one 802.1Q tag */
+		spec(s, 0, &sp);
+	}
+	f6(s, 0, 2, 0, 1232, true, 0);
+	f6(s, 0, 2, 154, 64, false, 0);
+}
+
+/* Every structured packet inside a tunnel that --decap opens. */
+static void decap(struct seed *s, unsigned link, unsigned bits, bool strip)
+{
+	config(s, link | DECAP(bits) | (strip ? STRIP : 0) | WRAP,
+	       REASM_STRICT, 15, 0, 0, 1);
+	/* ids: bit 6 PPTP (where GRE is opened), bit 7 the other family
+	 * outside. */
+	three(s, 0x01, (const int[]){ 2, 1, 0 });
+	three(s, 0x41, (const int[]){ 0, 1, 2 });
+	three(s, 0x81, (const int[]){ 1, 0, 2 });
+	f6(s, 0, 0xc1, 154, 64, false, 0);
+	f6(s, 0, 0xc1, 0, 1232, true, 0);
+	f6(s, 0, 0x02, 0, 1232, true, 0);
+	f6(s, 0, 0x02, 154, 64, false, 0);
+}
+
+static void decap_gre(struct seed *s)
+{
+	decap(s, L_ETH, REASM_DECAP_GRE, false);
+}
+
+static void decap_gre_strip(struct seed *s)
+{
+	decap(s, L_ETH | PPPOE, REASM_DECAP_GRE, true);
+}
+
+static void decap_ipip(struct seed *s)
+{
+	decap(s, L_RAW, REASM_DECAP_IPIP, false);
+}
+
+static void decap_ipip_strip(struct seed *s)
+{
+	decap(s, L_PPP_SERIAL, REASM_DECAP_IPIP, true);
+}
+
+/* Tunnels written out: GRE with a routing bit, PPTP cut short, and a
+ * whole GRE packet around a first fragment. */
+static void decap_raw(struct seed *s)
+{
+	/* clang-format off */
+	static const uint8_t gre[] = {
+		FZ_KIND_RAW,
+		0x45, 0, 0, 52, 0, 1, 0, 0, 64, 47, 0, 0,
+		10, 9, 0, 1, 10, 9, 0, 2,
+		0x00, 0x00, 0x08, 0x00,
+		0x45, 0, 0, 28, 0x12, 0x34, 0x20, 0x00, 64, 17, 0, 0,
+		10, 0, 0, 1, 10, 0, 1, 1,
+		1, 2, 3, 4, 5, 6, 7, 8,
+	};
+	/* clang-format on */
+	uint8_t b[sizeof(gre)];
+
+	config(s, L_RAW | DECAP(REASM_DECAP_ALL), REASM_STRICT, 15, 0, 0, 1);
+	memcpy(b, gre, sizeof(b));
+	inet_wr16(b + 11, inet_csum(b + 1, 20));
+	inet_wr16(b + 35, inet_csum(b + 25, 20));
+	record(s, 0, b, sizeof(b));
+	b[21] = 0x40; /* routing present */
+	record(s, 0, b, sizeof(b));
+	b[21] = 0x30; /* PPTP's flags, version 1, cut short */
+	b[22] = 0x01;
+	record(s, 0, b, 26);
 }
 
 static void truncated(struct seed *s)
@@ -537,6 +641,14 @@ static const struct {
 	{ "damage", damage },
 	{ "raw-frames", raw_frames },
 	{ "overlay", overlay },
+	{ "ppp", ppp },
+	{ "ppp-serial", ppp_serial },
+	{ "pppoe", pppoe },
+	{ "decap-gre", decap_gre },
+	{ "decap-gre-strip", decap_gre_strip },
+	{ "decap-ipip", decap_ipip },
+	{ "decap-ipip-strip", decap_ipip_strip },
+	{ "decap-raw", decap_raw },
 };
 
 /* 0 if @p path holds exactly @p n bytes @p b. */

@@ -102,4 +102,23 @@ else
 fi
 refused ": No such file or directory" --read= --write "$out"
 
+# --decap takes a comma-separated list of gre, ipip and all, nothing else;
+# --decap-strip takes no value and needs --decap.
+for v in "" gre, ,gre GRE ipip,gre,x pptp "gre ipip"; do
+	refused "--decap must be a comma-separated list of gre, ipip and all, not '$v'" \
+		--read "$demo" --write "$out" --decap "$v"
+done
+refused "option --decap needs a value" --read "$demo" --write "$out" --decap
+refused "option --decap-strip takes no value" --decap-strip=1
+refused "--decap-strip needs --decap" --read "$demo" --write "$out" \
+	--decap-strip
+for v in gre ipip all gre,ipip ipip,gre,all; do
+	if "$REASM" --read "$demo" --write "$out" --quiet --decap "$v" \
+		--decap-strip 2>"$tmp/stderr" && [ -s "$out" ]; then
+		pass "--decap $v --decap-strip"
+	else
+		fail "--decap $v: $(cat "$tmp/stderr")"
+	fi
+done
+
 finish args_test

@@ -311,4 +311,44 @@ for link in raw sll sll2; do
 	fi
 done
 
+# --- PPP links: the datagrams of raw IP, behind PPP or PPPoE headers ---------------
+# reasm-gen writes the same IP packets on every link but Ethernet (which
+# adds VLAN tags, ARP and padding); reasm's output inside DLT_PPP_SERIAL
+# (4-byte header) and PPPoE (22 bytes) must be raw IP's, frame by frame,
+# and each PPPoE length field must cover its frame.
+if "$REASM_GEN" --write "$tmp/praw.pcap" --link raw --count 40 --seed 9 \
+	2>/dev/null &&
+	run_ok "raw for PPP" --read "$tmp/praw.pcap" \
+		--write "$tmp/praw-out.pcap" --quiet; then
+	"$REASM_PCAPDUMP" --no-ts "$tmp/praw-out.pcap" |
+		awk '{ print $2 - 0, $3 }' >"$tmp/praw.txt"
+	for link in ppp:4 pppoe:22; do
+		name=${link%:*}
+		hl=${link#*:}
+		if ! "$REASM_GEN" --write "$tmp/$name.pcap" --link "$name" \
+			--count 40 --seed 9 2>/dev/null; then
+			fail "reasm-gen --link $name"
+			continue
+		fi
+		run_ok "$name" --read "$tmp/$name.pcap" \
+			--write "$tmp/$name-out.pcap" \
+			--stats "$tmp/$name.json" --quiet || continue
+		"$REASM_PCAPDUMP" --no-ts "$tmp/$name-out.pcap" |
+			awk -v hl="$hl" '{
+				if (hl == 22 &&
+				    substr($3, 37, 4) != sprintf("%04x", $1 - 20))
+					print "bad PPPoE length"
+				print $2 - hl, substr($3, 2 * hl + 1)
+			}' >"$tmp/$name.txt"
+		oks=$(sed -n 's/.*"ReasmOKs": \([0-9]*\).*/\1/p' \
+			"$tmp/$name.json")
+		if [ "${oks:-0}" -gt 0 ] &&
+			cmp -s "$tmp/praw.txt" "$tmp/$name.txt"; then
+			pass "$name: $oks datagrams, the frames of raw IP"
+		else
+			fail "$name: output differs from raw IP's ($oks reassembled)"
+		fi
+	done
+fi
+
 finish cli_test
