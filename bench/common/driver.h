@@ -33,6 +33,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
@@ -160,6 +161,18 @@ std::vector<TargetLine> Lines(const std::vector<T> &targets, F line)
 	return lines;
 }
 
+/* The extremes of a case's repetitions, reported beside the median so
+ * that the plots draw min-max bars. */
+inline double StatMin(const std::vector<double> &v)
+{
+	return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
+}
+
+inline double StatMax(const std::vector<double> &v)
+{
+	return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+}
+
 /* Register one benchmark per case (each with a member name), Iterations(1)
  * timed by hand, R repetitions of which only the aggregates are kept;
  * 0, for setup to return. */
@@ -172,6 +185,8 @@ int Register(const std::vector<Case> &cases,
 			->Iterations(1)
 			->Repetitions(reps)
 			->ReportAggregatesOnly(true)
+			->ComputeStatistics("min", StatMin)
+			->ComputeStatistics("max", StatMax)
 			->UseManualTime()
 			->Unit(benchmark::kMillisecond);
 	return 0;
