@@ -73,8 +73,7 @@ int grain_impl_create(void **objp, size_t size, const struct grain_alloc *alloc,
 	return 0;
 }
 
-void grain_impl_destroy(void *obj, const struct grain_alloc *alloc,
-			size_t size)
+void grain_impl_destroy(void *obj, const struct grain_alloc *alloc, size_t size)
 {
 	/* A copy: the hooks may live in the memory being freed. */
 	struct grain_alloc hooks = *alloc;

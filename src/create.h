@@ -15,7 +15,7 @@
 /* Where a block keeps, in its object, the hooks it was allocated with and
  * the flag that tells grain_x_destroy() the object is its to free. */
 struct grain_impl_life_at {
-	size_t alloc;   /* offsetof a struct grain_alloc */
+	size_t alloc;	/* offsetof a struct grain_alloc */
 	size_t created; /* offsetof a bool */
 };
 

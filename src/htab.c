@@ -35,7 +35,7 @@ _Static_assert(sizeof(struct grain_hnode) <= 40 || sizeof(void *) != 8,
 	       "the node stays at 40 bytes");
 
 char grain_impl_htab_grace_token; /* read-side sections -> reclaims */
-static char barrier_token;        /* reclaims -> grain_rcu_barrier() */
+static char barrier_token;	  /* reclaims -> grain_rcu_barrier() */
 
 /* --- reclamation -------------------------------------------------------- */
 
@@ -113,7 +113,7 @@ static void rcu_done(struct rcu_head *head)
 	while (rest != NULL) {
 		n = rest;
 		HTAB_TSAN_ACQUIRE(n); /* its retirement, before its link */
-		rest = n->next; /* before the node is handed back */
+		rest = n->next;	      /* before the node is handed back */
 		reclaim_now(n);
 	}
 	HTAB_TSAN_RELEASE(&barrier_token);
@@ -208,8 +208,10 @@ int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why)
 		 * full, not if the keys collide outright: grow, but never past
 		 * four buckets per entry, so that colliding keys cannot make
 		 * the table allocate without bound. */
-		uint64_t buckets = (uint64_t)grain_impl_htab_array_locked(st)->mask + 1;
-		if (buckets * 2 <= 4 * ((uint64_t)grain_impl_htab_entries(st) + 1)) {
+		uint64_t buckets =
+			(uint64_t)grain_impl_htab_array_locked(st)->mask + 1;
+		if (buckets * 2 <=
+		    4 * ((uint64_t)grain_impl_htab_entries(st) + 1)) {
 			atomic_store_explicit(&st->grow_wanted, true,
 					      memory_order_relaxed);
 			s->todo |= GRAIN_IMPL_HTAB_TODO_RESIZE;
@@ -338,8 +340,10 @@ static int check_config(const struct grain_htab_config *cfg,
 			const struct grain_alloc *alloc)
 {
 	if (cfg == NULL || cfg->ops.hash == NULL || cfg->ops.eq == NULL ||
-	    (cfg->flags & ~(GRAIN_HTAB_NO_RCU | GRAIN_HTAB_BATCH_RECLAIM)) != 0 ||
-	    (cfg->policy != GRAIN_HTAB_EVICT && cfg->policy != GRAIN_HTAB_REFUSE))
+	    (cfg->flags & ~(GRAIN_HTAB_NO_RCU | GRAIN_HTAB_BATCH_RECLAIM)) !=
+		    0 ||
+	    (cfg->policy != GRAIN_HTAB_EVICT &&
+	     cfg->policy != GRAIN_HTAB_REFUSE))
 		return -EINVAL;
 	/* Half a pair of hooks would mix two allocators. */
 	if (alloc != NULL && (alloc->alloc == NULL) != (alloc->free == NULL))
@@ -401,7 +405,8 @@ static void apply_config(struct grain_htab *h,
 	 * at once, and ops.defer takes them one by one. */
 	if ((h->flags & GRAIN_HTAB_NO_RCU) || h->ops.defer != NULL)
 		h->flags &= ~GRAIN_HTAB_BATCH_RECLAIM;
-	h->flavor = cfg->rcu_flavor != NULL ? cfg->rcu_flavor : &urcu_memb_flavor;
+	h->flavor = cfg->rcu_flavor != NULL ? cfg->rcu_flavor
+					    : &urcu_memb_flavor;
 }
 
 int grain_htab_create(struct grain_htab **htabp,
@@ -412,9 +417,9 @@ int grain_htab_create(struct grain_htab **htabp,
 		return -EINVAL;
 	unsigned stripes = cfg->stripes ? cfg->stripes : HTAB_DEFAULT_STRIPES;
 	unsigned buckets = cfg->buckets ? cfg->buckets : HTAB_DEFAULT_BUCKETS;
-	size_t dir_size = ((size_t)stripes * sizeof(htab_array *) +
-			   GRAIN_CACHELINE - 1) /
-			  GRAIN_CACHELINE * GRAIN_CACHELINE;
+	size_t dir_size =
+		((size_t)stripes * sizeof(htab_array *) + GRAIN_CACHELINE - 1) /
+		GRAIN_CACHELINE * GRAIN_CACHELINE;
 	size_t head = (sizeof(struct grain_htab) + GRAIN_CACHELINE - 1) /
 		      GRAIN_CACHELINE * GRAIN_CACHELINE;
 	size_t size = head + dir_size + (size_t)stripes * sizeof(htab_stripe);
@@ -423,7 +428,7 @@ int grain_htab_create(struct grain_htab **htabp,
 	if (h == NULL)
 		return -ENOMEM;
 	memset(h, 0, size);
-	h->dir = (htab_array *_Atomic *)(void *)((char *)h + head);
+	h->dir = (htab_array * _Atomic *)(void *)((char *)h + head);
 	h->stripes = (htab_stripe *)(void *)((char *)h + head + dir_size);
 	apply_config(h, cfg, stripes, buckets);
 	if (alloc != NULL)
@@ -443,8 +448,8 @@ int grain_htab_create(struct grain_htab **htabp,
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < stripes; i++)
-		h->stripes[i].arr = atomic_load_explicit(&h->dir[i],
-							 memory_order_relaxed);
+		h->stripes[i].arr =
+			atomic_load_explicit(&h->dir[i], memory_order_relaxed);
 	*htabp = h;
 	return 0;
 }
@@ -551,8 +556,8 @@ void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
 		return;
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *s = (htab_stripe *)&h->stripes[i];
-		st->entries += atomic_load_explicit(&s->entries,
-						    memory_order_relaxed);
+		st->entries +=
+			atomic_load_explicit(&s->entries, memory_order_relaxed);
 		st->inserts += grain_impl_htab_get(&s->inserts);
 		st->lookups += grain_impl_htab_get(&s->hits) +
 			       grain_impl_htab_get(&s->misses);
@@ -564,8 +569,8 @@ void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
 		st->resizes += grain_impl_htab_get(&s->resizes);
 		if (grain_impl_htab_get(&s->longest) > st->longest_chain)
 			st->longest_chain = grain_impl_htab_get(&s->longest);
-		st->buckets += atomic_load_explicit(&s->buckets,
-						    memory_order_relaxed);
+		st->buckets +=
+			atomic_load_explicit(&s->buckets, memory_order_relaxed);
 	}
 	st->bytes = grain_htab_bytes_exact(h);
 }

@@ -29,9 +29,8 @@ static uint64_t oldest_of(const htab_stripe *st)
 				    memory_order_relaxed);
 }
 
-unsigned htab_expire_stripe(struct grain_htab *h, htab_stripe *st,
-			    uint64_t now, unsigned max,
-			    struct grain_hnode **retired)
+unsigned htab_expire_stripe(struct grain_htab *h, htab_stripe *st, uint64_t now,
+			    unsigned max, struct grain_hnode **retired)
 {
 	unsigned n = 0;
 
@@ -96,7 +95,8 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 					  old ? GRAIN_HTAB_EXPIRED
 					      : GRAIN_HTAB_EVICTED,
 					  &retired);
-		grain_impl_htab_bump(old ? &st->expirations : &st->evictions, 1);
+		grain_impl_htab_bump(old ? &st->expirations : &st->evictions,
+				     1);
 		n++;
 	}
 	/* What eviction frees is credited to the stripe whose bytes asked
@@ -204,7 +204,8 @@ void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
 		if (n != 0) {
 			sampled++;
 			empty_rounds = 0;
-			first += stride + 1; /* the next sample looks elsewhere */
+			first += stride +
+				 1; /* the next sample looks elsewhere */
 			continue;
 		}
 		/* The sampled stripes were empty (or emptied under us):

@@ -16,7 +16,7 @@
 #define HTAB_DEFAULT_BATCH (64 * 1024)
 #define HTAB_MAX_STRIPES 65536u
 #define HTAB_MAX_BUCKETS (1u << 22) /* overflow indexes fit 24 bits */
-#define HTAB_EVICT_BATCH 32u /* entries evicted per stripe lock hold */
+#define HTAB_EVICT_BATCH 32u	    /* entries evicted per stripe lock hold */
 
 /* ThreadSanitizer cannot see liburcu's grace periods (liburcu is not
  * instrumented): tell it that every read-side section ends before any
@@ -46,7 +46,6 @@ static inline bool htab_expired(const struct grain_htab *h,
 {
 	return h->ttl != 0 && now >= n->stamp && now - n->stamp >= h->ttl;
 }
-
 
 /* Both remainders of @st: the lock holder's and the evictors' credit. */
 static inline int64_t htab_remainder(const htab_stripe *st)
@@ -80,11 +79,11 @@ static inline void htab_credit_bytes(struct grain_htab *h, htab_stripe *st,
 		    delta;
 
 	if (c >= h->mem_fold || c <= -h->mem_fold)
-		atomic_fetch_add_explicit(&h->total,
-					  atomic_exchange_explicit(
-						  &st->credit, 0,
-						  memory_order_relaxed),
-					  memory_order_relaxed);
+		atomic_fetch_add_explicit(
+			&h->total,
+			atomic_exchange_explicit(&st->credit, 0,
+						 memory_order_relaxed),
+			memory_order_relaxed);
 }
 
 /* The entry count above which @st asks for a grow at @buckets buckets. */
@@ -145,8 +144,7 @@ void htab_resize_if_due(struct grain_htab *h, htab_stripe *st);
 void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
 		uint64_t now);
 /* Retire up to @max entries of @st expired at @now onto *@retired. */
-unsigned htab_expire_stripe(struct grain_htab *h, htab_stripe *st,
-			    uint64_t now, unsigned max,
-			    struct grain_hnode **retired);
+unsigned htab_expire_stripe(struct grain_htab *h, htab_stripe *st, uint64_t now,
+			    unsigned max, struct grain_hnode **retired);
 
 #endif /* GRAIN_SRC_HTAB_INTERNAL_H */

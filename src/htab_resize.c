@@ -36,7 +36,8 @@ static void *map_huge(size_t size)
 	if (p == MAP_FAILED)
 		return NULL;
 	/* Trim to a 2 MiB aligned run of @size bytes. */
-	char *start = (char *)(((uintptr_t)p + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
+	char *start =
+		(char *)(((uintptr_t)p + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
 	if (start > p)
 		munmap(p, (size_t)(start - p));
 	size_t tail = (size_t)(p + len - (start + size));
@@ -49,7 +50,8 @@ static void *map_huge(size_t size)
 static size_t array_size(uint32_t buckets, uint32_t nover)
 {
 	return sizeof(htab_array) +
-	       ((size_t)buckets + nover) * sizeof(struct grain_impl_htab_bucket);
+	       ((size_t)buckets + nover) *
+		       sizeof(struct grain_impl_htab_bucket);
 }
 
 /* Fill in a fresh array's header in zeroed memory @mem. */
@@ -110,8 +112,8 @@ int htab_arrays_first(struct grain_htab *h, uint32_t buckets, uint32_t nover)
 			for (uint32_t i = 0; i < n; i++)
 				atomic_init(&h->dir[i],
 					    array_init(slab + (size_t)i * size,
-						       HTAB_SLAB, buckets, nover,
-						       i));
+						       HTAB_SLAB, buckets,
+						       nover, i));
 			return 0;
 		}
 	}
@@ -119,9 +121,10 @@ int htab_arrays_first(struct grain_htab *h, uint32_t buckets, uint32_t nover)
 		htab_array *a = htab_array_new(h, buckets, nover, i);
 		if (a == NULL) {
 			for (uint32_t j = 0; j < i; j++)
-				htab_array_free(h, atomic_load_explicit(
-							   &h->dir[j],
-							   memory_order_relaxed));
+				htab_array_free(h,
+						atomic_load_explicit(
+							&h->dir[j],
+							memory_order_relaxed));
 			return -ENOMEM;
 		}
 		atomic_init(&h->dir[i], a);
@@ -154,12 +157,14 @@ static bool fill_one(htab_array *a, struct grain_hnode *n, uint16_t sig)
 	struct grain_impl_htab_bucket *b = &a->b[n->hash & a->mask];
 
 	for (;;) {
-		uint32_t meta = atomic_load_explicit(&b->meta, memory_order_relaxed);
+		uint32_t meta =
+			atomic_load_explicit(&b->meta, memory_order_relaxed);
 		unsigned occ = meta >> GRAIN_IMPL_HTAB_OCC_SHIFT;
 		if (occ != GRAIN_IMPL_HTAB_SLOT_MASK) {
 			unsigned i = grain_impl_htab_ctz(~occ);
 			grain_impl_htab_set_sig(b, i, sig);
-			atomic_store_explicit(&b->node[i], n, memory_order_relaxed);
+			atomic_store_explicit(&b->node[i], n,
+					      memory_order_relaxed);
 			atomic_store_explicit(
 				&b->meta,
 				meta | 1u << (GRAIN_IMPL_HTAB_OCC_SHIFT + i),
@@ -188,8 +193,8 @@ static bool for_each_slot(htab_array *old,
 	for (uint32_t h = 0; h <= old->mask; h++) {
 		struct grain_impl_htab_bucket *b = &old->b[h];
 		for (;;) {
-			uint32_t meta = atomic_load_explicit(&b->meta,
-							     memory_order_relaxed);
+			uint32_t meta = atomic_load_explicit(
+				&b->meta, memory_order_relaxed);
 			for (unsigned m = meta >> GRAIN_IMPL_HTAB_OCC_SHIFT;
 			     m != 0; m &= m - 1) {
 				struct grain_hnode *n = atomic_load_explicit(
@@ -242,7 +247,8 @@ static int64_t overflow_needed(struct grain_htab *h, htab_array *old,
 	(void)for_each_slot(old, count_fn, &c);
 	for (uint32_t i = 0; i < buckets; i++)
 		if (count[i] > GRAIN_HTAB_BUCKET_SLOTS)
-			need += (int64_t)((count[i] - 1u) / GRAIN_HTAB_BUCKET_SLOTS);
+			need += (int64_t)((count[i] - 1u) /
+					  GRAIN_HTAB_BUCKET_SLOTS);
 	grain_mem_free(&h->alloc, count, size, alignof(uint32_t));
 	return need;
 }
@@ -254,8 +260,10 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 	/* A first guess at the overflow reserve: room for chains of a
 	 * Poisson load at max_load and some slack for the inserts to come.
 	 * If the keys collide more than that, count exactly. */
-	uint64_t guess = buckets / 8u + grain_impl_htab_entries(st) /
-					       (4u * GRAIN_HTAB_BUCKET_SLOTS) + 2u;
+	uint64_t guess =
+		buckets / 8u +
+		grain_impl_htab_entries(st) / (4u * GRAIN_HTAB_BUCKET_SLOTS) +
+		2u;
 	htab_array *a = htab_array_new(h, buckets, (uint32_t)guess, st->index);
 
 	if (a == NULL)
@@ -267,12 +275,13 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 	if (!for_each_slot(old, fill_fn, a)) {
 		htab_array_free(h, a);
 		int64_t need = overflow_needed(h, old, buckets);
-		if (need < 0 || (uint64_t)buckets + (uint64_t)need +
-					 buckets / 8u + 2u >
-				 GRAIN_IMPL_HTAB_NEXT_MASK)
+		if (need < 0 ||
+		    (uint64_t)buckets + (uint64_t)need + buckets / 8u + 2u >
+			    GRAIN_IMPL_HTAB_NEXT_MASK)
 			return -ENOMEM;
 		a = htab_array_new(h, buckets,
-				   (uint32_t)need + buckets / 8u + 2u, st->index);
+				   (uint32_t)need + buckets / 8u + 2u,
+				   st->index);
 		if (a == NULL)
 			return -ENOMEM;
 		(void)for_each_slot(old, fill_fn, a);

@@ -39,7 +39,8 @@ static unsigned band_capacity(const struct grain_prio_config *cfg, unsigned b)
 /* Validates cfg; returns the header size plus all rings, or 0. */
 size_t grain_prio_memsize(const struct grain_prio_config *cfg)
 {
-	if (cfg == NULL || cfg->bands == 0 || cfg->bands > GRAIN_PRIO_MAX_BANDS ||
+	if (cfg == NULL || cfg->bands == 0 ||
+	    cfg->bands > GRAIN_PRIO_MAX_BANDS ||
 	    (cfg->flags & ~PRIO_KNOWN_FLAGS) != 0)
 		return 0;
 	for (unsigned i = 0; cfg->priomap && i < GRAIN_PRIO_PRIORITIES; i++)
@@ -75,7 +76,8 @@ int grain_prio_init(struct grain_prio *p, const struct grain_prio_config *cfg)
 		 * fewer than its 3. */
 		unsigned b = cfg->priomap ? cfg->priomap[i]
 					  : grain_prio_default_priomap[i];
-		p->ro.priomap[i] = (uint8_t)(b < cfg->bands ? b : cfg->bands - 1);
+		p->ro.priomap[i] =
+			(uint8_t)(b < cfg->bands ? b : cfg->bands - 1);
 	}
 
 	char *at = (char *)p + ((sizeof(*p) + GRAIN_CACHELINE - 1) &
@@ -163,7 +165,8 @@ void grain_impl_prio_settle(struct grain_prio *p, unsigned band)
 	 * sleep. (In weighted mode the scheduler lock, which every dequeue
 	 * attempt takes, already hides the window from the others; the wake
 	 * costs one read-modify-write there and keeps one rule for both.) */
-	if ((p->ro.flags & (GRAIN_PRIO_WAIT | GRAIN_PRIO_SC)) == GRAIN_PRIO_WAIT)
+	if ((p->ro.flags & (GRAIN_PRIO_WAIT | GRAIN_PRIO_SC)) ==
+	    GRAIN_PRIO_WAIT)
 		grain_impl_ring_notify(&p->sleepers);
 }
 
@@ -206,7 +209,8 @@ unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p, void **objs,
 			credit = p->ro.weights[cur];
 		}
 		unsigned want = n - got < credit ? n - got : credit;
-		unsigned k = grain_impl_prio_take(p, cur, objs + got, want, bandp);
+		unsigned k =
+			grain_impl_prio_take(p, cur, objs + got, want, bandp);
 		if (k != 0) {
 			got += k;
 			credit -= k;
@@ -249,8 +253,8 @@ int grain_prio_dequeue_wait(struct grain_prio *p, void **objp, unsigned *bandp,
 	return rc > 0 ? 0 : rc;
 }
 
-int grain_prio_dequeue_burst_wait(struct grain_prio *p, void **objs,
-				  unsigned n, int64_t timeout_ns)
+int grain_prio_dequeue_burst_wait(struct grain_prio *p, void **objs, unsigned n,
+				  int64_t timeout_ns)
 {
 	if (p == NULL || objs == NULL || n == 0 || n > (unsigned)INT32_MAX ||
 	    !(p->ro.flags & GRAIN_PRIO_WAIT))

@@ -55,8 +55,9 @@ size_t grain_ring_memsize(unsigned capacity)
 	if (!capacity_ok(capacity))
 		return 0;
 	/* At most 2^31 slots of 16 bytes: no overflow in 64 bits. */
-	uint64_t size = sizeof(struct grain_ring) +
-			(uint64_t)capacity * sizeof(struct grain_impl_ring_slot);
+	uint64_t size =
+		sizeof(struct grain_ring) +
+		(uint64_t)capacity * sizeof(struct grain_impl_ring_slot);
 	/* Round up so the last slot's line is not shared with a neighbour. */
 	size = (size + GRAIN_CACHELINE - 1) & ~(uint64_t)(GRAIN_CACHELINE - 1);
 	return size > SIZE_MAX ? 0 : (size_t)size;
@@ -186,7 +187,8 @@ int grain_impl_wait(struct grain_impl_ring_sleepers *s,
 		/* The largest time_t (32 or 64 bits), computed without
 		 * overflow; a deadline beyond it means forever. */
 		const int64_t time_max =
-			(int64_t)((UINT64_C(1) << (sizeof(time_t) * CHAR_BIT - 1)) -
+			(int64_t)((UINT64_C(1)
+				   << (sizeof(time_t) * CHAR_BIT - 1)) -
 				  1);
 		int64_t sec = timeout_ns / 1000000000;
 		long nsec = (long)(timeout_ns % 1000000000);
@@ -245,8 +247,8 @@ static int ring_wait(struct grain_ring *r, struct wait_op *op,
 		     int64_t timeout_ns)
 {
 	/* Enqueuers wait for room, which dequeuers announce on their side. */
-	struct grain_impl_ring_sleepers *s =
-		op->enqueue ? &r->cons.sleepers : &r->prod.sleepers;
+	struct grain_impl_ring_sleepers *s = op->enqueue ? &r->cons.sleepers
+							 : &r->prod.sleepers;
 
 	op->ring = r;
 	int rc = grain_impl_wait(s, wait_attempt, op, timeout_ns);

@@ -57,8 +57,8 @@ void bench_sleep_until(const struct timespec *t0, unsigned ms)
 		;
 }
 
-int bench_start_thread(pthread_t *tid, void *(*fn)(void *), void *arg,
-		       bool pin, unsigned cpu)
+int bench_start_thread(pthread_t *tid, void *(*fn)(void *), void *arg, bool pin,
+		       unsigned cpu)
 {
 	pthread_attr_t attr;
 	int rc = pthread_attr_init(&attr);

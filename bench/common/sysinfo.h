@@ -30,8 +30,8 @@ void bench_sleep_until(const struct timespec *t0, unsigned ms);
 
 /** Start fn(arg) in *@p tid, pinned to @p cpu if @p pin.
  * @return 0 or a negative errno. */
-int bench_start_thread(pthread_t *tid, void *(*fn)(void *), void *arg,
-		       bool pin, unsigned cpu);
+int bench_start_thread(pthread_t *tid, void *(*fn)(void *), void *arg, bool pin,
+		       unsigned cpu);
 
 /**
  * bench_pingpong_ns - calibration: two threads pinned to CPUs 0 and 1 pass

@@ -18,11 +18,11 @@
 #include <stdlib.h>
 
 #define CHARGE 64u
-#define TTL    1000u
+#define TTL 1000u
 
 struct entry {
 	struct grain_hnode node; /* the table's links: embedded, zeroed */
-	uint64_t key;            /* the cached value would follow */
+	uint64_t key;		 /* the cached value would follow */
 };
 
 static unsigned evicted, expired, bad;
@@ -96,10 +96,14 @@ static bool cached(struct grain_htab *h, uint64_t key)
 int main(void)
 {
 	struct grain_htab_config cfg = {
-		.ops = { .hash = hash, .eq = eq, .unlinked = unlinked,
+		.ops = { .hash = hash,
+			 .eq = eq,
+			 .unlinked = unlinked,
 			 .reclaim = reclaim },
-		.stripes = 1, .ttl = TTL,
-		.mem_high = 100 * CHARGE, .mem_low = 80 * CHARGE,
+		.stripes = 1,
+		.ttl = TTL,
+		.mem_high = 100 * CHARGE,
+		.mem_low = 80 * CHARGE,
 	};
 	struct grain_htab_stats st;
 	struct grain_htab *h;
@@ -119,7 +123,8 @@ int main(void)
 
 		grain_htab_lock(h, &k, &s);
 		n = grain_htab_find_locked(&s, &k);
-		check(n && grain_htab_touch_locked(&s, n, now++) == 0, "touch", k);
+		check(n && grain_htab_touch_locked(&s, n, now++) == 0, "touch",
+		      k);
 		grain_htab_unlock(&s);
 	}
 	/* Key 100 takes the total above mem_high: the insert evicts (after
@@ -138,7 +143,8 @@ int main(void)
 
 	grain_htab_stats(h, &st);
 	check(st.entries == 70 && st.evictions == 21 && st.expirations == 10 &&
-	      grain_htab_bytes_exact(h) == 70 * CHARGE, "stats", st.entries);
+		      grain_htab_bytes_exact(h) == 70 * CHARGE,
+	      "stats", st.entries);
 
 	grain_htab_destroy(h); /* reclaims all, waits for the deferred */
 	check(reclaimed == 101, "every entry reclaimed", reclaimed);

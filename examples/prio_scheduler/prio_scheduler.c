@@ -23,13 +23,13 @@
 #include <stdlib.h>
 
 struct packet {
-	unsigned seq;     /* per producer and band, from 0 */
-	unsigned band;    /* where the producer queued it */
-	unsigned from;    /* producer */
-	unsigned sent;    /* times the scheduler sent it (must be 1) */
+	unsigned seq;  /* per producer and band, from 0 */
+	unsigned band; /* where the producer queued it */
+	unsigned from; /* producer */
+	unsigned sent; /* times the scheduler sent it (must be 1) */
 };
 
-#define N	 3000u  /* packets per producer in part 2 */
+#define N 3000u /* packets per producer in part 2 */
 static struct packet pkts[2][N];
 static int bad;
 
@@ -60,8 +60,9 @@ static void strict_priority(void)
 		unsigned prio = grain_prio_dscp_to_priority(dscp[i]);
 
 		/* The object is any pointer; here the packet's index. */
-		check(grain_prio_try_enqueue_prio(q, prio, (void *)(uintptr_t)(i + 1))
-		      == 0, "enqueue");
+		check(grain_prio_try_enqueue_prio(
+			      q, prio, (void *)(uintptr_t)(i + 1)) == 0,
+		      "enqueue");
 	}
 	for (i = 0; i < sizeof(dscp); i++) {
 		check(grain_prio_try_dequeue(q, &obj, &band) == 0, "dequeue");
@@ -95,7 +96,9 @@ static void weighted(void)
 {
 	static const unsigned weights[] = { 4, 2, 1 };
 	struct grain_prio_config cfg = {
-		.bands = 3, .capacity = 4096, .weights = weights,
+		.bands = 3,
+		.capacity = 4096,
+		.weights = weights,
 		.flags = GRAIN_PRIO_WEIGHTED | GRAIN_PRIO_SC | GRAIN_PRIO_WAIT,
 	};
 	unsigned next[2][3] = { { 0 } }, share[3] = { 0 }, got = 0, band, i;
@@ -126,10 +129,12 @@ static void weighted(void)
 	for (i = 0; i < 2 * N; i++)
 		check(pkts[i / N][i % N].sent == 1, "sent exactly once");
 	printf("prio_scheduler: weighted shares of the first 700: "
-	       "%u %u %u (weights 4 2 1)\n", share[0], share[1], share[2]);
+	       "%u %u %u (weights 4 2 1)\n",
+	       share[0], share[1], share[2]);
 	for (i = 0; i < 3; i++)
 		check(share[i] + 35 >= 100 * weights[i] &&
-		      share[i] <= 100 * weights[i] + 35, "weighted share");
+			      share[i] <= 100 * weights[i] + 35,
+		      "weighted share");
 	grain_prio_destroy(wq);
 }
 

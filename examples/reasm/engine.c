@@ -48,10 +48,10 @@
  * 28 bytes for IPv4, 52 for IPv6. */
 struct rkey {
 	uint32_t id;
-	uint32_t vlan;    /* tag count << 24, VIDs of tags 1 and 2 */
+	uint32_t vlan;	       /* tag count << 24, VIDs of tags 1 and 2 */
 	uint32_t vlan_more[2]; /* VIDs of tags 3 to REASM_MAX_VLAN_TAGS */
-	uint8_t family; /* 4 or 6 */
-	uint8_t proto;  /* IPv4 protocol; 0 for IPv6 */
+	uint8_t family;	       /* 4 or 6 */
+	uint8_t proto;	       /* IPv4 protocol; 0 for IPv6 */
 	uint8_t pad[2];
 	uint8_t addr[32]; /* IPv4: src, dst in 8 bytes; IPv6: src, dst */
 };
@@ -71,11 +71,11 @@ enum type_kind {
  * length, as offsets in the frame (0: absent; none of them can start a
  * frame), and the link's type field before the outermost IP header. */
 struct encap {
-	uint32_t pppoe;     /* the PPPoE header (its length field) */
-	uint32_t outer;     /* a tunnel's outer IP header */
-	uint32_t gre;       /* the GRE header */
-	uint32_t gre_hlen;  /* its length */
-	uint32_t type_off;  /* the link's type field */
+	uint32_t pppoe;	   /* the PPPoE header (its length field) */
+	uint32_t outer;	   /* a tunnel's outer IP header */
+	uint32_t gre;	   /* the GRE header */
+	uint32_t gre_hlen; /* its length */
+	uint32_t type_off; /* the link's type field */
 	uint16_t gre_flags;
 	uint8_t outer_family; /* 4, 6; 0: no tunnel */
 	uint8_t type_kind;    /* enum type_kind */
@@ -102,30 +102,31 @@ struct piece {
 enum { FIRST_IN = 1, LAST_IN = 2, STALLED = 4 };
 
 #define INLINE_PIECES 4u
-#define INLINE_HEAD 96u /* Ethernet, two tags, IPv4 with 40 bytes of options;
+#define INLINE_HEAD \
+	96u /* Ethernet, two tags, IPv4 with 40 bytes of options;
 			   IPv6 with 32 bytes of extension headers (more:
 			   allocated) */
 
 struct dgram {
 	struct rkey key; /* just before the node: a hit is one cache line */
 	struct grain_hnode node;
-	uint32_t len;    /* end of the datagram (or largest end so far) */
-	uint32_t meat;   /* bytes held */
+	uint32_t len;	 /* end of the datagram (or largest end so far) */
+	uint32_t meat;	 /* bytes held */
 	uint32_t nfrags; /* fragments whose bytes are in it */
 	uint32_t npieces, cap;
 	uint8_t flags;
-	uint8_t ecn;     /* OR of the fragments' ECN bits (Linux's table) */
+	uint8_t ecn;	    /* OR of the fragments' ECN bits (Linux's table) */
 	uint8_t v6_nexthdr; /* the offset-0 fragment's Fragment header NH */
 	uint16_t max_size, max_df_size; /* IPv4 DF rule */
-	uint32_t head_len;  /* bytes of head: link + IP header (+ v6 ext);
+	uint32_t head_len; /* bytes of head: link + IP header (+ v6 ext);
 			       an IPv6 chain alone may pass 64 KiB */
 	uint32_t l2_len;
-	uint32_t nh_off;    /* IPv6: offset in head of the NH byte to patch */
-	struct encap enc;   /* length fields in head around the IP header */
-	uint64_t first_ts;  /* capture time of the first fragment */
-	uint32_t born;      /* IPv4: its source's src_born count when begun */
+	uint32_t nh_off;      /* IPv6: offset in head of the NH byte to patch */
+	struct encap enc;     /* length fields in head around the IP header */
+	uint64_t first_ts;    /* capture time of the first fragment */
+	uint32_t born;	      /* IPv4: its source's src_born count when begun */
 	struct piece *pieces; /* small: the inline array below */
-	uint8_t *head;        /* small: the inline bytes below */
+	uint8_t *head;	      /* small: the inline bytes below */
 	/* A typical datagram needs no allocation beyond this one and its
 	 * payload copies: up to INLINE_PIECES pieces and INLINE_HEAD bytes
 	 * of headers live here. */
@@ -135,9 +136,9 @@ struct dgram {
 
 struct reasm {
 	struct reasm_config cfg;
-	struct grain_alloc alloc; /* copy of *cfg.alloc, when given */
+	struct grain_alloc alloc;     /* copy of *cfg.alloc, when given */
 	const struct grain_alloc *ap; /* &alloc or NULL (default hooks) */
-	struct grain_htab *tab[2]; /* [0] IPv4, [1] IPv6 */
+	struct grain_htab *tab[2];    /* [0] IPv4, [1] IPv6 */
 	struct grain_hash_key secret;
 	struct reasm_worker *workers[MAX_WORKERS];
 	unsigned nworkers;
@@ -180,10 +181,9 @@ static int ecn_combine(uint8_t bits)
 	if ((bits & 1) && (bits & ~1u))
 		return -1; /* Not-ECT mixed with ECT or CE */
 	if ((bits & 8) && (bits & 6))
-		return 3;  /* CE is never lost */
+		return 3; /* CE is never lost */
 	return 0;
 }
-
 
 /* --- parsing ------------------------------------------------------------- */
 
@@ -191,11 +191,11 @@ static int ecn_combine(uint8_t bits)
 struct frag {
 	const uint8_t *frame;
 	uint32_t caplen, wirelen;
-	uint32_t l3;       /* offset of the IP header */
-	uint32_t ip_len;   /* IP packet length per its header */
-	uint32_t hdr_len;  /* v4: ihl*4; v6: 40 + ext headers before frag hdr */
-	uint32_t fh_off;   /* v6: offset of the Fragment header from l3 */
-	uint32_t nh_off;   /* v6: offset from l3 of the NH byte naming it */
+	uint32_t l3;	  /* offset of the IP header */
+	uint32_t ip_len;  /* IP packet length per its header */
+	uint32_t hdr_len; /* v4: ihl*4; v6: 40 + ext headers before frag hdr */
+	uint32_t fh_off;  /* v6: offset of the Fragment header from l3 */
+	uint32_t nh_off;  /* v6: offset from l3 of the NH byte naming it */
 	uint32_t offset, len; /* fragment position and payload length */
 	const uint8_t *payload;
 	bool mf, df, is_frag, truncated;
@@ -214,10 +214,10 @@ struct vlan_key {
 /* Why a frame is passed through, when a counter says so. */
 enum link_note {
 	NOTE_NONE,
-	NOTE_VLAN_DEEP,  /* vlan_too_deep */
-	NOTE_PPP_OTHER,  /* ppp_other */
-	NOTE_BAD_LINK,   /* bad_link */
-	NOTE_BAD_TUNNEL  /* bad_tunnel */
+	NOTE_VLAN_DEEP, /* vlan_too_deep */
+	NOTE_PPP_OTHER, /* ppp_other */
+	NOTE_BAD_LINK,	/* bad_link */
+	NOTE_BAD_TUNNEL /* bad_tunnel */
 };
 
 /* parse_link's results besides 1 (IP or another EtherType) and 0 (not
@@ -292,9 +292,9 @@ static int parse_ether(const uint8_t *f, uint32_t caplen, uint32_t *l3,
 		} else {
 			/* Tags 3..7: 5 VIDs of 12 bits in 64. */
 			unsigned bit = 12 * (tags - 2);
-			uint64_t m = ((uint64_t)vk->more[1] << 32 |
-				      vk->more[0]) |
-				     (uint64_t)vid << bit;
+			uint64_t m =
+				((uint64_t)vk->more[1] << 32 | vk->more[0]) |
+				(uint64_t)vid << bit;
 			vk->more[0] = (uint32_t)m;
 			vk->more[1] = (uint32_t)(m >> 32);
 		}
@@ -316,9 +316,8 @@ static int parse_ether(const uint8_t *f, uint32_t caplen, uint32_t *l3,
  * the link's type field and any PPPoE header are. @return 1; 0 if the
  * frame is not readable as IP; LINK_VLAN_DEEP, LINK_BAD (a PPP or PPPoE
  * header cut short or broken), LINK_PPP_OTHER (PPP, not IP). */
-static int parse_link(int link, const uint8_t *f, uint32_t caplen,
-		      uint32_t *l3, uint16_t *etype, struct vlan_key *vk,
-		      struct encap *e)
+static int parse_link(int link, const uint8_t *f, uint32_t caplen, uint32_t *l3,
+		      uint16_t *etype, struct vlan_key *vk, struct encap *e)
 {
 	memset(vk, 0, sizeof(*vk));
 	memset(e, 0, sizeof(*e));
@@ -358,8 +357,8 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen,
 }
 
 enum parse_result {
-	P_PASS,      /* not a fragment (or not IP): emit unchanged */
-	P_FRAG,      /* a fragment, fields filled */
+	P_PASS,	     /* not a fragment (or not IP): emit unchanged */
+	P_FRAG,	     /* a fragment, fields filled */
 	P_TRUNCATED, /* a fragment, but the capture is cut short */
 	P_MALFORMED, /* a fragment with a broken header */
 	P_BADSUM,    /* an IPv4 fragment with a wrong header checksum */
@@ -409,9 +408,9 @@ static bool v6_chain_complete(const uint8_t *p, uint32_t n, uint8_t nh)
 	for (unsigned hops = 0; hops < 32; hops++) {
 		uint32_t need;
 		switch (nh) {
-		case 0:  /* hop-by-hop (misplaced, but skippable) */
-		case 43: /* routing */
-		case 60: /* destination options */
+		case 0:	  /* hop-by-hop (misplaced, but skippable) */
+		case 43:  /* routing */
+		case 60:  /* destination options */
 		case 135: /* mobility */
 			if (off + 2 > n)
 				return false;
@@ -666,12 +665,12 @@ static enum parse_result parse(const struct reasm *r, struct frag *fr)
 {
 	uint16_t etype = 0;
 	struct vlan_key vk;
-	int rc = parse_link(r->cfg.link, fr->frame, fr->caplen, &fr->l3,
-			    &etype, &vk, &fr->enc);
+	int rc = parse_link(r->cfg.link, fr->frame, fr->caplen, &fr->l3, &etype,
+			    &vk, &fr->enc);
 
 	if (rc <= 0) {
-		fr->note = rc == LINK_VLAN_DEEP ? NOTE_VLAN_DEEP
-			   : rc == LINK_BAD	? NOTE_BAD_LINK
+		fr->note = rc == LINK_VLAN_DEEP	  ? NOTE_VLAN_DEEP
+			   : rc == LINK_BAD	  ? NOTE_BAD_LINK
 			   : rc == LINK_PPP_OTHER ? NOTE_PPP_OTHER
 						  : NOTE_NONE;
 		return P_PASS;
@@ -704,8 +703,8 @@ static enum parse_result parse(const struct reasm *r, struct frag *fr)
 	if (outer_end > fr->caplen)
 		outer_end = fr->caplen;
 	fr->l3 = inner;
-	res = parse_ip(fr, inner_etype, outer_end > inner ? outer_end - inner
-							   : 0);
+	res = parse_ip(fr, inner_etype,
+		       outer_end > inner ? outer_end - inner : 0);
 	if (res == P_PASS) {
 		/* Not a fragment inside: the frame passes as it is. */
 		memset(&fr->enc, 0, sizeof(fr->enc));
@@ -794,8 +793,8 @@ static uint32_t head_copy(const struct reasm *r, const struct frag *fr,
 	bool v4 = fr->family == 4;
 	switch (fr->enc.type_kind) {
 	case TYPE_ETHER:
-		inet_wr16(dst + eo->type_off, v4 ? INET_ETH_IPV4
-						 : INET_ETH_IPV6);
+		inet_wr16(dst + eo->type_off,
+			  v4 ? INET_ETH_IPV4 : INET_ETH_IPV6);
 		break;
 	case TYPE_PPP2:
 		inet_wr16(dst + eo->type_off, v4 ? 0x0021 : 0x0057);
@@ -1017,19 +1016,19 @@ static const struct grain_htab_params key_params = { key_hash, key_eq };
 
 /* What adding a fragment did. */
 enum add_result {
-	ADD_OK,        /* held (the datagram may now be complete) */
-	ADD_DUP,       /* nothing new: dropped, datagram kept */
-	ADD_NOMEM,     /* dropped, datagram kept */
-	ADD_PAST_END,  /* disagrees with the end: dropped, datagram kept */
-	KILL_OVERLAP,  /* datagram discarded */
+	ADD_OK,	      /* held (the datagram may now be complete) */
+	ADD_DUP,      /* nothing new: dropped, datagram kept */
+	ADD_NOMEM,    /* dropped, datagram kept */
+	ADD_PAST_END, /* disagrees with the end: dropped, datagram kept */
+	KILL_OVERLAP, /* datagram discarded */
 	KILL_BAD_END,
 	KILL_TOO_MANY,
 };
 
 /* Does the new fragment [ns, ne) win the bytes it shares with held piece
  * [ps, pe)? See enum reasm_policy. */
-static bool new_wins(enum reasm_policy p, uint32_t ns, uint32_t ne,
-		     uint32_t ps, uint32_t pe)
+static bool new_wins(enum reasm_policy p, uint32_t ns, uint32_t ne, uint32_t ps,
+		     uint32_t pe)
 {
 	switch (p) {
 	case REASM_LAST:
@@ -1300,8 +1299,8 @@ static uint32_t overlap_merge(enum reasm_policy pol, const struct dgram *d,
 			push_new(out, &m, b, cursor, oe);
 			cursor = oe;
 			if (p.end > oe)
-				out[m++] = (struct piece){ oe, p.end, oe,
-							   p.buf };
+				out[m++] =
+					(struct piece){ oe, p.end, oe, p.buf };
 			*lost += oe - os; /* the held piece's bytes */
 		} else {
 			if (cursor < os)
@@ -1512,8 +1511,8 @@ static void sample_bytes(struct reasm_worker *w)
 {
 	if ((w->sample++ & 63) != 0)
 		return;
-	uint64_t b = grain_htab_bytes(w->r->tab[0]) +
-		     grain_htab_bytes(w->r->tab[1]);
+	uint64_t b =
+		grain_htab_bytes(w->r->tab[0]) + grain_htab_bytes(w->r->tab[1]);
 	if (b > w->st.bytes_peak)
 		w->st.bytes_peak = b;
 }
@@ -1858,8 +1857,8 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 	return emitted;
 }
 
-int reasm_input(struct reasm_worker *w, const uint8_t *frame,
-		uint32_t caplen, uint32_t wirelen, uint64_t now_ns)
+int reasm_input(struct reasm_worker *w, const uint8_t *frame, uint32_t caplen,
+		uint32_t wirelen, uint64_t now_ns)
 {
 	struct frag fr;
 
@@ -1952,8 +1951,8 @@ int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
 	if (rp == NULL || cfg == NULL)
 		return -EINVAL;
 	c = *cfg;
-	if (!reasm_link_supported(c.link) || (unsigned)c.policy >=
-						     REASM_POLICY_COUNT)
+	if (!reasm_link_supported(c.link) ||
+	    (unsigned)c.policy >= REASM_POLICY_COUNT)
 		return -EINVAL;
 	if (c.timeout_v4_ns == 0)
 		c.timeout_v4_ns = 30ull * 1000000000ull;
@@ -1963,7 +1962,7 @@ int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
 		c.mem_high = 4u << 20;
 	if (c.mem_low == 0)
 		c.mem_low = c.mem_high == (4u << 20) ? 3u << 20
-						       : c.mem_high / 4 * 3;
+						     : c.mem_high / 4 * 3;
 	if (c.mem_low > c.mem_high)
 		return -EINVAL;
 	if (c.max_frags == 0)
@@ -1977,8 +1976,8 @@ int reasm_create(struct reasm **rp, const struct reasm_config *cfg)
 	if (c.decap & ~(unsigned)REASM_DECAP_ALL)
 		return -EINVAL;
 
-	struct reasm *r = grain_mem_alloc(cfg->alloc, sizeof(*r),
-					  _Alignof(struct reasm));
+	struct reasm *r =
+		grain_mem_alloc(cfg->alloc, sizeof(*r), _Alignof(struct reasm));
 	if (r == NULL)
 		return -ENOMEM;
 	memset(r, 0, sizeof(*r));
@@ -2043,8 +2042,8 @@ static void stats_add(struct reasm_stats *a, const struct reasm_stats *b)
 	const uint64_t *src = (const uint64_t *)(const void *)b;
 	uint64_t *dst = (uint64_t *)(void *)a;
 	size_t n = sizeof(*a) / sizeof(uint64_t);
-	size_t peak = offsetof(struct reasm_stats, bytes_peak) /
-		      sizeof(uint64_t);
+	size_t peak =
+		offsetof(struct reasm_stats, bytes_peak) / sizeof(uint64_t);
 
 	for (size_t i = 0; i < n; i++) {
 		if (i == peak)
@@ -2064,19 +2063,19 @@ static void stats_collect(struct reasm *r, struct reasm_stats *st)
 		stats_add(st, &r->workers[i]->st);
 		held += r->workers[i]->held_in - r->workers[i]->held_out;
 	}
-	uint64_t timeouts = atomic_load_explicit(&r->cb_timeout,
-						 memory_order_relaxed);
-	uint64_t evicted = atomic_load_explicit(&r->cb_evicted,
-						memory_order_relaxed);
-	uint64_t gone = atomic_load_explicit(&r->cb_frags,
-					     memory_order_relaxed);
+	uint64_t timeouts =
+		atomic_load_explicit(&r->cb_timeout, memory_order_relaxed);
+	uint64_t evicted =
+		atomic_load_explicit(&r->cb_evicted, memory_order_relaxed);
+	uint64_t gone =
+		atomic_load_explicit(&r->cb_frags, memory_order_relaxed);
 	st->ReasmTimeout += timeouts;
 	st->evicted += evicted;
 	st->ReasmFails += timeouts + evicted;
 	st->frags_discarded += gone;
 	st->frags_pending = held - gone;
-	uint64_t seen = atomic_load_explicit(&r->peak_read,
-					     memory_order_relaxed);
+	uint64_t seen =
+		atomic_load_explicit(&r->peak_read, memory_order_relaxed);
 	if (seen > st->bytes_peak)
 		st->bytes_peak = seen;
 }
@@ -2093,8 +2092,8 @@ void reasm_stats_read(struct reasm *r, struct reasm_stats *st)
 		st->datagrams_pending += hs.entries;
 		st->bytes_held += grain_htab_bytes_exact(r->tab[f]);
 	}
-	uint64_t seen = atomic_load_explicit(&r->peak_read,
-					     memory_order_relaxed);
+	uint64_t seen =
+		atomic_load_explicit(&r->peak_read, memory_order_relaxed);
 	while (st->bytes_held > seen &&
 	       !atomic_compare_exchange_weak_explicit(
 		       &r->peak_read, &seen, st->bytes_held,
@@ -2109,10 +2108,10 @@ void reasm_stats_shared(struct reasm *r, struct reasm_stats *st)
 	struct grain_htab_stats hs;
 
 	memset(st, 0, sizeof(*st));
-	st->ReasmTimeout = atomic_load_explicit(&r->cb_timeout,
-						memory_order_relaxed);
-	st->evicted = atomic_load_explicit(&r->cb_evicted,
-					   memory_order_relaxed);
+	st->ReasmTimeout =
+		atomic_load_explicit(&r->cb_timeout, memory_order_relaxed);
+	st->evicted =
+		atomic_load_explicit(&r->cb_evicted, memory_order_relaxed);
 	for (int f = 0; f < 2; f++) {
 		grain_htab_stats(r->tab[f], &hs);
 		st->datagrams_pending += hs.entries;
@@ -2132,8 +2131,8 @@ void reasm_destroy(struct reasm *r, struct reasm_stats *st)
 	if (st != NULL) {
 		stats_collect(r, st);
 		/* Measured from what destroy found, not derived. */
-		st->frags_pending = atomic_load_explicit(
-			&r->cb_pending_frags, memory_order_relaxed);
+		st->frags_pending = atomic_load_explicit(&r->cb_pending_frags,
+							 memory_order_relaxed);
 		st->datagrams_pending = atomic_load_explicit(
 			&r->cb_pending_dgrams, memory_order_relaxed);
 		st->bytes_held = 0;

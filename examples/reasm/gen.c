@@ -273,8 +273,8 @@ static void write_frame(struct gen *g, const uint8_t *l3, size_t len,
 		inet_wr16(frame + 2, 0); /* reserved */
 		inet_wr32(frame + 4, 1); /* interface index */
 		inet_wr16(frame + 8, 1); /* ARPHRD_ETHER */
-		frame[10] = 0;	     /* packet type: to us */
-		frame[11] = 6;	     /* address length */
+		frame[10] = 0;		 /* packet type: to us */
+		frame[11] = 6;		 /* address length */
 		memset(frame + 12, 0, 8);
 		memcpy(frame + 12, mac_a, 6);
 		hl = 20;
@@ -812,12 +812,9 @@ static void generate(struct gen *g, size_t count)
 int main(int argc, char **argv)
 {
 	static const int dlts[] = {
-		[LINK_ETHER] = DLT_EN10MB,
-		[LINK_RAW] = DLT_RAW,
-		[LINK_SLL] = DLT_LINUX_SLL,
-		[LINK_SLL2] = DLT_LINUX_SLL2,
-		[LINK_PPP] = DLT_PPP_SERIAL,
-		[LINK_PPPOE] = DLT_EN10MB,
+		[LINK_ETHER] = DLT_EN10MB,   [LINK_RAW] = DLT_RAW,
+		[LINK_SLL] = DLT_LINUX_SLL,  [LINK_SLL2] = DLT_LINUX_SLL2,
+		[LINK_PPP] = DLT_PPP_SERIAL, [LINK_PPPOE] = DLT_EN10MB,
 	};
 	const char *path = NULL;
 	unsigned long long seed = 1, count = 100;

@@ -1199,7 +1199,8 @@ static void *writer_main(void *arg)
 	 * joined), and taking it acquired all of them: whatever a
 	 * higher band still holds is found now. */
 	for (;;) {
-		int n = grain_prio_try_dequeue_burst(pl->prio, objs, WRITER_BURST);
+		int n = grain_prio_try_dequeue_burst(pl->prio, objs,
+						     WRITER_BURST);
 
 		if (n <= 0)
 			break;
@@ -1518,8 +1519,8 @@ static int start_threads(struct run *rn)
 	bool fed = rn->opt.in_iface == NULL; /* workers fed by the reader */
 	unsigned n = rn->opt.threads;
 	/* Per worker: RING_CAPACITY frames in all, at least 64 each. */
-	unsigned cap = pow2_ceil(RING_CAPACITY / n < 64 ? 64
-							: RING_CAPACITY / n);
+	unsigned cap =
+		pow2_ceil(RING_CAPACITY / n < 64 ? 64 : RING_CAPACITY / n);
 	int rc;
 
 	rn->pl.dumper = rn->dumper;

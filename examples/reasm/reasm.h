@@ -80,18 +80,18 @@ int reasm_policy_parse(const char *name);
 
 /** Link types (the pcap DLT_ values). */
 enum reasm_link {
-	REASM_LINK_RAW = 12,     /**< DLT_RAW: IPv4 or IPv6, no L2 header */
-	REASM_LINK_PPP = 9,      /**< DLT_PPP: optional 0xff 0x03, then the
+	REASM_LINK_RAW = 12,	    /**< DLT_RAW: IPv4 or IPv6, no L2 header */
+	REASM_LINK_PPP = 9,	    /**< DLT_PPP: optional 0xff 0x03, then the
 				      PPP protocol (1 or 2 bytes) */
 	REASM_LINK_PPP_SERIAL = 50, /**< DLT_PPP_SERIAL: as DLT_PPP */
-	REASM_LINK_ETHERNET = 1, /**< DLT_EN10MB, 0..REASM_MAX_VLAN_TAGS
+	REASM_LINK_ETHERNET = 1,    /**< DLT_EN10MB, 0..REASM_MAX_VLAN_TAGS
 				      802.1Q/802.1ad tags, then IPv4, IPv6
 				      or a PPPoE session (0x8864) carrying
 				      PPP's IPv4 (0x0021) or IPv6 (0x0057) */
-	REASM_LINK_SLL = 113,    /**< DLT_LINUX_SLL */
-	REASM_LINK_SLL2 = 276,   /**< DLT_LINUX_SLL2 */
-	REASM_LINK_IPV4 = 228,   /**< DLT_IPV4 */
-	REASM_LINK_IPV6 = 229    /**< DLT_IPV6 */
+	REASM_LINK_SLL = 113,	    /**< DLT_LINUX_SLL */
+	REASM_LINK_SLL2 = 276,	    /**< DLT_LINUX_SLL2 */
+	REASM_LINK_IPV4 = 228,	    /**< DLT_IPV4 */
+	REASM_LINK_IPV6 = 229	    /**< DLT_IPV6 */
 };
 
 /** The deepest stack of 802.1Q/802.1ad tags (any mix of TPIDs 0x8100
@@ -127,16 +127,16 @@ enum reasm_decap {
 
 /** Engine configuration; zero fields take the defaults shown. */
 struct reasm_config {
-	enum reasm_policy policy;   /**< STRICT */
-	int link;                   /**< a DLT_ value; required */
-	uint64_t timeout_v4_ns;     /**< 30 s */
-	uint64_t timeout_v6_ns;     /**< 60 s */
-	size_t mem_high;            /**< bytes per family; 4 MiB */
-	size_t mem_low;             /**< bytes per family; 3 MiB */
-	bool mem_refuse;            /**< refuse new datagrams above mem_high
+	enum reasm_policy policy; /**< STRICT */
+	int link;		  /**< a DLT_ value; required */
+	uint64_t timeout_v4_ns;	  /**< 30 s */
+	uint64_t timeout_v6_ns;	  /**< 60 s */
+	size_t mem_high;	  /**< bytes per family; 4 MiB */
+	size_t mem_low;		  /**< bytes per family; 3 MiB */
+	bool mem_refuse;	  /**< refuse new datagrams above mem_high
 				         (Linux) instead of evicting LRU ones */
-	unsigned max_frags;         /**< per datagram; 128; <= LIMIT */
-	unsigned stripes;           /**< lock stripes per table, power of
+	unsigned max_frags;	  /**< per datagram; 128; <= LIMIT */
+	unsigned stripes;	  /**< lock stripes per table, power of
 				         two; 64. 1 is the global lock */
 	/** Allocation hooks for everything the engine holds (its tables,
 	 * datagrams, payload copies); NULL: the default hooks. Output frames
@@ -167,64 +167,64 @@ struct reasm_config {
  *                 + frags_pending
  * (frags_pending: held when the engine was destroyed, or now). */
 struct reasm_stats {
-	uint64_t packets;        /**< frames given to reasm_input */
-	uint64_t passed;         /**< not fragments: emitted unchanged */
-	uint64_t ReasmReqds;     /**< fragments received */
-	uint64_t ReasmOKs;       /**< datagrams reassembled */
-	uint64_t ReasmFails;     /**< datagrams abandoned, for any reason */
-	uint64_t ReasmTimeout;   /**< ... of them, timed out */
-	uint64_t ReasmOverlaps;  /**< STRICT: datagrams discarded for an
+	uint64_t packets;	   /**< frames given to reasm_input */
+	uint64_t passed;	   /**< not fragments: emitted unchanged */
+	uint64_t ReasmReqds;	   /**< fragments received */
+	uint64_t ReasmOKs;	   /**< datagrams reassembled */
+	uint64_t ReasmFails;	   /**< datagrams abandoned, for any reason */
+	uint64_t ReasmTimeout;	   /**< ... of them, timed out */
+	uint64_t ReasmOverlaps;	   /**< STRICT: datagrams discarded for an
 				      overlap; other policies: fragments
 				      that overlapped held data */
-	uint64_t duplicates;     /**< fragments inside held data (dropped) */
-	uint64_t evicted;        /**< datagrams evicted (memory, LRU) */
-	uint64_t refused;        /**< fragments refused above mem_high */
-	uint64_t too_big;        /**< fragments or datagrams past 65535 */
-	uint64_t too_many_frags; /**< datagrams past max_frags */
-	uint64_t bad_end;        /**< datagrams discarded by the policy's
+	uint64_t duplicates;	   /**< fragments inside held data (dropped) */
+	uint64_t evicted;	   /**< datagrams evicted (memory, LRU) */
+	uint64_t refused;	   /**< fragments refused above mem_high */
+	uint64_t too_big;	   /**< fragments or datagrams past 65535 */
+	uint64_t too_many_frags;   /**< datagrams past max_frags */
+	uint64_t bad_end;	   /**< datagrams discarded by the policy's
 				      end rules (a second different last
 				      fragment, data past the end), or for
 				      a zero-length fragment */
-	uint64_t past_end;       /**< fragments dropped alone because they
+	uint64_t past_end;	   /**< fragments dropped alone because they
 				      disagreed with the datagram's end
 				      (the end rules of BSD and of the
 				      frag3-modelled policies) */
-	uint64_t bad_ecn;        /**< datagrams discarded: Not-ECT mixed
+	uint64_t bad_ecn;	   /**< datagrams discarded: Not-ECT mixed
 				      with ECT or CE */
-	uint64_t id_wrapped;     /**< IPv4 datagrams discarded: a fragment
+	uint64_t id_wrapped;	   /**< IPv4 datagrams discarded: a fragment
 				      came after its source had begun
 				      REASM_ID_DIST other datagrams, so the
 				      16-bit ID may have wrapped (Linux:
 				      ipfrag_max_dist) */
-	uint64_t truncated;      /**< captures shorter than the packet */
-	uint64_t malformed;      /**< fragments with a broken header */
-	uint64_t bad_checksum;   /**< IPv4 fragments, wrong header checksum */
+	uint64_t truncated;	   /**< captures shorter than the packet */
+	uint64_t malformed;	   /**< fragments with a broken header */
+	uint64_t bad_checksum;	   /**< IPv4 fragments, wrong header checksum */
 	uint64_t incomplete_chain; /**< IPv6 first fragments without the
 				        whole header chain (RFC 7112) */
-	uint64_t vlan_too_deep;  /**< frames with more than
+	uint64_t vlan_too_deep;	   /**< frames with more than
 				      REASM_MAX_VLAN_TAGS VLAN tags, passed
 				      through unparsed (of passed) */
-	uint64_t ppp_other;      /**< PPP frames (DLT_PPP, PPPoE, PPP in
+	uint64_t ppp_other;	   /**< PPP frames (DLT_PPP, PPPoE, PPP in
 				      GRE) of a protocol other than IPv4 and
 				      IPv6: passed through (of passed) */
-	uint64_t bad_link;       /**< frames whose PPP or PPPoE header is
+	uint64_t bad_link;	   /**< frames whose PPP or PPPoE header is
 				      cut short or broken: passed through
 				      (of passed) */
-	uint64_t tunneled;       /**< fragments found inside a tunnel
+	uint64_t tunneled;	   /**< fragments found inside a tunnel
 				      (reasm_config.decap; of ReasmReqds) */
-	uint64_t bad_tunnel;     /**< outer packets of an opened tunnel with
+	uint64_t bad_tunnel;	   /**< outer packets of an opened tunnel with
 				      a broken or cut short GRE header, an
 				      outer length past the frame or a wrong
 				      outer IPv4 checksum: passed through
 				      (of passed) */
-	uint64_t atomic;         /**< IPv6 atomic fragments (RFC 6946) */
-	uint64_t nested_frag;    /**< IPv6 datagrams (atomic fragments
+	uint64_t atomic;	   /**< IPv6 atomic fragments (RFC 6946) */
+	uint64_t nested_frag;	   /**< IPv6 datagrams (atomic fragments
 				      included) whose fragmentable part holds
 				      another Fragment header: STRICT
 				      discards them (ReasmFails), as Linux
 				      does; the other policies emit them
 				      with the inner header in place */
-	uint64_t no_memory;      /**< allocation failures */
+	uint64_t no_memory;	   /**< allocation failures */
 	/* Of frags_dropped, by reason, beside the counters above that count
 	 * only dropped fragments (duplicates, refused, malformed,
 	 * bad_checksum, incomplete_chain); these eight add up to
@@ -232,16 +232,16 @@ struct reasm_stats {
 	uint64_t frags_truncated; /**< fragments cut short by the capture
 				       (of truncated, which counts every
 				       frame) */
-	uint64_t frags_too_big;   /**< of too_big: fragments dropped (the
+	uint64_t frags_too_big;	  /**< of too_big: fragments dropped (the
 				       rest are datagrams discarded) */
 	uint64_t frags_no_memory; /**< of no_memory: fragments dropped */
 	uint64_t frags_reassembled, frags_dropped, frags_discarded;
 	uint64_t frags_pending;
 	uint64_t datagrams_pending; /**< in the tables */
-	uint64_t emitted;        /**< frames handed to the emit callback */
+	uint64_t emitted;	    /**< frames handed to the emit callback */
 	uint64_t emitted_bytes;
-	uint64_t bytes_held;     /**< memory held now, both tables */
-	uint64_t bytes_peak;     /**< most held at once, as seen by a sample
+	uint64_t bytes_held; /**< memory held now, both tables */
+	uint64_t bytes_peak; /**< most held at once, as seen by a sample
 				      every 64 fragments per worker and by
 				      every reasm_stats_read(): a lower
 				      bound of the true peak */
@@ -250,12 +250,12 @@ struct reasm_stats {
 /** One output frame: same link type as the input. Owned by whoever got it
  * from the emit callback; free with reasm_out_free(). */
 struct reasm_out {
-	uint64_t ts_ns;     /**< capture time of the packet that made it */
-	uint32_t len;       /**< bytes in data (wire length) */
-	uint32_t orig_len;  /**< length on the wire (== len unless a
+	uint64_t ts_ns;	   /**< capture time of the packet that made it */
+	uint32_t len;	   /**< bytes in data (wire length) */
+	uint32_t orig_len; /**< length on the wire (== len unless a
 			         truncated capture is passed through) */
-	uint8_t dscp;       /**< DSCP of the IP header (0 if not IP) */
-	bool reassembled;   /**< false: passed through unchanged */
+	uint8_t dscp;	   /**< DSCP of the IP header (0 if not IP) */
+	bool reassembled;  /**< false: passed through unchanged */
 	uint8_t data[];
 };
 
@@ -308,8 +308,8 @@ int reasm_worker_init(struct reasm_worker *w, struct reasm *r,
  * @return 1 if something was emitted, 0 if not; never fails: every error
  *         is a counter. Thread safety: as the table at the top.
  */
-int reasm_input(struct reasm_worker *w, const uint8_t *frame,
-		uint32_t caplen, uint32_t wirelen, uint64_t now_ns);
+int reasm_input(struct reasm_worker *w, const uint8_t *frame, uint32_t caplen,
+		uint32_t wirelen, uint64_t now_ns);
 
 /**
  * reasm_flow_of - which frames must reach the engine in order relative to

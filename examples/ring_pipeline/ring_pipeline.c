@@ -25,13 +25,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define JOBS	 20000u
-#define WORKERS	 2u
+#define JOBS 20000u
+#define WORKERS 2u
 
 struct job {
-	uint64_t n;      /* input: 1..JOBS */
+	uint64_t n;	 /* input: 1..JOBS */
 	uint64_t result; /* output: n * n */
-	unsigned seen;   /* how often the consumer got it (must be 1) */
+	unsigned seen;	 /* how often the consumer got it (must be 1) */
 };
 
 static struct job jobs[JOBS];
@@ -131,9 +131,9 @@ int main(void)
 	    !grain_ring_empty(ring_b))
 		bad = 1;
 	printf("ring_pipeline: %u jobs through %u workers, sum of squares "
-	       "%llu (expected %llu): %s\n", received, WORKERS,
-	       (unsigned long long)sum, (unsigned long long)expected,
-	       bad ? "WRONG" : "ok");
+	       "%llu (expected %llu): %s\n",
+	       received, WORKERS, (unsigned long long)sum,
+	       (unsigned long long)expected, bad ? "WRONG" : "ok");
 
 	grain_ring_destroy(ring_a);
 	grain_ring_destroy(ring_b);

@@ -159,8 +159,11 @@ extern "C" {
 /**
  * 4. grain_container_of - the object that embeds @p member at @p ptr.
  */
+/* clang-format would read "(ptr) -" as a cast of "-offsetof". */
+/* clang-format off */
 #define grain_container_of(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+/* clang-format on */
 
 /**
  * Allocation hooks (section 5).
@@ -189,8 +192,8 @@ struct grain_alloc {
  *         @p align overflows.
  * Thread safety: as the hook; the default hooks are thread-safe.
  */
-GRAIN_API GRAIN_NODISCARD void *grain_mem_alloc(const struct grain_alloc *a, size_t size,
-				size_t align);
+GRAIN_API GRAIN_NODISCARD void *grain_mem_alloc(const struct grain_alloc *a,
+						size_t size, size_t align);
 
 /**
  * grain_mem_free - release memory from grain_mem_alloc() with the same
@@ -208,9 +211,9 @@ GRAIN_API void grain_mem_free(const struct grain_alloc *a, void *ptr,
  * a new minor version may change the ABI; see README.md, "Versions and
  * ABI".
  */
-#define GRAIN_VERSION_MAJOR 0 /**< major version of the headers */
-#define GRAIN_VERSION_MINOR 3 /**< minor version of the headers */
-#define GRAIN_VERSION_PATCH 0 /**< patch version of the headers */
+#define GRAIN_VERSION_MAJOR 0	     /**< major version of the headers */
+#define GRAIN_VERSION_MINOR 3	     /**< minor version of the headers */
+#define GRAIN_VERSION_PATCH 0	     /**< patch version of the headers */
 #define GRAIN_VERSION_STRING "0.3.0" /**< "MAJOR.MINOR.PATCH" */
 
 /**

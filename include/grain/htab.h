@@ -181,10 +181,10 @@ struct grain_hnode {
 	/** @cond */
 	struct grain_hnode *prev, *next; /* LRU; retired: reclaim storage */
 	uint64_t hash;
-	uint64_t stamp;   /* caller's clock at insert / last touch */
-	uint32_t charge;  /* bytes */
-	uint32_t state;   /* free, linked, retired (+ reason) */
-	/** @endcond */
+	uint64_t stamp;	 /* caller's clock at insert / last touch */
+	uint32_t charge; /* bytes */
+	uint32_t state;	 /* free, linked, retired (+ reason) */
+			 /** @endcond */
 };
 
 /** Why the table let go of a node. */
@@ -247,18 +247,18 @@ struct grain_htab_ops {
 /** Table configuration; zero fields take the defaults shown. Copied. */
 struct grain_htab_config {
 	struct grain_htab_ops ops; /**< callbacks */
-	void *ctx;                 /**< passed to every callback */
-	unsigned stripes;    /**< power of two, 1..65536 (default 64) */
-	unsigned buckets;    /**< per stripe at start, power of two (16) */
-	unsigned max_load;   /**< entries per bucket before a grow (3) */
-	unsigned max_chain;  /**< entries of one chain that refuse inserts (64) */
-	size_t mem_high;     /**< bytes; 0: no limit */
-	size_t mem_low;      /**< bytes, <= mem_high (default mem_high*3/4) */
-	size_t mem_batch;    /**< fold granularity (default: lag <= mem_high/64,
+	void *ctx;		   /**< passed to every callback */
+	unsigned stripes;	   /**< power of two, 1..65536 (default 64) */
+	unsigned buckets;   /**< per stripe at start, power of two (16) */
+	unsigned max_load;  /**< entries per bucket before a grow (3) */
+	unsigned max_chain; /**< entries of one chain that refuse inserts (64) */
+	size_t mem_high;    /**< bytes; 0: no limit */
+	size_t mem_low;	    /**< bytes, <= mem_high (default mem_high*3/4) */
+	size_t mem_batch;   /**< fold granularity (default: lag <= mem_high/64,
 				  at most 64 KiB) */
 	enum grain_htab_policy policy; /**< above mem_high (EVICT) */
-	uint64_t ttl;        /**< caller's clock units; 0: entries never expire */
-	unsigned flags;      /**< GRAIN_HTAB_NO_RCU, GRAIN_HTAB_BATCH_RECLAIM */
+	uint64_t ttl;	/**< caller's clock units; 0: entries never expire */
+	unsigned flags; /**< GRAIN_HTAB_NO_RCU, GRAIN_HTAB_BATCH_RECLAIM */
 	const struct grain_hash_key *secret; /**< NULL: random per table */
 	/** The liburcu flavour of the table's readers (NULL: urcu-memb). */
 	const struct rcu_flavor_struct *rcu_flavor;
@@ -282,11 +282,11 @@ struct grain_htab_stats {
 	uint64_t entries, bytes;
 	uint64_t inserts, lookups, hits;
 	uint64_t evictions, expirations;
-	uint64_t refusals;       /**< -ENOSPC: memory (policy REFUSE) */
+	uint64_t refusals;	 /**< -ENOSPC: memory (policy REFUSE) */
 	uint64_t chain_refusals; /**< -EMLINK: chain at max_chain */
-	uint64_t longest_chain;  /**< most entries an insert has passed */
+	uint64_t longest_chain;	 /**< most entries an insert has passed */
 	uint64_t resizes;
-	uint64_t buckets;        /**< all stripes, now (overflow not counted) */
+	uint64_t buckets; /**< all stripes, now (overflow not counted) */
 };
 /** @var grain_htab_stats::entries
  * entries linked now
@@ -330,9 +330,10 @@ struct grain_htab_params {
  *         *htabp is untouched on error.
  * Thread safety: any thread.
  */
-GRAIN_API GRAIN_NODISCARD int grain_htab_create(struct grain_htab **htabp,
-				      const struct grain_htab_config *cfg,
-				      const struct grain_alloc *alloc);
+GRAIN_API GRAIN_NODISCARD int
+grain_htab_create(struct grain_htab **htabp,
+		  const struct grain_htab_config *cfg,
+		  const struct grain_alloc *alloc);
 
 /**
  * grain_htab_destroy - retire every entry (reason DESTROYED: reclaim is
@@ -347,7 +348,8 @@ GRAIN_API GRAIN_NODISCARD int grain_htab_create(struct grain_htab **htabp,
 GRAIN_API void grain_htab_destroy(struct grain_htab *htab);
 
 /** grain_htab_hash - the hash the table uses for @p key. Any thread. */
-GRAIN_API uint64_t grain_htab_hash(const struct grain_htab *htab, const void *key);
+GRAIN_API uint64_t grain_htab_hash(const struct grain_htab *htab,
+				   const void *key);
 
 /* 6. Scoped access. Between lock and unlock the caller holds the key's
  * stripe lock: everything done in the scope is one atomic step for that
@@ -366,7 +368,7 @@ GRAIN_API uint64_t grain_htab_hash(const struct grain_htab *htab, const void *ke
  * Ordering: acquire. Blocks (spins, then yields) while another scope holds
  * the stripe. Never nest scopes in one thread. */
 GRAIN_INLINE_API void grain_htab_lock(struct grain_htab *htab, const void *key,
-				   struct grain_htab_scope *scope);
+				      struct grain_htab_scope *scope);
 
 /** grain_htab_unlock - release the stripe (release ordering), then, with
  * no lock held: run ops.unlinked for nodes the table retired during the
@@ -411,13 +413,15 @@ grain_htab_find_or_insert_locked(struct grain_htab_scope *scope,
 /** grain_htab_remove_locked - unlink @p node (of the scope's stripe) and
  * retire it (reason REMOVED). @return 0, -ENOENT (not linked in this
  * table), -EINVAL (other stripe, NULL). */
-GRAIN_API GRAIN_NODISCARD int grain_htab_remove_locked(struct grain_htab_scope *scope,
-					     struct grain_hnode *node);
+GRAIN_API GRAIN_NODISCARD int
+grain_htab_remove_locked(struct grain_htab_scope *scope,
+			 struct grain_hnode *node);
 
 /** grain_htab_touch_locked - move @p node to the most recently used end and
  * restamp it with @p now (its TTL restarts). @return 0, -ENOENT, -EINVAL. */
-GRAIN_API GRAIN_NODISCARD int grain_htab_touch_locked(struct grain_htab_scope *scope,
-			    struct grain_hnode *node, uint64_t now);
+GRAIN_API GRAIN_NODISCARD int
+grain_htab_touch_locked(struct grain_htab_scope *scope,
+			struct grain_hnode *node, uint64_t now);
 
 /** @{ */
 /** grain_htab_charge_locked / grain_htab_uncharge_locked - add or take
@@ -425,20 +429,21 @@ GRAIN_API GRAIN_NODISCARD int grain_htab_touch_locked(struct grain_htab_scope *s
  * mem_high triggers eviction at unlock (policy EVICT). @return 0, -ENOENT,
  * -EINVAL (other stripe; a charge past UINT32_MAX; uncharge of more than
  * the node's charge). */
-GRAIN_API GRAIN_NODISCARD int grain_htab_charge_locked(struct grain_htab_scope *scope,
-			     struct grain_hnode *node, size_t bytes);
-GRAIN_API GRAIN_NODISCARD int grain_htab_uncharge_locked(struct grain_htab_scope *scope,
-			       struct grain_hnode *node, size_t bytes);
+GRAIN_API GRAIN_NODISCARD int
+grain_htab_charge_locked(struct grain_htab_scope *scope,
+			 struct grain_hnode *node, size_t bytes);
+GRAIN_API GRAIN_NODISCARD int
+grain_htab_uncharge_locked(struct grain_htab_scope *scope,
+			   struct grain_hnode *node, size_t bytes);
 /** @} */
 
 /* 7. One-call forms: lock, one operation, unlock. */
 
 /** grain_htab_insert - as grain_htab_insert_locked() in its own scope;
  * eviction (if due) has run when it returns. */
-GRAIN_NODISCARD GRAIN_INLINE_API int grain_htab_insert(struct grain_htab *htab,
-						    struct grain_hnode *node,
-						    const void *key,
-						    uint64_t now, size_t charge);
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_htab_insert(struct grain_htab *htab, struct grain_hnode *node,
+		  const void *key, uint64_t now, size_t charge);
 
 /** grain_htab_find_or_insert - as the _locked form in its own scope. The
  * node in *found is valid after return only inside an RCU read-side
@@ -451,8 +456,9 @@ grain_htab_find_or_insert(struct grain_htab *htab, const void *key,
 /** grain_htab_remove - remove the entry for @p key and retire it; *removed
  * (if not NULL) gets it, valid as for find_or_insert. @return 0, -ENOENT,
  * -EINVAL. */
-GRAIN_NODISCARD GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *htab, const void *key,
-				    struct grain_hnode **removed);
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_htab_remove(struct grain_htab *htab, const void *key,
+		  struct grain_hnode **removed);
 
 /**
  * grain_htab_lookup - find @p key without any lock. Must run inside an RCU
@@ -465,7 +471,7 @@ GRAIN_NODISCARD GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *htab, 
  * visible).
  */
 GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
-						    const void *key);
+						       const void *key);
 
 /* 8. Specialised fast paths. Each _fast call is the call of the same name
  * with the hash and equality given by @p p instead of the table's ops.
@@ -504,7 +510,8 @@ GRAIN_API unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
  * there. Never waits for a grace period; may run inside a read-side
  * section. @return 0, -EINVAL, -ENOMEM (stripes not yet done keep their
  * size). */
-GRAIN_API GRAIN_NODISCARD int grain_htab_resize(struct grain_htab *htab, unsigned buckets);
+GRAIN_API GRAIN_NODISCARD int grain_htab_resize(struct grain_htab *htab,
+						unsigned buckets);
 
 /** grain_htab_reclaim_flush - hand every node waiting in a stripe's
  * reclaim batch (GRAIN_HTAB_BATCH_RECLAIM) to call_rcu now; after it, the
@@ -528,12 +535,14 @@ GRAIN_API size_t grain_htab_bytes_exact(const struct grain_htab *htab);
  * not counted, since counting would write a shared line from readers.
  * Every counter is exact once threads are quiet. */
 GRAIN_API void grain_htab_stats(const struct grain_htab *htab,
-		      struct grain_htab_stats *st);
+				struct grain_htab_stats *st);
 
 /* RCU helpers (liburcu, memb flavour: the default flavour of RCU tables).
  * A table of another flavour uses that flavour's calls instead. */
-GRAIN_API void grain_rcu_register_thread(void);   /**< once per thread, before use */
-GRAIN_API void grain_rcu_unregister_thread(void); /**< before the thread exits */
+GRAIN_API void
+grain_rcu_register_thread(void); /**< once per thread, before use */
+GRAIN_API void
+grain_rcu_unregister_thread(void); /**< before the thread exits */
 /** @{ */
 /** Nests; never blocks. In a debug build of libgrain (NDEBUG not
  * defined) it aborts with a message on a thread that did not register. */

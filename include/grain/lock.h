@@ -64,7 +64,10 @@ struct grain_spinlock {
 #endif
 
 /** Static initialiser: unlocked. */
-#define GRAIN_SPINLOCK_INIT { 0 }
+#define GRAIN_SPINLOCK_INIT \
+	{                   \
+		0           \
+	}
 
 /** grain_cpu_relax - tell the CPU this is a spin-wait loop. Any thread. */
 GRAIN_INLINE_API void grain_cpu_relax(void);

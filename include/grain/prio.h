@@ -121,7 +121,7 @@
 extern "C" {
 #endif
 
-#define GRAIN_PRIO_MAX_BANDS 64u  /**< most bands a queue may have */
+#define GRAIN_PRIO_MAX_BANDS 64u /**< most bands a queue may have */
 /** Queues of at most this many bands keep no non-empty bits (section 2). */
 #define GRAIN_PRIO_SCAN_BANDS 4u
 #define GRAIN_PRIO_PRIORITIES 16u /**< priorities 0..15 (the priomap) */
@@ -135,19 +135,18 @@ extern "C" {
 
 /** Configuration given to init/create; copied, so it may be temporary. */
 struct grain_prio_config {
-	unsigned bands;              /**< 1..64; band 0 is the highest */
-	unsigned flags;              /**< GRAIN_PRIO_* */
-	unsigned capacity;           /**< per-band limit, a power of two >= 2 */
-	const unsigned *capacities;  /**< per band; NULL: all `capacity` */
-	const unsigned *weights;     /**< WEIGHTED: per band, >= 1; NULL: 1 */
-	const uint8_t *priomap;      /**< 16 bands, each < bands; NULL:
+	unsigned bands;		    /**< 1..64; band 0 is the highest */
+	unsigned flags;		    /**< GRAIN_PRIO_* */
+	unsigned capacity;	    /**< per-band limit, a power of two >= 2 */
+	const unsigned *capacities; /**< per band; NULL: all `capacity` */
+	const unsigned *weights;    /**< WEIGHTED: per band, >= 1; NULL: 1 */
+	const uint8_t *priomap;	    /**< 16 bands, each < bands; NULL:
 					  pfifo_fast's map, folded into the
 					  last band if there are fewer than 3 */
 };
 
 /** pfifo_fast's priority-to-band map (priorities 0..15, 3 bands). */
-GRAIN_API extern const uint8_t
-	grain_prio_default_priomap[GRAIN_PRIO_PRIORITIES];
+GRAIN_API extern const uint8_t grain_prio_default_priomap[GRAIN_PRIO_PRIORITIES];
 
 /** A queue. Its layout is private (impl/prio.h, C only): C++ sees an
  * incomplete type and uses it through pointers only. */
@@ -264,9 +263,10 @@ grain_prio_try_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n);
  *         @p n is 0 or over INT_MAX. Ordering and thread safety as the
  *         non-blocking forms.
  */
-GRAIN_API GRAIN_NODISCARD int
-grain_prio_dequeue_wait(struct grain_prio *prio, void **objp, unsigned *bandp,
-			int64_t timeout_ns);
+GRAIN_API GRAIN_NODISCARD int grain_prio_dequeue_wait(struct grain_prio *prio,
+						      void **objp,
+						      unsigned *bandp,
+						      int64_t timeout_ns);
 GRAIN_API GRAIN_NODISCARD int
 grain_prio_dequeue_burst_wait(struct grain_prio *prio, void **objs, unsigned n,
 			      int64_t timeout_ns);

@@ -251,9 +251,9 @@ grain_ring_try_dequeue(struct grain_ring *ring, void **objp);
  *         is NULL or the ring lacks GRAIN_RING_WAIT. Ordering: acquire on
  *         success (A2).
  */
-GRAIN_API GRAIN_NODISCARD int
-grain_ring_dequeue_wait(struct grain_ring *ring, void **objp,
-			int64_t timeout_ns);
+GRAIN_API GRAIN_NODISCARD int grain_ring_dequeue_wait(struct grain_ring *ring,
+						      void **objp,
+						      int64_t timeout_ns);
 
 /**
  * grain_ring_try_enqueue_bulk - add all @p n objects, in order, or none.

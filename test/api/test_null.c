@@ -74,7 +74,8 @@ Test(null, ring_null_outputs_leave_the_ring_unchanged)
 
 Test(null, prio)
 {
-	struct grain_prio_config cfg = { .bands = 2, .capacity = 4,
+	struct grain_prio_config cfg = { .bands = 2,
+					 .capacity = 4,
 					 .flags = GRAIN_PRIO_WAIT };
 	struct grain_prio *p = NULL;
 	void *obj = (void *)&p, *objs[2] = { obj, obj };

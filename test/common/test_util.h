@@ -72,8 +72,8 @@ static inline void test_jitter(uint64_t *rng)
  * counts what it hands out, to check that every byte comes back. Its
  * state is atomic: tables free from other threads (liburcu's call_rcu). */
 struct test_alloc_state {
-	_Atomic(int) budget;  /* allocations left before failing; <0: never */
-	_Atomic(long) live;   /* allocations not yet freed */
+	_Atomic(int) budget; /* allocations left before failing; <0: never */
+	_Atomic(long) live;  /* allocations not yet freed */
 	_Atomic(size_t) live_bytes;
 	_Atomic(unsigned) failures;
 };
@@ -88,8 +88,8 @@ static inline void *test_alloc_fn(size_t size, size_t align, void *state)
 			atomic_fetch_add(&s->failures, 1);
 			return NULL;
 		}
-	} while (budget > 0 &&
-		 !atomic_compare_exchange_weak(&s->budget, &budget, budget - 1));
+	} while (budget > 0 && !atomic_compare_exchange_weak(
+				       &s->budget, &budget, budget - 1));
 	void *p = grain_mem_alloc(NULL, size, align);
 	if (p != NULL) {
 		atomic_fetch_add(&s->live, 1);

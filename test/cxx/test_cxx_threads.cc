@@ -32,7 +32,7 @@ namespace {
 constexpr unsigned n_items = 20000; // per queue
 constexpr unsigned n_bands = 3;
 
-std::atomic<int> failures{0};
+std::atomic<int> failures{ 0 };
 
 void check(bool ok, const char *what)
 {
@@ -52,8 +52,8 @@ struct item {
 // size and alignment.
 struct tally {
 	grain_spinlock lock = GRAIN_SPINLOCK_INIT;
-	std::vector<unsigned> seen;      // per item id: times received
-	unsigned contended = 0;          // trylock failed, lock taken
+	std::vector<unsigned> seen; // per item id: times received
+	unsigned contended = 0;	    // trylock failed, lock taken
 };
 
 void record(tally &t, const std::vector<const item *> &got)
@@ -88,10 +88,10 @@ struct side_result {
 };
 
 // Thread A: ring producer, prio consumer.
-void thread_a(grain_ring *ring, grain_prio *prio, const std::vector<item> &items,
-	      tally &t, side_result &res)
+void thread_a(grain_ring *ring, grain_prio *prio,
+	      const std::vector<item> &items, tally &t, side_result &res)
 {
-	unsigned next = 0;                   // next ring item to send
+	unsigned next = 0;		     // next ring item to send
 	unsigned last_in_band[n_bands] = {}; // 1 + id of the last one seen
 	std::vector<const item *> got;
 
@@ -103,10 +103,12 @@ void thread_a(grain_ring *ring, grain_prio *prio, const std::vector<item> &items
 			    grain_ring_free_count(ring) >= 4) {
 				void *objs[4];
 				for (unsigned i = 0; i < 4; i++)
-					objs[i] = const_cast<item *>(&items[next + i]);
+					objs[i] = const_cast<item *>(
+						&items[next + i]);
 				// All four or none; -EAGAIN also while a
 				// consumer still reads one of the slots.
-				int rc = grain_ring_try_enqueue_bulk(ring, objs, 4);
+				int rc = grain_ring_try_enqueue_bulk(ring, objs,
+								     4);
 				check(rc == 0 || rc == -EAGAIN,
 				      "ring bulk enqueue: 0 or -EAGAIN");
 				if (rc == 0) {
@@ -114,8 +116,8 @@ void thread_a(grain_ring *ring, grain_prio *prio, const std::vector<item> &items
 					progress = true;
 				}
 			} else if (grain_ring_try_enqueue(
-					   ring, const_cast<item *>(&items[next])) ==
-				   0) {
+					   ring, const_cast<item *>(
+							 &items[next])) == 0) {
 				next++;
 				progress = true;
 			}
@@ -131,7 +133,8 @@ void thread_a(grain_ring *ring, grain_prio *prio, const std::vector<item> &items
 		unsigned band = n_bands;
 		if (grain_prio_try_dequeue(prio, &obj, &band) == 0) {
 			const item *it = static_cast<const item *>(obj);
-			check(band == it->band, "prio dequeue reports the band");
+			check(band == it->band,
+			      "prio dequeue reports the band");
 			got.push_back(it);
 		}
 		for (const item *it : got) {
@@ -153,11 +156,11 @@ void thread_a(grain_ring *ring, grain_prio *prio, const std::vector<item> &items
 }
 
 // Thread B: prio producer, ring consumer.
-void thread_b(grain_ring *ring, grain_prio *prio, const std::vector<item> &items,
-	      tally &t, side_result &res)
+void thread_b(grain_ring *ring, grain_prio *prio,
+	      const std::vector<item> &items, tally &t, side_result &res)
 {
 	unsigned next = n_items; // next prio item to send
-	unsigned last = 0;       // 1 + id of the last ring item seen
+	unsigned last = 0;	 // 1 + id of the last ring item seen
 	std::vector<const item *> got;
 
 	while (next < 2 * n_items || res.received < n_items) {
@@ -168,8 +171,8 @@ void thread_b(grain_ring *ring, grain_prio *prio, const std::vector<item> &items
 			void *obj = const_cast<item *>(&it);
 			int rc;
 			if (next % 5 == 0)
-				rc = grain_prio_try_enqueue_burst(prio, it.band, &obj,
-							      1) == 1
+				rc = grain_prio_try_enqueue_burst(prio, it.band,
+								  &obj, 1) == 1
 					     ? 0
 					     : -EAGAIN;
 			else
@@ -178,7 +181,8 @@ void thread_b(grain_ring *ring, grain_prio *prio, const std::vector<item> &items
 				next++;
 				progress = true;
 			} else {
-				check(rc == -EAGAIN, "prio enqueue: 0 or -EAGAIN");
+				check(rc == -EAGAIN,
+				      "prio enqueue: 0 or -EAGAIN");
 				res.refused++;
 				res.refused_per_band[it.band]++;
 			}
@@ -240,7 +244,7 @@ void check_lock_alone()
 struct entry {
 	std::uint64_t key;
 	grain_hnode node;
-	std::atomic<unsigned> reclaims{0};
+	std::atomic<unsigned> reclaims{ 0 };
 };
 
 entry *entry_of(const grain_hnode *n)
@@ -284,7 +288,8 @@ void check_htab(unsigned flags)
 			grain_rcu_register_thread();
 		for (unsigned i = first; i < first + per_thread; i++) {
 			e[i].key = i;
-			check(grain_htab_insert(h, &e[i].node, &e[i].key, i, 1) == 0,
+			check(grain_htab_insert(h, &e[i].node, &e[i].key, i,
+						1) == 0,
 			      "htab insert");
 		}
 		for (unsigned i = first; i < first + per_thread; i++) {
@@ -313,9 +318,10 @@ void check_htab(unsigned flags)
 	std::thread a(work, 0u), b(work, per_thread);
 	a.join();
 	b.join();
-	struct grain_htab_stats st{}; // the struct, not the call of that name
+	struct grain_htab_stats st {}; // the struct, not the call of that name
 	grain_htab_stats(h, &st);
-	check(st.entries == per_thread && grain_htab_bytes_exact(h) == per_thread,
+	check(st.entries == per_thread &&
+		      grain_htab_bytes_exact(h) == per_thread,
 	      "htab entries and bytes");
 	grain_htab_destroy(h); // waits for every deferred reclaim
 	unsigned wrong = 0;
@@ -357,7 +363,7 @@ int main()
 
 	std::vector<item> items(2 * n_items);
 	for (unsigned i = 0; i < 2 * n_items; i++)
-		items[i] = item{i, i < n_items ? 0u : (i / 7) % n_bands};
+		items[i] = item{ i, i < n_items ? 0u : (i / 7) % n_bands };
 
 	tally t;
 	t.seen.assign(2 * n_items, 0);

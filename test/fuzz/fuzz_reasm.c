@@ -58,8 +58,8 @@ bool fz_verbose;
 #define TAINT_BITS 4096u
 
 static const int fz_links[FZ_LINK_COUNT] = {
-	REASM_LINK_RAW,	 REASM_LINK_ETHERNET, REASM_LINK_SLL,
-	REASM_LINK_SLL2, REASM_LINK_IPV4,     REASM_LINK_IPV6,
+	REASM_LINK_RAW,	 REASM_LINK_ETHERNET,	REASM_LINK_SLL,
+	REASM_LINK_SLL2, REASM_LINK_IPV4,	REASM_LINK_IPV6,
 	REASM_LINK_PPP,	 REASM_LINK_PPP_SERIAL,
 };
 
@@ -272,13 +272,13 @@ static void check_pattern(uint32_t h, const uint8_t *payload, uint32_t n)
 }
 
 /* A check that raw records (anything at all) may defeat. */
-#define TCHECK(c)                                                   \
-	do {                                                        \
-		if (!(c)) {                                         \
-			if (run.taint_all)                          \
-				return 0;                           \
-			fail(#c, __LINE__);                         \
-		}                                                   \
+#define TCHECK(c)                           \
+	do {                                \
+		if (!(c)) {                 \
+			if (run.taint_all)  \
+				return 0;   \
+			fail(#c, __LINE__); \
+		}                           \
 	} while (0)
 
 /*
@@ -319,8 +319,8 @@ static uint32_t tunnel_check(const uint8_t *ip, uint32_t n, uint16_t etype,
 	TCHECK(m >= 4);
 	uint16_t flags = inet_rd16(g);
 	if ((flags & 7) == 1) {
-		uint32_t gh = 8 + (flags & 0x1000 ? 4 : 0) +
-			      (flags & 0x0080 ? 4 : 0);
+		uint32_t gh =
+			8 + (flags & 0x1000 ? 4 : 0) + (flags & 0x0080 ? 4 : 0);
 		TCHECK(m >= gh && inet_rd16(g + 4) == m - gh);
 		TCHECK(ppp_l3(g, m, gh, &off, inner));
 		return hl + off;
@@ -480,9 +480,9 @@ static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype)
 
 /* The tunnel around a structured packet (FZ_LINK_WRAP). */
 struct wrap {
-	uint32_t len;  /* bytes of outer headers; 0: none */
-	int family;    /* the outer header's */
-	int kind;      /* 0 GRE, 1 GRE with checksum and key, 2 PPTP, 3 IPIP */
+	uint32_t len; /* bytes of outer headers; 0: none */
+	int family;   /* the outer header's */
+	int kind;     /* 0 GRE, 1 GRE with checksum and key, 2 PPTP, 3 IPIP */
 };
 
 static void plan_wrap(const struct fz_spec *s, bool v6, struct wrap *w)
@@ -498,7 +498,7 @@ static void plan_wrap(const struct fz_spec *s, bool v6, struct wrap *w)
 	/* Stripped on DLT_IPV4/IPV6 only within one family. */
 	if ((s->id & 0x80) && !(fixed && run.cfg.decap_strip))
 		w->family = v6 ? 4 : 6;
-	w->kind = (d & REASM_DECAP_GRE) ? ((s->id & 0x40) ? 2 : 1)
+	w->kind = (d & REASM_DECAP_GRE)	   ? ((s->id & 0x40) ? 2 : 1)
 		  : (d & REASM_DECAP_IPIP) ? 3
 					   : 0;
 	static const uint32_t tl[4] = { 4, 12, 16, 0 };
@@ -729,9 +729,9 @@ static void check_sum(const struct reasm_stats *st)
 					st->frags_pending);
 	CHECK(st->frags_dropped ==
 	      st->duplicates + st->past_end + st->refused +
-		      st->frags_truncated +
-		      st->malformed + st->bad_checksum + st->incomplete_chain +
-		      st->frags_too_big + st->frags_no_memory);
+		      st->frags_truncated + st->malformed + st->bad_checksum +
+		      st->incomplete_chain + st->frags_too_big +
+		      st->frags_no_memory);
 }
 
 /* Feed one record; the engine gets its frame in a block of exactly

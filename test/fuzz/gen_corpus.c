@@ -286,8 +286,8 @@ static void pppoe(struct seed *s)
 {
 	config(s, L_ETH | PPPOE, REASM_STRICT, 15, 0, 0, 1);
 	for (unsigned i = 0; i < 3; i++) {
-		struct fz_spec sp = frag(false, 9, 185 * i, i < 2 ? 1480 : 40,
-					 i < 2, 0);
+		struct fz_spec sp =
+			frag(false, 9, 185 * i, i < 2 ? 1480 : 40, i < 2, 0);
 		sp.addr = 1 << 4; /* one 802.1Q tag */
 		spec(s, 0, &sp);
 	}
@@ -298,8 +298,8 @@ static void pppoe(struct seed *s)
 /* Every structured packet inside a tunnel that --decap opens. */
 static void decap(struct seed *s, unsigned link, unsigned bits, bool strip)
 {
-	config(s, link | DECAP(bits) | (strip ? STRIP : 0) | WRAP,
-	       REASM_STRICT, 15, 0, 0, 1);
+	config(s, link | DECAP(bits) | (strip ? STRIP : 0) | WRAP, REASM_STRICT,
+	       15, 0, 0, 1);
 	/* ids: bit 6 PPTP (where GRE is opened), bit 7 the other family
 	 * outside. */
 	three(s, 0x01, (const int[]){ 2, 1, 0 });

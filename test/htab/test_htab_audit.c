@@ -85,7 +85,8 @@ Test(htab_audit, long_reader, .timeout = 60)
 	 * while the reader holds its section. */
 	for (uint64_t k = 0; k < N; k++) {
 		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k + 1, CHARGE),
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k + 1,
+					       CHARGE),
 			     0, "key %llu", (unsigned long long)k);
 		cr_assert_leq(grain_htab_bytes_exact(h),
 			      c.mem_high + lag + CHARGE, "key %llu",
@@ -170,8 +171,8 @@ static void *race_inserter(void *arg)
 			unsigned n = atomic_fetch_add(&r->next, 1u);
 			uint64_t k = 1000000u + n;
 			obj_init(&r->extra[n], k);
-			if (grain_htab_insert(r->h, &r->extra[n].node, &k, 1000000u + n,
-					      100) != 0)
+			if (grain_htab_insert(r->h, &r->extra[n].node, &k,
+					      1000000u + n, 100) != 0)
 				abort();
 		}
 		atomic_store(&r->done, 1);
@@ -202,7 +203,8 @@ Test(htab_audit, evictor_race, .timeout = 60)
 	cr_assert_eq(pthread_create(&t, NULL, race_inserter, &r), 0);
 	for (uint64_t k = 0; k < N; k++) {
 		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(r.h, &o[k].node, &k, k + 1, 100), 0);
+		cr_assert_eq(grain_htab_insert(r.h, &o[k].node, &k, k + 1, 100),
+			     0);
 	}
 	atomic_store(&r.stop, 1);
 	cr_assert_eq(pthread_join(t, NULL), 0);
@@ -419,7 +421,8 @@ Test(htab_audit, half_allocator_refused)
 	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
 	cr_assert_eq(grain_htab_create(&h, &c, &only_alloc), -EINVAL);
 	cr_assert_eq(grain_htab_create(&h, &c, &only_free), -EINVAL);
-	cr_assert_eq(h, (struct grain_htab *)(uintptr_t)1, "untouched on error");
+	cr_assert_eq(h, (struct grain_htab *)(uintptr_t)1,
+		     "untouched on error");
 	cr_assert_eq(atomic_load(&st.live), 0);
 }
 

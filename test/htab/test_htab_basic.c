@@ -25,7 +25,7 @@
 #include "htab_test.h"
 
 static const unsigned modes[] = { 0, GRAIN_HTAB_NO_RCU,
-				     GRAIN_HTAB_BATCH_RECLAIM };
+				  GRAIN_HTAB_BATCH_RECLAIM };
 #define NMODES (sizeof(modes) / sizeof(modes[0]))
 
 static struct grain_htab *make(const struct grain_htab_config *c)
@@ -250,7 +250,8 @@ Test(htab_api, null_arguments)
 	cr_assert_eq(grain_htab_insert(NULL, &o.node, &k, 1, 1), -EINVAL);
 	cr_assert_eq(grain_htab_insert(h, NULL, &k, 1, 1), -EINVAL);
 	cr_assert_eq(grain_htab_insert(h, &o.node, NULL, 1, 1), -EINVAL);
-	cr_assert_eq(grain_htab_insert_fast(h, &o.node, NULL, 1, 1, null_params),
+	cr_assert_eq(grain_htab_insert_fast(h, &o.node, NULL, 1, 1,
+					    null_params),
 		     -EINVAL);
 	cr_assert_eq(grain_htab_find_or_insert(h, NULL, &o.node, 1, 1, &found),
 		     -EINVAL);
@@ -259,7 +260,8 @@ Test(htab_api, null_arguments)
 		     -EINVAL);
 	cr_assert_eq(grain_htab_remove(NULL, &k, NULL), -EINVAL);
 	cr_assert_eq(grain_htab_remove(h, NULL, NULL), -EINVAL);
-	cr_assert_eq(grain_htab_remove_fast(h, NULL, NULL, null_params), -EINVAL);
+	cr_assert_eq(grain_htab_remove_fast(h, NULL, NULL, null_params),
+		     -EINVAL);
 	cr_assert_null(grain_htab_lookup(NULL, &k));
 	cr_assert_null(grain_htab_lookup(h, NULL));
 	cr_assert_null(grain_htab_lookup_fast(h, NULL, null_params));
@@ -291,12 +293,13 @@ Test(htab_api, null_arguments)
 		else
 			grain_htab_lock_fast(h, NULL, &s, null_params);
 		cr_assert_null(grain_htab_find_locked(&s, &k), "pass %d", pass);
-		cr_assert_null(grain_htab_find_locked_fast(&s, &k, null_params));
+		cr_assert_null(
+			grain_htab_find_locked_fast(&s, &k, null_params));
 		cr_assert_eq(grain_htab_insert_locked(&s, &o.node, &k, 1, 1),
 			     -EINVAL);
 		found = &o.node;
-		cr_assert_eq(grain_htab_find_or_insert_locked(&s, &k, &o.node, 1,
-							      1, &found),
+		cr_assert_eq(grain_htab_find_or_insert_locked(&s, &k, &o.node,
+							      1, 1, &found),
 			     -EINVAL);
 		cr_assert_null(found);
 		cr_assert_eq(grain_htab_remove_locked(&s, &o.node), -EINVAL);
@@ -308,14 +311,16 @@ Test(htab_api, null_arguments)
 	}
 	grain_htab_lock(h, &k, NULL); /* nothing to fill: does nothing */
 	cr_assert_null(grain_htab_find_locked(NULL, &k));
-	cr_assert_eq(grain_htab_insert_locked(NULL, &o.node, &k, 1, 1), -EINVAL);
+	cr_assert_eq(grain_htab_insert_locked(NULL, &o.node, &k, 1, 1),
+		     -EINVAL);
 	cr_assert_eq(grain_htab_remove_locked(NULL, &o.node), -EINVAL);
 
 	/* A held scope checks its key and node too; the table is unchanged
 	 * by every call above, and still works. */
 	grain_htab_lock(h, &k, &s);
 	cr_assert_null(grain_htab_find_locked(&s, NULL));
-	cr_assert_eq(grain_htab_insert_locked(&s, &o.node, NULL, 1, 1), -EINVAL);
+	cr_assert_eq(grain_htab_insert_locked(&s, &o.node, NULL, 1, 1),
+		     -EINVAL);
 	cr_assert_eq(grain_htab_insert_locked(&s, NULL, &k, 1, 1), -EINVAL);
 	cr_assert_eq(grain_htab_remove_locked(&s, NULL), -EINVAL);
 	cr_assert_eq(grain_htab_insert_locked(&s, &o.node, &k, 1, 1), 0);
@@ -888,7 +893,8 @@ Test(htab_rcu, batched_reclaim)
 	static struct obj o[N];
 	struct ledger l;
 	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_BATCH_RECLAIM);
+	struct grain_htab_config c =
+		ledger_config(&l, GRAIN_HTAB_BATCH_RECLAIM);
 	c.stripes = 1;
 	grain_rcu_register_thread();
 	struct grain_htab *h = make(&c);
@@ -914,9 +920,11 @@ Test(htab_rcu, batched_reclaim)
 	cr_assert_eq(obj_of(held)->key, B - 1);
 	grain_rcu_read_unlock();
 	grain_rcu_barrier();
-	cr_assert_eq(reclaimed_of(o, B), (unsigned)B, "a full batch is reclaimed");
+	cr_assert_eq(reclaimed_of(o, B), (unsigned)B,
+		     "a full batch is reclaimed");
 	for (unsigned i = 0; i < B; i++)
-		cr_assert_eq(atomic_load(&o[i].reclaim_why), GRAIN_HTAB_REMOVED);
+		cr_assert_eq(atomic_load(&o[i].reclaim_why),
+			     GRAIN_HTAB_REMOVED);
 	/* Five more: only a flush sends them. The removed nodes' memory is
 	 * reused only after its reclaim: re-inserting one before is refused. */
 	for (k = B; k < B + 5; k++)
@@ -1168,9 +1176,9 @@ ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
 		 * period): never more than max_load (3) entries a bucket. */
 		struct grain_htab_stats st = stats_of(h);
 		cr_assert_leq(st.entries, 3 * st.buckets,
-				      "%llu entries in %llu buckets: no grow",
-				      (unsigned long long)st.entries,
-				      (unsigned long long)st.buckets);
+			      "%llu entries in %llu buckets: no grow",
+			      (unsigned long long)st.entries,
+			      (unsigned long long)st.buckets);
 	}
 	settle_resizes(h, flags);
 	struct grain_htab_stats st = stats_of(h);
@@ -1239,10 +1247,12 @@ ParameterizedTest(unsigned *mode, htab_resize, allocation_failure)
 		if (rc == -ENOMEM) {
 			nomem++;
 			cr_assert_null(find(h, k));
-			cr_assert_eq(o[k].node.state, 0u, "the node is the caller's");
+			cr_assert_eq(o[k].node.state, 0u,
+				     "the node is the caller's");
 		}
 	}
-	cr_assert_gt(nomem, 0u, "600 keys fit in 64 buckets without allocating");
+	cr_assert_gt(nomem, 0u,
+		     "600 keys fit in 64 buckets without allocating");
 	cr_assert_eq(stats_of(h).buckets, buckets);
 	cr_assert_eq(stats_of(h).entries, (uint64_t)N - nomem);
 	/* With memory back, the refused keys go in. */
@@ -1361,17 +1371,19 @@ ParameterizedTest(struct evict_param *p, htab_evict, lru_order)
 		 * exact within the victim's stripe: the victim must be the
 		 * oldest entry of its own stripe. */
 		if (p->stripes > GRAIN_HTAB_EVICT_SAMPLE && l.nlog == 1) {
-			uint64_t v = l.log[0], vs = stripe_of_key(h, v, p->stripes);
+			uint64_t v = l.log[0],
+				 vs = stripe_of_key(h, v, p->stripes);
 			oldest = v;
 			for (uint64_t i = 0; i < k; i++)
 				if (stamp[i] != 0 && i != v &&
 				    stripe_of_key(h, i, p->stripes) == vs)
-					cr_assert_gt(stamp[i], stamp[v],
-						     "key %llu: evicted %llu "
-						     "before %llu of its stripe",
-						     (unsigned long long)k,
-						     (unsigned long long)v,
-						     (unsigned long long)i);
+					cr_assert_gt(
+						stamp[i], stamp[v],
+						"key %llu: evicted %llu "
+						"before %llu of its stripe",
+						(unsigned long long)k,
+						(unsigned long long)v,
+						(unsigned long long)i);
 		}
 		if (alive < 10) {
 			alive++;
@@ -1499,20 +1511,23 @@ ParameterizedTest(struct bound_param *p, htab_evict, watermarks)
 			uint64_t v = l.log[i];
 			most = chg[v] > most ? chg[v] : most;
 			if (exact)
-				cr_assert_eq(v, oldest + i,
-					     "key %llu: evicted %llu, not the LRU",
-					     (unsigned long long)k,
-					     (unsigned long long)v);
+				cr_assert_eq(
+					v, oldest + i,
+					"key %llu: evicted %llu, not the LRU",
+					(unsigned long long)k,
+					(unsigned long long)v);
 			cr_assert(!gone[v]);
 			gone[v] = true;
 			freed += chg[v];
 		}
 		/* Stamps are k + 1: a stripe's LRU is its lowest live key. */
 		for (unsigned i = 0; i < l.nlog; i++) {
-			uint64_t v = l.log[i], vs = stripe_of_key(h, v, p->stripes);
+			uint64_t v = l.log[i],
+				 vs = stripe_of_key(h, v, p->stripes);
 			for (uint64_t j = 0; j < v; j++)
-				cr_assert(gone[j] ||
-					  stripe_of_key(h, j, p->stripes) != vs,
+				cr_assert(gone[j] || stripe_of_key(
+							     h, j,
+							     p->stripes) != vs,
 					  "key %llu: evicted %llu before %llu "
 					  "of its stripe",
 					  (unsigned long long)k,

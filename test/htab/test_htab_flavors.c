@@ -28,8 +28,8 @@ struct reader {
 	const struct test_flavor *f;
 	struct grain_htab *h;
 	struct obj *o;
-	_Atomic(int) park;      /* main -> reader: hold a section */
-	_Atomic(int) parked;    /* reader -> main: holding it */
+	_Atomic(int) park;   /* main -> reader: hold a section */
+	_Atomic(int) parked; /* reader -> main: holding it */
 	_Atomic(int) stop;
 	unsigned long lookups, misses;
 };
@@ -72,7 +72,8 @@ static const unsigned flavor_index[] = { 0, 1, 2 };
 ParameterizedTestParameters(htab_flavors, reclaim)
 {
 	return cr_make_param_array(unsigned, (void *)flavor_index,
-				   sizeof(flavor_index) / sizeof(flavor_index[0]));
+				   sizeof(flavor_index) /
+					   sizeof(flavor_index[0]));
 }
 
 ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)

@@ -31,8 +31,8 @@ static void pause_ms(long ms)
 
 struct counted {
 	struct grain_spinlock lock;
-	uint64_t count;     /* plain: only touched under the lock */
-	uint64_t a, b;      /* a == b whenever the lock is free */
+	uint64_t count; /* plain: only touched under the lock */
+	uint64_t a, b;	/* a == b whenever the lock is free */
 	unsigned per_thread;
 	_Atomic(bool) go;
 	_Atomic(unsigned) torn;
@@ -86,8 +86,8 @@ ParameterizedTest(unsigned *threads, lock, counter_exact, .timeout = 120)
 	for (unsigned i = 0; i < *threads; i++) {
 		/* Every other thread takes the lock through trylock only. */
 		args[i] = (struct count_arg){ &c, (i & 1) != 0 };
-		cr_assert_eq(pthread_create(&t[i], NULL, count_worker, &args[i]),
-			     0);
+		cr_assert_eq(
+			pthread_create(&t[i], NULL, count_worker, &args[i]), 0);
 	}
 	atomic_store_explicit(&c.go, true, memory_order_release);
 	for (unsigned i = 0; i < *threads; i++)
@@ -161,7 +161,8 @@ Test(lock, initialisers)
 		unsigned guard;
 	} s;
 
-	cr_assert(grain_spin_trylock(&static_lock), "GRAIN_SPINLOCK_INIT is free");
+	cr_assert(grain_spin_trylock(&static_lock),
+		  "GRAIN_SPINLOCK_INIT is free");
 	cr_assert(!grain_spin_trylock(&static_lock));
 	grain_spin_unlock(&static_lock);
 
@@ -186,8 +187,8 @@ Test(lock, initialisers)
 struct slow {
 	struct grain_spinlock lock;
 	unsigned rounds;
-	long hold_ms;   /* the holder sleeps this long under the lock */
-	bool compute;   /* ... or computes this long instead */
+	long hold_ms;	/* the holder sleeps this long under the lock */
+	bool compute;	/* ... or computes this long instead */
 	uint64_t count; /* under the lock */
 	_Atomic(unsigned) inside;
 	_Atomic(unsigned) overlaps;
@@ -243,8 +244,10 @@ ParameterizedTest(struct slow_param *p, lock, slow_holder, .timeout = 120)
 	 * spinner that never gave up its CPU would keep a computing holder
 	 * off it. Everyone must get through, in about the time the holds
 	 * add up to (the bound is loose: the machine is shared). */
-	struct slow s = { .lock = GRAIN_SPINLOCK_INIT, .rounds = 10,
-			  .hold_ms = 2, .compute = p->compute };
+	struct slow s = { .lock = GRAIN_SPINLOCK_INIT,
+			  .rounds = 10,
+			  .hold_ms = 2,
+			  .compute = p->compute };
 	pthread_t t[MAX_THREADS];
 
 	int64_t t0 = test_now_ns();
@@ -257,9 +260,10 @@ ParameterizedTest(struct slow_param *p, lock, slow_holder, .timeout = 120)
 
 	cr_assert_eq(s.count, (uint64_t)p->threads * s.rounds);
 	cr_assert_eq(atomic_load(&s.overlaps), 0u);
-	cr_assert_lt(took_ms, 20 * held_ms + 5000,
-		     "%lld ms for %lld ms of holding: spinners starve the holder",
-		     (long long)took_ms, (long long)held_ms);
+	cr_assert_lt(
+		took_ms, 20 * held_ms + 5000,
+		"%lld ms for %lld ms of holding: spinners starve the holder",
+		(long long)took_ms, (long long)held_ms);
 }
 
 Test(lock, sleeping_holder_with_waiters, .timeout = 60)
@@ -267,7 +271,8 @@ Test(lock, sleeping_holder_with_waiters, .timeout = 60)
 	/* The holder sleeps 200 ms while waiters spin; they get the lock
 	 * soon after it is released, and not before. */
 	enum { K = 4 };
-	struct slow s = { .lock = GRAIN_SPINLOCK_INIT, .rounds = 1,
+	struct slow s = { .lock = GRAIN_SPINLOCK_INIT,
+			  .rounds = 1,
 			  .hold_ms = 0 };
 	pthread_t t[K];
 

@@ -14,7 +14,8 @@
 
 static struct grain_prio *make(unsigned bands, unsigned cap, unsigned flags)
 {
-	struct grain_prio_config cfg = { .bands = bands, .capacity = cap,
+	struct grain_prio_config cfg = { .bands = bands,
+					 .capacity = cap,
 					 .flags = flags };
 	struct grain_prio *p = NULL;
 
@@ -81,7 +82,9 @@ static void burst_across_bands_in(unsigned qbands)
 
 	for (unsigned s = 0; s < 3; s++)
 		for (unsigned b = 0; b < 4; b++)
-			cr_assert_eq(grain_prio_try_enqueue(p, 3 - b, tok(3 - b, s)), 0);
+			cr_assert_eq(grain_prio_try_enqueue(p, 3 - b,
+							    tok(3 - b, s)),
+				     0);
 	cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, 5), 5);
 	cr_assert_eq(objs[0], tok(0, 0));
 	cr_assert_eq(objs[2], tok(0, 2));
@@ -111,7 +114,8 @@ Test(prio_basic, priomap)
 
 	for (unsigned prio = 0; prio < 16; prio++) {
 		cr_assert_eq(grain_prio_default_priomap[prio], expect[prio]);
-		cr_assert_eq(grain_prio_try_enqueue_prio(p, prio, tok(0, prio)), 0);
+		cr_assert_eq(grain_prio_try_enqueue_prio(p, prio, tok(0, prio)),
+			     0);
 		cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), 0);
 		cr_assert_eq(band, expect[prio], "priority %u", prio);
 	}
@@ -122,7 +126,8 @@ Test(prio_basic, priomap)
 	uint8_t map[16];
 	for (unsigned i = 0; i < 16; i++)
 		map[i] = (uint8_t)(i / 2);
-	struct grain_prio_config cfg = { .bands = 8, .capacity = 4,
+	struct grain_prio_config cfg = { .bands = 8,
+					 .capacity = 4,
 					 .priomap = map };
 	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
 	cr_assert_eq(grain_prio_try_enqueue_prio(p, 15, NULL), 0);
@@ -158,9 +163,12 @@ Test(prio_basic, tos_and_dscp)
 	cr_assert_eq(grain_prio_tclass_to_priority(46 << 2 | 1), 6u);
 	cr_assert_eq(grain_prio_tclass_to_priority(0xb8), 6u);
 	/* Through the default map: EF to band 0, CS1 to band 2. */
-	cr_assert_eq(grain_prio_default_priomap[grain_prio_dscp_to_priority(46)], 0);
-	cr_assert_eq(grain_prio_default_priomap[grain_prio_dscp_to_priority(8)], 2);
-	cr_assert_eq(grain_prio_default_priomap[grain_prio_dscp_to_priority(0)], 1);
+	cr_assert_eq(
+		grain_prio_default_priomap[grain_prio_dscp_to_priority(46)], 0);
+	cr_assert_eq(grain_prio_default_priomap[grain_prio_dscp_to_priority(8)],
+		     2);
+	cr_assert_eq(grain_prio_default_priomap[grain_prio_dscp_to_priority(0)],
+		     1);
 }
 
 Test(prio_basic, drops_and_stats)
@@ -173,7 +181,8 @@ Test(prio_basic, drops_and_stats)
 
 	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
 	for (unsigned i = 0; i < 6; i++)
-		cr_assert_eq(grain_prio_try_enqueue(p, 0, NULL), i < 2 ? 0 : -EAGAIN,
+		cr_assert_eq(grain_prio_try_enqueue(p, 0, NULL),
+			     i < 2 ? 0 : -EAGAIN,
 			     "tail drop once the band is full");
 	cr_assert_eq(grain_prio_try_enqueue_burst(p, 1, objs, 10), 4);
 	cr_assert_eq(grain_prio_try_enqueue_burst(p, 2, objs, 3), 3);
@@ -198,7 +207,8 @@ Test(prio_basic, drops_and_stats)
 static void shares(unsigned flags, const unsigned *w, unsigned bands,
 		   unsigned total, unsigned *out)
 {
-	struct grain_prio_config cfg = { .bands = bands, .capacity = 64,
+	struct grain_prio_config cfg = { .bands = bands,
+					 .capacity = 64,
 					 .weights = w,
 					 .flags = flags | GRAIN_PRIO_WEIGHTED };
 	struct grain_prio *p = NULL;
@@ -214,7 +224,8 @@ static void shares(unsigned flags, const unsigned *w, unsigned bands,
 	for (unsigned i = 0; i < total; i++) {
 		cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), 0);
 		out[band]++;
-		cr_assert_eq(grain_prio_try_enqueue(p, band, NULL), 0, "refill");
+		cr_assert_eq(grain_prio_try_enqueue(p, band, NULL), 0,
+			     "refill");
 	}
 	grain_prio_destroy(p);
 }
@@ -233,7 +244,8 @@ Test(prio_basic, weighted_shares)
 			double share = (double)got[b] / total;
 			double want = (double)w[b] / 7.0;
 			cr_assert(share > want - 0.001 && share < want + 0.001,
-				  "band %u: share %.4f, want %.4f", b, share, want);
+				  "band %u: share %.4f, want %.4f", b, share,
+				  want);
 		}
 	}
 }
@@ -242,8 +254,10 @@ Test(prio_basic, weighted_no_starvation_and_idle_bands)
 {
 	/* Band 1 is empty: bands 0 and 2 split 8:1, and band 2 is served
 	 * even though band 0 never runs dry. */
-	struct grain_prio_config cfg = { .bands = 3, .capacity = 64,
-					 .weights = (const unsigned[]){ 8, 5, 1 },
+	struct grain_prio_config cfg = { .bands = 3,
+					 .capacity = 64,
+					 .weights =
+						 (const unsigned[]){ 8, 5, 1 },
 					 .flags = GRAIN_PRIO_WEIGHTED };
 	struct grain_prio *p = NULL;
 	unsigned got[3] = { 0 }, band;
@@ -316,12 +330,13 @@ Test(prio_basic, bad_arguments)
 Test(prio_basic, one_band_with_custom_map_and_caller_memory)
 {
 	uint8_t map[16] = { 0 };
-	struct grain_prio_config cfg = { .bands = 1, .capacity = 4,
+	struct grain_prio_config cfg = { .bands = 1,
+					 .capacity = 4,
 					 .priomap = map };
 	size_t size = grain_prio_memsize(&cfg);
 	cr_assert_gt(size, 0u);
-	struct grain_prio *p = aligned_alloc(GRAIN_CACHELINE,
-					     (size + 63) & ~(size_t)63);
+	struct grain_prio *p =
+		aligned_alloc(GRAIN_CACHELINE, (size + 63) & ~(size_t)63);
 	void *o;
 
 	cr_assert_eq(grain_prio_init(p, &cfg), 0);
@@ -359,7 +374,8 @@ Test(prio_basic, wait_timeout)
 	void *o, *objs[4];
 
 	int64_t t0 = test_now_ns();
-	cr_assert_eq(grain_prio_dequeue_wait(p, &o, NULL, 10000000), -ETIMEDOUT);
+	cr_assert_eq(grain_prio_dequeue_wait(p, &o, NULL, 10000000),
+		     -ETIMEDOUT);
 	cr_assert_geq(test_now_ns() - t0, 10000000);
 	cr_assert_eq(grain_prio_dequeue_burst_wait(p, objs, 4, 0), -ETIMEDOUT);
 	cr_assert_eq(grain_prio_dequeue_burst_wait(p, objs, 0, 0), -EINVAL);
@@ -397,7 +413,8 @@ Test(prio_basic, sleepers_wake_on_any_band, .timeout = 60)
 		w[i] = (struct waiter){ .p = p, .rc = -1 };
 		cr_assert_eq(pthread_create(&t[i], NULL, wait_one, &w[i]), 0);
 	}
-	for (int i = 0; i < 5000 && atomic_load(&p->sleepers.waiters) < K; i++) {
+	for (int i = 0; i < 5000 && atomic_load(&p->sleepers.waiters) < K;
+	     i++) {
 		struct timespec ts = { 0, 1000000 };
 		nanosleep(&ts, NULL);
 	}

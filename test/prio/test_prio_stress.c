@@ -31,7 +31,7 @@ struct run {
 	struct grain_prio *p;
 	unsigned producers, consumers, per_producer;
 	bool jitter, use_wait;
-	_Atomic(unsigned char) *seen;     /* [producer][seq] */
+	_Atomic(unsigned char) *seen; /* [producer][seq] */
 	_Atomic(uint64_t) accepted[BANDS], dropped[BANDS], consumed;
 	_Atomic(unsigned) producers_left;
 	_Atomic(unsigned) errors;
@@ -70,7 +70,8 @@ static void *producer(void *arg)
 		/* A mixed stream: band 1 most often, band 0 least. */
 		unsigned x = (unsigned)(test_rand(&rng) % 8);
 		unsigned band = x == 0 ? 0 : x < 6 ? 1 : 2;
-		int rc = grain_prio_try_enqueue(r->p, band, token(w->id, band, s));
+		int rc = grain_prio_try_enqueue(r->p, band,
+						token(w->id, band, s));
 		if (rc == 0)
 			acc[band]++;
 		else if (rc == -EAGAIN)
@@ -103,9 +104,11 @@ static void *consumer(void *arg)
 		bool done = atomic_load(&r->producers_left) == 0;
 		int n;
 		if (r->use_wait)
-			n = grain_prio_dequeue_burst_wait(r->p, objs, 8, 1000000);
+			n = grain_prio_dequeue_burst_wait(r->p, objs, 8,
+							  1000000);
 		else
-			n = grain_prio_try_dequeue_burst(r->p, objs, 1 + iter % 8);
+			n = grain_prio_try_dequeue_burst(r->p, objs,
+							 1 + iter % 8);
 		if (n == -ETIMEDOUT)
 			n = 0;
 		if (n < 0) {
@@ -114,15 +117,19 @@ static void *consumer(void *arg)
 		}
 		for (int i = 0; i < n; i++) {
 			uintptr_t t = (uintptr_t)objs[i];
-			unsigned p = (unsigned)(t >> 40), b = (unsigned)(t >> 32) & 0xff;
+			unsigned p = (unsigned)(t >> 40),
+				 b = (unsigned)(t >> 32) & 0xff;
 			unsigned s = (unsigned)t;
 			if (p >= r->producers || b >= BANDS ||
 			    s >= r->per_producer || (int64_t)s <= last[p][b]) {
-				fail(r, "object invented or out of order in its band");
+				fail(r,
+				     "object invented or out of order in its band");
 				continue;
 			}
 			last[p][b] = s;
-			if (atomic_fetch_add(&r->seen[(uint64_t)p * r->per_producer + s], 1))
+			if (atomic_fetch_add(
+				    &r->seen[(uint64_t)p * r->per_producer + s],
+				    1))
 				fail(r, "object dequeued twice");
 		}
 		atomic_fetch_add(&r->consumed, (uint64_t)n);
@@ -145,12 +152,15 @@ static void run_prio(unsigned qbands, unsigned producers, unsigned consumers,
 		     bool jitter)
 {
 	struct grain_prio_config cfg = {
-		.bands = qbands, .capacity = capacity,
+		.bands = qbands,
+		.capacity = capacity,
 		.flags = flags | (consumers == 1 ? GRAIN_PRIO_SC : 0),
 		.weights = (const unsigned[BIT_BANDS]){ 3, 2, 1, 1, 1, 1 },
 	};
-	struct run r = { .producers = producers, .consumers = consumers,
-			 .per_producer = per_producer, .jitter = jitter,
+	struct run r = { .producers = producers,
+			 .consumers = consumers,
+			 .per_producer = per_producer,
+			 .jitter = jitter,
 			 .use_wait = (flags & GRAIN_PRIO_WAIT) != 0 };
 	struct worker pw[MAXP], cw[MAXC];
 
@@ -161,11 +171,15 @@ static void run_prio(unsigned qbands, unsigned producers, unsigned consumers,
 	r.give_up_ns = test_now_ns() + 60LL * 1000000000;
 	for (unsigned i = 0; i < consumers; i++) {
 		cw[i] = (struct worker){ &r, i, 0 };
-		cr_assert_eq(pthread_create(&cw[i].thread, NULL, consumer, &cw[i]), 0);
+		cr_assert_eq(pthread_create(&cw[i].thread, NULL, consumer,
+					    &cw[i]),
+			     0);
 	}
 	for (unsigned i = 0; i < producers; i++) {
 		pw[i] = (struct worker){ &r, i, 0 };
-		cr_assert_eq(pthread_create(&pw[i].thread, NULL, producer, &pw[i]), 0);
+		cr_assert_eq(pthread_create(&pw[i].thread, NULL, producer,
+					    &pw[i]),
+			     0);
 	}
 	for (unsigned i = 0; i < producers; i++)
 		pthread_join(pw[i].thread, NULL);
@@ -179,7 +193,8 @@ static void run_prio(unsigned qbands, unsigned producers, unsigned consumers,
 		struct grain_prio_band_stats st;
 		cr_assert_eq(grain_prio_stats(r.p, b, &st), 0);
 		cr_assert_eq(st.enqueued, atomic_load(&r.accepted[b]),
-			     "band %u: enqueued counts every accepted object", b);
+			     "band %u: enqueued counts every accepted object",
+			     b);
 		cr_assert_eq(st.dropped, atomic_load(&r.dropped[b]),
 			     "band %u: every refusal is a counted drop", b);
 		cr_assert_eq(st.enqueued, st.dequeued + st.backlog);
@@ -205,10 +220,18 @@ struct shape {
 ParameterizedTestParameters(prio_stress, shapes)
 {
 	static struct shape s[] = {
-		{ 1, 1, 0 }, { 2, 1, 0 }, { 4, 1, 0 }, { 8, 1, 0 },
-		{ 1, 2, 0 }, { 2, 2, 0 }, { 4, 2, 0 }, { 8, 2, 0 },
-		{ 4, 1, GRAIN_PRIO_WEIGHTED }, { 8, 2, GRAIN_PRIO_WEIGHTED },
-		{ 4, 1, GRAIN_PRIO_WAIT }, { 8, 2, GRAIN_PRIO_WAIT },
+		{ 1, 1, 0 },
+		{ 2, 1, 0 },
+		{ 4, 1, 0 },
+		{ 8, 1, 0 },
+		{ 1, 2, 0 },
+		{ 2, 2, 0 },
+		{ 4, 2, 0 },
+		{ 8, 2, 0 },
+		{ 4, 1, GRAIN_PRIO_WEIGHTED },
+		{ 8, 2, GRAIN_PRIO_WEIGHTED },
+		{ 4, 1, GRAIN_PRIO_WAIT },
+		{ 8, 2, GRAIN_PRIO_WAIT },
 		{ 8, 2, GRAIN_PRIO_WAIT | GRAIN_PRIO_WEIGHTED },
 	};
 	return cr_make_param_array(struct shape, s, sizeof(s) / sizeof(s[0]));
@@ -262,11 +285,12 @@ Test(prio_stress, no_object_stranded, .timeout = 240)
 		 * must not turn into drops. */
 		/* Odd rounds keep the bits (the stranding they are about);
 		 * even rounds scan. */
-		struct grain_prio_config cfg = {
-			.bands = round % 2 ? BIT_BANDS : BANDS,
-			.capacity = 16384,
-			.flags = GRAIN_PRIO_SC };
-		struct run r = { .producers = 4, .consumers = 1,
+		struct grain_prio_config cfg = { .bands = round % 2 ? BIT_BANDS
+								    : BANDS,
+						 .capacity = 16384,
+						 .flags = GRAIN_PRIO_SC };
+		struct run r = { .producers = 4,
+				 .consumers = 1,
 				 .per_producer = test_scale(4000) };
 		struct worker pw[4], cw = { &r, 0, 0 };
 
@@ -274,11 +298,13 @@ Test(prio_stress, no_object_stranded, .timeout = 240)
 		r.seen = calloc((size_t)4 * r.per_producer, 1);
 		atomic_store(&r.producers_left, 4);
 		r.give_up_ns = test_now_ns() + 60LL * 1000000000;
-		cr_assert_eq(pthread_create(&cw.thread, NULL, consumer, &cw), 0);
+		cr_assert_eq(pthread_create(&cw.thread, NULL, consumer, &cw),
+			     0);
 		for (unsigned i = 0; i < 4; i++) {
 			pw[i] = (struct worker){ &r, i, 0 };
-			cr_assert_eq(pthread_create(&pw[i].thread, NULL, trickle,
-						    &pw[i]), 0);
+			cr_assert_eq(pthread_create(&pw[i].thread, NULL,
+						    trickle, &pw[i]),
+				     0);
 		}
 		for (unsigned i = 0; i < 4; i++)
 			pthread_join(pw[i].thread, NULL);
@@ -288,7 +314,8 @@ Test(prio_stress, no_object_stranded, .timeout = 240)
 		cr_assert_eq(grain_prio_backlog(r.p), 0u,
 			     "round %u: %u objects stranded", round,
 			     grain_prio_backlog(r.p));
-		cr_assert_eq(atomic_load(&r.consumed), atomic_load(&r.accepted[2]));
+		cr_assert_eq(atomic_load(&r.consumed),
+			     atomic_load(&r.accepted[2]));
 		free(r.seen);
 		grain_prio_destroy(r.p);
 	}

@@ -148,8 +148,8 @@ static void *producer(void *arg)
 				((size_t)round * PER_ROUND + i) * r->producers +
 				w->id;
 			unsigned band = (unsigned)(test_rand(&rng) % BANDS);
-			if (grain_prio_try_enqueue(r->p, band, token(id, band)) ==
-			    0)
+			if (grain_prio_try_enqueue(r->p, band,
+						   token(id, band)) == 0)
 				atomic_fetch_add(&r->accepted, 1);
 			else
 				fail(r, "refused with room to spare");
@@ -439,8 +439,7 @@ ParameterizedTestParameters(prio_wait, no_oversleep)
 		{ "strict, burst", BANDS, 0, 2, 2, 0, true, false, FOREVER },
 		{ "strict, 3 waiters, long timeout", BANDS, 0, 2, 3, 0, false,
 		  false, 30LL * 1000000000 },
-		{ "strict, pollers", BANDS, 0, 2, 2, 2, false, false,
-		  FOREVER },
+		{ "strict, pollers", BANDS, 0, 2, 2, 2, false, false, FOREVER },
 		{ "weighted", BANDS, GRAIN_PRIO_WEIGHTED, 2, 2, 0, false, false,
 		  FOREVER },
 		{ "weighted, burst, poller", BANDS, GRAIN_PRIO_WEIGHTED, 2, 2,

@@ -172,9 +172,7 @@ ParameterizedTestParameters(prio_window, settle_wakes_sleepers)
 		/* More bands than GRAIN_PRIO_SCAN_BANDS: the bits are kept. */
 		{ 5, 0, 1, 1 }, /* single calls, the highest band */
 		{ 6, 5, 2, 4 }, /* bursts on both sides, the lowest band */
-		{ 6, 1, 1, 4 },
-		{ 6, 0, 2, 1 },
-		{ 64, 63, 1, 1 },
+		{ 6, 1, 1, 4 }, { 6, 0, 2, 1 }, { 64, 63, 1, 1 },
 	};
 	return cr_make_param_array(struct window_case, c,
 				   sizeof(c) / sizeof(c[0]));
@@ -329,7 +327,9 @@ struct last_step_case {
 ParameterizedTestParameters(prio_window, producer_wakes_registered_sleeper)
 {
 	static struct last_step_case c[] = {
-		{ 1, 0, 1 }, { 3, 2, 4 }, { 3, 0, 1 },
+		{ 1, 0, 1 },
+		{ 3, 2, 4 },
+		{ 3, 0, 1 },
 		{ GRAIN_PRIO_SCAN_BANDS, GRAIN_PRIO_SCAN_BANDS - 1, 1 },
 		{ 6, 5, 4 }, /* with the bits */
 	};

@@ -175,8 +175,8 @@ size_t pb_link_hdr(const struct pb_link *l, int family, uint8_t *buf)
 		inet_wr16(p + 2, 0); /* reserved */
 		inet_wr32(p + 4, 2); /* interface index */
 		inet_wr16(p + 8, 1); /* ARPHRD_ETHER */
-		p[10] = 0;	    /* packet type: to us */
-		p[11] = 6;	    /* address length */
+		p[10] = 0;	     /* packet type: to us */
+		p[11] = 6;	     /* address length */
 		memcpy(p + 12, "\x02\x00\x00\x00\x01\x00\x00\x00", 8);
 		p[17] = l->mark;
 		p += 20;

@@ -73,8 +73,8 @@
 
 /** A link layer. */
 struct pb_link {
-	int dlt;	  /**< PB_DLT_* */
-	unsigned nvlan;	  /**< Ethernet: 0..PB_VLAN_MAX tags, outer first */
+	int dlt;	/**< PB_DLT_* */
+	unsigned nvlan; /**< Ethernet: 0..PB_VLAN_MAX tags, outer first */
 	uint16_t tpid[PB_VLAN_MAX]; /**< each tag's TPID; 0 means 0x8100 */
 	uint16_t tci[PB_VLAN_MAX];  /**< each tag's PCP/DEI/VID */
 	/** Varies the header without changing the key: the last byte of the

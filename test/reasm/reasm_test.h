@@ -125,10 +125,9 @@ static inline void check_invariant(const struct reasm_stats *st)
 	 * bracketed counts are parts of its totals). */
 	cr_expect_eq(st->frags_dropped,
 		     st->duplicates + st->past_end + st->refused +
-			     st->frags_truncated +
-			     st->malformed + st->bad_checksum +
-			     st->incomplete_chain + st->frags_too_big +
-			     st->frags_no_memory,
+			     st->frags_truncated + st->malformed +
+			     st->bad_checksum + st->incomplete_chain +
+			     st->frags_too_big + st->frags_no_memory,
 		     "frags_dropped %llu is not the sum of its reasons",
 		     (unsigned long long)st->frags_dropped);
 	cr_expect_leq(st->frags_too_big, st->too_big);

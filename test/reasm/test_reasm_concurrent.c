@@ -28,7 +28,7 @@ struct cworker {
 	struct pb_frame **frames;
 	size_t n, cap;
 	uint64_t now;
-	unsigned *seen;          /* per datagram: outputs this worker saw */
+	unsigned *seen; /* per datagram: outputs this worker saw */
 	struct cctx *c;
 	unsigned wrong;
 	pthread_t t;
@@ -105,9 +105,9 @@ struct cparam {
 ParameterizedTestParameters(reasm_concurrent, shared_datagrams)
 {
 	static struct cparam p[] = {
-		{ 2, 64, 0, REASM_STRICT },  { 4, 64, 0, REASM_STRICT },
-		{ 2, 1, 0, REASM_STRICT },   { 4, 4, 0, REASM_LAST },
-		{ 2, 64, 0, REASM_BSD },     { 4, 64, 65536, REASM_STRICT },
+		{ 2, 64, 0, REASM_STRICT },   { 4, 64, 0, REASM_STRICT },
+		{ 2, 1, 0, REASM_STRICT },    { 4, 4, 0, REASM_LAST },
+		{ 2, 64, 0, REASM_BSD },      { 4, 64, 65536, REASM_STRICT },
 		{ 2, 1, 65536, REASM_FIRST },
 	};
 	return cr_make_param_array(struct cparam, p, sizeof(p) / sizeof(p[0]));
@@ -168,8 +168,8 @@ ParameterizedTest(struct cparam *p, reasm_concurrent, shared_datagrams,
 			if ((rng >> 12) % 16 == 0 && k + 1 < n) {
 				/* A copy: dropped as a duplicate under STRICT,
 				 * same bytes under the other policies. */
-				struct pb_frame *dup = malloc(
-					sizeof(*dup) + v[k]->caplen);
+				struct pb_frame *dup =
+					malloc(sizeof(*dup) + v[k]->caplen);
 				cr_assert_not_null(dup);
 				memcpy(dup, v[k], sizeof(*dup) + v[k]->caplen);
 				push(&c->wk[(i + k + 1) % c->nw], dup);
@@ -205,9 +205,9 @@ ParameterizedTest(struct cparam *p, reasm_concurrent, shared_datagrams,
 	cr_expect_eq(wrong, 0u, "%u outputs were wrong", wrong);
 	cr_expect_eq(twice, 0u, "%u datagrams came out more than once", twice);
 	cr_expect_eq(st.ReasmReqds, total_frags);
-	cr_expect_eq(st.ReasmReqds, st.frags_reassembled + st.frags_dropped +
-					    st.frags_discarded +
-					    st.frags_pending,
+	cr_expect_eq(st.ReasmReqds,
+		     st.frags_reassembled + st.frags_dropped +
+			     st.frags_discarded + st.frags_pending,
 		     "accounting: %llu != %llu + %llu + %llu + %llu",
 		     (unsigned long long)st.ReasmReqds,
 		     (unsigned long long)st.frags_reassembled,

@@ -143,41 +143,18 @@ Test(api, policy_and_link_names)
 Test(api, stats_json_names_every_counter)
 {
 	static const char *const names[] = {
-		"packets",
-		"passed",
-		"ReasmReqds",
-		"ReasmOKs",
-		"ReasmFails",
-		"ReasmTimeout",
-		"ReasmOverlaps",
-		"duplicates",
-		"evicted",
-		"refused",
-		"too_big",
-		"too_many_frags",
-		"bad_end",
-		"past_end",
-		"bad_ecn",
-		"truncated",
-		"malformed",
-		"bad_checksum",
-		"incomplete_chain",
-		"vlan_too_deep",
-		"atomic",
-		"nested_frag",
-		"no_memory",
-		"frags_truncated",
-		"frags_too_big",
-		"frags_no_memory",
-		"frags_reassembled",
-		"frags_dropped",
-		"frags_discarded",
-		"frags_pending",
-		"datagrams_pending",
-		"emitted",
-		"emitted_bytes",
-		"bytes_held",
-		"bytes_peak",
+		"packets",	     "passed",		"ReasmReqds",
+		"ReasmOKs",	     "ReasmFails",	"ReasmTimeout",
+		"ReasmOverlaps",     "duplicates",	"evicted",
+		"refused",	     "too_big",		"too_many_frags",
+		"bad_end",	     "past_end",	"bad_ecn",
+		"truncated",	     "malformed",	"bad_checksum",
+		"incomplete_chain",  "vlan_too_deep",	"atomic",
+		"nested_frag",	     "no_memory",	"frags_truncated",
+		"frags_too_big",     "frags_no_memory", "frags_reassembled",
+		"frags_dropped",     "frags_discarded", "frags_pending",
+		"datagrams_pending", "emitted",		"emitted_bytes",
+		"bytes_held",	     "bytes_peak",
 	};
 	struct reasm_stats st;
 	char *buf = NULL;
@@ -875,10 +852,9 @@ SCRIPT_TEST(strict, scripted, strict_scripts)
  */
 
 #define LINUXES (STRICT | POLICY(REASM_LINUX))
-#define FRAG3S                                                        \
-	(POLICY(REASM_FIRST) | POLICY(REASM_LAST) |                   \
-	 POLICY(REASM_BSD_RIGHT) | POLICY(REASM_WINDOWS) |            \
-	 POLICY(REASM_SOLARIS))
+#define FRAG3S                                                                \
+	(POLICY(REASM_FIRST) | POLICY(REASM_LAST) | POLICY(REASM_BSD_RIGHT) | \
+	 POLICY(REASM_WINDOWS) | POLICY(REASM_SOLARIS))
 #define FREEBSD POLICY(REASM_BSD)
 
 /* clang-format off */

@@ -19,9 +19,9 @@
 
 struct failing {
 	struct grain_alloc hooks;
-	uint64_t calls;      /* allocations asked for */
-	uint64_t fail_at;    /* fail call number fail_at (1-based); 0: never */
-	uint32_t one_in;     /* also fail one call in one_in; 0: never */
+	uint64_t calls;	  /* allocations asked for */
+	uint64_t fail_at; /* fail call number fail_at (1-based); 0: never */
+	uint32_t one_in;  /* also fail one call in one_in; 0: never */
 	uint32_t rng;
 	int64_t outstanding; /* allocations not yet freed */
 	uint64_t failed;
@@ -74,7 +74,8 @@ Test(reasm_nomem, create_fails_cleanly)
 	for (uint64_t n = 1; n < 64; n++) {
 		failing_init(&f);
 		f.fail_at = n;
-		struct reasm_config c = rig_config(REASM_LINK_RAW, REASM_STRICT);
+		struct reasm_config c =
+			rig_config(REASM_LINK_RAW, REASM_STRICT);
 		c.alloc = &f.hooks;
 		struct reasm *r = NULL;
 		int rc = reasm_create(&r, &c);

@@ -20,15 +20,15 @@ struct stress {
 	const struct stress_cfg *cfg;
 	struct grain_ring *ring;
 	pthread_mutex_t prod_lock, cons_lock; /* SP / SC handover */
-	_Atomic(unsigned char) *seen;         /* one counter per token */
+	_Atomic(unsigned char) *seen;	      /* one counter per token */
 	_Atomic(uint64_t) consumed;
 	_Atomic(unsigned) errors;
 	_Atomic(const char *) first_error; /* workers never assert */
 	_Atomic(bool) go;
 	uint64_t total;
 	int64_t give_up_ns; /* lost tokens must fail the test, not hang it */
-	_Atomic(bool) done;  /* workers joined: the watcher stops */
-	uint64_t snapshots;  /* taken by the watcher */
+	_Atomic(bool) done; /* workers joined: the watcher stops */
+	uint64_t snapshots; /* taken by the watcher */
 };
 
 struct worker {
@@ -118,8 +118,9 @@ static void *producer(void *arg)
 		}
 		if (atomic_load_explicit(&st->errors, memory_order_relaxed))
 			break;
-		unsigned n = c->per_producer - seq < batch ? c->per_producer - seq
-							   : batch;
+		unsigned n = c->per_producer - seq < batch
+				     ? c->per_producer - seq
+				     : batch;
 		for (unsigned i = 0; i < n; i++)
 			objs[i] = token(w->id, seq + i);
 		/* In SP mode with a wait op, sleeping while holding the
@@ -148,7 +149,8 @@ static unsigned consume_some(struct stress *st, void **objs, unsigned n,
 		return grain_ring_try_dequeue(r, objs) == 0;
 	case STRESS_BULK:
 		if (!finishing)
-			return grain_ring_try_dequeue_bulk(r, objs, n) == 0 ? n : 0;
+			return grain_ring_try_dequeue_bulk(r, objs, n) == 0 ? n
+									    : 0;
 		/* Fewer than n may be left in the whole run. */
 		/* fall through */
 	case STRESS_BURST:
@@ -191,10 +193,10 @@ static void *consumer(void *arg)
 		}
 		if (atomic_load_explicit(&st->errors, memory_order_relaxed))
 			break; /* already failed: stop early */
-		bool finishing = st->total - atomic_load_explicit(
-						     &st->consumed,
-						     memory_order_relaxed) <
-				 (uint64_t)batch * c->consumers;
+		bool finishing =
+			st->total - atomic_load_explicit(&st->consumed,
+							 memory_order_relaxed) <
+			(uint64_t)batch * c->consumers;
 		lock_if(single, &st->cons_lock);
 		unsigned got = consume_some(st, objs, batch, finishing);
 		/* Check order under the handover lock: with SC the next
@@ -205,7 +207,8 @@ static void *consumer(void *arg)
 
 			if (p >= c->producers || s >= c->per_producer ||
 			    (int64_t)s <= last[p]) {
-				fail(st, "token invented or out of producer order");
+				fail(st,
+				     "token invented or out of producer order");
 				continue;
 			}
 			last[p] = s;
@@ -275,7 +278,8 @@ void stress_run(const struct stress_cfg *c)
 	struct stress st = { .cfg = c };
 	struct worker prods[MAX_THREADS], conss[MAX_THREADS];
 	pthread_t watch_thread;
-	unsigned flags = c->flags | (c->op == STRESS_WAIT ? GRAIN_RING_WAIT : 0);
+	unsigned flags = c->flags |
+			 (c->op == STRESS_WAIT ? GRAIN_RING_WAIT : 0);
 
 	cr_assert(c->producers <= MAX_THREADS && c->consumers <= MAX_THREADS);
 	cr_assert(c->batch <= MAX_BATCH && c->batch <= c->capacity);
@@ -292,12 +296,14 @@ void stress_run(const struct stress_cfg *c)
 	for (unsigned i = 0; i < c->consumers; i++) {
 		conss[i] = (struct worker){ .st = &st, .id = i };
 		cr_assert_eq(pthread_create(&conss[i].thread, NULL, consumer,
-					    &conss[i]), 0);
+					    &conss[i]),
+			     0);
 	}
 	for (unsigned i = 0; i < c->producers; i++) {
 		prods[i] = (struct worker){ .st = &st, .id = i };
 		cr_assert_eq(pthread_create(&prods[i].thread, NULL, producer,
-					    &prods[i]), 0);
+					    &prods[i]),
+			     0);
 	}
 	if (c->watch)
 		cr_assert_eq(pthread_create(&watch_thread, NULL, watcher, &st),

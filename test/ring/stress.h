@@ -36,9 +36,9 @@ struct stress_cfg {
 	unsigned capacity;
 	unsigned batch;
 	enum stress_op op;
-	bool jitter;         /* random yields and short sleeps */
-	uint64_t start_pos;  /* ring positions start here (wrap tests) */
-	bool watch;          /* a snapshot thread runs alongside */
+	bool jitter;	    /* random yields and short sleeps */
+	uint64_t start_pos; /* ring positions start here (wrap tests) */
+	bool watch;	    /* a snapshot thread runs alongside */
 };
 
 /* Runs one configuration; every failure is a Criterion assertion. */

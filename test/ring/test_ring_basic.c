@@ -14,8 +14,12 @@
 #include "../common/test_util.h"
 
 static const unsigned all_modes[] = {
-	GRAIN_RING_MPMC, GRAIN_RING_MPSC, GRAIN_RING_SPMC, GRAIN_RING_SPSC,
-	GRAIN_RING_MPMC | GRAIN_RING_WAIT, GRAIN_RING_SPSC | GRAIN_RING_WAIT,
+	GRAIN_RING_MPMC,
+	GRAIN_RING_MPSC,
+	GRAIN_RING_SPMC,
+	GRAIN_RING_SPSC,
+	GRAIN_RING_MPMC | GRAIN_RING_WAIT,
+	GRAIN_RING_SPSC | GRAIN_RING_WAIT,
 };
 #define NMODES (sizeof(all_modes) / sizeof(all_modes[0]))
 
@@ -48,7 +52,8 @@ ParameterizedTest(unsigned *mode, ring_basic, fifo)
 	for (unsigned round = 0; round < 200; round++) {
 		unsigned puts = 1 + round % 16;
 		for (unsigned i = 0; i < puts && !grain_ring_full(r); i++)
-			cr_assert_eq(grain_ring_try_enqueue(r, tok(next_in++)), 0);
+			cr_assert_eq(grain_ring_try_enqueue(r, tok(next_in++)),
+				     0);
 		unsigned gets = 1 + (round * 7) % 16;
 		for (unsigned i = 0; i < gets && !grain_ring_empty(r); i++) {
 			cr_assert_eq(grain_ring_try_dequeue(r, &out), 0);
@@ -156,7 +161,8 @@ Test(ring_basic, null_round_trips)
 {
 	struct grain_ring *r = make(4, GRAIN_RING_MPMC);
 	void *out = tok(1);
-	void *nulls[3] = { NULL, NULL, NULL }, *back[3] = { tok(1), tok(1), tok(1) };
+	void *nulls[3] = { NULL, NULL, NULL },
+	     *back[3] = { tok(1), tok(1), tok(1) };
 
 	cr_assert_eq(grain_ring_try_enqueue(r, NULL), 0);
 	cr_assert_eq(grain_ring_count(r), 1u, "NULL is an object, not a hole");
@@ -228,7 +234,8 @@ Test(ring_basic, memsize)
 	size_t m2 = grain_ring_memsize(2), m1024 = grain_ring_memsize(1024);
 	cr_assert_gt(m2, 0u);
 	cr_assert_eq(m2 % GRAIN_CACHELINE, 0u);
-	cr_assert_geq(m1024, sizeof(struct grain_ring) + 1024 * 2 * sizeof(void *));
+	cr_assert_geq(m1024,
+		      sizeof(struct grain_ring) + 1024 * 2 * sizeof(void *));
 	cr_assert_gt(grain_ring_memsize(GRAIN_RING_MAX_CAPACITY), 0u);
 }
 
@@ -264,7 +271,8 @@ Test(ring_basic, bad_arguments)
 	cr_assert_eq(grain_ring_init(r, 1, 0), -EINVAL);
 	cr_assert_eq(grain_ring_init(r, 12, 0), -EINVAL);
 	cr_assert_eq(grain_ring_init(r, 8, 0x100), -EINVAL, "unknown flag");
-	cr_assert_eq(grain_ring_init((struct grain_ring *)(void *)(mem + 8), 8, 0),
+	cr_assert_eq(grain_ring_init((struct grain_ring *)(void *)(mem + 8), 8,
+				     0),
 		     -EINVAL, "misaligned memory");
 	cr_assert_eq(grain_ring_create(NULL, 8, 0, NULL), -EINVAL);
 	struct grain_ring *rp = tok(1);
@@ -285,14 +293,16 @@ Test(ring_basic, bad_arguments)
 	cr_assert_eq(grain_ring_try_enqueue_burst(NULL, objs, 1), -EINVAL);
 	cr_assert_eq(grain_ring_try_enqueue_burst(r, NULL, 1), -EINVAL);
 	cr_assert_eq(grain_ring_try_dequeue_burst(r, NULL, 1), -EINVAL);
-	cr_assert_eq(grain_ring_try_dequeue_burst(r, objs, 0x80000000u), -EINVAL);
+	cr_assert_eq(grain_ring_try_dequeue_burst(r, objs, 0x80000000u),
+		     -EINVAL);
 	cr_assert(grain_ring_empty(r), "no failed call changed the ring");
 
 	/* The _wait calls need GRAIN_RING_WAIT. */
 	cr_assert_eq(grain_ring_enqueue_wait(r, NULL, 0), -EINVAL);
 	cr_assert_eq(grain_ring_dequeue_wait(r, &out, 0), -EINVAL);
 	cr_assert_eq(grain_ring_enqueue_wait(NULL, NULL, 0), -EINVAL);
-	cr_assert_eq(grain_ring_init(r, 4, GRAIN_RING_MPMC | GRAIN_RING_WAIT), 0);
+	cr_assert_eq(grain_ring_init(r, 4, GRAIN_RING_MPMC | GRAIN_RING_WAIT),
+		     0);
 	cr_assert_eq(grain_ring_dequeue_wait(r, NULL, 0), -EINVAL);
 	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, objs, 5, 0), -EINVAL);
 	cr_assert_eq(grain_ring_dequeue_bulk_wait(r, objs, 5, 0), -EINVAL);
@@ -321,7 +331,8 @@ Test(ring_basic, allocation_failure)
 	cr_assert_eq(((uintptr_t)r) % GRAIN_CACHELINE, 0u);
 	cr_assert_eq(grain_ring_try_enqueue(r, tok(5)), 0);
 	grain_ring_destroy(r);
-	cr_assert_eq(st.live, 0, "destroy returns the memory to the same hooks");
+	cr_assert_eq(st.live, 0,
+		     "destroy returns the memory to the same hooks");
 	cr_assert_eq(st.live_bytes, 0u);
 }
 

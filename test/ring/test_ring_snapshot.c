@@ -20,8 +20,8 @@ struct snap_param {
 
 static const unsigned modes[] = { GRAIN_RING_MPMC, GRAIN_RING_MPSC,
 				  GRAIN_RING_SPMC, GRAIN_RING_SPSC };
-static const enum stress_op ops[] = { STRESS_SINGLE, STRESS_BULK,
-				      STRESS_BURST, STRESS_WAIT };
+static const enum stress_op ops[] = { STRESS_SINGLE, STRESS_BULK, STRESS_BURST,
+				      STRESS_WAIT };
 
 ParameterizedTestParameters(ring_snapshot, racing_watcher)
 {
@@ -38,9 +38,13 @@ ParameterizedTest(struct snap_param *p, ring_snapshot, racing_watcher,
 		  .timeout = 240)
 {
 	struct stress_cfg c = {
-		.flags = p->mode, .producers = 2, .consumers = 2,
-		.capacity = 16, .per_producer = test_scale(40000),
-		.batch = p->op == STRESS_SINGLE ? 1 : 4, .op = p->op,
+		.flags = p->mode,
+		.producers = 2,
+		.consumers = 2,
+		.capacity = 16,
+		.per_producer = test_scale(40000),
+		.batch = p->op == STRESS_SINGLE ? 1 : 4,
+		.op = p->op,
 		.watch = true,
 	};
 	stress_run(&c);
@@ -60,7 +64,8 @@ Test(ring_snapshot, quiescent_exact)
 	for (unsigned k = 0; k <= 8; k++) {
 		cr_assert_eq(grain_ring_try_enqueue_burst(r, objs, k), (int)k);
 		cr_assert_eq(grain_ring_count(r), k);
-		cr_assert_eq(grain_ring_count(r) + grain_ring_free_count(r), 8u);
+		cr_assert_eq(grain_ring_count(r) + grain_ring_free_count(r),
+			     8u);
 		cr_assert_eq(grain_ring_empty(r), k == 0);
 		cr_assert_eq(grain_ring_full(r), k == 8);
 		cr_assert_eq(grain_ring_try_dequeue_burst(r, objs, 8), (int)k);

@@ -29,7 +29,8 @@ static struct matrix_param *matrix(size_t *n)
 	*n = 0;
 	for (unsigned m = 0; m < 4; m++)
 		for (unsigned t = 0; t < 4; t++)
-			p[(*n)++] = (struct matrix_param){ modes[m], threads[t] };
+			p[(*n)++] =
+				(struct matrix_param){ modes[m], threads[t] };
 	return p;
 }
 
@@ -43,10 +44,13 @@ ParameterizedTestParameters(ring_stress, single)
 ParameterizedTest(struct matrix_param *p, ring_stress, single, .timeout = 240)
 {
 	struct stress_cfg c = {
-		.flags = p->mode, .producers = p->threads,
-		.consumers = p->threads, .capacity = 64,
+		.flags = p->mode,
+		.producers = p->threads,
+		.consumers = p->threads,
+		.capacity = 64,
 		.per_producer = test_scale(N_SINGLE / p->threads),
-		.batch = 1, .op = STRESS_SINGLE,
+		.batch = 1,
+		.op = STRESS_SINGLE,
 	};
 	stress_run(&c);
 }
@@ -61,10 +65,13 @@ ParameterizedTestParameters(ring_stress, bulk)
 ParameterizedTest(struct matrix_param *p, ring_stress, bulk, .timeout = 240)
 {
 	struct stress_cfg c = {
-		.flags = p->mode, .producers = p->threads,
-		.consumers = p->threads, .capacity = 64,
+		.flags = p->mode,
+		.producers = p->threads,
+		.consumers = p->threads,
+		.capacity = 64,
 		.per_producer = test_scale(4 * N_SINGLE / p->threads),
-		.batch = 8, .op = STRESS_BULK,
+		.batch = 8,
+		.op = STRESS_BULK,
 	};
 	stress_run(&c);
 }
@@ -81,10 +88,13 @@ ParameterizedTest(struct matrix_param *p, ring_stress, burst, .timeout = 240)
 	/* A batch of 7 on a ring of 16 keeps bursts partial most of the
 	 * time. */
 	struct stress_cfg c = {
-		.flags = p->mode, .producers = p->threads,
-		.consumers = p->threads, .capacity = 16,
+		.flags = p->mode,
+		.producers = p->threads,
+		.consumers = p->threads,
+		.capacity = 16,
 		.per_producer = test_scale(4 * N_SINGLE / p->threads),
-		.batch = 7, .op = STRESS_BURST,
+		.batch = 7,
+		.op = STRESS_BURST,
 	};
 	stress_run(&c);
 }
@@ -102,10 +112,14 @@ ParameterizedTest(struct matrix_param *p, ring_stress, descheduled,
 	/* Random yields and sleeps in every thread: threads lose the CPU
 	 * between claiming and publishing slots. */
 	struct stress_cfg c = {
-		.flags = p->mode, .producers = p->threads,
-		.consumers = p->threads, .capacity = 32,
+		.flags = p->mode,
+		.producers = p->threads,
+		.consumers = p->threads,
+		.capacity = 32,
 		.per_producer = test_scale(N_SINGLE / 2 / p->threads),
-		.batch = 4, .op = STRESS_BURST, .jitter = true,
+		.batch = 4,
+		.op = STRESS_BURST,
+		.jitter = true,
 	};
 	stress_run(&c);
 	c.op = STRESS_SINGLE;
@@ -122,9 +136,13 @@ ParameterizedTest(unsigned *mode, ring_stress, wrap_32, .timeout = 240)
 	/* Positions start 1000 short of 2^32 and cross it many times over
 	 * (the run is far longer than 1000 operations). */
 	struct stress_cfg c = {
-		.flags = *mode, .producers = 4, .consumers = 4,
-		.capacity = 8, .per_producer = test_scale(20000),
-		.batch = 3, .op = STRESS_BURST,
+		.flags = *mode,
+		.producers = 4,
+		.consumers = 4,
+		.capacity = 8,
+		.per_producer = test_scale(20000),
+		.batch = 3,
+		.op = STRESS_BURST,
 		.start_pos = (1ULL << 32) - 1000,
 	};
 	stress_run(&c);
@@ -135,9 +153,14 @@ Test(ring_stress, oversubscribed_mpmc, .timeout = 240)
 	/* 16 producers and 16 consumers on a tiny ring: constant full/empty
 	 * transitions, most threads preempted at any moment. */
 	struct stress_cfg c = {
-		.flags = GRAIN_RING_MPMC, .producers = 16, .consumers = 16,
-		.capacity = 4, .per_producer = test_scale(5000),
-		.batch = 2, .op = STRESS_BURST, .jitter = true,
+		.flags = GRAIN_RING_MPMC,
+		.producers = 16,
+		.consumers = 16,
+		.capacity = 4,
+		.per_producer = test_scale(5000),
+		.batch = 2,
+		.op = STRESS_BURST,
+		.jitter = true,
 	};
 	stress_run(&c);
 }

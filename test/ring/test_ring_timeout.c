@@ -37,8 +37,8 @@ struct to_sleeper {
 	void *objs[2];
 };
 
-static int call(struct grain_ring *r, enum to_op op, bool enqueue,
-		void **objs, int64_t timeout_ns)
+static int call(struct grain_ring *r, enum to_op op, bool enqueue, void **objs,
+		int64_t timeout_ns)
 {
 	switch (op) {
 	case TO_SINGLE:
@@ -118,8 +118,9 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 	void *fill[CAP] = { 0 }, *out[CAP];
 	pthread_t t;
 
-	cr_assert_eq(grain_ring_create(&r, CAP, GRAIN_RING_MPMC | GRAIN_RING_WAIT,
-				       NULL), 0);
+	cr_assert_eq(grain_ring_create(&r, CAP,
+				       GRAIN_RING_MPMC | GRAIN_RING_WAIT, NULL),
+		     0);
 	s.ring = r;
 	if (p->enqueue) {
 		cr_assert_eq(grain_ring_try_enqueue_bulk(r, fill, CAP), 0);
@@ -128,8 +129,9 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 		waiters = &r->prod.sleepers.waiters;
 	}
 	cr_assert_eq(pthread_create(&t, NULL, sleeper, &s), 0);
-	for (int i = 0; i < 5000 && atomic_load(waiters) == 0 &&
-			!atomic_load(&s.returned); i++)
+	for (int i = 0;
+	     i < 5000 && atomic_load(waiters) == 0 && !atomic_load(&s.returned);
+	     i++)
 		pause_ms(1);
 	cr_assert(!atomic_load(&s.returned), "returned at once: rc %d", s.rc);
 	cr_assert_eq(atomic_load(waiters), 1u, "the sleeper announced itself");
@@ -160,8 +162,10 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 ParameterizedTestParameters(ring_timeout, ready_returns_at_once)
 {
 	static struct to_param p[9 * 3 * 2];
-	static const int64_t any[] = { 0, 1, 1000, INT64_MAX, INT64_MAX - 1,
-				       -1, -2, INT64_MIN, INT64_MIN + 1 };
+	static const int64_t any[] = {
+		0,  1,	1000,	   INT64_MAX,	 INT64_MAX - 1,
+		-1, -2, INT64_MIN, INT64_MIN + 1
+	};
 	size_t n = 0;
 
 	for (unsigned t = 0; t < 9; t++)
@@ -179,8 +183,9 @@ ParameterizedTest(struct to_param *p, ring_timeout, ready_returns_at_once,
 	struct grain_ring *r = NULL;
 	void *objs[2] = { (void *)1, (void *)2 }, *fill[2] = { 0 };
 
-	cr_assert_eq(grain_ring_create(&r, CAP, GRAIN_RING_MPMC | GRAIN_RING_WAIT,
-				       NULL), 0);
+	cr_assert_eq(grain_ring_create(&r, CAP,
+				       GRAIN_RING_MPMC | GRAIN_RING_WAIT, NULL),
+		     0);
 	if (!p->enqueue)
 		cr_assert_eq(grain_ring_try_enqueue_bulk(r, fill, 2), 0);
 	int64_t t0 = test_now_ns();
@@ -214,12 +219,14 @@ ParameterizedTest(struct to_param *p, ring_timeout, short_times_out,
 	struct grain_ring *r = NULL;
 	void *objs[2] = { (void *)1, (void *)2 }, *fill[CAP] = { 0 };
 
-	cr_assert_eq(grain_ring_create(&r, CAP, GRAIN_RING_MPMC | GRAIN_RING_WAIT,
-				       NULL), 0);
+	cr_assert_eq(grain_ring_create(&r, CAP,
+				       GRAIN_RING_MPMC | GRAIN_RING_WAIT, NULL),
+		     0);
 	if (p->enqueue)
 		cr_assert_eq(grain_ring_try_enqueue_bulk(r, fill, CAP), 0);
 	int64_t t0 = test_now_ns();
-	cr_assert_eq(call(r, p->op, p->enqueue, objs, p->timeout_ns), -ETIMEDOUT);
+	cr_assert_eq(call(r, p->op, p->enqueue, objs, p->timeout_ns),
+		     -ETIMEDOUT);
 	int64_t took = test_now_ns() - t0;
 	cr_assert_geq(took, p->timeout_ns, "slept the whole timeout");
 	cr_assert_lt(took, p->timeout_ns + 2000 * MS, "and not much longer");

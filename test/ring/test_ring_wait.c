@@ -21,7 +21,8 @@ static struct grain_ring *make(unsigned cap, unsigned mode)
 {
 	struct grain_ring *r = NULL;
 
-	cr_assert_eq(grain_ring_create(&r, cap, mode | GRAIN_RING_WAIT, NULL), 0);
+	cr_assert_eq(grain_ring_create(&r, cap, mode | GRAIN_RING_WAIT, NULL),
+		     0);
 	return r;
 }
 
@@ -34,7 +35,8 @@ Test(ring_wait, timeouts)
 	cr_assert_eq(grain_ring_dequeue_wait(r, &out, 20000000), -ETIMEDOUT);
 	cr_assert_geq(test_now_ns() - t0, 20000000, "slept the whole timeout");
 	cr_assert_eq(grain_ring_dequeue_wait(r, &out, 0), -ETIMEDOUT);
-	cr_assert_eq(grain_ring_dequeue_burst_wait(r, two, 2, 1000000), -ETIMEDOUT);
+	cr_assert_eq(grain_ring_dequeue_burst_wait(r, two, 2, 1000000),
+		     -ETIMEDOUT);
 
 	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, two, 2, 0), 0);
 	t0 = test_now_ns();
@@ -42,8 +44,8 @@ Test(ring_wait, timeouts)
 	cr_assert_geq(test_now_ns() - t0, 20000000);
 	cr_assert_eq(grain_ring_enqueue_burst_wait(r, two, 1, 0), -ETIMEDOUT);
 	cr_assert_eq(grain_ring_dequeue_bulk_wait(r, two, 1, 0), 0);
-	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, two, 2, 1000000), -ETIMEDOUT,
-		     "bulk waits for room for all");
+	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, two, 2, 1000000),
+		     -ETIMEDOUT, "bulk waits for room for all");
 	cr_assert_eq(grain_ring_count(r), 1u, "a timed-out bulk adds nothing");
 	grain_ring_destroy(r);
 }
@@ -91,10 +93,12 @@ Test(ring_wait, sleepers_all_wake_and_drain, .timeout = 60)
 	for (unsigned i = 0; i < K; i++) {
 		s[i] = (struct sleeper){ r, &woken, 1, -1, 0 };
 		cr_assert_eq(pthread_create(&s[i].thread, NULL, sleep_dequeue,
-					    &s[i]), 0);
+					    &s[i]),
+			     0);
 	}
 	until_sleeping(r, K);
-	cr_assert_eq(atomic_load(&woken), 0u, "nobody returns from an empty ring");
+	cr_assert_eq(atomic_load(&woken), 0u,
+		     "nobody returns from an empty ring");
 	/* Non-blocking enqueues must wake the sleepers too. */
 	for (uintptr_t i = 0; i < K; i++)
 		cr_assert_eq(grain_ring_try_enqueue(r, (void *)i), 0);
@@ -118,7 +122,8 @@ Test(ring_wait, waiters_wanting_different_counts, .timeout = 60)
 	struct sleeper bulk = { r, &woken, 4, -1, 0 };
 	struct sleeper one = { r, &woken, 1, -1, 0 };
 
-	cr_assert_eq(pthread_create(&bulk.thread, NULL, sleep_dequeue, &bulk), 0);
+	cr_assert_eq(pthread_create(&bulk.thread, NULL, sleep_dequeue, &bulk),
+		     0);
 	cr_assert_eq(pthread_create(&one.thread, NULL, sleep_dequeue, &one), 0);
 	until_sleeping(r, 2);
 	cr_assert_eq(grain_ring_try_enqueue(r, NULL), 0);
@@ -154,10 +159,11 @@ Test(ring_wait, blocked_producers_wake, .timeout = 60)
 	for (unsigned i = 0; i < K; i++) {
 		s[i] = (struct sleeper){ r, &woken, 1, -1, 0 };
 		cr_assert_eq(pthread_create(&s[i].thread, NULL, sleep_enqueue,
-					    &s[i]), 0);
+					    &s[i]),
+			     0);
 	}
-	for (int i = 0; i < 5000 &&
-			atomic_load(&r->cons.sleepers.waiters) < K; i++) {
+	for (int i = 0; i < 5000 && atomic_load(&r->cons.sleepers.waiters) < K;
+	     i++) {
 		struct timespec ts = { 0, 1000000 };
 		nanosleep(&ts, NULL);
 	}
@@ -192,15 +198,18 @@ static void *echo(void *arg)
 
 	for (unsigned i = 0; i < pp->rounds; i++) {
 		int rc = pp->batch == 1
-				 ? grain_ring_dequeue_wait(pp->ping, objs, LONG_NS)
-				 : grain_ring_dequeue_bulk_wait(pp->ping, objs,
-								pp->batch, LONG_NS);
+				 ? grain_ring_dequeue_wait(pp->ping, objs,
+							   LONG_NS)
+				 : grain_ring_dequeue_bulk_wait(
+					   pp->ping, objs, pp->batch, LONG_NS);
 		if (rc == 0)
 			rc = pp->batch == 1
-				     ? grain_ring_enqueue_wait(pp->pong, objs[0],
-							       LONG_NS)
-				     : grain_ring_enqueue_bulk_wait(
-					       pp->pong, objs, pp->batch, LONG_NS);
+				     ? grain_ring_enqueue_wait(pp->pong,
+							       objs[0], LONG_NS)
+				     : grain_ring_enqueue_bulk_wait(pp->pong,
+								    objs,
+								    pp->batch,
+								    LONG_NS);
 		if (rc != 0) {
 			pp->rc = rc;
 			return NULL;
@@ -219,14 +228,16 @@ static void pingpong_run(unsigned mode, unsigned batch, unsigned rounds)
 	for (unsigned i = 0; i < rounds; i++) {
 		for (unsigned j = 0; j < batch; j++)
 			objs[j] = (void *)(uintptr_t)(i * batch + j);
-		int rc = batch == 1 ? grain_ring_enqueue_wait(pp.ping, objs[0],
-							      LONG_NS)
-				    : grain_ring_enqueue_bulk_wait(pp.ping, objs,
-								   batch, LONG_NS);
+		int rc = batch == 1
+				 ? grain_ring_enqueue_wait(pp.ping, objs[0],
+							   LONG_NS)
+				 : grain_ring_enqueue_bulk_wait(pp.ping, objs,
+								batch, LONG_NS);
 		cr_assert_eq(rc, 0);
-		rc = batch == 1 ? grain_ring_dequeue_wait(pp.pong, back, LONG_NS)
-				: grain_ring_dequeue_bulk_wait(pp.pong, back, batch,
-							       LONG_NS);
+		rc = batch == 1
+			     ? grain_ring_dequeue_wait(pp.pong, back, LONG_NS)
+			     : grain_ring_dequeue_bulk_wait(pp.pong, back,
+							    batch, LONG_NS);
 		cr_assert_eq(rc, 0, "round %u: %d (a lost wake-up times out)",
 			     i, rc);
 		for (unsigned j = 0; j < batch; j++)
@@ -264,9 +275,13 @@ ParameterizedTest(unsigned *mode, ring_wait, stress, .timeout = 240)
 	/* Producers and consumers both block, on a small ring, with more
 	 * threads than cores. */
 	struct stress_cfg c = {
-		.flags = *mode, .producers = 4, .consumers = 3,
-		.capacity = 8, .per_producer = test_scale(20000),
-		.batch = 1, .op = STRESS_WAIT,
+		.flags = *mode,
+		.producers = 4,
+		.consumers = 3,
+		.capacity = 8,
+		.per_producer = test_scale(20000),
+		.batch = 1,
+		.op = STRESS_WAIT,
 	};
 	stress_run(&c);
 	c.batch = 4;

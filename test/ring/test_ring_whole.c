@@ -26,10 +26,10 @@
 #define THREADS 3u
 
 enum whole_op {
-	WHOLE_BULK,       /* bulk of CAP on both sides */
-	WHOLE_BURST,      /* burst of BIG on both sides */
+	WHOLE_BULK,	  /* bulk of CAP on both sides */
+	WHOLE_BURST,	  /* burst of BIG on both sides */
 	WHOLE_BULK_BURST, /* bulk of CAP in, burst of BIG out */
-	WHOLE_WAIT,       /* enqueue_bulk_wait(CAP), dequeue_bulk_wait(CAP) */
+	WHOLE_WAIT,	  /* enqueue_bulk_wait(CAP), dequeue_bulk_wait(CAP) */
 	WHOLE_WAIT_BURST, /* enqueue_burst_wait(BIG), dequeue_burst_wait(BIG) */
 };
 
@@ -42,7 +42,7 @@ struct whole {
 	const struct whole_param *p;
 	struct grain_ring *ring;
 	pthread_mutex_t prod_lock, cons_lock; /* SP / SC handover */
-	unsigned per_producer;                /* a multiple of CAP */
+	unsigned per_producer;		      /* a multiple of CAP */
 	uint64_t total;
 	_Atomic(unsigned char) *seen;
 	_Atomic(uint64_t) consumed;
@@ -185,9 +185,9 @@ static void *consumer(void *arg)
 	int64_t last[THREADS] = { -1, -1, -1 };
 	void *objs[BIG];
 
-	for (unsigned iter = 0; atomic_load_explicit(&w->consumed,
-						     memory_order_relaxed) <
-				w->total;
+	for (unsigned iter = 0;
+	     atomic_load_explicit(&w->consumed, memory_order_relaxed) <
+	     w->total;
 	     iter++) {
 		if ((iter & 255) == 0 && test_now_ns() > w->give_up_ns) {
 			fail(w, "stalled: tokens lost or never published");
@@ -204,16 +204,17 @@ static void *consumer(void *arg)
 
 			if (p >= THREADS || s >= w->per_producer ||
 			    (int64_t)s <= last[p]) {
-				fail(w, "token invented or out of producer order");
+				fail(w,
+				     "token invented or out of producer order");
 				continue;
 			}
-			if (whole_batches &&
-			    (t != (uintptr_t)objs[0] + i || s / CAP != (s - i) / CAP))
+			if (whole_batches && (t != (uintptr_t)objs[0] + i ||
+					      s / CAP != (s - i) / CAP))
 				fail(w, "a whole-ring batch mixed two batches");
 			last[p] = s;
 			if (atomic_fetch_add_explicit(
-				    &w->seen[(uint64_t)p * w->per_producer + s], 1,
-				    memory_order_relaxed) != 0)
+				    &w->seen[(uint64_t)p * w->per_producer + s],
+				    1, memory_order_relaxed) != 0)
 				fail(w, "token dequeued twice");
 		}
 		if (single)
@@ -244,10 +245,12 @@ static void whole_run(const struct whole_param *p)
 	for (unsigned i = 0; i < THREADS; i++) {
 		conss[i] = (struct whole_worker){ .w = &w, .id = i };
 		cr_assert_eq(pthread_create(&conss[i].thread, NULL, consumer,
-					    &conss[i]), 0);
+					    &conss[i]),
+			     0);
 		prods[i] = (struct whole_worker){ .w = &w, .id = i };
 		cr_assert_eq(pthread_create(&prods[i].thread, NULL, producer,
-					    &prods[i]), 0);
+					    &prods[i]),
+			     0);
 	}
 	for (unsigned i = 0; i < THREADS; i++) {
 		pthread_join(prods[i].thread, NULL);
@@ -282,8 +285,7 @@ ParameterizedTestParameters(ring_whole, concurrent)
 	return cr_make_param_array(struct whole_param, p, n);
 }
 
-ParameterizedTest(struct whole_param *p, ring_whole, concurrent,
-		  .timeout = 240)
+ParameterizedTest(struct whole_param *p, ring_whole, concurrent, .timeout = 240)
 {
 	whole_run(p);
 }
@@ -309,7 +311,8 @@ ParameterizedTest(unsigned *mode, ring_whole, alone)
 	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, in, CAP + 1, 0), -EINVAL);
 	cr_assert_eq(grain_ring_try_enqueue(r, in[0]), 0);
 	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, CAP), -EAGAIN);
-	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, in, CAP, 1000), -ETIMEDOUT);
+	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, in, CAP, 1000),
+		     -ETIMEDOUT);
 	cr_assert_eq(grain_ring_count(r), 1u, "a failed bulk adds nothing");
 	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, CAP), -EAGAIN);
 	cr_assert_eq(grain_ring_dequeue_bulk_wait(r, out, CAP, 0), -ETIMEDOUT);
@@ -335,7 +338,8 @@ ParameterizedTest(unsigned *mode, ring_whole, alone)
 	cr_assert_eq(grain_ring_dequeue_burst_wait(r, out, BIG, 0), (int)CAP);
 	cr_assert(grain_ring_empty(r));
 	/* Half full: a big burst takes only the free half. */
-	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, CAP / 2), (int)(CAP / 2));
+	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, CAP / 2),
+		     (int)(CAP / 2));
 	cr_assert_eq(grain_ring_try_enqueue_burst(r, in + CAP / 2, BIG),
 		     (int)(CAP / 2));
 	cr_assert_eq(grain_ring_try_dequeue_burst(r, out, BIG), (int)CAP);

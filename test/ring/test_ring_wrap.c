@@ -22,13 +22,13 @@ struct wrap_param {
 
 static const unsigned modes[] = { GRAIN_RING_MPMC, GRAIN_RING_MPSC,
 				  GRAIN_RING_SPMC, GRAIN_RING_SPSC };
-static const enum stress_op ops[] = { STRESS_SINGLE, STRESS_BULK,
-				      STRESS_BURST, STRESS_WAIT };
+static const enum stress_op ops[] = { STRESS_SINGLE, STRESS_BULK, STRESS_BURST,
+				      STRESS_WAIT };
 static const uint64_t starts[] = {
 	(1ULL << 32) - 1000, /* 2^32, many laps before */
 	(1ULL << 32) - 3,    /* 2^32 inside the first lap */
 	UINT64_MAX - 999,    /* 2^64, many laps before */
-	UINT64_MAX - 2,      /* 2^64 inside the first lap */
+	UINT64_MAX - 2,	     /* 2^64 inside the first lap */
 };
 
 ParameterizedTestParameters(ring_wrap, cross)
@@ -50,10 +50,16 @@ ParameterizedTest(struct wrap_param *p, ring_wrap, cross, .timeout = 240)
 	 * burst claims straddle the boundary), jitter so that threads are
 	 * descheduled mid-claim right at it. */
 	struct stress_cfg c = {
-		.flags = p->mode, .producers = 3, .consumers = 3,
-		.capacity = 8, .per_producer = test_scale(4000),
-		.batch = p->op == STRESS_SINGLE ? 1 : 3, .op = p->op,
-		.jitter = true, .start_pos = p->start, .watch = true,
+		.flags = p->mode,
+		.producers = 3,
+		.consumers = 3,
+		.capacity = 8,
+		.per_producer = test_scale(4000),
+		.batch = p->op == STRESS_SINGLE ? 1 : 3,
+		.op = p->op,
+		.jitter = true,
+		.start_pos = p->start,
+		.watch = true,
 	};
 	stress_run(&c);
 }

@@ -118,7 +118,7 @@ static int insert_stamped(struct grain_htab *h, uint64_t key, uint64_t now)
 	if (it == NULL)
 		return -ENOMEM;
 	int rc = grain_htab_insert_fast(h, &it->node, &it->key, now, 1,
-					 item_params);
+					item_params);
 	if (rc == 0)
 		return 1;
 	free(it);
@@ -154,8 +154,8 @@ static uint64_t grain_lookup_locked(void *table, uint64_t key)
 	struct grain_htab_scope scope;
 
 	grain_htab_lock_fast(table, &key, &scope, item_params);
-	struct grain_hnode *n = grain_htab_find_locked_fast(&scope, &key,
-							    item_params);
+	struct grain_hnode *n =
+		grain_htab_find_locked_fast(&scope, &key, item_params);
 	uint64_t v = n != NULL ? item_of(n)->value : 0;
 	grain_htab_unlock(&scope);
 	return v;
@@ -164,8 +164,8 @@ static uint64_t grain_lookup_locked(void *table, uint64_t key)
 static uint64_t grain_lookup_rcu(void *table, uint64_t key)
 {
 	urcu_memb_read_lock();
-	struct grain_hnode *n = grain_htab_lookup_fast(table, &key,
-						       item_params);
+	struct grain_hnode *n =
+		grain_htab_lookup_fast(table, &key, item_params);
 	uint64_t v = n != NULL ? item_of(n)->value : 0;
 	urcu_memb_read_unlock();
 	return v;

@@ -40,8 +40,8 @@ static int qsbr_create(void **tablep, enum bench_htab_impl impl,
 static uint64_t qsbr_lookup(void *table, uint64_t key)
 {
 	urcu_qsbr_read_lock();
-	struct grain_hnode *n = grain_htab_lookup_fast(table, &key,
-						       item_params);
+	struct grain_hnode *n =
+		grain_htab_lookup_fast(table, &key, item_params);
 	uint64_t v = n != NULL ? item_of(n)->value : 0;
 	urcu_qsbr_read_unlock();
 	qsbr_tick();

@@ -37,8 +37,7 @@ extern "C" void bench_blf_queue_destroy(void *q)
 	delete static_cast<BlfQueue *>(q);
 }
 
-extern "C" unsigned bench_blf_queue_push(void *q, void *const *objs,
-					 unsigned n)
+extern "C" unsigned bench_blf_queue_push(void *q, void *const *objs, unsigned n)
 {
 	BlfQueue *bq = static_cast<BlfQueue *>(q);
 	unsigned i = 0;
@@ -67,8 +66,8 @@ extern "C" void bench_blf_spsc_destroy(void *q)
 	delete static_cast<BlfSpsc *>(q);
 }
 
-extern "C" unsigned bench_blf_spsc_push(void *q, void *const *objs,
-					unsigned n, int all_or_none)
+extern "C" unsigned bench_blf_spsc_push(void *q, void *const *objs, unsigned n,
+					int all_or_none)
 {
 	BlfSpsc *s = static_cast<BlfSpsc *>(q);
 	// Only the producer adds: write_available() can only grow meanwhile.
@@ -101,8 +100,7 @@ extern "C" void bench_tbb_queue_destroy(void *q)
 	delete static_cast<TbbQueue *>(q);
 }
 
-extern "C" unsigned bench_tbb_queue_push(void *q, void *const *objs,
-					 unsigned n)
+extern "C" unsigned bench_tbb_queue_push(void *q, void *const *objs, unsigned n)
 {
 	TbbQueue *tq = static_cast<TbbQueue *>(q);
 	unsigned i = 0;

@@ -26,9 +26,9 @@ static int grain_create(void **queuep, enum bench_impl impl,
 	};
 	struct grain_ring *r;
 
-	int rc = grain_ring_create(&r, BENCH_CAPACITY,
-				   flags[impl] | (cfg->wait ? GRAIN_RING_WAIT : 0),
-				   NULL);
+	int rc = grain_ring_create(
+		&r, BENCH_CAPACITY,
+		flags[impl] | (cfg->wait ? GRAIN_RING_WAIT : 0), NULL);
 	if (rc == 0)
 		*queuep = r;
 	return rc;

@@ -93,8 +93,8 @@ static void make_dgram(struct live *l, unsigned serial)
 		l->d.v4.src = 0xc0000201 + src;
 		l->d.v4.dst = 0xc6336402 + dst;
 	} else {
-		pb_dgram_v6(&l->d, PB_DLT_ETHERNET, id, PB_IPPROTO_UDP,
-			    l->data, len);
+		pb_dgram_v6(&l->d, PB_DLT_ETHERNET, id, PB_IPPROTO_UDP, l->data,
+			    len);
 		l->d.v6.src[15] = (uint8_t)(1 + src);
 		l->d.v6.dst[14] = (uint8_t)(1 + dst);
 	}
@@ -116,8 +116,8 @@ static void make_dgram(struct live *l, unsigned serial)
 		if (end <= starts[i])
 			break;
 		bool last = end == len;
-		l->frames[l->n++] = pb_frag(&l->d, starts[i], NULL,
-					    end - starts[i], !last);
+		l->frames[l->n++] =
+			pb_frag(&l->d, starts[i], NULL, end - starts[i], !last);
 		if (last)
 			break;
 	}
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 2;
 	}
-	put_le32(0xa1b23c4d); /* nanosecond pcap */
+	put_le32(0xa1b23c4d);	/* nanosecond pcap */
 	put_le32(2 | 4u << 16); /* version 2.4 */
 	put_le32(0);
 	put_le32(0);

@@ -40,7 +40,7 @@ enum {
 
 enum {
 	GRAIN_IMPL_HTAB_TODO_EVICT = 1u,  /* bytes added: check mem_high */
-	GRAIN_IMPL_HTAB_TODO_RESIZE = 2u, /* the stripe's load is out of range */
+	GRAIN_IMPL_HTAB_TODO_RESIZE = 2u, /* the load is out of range */
 };
 
 /* Entries an insert may expire from the head of its stripe's LRU. */
@@ -49,9 +49,9 @@ enum {
 /* Signatures are 16-bit lanes of two words, so a search compares them
  * all with a few word operations (SWAR) instead of a loop. */
 struct grain_impl_htab_bucket {
-	_Atomic(uint64_t) sig0;               /* slots 0..3 */
-	_Atomic(grain_impl_htab_sigw1) sig1;  /* slots 4.. */
-	_Atomic(uint32_t) meta;               /* next index | occupied << 24 */
+	_Atomic(uint64_t) sig0;		     /* slots 0..3 */
+	_Atomic(grain_impl_htab_sigw1) sig1; /* slots 4.. */
+	_Atomic(uint32_t) meta;		     /* next index | occupied << 24 */
 	struct grain_hnode *_Atomic node[GRAIN_HTAB_BUCKET_SLOTS];
 };
 
@@ -63,10 +63,10 @@ _Static_assert(sizeof(struct grain_impl_htab_bucket) <= GRAIN_CACHELINE,
 struct grain_impl_htab_array {
 	uint32_t mask;
 	uint32_t nover;
-	uint32_t over_used;         /* under the stripe lock */
+	uint32_t over_used; /* under the stripe lock */
 	uint32_t stripe;
 	struct grain_hnode carrier; /* retires this array */
-	uint32_t mapped;            /* bytes / 2 MiB mapped for it, or 0 */
+	uint32_t mapped;	    /* bytes / 2 MiB mapped for it, or 0 */
 	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket b[];
 };
 
@@ -86,7 +86,8 @@ struct grain_impl_htab_stripe {
 	/* Counters: written under the lock, read by stats() at any time.
 	 * A locked search counts one of hits and misses. */
 	_Atomic(uint64_t) hits, misses;
-	_Atomic(uint32_t) grow_at, shrink_at;    /* entries that ask for a resize */
+	/* Entry counts that ask for a resize. */
+	_Atomic(uint32_t) grow_at, shrink_at;
 	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) inserts;
 	/* GRAIN_HTAB_BATCH_RECLAIM: removed nodes waiting, under the lock,
 	 * to go to RCU together (linked through next). */
@@ -114,20 +115,20 @@ struct grain_htab {
 	/* Read-mostly line: every call reads it, nobody writes it. */
 	struct grain_impl_htab_array *_Atomic *dir; /* per stripe */
 	struct grain_impl_htab_stripe *stripes;
-	uint64_t smask;              /* stripes - 1 */
+	uint64_t smask; /* stripes - 1 */
 	struct grain_htab_ops ops;
 	void *ctx;
 	struct grain_hash_key secret;
 	uint32_t max_chain, max_load, min_buckets, flags;
 	int64_t mem_high, mem_low, mem_batch;
-	int64_t mem_fold; /* each remainder folds at this: mem_batch / 2 */
+	int64_t mem_fold;    /* each remainder folds at this: mem_batch / 2 */
 	int64_t evict_above; /* mem_high with policy EVICT, else INT64_MAX */
 	uint64_t ttl;
 	enum grain_htab_policy policy;
 	const struct rcu_flavor_struct *flavor;
 	struct grain_alloc alloc;
 	size_t memsize;
-	void *slab;       /* the stripes' first arrays, if mapped as one */
+	void *slab; /* the stripes' first arrays, if mapped as one */
 	size_t slab_size;
 	/* Shared and written: the folded byte total. */
 	alignas(GRAIN_CACHELINE) _Atomic(int64_t) total;
@@ -137,13 +138,15 @@ struct grain_htab {
 
 GRAIN_API void grain_impl_htab_after_unlock(struct grain_htab_scope *s);
 GRAIN_API int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why);
-GRAIN_API void grain_impl_htab_expire_head(struct grain_htab_scope *s, uint64_t now);
-GRAIN_API void grain_impl_htab_lru_head_changed(struct grain_impl_htab_stripe *st);
+GRAIN_API void grain_impl_htab_expire_head(struct grain_htab_scope *s,
+					   uint64_t now);
+GRAIN_API void
+grain_impl_htab_lru_head_changed(struct grain_impl_htab_stripe *st);
 
 /* Reasons for grain_impl_htab_insert_slow(). */
 enum {
 	GRAIN_IMPL_HTAB_SLOW_CHAIN = 1, /* chain at max_chain: -EMLINK */
-	GRAIN_IMPL_HTAB_SLOW_FULL,      /* no overflow bucket left: rebuild */
+	GRAIN_IMPL_HTAB_SLOW_FULL,	/* no overflow bucket left: rebuild */
 };
 
 /* --- small helpers -------------------------------------------------------- */
@@ -158,7 +161,8 @@ static inline uint64_t grain_impl_htab_get(const _Atomic(uint64_t) *c)
  * a relaxed store, so readers see whole values and no locked op is paid. */
 static inline void grain_impl_htab_bump(_Atomic(uint64_t) *c, uint64_t n)
 {
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
+	atomic_store_explicit(c,
+			      atomic_load_explicit(c, memory_order_relaxed) + n,
 			      memory_order_relaxed);
 }
 
@@ -189,8 +193,9 @@ static inline void grain_impl_htab_add_bytes(struct grain_htab *h,
 					     struct grain_impl_htab_stripe *st,
 					     int64_t delta)
 {
-	int64_t unf = atomic_load_explicit(&st->unfolded, memory_order_relaxed) +
-		      delta;
+	int64_t unf =
+		atomic_load_explicit(&st->unfolded, memory_order_relaxed) +
+		delta;
 
 	/* |unf| >= mem_fold, as one unsigned compare. */
 	if (GRAIN_UNLIKELY((uint64_t)(unf + h->mem_fold - 1) >=
@@ -218,8 +223,8 @@ grain_impl_htab_entries(const struct grain_impl_htab_stripe *st)
 		memory_order_relaxed);
 }
 
-static inline void grain_impl_htab_set_entries(struct grain_impl_htab_stripe *st,
-					       uint32_t n)
+static inline void
+grain_impl_htab_set_entries(struct grain_impl_htab_stripe *st, uint32_t n)
 {
 	atomic_store_explicit(&st->entries, n, memory_order_relaxed);
 }
@@ -297,11 +302,11 @@ grain_impl_htab_cand(const struct grain_impl_htab_bucket *b,
 		(struct grain_impl_htab_bucket *)(uintptr_t)b;
 	uint64_t m0 = grain_impl_htab_zero16(
 		atomic_load_explicit(&w->sig0, memory_order_relaxed) ^ rep);
-	uint64_t m1 = grain_impl_htab_zero16(
-			      (uint64_t)atomic_load_explicit(
-				      &w->sig1, memory_order_relaxed) ^
-			      rep) &
-		      GRAIN_IMPL_HTAB_LANES1;
+	uint64_t m1 =
+		grain_impl_htab_zero16((uint64_t)atomic_load_explicit(
+					       &w->sig1, memory_order_relaxed) ^
+				       rep) &
+		GRAIN_IMPL_HTAB_LANES1;
 
 	return grain_impl_htab_lanes(m0) | grain_impl_htab_lanes(m1) << 4;
 }
@@ -311,10 +316,9 @@ grain_impl_htab_cand(const struct grain_impl_htab_bucket *b,
  * table, one load (x86-64's baseline has no popcnt instruction). */
 #if GRAIN_HTAB_BUCKET_SLOTS == 6
 static const unsigned char grain_impl_htab_bits6[64] = {
-	0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-	1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
-	1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
-	2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
+	0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3,
+	3, 4, 2, 3, 3, 4, 3, 4, 4, 5, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4,
+	3, 4, 4, 5, 2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
 };
 
 static inline unsigned grain_impl_htab_popcount(unsigned x)
@@ -347,7 +351,8 @@ static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
 	((volatile lane *)(void *)b)[i] = sig;
 #else
 	if (i < 4) {
-		uint64_t w = atomic_load_explicit(&b->sig0, memory_order_relaxed);
+		uint64_t w =
+			atomic_load_explicit(&b->sig0, memory_order_relaxed);
 		unsigned sh = i * 16u;
 		w = (w & ~(0xffffull << sh)) | (uint64_t)sig << sh;
 		atomic_store_explicit(&b->sig0, w, memory_order_relaxed);
@@ -355,8 +360,9 @@ static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
 		grain_impl_htab_sigw1 w =
 			atomic_load_explicit(&b->sig1, memory_order_relaxed);
 		unsigned sh = (i - 4u) * 16u;
-		w = (grain_impl_htab_sigw1)((w & ~((grain_impl_htab_sigw1)0xffffu
-						   << sh)) |
+		w = (grain_impl_htab_sigw1)((w &
+					     ~((grain_impl_htab_sigw1)0xffffu
+					       << sh)) |
 					    (grain_impl_htab_sigw1)sig << sh);
 		atomic_store_explicit(&b->sig1, w, memory_order_relaxed);
 	}
@@ -380,8 +386,8 @@ grain_impl_htab_search_slot(const struct grain_impl_htab_array *a,
 	for (;;) {
 		/* A2: pairs with R2 in grain_impl_htab_link(); a filled
 		 * overflow bucket is reachable only after its slots are. */
-		uint32_t meta = atomic_load_explicit(&b->meta,
-						     memory_order_acquire);
+		uint32_t meta =
+			atomic_load_explicit(&b->meta, memory_order_acquire);
 		for (unsigned m = grain_impl_htab_cand(b, sig); m != 0;
 		     m &= m - 1) {
 			unsigned i = grain_impl_htab_ctz(m) >>
@@ -469,8 +475,8 @@ grain_impl_htab_probe(struct grain_impl_htab_array *a, uint64_t hash,
 	pr->free_i = 0;
 	pr->len = 0;
 	for (;;) {
-		uint32_t meta = atomic_load_explicit(&b->meta,
-						     memory_order_relaxed);
+		uint32_t meta =
+			atomic_load_explicit(&b->meta, memory_order_relaxed);
 		unsigned occ = meta >> GRAIN_IMPL_HTAB_OCC_SHIFT;
 		for (unsigned m = grain_impl_htab_cand(b, sig); m != 0;
 		     m &= m - 1) {
@@ -544,8 +550,8 @@ grain_impl_htab_slot_of(struct grain_impl_htab_array *a,
 		grain_impl_htab_sigv_of(grain_impl_htab_sig(n->hash));
 
 	for (;;) {
-		uint32_t meta = atomic_load_explicit(&b->meta,
-						     memory_order_relaxed);
+		uint32_t meta =
+			atomic_load_explicit(&b->meta, memory_order_relaxed);
 		/* An empty slot that matches holds NULL, never @n. */
 		for (unsigned m = grain_impl_htab_cand(b, sig); m != 0;
 		     m &= m - 1) {
@@ -632,8 +638,8 @@ static inline void grain_impl_htab_retire(struct grain_htab *h,
 					  struct grain_hnode **retired)
 {
 	unsigned i = 0;
-	struct grain_impl_htab_bucket *b =
-		grain_impl_htab_slot_of(grain_impl_htab_array_locked(st), n, &i);
+	struct grain_impl_htab_bucket *b = grain_impl_htab_slot_of(
+		grain_impl_htab_array_locked(st), n, &i);
 
 	grain_impl_htab_retire_at(h, st, b, i, n, why, retired);
 }
@@ -653,7 +659,8 @@ static inline void grain_impl_htab_hand_back(struct grain_htab *h,
 
 static GRAIN_ALWAYS_INLINE void
 grain_htab_lock_fast(struct grain_htab *h, const void *key,
-		     struct grain_htab_scope *s, const struct grain_htab_params p)
+		     struct grain_htab_scope *s,
+		     const struct grain_htab_params p)
 {
 	if (GRAIN_UNLIKELY(h == NULL || key == NULL || s == NULL)) {
 		/* An empty scope: its calls fail, its unlock does nothing. */
@@ -698,11 +705,11 @@ grain_htab_find_locked_fast(struct grain_htab_scope *s, const void *key,
 
 /* Expire a few entries from the head of the stripe's LRU if its oldest
  * is ttl old at @now. */
-static GRAIN_ALWAYS_INLINE void grain_impl_htab_expire_due(struct grain_htab_scope *s,
-							   uint64_t now)
+static GRAIN_ALWAYS_INLINE void
+grain_impl_htab_expire_due(struct grain_htab_scope *s, uint64_t now)
 {
-	uint64_t o = atomic_load_explicit(&s->stripe->oldest,
-					  memory_order_relaxed);
+	uint64_t o =
+		atomic_load_explicit(&s->stripe->oldest, memory_order_relaxed);
 
 	/* An empty stripe's UINT64_MAX is never ttl old (ttl > 0). */
 	if (GRAIN_UNLIKELY(now >= o && now - o >= s->h->ttl))
@@ -747,9 +754,9 @@ grain_impl_htab_place(struct grain_htab_scope *s, struct grain_hnode *node,
 
 /* Count linked @node in: LRU, entries, bytes; ask the unlock for an
  * eviction or a resize if they are due. */
-static GRAIN_ALWAYS_INLINE void grain_impl_htab_count_in(struct grain_htab_scope *s,
-							 struct grain_hnode *node,
-							 size_t charge)
+static GRAIN_ALWAYS_INLINE void
+grain_impl_htab_count_in(struct grain_htab_scope *s, struct grain_hnode *node,
+			 size_t charge)
 {
 	struct grain_htab *h = s->h;
 	struct grain_impl_htab_stripe *st = s->stripe;
@@ -762,14 +769,15 @@ static GRAIN_ALWAYS_INLINE void grain_impl_htab_count_in(struct grain_htab_scope
 	/* The folded total plus this stripe's own remainder: a bound that
 	 * leaves out the evictors' credit (never positive), so it may ask
 	 * the unlock to check again, never miss a need to evict. */
-	if (GRAIN_UNLIKELY(atomic_load_explicit(&h->total,
-						memory_order_relaxed) +
-				   atomic_load_explicit(&st->unfolded,
-							memory_order_relaxed) >
-			   h->evict_above))
+	if (GRAIN_UNLIKELY(
+		    atomic_load_explicit(&h->total, memory_order_relaxed) +
+			    atomic_load_explicit(&st->unfolded,
+						 memory_order_relaxed) >
+		    h->evict_above))
 		s->todo |= GRAIN_IMPL_HTAB_TODO_EVICT;
-	if (GRAIN_UNLIKELY(entries > atomic_load_explicit(&st->grow_at,
-							   memory_order_relaxed)))
+	if (GRAIN_UNLIKELY(
+		    entries >
+		    atomic_load_explicit(&st->grow_at, memory_order_relaxed)))
 		s->todo |= GRAIN_IMPL_HTAB_TODO_RESIZE;
 }
 
@@ -777,7 +785,8 @@ static GRAIN_ALWAYS_INLINE void grain_impl_htab_count_in(struct grain_htab_scope
 static GRAIN_ALWAYS_INLINE int
 grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 		       const void *key, uint64_t now, size_t charge,
-		       struct grain_hnode **found, const struct grain_htab_params p)
+		       struct grain_hnode **found,
+		       const struct grain_htab_params p)
 {
 	struct grain_htab *h = s->h;
 	struct grain_impl_htab_probe pr;
@@ -807,11 +816,9 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 	return 0;
 }
 
-GRAIN_NODISCARD static GRAIN_ALWAYS_INLINE int
-grain_htab_insert_locked_fast(struct grain_htab_scope *s,
-			      struct grain_hnode *node, const void *key,
-			      uint64_t now, size_t charge,
-			      const struct grain_htab_params p)
+GRAIN_NODISCARD static GRAIN_ALWAYS_INLINE int grain_htab_insert_locked_fast(
+	struct grain_htab_scope *s, struct grain_hnode *node, const void *key,
+	uint64_t now, size_t charge, const struct grain_htab_params p)
 {
 	struct grain_hnode *found;
 
@@ -936,14 +943,15 @@ grain_htab_lookup_fast(struct grain_htab *h, const void *key,
 
 /* --- generic forms: the table's ops as the parameters ---------------------- */
 
-static inline struct grain_htab_params grain_impl_htab_ops(const struct grain_htab *h)
+static inline struct grain_htab_params
+grain_impl_htab_ops(const struct grain_htab *h)
 {
 	struct grain_htab_params p = { h->ops.hash, h->ops.eq };
 	return p;
 }
 
 GRAIN_INLINE_API void grain_htab_lock(struct grain_htab *h, const void *key,
-				   struct grain_htab_scope *s)
+				      struct grain_htab_scope *s)
 {
 	if (GRAIN_UNLIKELY(h == NULL)) {
 		if (s != NULL)
@@ -985,10 +993,9 @@ grain_htab_find_or_insert_locked(struct grain_htab_scope *s, const void *key,
 		s, key, node, now, charge, found, grain_impl_htab_ops(s->h));
 }
 
-GRAIN_NODISCARD GRAIN_INLINE_API int grain_htab_insert(struct grain_htab *h,
-						    struct grain_hnode *node,
-						    const void *key,
-						    uint64_t now, size_t charge)
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_htab_insert(struct grain_htab *h, struct grain_hnode *node,
+		  const void *key, uint64_t now, size_t charge)
 {
 	if (h == NULL)
 		return -EINVAL;
@@ -1007,8 +1014,9 @@ grain_htab_find_or_insert(struct grain_htab *h, const void *key,
 					      grain_impl_htab_ops(h));
 }
 
-GRAIN_NODISCARD GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *h, const void *key,
-				    struct grain_hnode **removed)
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_htab_remove(struct grain_htab *h, const void *key,
+		  struct grain_hnode **removed)
 {
 	if (h == NULL)
 		return -EINVAL;
@@ -1016,7 +1024,7 @@ GRAIN_NODISCARD GRAIN_INLINE_API int grain_htab_remove(struct grain_htab *h, con
 }
 
 GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *h,
-						    const void *key)
+						       const void *key)
 {
 	if (h == NULL)
 		return NULL;

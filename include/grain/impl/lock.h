@@ -46,15 +46,16 @@ GRAIN_INLINE_API bool grain_spin_trylock(struct grain_spinlock *l)
 	 * writes are visible. */
 	return GRAIN_LIKELY(l != NULL) &&
 	       atomic_load_explicit(&l->locked, memory_order_relaxed) == 0u &&
-	       atomic_exchange_explicit(&l->locked, 1u,
-					memory_order_acquire) == 0u;
+	       atomic_exchange_explicit(&l->locked, 1u, memory_order_acquire) ==
+		       0u;
 }
 
 /* The contended half of taking @l: spin on plain loads, with a backoff
  * that ends in sched_yield(), until the word reads free, then exchange
  * again (test-and-test-and-set: the waiters share the line read-only
  * while it is held). */
-static inline GRAIN_COLD void grain_impl_spin_contended(struct grain_spinlock *l)
+static inline GRAIN_COLD void
+grain_impl_spin_contended(struct grain_spinlock *l)
 {
 	unsigned spins = 0;
 
@@ -78,7 +79,8 @@ static inline GRAIN_COLD void grain_impl_spin_contended(struct grain_spinlock *l
 
 /* Take @l, which is not NULL (the library's own locks): one exchange
  * when the lock is free, the common case; the contended half otherwise. */
-static GRAIN_ALWAYS_INLINE void grain_impl_spin_acquire(struct grain_spinlock *l)
+static GRAIN_ALWAYS_INLINE void
+grain_impl_spin_acquire(struct grain_spinlock *l)
 {
 	/* A1: pairs with R1 in grain_impl_spin_release(); the last holder's
 	 * writes are visible. */
@@ -88,7 +90,8 @@ static GRAIN_ALWAYS_INLINE void grain_impl_spin_acquire(struct grain_spinlock *l
 	grain_impl_spin_contended(l);
 }
 
-static GRAIN_ALWAYS_INLINE void grain_impl_spin_release(struct grain_spinlock *l)
+static GRAIN_ALWAYS_INLINE void
+grain_impl_spin_release(struct grain_spinlock *l)
 {
 	/* R1: pairs with A1; our critical section happens-before the next. */
 	atomic_store_explicit(&l->locked, 0u, memory_order_release);

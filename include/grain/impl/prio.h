@@ -113,8 +113,8 @@ grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
 /* Up to n objects from band b into objs; *bandp (if not NULL) gets b when
  * any is taken. Returns the count. */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs,
-		     unsigned n, unsigned *bandp)
+grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs, unsigned n,
+		     unsigned *bandp)
 {
 	unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs, n, true);
 
@@ -165,8 +165,8 @@ grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
 
 	while ((m &= ~drained) != 0) {
 		unsigned b = (unsigned)__builtin_ctzll(m);
-		unsigned k = grain_impl_prio_take(p, b, objs + got, n - got,
-						  bandp);
+		unsigned k =
+			grain_impl_prio_take(p, b, objs + got, n - got, bandp);
 		if (k != 0) {
 			got += k;
 			if (got == n)
@@ -193,8 +193,8 @@ GRAIN_INLINE_API unsigned grain_prio_bands(const struct grain_prio *prio)
 	return GRAIN_LIKELY(prio != NULL) ? prio->ro.nbands : 0u;
 }
 
-GRAIN_INLINE_API int grain_prio_try_enqueue(struct grain_prio *prio, unsigned band,
-					void *obj)
+GRAIN_INLINE_API int grain_prio_try_enqueue(struct grain_prio *prio,
+					    unsigned band, void *obj)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands))
 		return -EINVAL;
@@ -202,16 +202,16 @@ GRAIN_INLINE_API int grain_prio_try_enqueue(struct grain_prio *prio, unsigned ba
 }
 
 GRAIN_INLINE_API int grain_prio_try_enqueue_prio(struct grain_prio *prio,
-					     unsigned priority, void *obj)
+						 unsigned priority, void *obj)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || priority >= GRAIN_PRIO_PRIORITIES))
 		return -EINVAL;
 	return grain_prio_try_enqueue(prio, prio->ro.priomap[priority], obj);
 }
 
-GRAIN_INLINE_API int
-grain_prio_try_enqueue_burst(struct grain_prio *prio, unsigned band,
-			 void *const *objs, unsigned n)
+GRAIN_INLINE_API int grain_prio_try_enqueue_burst(struct grain_prio *prio,
+						  unsigned band,
+						  void *const *objs, unsigned n)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands ||
 			   (objs == NULL && n != 0) || n > (unsigned)INT32_MAX))
@@ -228,7 +228,7 @@ GRAIN_INLINE_API int grain_prio_try_dequeue(struct grain_prio *prio,
 }
 
 GRAIN_INLINE_API int grain_prio_try_dequeue_burst(struct grain_prio *prio,
-					      void **objs, unsigned n)
+						  void **objs, unsigned n)
 {
 	if (GRAIN_UNLIKELY(prio == NULL || (objs == NULL && n != 0) ||
 			   n > (unsigned)INT32_MAX))

@@ -32,8 +32,8 @@ struct grain_impl_ring_sleepers {
  * producers read it (acquire) to learn which slots are free. */
 struct grain_impl_ring_side {
 	_Atomic(uint64_t) pos; /* next position to claim */
-	uint32_t mask;         /* capacity - 1 (read-only copy) */
-	uint32_t flags;        /* GRAIN_RING_* (read-only copy) */
+	uint32_t mask;	       /* capacity - 1 (read-only copy) */
+	uint32_t flags;	       /* GRAIN_RING_* (read-only copy) */
 	struct grain_impl_ring_sleepers sleepers;
 	/* Producers' side of an SC ring with one producer (SPSC): its last
 	 * read of the consumer's pos, written and read by that one thread
@@ -113,7 +113,8 @@ grain_impl_ring_notify(struct grain_impl_ring_sleepers *s)
 	 * first the sleeper's RMW reads ours and acquires our slot updates,
 	 * which its re-check then sees. (An RMW rather than a fence: it costs
 	 * the same on x86 and ThreadSanitizer understands it.) */
-	if (atomic_fetch_add_explicit(&s->waiters, 0, memory_order_acq_rel) != 0)
+	if (atomic_fetch_add_explicit(&s->waiters, 0, memory_order_acq_rel) !=
+	    0)
 		grain_impl_ring_wake(s);
 }
 
@@ -146,9 +147,8 @@ grain_impl_ring_notify(struct grain_impl_ring_sleepers *s)
  * the first, of the length returned, from slot pos & mask, and the rest
  * from slot 0. The loops below walk each run with a plain index instead
  * of masking every position. */
-static GRAIN_ALWAYS_INLINE unsigned grain_impl_ring_run(uint64_t pos,
-							uint64_t mask,
-							unsigned n)
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_run(uint64_t pos, uint64_t mask, unsigned n)
 {
 	uint64_t room = mask + 1 - (pos & mask);
 
@@ -280,11 +280,13 @@ grain_impl_ring_claim(struct grain_ring *r, struct grain_impl_ring_side *side,
 
 	for (;;) {
 		bool stale;
-		unsigned k = by_index
-			? grain_impl_ring_avail_index(&r->cons, mask + 1, pos,
-						      n, burst, &stale)
-			: grain_impl_ring_avail_slots(slots, mask, pos, ready,
-						      n, burst, &stale);
+		unsigned k =
+			by_index ? grain_impl_ring_avail_index(&r->cons,
+							       mask + 1, pos, n,
+							       burst, &stale)
+				 : grain_impl_ring_avail_slots(slots, mask, pos,
+							       ready, n, burst,
+							       &stale);
 		if (stale) {
 			pos = atomic_load_explicit(&side->pos,
 						   memory_order_relaxed);
@@ -310,8 +312,8 @@ grain_impl_ring_room_spsc(struct grain_ring *r, uint64_t pos, unsigned n,
 			  bool burst)
 {
 	const uint64_t cap = (uint64_t)r->prod.mask + 1;
-	uint64_t head = atomic_load_explicit(&r->prod.cache,
-					     memory_order_relaxed);
+	uint64_t head =
+		atomic_load_explicit(&r->prod.cache, memory_order_relaxed);
 
 	if (cap - (pos - head) < n) {
 		/* A1': pairs with R2' in the consumer. */
@@ -329,8 +331,8 @@ grain_impl_ring_room_spsc(struct grain_ring *r, uint64_t pos, unsigned n,
  * position and only checks what the other side published.
  */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_reserve(struct grain_ring *r, bool enq, unsigned n,
-			bool burst, bool sp, bool sc, uint64_t *posp)
+grain_impl_ring_reserve(struct grain_ring *r, bool enq, unsigned n, bool burst,
+			bool sp, bool sc, uint64_t *posp)
 {
 	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
 	const uint64_t ready = enq ? 0 : 1;
@@ -339,8 +341,8 @@ grain_impl_ring_reserve(struct grain_ring *r, bool enq, unsigned n,
 		return grain_impl_ring_claim(r, side, enq && sc, ready, n,
 					     burst, posp);
 	/* Only we write our side's pos. */
-	const uint64_t pos = atomic_load_explicit(&side->pos,
-						  memory_order_relaxed);
+	const uint64_t pos =
+		atomic_load_explicit(&side->pos, memory_order_relaxed);
 	*posp = pos;
 	if (enq && sc)
 		return grain_impl_ring_room_spsc(r, pos, n, burst);
@@ -354,8 +356,7 @@ grain_impl_ring_reserve(struct grain_ring *r, bool enq, unsigned n,
 
 /* One object into (in) or out of a slot. */
 static GRAIN_ALWAYS_INLINE void
-grain_impl_ring_copy_one(struct grain_impl_ring_slot *slot, void **obj,
-			 bool in)
+grain_impl_ring_copy_one(struct grain_impl_ring_slot *slot, void **obj, bool in)
 {
 	if (in)
 		slot->obj = *obj;
@@ -451,7 +452,8 @@ grain_impl_ring_enqueue(struct grain_ring *r, void *const *objs, unsigned n,
 
 	/* MPMC tested first: one compare on the default mode's path. */
 	if (mode == GRAIN_RING_MPMC)
-		return grain_impl_ring_move(r, in, n, burst, true, false, false);
+		return grain_impl_ring_move(r, in, n, burst, true, false,
+					    false);
 	if (mode == GRAIN_RING_SPSC)
 		return grain_impl_ring_move(r, in, n, burst, true, true, true);
 	if (mode == GRAIN_RING_MPSC)

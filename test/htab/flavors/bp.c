@@ -7,14 +7,31 @@
 
 #include <urcu/urcu-bp.h>
 
-static void reg(void) { urcu_bp_register_thread(); }
-static void unreg(void) { urcu_bp_unregister_thread(); }
-static void lock(void) { urcu_bp_read_lock(); }
-static void unlock(void) { urcu_bp_read_unlock(); }
-static void barrier(void) { urcu_bp_barrier(); }
-static void nothing(void) {}
+static void reg(void)
+{
+	urcu_bp_register_thread();
+}
+static void unreg(void)
+{
+	urcu_bp_unregister_thread();
+}
+static void lock(void)
+{
+	urcu_bp_read_lock();
+}
+static void unlock(void)
+{
+	urcu_bp_read_unlock();
+}
+static void barrier(void)
+{
+	urcu_bp_barrier();
+}
+static void nothing(void)
+{
+}
 
 const struct test_flavor test_flavor_bp = {
-	"bp", &urcu_bp_flavor, reg, unreg, lock, unlock,
-	nothing, nothing, nothing, barrier,
+	"bp",	&urcu_bp_flavor, reg,	  unreg,   lock,
+	unlock, nothing,	 nothing, nothing, barrier,
 };

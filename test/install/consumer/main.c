@@ -80,9 +80,11 @@ static void prio(void)
 	check(grain_prio_try_enqueue(q, 2, &low) == 0, "enqueue band 2");
 	check(grain_prio_try_enqueue(q, 0, &high) == 0, "enqueue band 0");
 	check(grain_prio_try_dequeue(q, &out, &band) == 0 && out == &high &&
-	      band == 0, "band 0 first");
+		      band == 0,
+	      "band 0 first");
 	check(grain_prio_try_dequeue(q, &out, &band) == 0 && out == &low &&
-	      band == 2, "then band 2");
+		      band == 2,
+	      "then band 2");
 	grain_prio_destroy(q);
 }
 

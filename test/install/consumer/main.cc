@@ -55,7 +55,7 @@ int main()
 	grain_ring *ring = nullptr;
 	check(grain_ring_create(&ring, 16, GRAIN_RING_MPMC, nullptr) == 0,
 	      "ring");
-	std::vector<int> v{1, 2, 3};
+	std::vector<int> v{ 1, 2, 3 };
 	for (int &x : v)
 		check(grain_ring_try_enqueue(ring, &x) == 0, "enqueue");
 	for (int &x : v) {
@@ -88,14 +88,15 @@ int main()
 	std::vector<Item> items(4);
 	for (unsigned k = 0; k < items.size(); k++) {
 		items[k].key = k;
-		check(grain_htab_insert(h, &items[k].node, &items[k].key, 0, 1)
-		      == 0, "insert");
+		check(grain_htab_insert(h, &items[k].node, &items[k].key, 0,
+					1) == 0,
+		      "insert");
 	}
 	grain_rcu_read_lock();
 	check(grain_htab_lookup(h, &items[2].key) == &items[2].node,
 	      "lookup finds key 2");
 	grain_rcu_read_unlock();
-	struct grain_htab_stats st{}; // "struct": the call has the same name
+	struct grain_htab_stats st {}; // "struct": the call has the same name
 	grain_htab_stats(h, &st);
 	check(st.entries == 4, "4 entries");
 	grain_htab_destroy(h);
