@@ -7,45 +7,48 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $w0 << EOD
-1 37.5706 35.6761
-2 28.0432 28.5586
-4 23.8456 23.7698
+1 23.4447 22.0408 31.0806 24.3066 21.0982 26.3019
+2 19.4374 16.9679 23.5881 19.4558 16.0692 38.1773
+4 18.1455 15.3754 19.7178 18.6401 18.3435 32.7677
 EOD
 $w1 << EOD
-1 37.3555 32.1889
-2 6.62284 6.98523
-4 10.1979 11.292
+1 21.803 18.8338 36.1018 27.4426 19.1756 32.946
+2 5.10144 4.73835 23.1833 5.88287 4.76837 21.4609
+4 9.04326 7.66192 24.6508 10.2974 9.15836 26.204
 EOD
 $w2 << EOD
-1 23.1404 21.7942
-2 16.8079 14.4852
-4 14.7144 15.3808
+1 17.3932 16.5261 21.79 18.3624 15.6135 22.5263
+2 13.2411 11.8541 15.6268 13.0907 12.3508 23.6538
+4 12.1441 11.6618 21.2786 13.3306 12.7265 22.2548
 EOD
 $w3 << EOD
-1 23.5149 20.9789
-2 6.78437 6.77661
-4 9.35415 9.6527
+1 17.2789 14.821 23.7358 15.8832 14.2041 19.9434
+2 5.74358 5.42218 14.1491 5.93523 5.13505 15.2053
+4 8.27263 7.5084 16.8975 9.07304 8.1681 9.56717
 EOD
-set multiplot layout 2,2 title "Fragment reassembly (examples/reasm engine, in memory): one lock against per-bucket-group locks"
-set xlabel 'workers (threads)'
+set multiplot layout 2,2 margins 0.08, 0.98, 0.14, 0.90 spacing 0.08, 0.14 title "Fragment reassembly (examples/reasm engine, in memory): one lock against per-bucket-group locks; median, bars min–max"
+set xlabel "workers (threads)"
 set logscale x 2
 set xtics ("1" 1, "2" 2, "4" 4)
 set xrange [0.7692307692307692:5.2]
 set yrange [0:*]
 set object 1 rect from 2.8284271247461903, graph 0 to 5.2, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
 set label 1 'oversubscribed' at 5.2, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
-set ylabel 'Gbit/s reassembled, median'
-set key below center horizontal
+set ylabel 'Gbit/s reassembled'
 set title "64K"
-plot $w0 using 1:2 with linespoints lw 2.5 pt 5 lc rgb '#e66100' title "one lock (1 stripe)", \
-     $w0 using 1:3 with linespoints lw 2.5 pt 7 lc rgb '#1a5fb4' title "64 stripes"
+set key at screen 0.5, screen 0.02 center bottom horizontal maxcols 4 width 2
+plot $w0 using 1:2:3:4 with yerrorlines lw 2.5 pt 5 lc rgb '#e66100' title "one lock (1 stripe)", \
+     $w0 using 1:5:6:7 with yerrorlines lw 2.5 pt 7 lc rgb '#1a5fb4' title "64 stripes"
 set title "3F"
-plot $w1 using 1:2 with linespoints lw 2.5 pt 5 lc rgb '#e66100' title "one lock (1 stripe)", \
-     $w1 using 1:3 with linespoints lw 2.5 pt 7 lc rgb '#1a5fb4' title "64 stripes"
+unset key
+plot $w1 using 1:2:3:4 with yerrorlines lw 2.5 pt 5 lc rgb '#e66100' title "one lock (1 stripe)", \
+     $w1 using 1:5:6:7 with yerrorlines lw 2.5 pt 7 lc rgb '#1a5fb4' title "64 stripes"
 set title "64K+DoS"
-plot $w2 using 1:2 with linespoints lw 2.5 pt 5 lc rgb '#e66100' title "one lock (1 stripe)", \
-     $w2 using 1:3 with linespoints lw 2.5 pt 7 lc rgb '#1a5fb4' title "64 stripes"
+unset key
+plot $w2 using 1:2:3:4 with yerrorlines lw 2.5 pt 5 lc rgb '#e66100' title "one lock (1 stripe)", \
+     $w2 using 1:5:6:7 with yerrorlines lw 2.5 pt 7 lc rgb '#1a5fb4' title "64 stripes"
 set title "3F+DoS"
-plot $w3 using 1:2 with linespoints lw 2.5 pt 5 lc rgb '#e66100' title "one lock (1 stripe)", \
-     $w3 using 1:3 with linespoints lw 2.5 pt 7 lc rgb '#1a5fb4' title "64 stripes"
+unset key
+plot $w3 using 1:2:3:4 with yerrorlines lw 2.5 pt 5 lc rgb '#e66100' title "one lock (1 stripe)", \
+     $w3 using 1:5:6:7 with yerrorlines lw 2.5 pt 7 lc rgb '#1a5fb4' title "64 stripes"
 unset multiplot

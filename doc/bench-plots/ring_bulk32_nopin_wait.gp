@@ -7,24 +7,26 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 104.91 92.3278 102.619 90.2485
-1 45.4988 NaN 32.154 NaN
-2 104.338 94.554 NaN NaN
-3 15.4237 NaN NaN NaN
-4 16.8357 NaN NaN NaN
-5 17.6929 NaN NaN NaN
+0 104.743 81.8889 105.313 97.5197 89.1373 103.404 107.449 101.261 114.858 83.8553 73.987 96.8432
+1 40.5776 10.6647 45.0182 NaN NaN NaN 50.9882 43.1104 51.4315 NaN NaN NaN
+2 109.985 101.279 205.452 95.8787 84.8663 101.173 NaN NaN NaN NaN NaN NaN
+3 14.4106 9.51996 33.012 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 17.6538 14.6337 21.1876 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 16.8439 9.86663 18.9422 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (nopin/wait)"
-set ylabel 'million pairs/s (enqueue + dequeue), median, log scale'
+set ylabel 'million pairs/s, median, bars min–max, log scale'
 set xlabel 'configuration: P producer and C consumer threads' offset 0,-1
 set bmargin 5
 set logscale y
 set format y '%g'
 set xtics ("1P1C\n2 threads" 0, "1P2C\n3 threads" 1, "2P1C\n3 threads" 2, "2P2C\n4 threads" 3, "4P4C\n8 threads" 4, "8P8C\n16 threads" 5)
-set xrange [-0.4:5.4]
-set object 1 rect from 0.5, graph 0 to 5.4, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
-set label 1 'oversubscribed' at 5.4, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
-plot $d using 1:2 with linespoints lw 2.5 dt 1 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
-     $d using 1:3 with linespoints lw 1.5 dt 2 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
-     $d using 1:4 with linespoints lw 1.5 dt 2 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
-     $d using 1:5 with linespoints lw 1.5 dt 2 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"
+set xrange [-0.5:5.5]
+set grid xtics lc rgb '#eeeeee'
+set xtics add ('' 5.5)
+set object 1 rect from 0.5, graph 0 to 5.5, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
+set label 1 'oversubscribed' at 5.5, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
+plot $d using ($1 + -0.262):2:3:4 with yerrorbars lw 2 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
+     $d using ($1 + -0.087):5:6:7 with yerrorbars lw 1 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
+     $d using ($1 + 0.087):8:9:10 with yerrorbars lw 1 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
+     $d using ($1 + 0.262):11:12:13 with yerrorbars lw 1 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"

@@ -7,24 +7,26 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 104.28 97.7582 104.114 85.6305
-1 8.69511 NaN 8.26836 NaN
-2 106.198 94.6045 NaN NaN
-3 10.9196 NaN NaN NaN
-4 20.7304 NaN NaN NaN
-5 16.4146 NaN NaN NaN
+0 99.9151 94.6007 116.127 92.8192 90.3417 101.686 100.466 93.3737 111.722 88.4242 83.6537 98.3762
+1 7.6448 7.09231 8.44064 NaN NaN NaN 7.65545 6.4152 12.1557 NaN NaN NaN
+2 102.722 95.856 105.557 104.543 94.5685 107.786 NaN NaN NaN NaN NaN NaN
+3 9.43434 9.15816 11.769 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 16.6924 14.6486 21.231 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 15.269 11.5704 18.2654 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (pin/wait)"
-set ylabel 'million pairs/s (enqueue + dequeue), median, log scale'
+set ylabel 'million pairs/s, median, bars min–max, log scale'
 set xlabel 'configuration: P producer and C consumer threads' offset 0,-1
 set bmargin 5
 set logscale y
 set format y '%g'
 set xtics ("1P1C\n2 threads" 0, "1P2C\n3 threads" 1, "2P1C\n3 threads" 2, "2P2C\n4 threads" 3, "4P4C\n8 threads" 4, "8P8C\n16 threads" 5)
-set xrange [-0.4:5.4]
-set object 1 rect from 0.5, graph 0 to 5.4, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
-set label 1 'oversubscribed' at 5.4, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
-plot $d using 1:2 with linespoints lw 2.5 dt 1 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
-     $d using 1:3 with linespoints lw 1.5 dt 2 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
-     $d using 1:4 with linespoints lw 1.5 dt 2 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
-     $d using 1:5 with linespoints lw 1.5 dt 2 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"
+set xrange [-0.5:5.5]
+set grid xtics lc rgb '#eeeeee'
+set xtics add ('' 5.5)
+set object 1 rect from 0.5, graph 0 to 5.5, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
+set label 1 'oversubscribed' at 5.5, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
+plot $d using ($1 + -0.262):2:3:4 with yerrorbars lw 2 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
+     $d using ($1 + -0.087):5:6:7 with yerrorbars lw 1 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
+     $d using ($1 + 0.087):8:9:10 with yerrorbars lw 1 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
+     $d using ($1 + 0.262):11:12:13 with yerrorbars lw 1 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"

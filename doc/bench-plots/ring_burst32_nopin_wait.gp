@@ -7,24 +7,26 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 103.282 94.2381 105.565 84.2489
-1 43.5184 NaN 14.1077 NaN
-2 100.581 100.146 NaN NaN
-3 21.8728 NaN NaN NaN
-4 20.6354 NaN NaN NaN
-5 17.4889 NaN NaN NaN
+0 105.276 96.5409 112.416 90.7129 89.1336 107.051 112.893 98.2334 122.014 90.4833 77.3356 97.0672
+1 11.7532 7.10376 41.4505 NaN NaN NaN 9.35915 7.27198 56.3633 NaN NaN NaN
+2 94.2712 92.1634 106.951 92.0143 86.9753 100.7 NaN NaN NaN NaN NaN NaN
+3 11.0204 8.75627 49.2292 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 21.4243 17.8709 26.1706 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 16.1265 13.8018 17.8206 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (nopin/wait)"
-set ylabel 'million pairs/s (enqueue + dequeue), median, log scale'
+set ylabel 'million pairs/s, median, bars min–max, log scale'
 set xlabel 'configuration: P producer and C consumer threads' offset 0,-1
 set bmargin 5
 set logscale y
 set format y '%g'
 set xtics ("1P1C\n2 threads" 0, "1P2C\n3 threads" 1, "2P1C\n3 threads" 2, "2P2C\n4 threads" 3, "4P4C\n8 threads" 4, "8P8C\n16 threads" 5)
-set xrange [-0.4:5.4]
-set object 1 rect from 0.5, graph 0 to 5.4, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
-set label 1 'oversubscribed' at 5.4, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
-plot $d using 1:2 with linespoints lw 2.5 dt 1 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
-     $d using 1:3 with linespoints lw 1.5 dt 2 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
-     $d using 1:4 with linespoints lw 1.5 dt 2 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
-     $d using 1:5 with linespoints lw 1.5 dt 2 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"
+set xrange [-0.5:5.5]
+set grid xtics lc rgb '#eeeeee'
+set xtics add ('' 5.5)
+set object 1 rect from 0.5, graph 0 to 5.5, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
+set label 1 'oversubscribed' at 5.5, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
+plot $d using ($1 + -0.262):2:3:4 with yerrorbars lw 2 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
+     $d using ($1 + -0.087):5:6:7 with yerrorbars lw 1 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
+     $d using ($1 + 0.087):8:9:10 with yerrorbars lw 1 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
+     $d using ($1 + 0.262):11:12:13 with yerrorbars lw 1 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"

@@ -7,24 +7,26 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 102.447 87.3723 104.66 85.7045
-1 7.74198 NaN 6.9351 NaN
-2 94.4238 90.695 NaN NaN
-3 10.6491 NaN NaN NaN
-4 18.1599 NaN NaN NaN
-5 13.7101 NaN NaN NaN
+0 101.254 93.0088 109.628 92.7871 87.1251 103.163 111.828 104.408 114.52 86.9325 79.2591 91.9567
+1 7.53645 6.86917 10.5651 NaN NaN NaN 7.32335 6.76125 15.236 NaN NaN NaN
+2 106.782 85.8329 111.528 94.6465 87.0251 96.3209 NaN NaN NaN NaN NaN NaN
+3 9.35679 8.92303 12.8312 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 21.1107 19.1879 24.8836 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 14.6464 10.6615 16.6666 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (pin/wait)"
-set ylabel 'million pairs/s (enqueue + dequeue), median, log scale'
+set ylabel 'million pairs/s, median, bars min–max, log scale'
 set xlabel 'configuration: P producer and C consumer threads' offset 0,-1
 set bmargin 5
 set logscale y
 set format y '%g'
 set xtics ("1P1C\n2 threads" 0, "1P2C\n3 threads" 1, "2P1C\n3 threads" 2, "2P2C\n4 threads" 3, "4P4C\n8 threads" 4, "8P8C\n16 threads" 5)
-set xrange [-0.4:5.4]
-set object 1 rect from 0.5, graph 0 to 5.4, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
-set label 1 'oversubscribed' at 5.4, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
-plot $d using 1:2 with linespoints lw 2.5 dt 1 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
-     $d using 1:3 with linespoints lw 1.5 dt 2 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
-     $d using 1:4 with linespoints lw 1.5 dt 2 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
-     $d using 1:5 with linespoints lw 1.5 dt 2 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"
+set xrange [-0.5:5.5]
+set grid xtics lc rgb '#eeeeee'
+set xtics add ('' 5.5)
+set object 1 rect from 0.5, graph 0 to 5.5, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
+set label 1 'oversubscribed' at 5.5, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
+plot $d using ($1 + -0.262):2:3:4 with yerrorbars lw 2 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
+     $d using ($1 + -0.087):5:6:7 with yerrorbars lw 1 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
+     $d using ($1 + 0.087):8:9:10 with yerrorbars lw 1 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
+     $d using ($1 + 0.262):11:12:13 with yerrorbars lw 1 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"

@@ -7,24 +7,26 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 4.44505 3.26377 6.65338 4.21789
-1 1.06887 NaN 1.105 NaN
-2 5.4713 3.25733 NaN NaN
-3 2.33735 NaN NaN NaN
-4 1.87943 NaN NaN NaN
-5 1.87645 NaN NaN NaN
+0 3.76872 3.21297 4.93518 3.06798 2.87994 4.71892 6.26653 5.30854 7.2508 5.70821 3.49035 7.69704
+1 1.15528 0.918218 1.35996 NaN NaN NaN 1.05499 0.942858 1.17354 NaN NaN NaN
+2 3.98509 3.37254 5.16872 4.09008 3.88672 4.82895 NaN NaN NaN NaN NaN NaN
+3 2.11033 2.08902 2.63419 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 1.93402 1.64789 2.08358 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 1.78311 1.7042 1.96944 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: one token per call (pin/wait)"
-set ylabel 'million pairs/s (enqueue + dequeue), median, log scale'
+set ylabel 'million pairs/s, median, bars min–max, log scale'
 set xlabel 'configuration: P producer and C consumer threads' offset 0,-1
 set bmargin 5
 set logscale y
 set format y '%g'
 set xtics ("1P1C\n2 threads" 0, "1P2C\n3 threads" 1, "2P1C\n3 threads" 2, "2P2C\n4 threads" 3, "4P4C\n8 threads" 4, "8P8C\n16 threads" 5)
-set xrange [-0.4:5.4]
-set object 1 rect from 0.5, graph 0 to 5.4, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
-set label 1 'oversubscribed' at 5.4, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
-plot $d using 1:2 with linespoints lw 2.5 dt 1 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
-     $d using 1:3 with linespoints lw 1.5 dt 2 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
-     $d using 1:4 with linespoints lw 1.5 dt 2 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
-     $d using 1:5 with linespoints lw 1.5 dt 2 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"
+set xrange [-0.5:5.5]
+set grid xtics lc rgb '#eeeeee'
+set xtics add ('' 5.5)
+set object 1 rect from 0.5, graph 0 to 5.5, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
+set label 1 'oversubscribed' at 5.5, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
+plot $d using ($1 + -0.262):2:3:4 with yerrorbars lw 2 pt 5 ps 1.1 lc rgb '#1a5fb4' title "grain MPMC", \
+     $d using ($1 + -0.087):5:6:7 with yerrorbars lw 1 pt 7 ps 1.1 lc rgb '#e66100' title "grain MPSC", \
+     $d using ($1 + 0.087):8:9:10 with yerrorbars lw 1 pt 9 ps 1.1 lc rgb '#26a269' title "grain SPMC", \
+     $d using ($1 + 0.262):11:12:13 with yerrorbars lw 1 pt 11 ps 1.1 lc rgb '#a51d2d' title "grain SPSC"

@@ -15,10 +15,10 @@ $seed << EOD
 5 20G3F+MQ 440.2 424.2 461.6 405.2 413.6 406.3
 EOD
 $ours << EOD
-0 64K 18841.5 18838.0 28043.2 28558.6 0.9998 1.01838
-1 3F 13156.8 13490.5 6622.84 6985.23 1.025 1.05472
-2 64K+DoS 4101.08 4405.11 16807.9 14485.2 1.074 0.861809
-3 3F+DoS 5314.57 6814.72 6784.37 6776.61 1.282 0.998857
+0 64K 19.4374 16.9679 23.5881 19.4558 16.0692 38.1773 0.9998 1.00095
+1 3F 5.10144 4.73835 23.1833 5.88287 4.76837 21.4609 1.025 1.15318
+2 64K+DoS 13.2411 11.8541 15.6268 13.0907 12.3508 23.6538 1.074 0.988639
+3 3F+DoS 5.74358 5.42218 14.1491 5.93523 5.13505 15.2053 1.282 1.03337
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The frag-queue per-hash-bucket locking table (netdev, April 2013) beside examples/reasm"
 set label 99 "Source: netdev, April 2013, \"Re: [net-next PATCH 3/3] net: frag queue per hash bucket locking\" (Jesper Dangaard Brouer)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'
@@ -41,18 +41,18 @@ plot $seed using 3 lc rgb '#c0bfbc' title "A: Patch-02", \
      '' using 8 lc rgb '#3d3846' title "F: Patch-03 without _bh"
 set xtics autofreq
 unset label 99
-set title "Seed rows B and C beside ours (2 workers, in memory, this machine)"
-set ylabel 'Mbit/s (ours: median)'
+set title "Ours: examples/reasm in memory, 2 workers, this machine\n(not comparable with the seed's NIC figures)"
+set ylabel 'Gbit/s reassembled, median, bars min–max'
 set xlabel 'workload' offset 0,0
 set key maxrows 6 at graph 0, graph -0.16
-plot $ours using 3:xtic(2) lc rgb '#9a9996' title 'seed B: one lock', \
-     '' using 4 lc rgb '#5e5c64' title 'seed C: per-bucket locks', \
-     '' using 5 lc rgb '#f9c19a' title 'ours: one lock', \
-     '' using 6 lc rgb '#1a5fb4' title 'ours: 64 stripes'
-set title 'Ratios: per-bucket locks / one lock'
+set style histogram errorbars gap 1 lw 1
+plot $ours using 3:4:5:xtic(2) lc rgb '#f9c19a' title 'ours: one lock', \
+     '' using 6:7:8 lc rgb '#1a5fb4' title 'ours: 64 stripes'
+set style histogram clustered gap 1
+set title "Ratios, each against its own one-lock figure:\nper-bucket locks / one lock"
 set ylabel 'ratio (1 = no change)'
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'black' front
-plot $ours using 7:xtic(2) lc rgb '#5e5c64' title 'seed: C / B', \
-     '' using 8 lc rgb '#1a5fb4' title 'ours: 64 stripes / one lock'
+plot $ours using 9:xtic(2) lc rgb '#5e5c64' title 'seed: row C / row B', \
+     '' using 10 lc rgb '#1a5fb4' title 'ours: 64 stripes / one lock'
 unset multiplot
 # Seed: netdev, April 2013, "Re: [net-next PATCH 3/3] net: frag queue per hash bucket locking" (Jesper Dangaard Brouer)

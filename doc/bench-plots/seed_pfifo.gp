@@ -14,18 +14,18 @@ $seed << EOD
 4 12 1.014018 1.348172 1.3295345841987025
 EOD
 $ours << EOD
-0 1 13.2423 15.2604 9.95092 16.4881
-1 2 12.4152 13.1856 9.03271 12.6602
-2 4 11.7128 9.98025 9.11035 9.22175
-3 8 11.3658 6.8952 8.76926 6.92121
-4 12 11.1821 5.71453 8.63543 6.17251
+0 1 13.5684 11.2898 34.5351 15.9387 14.0909 50.4032 9.85672 9.30438 46.6766 16.6813 14.8256 59.9197
+1 2 11.479 9.25352 34.8275 13.3865 12.2929 37.7922 8.50095 7.86606 46.4762 13.215 11.4864 44.0517
+2 4 11.7472 8.06949 34.1243 9.96865 7.17633 27.5583 9.26564 8.30591 46.3472 9.48376 8.91892 30.4586
+3 8 11.7045 9.27557 34.6102 6.99015 6.45027 7.77553 8.08035 6.88338 9.29764 6.49197 5.82483 24.5763
+4 12 10.1146 8.99722 12.2075 6.45984 4.85927 17.8187 7.91315 7.46734 44.884 5.73083 5.22885 8.67741
 EOD
 $ratio << EOD
-0 1 0.8951 1.152 1.657
-1 2 0.9786 1.062 1.402
-2 4 1.552 0.8521 1.012
-3 8 1.539 0.6067 0.7893
-4 12 1.33 0.511 0.7148
+0 1 0.8951 1.175 1.692
+1 2 0.9786 1.166 1.555
+2 4 1.552 0.8486 1.024
+3 8 1.539 0.5972 0.8034
+4 12 1.33 0.6387 0.7242
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The lockless-pfifo_fast table (netdev, July 2016) beside grain_prio"
 set label 99 "Source: netdev, 14 July 2016, \"Re: [RFC PATCH v2 08/10] net: sched: pfifo_fast use alf_queue\" (John Fastabend, quoting Alexei Starovoitov's table; Message-ID 57882945.4090101@gmail.com)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'
@@ -33,9 +33,9 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set xtics ("1" 0, "2" 1, "4" 2, "8" 3, "12" 4)
 set yrange [0:*]
 set key at graph 0, graph -0.16 left top vertical maxrows 6
+set xtics ("1" 0, "2" 1, "4" 2, "8" 3, "12" 4)
 set xlabel 'pktgen threads'
 set title "Seed: pktgen through pfifo_fast as root qdisc\n(the poster's machine, in the kernel)"
 set ylabel 'million packets/s'
@@ -44,11 +44,13 @@ plot $seed using 3:xtic(2) lc rgb '#9a9996' title 'original (one qdisc lock)', \
 unset label 99
 set xlabel 'producers (1 consumer on its own core)'
 set title "Ours: one consumer, this machine\n(oversubscribed from 2 producers on)"
-set ylabel 'million items dequeued/s, median'
-plot $ours using 3:xtic(2) lc rgb '#f9c19a' title 'spinlock baseline, single', \
-     '' using 4 lc rgb '#1a5fb4' title 'grain_prio, single', \
-     '' using 5 lc rgb '#e66100' title 'spinlock baseline, burst32', \
-     '' using 6 lc rgb '#99c1f1' title 'grain_prio, burst32'
+set ylabel 'million items dequeued/s, median, bars min–max'
+set style histogram errorbars gap 1 lw 1
+plot $ours using 3:4:5:xtic(2) lc rgb '#f9c19a' title 'spinlock baseline, single', \
+     '' using 6:7:8 lc rgb '#1a5fb4' title 'grain_prio, single', \
+     '' using 9:10:11 lc rgb '#e66100' title 'spinlock baseline, burst32', \
+     '' using 12:13:14 lc rgb '#99c1f1' title 'grain_prio, burst32'
+set style histogram clustered gap 1
 set xlabel 'threads (seed) / producers (ours)'
 set title 'Ratios: lockless / locked'
 set ylabel 'ratio (1 = no change)'
