@@ -333,45 +333,94 @@ Test(htab_api, null_arguments)
 	cr_assert_eq(atomic_load(&o.reclaims), 1u);
 }
 
-Test(htab_create, bad_configurations)
+/* One bad field per case, applied to an otherwise good configuration:
+ * each is -EINVAL with *htabp untouched. */
+enum bad_field {
+	BAD_NO_HASH,
+	BAD_NO_EQ,
+	BAD_STRIPES,
+	BAD_BUCKETS,
+	BAD_FLAGS,
+	BAD_POLICY,
+	BAD_MEM_LOW_ABOVE_HIGH,
+};
+
+struct bad_case {
+	enum bad_field field;
+	unsigned value;
+	const char *why;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ BAD_NO_HASH, 0, "ops.hash = NULL" },
+	{ BAD_NO_EQ, 0, "ops.eq = NULL" },
+	{ BAD_STRIPES, 3, "stripes = 3" },
+	{ BAD_STRIPES, 96, "stripes = 96" },
+	{ BAD_STRIPES, 65537, "stripes = 65537" },
+	{ BAD_STRIPES, 131072, "stripes = 131072" },
+	{ BAD_BUCKETS, 3, "buckets = 3" },
+	{ BAD_BUCKETS, 24, "buckets = 24" },
+	{ BAD_FLAGS, 0x4u, "flags = 0x4u" },
+	{ BAD_FLAGS, 0x80000000u, "flags = 0x80000000u" },
+	{ BAD_POLICY, 2, "policy = 2" },
+	{ BAD_MEM_LOW_ABOVE_HIGH, 100, "mem_low > mem_high" },
+};
+
+#define NBAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
+
+static const unsigned bad_index[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+
+_Static_assert(sizeof(bad_index) / sizeof(bad_index[0]) == NBAD,
+	       "one index per bad configuration");
+
+ParameterizedTestParameters(htab_create, bad_configurations)
+{
+	return cr_make_param_array(unsigned, (void *)bad_index, NBAD);
+}
+
+ParameterizedTest(unsigned *i, htab_create, bad_configurations)
+{
+	const struct bad_case *b = &bad_cases[*i];
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, 0);
+
+	switch (b->field) {
+	case BAD_NO_HASH:
+		c.ops.hash = NULL;
+		break;
+	case BAD_NO_EQ:
+		c.ops.eq = NULL;
+		break;
+	case BAD_STRIPES:
+		c.stripes = b->value;
+		break;
+	case BAD_BUCKETS:
+		c.buckets = b->value;
+		break;
+	case BAD_FLAGS:
+		c.flags = b->value;
+		break;
+	case BAD_POLICY:
+		c.policy = (enum grain_htab_policy)b->value;
+		break;
+	case BAD_MEM_LOW_ABOVE_HIGH:
+		c.mem_high = b->value;
+		c.mem_low = 2 * (size_t)b->value;
+		break;
+	}
+	struct grain_htab *h = (struct grain_htab *)(uintptr_t)8;
+	cr_assert_eq(grain_htab_create(&h, &c, NULL), -EINVAL, "%s", b->why);
+	cr_assert_eq((uintptr_t)h, 8u, "%s: *htabp touched", b->why);
+}
+
+Test(htab_create, null_arguments_and_limits)
 {
 	struct ledger l;
 	ledger_init(&l);
 	const struct grain_htab_config good = ledger_config(&l, 0);
-	struct grain_htab_config bad[16];
-	const char *why[16];
-	unsigned n = 0;
-
-#define BAD(field, value)                       \
-	do {                                    \
-		bad[n] = good;                  \
-		bad[n].field = value;           \
-		why[n++] = #field " = " #value; \
-	} while (0)
-	BAD(ops.hash, NULL);
-	BAD(ops.eq, NULL);
-	BAD(stripes, 3);
-	BAD(stripes, 96);
-	BAD(stripes, 65537);
-	BAD(stripes, 131072);
-	BAD(buckets, 3);
-	BAD(buckets, 24);
-	BAD(flags, 0x4u);
-	BAD(flags, 0x80000000u);
-	BAD(policy, (enum grain_htab_policy)2);
-	bad[n] = good;
-	bad[n].mem_high = 100;
-	bad[n].mem_low = 200;
-	why[n++] = "mem_low > mem_high";
-#undef BAD
-
-	for (unsigned i = 0; i < n; i++) {
-		struct grain_htab *h = (struct grain_htab *)(uintptr_t)8;
-		cr_assert_eq(grain_htab_create(&h, &bad[i], NULL), -EINVAL,
-			     "%s", why[i]);
-		cr_assert_eq((uintptr_t)h, 8u, "%s: *htabp touched", why[i]);
-	}
 	struct grain_htab *h = (struct grain_htab *)(uintptr_t)8;
+
 	cr_assert_eq(grain_htab_create(NULL, &good, NULL), -EINVAL);
 	cr_assert_eq(grain_htab_create(&h, NULL, NULL), -EINVAL);
 	cr_assert_eq((uintptr_t)h, 8u);
