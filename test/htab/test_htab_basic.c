@@ -28,6 +28,14 @@ static const unsigned modes[] = { 0, GRAIN_HTAB_NO_RCU,
 				  GRAIN_HTAB_BATCH_RECLAIM };
 #define NMODES (sizeof(modes) / sizeof(modes[0]))
 
+/* The cases of a test run once per mode: its parameter is a mode. */
+#define MODE_PARAMETERS(suite, name)                                         \
+	ParameterizedTestParameters(suite, name)                             \
+	{                                                                    \
+		return cr_make_param_array(unsigned, (void *)modes, NMODES); \
+	}                                                                    \
+	_Static_assert(1, "")
+
 static struct grain_htab *make(const struct grain_htab_config *c)
 {
 	struct grain_htab *h = NULL;
@@ -504,10 +512,7 @@ Test(htab_create, defaults)
 	grain_rcu_unregister_thread();
 }
 
-ParameterizedTestParameters(htab_create, allocation_failure)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_create, allocation_failure);
 
 ParameterizedTest(unsigned *mode, htab_create, allocation_failure)
 {
@@ -557,10 +562,7 @@ ParameterizedTest(unsigned *mode, htab_create, allocation_failure)
  * Calls and error codes
  */
 
-ParameterizedTestParameters(htab_basic, insert_find_remove)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_basic, insert_find_remove);
 
 ParameterizedTest(unsigned *mode, htab_basic, insert_find_remove)
 {
@@ -659,10 +661,7 @@ ParameterizedTest(unsigned *mode, htab_basic, insert_find_remove)
 	mode_leave(flags);
 }
 
-ParameterizedTestParameters(htab_basic, find_or_insert)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_basic, find_or_insert);
 
 ParameterizedTest(unsigned *mode, htab_basic, find_or_insert)
 {
@@ -721,10 +720,7 @@ ParameterizedTest(unsigned *mode, htab_basic, find_or_insert)
 	mode_leave(flags);
 }
 
-ParameterizedTestParameters(htab_basic, other_stripe)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_basic, other_stripe);
 
 ParameterizedTest(unsigned *mode, htab_basic, other_stripe)
 {
@@ -789,10 +785,7 @@ Test(htab_basic, other_table)
 	cr_assert_eq(atomic_load(&a.reclaims), 1u);
 }
 
-ParameterizedTestParameters(htab_basic, charges)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_basic, charges);
 
 ParameterizedTest(unsigned *mode, htab_basic, charges)
 {
@@ -844,10 +837,7 @@ ParameterizedTest(unsigned *mode, htab_basic, charges)
 	mode_leave(flags);
 }
 
-ParameterizedTestParameters(htab_basic, destroy_reclaims_everything)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_basic, destroy_reclaims_everything);
 
 ParameterizedTest(unsigned *mode, htab_basic, destroy_reclaims_everything)
 {
@@ -1186,10 +1176,7 @@ Test(htab_rcu, destroy_waits_for_user_defer, .timeout = 30)
  * Resizing
  */
 
-ParameterizedTestParameters(htab_resize, explicit_sizes)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_resize, explicit_sizes);
 
 ParameterizedTest(unsigned *mode, htab_resize, explicit_sizes)
 {
@@ -1241,10 +1228,7 @@ ParameterizedTest(unsigned *mode, htab_resize, explicit_sizes)
 	mode_leave(flags);
 }
 
-ParameterizedTestParameters(htab_resize, automatic)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_resize, automatic);
 
 ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
 {
@@ -1292,10 +1276,7 @@ ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
 	mode_leave(flags);
 }
 
-ParameterizedTestParameters(htab_resize, allocation_failure)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_resize, allocation_failure);
 
 ParameterizedTest(unsigned *mode, htab_resize, allocation_failure)
 {
@@ -1677,10 +1658,7 @@ static void reenter_unlinked(struct ledger *l, struct grain_hnode *node,
 		r->extra_removed++;
 }
 
-ParameterizedTestParameters(htab_evict, unlinked_reenters)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_evict, unlinked_reenters);
 
 ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
 {
@@ -1735,10 +1713,7 @@ ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
 	mode_leave(flags);
 }
 
-ParameterizedTestParameters(htab_evict, charge_triggers_eviction)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_evict, charge_triggers_eviction);
 
 ParameterizedTest(unsigned *mode, htab_evict, charge_triggers_eviction)
 {
@@ -1784,10 +1759,7 @@ ParameterizedTest(unsigned *mode, htab_evict, charge_triggers_eviction)
 
 /* A clock may saturate at UINT64_MAX: entries stamped there must still be
  * evictable (the stripe's "oldest" must not read as "empty"). */
-ParameterizedTestParameters(htab_evict, stamp_at_clock_max)
-{
-	return cr_make_param_array(unsigned, (unsigned *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_evict, stamp_at_clock_max);
 
 ParameterizedTest(unsigned *mode, htab_evict, stamp_at_clock_max)
 {
@@ -1818,10 +1790,7 @@ ParameterizedTest(unsigned *mode, htab_evict, stamp_at_clock_max)
 	mode_leave(flags);
 }
 
-ParameterizedTestParameters(htab_evict, refuse_policy)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_evict, refuse_policy);
 
 ParameterizedTest(unsigned *mode, htab_evict, refuse_policy)
 {
@@ -1907,10 +1876,7 @@ ParameterizedTest(unsigned *mode, htab_evict, refuse_policy)
  * TTL on a fake clock
  */
 
-ParameterizedTestParameters(htab_ttl, expire)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_ttl, expire);
 
 ParameterizedTest(unsigned *mode, htab_ttl, expire)
 {
@@ -2019,10 +1985,7 @@ Test(htab_ttl, inserts_expire_old_entries)
  * Chain limit
  */
 
-ParameterizedTestParameters(htab_chain, limit)
-{
-	return cr_make_param_array(unsigned, (void *)modes, NMODES);
-}
+MODE_PARAMETERS(htab_chain, limit);
 
 ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
 {
