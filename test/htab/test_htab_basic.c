@@ -1939,14 +1939,18 @@ ParameterizedTest(unsigned *mode, htab_ttl, expire)
 	mode_leave(flags);
 }
 
-Test(htab_ttl, inserts_expire_old_entries)
+MODE_PARAMETERS(htab_ttl, inserts_expire_old_entries);
+
+ParameterizedTest(unsigned *mode, htab_ttl, inserts_expire_old_entries)
 {
+	const unsigned flags = *mode;
 	static struct ledger l;
 	ledger_init(&l);
 	l.log_unlinked = true;
-	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	struct grain_htab_config c = ledger_config(&l, flags);
 	c.stripes = 1;
 	c.ttl = 10;
+	mode_enter(flags);
 	struct grain_htab *h = make(&c);
 	static struct obj o[10];
 
@@ -1979,6 +1983,7 @@ Test(htab_ttl, inserts_expire_old_entries)
 	cr_assert_eq(stats_of(h).expirations, l.nlog);
 	cr_assert_eq(stats_of(h).entries, 10u - l.nlog);
 	grain_htab_destroy(h);
+	mode_leave(flags);
 }
 
 /* ----------------------------------------------------------------------
