@@ -755,12 +755,16 @@ ParameterizedTest(unsigned *mode, htab_basic, other_stripe)
 	mode_leave(flags);
 }
 
-Test(htab_basic, other_table)
+MODE_PARAMETERS(htab_basic, other_table);
+
+ParameterizedTest(unsigned *mode, htab_basic, other_table)
 {
+	const unsigned flags = *mode;
 	struct ledger l;
 	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	struct grain_htab_config c = ledger_config(&l, flags);
 	c.stripes = 1;
+	mode_enter(flags);
 	struct grain_htab *ha = make(&c), *hb = make(&c);
 	uint64_t k = 42, k2 = 43;
 	struct obj a;
@@ -783,6 +787,7 @@ Test(htab_basic, other_table)
 	cr_assert_eq(atomic_load(&a.reclaims), 0u);
 	grain_htab_destroy(ha);
 	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+	mode_leave(flags);
 }
 
 MODE_PARAMETERS(htab_basic, charges);
