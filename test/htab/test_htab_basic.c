@@ -2067,12 +2067,16 @@ ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
  * Statistics
  */
 
-Test(htab_stats, counters)
+MODE_PARAMETERS(htab_stats, counters);
+
+ParameterizedTest(unsigned *mode, htab_stats, counters)
 {
+	const unsigned flags = *mode;
 	static struct ledger l;
 	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	struct grain_htab_config c = ledger_config(&l, flags);
 	c.stripes = 4;
+	mode_enter(flags);
 	struct grain_htab *h = make(&c);
 	static struct obj o[100], dup;
 	uint64_t bytes = 0, lookups = 0, hits = 0;
@@ -2121,4 +2125,5 @@ Test(htab_stats, counters)
 	cr_assert_geq(st.longest_chain, 1u);
 	cr_assert_leq(st.longest_chain, 64u);
 	grain_htab_destroy(h);
+	mode_leave(flags);
 }
