@@ -256,6 +256,69 @@ void CalibrationLine(std::ostringstream &o, const RunInfo &run,
 
 namespace {
 
+// Google Benchmark's own arguments that the driver adds to the caller's:
+// random interleaving unless the caller chose, and the JSON file asked
+// for. The strings live on: args points into them.
+void AddBenchmarkArgs(std::vector<char *> *args, const Options &opt)
+{
+	// Repetitions of all benchmarks are interleaved in random order
+	// unless the caller says otherwise: on a machine whose speed drifts
+	// (shared or virtual CPUs) the drift then spreads over every case
+	// instead of favouring whichever ran in a fast stretch.
+	static char interleave[] =
+		"--benchmark_enable_random_interleaving=true";
+	bool given = false;
+	for (size_t i = 1; i < args->size(); i++)
+		given |= std::strncmp((*args)[i],
+				      "--benchmark_enable_random_interleaving",
+				      38) == 0;
+	if (!given)
+		args->push_back(interleave);
+	static std::string json_out, json_format;
+	if (!opt.json_file.empty()) {
+		json_out = "--benchmark_out=" + opt.json_file;
+		json_format = "--benchmark_out_format=json";
+		args->push_back(&json_out[0]);
+		args->push_back(&json_format[0]);
+	}
+}
+
+// The driver's summary of the run on stdout and, if asked, in
+// opt.summary_file. 0, or 2 when that file cannot be written.
+int WriteSummary(const Driver &d, const RunInfo &run, const Options &opt)
+{
+	int rc = 0;
+	std::string s = d.summary(run);
+	std::fputs("\n", stdout);
+	std::fputs(s.c_str(), stdout);
+	if (!opt.summary_file.empty()) {
+		std::ofstream f(opt.summary_file);
+		f << s;
+		if (!f) {
+			std::fprintf(stderr, "cannot write %s\n",
+				     opt.summary_file.c_str());
+			rc = 2;
+		}
+	}
+	return rc;
+}
+
+// The driver's targets, one line each, after the summary.
+void PrintTargets(const Driver &d)
+{
+	std::fputs("\nTargets (timing; a MISS does not fail the run):\n",
+		   stdout);
+	for (const TargetLine &t : d.targets()) {
+		std::printf("  %-*s %8s  ", d.target_width, t.what.c_str(),
+			    t.measured.c_str());
+		if (t.seed.empty())
+			std::printf("%s\n", t.verdict.c_str());
+		else
+			std::printf("%-4s  seed: %s\n", t.verdict.c_str(),
+				    t.seed.c_str());
+	}
+}
+
 int Main(int argc, char **argv, const Driver &d)
 {
 	RunInfo run;
@@ -284,26 +347,7 @@ int Main(int argc, char **argv, const Driver &d)
 		return rc;
 	}
 
-	// Repetitions of all benchmarks are interleaved in random order
-	// unless the caller says otherwise: on a machine whose speed drifts
-	// (shared or virtual CPUs) the drift then spreads over every case
-	// instead of favouring whichever ran in a fast stretch.
-	static char interleave[] =
-		"--benchmark_enable_random_interleaving=true";
-	bool given = false;
-	for (size_t i = 1; i < args.size(); i++)
-		given |= std::strncmp(args[i],
-				      "--benchmark_enable_random_interleaving",
-				      38) == 0;
-	if (!given)
-		args.push_back(interleave);
-	static std::string json_out, json_format;
-	if (!opt.json_file.empty()) {
-		json_out = "--benchmark_out=" + opt.json_file;
-		json_format = "--benchmark_out_format=json";
-		args.push_back(&json_out[0]);
-		args.push_back(&json_format[0]);
-	}
+	AddBenchmarkArgs(&args, opt);
 	args.push_back(nullptr);
 	argc = static_cast<int>(args.size()) - 1;
 	argv = args.data();
@@ -325,34 +369,10 @@ int Main(int argc, char **argv, const Driver &d)
 	if (d.finish)
 		d.finish();
 	rc = 0;
-	if (opt.summary) {
-		std::string s = d.summary(run);
-		std::fputs("\n", stdout);
-		std::fputs(s.c_str(), stdout);
-		if (!opt.summary_file.empty()) {
-			std::ofstream f(opt.summary_file);
-			f << s;
-			if (!f) {
-				std::fprintf(stderr, "cannot write %s\n",
-					     opt.summary_file.c_str());
-				rc = 2;
-			}
-		}
-	}
-	if (rc == 0 && opt.targets) {
-		std::fputs(
-			"\nTargets (timing; a MISS does not fail the run):\n",
-			stdout);
-		for (const TargetLine &t : d.targets()) {
-			std::printf("  %-*s %8s  ", d.target_width,
-				    t.what.c_str(), t.measured.c_str());
-			if (t.seed.empty())
-				std::printf("%s\n", t.verdict.c_str());
-			else
-				std::printf("%-4s  seed: %s\n",
-					    t.verdict.c_str(), t.seed.c_str());
-		}
-	}
+	if (opt.summary)
+		rc = WriteSummary(d, run, opt);
+	if (rc == 0 && opt.targets)
+		PrintTargets(d);
 	if (d.teardown)
 		d.teardown();
 	if (rc == 0 && g_failed) {

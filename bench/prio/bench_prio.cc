@@ -361,12 +361,13 @@ void DetailTable(std::ostringstream &o, prio_placement pl, Cell cell)
 	o << "\n";
 }
 
-void PlacementSection(std::ostringstream &o, prio_placement pl)
+// The items-per-second table: the spinlock baseline against grain_prio,
+// then the mutex baseline, with a note for the collapsed cells.
+void RateTable(std::ostringstream &o, prio_placement pl)
 {
 	std::string b = DeqLabel(PRIO_DEQ_BURST);
 	bool any_collapse = false;
 
-	o << "### " << PlaceName(pl) << ": " << PlaceText(pl) << "\n\n";
 	o << "#### Items dequeued per second, millions (median)\n\n"
 	     "| producers | baseline single | grain_prio single | ratio single "
 	     "| baseline "
@@ -410,6 +411,12 @@ void PlacementSection(std::ostringstream &o, prio_placement pl)
 		     "producer; its consumer was all but starved, and a ratio "
 		     "against it measures that starvation, not the queue.\n";
 	o << "\n";
+}
+
+// grain_prio with the non-empty bits against the spinlock baseline.
+void BitsTable(std::ostringstream &o, prio_placement pl)
+{
+	std::string b = DeqLabel(PRIO_DEQ_BURST);
 
 	o << "#### grain_prio with the non-empty bits (8 bands, the stream in "
 	     "0..2), millions per second (median) and ratio to the spinlock "
@@ -427,7 +434,12 @@ void PlacementSection(std::ostringstream &o, prio_placement pl)
 		o << "\n";
 	}
 	o << "\n";
+}
 
+// The producers' attempts and drops, the bands served and the consumer's
+// empty polls, one detail table each.
+void DetailTables(std::ostringstream &o, prio_placement pl)
+{
 	o << "#### Producers: enqueue attempts per second (millions) and share "
 	     "dropped (median)\n\n";
 	DetailTable(o, pl,
@@ -470,6 +482,14 @@ void PlacementSection(std::ostringstream &o, prio_placement pl)
 	     "(preempted in between), or, rarely, an item arrived just then. "
 	     "A lock-based queue is never blocked that way; its consumer waits "
 	     "inside the lock instead, which no poll counts.\n\n";
+}
+
+void PlacementSection(std::ostringstream &o, prio_placement pl)
+{
+	o << "### " << PlaceName(pl) << ": " << PlaceText(pl) << "\n\n";
+	RateTable(o, pl);
+	BitsTable(o, pl);
+	DetailTables(o, pl);
 }
 
 void SeedSection(std::ostringstream &o)

@@ -494,37 +494,37 @@ std::vector<const Variant *> RunVariants()
 	return v;
 }
 
-std::string Summary(const RunInfo &run)
+// The regime line: the round trips measured before the runs, and which
+// regime's runs the figures are the medians of.
+void RegimeLine(std::ostringstream &o)
 {
-	std::ostringstream o;
+	std::vector<double> all;
+	for (const auto &kv : g_runs)
+		all.insert(all.end(), kv.second.rtts.begin(),
+			   kv.second.rtts.end());
+	std::sort(all.begin(), all.end());
+	double lo = all.empty() ? NAN : all.front(),
+	       hi = all.empty() ? NAN : all.back(),
+	       med = all.empty() ? NAN : Median(all);
+	o << "- Regime: the round trip was measured before each of the "
+	  << g_runs_all << " runs (the fastest of " << kProbes << " probes of "
+	  << kProbeRounds << " round trips): median " << Fmt("%.0f ns", med)
+	  << ", min " << Fmt("%.0f", lo) << ", max " << Fmt("%.0f", hi)
+	  << ". Most runs were in the " << (g_dear_majority ? "dear" : "cheap")
+	  << " regime (round trip " << (g_dear_majority ? ">= " : "< ")
+	  << Fmt("%.0f ns", kDearNs)
+	  << "); every figure below is the median of that regime's runs "
+	     "only, and the "
+	  << g_runs_dropped
+	  << " runs of the other regime were dropped (rtt_ns and "
+	     "dear_regime in the JSON keep every run's).\n";
+}
+
+// How a run goes: threads, calls, batches, backoff and placement.
+void MethodLines(std::ostringstream &o, const RunInfo &run)
+{
 	unsigned nproc = bench_nproc();
 
-	Preamble(o, run, false, "queues");
-	LoadLines(o, run);
-	CalibrationLine(o, run, "");
-	{
-		std::vector<double> all;
-		for (const auto &kv : g_runs)
-			all.insert(all.end(), kv.second.rtts.begin(),
-				   kv.second.rtts.end());
-		std::sort(all.begin(), all.end());
-		double lo = all.empty() ? NAN : all.front(),
-		       hi = all.empty() ? NAN : all.back(),
-		       med = all.empty() ? NAN : Median(all);
-		o << "- Regime: the round trip was measured before each of the "
-		  << g_runs_all << " runs (the fastest of " << kProbes
-		  << " probes of " << kProbeRounds << " round trips): median "
-		  << Fmt("%.0f ns", med) << ", min " << Fmt("%.0f", lo)
-		  << ", max " << Fmt("%.0f", hi) << ". Most runs were in the "
-		  << (g_dear_majority ? "dear" : "cheap")
-		  << " regime (round trip " << (g_dear_majority ? ">= " : "< ")
-		  << Fmt("%.0f ns", kDearNs)
-		  << "); every figure below is the median of that regime's runs "
-		     "only, and the "
-		  << g_runs_dropped
-		  << " runs of the other regime were dropped (rtt_ns and "
-		     "dear_regime in the JSON keep every run's).\n";
-	}
 	MethodStart(o, run, true, true);
 	o << "A run starts P producer and C consumer threads "
 	     "together; producers enqueue tokens until the deadline, as fast "
@@ -556,6 +556,11 @@ std::string Summary(const RunInfo &run)
 	o << ". Consumer: poll, try calls and the backoff; wait, grain's "
 	     "_wait calls (ring made with GRAIN_RING_WAIT, 1 ms timeout), "
 	     "producers polling as before.\n";
+}
+
+// The queues built in, each with its note, and those that were not.
+void QueueLines(std::ostringstream &o)
+{
 	o << "- Queues:\n";
 	for (int i = 0; i < BENCH_IMPL_COUNT; i++) {
 		const bench_impl_info *info =
@@ -576,8 +581,12 @@ std::string Summary(const RunInfo &run)
 	}
 	o << (any ? " (library not found at build time)\n" : "nothing\n");
 	o << "\n";
+}
 
-	std::vector<const Variant *> vars = RunVariants();
+// One throughput table per variant, then the notes its marks need.
+void ThroughputTables(std::ostringstream &o,
+		      const std::vector<const Variant *> &vars)
+{
 	std::vector<bench_impl> cols;
 	for (int i = 0; i < BENCH_IMPL_COUNT; i++)
 		if (bench_info(static_cast<bench_impl>(i))->available)
@@ -634,7 +643,12 @@ std::string Summary(const RunInfo &run)
 		     "after the deadline (waiting on preempted peers); they were "
 		     "told to stop and the queue was emptied by the main thread "
 		     "(and checked).\n";
+}
 
+// grain against each other queue, for the polling variants.
+void RatioTables(std::ostringstream &o,
+		 const std::vector<const Variant *> &vars)
+{
 	// Ratios, for the polling variants (the others have no wait).
 	for (const Variant *v : vars) {
 		if (v->wait)
@@ -678,6 +692,22 @@ std::string Summary(const RunInfo &run)
 			}
 		}
 	}
+}
+
+std::string Summary(const RunInfo &run)
+{
+	std::ostringstream o;
+
+	Preamble(o, run, false, "queues");
+	LoadLines(o, run);
+	CalibrationLine(o, run, "");
+	RegimeLine(o);
+	MethodLines(o, run);
+	QueueLines(o);
+
+	std::vector<const Variant *> vars = RunVariants();
+	ThroughputTables(o, vars);
+	RatioTables(o, vars);
 
 	o << "\n### Targets\n\n" << TargetsTable();
 	return o.str();

@@ -198,6 +198,43 @@ static uint64_t count_errors(const struct prio_thread *th, unsigned np)
 	return errors;
 }
 
+/* After the join: the counters of the producers th[0..np) and the
+ * consumer th[np] summed into res (all but the timings), and the errors
+ * found, the queue's own statistics checked against them. */
+static void collect_result(struct prio_result *res,
+			   const struct prio_thread *th, unsigned np,
+			   const struct prio_adapter *a, void *queue)
+{
+	const struct prio_thread *c = &th[np];
+	memset(res, 0, sizeof(*res));
+	res->dequeued = c->count_at_stop;
+	uint64_t dropped = 0;
+	for (unsigned p = 0; p < np; p++) {
+		res->attempts += th[p].attempts;
+		for (unsigned b = 0; b < PRIO_BANDS; b++) {
+			res->accepted_band[b] += th[p].accepted_band[b];
+			res->dropped_band[b] += th[p].dropped_band[b];
+			dropped += th[p].dropped_band[b];
+		}
+	}
+	for (unsigned b = 0; b < PRIO_BANDS; b++)
+		res->dequeued_band[b] = c->band_at_stop[b];
+	res->drop_fraction =
+		res->attempts ? (double)dropped / (double)res->attempts : 0.0;
+	res->empty_polls = c->empty_polls;
+	res->blocked_polls = c->blocked_polls;
+	res->drained = c->drained;
+	res->order_errors = c->order_errors;
+	res->band_errors = c->band_errors;
+	res->priority_errors = c->priority_errors;
+	res->count_errors = count_errors(th, np);
+	res->stats_errors =
+		a->check(queue, res->accepted_band, res->dropped_band);
+	res->errors = res->order_errors + res->band_errors +
+		      res->priority_errors + res->count_errors +
+		      res->stats_errors;
+}
+
 int prio_run(enum prio_impl impl, const struct prio_config *cfg,
 	     struct prio_result *res)
 {
@@ -256,40 +293,13 @@ int prio_run(enum prio_impl impl, const struct prio_config *cfg,
 		pthread_join(tid[i], NULL);
 	double t2 = bench_now_s();
 
-	const struct prio_thread *c = &th[np];
-	memset(res, 0, sizeof(*res));
+	collect_result(res, th, np, a, h->queue);
 	res->seconds = seconds;
 	res->drain_seconds = t2 - t1;
-	res->dequeued = c->count_at_stop;
-	res->items_per_sec =
-		res->seconds > 0 ? (double)res->dequeued / res->seconds : 0.0;
-	uint64_t dropped = 0;
-	for (unsigned p = 0; p < np; p++) {
-		res->attempts += th[p].attempts;
-		for (unsigned b = 0; b < PRIO_BANDS; b++) {
-			res->accepted_band[b] += th[p].accepted_band[b];
-			res->dropped_band[b] += th[p].dropped_band[b];
-			dropped += th[p].dropped_band[b];
-		}
-	}
-	for (unsigned b = 0; b < PRIO_BANDS; b++)
-		res->dequeued_band[b] = c->band_at_stop[b];
-	res->attempts_per_sec =
-		res->seconds > 0 ? (double)res->attempts / res->seconds : 0.0;
-	res->drop_fraction =
-		res->attempts ? (double)dropped / (double)res->attempts : 0.0;
-	res->empty_polls = c->empty_polls;
-	res->blocked_polls = c->blocked_polls;
-	res->drained = c->drained;
-	res->order_errors = c->order_errors;
-	res->band_errors = c->band_errors;
-	res->priority_errors = c->priority_errors;
-	res->count_errors = count_errors(th, np);
-	res->stats_errors =
-		a->check(h->queue, res->accepted_band, res->dropped_band);
-	res->errors = res->order_errors + res->band_errors +
-		      res->priority_errors + res->count_errors +
-		      res->stats_errors;
+	res->items_per_sec = seconds > 0 ? (double)res->dequeued / seconds
+					 : 0.0;
+	res->attempts_per_sec = seconds > 0 ? (double)res->attempts / seconds
+					    : 0.0;
 	res->pinned = pin;
 	a->destroy(h->queue);
 	rc = 0;

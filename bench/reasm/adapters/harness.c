@@ -590,12 +590,152 @@ static void check_books(struct run *h, const struct reasm_stats *st,
 		     "the flood caused no eviction in the timed passes");
 }
 
+/* The W workers' records into ws[0..W), each bound to h, with per-datagram
+ * counters for datagrams datagrams. -ENOMEM when one is short: those
+ * allocated stay in ws for the caller to free. */
+static int alloc_workers(struct run *h, struct worker **ws, unsigned W,
+			 unsigned datagrams)
+{
+	for (unsigned w = 0; w < W; w++) {
+		ws[w] = aligned_alloc(GRAIN_CACHELINE, sizeof(struct worker));
+		if (ws[w] == NULL)
+			return -ENOMEM;
+		memset(ws[w], 0, sizeof(struct worker));
+		ws[w]->h = h;
+		ws[w]->index = w;
+		ws[w]->count = calloc(datagrams, sizeof(uint32_t));
+		ws[w]->idsum = calloc(datagrams, sizeof(uint64_t));
+		if (ws[w]->count == NULL || ws[w]->idsum == NULL)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The run's shape in h: the pool, the blocks and window of the schedule,
+ * the workers' frame lists (build_lists) and, with the flood, enough
+ * passes to push the engine past its memory limit twice. 0, or
+ * build_lists' error. */
+static int plan_run(struct run *h, const struct bench_reasm_config *cfg,
+		    struct worker **ws, unsigned W)
+{
+	const struct frame_pool *p = &pools[cfg->workload];
+
+	h->pool = p;
+	h->cfg = *cfg;
+	h->workers = ws;
+	h->nworkers = W;
+	h->l2 = frame_l2_len(setup.link);
+	h->block_dgrams = 32u / p->info.frags ? 32u / p->info.frags : 1u;
+	h->nblocks =
+		(p->info.datagrams + h->block_dgrams - 1) / h->block_dgrams;
+	h->window_blocks = p->info.window_datagrams / h->block_dgrams;
+	if (h->window_blocks < 2)
+		h->window_blocks = 2;
+	h->vt_per_pass = p->info.frames;
+	h->duration_ns = (uint64_t)cfg->duration_ms * 1000000ull;
+	int rc = build_lists(h);
+	if (rc != 0)
+		return rc;
+	h->min_passes = cfg->min_passes;
+	if (cfg->flood) {
+		uint64_t n = 0;
+		for (unsigned w = 0; w < W; w++)
+			n += ws[w]->nlist;
+		uint64_t bytes = (n - p->info.frames) *
+				 (h->l2 + 20u + BENCH_REASM_FRAG_PAYLOAD);
+		uint64_t want = 2ull * BENCH_REASM_MEM_HIGH;
+		uint64_t passes = bytes ? (want + bytes - 1) / bytes : 1;
+		if (passes > h->min_passes)
+			h->min_passes =
+				(unsigned)(passes < 4096 ? passes : 4096);
+	}
+	return 0;
+}
+
+/* After the join and reasm_destroy: the timed passes' figures into res
+ * from the workers' counters and the engine's final statistics st. */
+static void collect_result(const struct run *h, const struct reasm_stats *st,
+			   struct bench_reasm_result *res)
+{
+	const struct bench_reasm_workload_info *in = &h->pool->info;
+	const unsigned W = h->nworkers;
+	struct worker **ws = h->workers;
+	uint64_t per_pass_flood = 0, wait_ns = 0;
+	for (unsigned w = 0; w < W; w++)
+		per_pass_flood += ws[w]->nlist;
+	per_pass_flood -= in->frames;
+	res->seconds = (double)ns_between(&h->t0, &h->t1) * 1e-9;
+	res->passes = h->timed_passes;
+	res->offered = (uint64_t)in->datagrams * res->passes;
+	for (unsigned w = 0; w < W; w++) {
+		res->completed += ws[w]->completed - ws[w]->completed_warm;
+		res->gate_waits += ws[w]->gate_waits;
+		wait_ns += ws[w]->wait_ns;
+	}
+	if (res->seconds > 0)
+		res->wait_pct =
+			100.0 * (double)wait_ns * 1e-9 / (res->seconds * W);
+	res->frames = (in->frames + per_pass_flood) * res->passes;
+	res->flood_frames = per_pass_flood * res->passes;
+	res->flood_bytes =
+		res->flood_frames * (h->l2 + 20u + BENCH_REASM_FRAG_PAYLOAD);
+	res->evictions_all = st->evicted;
+	res->evictions = st->evicted - h->evicted_before;
+	res->bytes_peak = st->bytes_peak;
+	if (res->seconds > 0) {
+		res->datagrams_per_sec = (double)res->completed / res->seconds;
+		res->gbit_per_sec = (double)res->completed * in->ip_payload *
+				    8.0 / res->seconds / 1e9;
+	}
+	res->complete_pct = res->offered ? 100.0 * (double)res->completed /
+						   (double)res->offered
+					 : 0.0;
+}
+
+/* The engine every run measures: strict, on the setup's link, with the
+ * bench's memory limits and the case's stripes. */
+static void engine_config(struct reasm_config *rcfg, unsigned stripes)
+{
+	memset(rcfg, 0, sizeof(*rcfg));
+	rcfg->policy = REASM_STRICT;
+	rcfg->link = frame_dlt(setup.link);
+	rcfg->mem_high = BENCH_REASM_MEM_HIGH;
+	rcfg->mem_low = BENCH_REASM_MEM_LOW;
+	rcfg->stripes = stripes;
+}
+
 /* Worker i, on CPU i if pinned. */
 static void who(void *ctx, unsigned i, struct bench_spawn *out)
 {
 	out->fn = worker_main;
 	out->arg = ((struct worker **)ctx)[i];
 	out->cpu = i;
+}
+
+/* The timed passes: the workers spawned, let through the gate and joined.
+ * 0, or bench_spawn_all's error once the workers that did start have
+ * finished the warm-up pass among themselves. */
+static int run_workers(struct run *h, pthread_t *tid,
+		       struct bench_reasm_result *res)
+{
+	/* Pinned, one worker per CPU when they fit, only if asked: a pinned
+	 * worker cannot leave a CPU that another process shares, and with
+	 * the fanout the slowest worker sets everyone's pace. */
+	const unsigned W = h->nworkers, nproc = bench_nproc();
+	unsigned started = 0;
+	res->pinned = W <= nproc && h->cfg.pin;
+	int rc =
+		bench_spawn_all(tid, W, res->pinned, who, h->workers, &started);
+	if (rc != 0) {
+		/* The started ones run the warm-up pass among themselves
+		 * and stop. */
+		h->nworkers = started;
+		h->max_passes = 1;
+	}
+	bench_gate_open(&h->gate, started);
+	for (unsigned w = 0; w < started; w++)
+		pthread_join(tid[w], NULL);
+	return rc;
 }
 
 int bench_reasm_run(const struct bench_reasm_config *cfg,
@@ -613,60 +753,18 @@ int bench_reasm_run(const struct bench_reasm_config *cfg,
 	struct worker **ws = calloc(W, sizeof(*ws));
 	pthread_t *tid = calloc(W, sizeof(*tid));
 	int rc = -ENOMEM;
-	unsigned started = 0;
 	if (h == NULL || ws == NULL || tid == NULL)
 		goto out_free;
 	memset(h, 0, sizeof(*h));
 	bench_gate_init(&h->gate);
-	for (unsigned w = 0; w < W; w++) {
-		ws[w] = aligned_alloc(GRAIN_CACHELINE, sizeof(struct worker));
-		if (ws[w] == NULL)
-			goto out_free;
-		memset(ws[w], 0, sizeof(struct worker));
-		ws[w]->h = h;
-		ws[w]->index = w;
-		ws[w]->count = calloc(p->info.datagrams, sizeof(uint32_t));
-		ws[w]->idsum = calloc(p->info.datagrams, sizeof(uint64_t));
-		if (ws[w]->count == NULL || ws[w]->idsum == NULL)
-			goto out_free;
-	}
-	h->pool = p;
-	h->cfg = *cfg;
-	h->workers = ws;
-	h->nworkers = W;
-	h->l2 = frame_l2_len(setup.link);
-	h->block_dgrams = 32u / p->info.frags ? 32u / p->info.frags : 1u;
-	h->nblocks =
-		(p->info.datagrams + h->block_dgrams - 1) / h->block_dgrams;
-	h->window_blocks = p->info.window_datagrams / h->block_dgrams;
-	if (h->window_blocks < 2)
-		h->window_blocks = 2;
-	h->vt_per_pass = p->info.frames;
-	h->duration_ns = (uint64_t)cfg->duration_ms * 1000000ull;
-	rc = build_lists(h);
+	if (alloc_workers(h, ws, W, p->info.datagrams) != 0)
+		goto out_free;
+	rc = plan_run(h, cfg, ws, W);
 	if (rc != 0)
 		goto out_free;
-	h->min_passes = cfg->min_passes;
-	if (cfg->flood) {
-		uint64_t n = 0;
-		for (unsigned w = 0; w < W; w++)
-			n += ws[w]->nlist;
-		uint64_t bytes = (n - p->info.frames) *
-				 (h->l2 + 20u + BENCH_REASM_FRAG_PAYLOAD);
-		uint64_t want = 2ull * BENCH_REASM_MEM_HIGH;
-		uint64_t passes = bytes ? (want + bytes - 1) / bytes : 1;
-		if (passes > h->min_passes)
-			h->min_passes =
-				(unsigned)(passes < 4096 ? passes : 4096);
-	}
 
 	struct reasm_config rcfg;
-	memset(&rcfg, 0, sizeof(rcfg));
-	rcfg.policy = REASM_STRICT;
-	rcfg.link = frame_dlt(setup.link);
-	rcfg.mem_high = BENCH_REASM_MEM_HIGH;
-	rcfg.mem_low = BENCH_REASM_MEM_LOW;
-	rcfg.stripes = cfg->stripes;
+	engine_config(&rcfg, cfg->stripes);
 	rc = reasm_create(&h->r, &rcfg);
 	if (rc != 0)
 		goto out_free;
@@ -696,21 +794,7 @@ int bench_reasm_run(const struct bench_reasm_config *cfg,
 	clock_gettime(CLOCK_MONOTONIC, &s1);
 	res->setup_seconds = (double)ns_between(&s0, &s1) * 1e-9;
 
-	/* Pinned, one worker per CPU when they fit, only if asked: a pinned
-	 * worker cannot leave a CPU that another process shares, and with
-	 * the fanout the slowest worker sets everyone's pace. */
-	const unsigned nproc = bench_nproc();
-	res->pinned = W <= nproc && cfg->pin;
-	rc = bench_spawn_all(tid, W, res->pinned, who, ws, &started);
-	if (rc != 0) {
-		/* The started ones run the warm-up pass among themselves
-		 * and stop. */
-		h->nworkers = started;
-		h->max_passes = 1;
-	}
-	bench_gate_open(&h->gate, started);
-	for (unsigned w = 0; w < started; w++)
-		pthread_join(tid[w], NULL);
+	rc = run_workers(h, tid, res);
 	if (rc != 0)
 		goto out_destroy;
 
@@ -720,37 +804,7 @@ int bench_reasm_run(const struct bench_reasm_config *cfg,
 	for (unsigned w = 0; w < W; w++)
 		frames += ws[w]->frames;
 
-	const struct bench_reasm_workload_info *in = &p->info;
-	uint64_t per_pass_flood = 0, wait_ns = 0;
-	for (unsigned w = 0; w < W; w++)
-		per_pass_flood += ws[w]->nlist;
-	per_pass_flood -= in->frames;
-	res->seconds = (double)ns_between(&h->t0, &h->t1) * 1e-9;
-	res->passes = h->timed_passes;
-	res->offered = (uint64_t)in->datagrams * res->passes;
-	for (unsigned w = 0; w < W; w++) {
-		res->completed += ws[w]->completed - ws[w]->completed_warm;
-		res->gate_waits += ws[w]->gate_waits;
-		wait_ns += ws[w]->wait_ns;
-	}
-	if (res->seconds > 0)
-		res->wait_pct =
-			100.0 * (double)wait_ns * 1e-9 / (res->seconds * W);
-	res->frames = (in->frames + per_pass_flood) * res->passes;
-	res->flood_frames = per_pass_flood * res->passes;
-	res->flood_bytes =
-		res->flood_frames * (h->l2 + 20u + BENCH_REASM_FRAG_PAYLOAD);
-	res->evictions_all = st.evicted;
-	res->evictions = st.evicted - h->evicted_before;
-	res->bytes_peak = st.bytes_peak;
-	if (res->seconds > 0) {
-		res->datagrams_per_sec = (double)res->completed / res->seconds;
-		res->gbit_per_sec = (double)res->completed * in->ip_payload *
-				    8.0 / res->seconds / 1e9;
-	}
-	res->complete_pct = res->offered ? 100.0 * (double)res->completed /
-						   (double)res->offered
-					 : 0.0;
+	collect_result(h, &st, res);
 	check_books(h, &st, frames, prefill_out, res);
 	rc = 0;
 
