@@ -454,17 +454,6 @@ int grain_htab_create(struct grain_htab **htabp,
 	return 0;
 }
 
-/* Take the stripe's reclaim batch; under its lock. */
-static struct grain_hnode *take_batch(htab_stripe *st)
-{
-	struct grain_hnode *list = st->batch;
-
-	st->batch = NULL;
-	st->batch_tail = NULL;
-	st->nbatch = 0;
-	return list;
-}
-
 void grain_htab_reclaim_flush(struct grain_htab *h)
 {
 	if (h == NULL || (h->flags & GRAIN_HTAB_BATCH_RECLAIM) == 0)
@@ -472,7 +461,7 @@ void grain_htab_reclaim_flush(struct grain_htab *h)
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *st = &h->stripes[i];
 		grain_impl_spin_acquire(&st->lock);
-		struct grain_hnode *list = take_batch(st);
+		struct grain_hnode *list = grain_impl_htab_take_batch(st);
 		grain_impl_spin_release(&st->lock);
 		htab_process_retired(h, list);
 	}

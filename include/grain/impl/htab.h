@@ -539,35 +539,29 @@ static inline bool grain_impl_htab_link(struct grain_impl_htab_array *a,
 	return true;
 }
 
-/* The bucket and slot holding @n, or NULL if it is not in @a. Under the
- * stripe lock. */
+/* Is @node the node @key points to? The chain walk's test when the node,
+ * not a key, is looked for. */
+static inline bool grain_impl_htab_is_node(const struct grain_hnode *node,
+					   const void *key, void *ctx)
+{
+	(void)ctx;
+	return node == key;
+}
+
+/* The bucket and slot holding @n, or NULL if it is not in @a: the search's
+ * chain walk, by identity. Under the stripe lock. */
 static inline struct grain_impl_htab_bucket *
 grain_impl_htab_slot_of(struct grain_impl_htab_array *a,
 			const struct grain_hnode *n, unsigned *slot)
 {
-	struct grain_impl_htab_bucket *b = &a->b[n->hash & a->mask];
-	const grain_impl_htab_sigv sig =
-		grain_impl_htab_sigv_of(grain_impl_htab_sig(n->hash));
+	const struct grain_htab_params by_node = { NULL,
+						   grain_impl_htab_is_node };
+	struct grain_impl_htab_bucket *b;
 
-	for (;;) {
-		uint32_t meta =
-			atomic_load_explicit(&b->meta, memory_order_relaxed);
-		/* An empty slot that matches holds NULL, never @n. */
-		for (unsigned m = grain_impl_htab_cand(b, sig); m != 0;
-		     m &= m - 1) {
-			unsigned i = grain_impl_htab_ctz(m) >>
-				     GRAIN_IMPL_HTAB_CAND_SHIFT;
-			if (atomic_load_explicit(&b->node[i],
-						 memory_order_relaxed) == n) {
-				*slot = i;
-				return b;
-			}
-		}
-		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
-		if (nx == 0)
-			return NULL;
-		b = &a->b[nx];
-	}
+	if (grain_impl_htab_search_slot(a, n->hash, n, by_node, NULL, &b,
+					slot) == NULL)
+		return NULL;
+	return b;
 }
 
 /* Unlink linked node @n, which sits in slot @i of @b, from there, the LRU
@@ -594,6 +588,19 @@ static inline void grain_impl_htab_unlink_at(struct grain_impl_htab_stripe *st,
 	*retired = n;
 }
 
+/* Take the stripe's reclaim batch (linked through next), leaving it
+ * empty. Under the stripe lock. */
+static inline struct grain_hnode *
+grain_impl_htab_take_batch(struct grain_impl_htab_stripe *st)
+{
+	struct grain_hnode *list = st->batch;
+
+	st->batch = NULL;
+	st->batch_tail = NULL;
+	st->nbatch = 0;
+	return list;
+}
+
 /* Move the node just pushed on *@retired (removed: no callback is due) to
  * the stripe's reclaim batch; once the batch is full, hand all of it back
  * to *@retired, for one call_rcu after the unlock. Under the stripe lock. */
@@ -609,10 +616,7 @@ static inline void grain_impl_htab_batch(struct grain_impl_htab_stripe *st,
 	st->batch = n;
 	if (++st->nbatch >= GRAIN_IMPL_HTAB_RECLAIM_BATCH) {
 		st->batch_tail->next = *retired;
-		*retired = st->batch;
-		st->batch = NULL;
-		st->batch_tail = NULL;
-		st->nbatch = 0;
+		*retired = grain_impl_htab_take_batch(st);
 	}
 }
 
