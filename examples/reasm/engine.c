@@ -398,6 +398,28 @@ static enum parse_result parse_v4(struct frag *fr, const uint8_t *ip,
 	return P_FRAG;
 }
 
+#define V6_NOT_EXT UINT32_MAX
+
+/* The length of the IPv6 extension header @p nh at p[off] (@p n bytes in
+ * all): 0 if it is cut short, V6_NOT_EXT if @p nh is none of the headers
+ * a chain walk skips (hop-by-hop, routing, destination options, mobility,
+ * AH). */
+static uint32_t v6_ext_len(const uint8_t *p, uint32_t n, uint32_t off,
+			   uint8_t nh)
+{
+	switch (nh) {
+	case 0:	  /* hop-by-hop (misplaced, but skippable) */
+	case 43:  /* routing */
+	case 60:  /* destination options */
+	case 135: /* mobility */
+		return off + 2 <= n ? ((uint32_t)p[off + 1] + 1) * 8 : 0;
+	case 51: /* AH */
+		return off + 2 <= n ? ((uint32_t)p[off + 1] + 2) * 4 : 0;
+	default:
+		return V6_NOT_EXT;
+	}
+}
+
 /* Does the first fragment's payload at @p p (@p n bytes), starting with
  * header @p nh, hold every header through the upper-layer one? As Linux's
  * ipv6frag_thdr_truncated(): TCP 20, UDP 8, ICMPv6 8, others 1 byte. */
@@ -406,39 +428,29 @@ static bool v6_chain_complete(const uint8_t *p, uint32_t n, uint8_t nh)
 	uint32_t off = 0;
 
 	for (unsigned hops = 0; hops < 32; hops++) {
-		uint32_t need;
-		switch (nh) {
-		case 0:	  /* hop-by-hop (misplaced, but skippable) */
-		case 43:  /* routing */
-		case 60:  /* destination options */
-		case 135: /* mobility */
-			if (off + 2 > n)
-				return false;
-			need = ((uint32_t)p[off + 1] + 1) * 8;
-			break;
-		case 51: /* AH */
-			if (off + 2 > n)
-				return false;
-			need = ((uint32_t)p[off + 1] + 2) * 4;
-			break;
-		case 44: /* another Fragment header */
-			if (off + 8 > n)
-				return false;
-			if (inet_rd16(p + off + 2) & 0xfff8)
-				return true; /* Linux gives up here */
-			need = 8;
-			break;
-		case 59: /* no next header */
-			return true;
-		case 6:
-			return off + 20 <= n;
-		case 17:
-		case 58:
-			return off + 8 <= n;
-		default:
-			return off + 1 <= n;
+		uint32_t need = v6_ext_len(p, n, off, nh);
+
+		if (need == V6_NOT_EXT) {
+			switch (nh) {
+			case 44: /* another Fragment header */
+				if (off + 8 > n)
+					return false;
+				if (inet_rd16(p + off + 2) & 0xfff8)
+					return true; /* Linux gives up here */
+				need = 8;
+				break;
+			case 59: /* no next header */
+				return true;
+			case 6:
+				return off + 20 <= n;
+			case 17:
+			case 58:
+				return off + 8 <= n;
+			default:
+				return off + 1 <= n;
+			}
 		}
-		if (off + need > n)
+		if (need == 0 || off + need > n)
 			return false;
 		nh = p[off];
 		off += need;
@@ -458,26 +470,10 @@ static bool v6_nested_frag(const uint8_t *p, uint32_t n, uint8_t nh)
 	for (unsigned hops = 0; hops < 32; hops++) {
 		uint32_t need;
 
-		switch (nh) {
-		case 44:
+		if (nh == 44)
 			return true;
-		case 0:
-		case 43:
-		case 60:
-		case 135:
-			if (off + 2 > n)
-				return false;
-			need = ((uint32_t)p[off + 1] + 1) * 8;
-			break;
-		case 51:
-			if (off + 2 > n)
-				return false;
-			need = ((uint32_t)p[off + 1] + 2) * 4;
-			break;
-		default:
-			return false;
-		}
-		if (off + need > n)
+		need = v6_ext_len(p, n, off, nh);
+		if (need == V6_NOT_EXT || need == 0 || off + need > n)
 			return false;
 		nh = p[off];
 		off += need;
@@ -967,29 +963,26 @@ static void dgram_reclaim(struct grain_hnode *n, enum grain_htab_reason why,
 {
 	struct reasm *r = ctx;
 	struct dgram *d = grain_container_of(n, struct dgram, node);
+	_Atomic(uint64_t) *dgrams, *frags;
 
 	switch (why) {
 	case GRAIN_HTAB_REMOVED:
 		return;
 	case GRAIN_HTAB_EXPIRED:
-		atomic_fetch_add_explicit(&r->cb_timeout, 1,
-					  memory_order_relaxed);
-		atomic_fetch_add_explicit(&r->cb_frags, d->nfrags,
-					  memory_order_relaxed);
+		dgrams = &r->cb_timeout;
+		frags = &r->cb_frags;
 		break;
 	case GRAIN_HTAB_EVICTED:
-		atomic_fetch_add_explicit(&r->cb_evicted, 1,
-					  memory_order_relaxed);
-		atomic_fetch_add_explicit(&r->cb_frags, d->nfrags,
-					  memory_order_relaxed);
+		dgrams = &r->cb_evicted;
+		frags = &r->cb_frags;
 		break;
 	default: /* DESTROYED */
-		atomic_fetch_add_explicit(&r->cb_pending_dgrams, 1,
-					  memory_order_relaxed);
-		atomic_fetch_add_explicit(&r->cb_pending_frags, d->nfrags,
-					  memory_order_relaxed);
+		dgrams = &r->cb_pending_dgrams;
+		frags = &r->cb_pending_frags;
 		break;
 	}
+	atomic_fetch_add_explicit(dgrams, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(frags, d->nfrags, memory_order_relaxed);
 	dgram_free(r, d);
 }
 

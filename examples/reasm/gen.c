@@ -111,22 +111,32 @@ struct gen {
 	bool oom;
 };
 
+/* Room for one more packet in @l: false (and g->oom) if it cannot grow. */
+static bool list_room(struct gen *g, struct pkt_list *l)
+{
+	size_t cap;
+	struct pkt *v;
+
+	if (l->n < l->cap)
+		return true;
+	cap = l->cap ? 2 * l->cap : 16;
+	v = realloc(l->v, cap * sizeof(*v));
+	if (v == NULL) {
+		g->oom = true;
+		return false;
+	}
+	l->v = v;
+	l->cap = cap;
+	return true;
+}
+
 static void list_push(struct gen *g, struct pkt_list *l, const uint8_t *bytes,
 		      size_t len, bool v6, uint16_t vlan)
 {
 	struct pkt *p;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct pkt *v = realloc(l->v, cap * sizeof(*v));
-
-		if (v == NULL) {
-			g->oom = true;
-			return;
-		}
-		l->v = v;
-		l->cap = cap;
-	}
+	if (!list_room(g, l))
+		return;
 	p = &l->v[l->n];
 	p->bytes = malloc(len);
 	if (p->bytes == NULL) {
@@ -201,17 +211,8 @@ static void interleave(struct gen *g, struct pkt_list *parts, size_t nparts,
 			pick -= parts[i].n - next[i];
 			i++;
 		}
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? 2 * out->cap : 16;
-			struct pkt *v = realloc(out->v, cap * sizeof(*v));
-
-			if (v == NULL) {
-				g->oom = true;
-				return;
-			}
-			out->v = v;
-			out->cap = cap;
-		}
+		if (!list_room(g, out))
+			return;
 		out->v[out->n++] = parts[i].v[next[i]++];
 		left--;
 	}
@@ -323,6 +324,22 @@ static void write_list(struct gen *g, struct pkt_list *l)
 			    p->vlan);
 	}
 	list_clear(l);
+}
+
+/* Writes the packets of @p l at the indices @p order (@p n of them), the
+ * same packet as often as its index comes; nothing unless @p l holds
+ * @p want packets (an allocation failed). */
+static void write_order(struct gen *g, struct pkt_list *l, size_t want,
+			const unsigned char *order, size_t n)
+{
+	if (l->n != want)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct pkt *p = &l->v[order[i]];
+
+		write_frame(g, p->bytes, p->len, p->v6 ? ETH_IPV6 : ETH_IPV4,
+			    p->vlan);
+	}
 }
 
 /* --- Datagrams ------------------------------------------------------------- */
@@ -589,13 +606,7 @@ static void add_duplicate(struct gen *g)
 	pick_spec(g, &s, false);
 	s.data_len = cuts[4] - 8;
 	add_fragments(g, &s, cuts, 4, &l);
-	if (l.n == 4) {
-		write_frame(g, l.v[0].bytes, l.v[0].len, ETH_IPV4, s.vlan);
-		write_frame(g, l.v[1].bytes, l.v[1].len, ETH_IPV4, s.vlan);
-		write_frame(g, l.v[1].bytes, l.v[1].len, ETH_IPV4, s.vlan);
-		write_frame(g, l.v[2].bytes, l.v[2].len, ETH_IPV4, s.vlan);
-		write_frame(g, l.v[3].bytes, l.v[3].len, ETH_IPV4, s.vlan);
-	}
+	write_order(g, &l, 4, (const unsigned char[]){ 0, 1, 1, 2, 3 }, 5);
 	list_free(&l);
 }
 
@@ -682,10 +693,7 @@ static void add_incomplete(struct gen *g)
 	pick_spec(g, &s, false);
 	s.data_len = cuts[3] - 8;
 	add_fragments(g, &s, cuts, 3, &l);
-	if (l.n == 3) {
-		write_frame(g, l.v[0].bytes, l.v[0].len, ETH_IPV4, s.vlan);
-		write_frame(g, l.v[2].bytes, l.v[2].len, ETH_IPV4, s.vlan);
-	}
+	write_order(g, &l, 3, (const unsigned char[]){ 0, 2 }, 2);
 	list_free(&l);
 }
 

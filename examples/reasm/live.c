@@ -135,18 +135,10 @@ static void bump(_Atomic(uint64_t) *c, uint64_t n)
 
 /* --- Counters -------------------------------------------------------------- */
 
-struct live_field {
-	const char *name;
-	size_t offset;
-};
-
-#define LIVE_FIELD(f)                              \
-	{                                          \
-#f, offsetof(struct live_stats, f) \
-	}
+#define LIVE_FIELD(f) COUNTER_FIELD(struct live_stats, f)
 
 /* Every field of struct live_stats, in declaration order. */
-static const struct live_field live_fields[] = {
+static const struct counter_field live_fields[] = {
 	LIVE_FIELD(rx_ring_packets), LIVE_FIELD(rx_ring_drops),
 	LIVE_FIELD(rx_freeze_q),     LIVE_FIELD(rx_vlan),
 	LIVE_FIELD(rx_csum),	     LIVE_FIELD(tx_frames),
@@ -185,11 +177,7 @@ int live_stats_json(FILE *f, const struct reasm_stats *st,
 	fputs("{\n", f);
 	(void)reasm_stats_json_members(f, st);
 	fputs(",\n  \"live\": {\n", f);
-	for (size_t i = 0; i < LIVE_FIELD_COUNT; i++) {
-		fprintf(f, "%s    \"%s\": %llu", i > 0 ? ",\n" : "",
-			live_fields[i].name,
-			(unsigned long long)*live_field_ptr(&tmp, i));
-	}
+	counters_json_members(f, &tmp, live_fields, LIVE_FIELD_COUNT, "    ");
 	fputs("\n  }\n}\n", f);
 	if (fflush(f) != 0 || ferror(f))
 		return -EIO;

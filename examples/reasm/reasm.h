@@ -359,6 +359,26 @@ int reasm_stats_json(FILE *f, const struct reasm_stats *st);
  * of its own before closing the object. @return 0 or -EINVAL. */
 int reasm_stats_json_members(FILE *f, const struct reasm_stats *st);
 
+/** A named uint64_t member of a struct of counters, for the tables that
+ * walk such a struct (reasm_stats here, live_stats in live.c). */
+struct counter_field {
+	const char *name;
+	size_t offset;
+};
+
+#define COUNTER_FIELD(type, f)        \
+	{                             \
+#f, offsetof(type, f) \
+	}
+
+/** counters_json_members - one `<indent>"name": value` per field of
+ * @p base named in @p fields (n of them), separated by ",\n", with no
+ * newline after the last. Names are plain identifiers: nothing needs
+ * escaping. */
+void counters_json_members(FILE *f, const void *base,
+			   const struct counter_field *fields, size_t n,
+			   const char *indent);
+
 /** reasm_stats_summary - a few human lines. */
 void reasm_stats_summary(FILE *f, const struct reasm_stats *st);
 

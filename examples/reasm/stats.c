@@ -73,18 +73,10 @@ void reasm_out_free(struct reasm_out *out)
 
 /* --- Statistics ------------------------------------------------------------ */
 
-struct stat_field {
-	const char *name;
-	size_t offset;
-};
-
-#define STAT_FIELD(f)                               \
-	{                                           \
-#f, offsetof(struct reasm_stats, f) \
-	}
+#define STAT_FIELD(f) COUNTER_FIELD(struct reasm_stats, f)
 
 /* Every field of struct reasm_stats, in declaration order. */
-static const struct stat_field stat_fields[] = {
+static const struct counter_field stat_fields[] = {
 	STAT_FIELD(packets),	     STAT_FIELD(passed),
 	STAT_FIELD(ReasmReqds),	     STAT_FIELD(ReasmOKs),
 	STAT_FIELD(ReasmFails),	     STAT_FIELD(ReasmTimeout),
@@ -112,13 +104,17 @@ static const struct stat_field stat_fields[] = {
 static_assert(sizeof(struct reasm_stats) == STAT_FIELD_COUNT * sizeof(uint64_t),
 	      "struct reasm_stats changed: update stat_fields[] in stats.c");
 
-static uint64_t stat_value(const struct reasm_stats *st,
-			   const struct stat_field *f)
+void counters_json_members(FILE *f, const void *base,
+			   const struct counter_field *fields, size_t n,
+			   const char *indent)
 {
-	uint64_t v;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v;
 
-	memcpy(&v, (const char *)st + f->offset, sizeof(v));
-	return v;
+		memcpy(&v, (const char *)base + fields[i].offset, sizeof(v));
+		fprintf(f, "%s%s\"%s\": %llu", i > 0 ? ",\n" : "", indent,
+			fields[i].name, (unsigned long long)v);
+	}
 }
 
 int reasm_stats_json_members(FILE *f, const struct reasm_stats *st)
@@ -126,13 +122,7 @@ int reasm_stats_json_members(FILE *f, const struct reasm_stats *st)
 	if (f == NULL || st == NULL)
 		return -EINVAL;
 
-	/* Counters are integers, names plain identifiers: nothing needs
-	 * escaping. */
-	for (size_t i = 0; i < STAT_FIELD_COUNT; i++) {
-		fprintf(f, "%s  \"%s\": %llu", i > 0 ? ",\n" : "",
-			stat_fields[i].name,
-			(unsigned long long)stat_value(st, &stat_fields[i]));
-	}
+	counters_json_members(f, st, stat_fields, STAT_FIELD_COUNT, "  ");
 	return 0;
 }
 
