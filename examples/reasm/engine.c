@@ -1850,6 +1850,20 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 	return emitted;
 }
 
+/* The counter of a fragment that parse() refused: P_TRUNCATED,
+ * P_MALFORMED or P_BADSUM. */
+static uint64_t *drop_reason(struct reasm_stats *st, enum parse_result res)
+{
+	switch (res) {
+	case P_TRUNCATED:
+		return &st->frags_truncated;
+	case P_MALFORMED:
+		return &st->malformed;
+	default:
+		return &st->bad_checksum;
+	}
+}
+
 int reasm_input(struct reasm_worker *w, const uint8_t *frame, uint32_t caplen,
 		uint32_t wirelen, uint64_t now_ns)
 {
@@ -1879,19 +1893,11 @@ int reasm_input(struct reasm_worker *w, const uint8_t *frame, uint32_t caplen,
 			w->st.bad_tunnel++;
 		return pass_through(w, &fr, now_ns);
 	case P_TRUNCATED:
-		w->st.ReasmReqds++;
-		w->st.frags_truncated++;
-		w->st.frags_dropped++;
-		return 0;
 	case P_MALFORMED:
-		w->st.ReasmReqds++;
-		w->st.malformed++;
-		w->st.frags_dropped++;
-		return 0;
 	case P_BADSUM:
 		w->st.ReasmReqds++;
-		w->st.bad_checksum++;
 		w->st.frags_dropped++;
+		(*drop_reason(&w->st, res))++;
 		return 0;
 	case P_FRAG:
 		break;

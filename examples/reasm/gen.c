@@ -86,6 +86,23 @@ static unsigned rnd_in(struct rng *r, unsigned lo, unsigned hi)
 
 enum link { LINK_ETHER, LINK_RAW, LINK_SLL, LINK_SLL2, LINK_PPP, LINK_PPPOE };
 
+/* The --link names, in enum link's order. */
+static const char *const link_names[] = { "ether", "raw", "sll",
+					  "sll2",  "ppp", "pppoe" };
+
+/* @return 0 and *link for a --link name, or -1. */
+static int parse_link(const char *name, enum link *link)
+{
+	for (size_t i = 0; i < sizeof(link_names) / sizeof(link_names[0]);
+	     i++) {
+		if (strcmp(name, link_names[i]) == 0) {
+			*link = (enum link)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 /* One L3 packet (IPv4 or IPv6) ready to be framed. */
 struct pkt {
 	uint8_t *bytes;
@@ -756,19 +773,7 @@ static int parse_args(int argc, char **argv, struct gen *g, const char **path,
 				       v);
 				return 2;
 			}
-		} else if (strcmp(v, "ether") == 0) {
-			g->link = LINK_ETHER;
-		} else if (strcmp(v, "raw") == 0) {
-			g->link = LINK_RAW;
-		} else if (strcmp(v, "sll") == 0) {
-			g->link = LINK_SLL;
-		} else if (strcmp(v, "sll2") == 0) {
-			g->link = LINK_SLL2;
-		} else if (strcmp(v, "ppp") == 0) {
-			g->link = LINK_PPP;
-		} else if (strcmp(v, "pppoe") == 0) {
-			g->link = LINK_PPPOE;
-		} else {
+		} else if (parse_link(v, &g->link) != 0) {
 			errorf("--link must be ether, raw, sll, sll2, ppp or "
 			       "pppoe, not '%s'",
 			       v);
