@@ -401,6 +401,33 @@ bool live_ctl_stopping(const struct live_ctl *c)
 	return atomic_load_explicit(&c->stop, memory_order_relaxed);
 }
 
+/* --- PACKET_MMAP rings ------------------------------------------------------ */
+
+/* Maps the ring of socket @p fd (@p len bytes). @return the mapping, or
+ * NULL after a message naming @p ifname and the @p what ring. */
+static uint8_t *ring_map(int fd, size_t len, const char *ifname,
+			 const char *what)
+{
+	void *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_POPULATE, fd, 0);
+
+	if (map == MAP_FAILED) {
+		errorf("%s: cannot map the %s ring: %s", ifname, what,
+		       strerror(errno));
+		return NULL;
+	}
+	return map;
+}
+
+/* Unmaps a ring_map() mapping (NULL: none) and closes @p fd (< 0: none). */
+static void ring_unmap(int fd, uint8_t *map, size_t len)
+{
+	if (map != NULL)
+		munmap(map, len);
+	if (fd >= 0)
+		close(fd);
+}
+
 struct live_rx {
 	int fd;
 	uint8_t *map; /* nblocks blocks of block_size */
@@ -421,10 +448,7 @@ void live_rx_close(struct live_rx *rx)
 {
 	if (rx == NULL)
 		return;
-	if (rx->map != NULL)
-		munmap(rx->map, rx->map_len);
-	if (rx->fd >= 0)
-		close(rx->fd);
+	ring_unmap(rx->fd, rx->map, rx->map_len);
 	free(rx->scratch);
 	free(rx);
 }
@@ -508,14 +532,9 @@ int live_rx_open(struct live_rx **rxp, const char *ifname,
 		goto fail;
 	}
 	rx->map_len = (size_t)rx->block_size * rx->nblocks;
-	rx->map = mmap(NULL, rx->map_len, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_POPULATE, rx->fd, 0);
-	if (rx->map == MAP_FAILED) {
-		rx->map = NULL;
-		errorf("%s: cannot map the receive ring: %s", ifname,
-		       strerror(errno));
+	rx->map = ring_map(rx->fd, rx->map_len, ifname, "receive");
+	if (rx->map == NULL)
 		goto fail;
-	}
 
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
@@ -853,10 +872,7 @@ void live_tx_close(struct live_tx *tx)
 {
 	if (tx == NULL)
 		return;
-	if (tx->map != NULL)
-		munmap(tx->map, tx->map_len);
-	if (tx->fd >= 0)
-		close(tx->fd);
+	ring_unmap(tx->fd, tx->map, tx->map_len);
 	free(tx);
 }
 
@@ -936,14 +952,9 @@ int live_tx_open(struct live_tx **txp, const struct live_tx_config *cfg)
 	}
 	tx_buffers(tx);
 	tx->map_len = (size_t)tx->block_size * blocks;
-	tx->map = mmap(NULL, tx->map_len, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_POPULATE, tx->fd, 0);
-	if (tx->map == MAP_FAILED) {
-		tx->map = NULL;
-		errorf("%s: cannot map the transmit ring: %s", ifname,
-		       strerror(errno));
+	tx->map = ring_map(tx->fd, tx->map_len, ifname, "transmit");
+	if (tx->map == NULL)
 		goto fail;
-	}
 
 	memcpy(tx->ifname, ifname, strlen(ifname) + 1);
 	*txp = tx;
