@@ -47,6 +47,7 @@ struct tun {
 	int outer; /* 0, 4 or 6 */
 	enum tn tunnel;
 	uint16_t gre_flags; /* v0: C 0x8000, K 0x2000, S 0x1000; v1: S, A */
+	bool ppp1; /* PPP in GRE: a 1-byte protocol, no address/control */
 };
 
 static int dlt_of(enum lk l)
@@ -171,7 +172,9 @@ static size_t build(const struct tun *t, int fam, const uint8_t *ip,
 			}
 		}
 		greh = n - gre;
-		if (t->tunnel != T_GRE)
+		if (t->tunnel != T_GRE && t->ppp1)
+			f[n++] = fam == 4 ? 0x21 : 0x57;
+		else if (t->tunnel != T_GRE)
 			put_ppp(f, &n, fam, true);
 	}
 	memcpy(f + n, ip, iplen);
@@ -234,6 +237,8 @@ static struct case_out run_case(const struct tun *t, int fam, size_t len,
 	c.decap = decap;
 	c.decap_strip = strip;
 	c.mem_high = 64u << 20;
+	if (c.max_frags < len / chunk + 1)
+		c.max_frags = (unsigned)(len / chunk + 1);
 	rig_init(&g, &c);
 	struct pb_frame **fr = pb_split_every(&d, chunk, &n);
 	for (size_t i = n; i-- > 0;) {
@@ -281,7 +286,7 @@ Test(ppp, reassembled_like_ethernet)
 	static const enum lk links[] = { L_PPPOE, L_PPP, L_PPP1 };
 
 	for (int fam = 4; fam <= 6; fam += 2) {
-		struct tun eth = { L_ETH, 0, T_NONE, 0 };
+		struct tun eth = { L_ETH, 0, T_NONE, 0, false };
 		uint8_t *w, *w2, want[4096];
 		size_t wl, wl2;
 		struct case_out e =
@@ -289,7 +294,7 @@ Test(ppp, reassembled_like_ethernet)
 		cr_assert_eq(e.nout, 1);
 		cr_assert_eq(e.st.ReasmOKs, 1);
 		for (size_t k = 0; k < sizeof(links) / sizeof(links[0]); k++) {
-			struct tun t = { links[k], 0, T_NONE, 0 };
+			struct tun t = { links[k], 0, T_NONE, 0, false };
 			char what[64];
 			struct case_out p = run_case(&t, fam, 3000, 1000, 0,
 						     false, &w2, &wl2);
@@ -415,7 +420,7 @@ static void tunnel_case(const struct tun *t, int fam, int mode)
 		cr_assert_eq(o.nout, 1, "%s: %zu outputs", what, o.nout);
 		cr_expect_eq(o.st.ReasmOKs, 1, "%s", what);
 		cr_expect_eq(o.st.tunneled, 3, "%s", what);
-		struct tun s = { t->link, 0, T_NONE, 0 };
+		struct tun s = { t->link, 0, T_NONE, 0, false };
 		size_t n = build(mode == 2 ? &s : t, fam, w, wl, want);
 		expect_bytes(o.data, o.len, want, n, what);
 	}
@@ -440,7 +445,7 @@ Test(decap, every_tunnel_kept_and_stripped)
 	for (size_t i = 0; i < 8 * 4 * 2 * 2 * 3; i++) {
 		size_t k = i / 48, l = i / 12 % 4;
 		struct tun t = { links[l], i / 6 % 2 ? 6 : 4, tuns[k].t,
-				 tuns[k].flags };
+				 tuns[k].flags, false };
 		tunnel_case(&t, i / 3 % 2 ? 6 : 4, (int)(i % 3));
 		cases++;
 	}
@@ -456,8 +461,8 @@ Test(decap, big_udp_in_gre_ppp)
 	static uint8_t want[70000];
 
 	for (int outer = 4; outer <= 6; outer += 2) {
-		struct tun t = { L_ETH, outer, T_PPTP, 0x1000 };
-		struct tun s = { L_ETH, 0, T_NONE, 0 };
+		struct tun t = { L_ETH, outer, T_PPTP, 0x1000, false };
+		struct tun s = { L_ETH, 0, T_NONE, 0, false };
 		uint8_t *w;
 		size_t wl;
 		struct case_out o = run_case(&t, 4, 65515, 1400,
@@ -490,6 +495,39 @@ Test(decap, big_udp_in_gre_ppp)
 	}
 }
 
+/* The shape of suricata-verify's defrag case for bugs 6942 and 6887: a
+ * 65535-byte IPv4 datagram (65507 bytes of UDP data) cut into 1024
+ * fragments of 64 bytes, each in IPv4 / GRE version 0 / PPP (protocol
+ * 0x880b, with a 1-byte PPP protocol as that capture has) over Ethernet.
+ * Stripped, it is whole; kept, too_big. */
+Test(decap, max_ip_packet_in_gre_v0_ppp)
+{
+	static uint8_t want[70000];
+	struct tun t = { L_ETH, 4, T_GRE_PPP, 0, true };
+	struct tun s = { L_ETH, 0, T_NONE, 0, false };
+	uint8_t *w;
+	size_t wl;
+	struct case_out o =
+		run_case(&t, 4, 65515, 64, REASM_DECAP_GRE, true, &w, &wl);
+
+	cr_assert_eq(wl, 65535);
+	cr_assert_eq(o.nout, 1);
+	cr_expect_eq(o.st.ReasmOKs, 1);
+	cr_expect_eq(o.st.ReasmReqds, 1024);
+	cr_expect_eq(o.st.tunneled, 1024);
+	size_t n = build(&s, 4, w, wl, want);
+	expect_bytes(o.data, o.len, want, n, "max packet stripped");
+	free(o.data);
+	free(w);
+
+	o = run_case(&t, 4, 65515, 64, REASM_DECAP_GRE, false, &w, &wl);
+	cr_expect_eq(o.nout, 0);
+	cr_expect_eq(o.st.too_big, 1);
+	cr_expect_eq(o.st.frags_discarded, 1024);
+	free(o.data);
+	free(w);
+}
+
 /* Broken tunnel headers pass through under bad_tunnel; every prefix of a
  * tunnelled fragment, as a truncated capture, is handled without harm. */
 Test(decap, broken_tunnels)
@@ -504,7 +542,7 @@ Test(decap, broken_tunnels)
 	uint8_t ip[28];
 	uint8_t f[7][128];
 	size_t fl[7];
-	struct tun t = { L_RAW, 4, T_GRE, 0 };
+	struct tun t = { L_RAW, 4, T_GRE, 0, false };
 
 	memcpy(ip, ipfrag, sizeof(ip));
 	inet_wr16(ip + 10, inet_csum(ip, 20));
@@ -553,7 +591,7 @@ Test(decap, broken_tunnels)
 	for (int i = 0; i < 2 * T_COUNT; i++) {
 		enum tn tn = (enum tn)(i / 2);
 		struct tun u = { L_PPPOE, i % 2 ? 6 : 4, tn,
-				 tn == T_PPTP ? 0x1080 : 0x9000 };
+				 tn == T_PPTP ? 0x1080 : 0x9000, false };
 		uint8_t fr[256];
 		size_t m = build(&u, 4, ip, sizeof(ip), fr);
 		for (size_t k = 0; k <= m; k++)
