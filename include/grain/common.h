@@ -78,12 +78,19 @@ extern "C" {
 #define GRAIN_ALWAYS_INLINE inline __attribute__((always_inline))
 /** A rarely run function (error paths): kept out of the hot code. */
 #define GRAIN_COLD __attribute__((cold))
+/** The compiler may take @p x as true (it must be): no code is made. */
+#define GRAIN_ASSUME(x)                          \
+	do {                                     \
+		if (!(x))                        \
+			__builtin_unreachable(); \
+	} while (0)
 #else
 #define GRAIN_NODISCARD
 #define GRAIN_LIKELY(x) (x)
 #define GRAIN_UNLIKELY(x) (x)
 #define GRAIN_ALWAYS_INLINE inline
 #define GRAIN_COLD
+#define GRAIN_ASSUME(x) ((void)0)
 #endif
 
 /* Built with ThreadSanitizer? Blocks then replace fences, which TSan does

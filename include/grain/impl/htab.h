@@ -161,9 +161,18 @@ static inline uint64_t grain_impl_htab_get(const _Atomic(uint64_t) *c)
  * a relaxed store, so readers see whole values and no locked op is paid. */
 static inline void grain_impl_htab_bump(_Atomic(uint64_t) *c, uint64_t n)
 {
+#if defined(__x86_64__) && !GRAIN_TSAN
+	/* The same in one instruction: an aligned 8-byte add to memory
+	 * without a lock prefix stores the whole new value at once for the
+	 * readers' relaxed loads (x86-64 makes aligned 8-byte accesses
+	 * single-copy atomic); only the one writer reads and writes it.
+	 * Compilers do not fuse a relaxed atomic load and store into it. */
+	__asm__("addq %1, %0" : "+m"(*(uint64_t *)(uintptr_t)c) : "er"(n));
+#else
 	atomic_store_explicit(c,
 			      atomic_load_explicit(c, memory_order_relaxed) + n,
 			      memory_order_relaxed);
+#endif
 }
 
 static inline uint32_t grain_impl_htab_stripe_index(const struct grain_htab *h,
@@ -339,6 +348,18 @@ static inline unsigned grain_impl_htab_ctz(unsigned x)
 	return (unsigned)__builtin_ctz(x);
 }
 
+/* The node slot of the lowest candidate in @m (nonzero), addressed from
+ * the bit's position with one scaled index: `node[ctz >> shift]` costs a
+ * shift and an add more on every candidate. */
+static inline struct grain_hnode *_Atomic *
+grain_impl_htab_cand_slot(struct grain_impl_htab_bucket *b, unsigned m)
+{
+	size_t off = (size_t)grain_impl_htab_ctz(m) *
+		     (sizeof(b->node[0]) >> GRAIN_IMPL_HTAB_CAND_SHIFT);
+
+	return (struct grain_hnode * _Atomic *)(void *)((char *)b->node + off);
+}
+
 /* Set slot @i's signature. Under the stripe lock (one writer). */
 static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
 					   unsigned i, uint16_t sig)
@@ -481,8 +502,7 @@ grain_impl_htab_probe(struct grain_impl_htab_array *a, uint64_t hash,
 		for (unsigned m = grain_impl_htab_cand(b, sig); m != 0;
 		     m &= m - 1) {
 			struct grain_hnode *n = atomic_load_explicit(
-				&b->node[grain_impl_htab_ctz(m) >>
-					 GRAIN_IMPL_HTAB_CAND_SHIFT],
+				grain_impl_htab_cand_slot(b, m),
 				memory_order_relaxed);
 			if (n != NULL && p.eq(n, key, ctx))
 				return n;
@@ -675,6 +695,8 @@ grain_htab_lock_fast(struct grain_htab *h, const void *key,
 	s->h = h;
 	s->hash = p.hash(key, &h->secret, h->ctx);
 	s->stripe = &h->stripes[grain_impl_htab_stripe_index(h, s->hash)];
+	/* A live table's stripes: so the scope's later NULL tests vanish. */
+	GRAIN_ASSUME(s->stripe != NULL);
 	s->retired = NULL;
 	s->todo = 0;
 	grain_impl_spin_acquire(&s->stripe->lock);
