@@ -2,8 +2,8 @@
 /*
  * e2e_udp_recv - receive and verify the datagrams of the end-to-end test.
  *
- *   e2e_udp_recv --port PORT [--expect N] [--idle-ms MS] [--timeout S]
- *                [--ready FILE] [--list]
+ *   e2e_udp_recv --port PORT [--expect N [--drain-ms MS]] [--idle-ms MS]
+ *                [--timeout S] [--ready FILE] [--list]
  *
  * Binds PORT on every IPv4 and IPv6 address (two sockets; IPv6 zero UDP
  * checksums accepted, since e2e_frag_send leaves them zero) and checks
@@ -11,7 +11,9 @@
  *
  * Stops when N datagrams have arrived (with --expect), when nothing has
  * arrived for MS milliseconds (default 2000) after the first datagram, or
- * after S seconds in all (default 60). --ready FILE: created once the
+ * after S seconds in all (default 60). With --drain-ms D, reaching N does
+ * not stop it: it goes on until nothing more has arrived for D ms (or the
+ * timeout), so that datagrams past the N expected are seen and listed. --ready FILE: created once the
  * sockets are bound, so that a script can start the senders.
  *
  * Output (stdout):
@@ -107,9 +109,9 @@ static _Noreturn void usage(const char *msg)
 {
 	if (msg)
 		fprintf(stderr, "e2e_udp_recv: %s\n", msg);
-	fprintf(stderr, "usage: e2e_udp_recv --port PORT [--expect N] "
-			"[--idle-ms MS] [--timeout S] [--ready FILE] "
-			"[--list]\n");
+	fprintf(stderr, "usage: e2e_udp_recv --port PORT [--expect N "
+			"[--drain-ms MS]] [--idle-ms MS] [--timeout S] "
+			"[--ready FILE] [--list]\n");
 	exit(2);
 }
 
@@ -181,6 +183,7 @@ static void print_sizes(const char *fam, const struct fam_stats *f)
 int main(int argc, char **argv)
 {
 	unsigned port = 0, expect = 0, idle_ms = 2000, timeout_s = 60;
+	unsigned drain_ms = 0;
 	const char *ready = NULL;
 	bool list = false;
 
@@ -199,6 +202,8 @@ int main(int argc, char **argv)
 			port = num(v, 1, 65535, a);
 		else if (strcmp(a, "--expect") == 0)
 			expect = num(v, 0, 100000000, a);
+		else if (strcmp(a, "--drain-ms") == 0)
+			drain_ms = num(v, 1, 3600000, a);
 		else if (strcmp(a, "--idle-ms") == 0)
 			idle_ms = num(v, 1, 3600000, a);
 		else if (strcmp(a, "--timeout") == 0)
@@ -239,13 +244,16 @@ int main(int argc, char **argv)
 
 	for (;;) {
 		double t = now_s();
-		if (expect && received >= expect)
+		bool reached = expect && received >= expect;
+		if (reached && drain_ms == 0)
 			break;
+		/* Past N with --drain-ms: the drain is the idle limit. */
+		unsigned idle = reached ? drain_ms : idle_ms;
 		if (t - start >= timeout_s)
 			break;
-		if (last > 0 && (t - last) * 1000.0 >= idle_ms)
+		if (last > 0 && (t - last) * 1000.0 >= idle)
 			break;
-		double wait = last > 0 ? idle_ms / 1000.0 - (t - last)
+		double wait = last > 0 ? idle / 1000.0 - (t - last)
 				       : timeout_s - (t - start);
 		if (wait < 0.001)
 			wait = 0.001;
