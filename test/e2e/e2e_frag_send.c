@@ -6,6 +6,7 @@
  *                 [--family 4|6|both] [--seed S] [--count N]
  *                 [--id-base ID] [--gap-us US] [--seq-base N] [--dry-run]
  *                 [--show-frags] [--write-pcap FILE] [--from N]
+ *                 [--src-spread N]
  *
  * Every set is one UDP datagram (source port 40000, destination PORT,
  * UDP checksum 0) whose payload is the e2e_payload.h payload of
@@ -49,6 +50,12 @@
  *             every other sequence also gets an exact duplicate of one
  *             of its fragments on top ("+dup"). Its own random stream:
  *             sequence i differs from diff's sequence i.
+ *
+ * --src-spread N (diff kinds; default 1): sequence i comes from the
+ * source address + 16 * ((i / 2) % N) (the last 16 bits of the IPv6
+ * one), so that a receiver spreading flows by address (PACKET_FANOUT_HASH
+ * hashes a fragment on its addresses) spreads the sequences too. The
+ * addresses need not be the sender's: raw sockets send the header given.
  *
  * Identification: IPv4 ids and IPv6 ids start at --id-base (default 1000)
  * and go up by one per set; two runs through the same receiver should use
@@ -105,7 +112,8 @@ struct opts {
 	uint64_t seed;
 	unsigned count;
 	bool count_set;
-	unsigned from; /* diff: the first sequence */
+	unsigned from;	     /* diff: the first sequence */
+	unsigned src_spread; /* diff: source addresses, 16 apart */
 	uint32_t id_next;
 	uint32_t seq_next;
 	unsigned gap_us;
@@ -131,6 +139,7 @@ struct frag {
 struct set {
 	int fam;
 	uint32_t sender, seq, id;
+	uint32_t src_add; /* added to the source address */
 	uint8_t *data;
 	size_t len;
 	struct frag *f;
@@ -149,7 +158,8 @@ static _Noreturn void usage(const char *msg)
 		"[--family 4|6|both]\n"
 		"         [--seed S] [--count N] [--id-base ID] "
 		"[--seq-base N] [--gap-us US] [--dry-run]\n"
-		"         [--show-frags] [--write-pcap FILE] [--from N]\n");
+		"         [--show-frags] [--write-pcap FILE] [--from N] "
+		"[--src-spread N]\n");
 	exit(2);
 }
 
@@ -369,12 +379,16 @@ static void send_set(struct opts *o, const struct set *s, const char *kind,
 	if (s->fam == 4) {
 		pb_dgram_v4(&d, PB_DLT_RAW, (uint16_t)s->id, PB_IPPROTO_UDP,
 			    s->data, s->len);
-		d.v4.src = o->src4_host;
+		d.v4.src = o->src4_host + s->src_add;
 		d.v4.dst = o->dst4_host;
 	} else {
 		pb_dgram_v6(&d, PB_DLT_RAW, s->id, PB_IPPROTO_UDP, s->data,
 			    s->len);
 		memcpy(d.v6.src, o->src6, 16);
+		uint32_t low = ((uint32_t)d.v6.src[14] << 8 | d.v6.src[15]) +
+			       s->src_add;
+		d.v6.src[14] = (uint8_t)(low >> 8);
+		d.v6.src[15] = (uint8_t)low;
 		memcpy(d.v6.dst, o->dst6, 16);
 	}
 	if (o->pcap)
@@ -607,6 +621,7 @@ static void diff_one(struct opts *o, unsigned i, int fam, bool overlaps)
 	size_t paylen = 56 + rnd_in(0, sh == S_ATOMIC ? 944 : 5000);
 	struct set s;
 	set_init(o, &s, fam, K_DIFF, paylen);
+	s.src_add = 16u * ((i / 2) % o->src_spread);
 	uint32_t len = (uint32_t)s.len, mtu = max_frag(fam);
 	uint32_t lo = (len / 12 + 7) & ~7u, hi = mtu - 64;
 	if (lo < 8)
@@ -787,7 +802,11 @@ static void kind_diff(struct opts *o, bool overlaps)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .id_next = 1000, .seed = 1, .fd4 = -1, .fd6 = -1 };
+	struct opts o = { .id_next = 1000,
+			  .seed = 1,
+			  .src_spread = 1,
+			  .fd4 = -1,
+			  .fd6 = -1 };
 	const char *kind = NULL, *family = "both";
 
 	if (argc < 2)
@@ -862,6 +881,8 @@ int main(int argc, char **argv)
 			o.seq_next = (uint32_t)num(v, 0, 0x7fffffffu, a);
 		else if (strcmp(a, "--gap-us") == 0)
 			o.gap_us = (unsigned)num(v, 0, 10000000, a);
+		else if (strcmp(a, "--src-spread") == 0)
+			o.src_spread = (unsigned)num(v, 1, 256, a);
 		else
 			usage("unknown option");
 	}

@@ -25,8 +25,9 @@
 #      last fragments), once through mirred (dst's kernel reassembles),
 #      then through reasm --policy strict at 1, 2 and 4 threads, each
 #      thread count twice (the default fanout, hash, gives each datagram's
-#      fragments to one worker in wire order); dst must deliver the same
-#      datagrams, with the same bytes, every time.
+#      fragments to one worker in wire order; the sequences come from 4
+#      source addresses per family, so that it has flows to spread); dst
+#      must deliver the same datagrams, with the same bytes, every time.
 #   D  reasm --duration 1 stops by itself with status 0 and its stats.
 #
 # Environment (set by CTest): E2E_REASM (empty: run phase 0 only),
@@ -36,6 +37,8 @@
 # E2E_OVERLAP_COUNT (diff-overlap sequences, default 300),
 # E2E_DIFF_THREADS (reasm's thread counts in phase C, default "1 2 4"),
 # E2E_DIFF_ROUNDS (reasm runs per thread count, default 2),
+# E2E_DIFF_SPREAD (source addresses per family the sequences come from,
+# default 4, so that the hash fanout spreads them over the workers),
 # E2E_DIFF_FANOUT (its --fanout, default reasm's), E2E_KEEP=1 (leave the
 # namespaces for inspection).
 #
@@ -53,6 +56,7 @@ DIFF_COUNT=${E2E_DIFF_COUNT:-400}
 OVERLAP_COUNT=${E2E_OVERLAP_COUNT:-300}
 DIFF_THREADS=${E2E_DIFF_THREADS:-1 2 4}
 DIFF_ROUNDS=${E2E_DIFF_ROUNDS:-2}
+DIFF_SPREAD=${E2E_DIFF_SPREAD:-4}
 DIFF_FANOUT=${E2E_DIFF_FANOUT:-}
 PHASES=${E2E_PHASES:-0 A B C D}
 PORT=7777
@@ -387,7 +391,7 @@ diff_run() {
 			return 1
 	fi
 	in_src "$FRAG" "$kind" --seed "$SEED" --count "$count" --show-frags \
-		--id-base "$idbase" --src4 $SRC4 --dst4 $DST4 --src6 $SRC6 \
+		--src-spread "$DIFF_SPREAD" --id-base "$idbase" --src4 $SRC4 --dst4 $DST4 --src6 $SRC6 \
 		--dst6 $DST6 --port $PORT >"$TMP/$name.plan" \
 		2>"$TMP/$name.send" || {
 		fail "phase C: e2e_frag_send failed in run $name"
