@@ -129,8 +129,11 @@ int bench_rte_frag_start(char *why, size_t n)
 	return 0;
 }
 
+static void v6_free(void);
+
 void bench_rte_frag_stop(void)
 {
+	v6_free();
 	if (!started)
 		return;
 	rte_mempool_free(mbufs);
@@ -478,4 +481,411 @@ int bench_rte_frag_probe(enum bench_reasm_workload w, uint64_t *offered,
 	}
 	rte_ip_frag_table_destroy(tbl);
 	return rc;
+}
+
+/* --- IPv6 --------------------------------------------------------------- */
+
+#define IP6_HDR 40u
+#define FRAG6_HDR 8u
+#define V6_FRAG_PAYLOAD 1448u /* (1500 - 40 - 8) rounded down to 8 */
+#define V6_UDP_LEN (2u * V6_FRAG_PAYLOAD + 1400u) /* 3 fragments */
+#define V6_FRAGS 3u
+
+static const uint8_t v6_dst[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+				    0,	  0,	0,    0,    0, 0, 0, 1 };
+
+/* The IPv6 pool: as the 3F one, D datagrams of 3 fragments each, every
+ * fragment a Fragment header right after the IPv6 header. */
+struct v6_pool {
+	uint8_t *mem;
+	struct pool_frame *frames; /* datagram-major */
+	unsigned datagrams;
+	uint32_t l2;
+	bool built;
+};
+static struct v6_pool v6;
+
+static void v6_src(uint8_t *a, uint32_t index)
+{
+	memset(a, 0, 16);
+	a[0] = 0xfd;
+	a[13] = (uint8_t)(index >> 16);
+	a[14] = (uint8_t)(index >> 8);
+	a[15] = (uint8_t)index;
+}
+
+static void v6_free(void)
+{
+	free(v6.mem);
+	free(v6.frames);
+	memset(&v6, 0, sizeof(v6));
+}
+
+/* UDP datagrams of V6_UDP_LEN bytes (payload as frame_payload_byte),
+ * checksummed over the IPv6 pseudo-header, cut at V6_FRAG_PAYLOAD. */
+static int v6_build(unsigned datagrams, enum bench_reasm_link link)
+{
+	const uint32_t l2 = frame_l2_len(link);
+	const size_t slot =
+		64u *
+		((l2 + IP6_HDR + FRAG6_HDR + V6_FRAG_PAYLOAD + 63u) / 64u);
+	uint8_t *udp = malloc(V6_UDP_LEN);
+
+	v6.mem = malloc(slot * V6_FRAGS * datagrams);
+	v6.frames = calloc((size_t)datagrams * V6_FRAGS, sizeof(*v6.frames));
+	if (udp == NULL || v6.mem == NULL || v6.frames == NULL) {
+		free(udp);
+		v6_free();
+		return -ENOMEM;
+	}
+	v6.datagrams = datagrams;
+	v6.l2 = l2;
+	for (unsigned i = 0; i < datagrams; i++) {
+		uint8_t src[16];
+		v6_src(src, i);
+		frame_wr16(udp, (uint16_t)FRAME_UDP_SPORT);
+		frame_wr16(udp + 2, (uint16_t)FRAME_UDP_DPORT);
+		frame_wr16(udp + 4, (uint16_t)V6_UDP_LEN);
+		frame_wr16(udp + 6, 0);
+		for (uint32_t pos = 0; pos < V6_UDP_LEN - 8u; pos++)
+			udp[8 + pos] = frame_payload_byte(i, pos);
+		/* The pseudo-header: both addresses, length, next header. */
+		uint32_t sum = frame_sum(src, 16, 0);
+		sum = frame_sum(v6_dst, 16, sum);
+		sum += V6_UDP_LEN + 17u;
+		sum = frame_sum(udp, V6_UDP_LEN, sum);
+		while (sum >> 16)
+			sum = (sum & 0xffffu) + (sum >> 16);
+		uint16_t csum = (uint16_t)~sum;
+		frame_wr16(udp + 6, csum ? csum : 0xffffu);
+		for (unsigned k = 0; k < V6_FRAGS; k++) {
+			uint32_t off = k * V6_FRAG_PAYLOAD;
+			uint32_t n = k + 1 < V6_FRAGS ? V6_FRAG_PAYLOAD
+						      : V6_UDP_LEN - off;
+			size_t at = ((size_t)i * V6_FRAGS + k) * slot;
+			uint8_t *f = v6.mem + at, *ip = f + l2;
+			struct pool_frame *pf = &v6.frames[i * V6_FRAGS + k];
+			if (l2 != 0) {
+				memset(f, 0, 12);
+				f[0] = 0x02;
+				f[5] = 0x01;
+				f[6] = 0x02;
+				f[11] = 0x02;
+				frame_wr16(f + 12, 0x86dd);
+			}
+			memset(ip, 0, IP6_HDR + FRAG6_HDR);
+			ip[0] = 0x60;
+			frame_wr16(ip + 4, (uint16_t)(FRAG6_HDR + n));
+			ip[6] = 44; /* Fragment */
+			ip[7] = 64;
+			memcpy(ip + 8, src, 16);
+			memcpy(ip + 24, v6_dst, 16);
+			ip[40] = 17; /* UDP */
+			frame_wr16(ip + 42,
+				   (uint16_t)(off | (k + 1 < V6_FRAGS)));
+			memcpy(ip + IP6_HDR + FRAG6_HDR, udp + off, n);
+			pf->data = f;
+			pf->len = l2 + IP6_HDR + FRAG6_HDR + n;
+		}
+	}
+	free(udp);
+	v6.built = true;
+	return 0;
+}
+
+static void v6_set_id(const struct pool_frame *f, uint32_t id)
+{
+	uint8_t *fh = f->data + v6.l2 + IP6_HDR;
+	frame_wr16(fh + 4, (uint16_t)(id >> 16));
+	frame_wr16(fh + 6, (uint16_t)id);
+}
+
+static struct rte_mbuf *to_mbuf6(const struct pool_frame *f)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mbufs);
+
+	if (m == NULL)
+		return NULL;
+	char *d = rte_pktmbuf_append(m, (uint16_t)f->len);
+	if (d == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memcpy(d, f->data, f->len);
+	m->l2_len = v6.l2 & 0x7fu;
+	m->l3_len = IP6_HDR + FRAG6_HDR; /* as DPDK wants it */
+	return m;
+}
+
+static struct rte_mbuf *feed6(struct rte_ip_frag_tbl *tbl,
+			      struct rte_ip_frag_death_row *dr,
+			      struct rte_mbuf *m, uint64_t tms)
+{
+	struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, v6.l2);
+	struct rte_ipv6_fragment_ext *fh =
+		rte_ipv6_frag_get_ipv6_fragment_header(ip);
+	struct rte_mbuf *out = NULL;
+
+	if (fh == NULL)
+		rte_pktmbuf_free(m); /* cannot happen: every frame has one */
+	else
+		out = rte_ipv6_frag_reassemble_packet(tbl, dr, m, tms, ip, fh);
+	if (dr->cnt != 0)
+		rte_ip_frag_free_death_row(dr, 0);
+	return out;
+}
+
+/* The chain @p m copied into one malloc'd buffer (IPv6 has no header
+ * checksum to fill in). */
+static uint8_t *linearise6(const struct rte_mbuf *m, uint32_t *len)
+{
+	uint32_t n = rte_pktmbuf_pkt_len(m), at = 0;
+	uint8_t *b = malloc(n ? n : 1);
+
+	if (b == NULL)
+		return NULL;
+	for (const struct rte_mbuf *s = m; s != NULL && at < n; s = s->next) {
+		uint32_t k = s->data_len;
+		if (k > n - at)
+			k = n - at;
+		memcpy(b + at, rte_pktmbuf_mtod(s, const uint8_t *), k);
+		at += k;
+	}
+	*len = at;
+	return b;
+}
+
+/* The engine's outputs of the timed passes: counted, length checked. */
+struct engine_count {
+	uint64_t n, bad;
+	uint32_t want;
+};
+
+static void on_emit_count(struct reasm_out *o, void *arg)
+{
+	struct engine_count *c = arg;
+
+	c->n++;
+	c->bad += o->len != c->want;
+	reasm_out_free(o);
+}
+
+static int engine_new(struct reasm **r, enum bench_reasm_link link)
+{
+	struct reasm_config rcfg;
+
+	memset(&rcfg, 0, sizeof(rcfg));
+	rcfg.policy = REASM_STRICT;
+	rcfg.link = frame_dlt(link);
+	rcfg.mem_high = BENCH_REASM_MEM_HIGH;
+	rcfg.mem_low = BENCH_REASM_MEM_LOW;
+	return reasm_create(r, &rcfg);
+}
+
+/* Every datagram through the engine and DPDK with ID 0, compared. */
+static int check6(struct rte_ip_frag_tbl *tbl, struct rte_ip_frag_death_row *dr,
+		  enum bench_reasm_link link, uint64_t *vt,
+		  struct bench_rte_frag6_result *res)
+{
+	struct engine_out eo = { .buf = malloc(14u + 65535u) };
+	struct reasm *r = NULL;
+	struct reasm_worker w;
+	int rc = -ENOMEM;
+
+	if (eo.buf == NULL)
+		goto out;
+	rc = engine_new(&r, link);
+	if (rc == 0)
+		rc = reasm_worker_init(&w, r, on_emit, &eo);
+	if (rc != 0)
+		goto out;
+	for (unsigned i = 0; i < v6.datagrams; i++) {
+		struct rte_mbuf *out = NULL;
+		eo.count = 0;
+		eo.len = 0;
+		for (unsigned k = 0; k < V6_FRAGS; k++) {
+			const struct pool_frame *f =
+				&v6.frames[i * V6_FRAGS + k];
+			v6_set_id(f, 0);
+			uint64_t t = (*vt)++ * BENCH_REASM_TICK_NS;
+			(void)reasm_input(&w, f->data, f->len, f->len, t);
+			struct rte_mbuf *m = to_mbuf6(f);
+			if (m == NULL) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			struct rte_mbuf *o = feed6(tbl, dr, m, t);
+			if (o != NULL && out == NULL)
+				out = o;
+			else if (o != NULL)
+				rte_pktmbuf_free(o);
+		}
+		uint32_t len = 0;
+		uint8_t *b = out != NULL ? linearise6(out, &len) : NULL;
+		if (out != NULL)
+			rte_pktmbuf_free(out);
+		res->compared++;
+		if (b == NULL || eo.count != 1 || len != eo.len ||
+		    memcmp(b, eo.buf, len) != 0) {
+			uint32_t at = 0;
+			while (b != NULL && at < len && at < eo.len &&
+			       b[at] == eo.buf[at])
+				at++;
+			res->mismatches++;
+			if (res->errors++ == 0)
+				snprintf(res->error, sizeof(res->error),
+					 "IPv6 datagram %u: DPDK gave %u "
+					 "bytes%s, the engine %u output(s) of "
+					 "%u bytes; first difference at byte "
+					 "%u",
+					 i, len, out == NULL ? " (none)" : "",
+					 eo.count, eo.len, at);
+		}
+		free(b);
+	}
+	rc = 0;
+out:
+	if (r != NULL)
+		reasm_destroy(r, NULL);
+	free(eo.buf);
+	return rc;
+}
+
+/* One batch of datagrams [d0, d1) with Fragment ID @p id, through DPDK
+ * (as timed_batch) and then through the engine @p w, each timed. */
+static int timed_batch6(struct rte_ip_frag_tbl *tbl,
+			struct rte_ip_frag_death_row *dr,
+			struct reasm_worker *w, struct engine_count *ec,
+			unsigned d0, unsigned d1, uint32_t id, uint64_t *vt,
+			struct bench_rte_frag6_result *res)
+{
+	struct rte_mbuf *in[BENCH_RTE_FRAG_BATCH * V6_FRAGS];
+	struct rte_mbuf *out[BENCH_RTE_FRAG_BATCH];
+	const unsigned first = d0 * V6_FRAGS, nin = (d1 - d0) * V6_FRAGS;
+	const uint32_t want = v6.l2 + IP6_HDR + V6_UDP_LEN;
+	unsigned nout = 0;
+	uint64_t t0 = *vt, bad = 0, before = ec->n;
+	struct timespec a, b, c, d, e;
+
+	for (unsigned j = 0; j < nin; j++) {
+		v6_set_id(&v6.frames[first + j], id);
+		in[j] = to_mbuf6(&v6.frames[first + j]);
+		if (in[j] == NULL) {
+			rte_pktmbuf_free_bulk(in, j);
+			return -ENOMEM;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (unsigned j = 0; j < nin; j++) {
+		struct rte_mbuf *o =
+			feed6(tbl, dr, in[j], (t0 + j) * BENCH_REASM_TICK_NS);
+		if (o != NULL && nout < BENCH_RTE_FRAG_BATCH)
+			out[nout++] = o;
+		else if (o != NULL)
+			rte_pktmbuf_free(o);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	for (unsigned j = 0; j < nout; j++) {
+		uint32_t len = 0;
+		uint8_t *buf = linearise6(out[j], &len);
+		bad += buf == NULL || len != want;
+		free(buf);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &c);
+	rte_pktmbuf_free_bulk(out, nout);
+	clock_gettime(CLOCK_MONOTONIC, &d);
+	for (unsigned j = 0; j < nin; j++) {
+		const struct pool_frame *f = &v6.frames[first + j];
+		(void)reasm_input(w, f->data, f->len, f->len,
+				  (t0 + j) * BENCH_REASM_TICK_NS);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &e);
+	*vt = t0 + nin;
+	res->dpdk.chain_seconds +=
+		seconds_between(&a, &b) + seconds_between(&c, &d);
+	res->dpdk.linear_seconds += seconds_between(&b, &c);
+	res->dpdk.completed += nout;
+	res->engine_seconds += seconds_between(&d, &e);
+	res->engine_completed += ec->n - before;
+	if (bad != 0 && res->errors++ == 0)
+		snprintf(res->error, sizeof(res->error),
+			 "%llu IPv6 datagram(s) from DPDK of the wrong length",
+			 (unsigned long long)bad);
+	return 0;
+}
+
+int bench_rte_frag_run6(unsigned duration_ms, unsigned min_passes,
+			struct bench_rte_frag6_result *res)
+{
+	struct bench_reasm_setup s;
+	const struct frame_pool *p3 = bench_reasm_pool(BENCH_REASM_3F, &s);
+
+	if (res == NULL)
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	if (!started || p3 == NULL)
+		return -EINVAL;
+	if (!v6.built && v6_build(p3->info.datagrams, s.link) != 0)
+		return -ENOMEM;
+	struct rte_ip_frag_death_row dr;
+	memset(&dr, 0, sizeof(dr));
+	struct rte_ip_frag_tbl *tbl = table_new();
+	if (tbl == NULL)
+		return rte_errno ? -rte_errno : -ENOMEM;
+	struct engine_count ec = { .want = v6.l2 + IP6_HDR + V6_UDP_LEN };
+	struct reasm *r = NULL;
+	struct reasm_worker w;
+	uint64_t vt = 0;
+	int rc = check6(tbl, &dr, s.link, &vt, res);
+	if (rc == 0)
+		rc = engine_new(&r, s.link);
+	if (rc == 0)
+		rc = reasm_worker_init(&w, r, on_emit_count, &ec);
+	struct timespec start, now;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (unsigned pass = 1; rc == 0 && pass < MAX_PASSES; pass++) {
+		for (unsigned d0 = 0; rc == 0 && d0 < v6.datagrams;
+		     d0 += BENCH_RTE_FRAG_BATCH) {
+			unsigned d1 = d0 + BENCH_RTE_FRAG_BATCH;
+			rc = timed_batch6(tbl, &dr, &w, &ec, d0,
+					  d1 < v6.datagrams ? d1 : v6.datagrams,
+					  pass, &vt, res);
+		}
+		res->passes = pass;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (pass >= min_passes &&
+		    seconds_between(&start, &now) * 1e3 >= duration_ms)
+			break;
+	}
+	if (r != NULL)
+		reasm_destroy(r, NULL);
+	rte_ip_frag_table_destroy(tbl);
+	if (rc != 0)
+		return rc;
+	res->offered = (uint64_t)v6.datagrams * res->passes;
+	res->dpdk.seconds = res->dpdk.chain_seconds + res->dpdk.linear_seconds;
+	if (res->dpdk.completed != res->offered ||
+	    res->engine_completed != res->offered || ec.bad != 0) {
+		if (res->errors++ == 0)
+			snprintf(res->error, sizeof(res->error),
+				 "IPv6: of %llu datagrams DPDK reassembled "
+				 "%llu, the engine %llu (%llu of the wrong "
+				 "length)",
+				 (unsigned long long)res->offered,
+				 (unsigned long long)res->dpdk.completed,
+				 (unsigned long long)res->engine_completed,
+				 (unsigned long long)ec.bad);
+	}
+	if (res->dpdk.seconds > 0)
+		res->dpdk.datagrams_per_sec =
+			(double)res->dpdk.completed / res->dpdk.seconds;
+	if (res->dpdk.chain_seconds > 0)
+		res->dpdk.chain_datagrams_per_sec =
+			(double)res->dpdk.completed / res->dpdk.chain_seconds;
+	if (res->engine_seconds > 0)
+		res->engine_datagrams_per_sec =
+			(double)res->engine_completed / res->engine_seconds;
+	res->seconds = res->dpdk.seconds + res->engine_seconds;
+	return 0;
 }

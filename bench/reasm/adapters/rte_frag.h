@@ -100,6 +100,36 @@ int bench_rte_frag_run(enum bench_reasm_workload w, unsigned duration_ms,
 int bench_rte_frag_probe(enum bench_reasm_workload w, uint64_t *offered,
 			 uint64_t *completed);
 
+/** IPv6: the engine and DPDK side by side, both timed here. */
+struct bench_rte_frag6_result {
+	double seconds;	  /**< both sides' timed parts */
+	unsigned passes;  /**< timed passes */
+	uint64_t offered; /**< datagrams per side in the timed passes */
+	/** DPDK's side, as in bench_rte_frag_run (compared and mismatches
+	 * are below). */
+	struct bench_rte_frag_result dpdk;
+	double engine_seconds;		 /**< reasm_input, outputs freed */
+	uint64_t engine_completed;	 /**< datagrams it emitted */
+	double engine_datagrams_per_sec; /**< engine_completed / seconds */
+	uint64_t compared, mismatches;	 /**< as in bench_rte_frag_run */
+	uint64_t errors;		 /**< mismatches included; must be 0 */
+	char error[240];
+};
+
+/**
+ * bench_rte_frag_run6 - IPv6 3F: datagrams as many as the 3F pool's, of
+ * 4296 UDP bytes in 3 fragments (1448 + 1448 + 1400), each fragment a
+ * Fragment header right after the IPv6 header (the only layout
+ * librte_ip_frag takes), built on first use. A checking pass as in
+ * bench_rte_frag_run (the engine's output and DPDK's linearised one byte
+ * for byte), then timed passes, in batches: DPDK as there, and the
+ * engine (strict, one worker, the harness's limits) on the same frames,
+ * timed by the same clock around reasm_input (its emit callback counts,
+ * checks the length and frees). @return as bench_rte_frag_run.
+ */
+int bench_rte_frag_run6(unsigned duration_ms, unsigned min_passes,
+			struct bench_rte_frag6_result *res);
+
 /** Release what bench_rte_frag_start() took (the mbuf pool, the EAL). */
 void bench_rte_frag_stop(void);
 
