@@ -329,12 +329,40 @@ out:
 
 /* --- the timed passes --------------------------------------------------- */
 
+/* The engine's outputs of the timed passes: counted, length checked. */
+struct engine_count {
+	uint64_t n, bad;
+	uint32_t want;
+};
+
+static void on_emit_count(struct reasm_out *o, void *arg)
+{
+	struct engine_count *c = arg;
+
+	c->n++;
+	c->bad += o->len != c->want;
+	reasm_out_free(o);
+}
+
+static int engine_new(struct reasm **r, enum bench_reasm_link link)
+{
+	struct reasm_config rcfg;
+
+	memset(&rcfg, 0, sizeof(rcfg));
+	rcfg.policy = REASM_STRICT;
+	rcfg.link = frame_dlt(link);
+	rcfg.mem_high = BENCH_REASM_MEM_HIGH;
+	rcfg.mem_low = BENCH_REASM_MEM_LOW;
+	return reasm_create(r, &rcfg);
+}
+
 /* Datagrams [d0, d1) of @p p with IP ID @p id: mbufs filled untimed, then
  * reassembled, linearised and freed, each part timed. */
 static int timed_batch(const struct frame_pool *p, uint32_t l2,
 		       struct rte_ip_frag_tbl *tbl,
-		       struct rte_ip_frag_death_row *dr, unsigned d0,
-		       unsigned d1, uint16_t id, uint64_t *vt,
+		       struct rte_ip_frag_death_row *dr, struct reasm_worker *w,
+		       struct engine_count *ec, unsigned d0, unsigned d1,
+		       uint16_t id, uint64_t *vt,
 		       struct bench_rte_frag_result *res)
 {
 	struct rte_mbuf *in[BENCH_RTE_FRAG_BATCH * RTE_LIBRTE_IP_FRAG_MAX_FRAG];
@@ -342,7 +370,7 @@ static int timed_batch(const struct frame_pool *p, uint32_t l2,
 	const unsigned F = p->info.frags;
 	unsigned nin = 0, nout = 0;
 	uint64_t t0 = *vt;
-	struct timespec z, a, b, c, d;
+	struct timespec z, a, b, c, d, e;
 
 	clock_gettime(CLOCK_MONOTONIC, &z);
 	for (unsigned i = d0; i < d1; i++)
@@ -378,6 +406,18 @@ static int timed_batch(const struct frame_pool *p, uint32_t l2,
 	clock_gettime(CLOCK_MONOTONIC, &c);
 	rte_pktmbuf_free_bulk(out, nout);
 	clock_gettime(CLOCK_MONOTONIC, &d);
+	/* The engine on the same frames, the same virtual times. */
+	uint64_t before = ec->n;
+	for (unsigned i = d0, j = 0; i < d1; i++)
+		for (unsigned k = 0; k < F; k++, j++) {
+			const struct pool_frame *f =
+				&p->legit[(size_t)i * F + k];
+			(void)reasm_input(w, f->data, f->len, f->len,
+					  (t0 + j) * BENCH_REASM_TICK_NS);
+		}
+	clock_gettime(CLOCK_MONOTONIC, &e);
+	res->engine_seconds += seconds_between(&d, &e);
+	res->engine_completed += ec->n - before;
 	*vt = t0 + nin;
 	res->chain_seconds += seconds_between(&a, &b) + seconds_between(&c, &d);
 	res->linear_seconds += seconds_between(&b, &c);
@@ -410,15 +450,23 @@ int bench_rte_frag_run(enum bench_reasm_workload w, unsigned duration_ms,
 		return rte_errno ? -rte_errno : -ENOMEM;
 
 	uint64_t vt = 0;
+	struct engine_count ec = { .want = l2 + IP_HDR + p->info.ip_payload };
+	struct reasm *r = NULL;
+	struct reasm_worker ew;
 	int rc = check_pass(p, &s, tbl, &dr, &vt, res);
+	if (rc == 0)
+		rc = engine_new(&r, s.link);
+	if (rc == 0)
+		rc = reasm_worker_init(&ew, r, on_emit_count, &ec);
 	struct timespec start, now;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (unsigned pass = 1; rc == 0 && pass < MAX_PASSES; pass++) {
 		for (unsigned d0 = 0; rc == 0 && d0 < D;
 		     d0 += BENCH_RTE_FRAG_BATCH) {
 			unsigned d1 = d0 + BENCH_RTE_FRAG_BATCH;
-			rc = timed_batch(p, l2, tbl, &dr, d0, d1 < D ? d1 : D,
-					 (uint16_t)pass, &vt, res);
+			rc = timed_batch(p, l2, tbl, &dr, &ew, &ec, d0,
+					 d1 < D ? d1 : D, (uint16_t)pass, &vt,
+					 res);
 		}
 		res->passes = pass;
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -426,6 +474,8 @@ int bench_rte_frag_run(enum bench_reasm_workload w, unsigned duration_ms,
 		    seconds_between(&start, &now) * 1e3 >= duration_ms)
 			break;
 	}
+	if (r != NULL)
+		reasm_destroy(r, NULL);
 	rte_ip_frag_table_destroy(tbl);
 	if (rc != 0)
 		return rc;
@@ -435,6 +485,16 @@ int bench_rte_frag_run(enum bench_reasm_workload w, unsigned duration_ms,
 		fail(res, "DPDK reassembled %llu of %llu datagrams",
 		     (unsigned long long)res->completed,
 		     (unsigned long long)res->offered);
+	if (res->engine_completed != res->offered || ec.bad != 0)
+		fail(res,
+		     "the engine, in the anchor's loop, reassembled %llu of "
+		     "%llu datagrams (%llu of the wrong length)",
+		     (unsigned long long)res->engine_completed,
+		     (unsigned long long)res->offered,
+		     (unsigned long long)ec.bad);
+	if (res->engine_seconds > 0)
+		res->engine_datagrams_per_sec =
+			(double)res->engine_completed / res->engine_seconds;
 	if (res->seconds > 0)
 		res->datagrams_per_sec = (double)res->completed / res->seconds;
 	if (res->chain_seconds > 0)
@@ -654,33 +714,6 @@ static uint8_t *linearise6(const struct rte_mbuf *m, uint32_t *len)
 	}
 	*len = at;
 	return b;
-}
-
-/* The engine's outputs of the timed passes: counted, length checked. */
-struct engine_count {
-	uint64_t n, bad;
-	uint32_t want;
-};
-
-static void on_emit_count(struct reasm_out *o, void *arg)
-{
-	struct engine_count *c = arg;
-
-	c->n++;
-	c->bad += o->len != c->want;
-	reasm_out_free(o);
-}
-
-static int engine_new(struct reasm **r, enum bench_reasm_link link)
-{
-	struct reasm_config rcfg;
-
-	memset(&rcfg, 0, sizeof(rcfg));
-	rcfg.policy = REASM_STRICT;
-	rcfg.link = frame_dlt(link);
-	rcfg.mem_high = BENCH_REASM_MEM_HIGH;
-	rcfg.mem_low = BENCH_REASM_MEM_LOW;
-	return reasm_create(r, &rcfg);
 }
 
 /* Every datagram through the engine and DPDK with ID 0, compared. */

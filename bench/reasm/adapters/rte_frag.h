@@ -37,7 +37,9 @@
  *      of the chain, the IPv4 header checksum filled in, since DPDK
  *      leaves it 0 for the NIC, then freed). The fill is timed apart,
  *      for a third figure: the whole path of software that has to copy
- *      its frames into mbufs first.
+ *      its frames into mbufs first. After DPDK, each batch also goes
+ *      through an engine (strict, one worker), timed apart
+ *      (engine_datagrams_per_sec).
  *
  * bench_rte_frag_probe() feeds one pass of a pool that DPDK cannot
  * reassemble (64K: 45 fragments per datagram) and counts what comes out.
@@ -73,6 +75,13 @@ struct bench_rte_frag_result {
 	double chain_datagrams_per_sec; /**< completed / chain_seconds */
 	/** completed / (seconds + fill_seconds) */
 	double filled_datagrams_per_sec;
+	/** The engine (strict, one worker) in the same loop, on the same
+	 * frames after DPDK's turn in each batch: a cross-check of the
+	 * engine cases' figure, without their harness (IP ID rewrites and
+	 * output checks in the timed part). */
+	double engine_seconds;
+	uint64_t engine_completed;
+	double engine_datagrams_per_sec;
 	uint64_t compared;   /**< datagrams compared with the engine's */
 	uint64_t mismatches; /**< ... that differ or are missing on a side */
 	/** Failures (mismatches included). Must be 0. */
