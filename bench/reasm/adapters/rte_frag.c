@@ -289,6 +289,8 @@ static int check_pass(const struct frame_pool *p,
 			(void)reasm_input(&w, f->data, f->len, f->len, t);
 			struct rte_mbuf *m = to_mbuf(f, l2);
 			if (m == NULL) {
+				if (out != NULL)
+					rte_pktmbuf_free(out);
 				rc = -ENOMEM;
 				goto out;
 			}
@@ -745,6 +747,8 @@ static int check6(struct rte_ip_frag_tbl *tbl, struct rte_ip_frag_death_row *dr,
 			(void)reasm_input(&w, f->data, f->len, f->len, t);
 			struct rte_mbuf *m = to_mbuf6(f);
 			if (m == NULL) {
+				if (out != NULL)
+					rte_pktmbuf_free(out);
 				rc = -ENOMEM;
 				goto out;
 			}
