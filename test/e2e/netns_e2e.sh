@@ -379,15 +379,18 @@ diff_ids() { echo $((1000 + $1 * (DIFF_COUNT + OVERLAP_COUNT))); }
 # of KIND, list what dst got in $TMP/NAME.got. With EXPECT (the kernel's
 # count), the receiver waits for that many datagrams however long they
 # take (up to 120 s in all), then drains until nothing more has come for
-# 1.5 s, so that a surplus shows; without, it stops after 3 s of silence
-# (the kernel path delivers as the sender sends).
+# 1.5 s, so that a surplus shows. Without (the kernel's run, which
+# delivers as the sender sends), it drains for 1.5 s once the sender has
+# finished ($TMP/NAME.done), however long sending took.
 diff_run() {
 	local name=$1 kind=$2 count=$3 idbase=$4 expect=${5:-}
+	rm -f "$TMP/$name.done"
 	if [ -n "$expect" ]; then
 		recv_start "$name" --list --expect "$expect" --drain-ms 1500 \
 			--idle-ms 20000 --timeout 120 || return 1
 	else
-		recv_start "$name" --list --idle-ms 3000 --timeout 60 ||
+		recv_start "$name" --list --done-file "$TMP/$name.done" \
+			--drain-ms 1500 --idle-ms 60000 --timeout 120 ||
 			return 1
 	fi
 	in_src "$FRAG" "$kind" --seed "$SEED" --count "$count" --show-frags \
@@ -397,6 +400,7 @@ diff_run() {
 		fail "phase C: e2e_frag_send failed in run $name"
 		show "send" "$TMP/$name.send"
 	}
+	: >"$TMP/$name.done"
 	recv_wait
 	# The receiver's status is not the verdict here: the atomic shape
 	# delivers a datagram twice, and a corrupt one is compared too.
