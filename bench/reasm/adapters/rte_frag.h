@@ -14,10 +14,9 @@
  * no shared config files (--no-shconf: --in-memory needs hugepages), no
  * telemetry, one lcore (the first CPU the process may use), and the
  * calling thread's CPU affinity restored afterwards so that the engine's
- * workers are placed as before. It is tried first in
- * a child process, so that an EAL that aborts cannot take the benchmark
- * with it; when it cannot start, the reason is returned and the anchor
- * is left out.
+ * workers are placed as before. It is tried first in a child process,
+ * so that an EAL that aborts cannot take the benchmark with it; when it
+ * cannot start, the reason is returned and the anchor is left out.
  *
  * One run (bench_rte_frag_run), on the 3F pool of the harness (3
  * fragments per datagram: within RTE_LIBRTE_IP_FRAG_MAX_FRAG):
