@@ -113,6 +113,8 @@ KIND = {
     "cds_lfht": "anchor: liburcu cds_lfht",
     "ck_ht": "anchor: ConcurrencyKit ck_ht",
     "global": "the same engine with one global lock (1 stripe)",
+    "librte_ip_frag": ("anchor: DPDK librte_ip_frag, one thread, datagram "
+                       "made contiguous"),
 }
 
 def threads_in(config):

@@ -14,7 +14,11 @@
 //
 // Cases: workloads 64K and 3F, each alone and with the flood (+DoS) x 1, 2
 // and 4 workers (4 is oversubscribed on a 2-CPU machine) x stripes 1
-// ("global") and 64 ("stripes64").
+// ("global") and 64 ("stripes64"); and, where DPDK was found and its EAL
+// starts, the anchor reasm/3F/librte_ip_frag/1W (adapters/rte_frag.h:
+// DPDK's IPv4 reassembly on the same 3F frames, one thread, its datagrams
+// compared byte for byte with the engine's). When the EAL cannot start,
+// that case is left out with a message and the run goes on.
 //
 // Flags: those of every driver (common/driver.h); runs of 300 ms x 9, quick
 // 40 ms x 3 with 8 MiB pools; --threads=LIST the worker counts, and
@@ -34,6 +38,10 @@
 
 #include "adapters/adapters.h"
 #include "../common/driver.h"
+
+#ifdef GRAIN_BENCH_HAVE_RTE_FRAG
+#include "adapters/rte_frag.h"
+#endif
 
 #include <cmath>
 #include <cstdio>
@@ -286,6 +294,272 @@ std::string Spread(bench_reasm_workload w, bool flood, unsigned workers,
 				   1e3, 1);
 }
 
+// --- the librte_ip_frag anchor -----------------------------------------------
+
+const char kRteCase[] = "reasm/3F/librte_ip_frag/1W";
+const char kRte6Case[] = "reasm/3F-v6/librte_ip_frag/1W";
+
+struct RteState {
+	bool built = false;   // compiled in
+	bool started = false; // the EAL started: the case is registered
+	std::string why;      // why not, in words
+	std::vector<double> rate, chain_rate, filled_rate; // per repetition
+	std::vector<double> engine_rate; // the engine in the anchor's loop
+	uint64_t compared = 0, mismatches = 0;
+	bool probed = false; // the 64K pool through DPDK, once
+	uint64_t probe_offered = 0, probe_completed = 0;
+	unsigned max_frags = 0;
+	// IPv6, both sides timed by the anchor, per repetition.
+	std::vector<double> v6_engine, v6_rate, v6_chain_rate;
+	uint64_t v6_compared = 0, v6_mismatches = 0;
+} g_rte;
+
+#ifdef GRAIN_BENCH_HAVE_RTE_FRAG
+void RunRte(benchmark::State &state)
+{
+	for (auto _ : state) {
+		bench_rte_frag_result res{};
+		int rc = bench_rte_frag_run(BENCH_REASM_3F, DurationMs(),
+					    g_min_passes, &res);
+		auto why = [&res] {
+			return FirstOf(res.errors, "check(s) failed",
+				       res.error);
+		};
+		g_rte.compared += res.compared;
+		g_rte.mismatches += res.mismatches;
+		if (!RunOk(state, kRteCase, "bench_rte_frag_run", rc, res,
+			   "check failed", why))
+			break;
+		state.counters["dgrams_per_sec"] = res.datagrams_per_sec;
+		state.counters["chain_dgrams_per_sec"] =
+			res.chain_datagrams_per_sec;
+		state.counters["compared"] = static_cast<double>(res.compared);
+		state.counters["mismatches"] =
+			static_cast<double>(res.mismatches);
+		state.counters["passes"] = res.passes;
+		g_rte.rate.push_back(res.datagrams_per_sec);
+		g_rte.chain_rate.push_back(res.chain_datagrams_per_sec);
+		g_rte.filled_rate.push_back(res.filled_datagrams_per_sec);
+		g_rte.engine_rate.push_back(res.engine_datagrams_per_sec);
+		state.counters["engine_dgrams_per_sec"] =
+			res.engine_datagrams_per_sec;
+		if (!g_rte.probed) {
+			g_rte.probed = bench_rte_frag_probe(
+					       BENCH_REASM_64K,
+					       &g_rte.probe_offered,
+					       &g_rte.probe_completed) == 0;
+		}
+	}
+}
+#endif
+
+void RunRte6(benchmark::State &state)
+{
+	for (auto _ : state) {
+		bench_rte_frag6_result res{};
+		int rc = bench_rte_frag_run6(DurationMs(), g_min_passes, &res);
+		auto why = [&res] {
+			return FirstOf(res.errors, "check(s) failed",
+				       res.error);
+		};
+		g_rte.v6_compared += res.compared;
+		g_rte.v6_mismatches += res.mismatches;
+		if (!RunOk(state, kRte6Case, "bench_rte_frag_run6", rc, res,
+			   "check failed", why))
+			break;
+		state.counters["engine_dgrams_per_sec"] =
+			res.engine_datagrams_per_sec;
+		state.counters["dgrams_per_sec"] = res.dpdk.datagrams_per_sec;
+		state.counters["chain_dgrams_per_sec"] =
+			res.dpdk.chain_datagrams_per_sec;
+		state.counters["compared"] = static_cast<double>(res.compared);
+		state.counters["mismatches"] =
+			static_cast<double>(res.mismatches);
+		state.counters["passes"] = res.passes;
+		g_rte.v6_engine.push_back(res.engine_datagrams_per_sec);
+		g_rte.v6_rate.push_back(res.dpdk.datagrams_per_sec);
+		g_rte.v6_chain_rate.push_back(res.dpdk.chain_datagrams_per_sec);
+	}
+}
+
+// After the engine's cases are registered: start DPDK and register the
+// anchor, or say why not. Never an error.
+void RteRegister(int reps)
+{
+#ifdef GRAIN_BENCH_HAVE_RTE_FRAG
+	char why[240] = "";
+	g_rte.built = true;
+	g_rte.max_frags = bench_rte_frag_max_frags();
+	if (bench_rte_frag_start(why, sizeof(why)) != 0) {
+		g_rte.why = why;
+		std::fprintf(stderr,
+			     "bench_reasm: %s skipped: DPDK cannot start "
+			     "here (%s)\n",
+			     kRteCase, why);
+		return;
+	}
+	g_rte.started = true;
+	for (auto *b : { benchmark::RegisterBenchmark(kRteCase, RunRte),
+			 benchmark::RegisterBenchmark(kRte6Case, RunRte6) })
+		b->Iterations(1)
+			->Repetitions(reps)
+			->ReportAggregatesOnly(true)
+			->ComputeStatistics("min", StatMin)
+			->ComputeStatistics("max", StatMax)
+			->UseManualTime()
+			->Unit(benchmark::kMillisecond);
+#else
+	(void)reps;
+	g_rte.why = "DPDK (libdpdk, librte_ip_frag) was not found at build "
+		    "time";
+#endif
+}
+
+void RteStop()
+{
+#ifdef GRAIN_BENCH_HAVE_RTE_FRAG
+	bench_rte_frag_stop();
+#endif
+}
+
+bool HaveWorkers(unsigned w)
+{
+	for (unsigned x : g_workers)
+		if (x == w)
+			return true;
+	return false;
+}
+
+// The engine, 1 worker, 3F alone, with `stripes`; NaN if not run.
+double EngineRate1W(unsigned stripes)
+{
+	return HaveWorkers(1) ? Rate(BENCH_REASM_3F, false, 1, stripes) : NAN;
+}
+
+// engine (stripes64, the default) / DPDK linearised, medians; NaN when
+// either is missing.
+double RteRatio()
+{
+	if (g_rte.rate.empty())
+		return NAN;
+	return EngineRate1W(kStriped) / Median(g_rte.rate);
+}
+
+std::string RteDetail()
+{
+	if (g_rte.rate.empty())
+		return g_rte.why.empty()
+			       ? "librte_ip_frag not measured"
+			       : "librte_ip_frag skipped: " + g_rte.why;
+	auto k = [](double v) { return Fmt("%.1f", v / 1e3); };
+	return "k dgrams/s engine stripes64 " + k(EngineRate1W(kStriped)) +
+	       ", global " + k(EngineRate1W(kGlobal)) +
+	       "; librte_ip_frag contiguous " +
+	       grain_bench::Spread(g_rte.rate, 1e3, 1) + ", mbuf chain " +
+	       k(Median(g_rte.chain_rate)) + "; " +
+	       std::to_string(g_rte.mismatches) + " of " +
+	       std::to_string(g_rte.compared) + " datagrams differ";
+}
+
+void RteSection(std::ostringstream &o)
+{
+	o << "### Anchor: DPDK librte_ip_frag, 3F, 1 worker\n\n";
+	if (g_rte.rate.empty()) {
+		o << "Not run: "
+		  << (g_rte.why.empty() ? std::string("case filtered out")
+					: g_rte.why)
+		  << ".\n\n";
+		return;
+	}
+	const bench_reasm_workload_info *k3 =
+		bench_reasm_workload_facts(BENCH_REASM_3F);
+	const bench_reasm_workload_info *k64 =
+		bench_reasm_workload_facts(BENCH_REASM_64K);
+	o << "DPDK's rte_ipv4_frag_reassemble_packet (librte_ip_frag, "
+	     "RTE_LIBRTE_IP_FRAG_MAX_FRAG "
+	  << g_rte.max_frags
+	  << " fragments per datagram), EAL started in this process "
+	     "(--no-huge, --no-pci, --no-shconf, no telemetry), one "
+	     "thread, on the same "
+	  << k3->datagrams
+	  << " 3F datagrams per pass as the engine cases, each pass with "
+	     "its own IP ID, on the same virtual clock. Copying a frame "
+	     "into an mbuf (a NIC's DMA) is not timed; the engine's copy "
+	     "of each fragment into its datagram is. DPDK returns the "
+	     "datagram as an mbuf chain (one segment per fragment); the "
+	     "engine emits it contiguous. **contiguous**: the chain copied "
+	     "into one malloc'd buffer and its IPv4 header checksum filled "
+	     "in (DPDK leaves it 0 for the NIC), as the engine's output is; "
+	     "**chain**: reassembly and freeing the chain only. The target "
+	     "compares like with like: the engine case (stripes64, the "
+	     "engine's default) against contiguous. The row \"in the "
+	     "anchor's loop\" is a cross-check without the harness: an "
+	     "engine fed each batch right after DPDK, on frames still warm "
+	     "from the copy into mbufs.\n\n"
+	     "Before the timed passes of every run, each datagram of the "
+	     "pool is reassembled by DPDK and by a fresh engine (strict, "
+	     "one worker) from the same frames and the two compared byte "
+	     "for byte (link header, IPv4 header, payload): "
+	  << g_rte.mismatches << " of " << g_rte.compared
+	  << " differ (any difference fails the case). 64K (" << k64->frags
+	  << " fragments per datagram) is past DPDK's limit: of the "
+	  << g_rte.probe_offered << " datagrams of one 64K pass it returned "
+	  << g_rte.probe_completed
+	  << " (the engine: all of them), so 64K is not compared. IPv6: "
+	     "below.\n\n"
+	     "| 1 worker, 3F | k dgrams/s, median (min–max) | engine "
+	     "stripes64 / this |\n|---|---:|---:|\n";
+	auto row = [&o](const std::string &what, const std::vector<double> &v,
+			double median) {
+		o << "| " << what << " | " << grain_bench::Spread(v, 1e3, 1)
+		  << " | " << Fmt("%.2fx", EngineRate1W(kStriped) / median)
+		  << " |\n";
+	};
+	row("engine, stripes64",
+	    Field(BENCH_REASM_3F, false, 1, kStriped,
+		  [](const bench_reasm_result &r) {
+			  return r.datagrams_per_sec;
+		  }),
+	    EngineRate1W(kStriped));
+	row("engine, global",
+	    Field(BENCH_REASM_3F, false, 1, kGlobal,
+		  [](const bench_reasm_result &r) {
+			  return r.datagrams_per_sec;
+		  }),
+	    EngineRate1W(kGlobal));
+	row("engine, in the anchor's loop (after DPDK, same batches)",
+	    g_rte.engine_rate, Median(g_rte.engine_rate));
+	row("librte_ip_frag, contiguous", g_rte.rate, Median(g_rte.rate));
+	row("librte_ip_frag, mbuf chain", g_rte.chain_rate,
+	    Median(g_rte.chain_rate));
+	row("librte_ip_frag, contiguous, with the copy into mbufs",
+	    g_rte.filled_rate, Median(g_rte.filled_rate));
+	o << "\n";
+	if (g_rte.v6_rate.empty())
+		return;
+	o << "IPv6 (" << kRte6Case
+	  << "): as many datagrams as 3F, 4296 UDP bytes each in 3 "
+	     "fragments (1448 + 1448 + 1400), the Fragment header right "
+	     "after the IPv6 header (librte_ip_frag looks nowhere else: "
+	     "datagrams with other extension headers before it are not "
+	     "generated). Both sides are timed by the anchor's own loop, in "
+	     "the same batches: the engine (strict, one worker) on the "
+	     "frames, DPDK as above. Compared byte for byte first: "
+	  << g_rte.v6_mismatches << " of " << g_rte.v6_compared
+	  << " differ.\n\n| 1 worker, IPv6 3F | k dgrams/s, median "
+	     "(min–max) | engine / this |\n|---|---:|---:|\n";
+	double e6 = Median(g_rte.v6_engine);
+	auto row6 = [&o, e6](const std::string &what,
+			     const std::vector<double> &v) {
+		o << "| " << what << " | " << grain_bench::Spread(v, 1e3, 1)
+		  << " | " << Fmt("%.2fx", e6 / Median(v)) << " |\n";
+	};
+	row6("engine", g_rte.v6_engine);
+	row6("librte_ip_frag, contiguous", g_rte.v6_rate);
+	row6("librte_ip_frag, mbuf chain", g_rte.v6_chain_rate);
+	o << "\n";
+}
+
 // --- targets -----------------------------------------------------------------
 
 enum class Kind { AtLeast, AtMost };
@@ -335,6 +609,9 @@ std::vector<Target> Targets()
 			      "evictions per run " +
 				      Fmt("%.0f",
 					  Evictions(w, true, W, kStriped)) });
+	t.push_back({ "engine >= 2x librte_ip_frag, 1 worker, 3F", RteRatio(),
+		      2.0, Kind::AtLeast, "%.2fx", "not reported",
+		      RteDetail() });
 	return t;
 }
 
@@ -553,6 +830,7 @@ std::string Summary(const RunInfo &run)
 	     "without it), medians\n\n"
 	  << FloodCostTable() << "\n";
 	SeedSection(o);
+	RteSection(o);
 	o << "### Targets\n\n" << TargetsTable();
 	return o.str();
 }
@@ -610,7 +888,9 @@ int Setup(const Options &opt)
 					g_cases.push_back(
 						{ w, flood, W, s,
 						  CaseName(w, flood, W, s) });
-	return Register(g_cases, RunCase, Reps());
+	rc = Register(g_cases, RunCase, Reps());
+	RteRegister(Reps());
+	return rc;
 }
 
 // With the seed's figure after each.
@@ -628,7 +908,19 @@ std::vector<TargetLine> TargetLines()
 Driver grain_bench::ThisDriver()
 {
 	// Runs of 300 ms x 9 (quick 40 ms x 3); --targets 72 columns.
-	return { 40,	  300,	   3,		9,
-		 72,	  false,   kFlags,	Setup,
-		 nullptr, Summary, TargetLines, bench_reasm_teardown };
+	return { 40,
+		 300,
+		 3,
+		 9,
+		 72,
+		 false,
+		 kFlags,
+		 Setup,
+		 nullptr,
+		 Summary,
+		 TargetLines,
+		 [] {
+			 RteStop();
+			 bench_reasm_teardown();
+		 } };
 }

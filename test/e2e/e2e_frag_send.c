@@ -6,6 +6,7 @@
  *                 [--family 4|6|both] [--seed S] [--count N]
  *                 [--id-base ID] [--gap-us US] [--seq-base N] [--dry-run]
  *                 [--show-frags] [--write-pcap FILE] [--from N]
+ *                 [--src-spread N]
  *
  * Every set is one UDP datagram (source port 40000, destination PORT,
  * UDP checksum 0) whose payload is the e2e_payload.h payload of
@@ -40,6 +41,21 @@
  *             the same, numbers included, whatever N). Whether each one is
  *             delivered is whatever the reassembler in the path decides:
  *             the point is to compare two runs.
+ *   diff-overlap  the same, but every sequence is one of the shapes that
+ *             make a reassembler choose between copies of the same bytes:
+ *             exact duplicates, contained and same-offset different
+ *             bytes, partial overlaps (same and different bytes),
+ *             fragments spanning a run, two different last fragments,
+ *             a duplicate of the last fragment, data past the end; and
+ *             every other sequence also gets an exact duplicate of one
+ *             of its fragments on top ("+dup"). Its own random stream:
+ *             sequence i differs from diff's sequence i.
+ *
+ * --src-spread N (diff kinds; default 1): sequence i comes from the
+ * source address + 16 * ((i / 2) % N) (the last 16 bits of the IPv6
+ * one), so that a receiver spreading flows by address (PACKET_FANOUT_HASH
+ * hashes a fragment on its addresses) spreads the sequences too. The
+ * addresses need not be the sender's: raw sockets send the header given.
  *
  * Identification: IPv4 ids and IPv6 ids start at --id-base (default 1000)
  * and go up by one per set; two runs through the same receiver should use
@@ -96,7 +112,8 @@ struct opts {
 	uint64_t seed;
 	unsigned count;
 	bool count_set;
-	unsigned from; /* diff: the first sequence */
+	unsigned from;	     /* diff: the first sequence */
+	unsigned src_spread; /* diff: source addresses, 16 apart */
 	uint32_t id_next;
 	uint32_t seq_next;
 	unsigned gap_us;
@@ -122,6 +139,7 @@ struct frag {
 struct set {
 	int fam;
 	uint32_t sender, seq, id;
+	uint32_t src_add; /* added to the source address */
 	uint8_t *data;
 	size_t len;
 	struct frag *f;
@@ -134,12 +152,14 @@ static _Noreturn void usage(const char *msg)
 		fprintf(stderr, "e2e_frag_send: %s\n", msg);
 	fprintf(stderr,
 		"usage: e2e_frag_send "
-		"control|overlap|pod|teardrop|flood|attacks|diff\n"
+		"control|overlap|pod|teardrop|flood|attacks|diff|"
+		"diff-overlap\n"
 		"         --src4 A --dst4 B --src6 A --dst6 B --port PORT "
 		"[--family 4|6|both]\n"
 		"         [--seed S] [--count N] [--id-base ID] "
 		"[--seq-base N] [--gap-us US] [--dry-run]\n"
-		"         [--show-frags] [--write-pcap FILE] [--from N]\n");
+		"         [--show-frags] [--write-pcap FILE] [--from N] "
+		"[--src-spread N]\n");
 	exit(2);
 }
 
@@ -359,12 +379,16 @@ static void send_set(struct opts *o, const struct set *s, const char *kind,
 	if (s->fam == 4) {
 		pb_dgram_v4(&d, PB_DLT_RAW, (uint16_t)s->id, PB_IPPROTO_UDP,
 			    s->data, s->len);
-		d.v4.src = o->src4_host;
+		d.v4.src = o->src4_host + s->src_add;
 		d.v4.dst = o->dst4_host;
 	} else {
 		pb_dgram_v6(&d, PB_DLT_RAW, s->id, PB_IPPROTO_UDP, s->data,
 			    s->len);
 		memcpy(d.v6.src, o->src6, 16);
+		uint32_t low = ((uint32_t)d.v6.src[14] << 8 | d.v6.src[15]) +
+			       s->src_add;
+		d.v6.src[14] = (uint8_t)(low >> 8);
+		d.v6.src[15] = (uint8_t)low;
 		memcpy(d.v6.dst, o->dst6, 16);
 	}
 	if (o->pcap)
@@ -544,6 +568,8 @@ enum shape {
 	S_PAST_END,
 	S_ZERO_LENGTH,
 	S_ATOMIC,
+	S_DIFF_COUNT, /* the shapes of diff; those below only diff-overlap's */
+	S_DUP_LAST = S_DIFF_COUNT,
 	S_COUNT
 };
 
@@ -553,7 +579,16 @@ static const char *const shape_names[S_COUNT] = {
 	"overlap-same", "overlap-diff",	  "gap",
 	"span-run",	"odd-length",	  "two-lasts",
 	"past-end",	"zero-length",	  "atomic",
+	"dup-last",
 };
+
+/* diff-overlap's shapes. */
+static const enum shape overlap_shapes[] = {
+	S_EXACT_DUP,	S_CONTAINED_DIFF, S_SAME_OFFSET_DIFF,
+	S_OVERLAP_SAME, S_OVERLAP_DIFF,	  S_SPAN_RUN,
+	S_TWO_LASTS,	S_DUP_LAST,	  S_PAST_END,
+};
+#define N_OVERLAP_SHAPES (sizeof(overlap_shapes) / sizeof(overlap_shapes[0]))
 
 /* Insert @p bytes (or the datagram's own) as a fragment at a random
  * position. */
@@ -563,12 +598,21 @@ static void insert_random(struct set *s, uint32_t off, uint32_t len, bool mf,
 	set_insert(s, (size_t)rnd_in(0, (uint32_t)s->n), off, len, mf, bytes);
 }
 
-static void diff_one(struct opts *o, unsigned i, int fam)
+static void diff_one(struct opts *o, unsigned i, int fam, bool overlaps)
 {
-	rng_state = o->seed * 0x2545f4914f6cdd1dull + i;
-	enum shape sh = (enum shape)(rnd() % S_COUNT);
-	if (sh == S_ATOMIC && fam == 4)
-		sh = S_SHUFFLED; /* IPv4 has no atomic fragments */
+	enum shape sh;
+
+	if (overlaps) {
+		rng_state = (o->seed ^ 0x6f7665726c617073ull) *
+				    0x2545f4914f6cdd1dull +
+			    i;
+		sh = overlap_shapes[rnd() % N_OVERLAP_SHAPES];
+	} else {
+		rng_state = o->seed * 0x2545f4914f6cdd1dull + i;
+		sh = (enum shape)(rnd() % S_DIFF_COUNT);
+		if (sh == S_ATOMIC && fam == 4)
+			sh = S_SHUFFLED; /* IPv4 has no atomic fragments */
+	}
 
 	/* A UDP datagram of 64..5064 bytes (an atomic fragment carries it
 	 * whole, so then at most 1008), cut into 2..12 fragments of
@@ -577,6 +621,7 @@ static void diff_one(struct opts *o, unsigned i, int fam)
 	size_t paylen = 56 + rnd_in(0, sh == S_ATOMIC ? 944 : 5000);
 	struct set s;
 	set_init(o, &s, fam, K_DIFF, paylen);
+	s.src_add = 16u * ((i / 2) % o->src_spread);
 	uint32_t len = (uint32_t)s.len, mtu = max_frag(fam);
 	uint32_t lo = (len / 12 + 7) & ~7u, hi = mtu - 64;
 	if (lo < 8)
@@ -715,19 +760,32 @@ static void diff_one(struct opts *o, unsigned i, int fam)
 		 * datagram twice. */
 		insert_random(&s, 0, len, false, NULL);
 		break;
+	case S_DUP_LAST: {
+		/* The last fragment twice, the same bytes. */
+		struct frag f = s.f[n - 1];
+		insert_random(&s, f.off, f.len, false, NULL);
+		break;
+	}
 	case S_COUNT:
 		break;
 	}
+	/* diff-overlap: every other sequence also repeats one of the
+	 * fragments the shape made, exactly (its bytes included). */
+	bool dup = overlaps && (rnd() & 1);
+	if (dup) {
+		struct frag f = s.f[rnd_in(0, (uint32_t)s.n - 1)];
+		insert_random(&s, f.off, f.len, f.mf, f.bytes);
+	}
 	if (mix)
 		shuffle(&s);
-	char shape[40];
-	snprintf(shape, sizeof(shape), "%s%s", shape_names[sh],
-		 mix && sh != S_SHUFFLED ? "+shuffled" : "");
-	send_set(o, &s, "diff", shape, "any");
+	char shape[48];
+	snprintf(shape, sizeof(shape), "%s%s%s", shape_names[sh],
+		 dup ? "+dup" : "", mix && sh != S_SHUFFLED ? "+shuffled" : "");
+	send_set(o, &s, overlaps ? "diff-overlap" : "diff", shape, "any");
 	set_free(&s);
 }
 
-static void kind_diff(struct opts *o)
+static void kind_diff(struct opts *o, bool overlaps)
 {
 	unsigned n = o->count_set ? o->count : 200;
 	uint32_t seq0 = o->seq_next, id0 = o->id_next;
@@ -736,7 +794,7 @@ static void kind_diff(struct opts *o)
 		o->seq_next = seq0 + i;
 		o->id_next = id0 + i;
 		int fam = (o->do4 && o->do6) ? (i % 2 ? 6 : 4) : o->do4 ? 4 : 6;
-		diff_one(o, i, fam);
+		diff_one(o, i, fam, overlaps);
 	}
 }
 
@@ -744,7 +802,11 @@ static void kind_diff(struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .id_next = 1000, .seed = 1, .fd4 = -1, .fd6 = -1 };
+	struct opts o = { .id_next = 1000,
+			  .seed = 1,
+			  .src_spread = 1,
+			  .fd4 = -1,
+			  .fd6 = -1 };
 	const char *kind = NULL, *family = "both";
 
 	if (argc < 2)
@@ -819,6 +881,8 @@ int main(int argc, char **argv)
 			o.seq_next = (uint32_t)num(v, 0, 0x7fffffffu, a);
 		else if (strcmp(a, "--gap-us") == 0)
 			o.gap_us = (unsigned)num(v, 0, 10000000, a);
+		else if (strcmp(a, "--src-spread") == 0)
+			o.src_spread = (unsigned)num(v, 1, 256, a);
 		else
 			usage("unknown option");
 	}
@@ -865,7 +929,9 @@ int main(int argc, char **argv)
 	else if (strcmp(kind, "flood") == 0)
 		kind_flood(&o);
 	else if (strcmp(kind, "diff") == 0)
-		kind_diff(&o);
+		kind_diff(&o, false);
+	else if (strcmp(kind, "diff-overlap") == 0)
+		kind_diff(&o, true);
 	else if (strcmp(kind, "attacks") == 0) {
 		kind_control(&o);
 		kind_overlap(&o);

@@ -2,8 +2,8 @@
 /*
  * e2e_udp_recv - receive and verify the datagrams of the end-to-end test.
  *
- *   e2e_udp_recv --port PORT [--expect N] [--idle-ms MS] [--timeout S]
- *                [--ready FILE] [--list]
+ *   e2e_udp_recv --port PORT [--expect N] [--drain-ms MS] [--done-file F]
+ *                [--idle-ms MS] [--timeout S] [--ready FILE] [--list]
  *
  * Binds PORT on every IPv4 and IPv6 address (two sockets; IPv6 zero UDP
  * checksums accepted, since e2e_frag_send leaves them zero) and checks
@@ -11,7 +11,13 @@
  *
  * Stops when N datagrams have arrived (with --expect), when nothing has
  * arrived for MS milliseconds (default 2000) after the first datagram, or
- * after S seconds in all (default 60). --ready FILE: created once the
+ * after S seconds in all (default 60). With --drain-ms D, reaching N does
+ * not stop it: it goes on until nothing more has arrived for D ms (or the
+ * timeout), so that datagrams past the N expected are seen and listed.
+ * --done-file F (with --drain-ms D): once F exists (the script creates it
+ * when the sender has finished), stop when nothing has arrived for D ms
+ * counted from the later of the last datagram and the moment F was seen,
+ * however long the sending took. --ready FILE: created once the
  * sockets are bound, so that a script can start the senders.
  *
  * Output (stdout):
@@ -108,8 +114,8 @@ static _Noreturn void usage(const char *msg)
 	if (msg)
 		fprintf(stderr, "e2e_udp_recv: %s\n", msg);
 	fprintf(stderr, "usage: e2e_udp_recv --port PORT [--expect N] "
-			"[--idle-ms MS] [--timeout S] [--ready FILE] "
-			"[--list]\n");
+			"[--drain-ms MS] [--done-file F] [--idle-ms MS] "
+			"[--timeout S] [--ready FILE] [--list]\n");
 	exit(2);
 }
 
@@ -181,6 +187,8 @@ static void print_sizes(const char *fam, const struct fam_stats *f)
 int main(int argc, char **argv)
 {
 	unsigned port = 0, expect = 0, idle_ms = 2000, timeout_s = 60;
+	unsigned drain_ms = 0;
+	const char *done_file = NULL;
 	const char *ready = NULL;
 	bool list = false;
 
@@ -199,6 +207,10 @@ int main(int argc, char **argv)
 			port = num(v, 1, 65535, a);
 		else if (strcmp(a, "--expect") == 0)
 			expect = num(v, 0, 100000000, a);
+		else if (strcmp(a, "--done-file") == 0)
+			done_file = v;
+		else if (strcmp(a, "--drain-ms") == 0)
+			drain_ms = num(v, 1, 3600000, a);
 		else if (strcmp(a, "--idle-ms") == 0)
 			idle_ms = num(v, 1, 3600000, a);
 		else if (strcmp(a, "--timeout") == 0)
@@ -210,6 +222,8 @@ int main(int argc, char **argv)
 	}
 	if (port == 0)
 		usage("--port is required");
+	if (done_file != NULL && drain_ms == 0)
+		usage("--done-file needs --drain-ms");
 
 	struct pollfd pfd[2] = {
 		{ .fd = open_socket(AF_INET, port), .events = POLLIN },
@@ -235,18 +249,30 @@ int main(int argc, char **argv)
 	memset(fs, 0, sizeof(fs));
 	struct seen seen = { 0 };
 	unsigned long long received = 0, corrupt = 0, dup = 0;
-	double start = now_s(), last = 0;
+	double start = now_s(), last = 0, done_at = 0;
 
 	for (;;) {
 		double t = now_s();
-		if (expect && received >= expect)
+		bool reached = expect && received >= expect;
+		if (reached && drain_ms == 0)
 			break;
+		if (done_file != NULL && done_at == 0 &&
+		    access(done_file, F_OK) == 0)
+			done_at = t;
+		/* Past N with --drain-ms, or the sender done: the drain is
+		 * the idle limit, from the later of the last datagram and
+		 * the moment the sender was seen done. */
+		bool draining = reached || done_at > 0;
+		unsigned idle = draining ? drain_ms : idle_ms;
+		double since = done_at > last ? done_at : last;
 		if (t - start >= timeout_s)
 			break;
-		if (last > 0 && (t - last) * 1000.0 >= idle_ms)
+		if (since > 0 && (t - since) * 1000.0 >= idle)
 			break;
-		double wait = last > 0 ? idle_ms / 1000.0 - (t - last)
-				       : timeout_s - (t - start);
+		double wait = since > 0 ? idle / 1000.0 - (t - since)
+					: timeout_s - (t - start);
+		if (done_file != NULL && done_at == 0 && wait > 0.05)
+			wait = 0.05; /* look for the file again soon */
 		if (wait < 0.001)
 			wait = 0.001;
 		int pr = poll(pfd, 2, (int)(wait * 1000.0) + 1);

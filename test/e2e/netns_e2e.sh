@@ -20,19 +20,27 @@
 #      of incomplete datagrams) between good control datagrams: exactly
 #      the controls arrive, and reasm's counters (--stats, written when
 #      SIGTERM stops it; SIGINT in phase C) show each attack.
-#   C  differential: the same generated fragment sequences once through
-#      mirred (dst's kernel reassembles) and once through reasm --policy
-#      strict --threads 1 (one worker sees the fragments in wire order,
-#      as the kernel does); dst must deliver the same datagrams, with the
-#      same bytes, both times.
+#   C  differential: two sets of generated fragment sequences (diff, every
+#      shape; diff-overlap, overlaps, duplicates, second and duplicate
+#      last fragments), once through mirred (dst's kernel reassembles),
+#      then through reasm --policy strict at 1, 2 and 4 threads, each
+#      thread count twice (the default fanout, hash, gives each datagram's
+#      fragments to one worker in wire order; the sequences come from 4
+#      source addresses per family, so that it has flows to spread); dst
+#      must deliver the same datagrams, with the same bytes, every time.
 #   D  reasm --duration 1 stops by itself with status 0 and its stats.
 #
 # Environment (set by CTest): E2E_REASM (empty: run phase 0 only),
 # E2E_UDP_SEND, E2E_UDP_RECV, E2E_FRAG_SEND, E2E_TMPDIR (logs; kept).
 # Optional: E2E_PHASES (default "0 A B C D"), E2E_SEED (phase C's seed,
-# default 1), E2E_DIFF_COUNT (default 400), E2E_DIFF_THREADS (reasm's
-# threads in phase C, default 1), E2E_DIFF_FANOUT (its --fanout, default
-# reasm's), E2E_KEEP=1 (leave the namespaces for inspection).
+# default 1), E2E_DIFF_COUNT (diff sequences, default 400),
+# E2E_OVERLAP_COUNT (diff-overlap sequences, default 300),
+# E2E_DIFF_THREADS (reasm's thread counts in phase C, default "1 2 4"),
+# E2E_DIFF_ROUNDS (reasm runs per thread count, default 2),
+# E2E_DIFF_SPREAD (source addresses per family the sequences come from,
+# default 4, so that the hash fanout spreads them over the workers),
+# E2E_DIFF_FANOUT (its --fanout, default reasm's), E2E_KEEP=1 (leave the
+# namespaces for inspection).
 #
 # Exit: 0 pass, 1 fail, 77 skipped (not root, or namespaces cannot be
 # made here).
@@ -45,7 +53,10 @@ FRAG=${E2E_FRAG_SEND:?E2E_FRAG_SEND is not set}
 TMP=${E2E_TMPDIR:-${TMPDIR:-/tmp}/grain-e2e.$$}
 SEED=${E2E_SEED:-1}
 DIFF_COUNT=${E2E_DIFF_COUNT:-400}
-DIFF_THREADS=${E2E_DIFF_THREADS:-1}
+OVERLAP_COUNT=${E2E_OVERLAP_COUNT:-300}
+DIFF_THREADS=${E2E_DIFF_THREADS:-1 2 4}
+DIFF_ROUNDS=${E2E_DIFF_ROUNDS:-2}
+DIFF_SPREAD=${E2E_DIFF_SPREAD:-4}
 DIFF_FANOUT=${E2E_DIFF_FANOUT:-}
 PHASES=${E2E_PHASES:-0 A B C D}
 PORT=7777
@@ -356,17 +367,40 @@ phaseB() {
 }
 
 # --- Phase C: differential, reasm strict vs dst's kernel -------------------------
-# diff_run NAME ID_BASE: send the generated sequences, list what dst got.
+# Sets: "diff" (E2E_DIFF_COUNT sequences of every shape) and "diff-overlap"
+# (E2E_OVERLAP_COUNT sequences of the shapes where the reassembler picks
+# between copies). Run N (0: the kernel, then one per reasm run) sends set
+# diff with IP IDs from diff_ids N and diff-overlap from diff_ids N +
+# DIFF_COUNT: no two runs share an ID, so nothing a run leaves incomplete
+# meets fragments of another.
+diff_ids() { echo $((1000 + $1 * (DIFF_COUNT + OVERLAP_COUNT))); }
+
+# diff_run NAME KIND COUNT ID_BASE [EXPECT]: send the generated sequences
+# of KIND, list what dst got in $TMP/NAME.got. With EXPECT (the kernel's
+# count), the receiver waits for that many datagrams however long they
+# take (up to 120 s in all), then drains until nothing more has come for
+# 1.5 s, so that a surplus shows. Without (the kernel's run, which
+# delivers as the sender sends), it drains for 1.5 s once the sender has
+# finished ($TMP/NAME.done), however long sending took.
 diff_run() {
-	local name=$1 idbase=$2
-	recv_start "$name" --list --idle-ms 3000 --timeout 60 || return 1
-	in_src "$FRAG" diff --seed "$SEED" --count "$DIFF_COUNT" --show-frags \
-		--id-base "$idbase" --src4 $SRC4 --dst4 $DST4 --src6 $SRC6 \
+	local name=$1 kind=$2 count=$3 idbase=$4 expect=${5:-}
+	rm -f "$TMP/$name.done"
+	if [ -n "$expect" ]; then
+		recv_start "$name" --list --expect "$expect" --drain-ms 1500 \
+			--idle-ms 20000 --timeout 120 || return 1
+	else
+		recv_start "$name" --list --done-file "$TMP/$name.done" \
+			--drain-ms 1500 --idle-ms 60000 --timeout 120 ||
+			return 1
+	fi
+	in_src "$FRAG" "$kind" --seed "$SEED" --count "$count" --show-frags \
+		--src-spread "$DIFF_SPREAD" --id-base "$idbase" --src4 $SRC4 --dst4 $DST4 --src6 $SRC6 \
 		--dst6 $DST6 --port $PORT >"$TMP/$name.plan" \
 		2>"$TMP/$name.send" || {
 		fail "phase C: e2e_frag_send failed in run $name"
 		show "send" "$TMP/$name.send"
 	}
+	: >"$TMP/$name.done"
 	recv_wait
 	# The receiver's status is not the verdict here: the atomic shape
 	# delivers a datagram twice, and a corrupt one is compared too.
@@ -374,73 +408,121 @@ diff_run() {
 		>"$TMP/$name.got"
 }
 
-phaseC() {
-	say "phase C: differential, $DIFF_COUNT generated sequences (seed" \
-		"$SEED): dst's kernel vs reasm --policy strict --threads" \
-		"$DIFF_THREADS${DIFF_FANOUT:+ --fanout $DIFF_FANOUT}"
-	l2_on || {
-		fail "phase C: cannot make mid a plain forwarder"
-		return
-	}
-	diff_run pC.linux 1000
-	l2_off
-	if [ $REASM_LIVE = 0 ]; then
-		say "phase C: kernel run only: $(wc -l <"$TMP/pC.linux.got")" \
-			"of $DIFF_COUNT delivered"
-		return
-	fi
-	# One thread: with several, fanout spreads a datagram's fragments
-	# over workers that may take them in another order than the wire's,
-	# and the outcome of a set with overlaps depends on the order.
-	reasm_start pC "$DIFF_THREADS" --policy strict \
-		${DIFF_FANOUT:+--fanout $DIFF_FANOUT} || return
-	diff_run pC.reasm 40000
-	reasm_stop pC INT
-	[ -s "$TMP/pC.json" ] && reasm_summary pC
-	local nl nr
-	nl=$(wc -l <"$TMP/pC.linux.got")
-	nr=$(wc -l <"$TMP/pC.reasm.got")
-	if [ "$nl" -eq 0 ] || [ "$nl" -ge "$DIFF_COUNT" ]; then
-		fail "phase C: the kernel delivered $nl of $DIFF_COUNT: the" \
-			"sequences test nothing"
-	fi
-	if cmp -s "$TMP/pC.linux.got" "$TMP/pC.reasm.got"; then
-		say "phase C: ok: same $nl datagrams delivered of" \
-			"$DIFF_COUNT sequences"
-		return
-	fi
-	fail "phase C: reasm (strict) and Linux delivered different datagrams" \
-		"(kernel $nl, reasm $nr); by sequence:"
+# diff_report KERNEL REASM: the sequences whose deliveries differ, with
+# their shapes and fragments (from KERNEL's plan).
+diff_report() {
+	local k=$TMP/$1 r=$TMP/$2
 	printf '    %-4s %-6s %-30s %-14s %s\n' fam seq shape kernel reasm
-	diff "$TMP/pC.linux.got" "$TMP/pC.reasm.got" | grep '^[<>]' |
+	diff "$k.got" "$r.got" | grep '^[<>]' |
 		awk '{ print $2, $4 }' | sort -u -k2n | head -30 |
 		while read -r fam seq; do
 			printf '    %-4s %-6s %-30s %-14s %s\n' "$fam" "$seq" \
 				"$(awk -v s="$seq" '$1 == "set" && $4 == s {
-					print $6 }' "$TMP/pC.linux.plan")" \
+					print $6 }' "$k.plan")" \
 				"$(awk -v s="$seq" '$3 == s { n++; v = $4 }
-					END { print n + 0, v }' \
-					"$TMP/pC.linux.got")" \
+					END { print n + 0, v }' "$k.got")" \
 				"$(awk -v s="$seq" '$3 == s { n++; v = $4 }
-					END { print n + 0, v }' \
-					"$TMP/pC.reasm.got")"
+					END { print n + 0, v }' "$r.got")"
 		done
 	say "phase C: the first differing sequences, fragments in the order" \
 		"sent (offset, length):"
-	diff "$TMP/pC.linux.got" "$TMP/pC.reasm.got" | grep '^[<>]' |
+	diff "$k.got" "$r.got" | grep '^[<>]' |
 		awk '{ print $4 }' | sort -un | head -5 | while read -r seq; do
 		awk -v s="$seq" '$1 == "set" { p = $4 == s }
 			p && $1 == "set" { printf "    %s %s %s:", $2, $4, $6 }
 			p && $1 == "frag" { printf " %s+%s%s%s", $2, $3,
 				$4 == "last" ? "(last)" : "",
 				$5 == "other-bytes" ? "(other bytes)" : "" }
-			END { }' "$TMP/pC.linux.plan"
+			END { }' "$k.plan"
 		echo
 	done
-	say "phase C: replay: E2E_SEED=$SEED E2E_DIFF_COUNT=$DIFF_COUNT;" \
-		"plans and listings in $TMP/pC.*; offline: e2e_frag_send diff" \
-		"--seed $SEED --count $DIFF_COUNT --write-pcap F.pcap ... then" \
-		"reasm --read F.pcap"
+}
+
+# diff_compare KERNEL REASM KIND COUNT: whether reasm's run delivered what
+# the kernel's did.
+diff_compare() {
+	local nl nr
+	nl=$(wc -l <"$TMP/$1.got")
+	nr=$(wc -l <"$TMP/$2.got")
+	if cmp -s "$TMP/$1.got" "$TMP/$2.got"; then
+		say "phase C: $2: ok: same $nl datagrams delivered of $4" \
+			"$3 sequences"
+		return 0
+	fi
+	fail "phase C: $2: reasm (strict) and Linux delivered different" \
+		"datagrams of the $3 sequences (kernel $nl, reasm $nr); by" \
+		"sequence:"
+	diff_report "$1" "$2"
+	return 1
+}
+
+phaseC() {
+	say "phase C: differential, $DIFF_COUNT diff and $OVERLAP_COUNT" \
+		"diff-overlap sequences (seed $SEED): dst's kernel vs reasm" \
+		"--policy strict${DIFF_FANOUT:+ --fanout $DIFF_FANOUT}, threads" \
+		"$DIFF_THREADS, $DIFF_ROUNDS run(s) each"
+	local threads round run=0 runs last nl no name differ=0
+	runs=$(($(echo $DIFF_THREADS | wc -w) * DIFF_ROUNDS))
+	last=$(($(diff_ids $((runs + 1))) - 1))
+	if [ "$last" -gt 65535 ]; then
+		fail "phase C: $((runs + 1)) runs of" \
+			"$((DIFF_COUNT + OVERLAP_COUNT)) sequences need IPv4" \
+			"IDs up to $last: fewer rounds, threads or sequences"
+		return
+	fi
+	l2_on || {
+		fail "phase C: cannot make mid a plain forwarder"
+		return
+	}
+	diff_run pC.linux diff "$DIFF_COUNT" "$(diff_ids 0)"
+	diff_run pC.olap.linux diff-overlap "$OVERLAP_COUNT" \
+		$(($(diff_ids 0) + DIFF_COUNT))
+	l2_off
+	nl=$(wc -l <"$TMP/pC.linux.got")
+	no=$(wc -l <"$TMP/pC.olap.linux.got")
+	say "phase C: the kernel delivered $nl of $DIFF_COUNT diff and $no" \
+		"of $OVERLAP_COUNT diff-overlap sequences"
+	if [ "$nl" -eq 0 ] || [ "$nl" -ge "$DIFF_COUNT" ] ||
+		[ "$no" -eq 0 ] || [ "$no" -ge "$OVERLAP_COUNT" ]; then
+		fail "phase C: the kernel delivered $nl of $DIFF_COUNT and" \
+			"$no of $OVERLAP_COUNT: the sequences test nothing"
+	fi
+	if [ $REASM_LIVE = 0 ]; then
+		say "phase C: kernel runs only"
+		return
+	fi
+	for threads in $DIFF_THREADS; do
+		for round in $(seq 1 "$DIFF_ROUNDS"); do
+			run=$((run + 1))
+			name=pC.t$threads.r$round
+			reasm_start "$name" "$threads" --policy strict \
+				${DIFF_FANOUT:+--fanout $DIFF_FANOUT} || {
+				differ=$((differ + 1))
+				continue
+			}
+			diff_run "$name.reasm" diff "$DIFF_COUNT" \
+				"$(diff_ids $run)" "$nl"
+			diff_run "$name.olap.reasm" diff-overlap \
+				"$OVERLAP_COUNT" \
+				$(($(diff_ids $run) + DIFF_COUNT)) "$no"
+			reasm_stop "$name" INT
+			[ -s "$TMP/$name.json" ] && reasm_summary "$name"
+			diff_compare pC.linux "$name.reasm" diff \
+				"$DIFF_COUNT" || differ=$((differ + 1))
+			diff_compare pC.olap.linux "$name.olap.reasm" \
+				diff-overlap "$OVERLAP_COUNT" ||
+				differ=$((differ + 1))
+		done
+	done
+	if [ $differ -eq 0 ]; then
+		say "phase C: ok: $run reasm runs (threads $DIFF_THREADS)," \
+			"each delivered what the kernel did"
+		return
+	fi
+	say "phase C: replay: E2E_SEED=$SEED E2E_DIFF_COUNT=$DIFF_COUNT" \
+		"E2E_OVERLAP_COUNT=$OVERLAP_COUNT; plans and listings in" \
+		"$TMP/pC.*; offline: e2e_frag_send diff|diff-overlap --seed" \
+		"$SEED --count N --write-pcap F.pcap ... then reasm --read F.pcap"
 }
 
 # --- Phase D: reasm stops by itself ------------------------------------------------

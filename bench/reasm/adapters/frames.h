@@ -38,6 +38,13 @@ int frame_pool_build(struct frame_pool *p, enum bench_reasm_workload w,
 		     const struct bench_reasm_setup *s);
 void frame_pool_free(struct frame_pool *p);
 
+/* The pool of @p w built by bench_reasm_setup(), and the setup it was
+ * built with; NULL before setup or out of range (harness.c). For the
+ * anchors that feed the same frames; not thread-safe against
+ * bench_reasm_setup() or bench_reasm_run(). */
+const struct frame_pool *bench_reasm_pool(enum bench_reasm_workload w,
+					  struct bench_reasm_setup *setup);
+
 /* Bytes before the IPv4 header. */
 uint32_t frame_l2_len(enum bench_reasm_link link);
 

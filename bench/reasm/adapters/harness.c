@@ -192,6 +192,16 @@ bench_reasm_workload_facts(enum bench_reasm_workload w)
 	return &pools[w].info;
 }
 
+const struct frame_pool *bench_reasm_pool(enum bench_reasm_workload w,
+					  struct bench_reasm_setup *s)
+{
+	if (!have_setup || (unsigned)w >= BENCH_REASM_WORKLOAD_COUNT)
+		return NULL;
+	if (s != NULL)
+		*s = setup;
+	return &pools[w];
+}
+
 bool bench_reasm_config_ok(const struct bench_reasm_config *cfg)
 {
 	return have_setup && cfg != NULL &&
