@@ -411,14 +411,14 @@ grain_impl_ring_release(struct grain_impl_ring_slot *slots, uint64_t mask,
 
 /* Tell the other side that the caller is done with the slots of positions
  * [pos, pos + k) that it reserved: a producer has filled them, a consumer
- * has read them. Then wake the other side's sleepers, if any. */
-static GRAIN_ALWAYS_INLINE void grain_impl_ring_publish(struct grain_ring *r,
-							uint64_t pos,
-							unsigned k, bool enq,
-							bool sp, bool sc)
+ * has read them. Then wake the other side's sleepers, if any. mask is
+ * the side's, read by the caller before its acquire loads (read after
+ * them, the compiler would load it again). */
+static GRAIN_ALWAYS_INLINE void
+grain_impl_ring_publish(struct grain_ring *r, uint64_t mask, uint64_t pos,
+			unsigned k, bool enq, bool sp, bool sc)
 {
 	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
-	const uint64_t mask = side->mask;
 
 	if (enq && sp) {
 		/* Only we write prod.pos; the consumers do not read it. */
@@ -455,13 +455,10 @@ static GRAIN_ALWAYS_INLINE char *grain_impl_ring_data(struct grain_ring *r)
 
 /* Copy k elements of esize bytes into (in) or out of the element array at
  * positions [pos, pos + k): at most two runs, each one memcpy. */
-static GRAIN_ALWAYS_INLINE void grain_impl_ring_copy_elems(struct grain_ring *r,
-							   uint64_t pos,
-							   char *buf,
-							   unsigned k, bool in)
+static GRAIN_ALWAYS_INLINE void
+grain_impl_ring_copy_elems(struct grain_ring *r, uint64_t mask, size_t esize,
+			   uint64_t pos, char *buf, unsigned k, bool in)
 {
-	const uint64_t mask = r->prod.mask;
-	const size_t esize = r->prod.esize;
 	const unsigned run = grain_impl_ring_run(pos, mask, k);
 	char *data = grain_impl_ring_data(r);
 	char *at = data + (size_t)(pos & mask) * esize;
@@ -488,6 +485,8 @@ grain_impl_ring_move(struct grain_ring *r, void *buf, unsigned n, bool burst,
 		     bool enq, bool sp, bool sc, bool elem)
 {
 	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
+	const uint64_t mask = side->mask;
+	const size_t esize = elem ? side->esize : 0;
 	uint64_t pos;
 
 	if ((enq ? sp : sc) && GRAIN_UNLIKELY(side->zc != 0))
@@ -498,11 +497,12 @@ grain_impl_ring_move(struct grain_ring *r, void *buf, unsigned n, bool burst,
 	if (GRAIN_UNLIKELY(k == 0))
 		return 0;
 	if (elem)
-		grain_impl_ring_copy_elems(r, pos, (char *)buf, k, enq);
+		grain_impl_ring_copy_elems(r, mask, esize, pos, (char *)buf, k,
+					   enq);
 	else
-		grain_impl_ring_copy(grain_impl_ring_slots(r), side->mask, pos,
+		grain_impl_ring_copy(grain_impl_ring_slots(r), mask, pos,
 				     (void **)buf, k, enq);
-	grain_impl_ring_publish(r, pos, k, enq, sp, sc);
+	grain_impl_ring_publish(r, mask, pos, k, enq, sp, sc);
 	return k;
 }
 
@@ -627,12 +627,13 @@ static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_close(struct grain_ring *r,
 	/* Only we write our side's pos. */
 	const uint64_t pos =
 		atomic_load_explicit(&side->pos, memory_order_relaxed);
+	const uint64_t mask = side->mask;
 	if (!enq)
-		grain_impl_ring_publish(r, pos, k, false, false, true);
+		grain_impl_ring_publish(r, mask, pos, k, false, false, true);
 	else if (side->flags & GRAIN_RING_SC)
-		grain_impl_ring_publish(r, pos, k, true, true, true);
+		grain_impl_ring_publish(r, mask, pos, k, true, true, true);
 	else
-		grain_impl_ring_publish(r, pos, k, true, true, false);
+		grain_impl_ring_publish(r, mask, pos, k, true, true, false);
 	return 0;
 }
 
