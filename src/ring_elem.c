@@ -112,12 +112,11 @@ static unsigned elem_wait_attempt(void *ctx)
 {
 	const struct elem_wait_op *op = ctx;
 
-	return op->enqueue ? grain_impl_ring_enqueue_any(op->ring, op->elems,
-							 op->n, op->burst,
-							 true)
-			   : grain_impl_ring_dequeue_any(op->ring, op->elems,
-							 op->n, op->burst,
-							 true);
+	return op->enqueue
+		       ? grain_impl_ring_enqueue_any(op->ring, op->elems, op->n,
+						     op->burst, true)
+		       : grain_impl_ring_dequeue_any(op->ring, op->elems, op->n,
+						     op->burst, true);
 }
 
 /* Check the arguments (limit: the largest n), then sleep on the other
@@ -142,8 +141,8 @@ static int elem_wait(struct grain_ring_elem *e, bool enqueue, bool burst,
 	return rc > 0 && !burst ? 0 : rc;
 }
 
-int grain_ring_elem_enqueue_wait(struct grain_ring_elem *ring,
-				 const void *elem, int64_t timeout_ns)
+int grain_ring_elem_enqueue_wait(struct grain_ring_elem *ring, const void *elem,
+				 int64_t timeout_ns)
 {
 	if (elem == NULL)
 		return -EINVAL;
@@ -172,9 +171,8 @@ int grain_ring_elem_enqueue_burst_wait(struct grain_ring_elem *ring,
 	return elem_wait(ring, true, true, elems, n, timeout_ns);
 }
 
-int grain_ring_elem_dequeue_bulk_wait(struct grain_ring_elem *ring,
-				      void *elems, unsigned n,
-				      int64_t timeout_ns)
+int grain_ring_elem_dequeue_bulk_wait(struct grain_ring_elem *ring, void *elems,
+				      unsigned n, int64_t timeout_ns)
 {
 	return elem_wait(ring, false, false, elems, n, timeout_ns);
 }

@@ -700,12 +700,11 @@ void RatioTables(std::ostringstream &o,
 bool ElemCase(bench_impl impl, const Config &c, const Batch &b)
 {
 	return bench_info(impl)->esize == 0 ||
-	       (c.producers == 1 && c.consumers == 1 &&
-		b.kind == BENCH_BURST && b.n == 32);
+	       (c.producers == 1 && c.consumers == 1 && b.kind == BENCH_BURST &&
+		b.n == 32);
 }
 
-void ElemTables(std::ostringstream &o,
-		const std::vector<const Variant *> &vars)
+void ElemTables(std::ostringstream &o, const std::vector<const Variant *> &vars)
 {
 	const Config *c11 = FindConfig(1, 1);
 	const Batch *b32 = FindBatch("burst32");
@@ -714,10 +713,12 @@ void ElemTables(std::ostringstream &o,
 		bench_impl copy, zc, mpmc, rte, rte_mpmc;
 	};
 	const Row rows[] = {
-		{ 16, BENCH_ELEM16_SPSC, BENCH_ELEM16_SPSC_ZC, BENCH_ELEM16_MPMC,
-		  BENCH_RTE_ELEM16_SPSC, BENCH_RTE_ELEM16_MPMC },
-		{ 64, BENCH_ELEM64_SPSC, BENCH_ELEM64_SPSC_ZC, BENCH_ELEM64_MPMC,
-		  BENCH_RTE_ELEM64_SPSC, BENCH_RTE_ELEM64_MPMC },
+		{ 16, BENCH_ELEM16_SPSC, BENCH_ELEM16_SPSC_ZC,
+		  BENCH_ELEM16_MPMC, BENCH_RTE_ELEM16_SPSC,
+		  BENCH_RTE_ELEM16_MPMC },
+		{ 64, BENCH_ELEM64_SPSC, BENCH_ELEM64_SPSC_ZC,
+		  BENCH_ELEM64_MPMC, BENCH_RTE_ELEM64_SPSC,
+		  BENCH_RTE_ELEM64_MPMC },
 	};
 	if (c11 == nullptr || b32 == nullptr)
 		return;

@@ -490,10 +490,10 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
  * calls; read it, do not build one.
  */
 struct grain_ring_zc {
-	void *span[2];	  /**< first slot of each run; NULL if empty */
-	unsigned len[2];  /**< slots in each run; len[1] is 0 without wrap */
-	unsigned stride;  /**< bytes from one slot to the next in a run */
-	unsigned n;	  /**< len[0] + len[1], the slots reserved */
+	void *span[2];	 /**< first slot of each run; NULL if empty */
+	unsigned len[2]; /**< slots in each run; len[1] is 0 without wrap */
+	unsigned stride; /**< bytes from one slot to the next in a run */
+	unsigned n;	 /**< len[0] + len[1], the slots reserved */
 };
 
 /**

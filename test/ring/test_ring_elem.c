@@ -77,8 +77,7 @@ static uint64_t check_elem(const void *src, unsigned esize)
 			     "element checksum");
 	uint32_t prod = w[0] >> 24, seq = w[0] & 0xffffffu;
 	for (unsigned i = 1; i + 1 < words; i++)
-		cr_assert_eq(w[i], word_of(prod, seq, i), "element word %u",
-			     i);
+		cr_assert_eq(w[i], word_of(prod, seq, i), "element word %u", i);
 	return (uint64_t)prod << 32 | seq;
 }
 
@@ -105,8 +104,7 @@ static const struct mt_case mt_cases[] = {
 	{ GRAIN_RING_MPMC, 16, 3, 3, HOW_SINGLE },
 	{ GRAIN_RING_MPMC, 64, 3, 3, HOW_BULK },
 	{ GRAIN_RING_MPMC, 24, 3, 3, HOW_BURST },
-	{ GRAIN_RING_MPMC | GRAIN_RING_WAIT, 16, 2, 2,
-	  HOW_WAIT },
+	{ GRAIN_RING_MPMC | GRAIN_RING_WAIT, 16, 2, 2, HOW_WAIT },
 	{ GRAIN_RING_MPSC, 16, 3, 1, HOW_BURST },
 	{ GRAIN_RING_MPSC, 64, 3, 1, HOW_ZC },
 	{ GRAIN_RING_SPMC, 8, 1, 3, HOW_BULK },
@@ -115,8 +113,7 @@ static const struct mt_case mt_cases[] = {
 	{ GRAIN_RING_SPSC, 64, 1, 1, HOW_BURST },
 	{ GRAIN_RING_SPSC, 16, 1, 1, HOW_ZC },
 	{ GRAIN_RING_SPSC, 256, 1, 1, HOW_ZC },
-	{ GRAIN_RING_SPSC | GRAIN_RING_WAIT, 64, 1, 1,
-	  HOW_ZC },
+	{ GRAIN_RING_SPSC | GRAIN_RING_WAIT, 64, 1, 1, HOW_ZC },
 };
 
 #define MT_CAP 64
@@ -178,9 +175,8 @@ static void *producer(void *arg)
 				     seq + i);
 			if (k > 1 && test_rand(&rng) % 4 == 0)
 				k--;
-			cr_assert_eq(grain_ring_elem_commit(run->r,
-							    (unsigned)k),
-				     0);
+			cr_assert_eq(
+				grain_ring_elem_commit(run->r, (unsigned)k), 0);
 		} else {
 			if (c->how == HOW_SINGLE)
 				want = 1;
@@ -193,8 +189,8 @@ static void *producer(void *arg)
 				k = k == 0 ? 1 : 0;
 				break;
 			case HOW_BULK:
-				k = grain_ring_elem_try_enqueue_bulk(
-					run->r, buf, want);
+				k = grain_ring_elem_try_enqueue_bulk(run->r,
+								     buf, want);
 				cr_assert(k == 0 || k == -EAGAIN);
 				k = k == 0 ? (int)want : 0;
 				break;
@@ -267,8 +263,8 @@ static void *consumer(void *arg)
 				k = k == 0 ? 1 : 0;
 				break;
 			case HOW_BULK:
-				k = grain_ring_elem_try_dequeue_bulk(
-					run->r, buf, want);
+				k = grain_ring_elem_try_dequeue_bulk(run->r,
+								     buf, want);
 				cr_assert(k == 0 || k == -EAGAIN);
 				k = k == 0 ? (int)want
 					   : grain_ring_elem_try_dequeue_burst(
@@ -566,7 +562,8 @@ ParameterizedTest(const struct zc_case *zcc, ring_zc, misuse)
 
 	if (sp) {
 		cr_assert_eq(any_commit(&a, 1), -ENOENT);
-		cr_assert_eq(any_commit(&a, 0), 0, "nothing open, nothing to do");
+		cr_assert_eq(any_commit(&a, 0), 0,
+			     "nothing open, nothing to do");
 		cr_assert_eq(any_reserve(&a, 4, false, &zc), 0);
 		memset(&zc2, 0xa5, sizeof(zc2));
 		cr_assert_eq(any_reserve(&a, 1, false, &zc2), -EBUSY);
@@ -730,8 +727,9 @@ Test(ring_elem, full_empty_and_contents)
 
 Test(ring_elem, init_checks_its_arguments)
 {
-	static const unsigned bad_esize[] = { 0, 1, 2, 3, 6, 10,
-					      GRAIN_RING_ELEM_MAX_SIZE + 4 };
+	static const unsigned bad_esize[] = {
+		0, 1, 2, 3, 6, 10, GRAIN_RING_ELEM_MAX_SIZE + 4
+	};
 	alignas(64) static unsigned char mem[8192];
 	struct grain_ring_elem *e = (struct grain_ring_elem *)(void *)mem;
 

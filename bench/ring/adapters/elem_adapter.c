@@ -66,9 +66,8 @@ static GRAIN_ALWAYS_INLINE void *read_tok(const unsigned char *src,
 	return first == last ? (void *)(uintptr_t)first : NULL;
 }
 
-static GRAIN_ALWAYS_INLINE unsigned put_copy(void *q, void *local,
-					     void *const *objs, unsigned n,
-					     unsigned esize)
+static GRAIN_ALWAYS_INLINE unsigned
+put_copy(void *q, void *local, void *const *objs, unsigned n, unsigned esize)
 {
 	unsigned char *buf = local;
 
@@ -134,69 +133,69 @@ static GRAIN_ALWAYS_INLINE unsigned get_zc(void *q, void **objs, unsigned n,
 
 /* One adapter per element size and kind; the size is a constant in each
  * copy of the loops. */
-#define ELEM_ADAPTER(sz)                                                      \
-	static unsigned put_copy##sz(void *q, void *l, void *const *o,        \
-				     unsigned n)                              \
-	{                                                                     \
-		return put_copy(q, l, o, n, sz);                              \
-	}                                                                     \
-	static unsigned get_copy##sz(void *q, void *l, void **o, unsigned n)  \
-	{                                                                     \
-		return get_copy(q, l, o, n, sz);                              \
-	}                                                                     \
-	static unsigned put_zc##sz(void *q, void *l, void *const *o,          \
-				   unsigned n)                                \
-	{                                                                     \
-		(void)l;                                                      \
-		return put_zc(q, o, n, sz);                                   \
-	}                                                                     \
-	static unsigned get_zc##sz(void *q, void *l, void **o, unsigned n)    \
-	{                                                                     \
-		(void)l;                                                      \
-		return get_zc(q, o, n, sz);                                   \
-	}                                                                     \
-	static void *producer_copy##sz(void *t)                               \
-	{                                                                     \
-		alignas(GRAIN_CACHELINE) unsigned char buf[LOCAL_BYTES];      \
-		bench_produce(t, buf, put_copy##sz);                          \
-		return NULL;                                                  \
-	}                                                                     \
-	static void *consumer_copy##sz(void *t)                               \
-	{                                                                     \
-		alignas(GRAIN_CACHELINE) unsigned char buf[LOCAL_BYTES];      \
-		bench_consume(t, buf, get_copy##sz);                          \
-		return NULL;                                                  \
-	}                                                                     \
-	static void *producer_zc##sz(void *t)                                 \
-	{                                                                     \
-		bench_produce(t, NULL, put_zc##sz);                           \
-		return NULL;                                                  \
-	}                                                                     \
-	static void *consumer_zc##sz(void *t)                                 \
-	{                                                                     \
-		bench_consume(t, NULL, get_zc##sz);                           \
-		return NULL;                                                  \
-	}                                                                     \
+#define ELEM_ADAPTER(sz)                                                     \
+	static unsigned put_copy##sz(void *q, void *l, void *const *o,       \
+				     unsigned n)                             \
+	{                                                                    \
+		return put_copy(q, l, o, n, sz);                             \
+	}                                                                    \
+	static unsigned get_copy##sz(void *q, void *l, void **o, unsigned n) \
+	{                                                                    \
+		return get_copy(q, l, o, n, sz);                             \
+	}                                                                    \
+	static unsigned put_zc##sz(void *q, void *l, void *const *o,         \
+				   unsigned n)                               \
+	{                                                                    \
+		(void)l;                                                     \
+		return put_zc(q, o, n, sz);                                  \
+	}                                                                    \
+	static unsigned get_zc##sz(void *q, void *l, void **o, unsigned n)   \
+	{                                                                    \
+		(void)l;                                                     \
+		return get_zc(q, o, n, sz);                                  \
+	}                                                                    \
+	static void *producer_copy##sz(void *t)                              \
+	{                                                                    \
+		alignas(GRAIN_CACHELINE) unsigned char buf[LOCAL_BYTES];     \
+		bench_produce(t, buf, put_copy##sz);                         \
+		return NULL;                                                 \
+	}                                                                    \
+	static void *consumer_copy##sz(void *t)                              \
+	{                                                                    \
+		alignas(GRAIN_CACHELINE) unsigned char buf[LOCAL_BYTES];     \
+		bench_consume(t, buf, get_copy##sz);                         \
+		return NULL;                                                 \
+	}                                                                    \
+	static void *producer_zc##sz(void *t)                                \
+	{                                                                    \
+		bench_produce(t, NULL, put_zc##sz);                          \
+		return NULL;                                                 \
+	}                                                                    \
+	static void *consumer_zc##sz(void *t)                                \
+	{                                                                    \
+		bench_consume(t, NULL, get_zc##sz);                          \
+		return NULL;                                                 \
+	}                                                                    \
 	/* The main thread drains with the copying call (its own buffer). */ \
-	static unsigned drain##sz(void *q, void *l, void **o, unsigned n)     \
-	{                                                                     \
-		alignas(GRAIN_CACHELINE) unsigned char buf[LOCAL_BYTES];      \
-		(void)l;                                                      \
-		return get_copy(q, buf, o, n, sz);                            \
-	}                                                                     \
-	const struct bench_adapter bench_adapter_elem##sz = {                 \
-		.create = elem_create,                                        \
-		.destroy = elem_destroy,                                      \
-		.producer = { [BENCH_BURST] = producer_copy##sz },            \
-		.consumer = { [BENCH_BURST] = consumer_copy##sz },            \
-		.drain = drain##sz,                                           \
-	};                                                                    \
-	const struct bench_adapter bench_adapter_elem##sz##_zc = {            \
-		.create = elem_create,                                        \
-		.destroy = elem_destroy,                                      \
-		.producer = { [BENCH_BURST] = producer_zc##sz },              \
-		.consumer = { [BENCH_BURST] = consumer_zc##sz },              \
-		.drain = drain##sz,                                           \
+	static unsigned drain##sz(void *q, void *l, void **o, unsigned n)    \
+	{                                                                    \
+		alignas(GRAIN_CACHELINE) unsigned char buf[LOCAL_BYTES];     \
+		(void)l;                                                     \
+		return get_copy(q, buf, o, n, sz);                           \
+	}                                                                    \
+	const struct bench_adapter bench_adapter_elem##sz = {                \
+		.create = elem_create,                                       \
+		.destroy = elem_destroy,                                     \
+		.producer = { [BENCH_BURST] = producer_copy##sz },           \
+		.consumer = { [BENCH_BURST] = consumer_copy##sz },           \
+		.drain = drain##sz,                                          \
+	};                                                                   \
+	const struct bench_adapter bench_adapter_elem##sz##_zc = {           \
+		.create = elem_create,                                       \
+		.destroy = elem_destroy,                                     \
+		.producer = { [BENCH_BURST] = producer_zc##sz },             \
+		.consumer = { [BENCH_BURST] = consumer_zc##sz },             \
+		.drain = drain##sz,                                          \
 	};
 
 ELEM_ADAPTER(16)

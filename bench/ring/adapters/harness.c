@@ -78,20 +78,20 @@
 	"consumer, which sleeps in grain_ring_dequeue_wait / _burst_wait)"
 
 /* An element ring: 1P1C at most where it is SPSC. */
-#define ELEM_INFO(n, m, avail, anc, np, nc, sz, what)                        \
-	{                                                                    \
-		.name = n, .mode = m, .note = what, .available = avail,      \
-		.anchor = anc, .has_burst = true, .max_producers = np,       \
-		.max_consumers = nc, .capacity = CAP, .esize = sz            \
+#define ELEM_INFO(n, m, avail, anc, np, nc, sz, what)                   \
+	{                                                               \
+		.name = n, .mode = m, .note = what, .available = avail, \
+		.anchor = anc, .has_burst = true, .max_producers = np,  \
+		.max_consumers = nc, .capacity = CAP, .esize = sz       \
 	}
-#define ELEM_NOTE(sz, how)                                                   \
-	"grain_ring_elem of " #sz "-byte elements, " how "; the producer "    \
-	"writes the token into every word of an element, the consumer "       \
+#define ELEM_NOTE(sz, how)                                                 \
+	"grain_ring_elem of " #sz "-byte elements, " how "; the producer " \
+	"writes the token into every word of an element, the consumer "    \
 	"reads the first and last"
-#define RTE_ELEM_NOTE(sz, sync)                                              \
+#define RTE_ELEM_NOTE(sz, sync)                                                \
 	"anchor DPDK rte_ring_" sync "_burst_elem with esize " #sz ", set up " \
-	"without EAL by rte_ring_init(RING_F_EXACT_SZ) on "                   \
-	"rte_ring_get_memsize_elem() bytes; elements built and read in a "    \
+	"without EAL by rte_ring_init(RING_F_EXACT_SZ) on "                    \
+	"rte_ring_get_memsize_elem() bytes; elements built and read in a "     \
 	"buffer"
 
 static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
@@ -177,30 +177,29 @@ static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
 		ELEM_NOTE(16, "SPSC, zero copy: try_reserve_burst / commit, "
 			      "try_peek_burst / release, built and read in "
 			      "the slots")),
-	[BENCH_ELEM64_SPSC] = ELEM_INFO(
-		"grain_elem64", "SPSC", true, false, 1, 1, 64,
-		ELEM_NOTE(64, "SPSC, copying")),
-	[BENCH_ELEM64_SPSC_ZC] = ELEM_INFO(
-		"grain_elem64_zc", "SPSC", true, false, 1, 1, 64,
-		ELEM_NOTE(64, "SPSC, zero copy")),
+	[BENCH_ELEM64_SPSC] = ELEM_INFO("grain_elem64", "SPSC", true, false, 1,
+					1, 64, ELEM_NOTE(64, "SPSC, copying")),
+	[BENCH_ELEM64_SPSC_ZC] = ELEM_INFO("grain_elem64_zc", "SPSC", true,
+					   false, 1, 1, 64,
+					   ELEM_NOTE(64, "SPSC, zero copy")),
 	[BENCH_ELEM16_MPMC] = ELEM_INFO("grain_elem16", "MPMC", true, false,
 					ANY, ANY, 16,
 					ELEM_NOTE(16, "MPMC, copying")),
 	[BENCH_ELEM64_MPMC] = ELEM_INFO("grain_elem64", "MPMC", true, false,
 					ANY, ANY, 64,
 					ELEM_NOTE(64, "MPMC, copying")),
-	[BENCH_RTE_ELEM16_SPSC] = ELEM_INFO(
-		"rte_elem16", "SPSC", HAVE_DPDK, true, 1, 1, 16,
-		RTE_ELEM_NOTE(16, "sp_enqueue / sc_dequeue")),
-	[BENCH_RTE_ELEM64_SPSC] = ELEM_INFO(
-		"rte_elem64", "SPSC", HAVE_DPDK, true, 1, 1, 64,
-		RTE_ELEM_NOTE(64, "sp_enqueue / sc_dequeue")),
-	[BENCH_RTE_ELEM16_MPMC] = ELEM_INFO(
-		"rte_elem16", "MPMC", HAVE_DPDK, true, ANY, ANY, 16,
-		RTE_ELEM_NOTE(16, "mp_enqueue / mc_dequeue")),
-	[BENCH_RTE_ELEM64_MPMC] = ELEM_INFO(
-		"rte_elem64", "MPMC", HAVE_DPDK, true, ANY, ANY, 64,
-		RTE_ELEM_NOTE(64, "mp_enqueue / mc_dequeue")),
+	[BENCH_RTE_ELEM16_SPSC] =
+		ELEM_INFO("rte_elem16", "SPSC", HAVE_DPDK, true, 1, 1, 16,
+			  RTE_ELEM_NOTE(16, "sp_enqueue / sc_dequeue")),
+	[BENCH_RTE_ELEM64_SPSC] =
+		ELEM_INFO("rte_elem64", "SPSC", HAVE_DPDK, true, 1, 1, 64,
+			  RTE_ELEM_NOTE(64, "sp_enqueue / sc_dequeue")),
+	[BENCH_RTE_ELEM16_MPMC] =
+		ELEM_INFO("rte_elem16", "MPMC", HAVE_DPDK, true, ANY, ANY, 16,
+			  RTE_ELEM_NOTE(16, "mp_enqueue / mc_dequeue")),
+	[BENCH_RTE_ELEM64_MPMC] =
+		ELEM_INFO("rte_elem64", "MPMC", HAVE_DPDK, true, ANY, ANY, 64,
+			  RTE_ELEM_NOTE(64, "mp_enqueue / mc_dequeue")),
 };
 
 static const struct bench_adapter *adapter_of(enum bench_impl impl)

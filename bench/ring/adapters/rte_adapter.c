@@ -238,9 +238,9 @@ static int rte_elem_create(void **queuep, enum bench_impl impl,
 {
 	/* Not bench_info(): bench/instr links this file without harness.c. */
 	unsigned esize = impl == BENCH_RTE_ELEM16_SPSC ||
-				 impl == BENCH_RTE_ELEM16_MPMC
-			 ? 16u
-			 : 64u;
+					 impl == BENCH_RTE_ELEM16_MPMC
+				 ? 16u
+				 : 64u;
 	unsigned flags = RING_F_EXACT_SZ;
 
 	(void)cfg;
@@ -329,13 +329,13 @@ RTE_ELEM_ADAPTER(16, rte_m, rte_ring_mp_enqueue_burst_elem,
 RTE_ELEM_ADAPTER(64, rte_m, rte_ring_mp_enqueue_burst_elem,
 		 rte_ring_mc_dequeue_burst_elem)
 
-#define RTE_ELEM_TABLE(name, pfx, sz)                                         \
-	const struct bench_adapter name = {                                   \
-		.create = rte_elem_create,                                    \
-		.destroy = rte_destroy,                                       \
-		.producer = { [BENCH_BURST] = pfx##_producer##sz },           \
-		.consumer = { [BENCH_BURST] = pfx##_consumer##sz },           \
-		.drain = pfx##_drain##sz,                                     \
+#define RTE_ELEM_TABLE(name, pfx, sz)                               \
+	const struct bench_adapter name = {                         \
+		.create = rte_elem_create,                          \
+		.destroy = rte_destroy,                             \
+		.producer = { [BENCH_BURST] = pfx##_producer##sz }, \
+		.consumer = { [BENCH_BURST] = pfx##_consumer##sz }, \
+		.drain = pfx##_drain##sz,                           \
 	};
 
 RTE_ELEM_TABLE(bench_adapter_rte_elem16_spsc, rte_s, 16)

@@ -448,8 +448,7 @@ static GRAIN_ALWAYS_INLINE char *grain_impl_ring_data(struct grain_ring *r)
 	size_t slots = ((size_t)r->prod.mask + 1) *
 		       sizeof(struct grain_impl_ring_slot);
 
-	slots = (slots + GRAIN_CACHELINE - 1) &
-		~(size_t)(GRAIN_CACHELINE - 1);
+	slots = (slots + GRAIN_CACHELINE - 1) & ~(size_t)(GRAIN_CACHELINE - 1);
 	return (char *)grain_impl_ring_slots(r) + slots;
 }
 
@@ -546,8 +545,8 @@ grain_impl_ring_enqueue(struct grain_ring *r, void *const *objs, unsigned n,
 			bool burst)
 {
 	/* Only read: the cast serves the shared body. */
-	return grain_impl_ring_enqueue_any(r, (void *)(uintptr_t)objs, n,
-					   burst, false);
+	return grain_impl_ring_enqueue_any(r, (void *)(uintptr_t)objs, n, burst,
+					   false);
 }
 
 static GRAIN_ALWAYS_INLINE unsigned
@@ -648,9 +647,10 @@ grain_impl_ring_zc_args_ok(const struct grain_ring *r,
 	       n <= (burst ? (unsigned)INT32_MAX : r->prod.mask + 1u);
 }
 
-static GRAIN_ALWAYS_INLINE int
-grain_impl_ring_zc_call(struct grain_ring *r, unsigned n, bool burst, bool enq,
-			struct grain_ring_zc *zc)
+static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_call(struct grain_ring *r,
+						       unsigned n, bool burst,
+						       bool enq,
+						       struct grain_ring_zc *zc)
 {
 	if (GRAIN_UNLIKELY(!grain_impl_ring_zc_args_ok(r, zc, n, burst)))
 		return -EINVAL;

@@ -28,8 +28,9 @@ _Static_assert(sizeof(struct grain_ring_elem) == sizeof(struct grain_ring),
 
 /* The argument checks and the body of the n-element calls: as
  * grain_impl_ring_call(), on elements. */
-static GRAIN_ALWAYS_INLINE int grain_impl_ring_elem_call(
-	struct grain_ring_elem *e, void *elems, unsigned n, bool burst, bool enq)
+static GRAIN_ALWAYS_INLINE int
+grain_impl_ring_elem_call(struct grain_ring_elem *e, void *elems, unsigned n,
+			  bool burst, bool enq)
 {
 	if (GRAIN_UNLIKELY(e == NULL ||
 			   !grain_impl_ring_args_ok(&e->ring, elems, n, burst)))
@@ -142,9 +143,9 @@ GRAIN_INLINE_API int grain_ring_elem_commit(struct grain_ring_elem *ring,
 	return grain_impl_ring_zc_close(&ring->ring, n, true);
 }
 
-GRAIN_INLINE_API int
-grain_ring_elem_try_peek_bulk(struct grain_ring_elem *ring, unsigned n,
-			      struct grain_ring_zc *zc)
+GRAIN_INLINE_API int grain_ring_elem_try_peek_bulk(struct grain_ring_elem *ring,
+						   unsigned n,
+						   struct grain_ring_zc *zc)
 {
 	return grain_impl_ring_elem_zc_call(ring, n, false, false, zc);
 }
