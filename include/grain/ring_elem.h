@@ -239,8 +239,9 @@ grain_ring_elem_dequeue_burst_wait(struct grain_ring_elem *ring, void *elems,
  * multi side, -EBUSY for a second open, -EAGAIN (bulk) when there are not
  * @p n slots, -EINVAL for NULL or an @p n too large (bulk: the capacity;
  * burst: INT_MAX) or a commit/release of more than is open, -ENOENT for
- * a commit/release of n > 0 with nothing open (n == 0 then returns 0). The slot memory belongs to the
- * caller only between the open and the close.
+ * a commit/release of n > 0 with nothing open (n == 0 then returns 0).
+ * The slot memory belongs to the caller only between the open and the
+ * close.
  */
 
 /** grain_ring_elem_try_reserve_bulk - grain_ring_try_reserve_bulk(). */
