@@ -374,7 +374,7 @@ std::string ImplHeader(bench_impl impl)
 {
 	const bench_impl_info *info = bench_info(impl);
 	std::string s = info->name;
-	if (std::strcmp(info->name, "grain") == 0 || info->esize != 0)
+	if (std::strcmp(info->name, "grain") == 0)
 		s += std::string(" ") + info->mode;
 	return s;
 }

@@ -169,37 +169,38 @@ static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
 		"set_capacity(1024), try_push / try_pop; batches are loops of "
 		"single calls"),
 	[BENCH_ELEM16_SPSC] = ELEM_INFO(
-		"grain_elem16", "SPSC", true, false, 1, 1, 16,
+		"grain_elem16_spsc", "SPSC", true, false, 1, 1, 16,
 		ELEM_NOTE(16, "SPSC, try_enqueue_burst / try_dequeue_burst "
 			      "through a buffer")),
 	[BENCH_ELEM16_SPSC_ZC] = ELEM_INFO(
-		"grain_elem16_zc", "SPSC", true, false, 1, 1, 16,
+		"grain_elem16_spsc_zc", "SPSC", true, false, 1, 1, 16,
 		ELEM_NOTE(16, "SPSC, zero copy: try_reserve_burst / commit, "
 			      "try_peek_burst / release, built and read in "
 			      "the slots")),
-	[BENCH_ELEM64_SPSC] = ELEM_INFO("grain_elem64", "SPSC", true, false, 1,
-					1, 64, ELEM_NOTE(64, "SPSC, copying")),
-	[BENCH_ELEM64_SPSC_ZC] = ELEM_INFO("grain_elem64_zc", "SPSC", true,
+	[BENCH_ELEM64_SPSC] = ELEM_INFO("grain_elem64_spsc", "SPSC", true,
+					false, 1, 1, 64,
+					ELEM_NOTE(64, "SPSC, copying")),
+	[BENCH_ELEM64_SPSC_ZC] = ELEM_INFO("grain_elem64_spsc_zc", "SPSC", true,
 					   false, 1, 1, 64,
 					   ELEM_NOTE(64, "SPSC, zero copy")),
-	[BENCH_ELEM16_MPMC] = ELEM_INFO("grain_elem16", "MPMC", true, false,
-					ANY, ANY, 16,
+	[BENCH_ELEM16_MPMC] = ELEM_INFO("grain_elem16_mpmc", "MPMC", true,
+					false, ANY, ANY, 16,
 					ELEM_NOTE(16, "MPMC, copying")),
-	[BENCH_ELEM64_MPMC] = ELEM_INFO("grain_elem64", "MPMC", true, false,
-					ANY, ANY, 64,
+	[BENCH_ELEM64_MPMC] = ELEM_INFO("grain_elem64_mpmc", "MPMC", true,
+					false, ANY, ANY, 64,
 					ELEM_NOTE(64, "MPMC, copying")),
 	[BENCH_RTE_ELEM16_SPSC] =
-		ELEM_INFO("rte_elem16", "SPSC", HAVE_DPDK, true, 1, 1, 16,
+		ELEM_INFO("rte_elem16_spsc", "SPSC", HAVE_DPDK, true, 1, 1, 16,
 			  RTE_ELEM_NOTE(16, "sp_enqueue / sc_dequeue")),
 	[BENCH_RTE_ELEM64_SPSC] =
-		ELEM_INFO("rte_elem64", "SPSC", HAVE_DPDK, true, 1, 1, 64,
+		ELEM_INFO("rte_elem64_spsc", "SPSC", HAVE_DPDK, true, 1, 1, 64,
 			  RTE_ELEM_NOTE(64, "sp_enqueue / sc_dequeue")),
 	[BENCH_RTE_ELEM16_MPMC] =
-		ELEM_INFO("rte_elem16", "MPMC", HAVE_DPDK, true, ANY, ANY, 16,
-			  RTE_ELEM_NOTE(16, "mp_enqueue / mc_dequeue")),
+		ELEM_INFO("rte_elem16_mpmc", "MPMC", HAVE_DPDK, true, ANY, ANY,
+			  16, RTE_ELEM_NOTE(16, "mp_enqueue / mc_dequeue")),
 	[BENCH_RTE_ELEM64_MPMC] =
-		ELEM_INFO("rte_elem64", "MPMC", HAVE_DPDK, true, ANY, ANY, 64,
-			  RTE_ELEM_NOTE(64, "mp_enqueue / mc_dequeue")),
+		ELEM_INFO("rte_elem64_mpmc", "MPMC", HAVE_DPDK, true, ANY, ANY,
+			  64, RTE_ELEM_NOTE(64, "mp_enqueue / mc_dequeue")),
 };
 
 static const struct bench_adapter *adapter_of(enum bench_impl impl)
