@@ -308,6 +308,8 @@ def ring_charts(res):
         if len(key) < 5 or key[0] != "ring":
             continue
         mode, impl, cfg, batch = key[1], key[2], key[3], key[4]
+        if "_elem" in impl:
+            continue  # element rings: the driver's summary table only
         var = tuple(key[5:7])
         if var not in variants:
             variants.append(var)

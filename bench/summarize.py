@@ -54,6 +54,11 @@ def split_ring(p):
     # ring/MODE/IMPL/PxC/BATCH[/PLACE/CONSUMER]
     if len(p) < 5:
         return None
+    # The element rings (grain_elem*, rte_elem*: 1P1C burst32 only) have a
+    # table of their own in the driver's summary; they are not pointer
+    # queues to hold grain_ring against.
+    if "_elem" in p[2]:
+        return None
     impl = f"grain {p[1]}" if p[2] == "grain" else p[2]
     config = {"threads": p[3], "batch": p[4]}
     if len(p) >= 7:

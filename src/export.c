@@ -20,3 +20,4 @@
 #include <grain/lock.h>
 #include <grain/prio.h>
 #include <grain/ring.h>
+#include <grain/ring_elem.h>

@@ -72,6 +72,8 @@ static void side_init(struct grain_impl_ring_side *side, unsigned capacity,
 	atomic_init(&side->sleepers.waiters, 0);
 	atomic_init(&side->sleepers.epoch, 0);
 	atomic_init(&side->cache, 0);
+	side->zc = 0;
+	side->esize = 0;
 }
 
 void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos)
@@ -83,6 +85,8 @@ void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos)
 	atomic_store_explicit(&r->cons.pos, pos, memory_order_relaxed);
 	atomic_store_explicit(&r->prod.cache, pos, memory_order_relaxed);
 	atomic_store_explicit(&r->cons.cache, pos, memory_order_relaxed);
+	r->prod.zc = 0;
+	r->cons.zc = 0;
 	r->life.base = pos;
 	/* Slot i is free for the first position >= pos that maps to it. */
 	for (uint64_t i = 0; i <= mask; i++) {

@@ -589,7 +589,8 @@ void ThroughputTables(std::ostringstream &o,
 {
 	std::vector<bench_impl> cols;
 	for (int i = 0; i < BENCH_IMPL_COUNT; i++)
-		if (bench_info(static_cast<bench_impl>(i))->available)
+		if (bench_info(static_cast<bench_impl>(i))->available &&
+		    bench_info(static_cast<bench_impl>(i))->esize == 0)
 			cols.push_back(static_cast<bench_impl>(i));
 	bool any_collapse = false, any_stall = false;
 	for (const Variant *v : vars) {
@@ -694,6 +695,66 @@ void RatioTables(std::ostringstream &o,
 	}
 }
 
+// Element rings run 1P1C burst32 only (Setup): one small table per polling
+// variant, copy against zero copy and against rte_ring_elem.
+bool ElemCase(bench_impl impl, const Config &c, const Batch &b)
+{
+	return bench_info(impl)->esize == 0 ||
+	       (c.producers == 1 && c.consumers == 1 && b.kind == BENCH_BURST &&
+		b.n == 32);
+}
+
+void ElemTables(std::ostringstream &o, const std::vector<const Variant *> &vars)
+{
+	const Config *c11 = FindConfig(1, 1);
+	const Batch *b32 = FindBatch("burst32");
+	struct Row {
+		unsigned esize;
+		bench_impl copy, zc, mpmc, rte, rte_mpmc;
+	};
+	const Row rows[] = {
+		{ 16, BENCH_ELEM16_SPSC, BENCH_ELEM16_SPSC_ZC,
+		  BENCH_ELEM16_MPMC, BENCH_RTE_ELEM16_SPSC,
+		  BENCH_RTE_ELEM16_MPMC },
+		{ 64, BENCH_ELEM64_SPSC, BENCH_ELEM64_SPSC_ZC,
+		  BENCH_ELEM64_MPMC, BENCH_RTE_ELEM64_SPSC,
+		  BENCH_RTE_ELEM64_MPMC },
+	};
+	if (c11 == nullptr || b32 == nullptr)
+		return;
+	for (const Variant *v : vars) {
+		if (v->wait)
+			continue;
+		std::ostringstream t;
+		bool present = false;
+		t << "\n### Element rings, 1P1C burst32, million elements/s "
+		     "(median), "
+		  << v->label << "\n\n"
+		  << "| element | grain SPSC copy | grain SPSC zero copy | "
+		     "zero copy / copy | rte_elem SP/SC | grain SPSC copy / rte "
+		     "| grain MPMC copy | rte_elem MP/MC | grain MPMC / rte |\n"
+		  << "|---|---|---|---|---|---|---|---|---|\n";
+		for (const Row &r : rows) {
+			double cp = MedianOf(r.copy, *c11, *b32, *v),
+			       zc = MedianOf(r.zc, *c11, *b32, *v),
+			       mp = MedianOf(r.mpmc, *c11, *b32, *v),
+			       rs = MedianOf(r.rte, *c11, *b32, *v),
+			       rm = MedianOf(r.rte_mpmc, *c11, *b32, *v);
+			present |= !std::isnan(cp) || !std::isnan(zc);
+			t << "| " << r.esize << " B | " << Fmt("%.2f", cp / 1e6)
+			  << " | " << Fmt("%.2f", zc / 1e6) << " | "
+			  << Fmt("%.2f", zc / cp) << " | "
+			  << Fmt("%.2f", rs / 1e6) << " | "
+			  << Fmt("%.2f", cp / rs) << " | "
+			  << Fmt("%.2f", mp / 1e6) << " | "
+			  << Fmt("%.2f", rm / 1e6) << " | "
+			  << Fmt("%.2f", mp / rm) << " |\n";
+		}
+		if (present)
+			o << t.str();
+	}
+}
+
 std::string Summary(const RunInfo &run)
 {
 	std::ostringstream o;
@@ -708,6 +769,7 @@ std::string Summary(const RunInfo &run)
 	std::vector<const Variant *> vars = RunVariants();
 	ThroughputTables(o, vars);
 	RatioTables(o, vars);
+	ElemTables(o, vars);
 
 	o << "\n### Targets\n\n" << TargetsTable();
 	return o.str();
@@ -731,7 +793,8 @@ int Setup(const Options &opt)
 						static_cast<bench_impl>(i);
 					bench_config probe =
 						MakeConfig(c, b, *v);
-					if (!bench_config_ok(impl, &probe))
+					if (!bench_config_ok(impl, &probe) ||
+					    !ElemCase(impl, c, b))
 						continue;
 					g_cases.push_back(
 						{ impl, c, b, v,

@@ -40,6 +40,8 @@ extern "C" {
  *   -ENOSPC     refused by a memory limit
  *   -EMLINK     refused by a length limit (grain_htab: a chain is full)
  *   -ETIMEDOUT  a _wait call ran out of time
+ *   -EBUSY      a zero-copy reservation is already open (grain_ring)
+ *   -ENOTSUP    the object's mode does not offer the call (grain_ring)
  *   -EIO        the kernel failed a request (grain_hash_key_random())
  * Each call's documentation lists every value it can return. No grain
  * call sets errno.

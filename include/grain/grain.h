@@ -14,6 +14,7 @@
 #include <grain/lock.h>
 #include <grain/prio.h>
 #include <grain/ring.h>
+#include <grain/ring_elem.h>
 #include <grain/htab.h>
 
 #endif /* GRAIN_GRAIN_H */

@@ -14,6 +14,7 @@
  *   6. Blocking operations: _wait, each beside its try_ form
  *   7. Snapshots: count, free_count, empty, full
  *   8. Deprecated names
+ *   9. Zero copy: reserve/commit, peek/release (single sides only)
  *
  * 1\. Synchronization table
  *
@@ -22,6 +23,8 @@
  * | enqueue (any form)        | dequeues; other enqueues unless SP        |
  * | dequeue (any form)        | enqueues; other dequeues unless SC        |
  * | _wait forms               | as their non-blocking form (needs WAIT)   |
+ * | reserve, commit (SP only) | dequeues; never another enqueue or reserve|
+ * | peek, release (SC only)   | enqueues; never another dequeue or peek   |
  * | count/free_count/empty/full, capacity | everything                    |
  * | init, destroy             | nothing on the same ring                  |
  *
@@ -431,6 +434,170 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
 {
 	return grain_ring_try_dequeue_burst(ring, objs, n);
 }
+
+/*
+ * 9. Zero copy
+ *
+ * A producer may fill slots in place instead of handing the ring objects
+ * to copy: grain_ring_try_reserve_bulk() or _burst() reserves n free
+ * slots and returns their addresses in a struct grain_ring_zc; the
+ * producer stores an object pointer in each (grain_ring_zc_at()) and
+ * grain_ring_commit() publishes them. A consumer mirrors this:
+ * grain_ring_try_peek_bulk() or _burst() returns the addresses of n ready
+ * slots, the consumer reads them in place, and grain_ring_release() frees
+ * them. On a grain_ring this saves only the copy of a pointer array; the
+ * same calls on a grain_ring_elem (ring_elem.h) let a producer build a
+ * whole element in ring memory.
+ *
+ * Modes. Only a single side reserves: reserve and commit need
+ * GRAIN_RING_SP (SPMC, SPSC), peek and release need GRAIN_RING_SC (MPSC,
+ * SPSC); on a multi side they return -ENOTSUP and change nothing. A
+ * single side owns its position, so its reserved slots stay private until
+ * it publishes them, it may publish fewer than it reserved (the rest are
+ * simply not taken), and the ring itself records that a reservation is
+ * open: a second reserve (or peek) before the commit (or release) fails
+ * with -EBUSY instead of handing out the same slots twice. A multi side
+ * claims its slots with a CAS that other threads build on at once, so a
+ * partial commit would leave holes and one thread's open reservation
+ * could not be told from another's; the other side of the ring may be
+ * multi (SPMC producers reserve while several consumers dequeue).
+ *
+ * One reservation per side at a time: while the producer's is open, its
+ * own enqueue calls (any form) move nothing (-EAGAIN, a 0 burst, or a
+ * _wait that sleeps until its timeout), and the same for the consumer's
+ * dequeues while a peek is open. Reserved slots count as free, peeked
+ * ones as used, in the snapshots (section 7) until the commit or release.
+ *
+ * Ordering: a commit is an enqueue of the committed slots (release, R1:
+ * what the producer stored in them, in the slots or reachable from them,
+ * happens-before the dequeue or peek that returns them); a peek is a
+ * dequeue without the release (acquire, A2), and grain_ring_release() is
+ * its release (R2', pairs with the producers' A1'). The reserve's check
+ * that the slots are free is A1/A1' as in an enqueue.
+ *
+ * Thread safety: the calls of one side are that side's single thread's
+ * (section 1); they run concurrently with the other side's calls.
+ * Reservations are not shared between threads unless handed over with
+ * the side itself.
+ */
+
+/**
+ * struct grain_ring_zc - the slots of a zero-copy reservation: n slots in
+ * one run from span[0], or two when they cross the end of the slot array
+ * (then span[1] is the array's first slot). Within a run, slot i + 1 is
+ * @c stride bytes after slot i. A grain_ring's slot holds a void *, a
+ * grain_ring_elem's slot an element. Filled in by the reserve and peek
+ * calls; read it, do not build one.
+ */
+struct grain_ring_zc {
+	void *span[2];	 /**< first slot of each run; NULL if empty */
+	unsigned len[2]; /**< slots in each run; len[1] is 0 without wrap */
+	unsigned stride; /**< bytes from one slot to the next in a run */
+	unsigned n;	 /**< len[0] + len[1], the slots reserved */
+};
+
+/**
+ * grain_ring_zc_at - the address of the @p i th slot of a reservation, in
+ * FIFO order across the two runs (for a grain_ring, a void ** to store the
+ * object in, or to read it from).
+ * @return the address; NULL if @p zc is NULL or @p i >= zc->n.
+ * Thread safety: any thread; reads @p zc only.
+ */
+GRAIN_INLINE_ANY void *grain_ring_zc_at(const struct grain_ring_zc *zc,
+					unsigned i)
+{
+	if (zc == NULL || i >= zc->n)
+		return NULL;
+	if (i < zc->len[0])
+		return (char *)zc->span[0] + (size_t)i * zc->stride;
+	return (char *)zc->span[1] + (size_t)(i - zc->len[0]) * zc->stride;
+}
+
+/**
+ * grain_ring_try_reserve_bulk - reserve exactly @p n free slots for the
+ * single producer to fill in place, or none.
+ * @param ring  an SP ring.
+ * @param n     slots wanted, at most the capacity.
+ * @param zc    receives the slots (written when the result is 0).
+ * @return 0 (n == 0: an empty reservation, nothing left open); -EAGAIN if
+ *         fewer than @p n slots are free; -EBUSY if a reservation is
+ *         already open; -ENOTSUP if the ring is not SP; -EINVAL if @p ring
+ *         or @p zc is NULL or @p n exceeds the capacity. Nothing changes
+ *         on error.
+ * Ordering: acquire (A1 or A1') on success: the consumers are done with
+ * the slots' previous objects. Thread safety: the producer's (SP).
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_reserve_bulk(struct grain_ring *ring, unsigned n,
+			    struct grain_ring_zc *zc);
+
+/**
+ * grain_ring_try_reserve_burst - reserve as many free slots as there are,
+ * up to @p n (none open if 0).
+ * @return the number reserved, 0 to @p n (*zc written); -EBUSY, -ENOTSUP
+ *         as grain_ring_try_reserve_bulk(); -EINVAL if @p ring or @p zc
+ *         is NULL or n > INT_MAX.
+ * Ordering and thread safety: as grain_ring_try_reserve_bulk().
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_reserve_burst(struct grain_ring *ring, unsigned n,
+			     struct grain_ring_zc *zc);
+
+/**
+ * grain_ring_commit - publish the first @p n slots of the open
+ * reservation, in order, and close it; the other reserved slots stay
+ * free (n == 0 cancels the reservation). Wakes sleeping consumers on a
+ * WAIT ring.
+ * @return 0 (also for n == 0 with no reservation open, as after a burst
+ *         that reserved none); -EINVAL if @p ring is NULL or @p n exceeds
+ *         the reserved count (the reservation then stays open,
+ *         unchanged); -ENOENT if @p n > 0 and no reservation is open;
+ *         -ENOTSUP if the ring is not SP.
+ * Ordering: release (R1) on success, as an enqueue of the @p n objects.
+ * Thread safety: the producer's (SP).
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int grain_ring_commit(struct grain_ring *ring,
+						       unsigned n);
+
+/**
+ * grain_ring_try_peek_bulk - open exactly @p n ready slots, oldest first,
+ * for the single consumer to read in place, or none.
+ * @return 0 (n == 0: nothing left open); -EAGAIN if fewer than @p n are
+ *         ready; -EBUSY if a peek is already open; -ENOTSUP if the ring
+ *         is not SC; -EINVAL if @p ring or @p zc is NULL or @p n exceeds
+ *         the capacity. Nothing changes on error.
+ * Ordering: acquire (A2) on success, as a dequeue. Thread safety: the
+ * consumer's (SC).
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_peek_bulk(struct grain_ring *ring, unsigned n,
+			 struct grain_ring_zc *zc);
+
+/**
+ * grain_ring_try_peek_burst - open up to @p n ready slots (none if 0).
+ * @return the number opened, 0 to @p n (*zc written); -EBUSY, -ENOTSUP as
+ *         grain_ring_try_peek_bulk(); -EINVAL if @p ring or @p zc is NULL
+ *         or n > INT_MAX.
+ * Ordering and thread safety: as grain_ring_try_peek_bulk().
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_peek_burst(struct grain_ring *ring, unsigned n,
+			  struct grain_ring_zc *zc);
+
+/**
+ * grain_ring_release - free the first @p n slots of the open peek and
+ * close it; the others stay in the ring, to be dequeued or peeked again
+ * (n == 0 frees none). Wakes sleeping producers on a WAIT ring.
+ * @return 0 (also for n == 0 with no peek open); -EINVAL if @p ring is
+ *         NULL or @p n exceeds the peeked count (the peek then stays
+ *         open); -ENOENT if @p n > 0 and no peek is open; -ENOTSUP if the
+ *         ring is not SC.
+ * Ordering: release (R2') on success: the producers that reuse the slots
+ * come after the consumer's reads of them. Thread safety: the consumer's
+ * (SC).
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int grain_ring_release(struct grain_ring *ring,
+							unsigned n);
 
 #ifdef __cplusplus
 }

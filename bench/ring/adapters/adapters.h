@@ -57,6 +57,18 @@ enum bench_impl {
 	BENCH_BOOST_QUEUE, /**< boost::lockfree::queue, fixed-size */
 	BENCH_BOOST_SPSC,  /**< boost::lockfree::spsc_queue */
 	BENCH_TBB,	   /**< tbb::concurrent_bounded_queue */
+	/* Element rings (bench_impl_info.esize != 0): 1P1C burst32 only,
+	 * in a table of their own. */
+	BENCH_ELEM16_SPSC,     /**< grain_ring_elem, 16 bytes, copying */
+	BENCH_ELEM16_SPSC_ZC,  /**< the same, zero copy on both sides */
+	BENCH_ELEM64_SPSC,     /**< 64 bytes, copying */
+	BENCH_ELEM64_SPSC_ZC,  /**< 64 bytes, zero copy */
+	BENCH_ELEM16_MPMC,     /**< MPMC, 16 bytes, copying */
+	BENCH_ELEM64_MPMC,     /**< MPMC, 64 bytes, copying */
+	BENCH_RTE_ELEM16_SPSC, /**< DPDK rte_ring_*_elem, SP/SC, 16 bytes */
+	BENCH_RTE_ELEM64_SPSC, /**< SP/SC, 64 bytes */
+	BENCH_RTE_ELEM16_MPMC, /**< MP/MC, 16 bytes */
+	BENCH_RTE_ELEM64_MPMC, /**< MP/MC, 64 bytes */
 	BENCH_IMPL_COUNT
 };
 
@@ -87,6 +99,7 @@ struct bench_impl_info {
 	unsigned max_producers; /**< 1 for single-producer modes */
 	unsigned max_consumers; /**< 1 for single-consumer modes */
 	unsigned capacity;	/**< usable slots (0: unbounded) */
+	unsigned esize;		/**< element bytes of an element ring, else 0 */
 };
 
 /** Largest producer and consumer counts bench_run() accepts. */

@@ -77,6 +77,23 @@
 	"grain_ring created with " flag " (| GRAIN_RING_WAIT for a waiting " \
 	"consumer, which sleeps in grain_ring_dequeue_wait / _burst_wait)"
 
+/* An element ring: 1P1C at most where it is SPSC. */
+#define ELEM_INFO(n, m, avail, anc, np, nc, sz, what)                   \
+	{                                                               \
+		.name = n, .mode = m, .note = what, .available = avail, \
+		.anchor = anc, .has_burst = true, .max_producers = np,  \
+		.max_consumers = nc, .capacity = CAP, .esize = sz       \
+	}
+#define ELEM_NOTE(sz, how)                                                 \
+	"grain_ring_elem of " #sz "-byte elements, " how "; the producer " \
+	"writes the token into every word of an element, the consumer "    \
+	"reads the first and last"
+#define RTE_ELEM_NOTE(sz, sync)                                                \
+	"anchor DPDK rte_ring_" sync "_burst_elem with esize " #sz ", set up " \
+	"without EAL by rte_ring_init(RING_F_EXACT_SZ) on "                    \
+	"rte_ring_get_memsize_elem() bytes; elements built and read in a "     \
+	"buffer"
+
 static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
 	[BENCH_GRAIN_MPMC] = INFO("grain", "MPMC", true, false, false, true,
 				  true, ANY, ANY, CAP,
@@ -151,6 +168,39 @@ static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
 		"anchor oneTBB concurrent_bounded_queue<void *>, "
 		"set_capacity(1024), try_push / try_pop; batches are loops of "
 		"single calls"),
+	[BENCH_ELEM16_SPSC] = ELEM_INFO(
+		"grain_elem16_spsc", "SPSC", true, false, 1, 1, 16,
+		ELEM_NOTE(16, "SPSC, try_enqueue_burst / try_dequeue_burst "
+			      "through a buffer")),
+	[BENCH_ELEM16_SPSC_ZC] = ELEM_INFO(
+		"grain_elem16_spsc_zc", "SPSC", true, false, 1, 1, 16,
+		ELEM_NOTE(16, "SPSC, zero copy: try_reserve_burst / commit, "
+			      "try_peek_burst / release, built and read in "
+			      "the slots")),
+	[BENCH_ELEM64_SPSC] = ELEM_INFO("grain_elem64_spsc", "SPSC", true,
+					false, 1, 1, 64,
+					ELEM_NOTE(64, "SPSC, copying")),
+	[BENCH_ELEM64_SPSC_ZC] = ELEM_INFO("grain_elem64_spsc_zc", "SPSC", true,
+					   false, 1, 1, 64,
+					   ELEM_NOTE(64, "SPSC, zero copy")),
+	[BENCH_ELEM16_MPMC] = ELEM_INFO("grain_elem16_mpmc", "MPMC", true,
+					false, ANY, ANY, 16,
+					ELEM_NOTE(16, "MPMC, copying")),
+	[BENCH_ELEM64_MPMC] = ELEM_INFO("grain_elem64_mpmc", "MPMC", true,
+					false, ANY, ANY, 64,
+					ELEM_NOTE(64, "MPMC, copying")),
+	[BENCH_RTE_ELEM16_SPSC] =
+		ELEM_INFO("rte_elem16_spsc", "SPSC", HAVE_DPDK, true, 1, 1, 16,
+			  RTE_ELEM_NOTE(16, "sp_enqueue / sc_dequeue")),
+	[BENCH_RTE_ELEM64_SPSC] =
+		ELEM_INFO("rte_elem64_spsc", "SPSC", HAVE_DPDK, true, 1, 1, 64,
+			  RTE_ELEM_NOTE(64, "sp_enqueue / sc_dequeue")),
+	[BENCH_RTE_ELEM16_MPMC] =
+		ELEM_INFO("rte_elem16_mpmc", "MPMC", HAVE_DPDK, true, ANY, ANY,
+			  16, RTE_ELEM_NOTE(16, "mp_enqueue / mc_dequeue")),
+	[BENCH_RTE_ELEM64_MPMC] =
+		ELEM_INFO("rte_elem64_mpmc", "MPMC", HAVE_DPDK, true, ANY, ANY,
+			  64, RTE_ELEM_NOTE(64, "mp_enqueue / mc_dequeue")),
 };
 
 static const struct bench_adapter *adapter_of(enum bench_impl impl)
@@ -161,6 +211,16 @@ static const struct bench_adapter *adapter_of(enum bench_impl impl)
 	case BENCH_GRAIN_SPMC:
 	case BENCH_GRAIN_SPSC:
 		return &bench_adapter_grain;
+	case BENCH_ELEM16_SPSC:
+	case BENCH_ELEM16_MPMC:
+		return &bench_adapter_elem16;
+	case BENCH_ELEM64_SPSC:
+	case BENCH_ELEM64_MPMC:
+		return &bench_adapter_elem64;
+	case BENCH_ELEM16_SPSC_ZC:
+		return &bench_adapter_elem16_zc;
+	case BENCH_ELEM64_SPSC_ZC:
+		return &bench_adapter_elem64_zc;
 	case BENCH_MUTEX:
 		return &bench_adapter_mutex;
 	case BENCH_TWOLOCK:
@@ -175,6 +235,14 @@ static const struct bench_adapter *adapter_of(enum bench_impl impl)
 	case BENCH_RTE_RTS:
 	case BENCH_RTE_HTS:
 		return &bench_adapter_rte_sync;
+	case BENCH_RTE_ELEM16_SPSC:
+		return &bench_adapter_rte_elem16_spsc;
+	case BENCH_RTE_ELEM64_SPSC:
+		return &bench_adapter_rte_elem64_spsc;
+	case BENCH_RTE_ELEM16_MPMC:
+		return &bench_adapter_rte_elem16_mpmc;
+	case BENCH_RTE_ELEM64_MPMC:
+		return &bench_adapter_rte_elem64_mpmc;
 #endif
 #ifdef GRAIN_BENCH_HAVE_URCU
 	case BENCH_WFCQ:

@@ -249,6 +249,10 @@ static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
 /* The adapters; the optional ones exist only when their library was found
  * at build time. */
 extern const struct bench_adapter bench_adapter_grain;
+extern const struct bench_adapter bench_adapter_elem16; /* copying */
+extern const struct bench_adapter bench_adapter_elem64;
+extern const struct bench_adapter bench_adapter_elem16_zc; /* zero copy */
+extern const struct bench_adapter bench_adapter_elem64_zc;
 extern const struct bench_adapter bench_adapter_mutex;
 extern const struct bench_adapter bench_adapter_twolock;
 #ifdef GRAIN_BENCH_HAVE_CK
@@ -257,6 +261,10 @@ extern const struct bench_adapter bench_adapter_ck;
 #ifdef GRAIN_BENCH_HAVE_DPDK
 extern const struct bench_adapter bench_adapter_rte;
 extern const struct bench_adapter bench_adapter_rte_sync; /* RTS, HTS */
+extern const struct bench_adapter bench_adapter_rte_elem16_spsc;
+extern const struct bench_adapter bench_adapter_rte_elem64_spsc;
+extern const struct bench_adapter bench_adapter_rte_elem16_mpmc;
+extern const struct bench_adapter bench_adapter_rte_elem64_mpmc;
 #endif
 #ifdef GRAIN_BENCH_HAVE_URCU
 extern const struct bench_adapter bench_adapter_wfcq;

@@ -18,6 +18,13 @@
  * generic calls (rte_ring_enqueue, _dequeue, _enqueue_bulk, ...), which
  * dispatch on the ring's sync type.
  *
+ * bench_adapter_rte_elem16 and _elem64: rte_ring_elem, the same ring set
+ * up for elements of 16 or 64 bytes (rte_ring_get_memsize_elem(), then
+ * rte_ring_init(): the elem calls take the size on every call), SP/SC or
+ * MP/MC; rte_ring_{sp,mp}_enqueue_burst_elem and
+ * rte_ring_{sc,mc}_dequeue_burst_elem with the elements built and read in
+ * a buffer, as elem_adapter.c's copying grain_ring_elem.
+ *
  * Compiled with the flags of pkg-config libdpdk (-include rte_config.h,
  * -march=corei7); only librte_ring (and what it needs) is linked.
  */
@@ -28,6 +35,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define RTE_ALIGN_BYTES 128u /* at least RTE_CACHE_LINE_SIZE */
 
@@ -217,3 +225,120 @@ const struct bench_adapter bench_adapter_rte_sync = {
 		      [BENCH_BURST] = sync_consumer_burst },
 	.drain = sync_get_burst,
 };
+
+/* --- rte_ring_elem --------------------------------------------------------- */
+
+static bool rte_elem_spsc(enum bench_impl impl)
+{
+	return impl == BENCH_RTE_ELEM16_SPSC || impl == BENCH_RTE_ELEM64_SPSC;
+}
+
+static int rte_elem_create(void **queuep, enum bench_impl impl,
+			   const struct bench_config *cfg)
+{
+	/* Not bench_info(): bench/instr links this file without harness.c. */
+	unsigned esize = impl == BENCH_RTE_ELEM16_SPSC ||
+					 impl == BENCH_RTE_ELEM16_MPMC
+				 ? 16u
+				 : 64u;
+	unsigned flags = RING_F_EXACT_SZ;
+
+	(void)cfg;
+	if (rte_elem_spsc(impl))
+		flags |= RING_F_SP_ENQ | RING_F_SC_DEQ;
+	ssize_t size = rte_ring_get_memsize_elem(esize, 2 * BENCH_CAPACITY);
+	if (size < 0)
+		return (int)size;
+	size_t rounded = bench_round_up((size_t)size, RTE_ALIGN_BYTES);
+	struct rte_ring *r = aligned_alloc(RTE_ALIGN_BYTES, rounded);
+	if (r == NULL)
+		return -ENOMEM;
+	int rc = rte_ring_init(r, "grain_bench_elem", BENCH_CAPACITY, flags);
+	if (rc != 0) {
+		free(r);
+		return rc;
+	}
+	*queuep = r;
+	return 0;
+}
+
+static GRAIN_ALWAYS_INLINE void rte_build(unsigned char *dst, void *tok,
+					  unsigned esize)
+{
+	uint64_t w = (uint64_t)(uintptr_t)tok;
+
+	for (unsigned i = 0; i < esize / 8; i++)
+		memcpy(dst + 8 * i, &w, 8);
+}
+
+static GRAIN_ALWAYS_INLINE void *rte_read_tok(const unsigned char *src,
+					      unsigned esize)
+{
+	uint64_t first, last;
+
+	memcpy(&first, src, 8);
+	memcpy(&last, src + esize - 8, 8);
+	return first == last ? (void *)(uintptr_t)first : NULL;
+}
+
+#define RTE_LOCAL_BYTES (BENCH_MAX_BATCH * 64u)
+
+#define RTE_ELEM_ADAPTER(sz, pfx, enq, deq)                                   \
+	static unsigned pfx##_put##sz(void *q, void *l, void *const *o,       \
+				      unsigned n)                             \
+	{                                                                     \
+		unsigned char *buf = l;                                       \
+		for (unsigned i = 0; i < n; i++)                              \
+			rte_build(buf + (size_t)i * sz, o[i], sz);            \
+		return enq(q, buf, sz, n, NULL);                              \
+	}                                                                     \
+	static unsigned pfx##_get##sz(void *q, void *l, void **o, unsigned n) \
+	{                                                                     \
+		unsigned char *buf = l;                                       \
+		unsigned k = deq(q, buf, sz, n, NULL);                        \
+		for (unsigned i = 0; i < k; i++)                              \
+			o[i] = rte_read_tok(buf + (size_t)i * sz, sz);        \
+		return k;                                                     \
+	}                                                                     \
+	static void *pfx##_producer##sz(void *t)                              \
+	{                                                                     \
+		alignas(GRAIN_CACHELINE) unsigned char buf[RTE_LOCAL_BYTES];  \
+		bench_produce(t, buf, pfx##_put##sz);                         \
+		return NULL;                                                  \
+	}                                                                     \
+	static void *pfx##_consumer##sz(void *t)                              \
+	{                                                                     \
+		alignas(GRAIN_CACHELINE) unsigned char buf[RTE_LOCAL_BYTES];  \
+		bench_consume(t, buf, pfx##_get##sz);                         \
+		return NULL;                                                  \
+	}                                                                     \
+	static unsigned pfx##_drain##sz(void *q, void *l, void **o,           \
+					unsigned n)                           \
+	{                                                                     \
+		alignas(GRAIN_CACHELINE) unsigned char buf[RTE_LOCAL_BYTES];  \
+		(void)l;                                                      \
+		return pfx##_get##sz(q, buf, o, n);                           \
+	}
+
+RTE_ELEM_ADAPTER(16, rte_s, rte_ring_sp_enqueue_burst_elem,
+		 rte_ring_sc_dequeue_burst_elem)
+RTE_ELEM_ADAPTER(64, rte_s, rte_ring_sp_enqueue_burst_elem,
+		 rte_ring_sc_dequeue_burst_elem)
+RTE_ELEM_ADAPTER(16, rte_m, rte_ring_mp_enqueue_burst_elem,
+		 rte_ring_mc_dequeue_burst_elem)
+RTE_ELEM_ADAPTER(64, rte_m, rte_ring_mp_enqueue_burst_elem,
+		 rte_ring_mc_dequeue_burst_elem)
+
+#define RTE_ELEM_TABLE(name, pfx, sz)                               \
+	const struct bench_adapter name = {                         \
+		.create = rte_elem_create,                          \
+		.destroy = rte_destroy,                             \
+		.producer = { [BENCH_BURST] = pfx##_producer##sz }, \
+		.consumer = { [BENCH_BURST] = pfx##_consumer##sz }, \
+		.drain = pfx##_drain##sz,                           \
+	};
+
+RTE_ELEM_TABLE(bench_adapter_rte_elem16_spsc, rte_s, 16)
+RTE_ELEM_TABLE(bench_adapter_rte_elem64_spsc, rte_s, 64)
+RTE_ELEM_TABLE(bench_adapter_rte_elem16_mpmc, rte_m, 16)
+RTE_ELEM_TABLE(bench_adapter_rte_elem64_mpmc, rte_m, 64)

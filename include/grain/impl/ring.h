@@ -19,6 +19,7 @@
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <string.h>
 
 /* Threads of one side asleep in a _wait call, woken by the other side. */
 struct grain_impl_ring_sleepers {
@@ -40,6 +41,13 @@ struct grain_impl_ring_side {
 	 * (relaxed: its own earlier acquire load ordered everything it
 	 * vouches for). Unused otherwise. */
 	_Atomic(uint64_t) cache;
+	/* Slots of an open zero-copy reservation (reserve or peek) of a
+	 * single side, from pos on; 0: none open. Written and read by that
+	 * side's one thread only (plain: its calls are ordered). */
+	uint32_t zc;
+	/* Element size of a grain_ring_elem (read-only copy); 0 for a
+	 * pointer ring. */
+	uint32_t esize;
 };
 
 struct grain_impl_ring_slot {
@@ -401,24 +409,17 @@ grain_impl_ring_release(struct grain_impl_ring_slot *slots, uint64_t mask,
 				      memory_order_release);
 }
 
-/*
- * Enqueue (enq) or dequeue up to n objects (n, or none unless burst):
- * reserve the positions, copy the objects, then tell the other side.
- * Returns the count. The enqueue's objects are only read.
- */
-static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_move(struct grain_ring *r, void **objs, unsigned n, bool burst,
-		     bool enq, bool sp, bool sc)
+/* Tell the other side that the caller is done with the slots of positions
+ * [pos, pos + k) that it reserved: a producer has filled them, a consumer
+ * has read them. Then wake the other side's sleepers, if any. mask is
+ * the side's, read by the caller before its acquire loads (read after
+ * them, the compiler would load it again). */
+static GRAIN_ALWAYS_INLINE void
+grain_impl_ring_publish(struct grain_ring *r, uint64_t mask, uint64_t pos,
+			unsigned k, bool enq, bool sp, bool sc)
 {
 	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
-	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
-	const uint64_t mask = side->mask;
-	uint64_t pos;
-	unsigned k = grain_impl_ring_reserve(r, enq, n, burst, sp, sc, &pos);
 
-	if (GRAIN_UNLIKELY(k == 0))
-		return 0;
-	grain_impl_ring_copy(slots, mask, pos, objs, k, enq);
 	if (enq && sp) {
 		/* Only we write prod.pos; the consumers do not read it. */
 		atomic_store_explicit(&r->prod.pos, pos + k,
@@ -433,45 +434,229 @@ grain_impl_ring_move(struct grain_ring *r, void **objs, unsigned n, bool burst,
 		/* R1: pairs with A2; the consumer of pos + i sees obj. R2:
 		 * pairs with A1; the producer of pos + i + capacity may now
 		 * overwrite obj. */
-		grain_impl_ring_release(slots, mask, pos, k,
+		grain_impl_ring_release(grain_impl_ring_slots(r), mask, pos, k,
 					enq ? 1 : mask + 1);
 	}
 	if (side->flags & GRAIN_RING_WAIT)
 		grain_impl_ring_notify(&side->sleepers);
+}
+
+/* The element array of a grain_ring_elem: it follows the slots, from the
+ * next cache line. */
+static GRAIN_ALWAYS_INLINE char *grain_impl_ring_data(struct grain_ring *r)
+{
+	size_t slots = ((size_t)r->prod.mask + 1) *
+		       sizeof(struct grain_impl_ring_slot);
+
+	slots = (slots + GRAIN_CACHELINE - 1) & ~(size_t)(GRAIN_CACHELINE - 1);
+	return (char *)grain_impl_ring_slots(r) + slots;
+}
+
+/* Copy k elements of esize bytes into (in) or out of the element array at
+ * positions [pos, pos + k): at most two runs, each one memcpy. */
+static GRAIN_ALWAYS_INLINE void
+grain_impl_ring_copy_elems(struct grain_ring *r, uint64_t mask, size_t esize,
+			   uint64_t pos, char *buf, unsigned k, bool in)
+{
+	const unsigned run = grain_impl_ring_run(pos, mask, k);
+	char *data = grain_impl_ring_data(r);
+	char *at = data + (size_t)(pos & mask) * esize;
+
+	if (in) {
+		memcpy(at, buf, run * esize);
+		memcpy(data, buf + run * esize, (size_t)(k - run) * esize);
+	} else {
+		memcpy(buf, at, run * esize);
+		memcpy(buf + run * esize, data, (size_t)(k - run) * esize);
+	}
+}
+
+/*
+ * Enqueue (enq) or dequeue up to n objects (n, or none unless burst):
+ * reserve the positions, copy the objects, then tell the other side.
+ * Returns the count. The enqueue's objects are only read. elem: buf is
+ * an array of elements of a grain_ring_elem, not of pointers. A single
+ * side with a zero-copy reservation open moves nothing: its slots are the
+ * reservation's.
+ */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_move(struct grain_ring *r, void *buf, unsigned n, bool burst,
+		     bool enq, bool sp, bool sc, bool elem)
+{
+	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
+	const uint64_t mask = side->mask;
+	const size_t esize = elem ? side->esize : 0;
+	uint64_t pos;
+
+	if ((enq ? sp : sc) && GRAIN_UNLIKELY(side->zc != 0))
+		return 0;
+
+	unsigned k = grain_impl_ring_reserve(r, enq, n, burst, sp, sc, &pos);
+
+	if (GRAIN_UNLIKELY(k == 0))
+		return 0;
+	if (elem)
+		grain_impl_ring_copy_elems(r, mask, esize, pos, (char *)buf, k,
+					   enq);
+	else
+		grain_impl_ring_copy(grain_impl_ring_slots(r), mask, pos,
+				     (void **)buf, k, enq);
+	grain_impl_ring_publish(r, mask, pos, k, enq, sp, sc);
 	return k;
 }
 
-/* Enqueue up to n objects (n, or none unless burst); returns the count.
- * One copy per mode. */
+/* Enqueue up to n objects or elements (n, or none unless burst); returns
+ * the count. One copy per mode. */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_enqueue_any(struct grain_ring *r, void *buf, unsigned n,
+			    bool burst, bool elem)
+{
+	const unsigned mode = r->prod.flags & (GRAIN_RING_SP | GRAIN_RING_SC);
+
+	/* MPMC tested first: one compare on the default mode's path. */
+	if (mode == GRAIN_RING_MPMC)
+		return grain_impl_ring_move(r, buf, n, burst, true, false,
+					    false, elem);
+	if (mode == GRAIN_RING_SPSC)
+		return grain_impl_ring_move(r, buf, n, burst, true, true, true,
+					    elem);
+	if (mode == GRAIN_RING_MPSC)
+		return grain_impl_ring_move(r, buf, n, burst, true, false, true,
+					    elem);
+	return grain_impl_ring_move(r, buf, n, burst, true, true, false, elem);
+}
+
+/* Dequeue up to n objects or elements (n, or none unless burst); returns
+ * the count. Two copies: every producer publishes per slot, so the
+ * consumers' code depends on SC alone. */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_dequeue_any(struct grain_ring *r, void *buf, unsigned n,
+			    bool burst, bool elem)
+{
+	if (r->cons.flags & GRAIN_RING_SC)
+		return grain_impl_ring_move(r, buf, n, burst, false, false,
+					    true, elem);
+	return grain_impl_ring_move(r, buf, n, burst, false, false, false,
+				    elem);
+}
+
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_enqueue(struct grain_ring *r, void *const *objs, unsigned n,
 			bool burst)
 {
-	const unsigned mode = r->prod.flags & (GRAIN_RING_SP | GRAIN_RING_SC);
-	void **in = (void **)(uintptr_t)objs; /* only read */
-
-	/* MPMC tested first: one compare on the default mode's path. */
-	if (mode == GRAIN_RING_MPMC)
-		return grain_impl_ring_move(r, in, n, burst, true, false,
-					    false);
-	if (mode == GRAIN_RING_SPSC)
-		return grain_impl_ring_move(r, in, n, burst, true, true, true);
-	if (mode == GRAIN_RING_MPSC)
-		return grain_impl_ring_move(r, in, n, burst, true, false, true);
-	return grain_impl_ring_move(r, in, n, burst, true, true, false);
+	/* Only read: the cast serves the shared body. */
+	return grain_impl_ring_enqueue_any(r, (void *)(uintptr_t)objs, n, burst,
+					   false);
 }
 
-/* Dequeue up to n objects (n, or none unless burst); returns the count.
- * Two copies: every producer publishes per slot, so the consumers' code
- * depends on SC alone. */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_dequeue(struct grain_ring *r, void **objs, unsigned n,
 			bool burst)
 {
-	if (r->cons.flags & GRAIN_RING_SC)
-		return grain_impl_ring_move(r, objs, n, burst, false, false,
-					    true);
-	return grain_impl_ring_move(r, objs, n, burst, false, false, false);
+	return grain_impl_ring_dequeue_any(r, objs, n, burst, false);
+}
+
+/*
+ * Zero copy. Only a single side opens a reservation: its position is its
+ * own, so the reserved slots stay private until it publishes them, it can
+ * publish fewer than it reserved (the rest were never claimed), and the
+ * count of its one open reservation (side->zc) is its own state. A
+ * reservation of enq's side (a producer's reserve, a consumer's peek) of
+ * up to n slots: as an enqueue or dequeue without the copy, the slots'
+ * addresses handed back in *zc (one run, or two across the end of the
+ * array), base being slot 0's object or element and stride the distance
+ * between two. Returns 0 or the count as the call's result; *zc is
+ * written whenever the result is not negative.
+ */
+static GRAIN_ALWAYS_INLINE int
+grain_impl_ring_zc_open(struct grain_ring *r, unsigned n, bool burst, bool enq,
+			struct grain_ring_zc *zc, char *base, unsigned stride)
+{
+	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
+	const uint64_t mask = side->mask;
+	uint64_t pos = 0;
+	unsigned k = 0;
+
+	if (!(side->flags & (enq ? GRAIN_RING_SP : GRAIN_RING_SC)))
+		return -ENOTSUP;
+	if (side->zc != 0)
+		return -EBUSY;
+	if (n != 0) {
+		if (!enq)
+			k = grain_impl_ring_reserve(r, false, n, burst, false,
+						    true, &pos);
+		else if (side->flags & GRAIN_RING_SC)
+			k = grain_impl_ring_reserve(r, true, n, burst, true,
+						    true, &pos);
+		else
+			k = grain_impl_ring_reserve(r, true, n, burst, true,
+						    false, &pos);
+		if (k == 0 && !burst)
+			return -EAGAIN;
+	}
+	const unsigned run = grain_impl_ring_run(pos, mask, k);
+
+	side->zc = k;
+	zc->span[0] = k ? base + (size_t)(pos & mask) * stride : NULL;
+	zc->len[0] = run;
+	zc->span[1] = k > run ? base : NULL;
+	zc->len[1] = k - run;
+	zc->stride = stride;
+	zc->n = k;
+	return burst ? (int)k : 0;
+}
+
+/* End enq's side's open reservation, publishing its first k slots. */
+static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_close(struct grain_ring *r,
+							unsigned k, bool enq)
+{
+	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
+
+	if (!(side->flags & (enq ? GRAIN_RING_SP : GRAIN_RING_SC)))
+		return -ENOTSUP;
+	/* Nothing open: closing 0 slots (after a burst that opened none) is
+	 * fine, closing more is an error. */
+	if (side->zc == 0)
+		return k == 0 ? 0 : -ENOENT;
+	if (k > side->zc)
+		return -EINVAL;
+	side->zc = 0;
+	if (k == 0)
+		return 0;
+	/* Only we write our side's pos. */
+	const uint64_t pos =
+		atomic_load_explicit(&side->pos, memory_order_relaxed);
+	const uint64_t mask = side->mask;
+	if (!enq)
+		grain_impl_ring_publish(r, mask, pos, k, false, false, true);
+	else if (side->flags & GRAIN_RING_SC)
+		grain_impl_ring_publish(r, mask, pos, k, true, true, true);
+	else
+		grain_impl_ring_publish(r, mask, pos, k, true, true, false);
+	return 0;
+}
+
+/* The arguments of a reserve or peek are valid: a ring, a reservation to
+ * fill, and n at most the capacity (bulk) or INT32_MAX (burst). */
+static GRAIN_ALWAYS_INLINE bool
+grain_impl_ring_zc_args_ok(const struct grain_ring *r,
+			   const struct grain_ring_zc *zc, unsigned n,
+			   bool burst)
+{
+	return r != NULL && zc != NULL &&
+	       n <= (burst ? (unsigned)INT32_MAX : r->prod.mask + 1u);
+}
+
+static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_call(struct grain_ring *r,
+						       unsigned n, bool burst,
+						       bool enq,
+						       struct grain_ring_zc *zc)
+{
+	if (GRAIN_UNLIKELY(!grain_impl_ring_zc_args_ok(r, zc, n, burst)))
+		return -EINVAL;
+	return grain_impl_ring_zc_open(
+		r, n, burst, enq, zc, (char *)&grain_impl_ring_slots(r)->obj,
+		(unsigned)sizeof(struct grain_impl_ring_slot));
 }
 
 /*
@@ -659,6 +844,48 @@ GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring)
 GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring)
 {
 	return grain_ring_count(ring) == grain_ring_capacity(ring);
+}
+
+GRAIN_INLINE_API int grain_ring_try_reserve_bulk(struct grain_ring *ring,
+						 unsigned n,
+						 struct grain_ring_zc *zc)
+{
+	return grain_impl_ring_zc_call(ring, n, false, true, zc);
+}
+
+GRAIN_INLINE_API int grain_ring_try_reserve_burst(struct grain_ring *ring,
+						  unsigned n,
+						  struct grain_ring_zc *zc)
+{
+	return grain_impl_ring_zc_call(ring, n, true, true, zc);
+}
+
+GRAIN_INLINE_API int grain_ring_commit(struct grain_ring *ring, unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL))
+		return -EINVAL;
+	return grain_impl_ring_zc_close(ring, n, true);
+}
+
+GRAIN_INLINE_API int grain_ring_try_peek_bulk(struct grain_ring *ring,
+					      unsigned n,
+					      struct grain_ring_zc *zc)
+{
+	return grain_impl_ring_zc_call(ring, n, false, false, zc);
+}
+
+GRAIN_INLINE_API int grain_ring_try_peek_burst(struct grain_ring *ring,
+					       unsigned n,
+					       struct grain_ring_zc *zc)
+{
+	return grain_impl_ring_zc_call(ring, n, true, false, zc);
+}
+
+GRAIN_INLINE_API int grain_ring_release(struct grain_ring *ring, unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL))
+		return -EINVAL;
+	return grain_impl_ring_zc_close(ring, n, false);
 }
 
 #endif /* GRAIN_IMPL_RING_H */

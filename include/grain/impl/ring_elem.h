@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * impl/ring_elem.h - grain_ring_elem's layout and the bodies of
+ * ring_elem.h's inline calls (C only). Never include this file directly:
+ * include <grain/ring_elem.h>.
+ *
+ * A grain_ring_elem is a grain_ring (impl/ring.h) whose slots' object
+ * pointers go unused, followed by the element array (from the cache line
+ * after the slots); side->esize holds the element size. Every algorithm
+ * body is grain_ring's, compiled with elem set: the claim, the sequence
+ * checks (A1, A2, A1') and releases (R1, R2, R2') are the same, only the
+ * copy between claim and release moves esize bytes per position from or
+ * to the element array instead of a pointer from or to the slot.
+ */
+#ifndef GRAIN_IMPL_RING_ELEM_H
+#define GRAIN_IMPL_RING_ELEM_H
+
+#ifndef GRAIN_RING_ELEM_H
+#error "include <grain/ring_elem.h> instead of <grain/impl/ring_elem.h>"
+#endif
+
+struct grain_ring_elem {
+	struct grain_ring ring; /* the slots and the elements follow */
+};
+
+_Static_assert(sizeof(struct grain_ring_elem) == sizeof(struct grain_ring),
+	       "the slots follow the ring header as in a grain_ring");
+
+/* The argument checks and the body of the n-element calls: as
+ * grain_impl_ring_call(), on elements. */
+static GRAIN_ALWAYS_INLINE int
+grain_impl_ring_elem_call(struct grain_ring_elem *e, void *elems, unsigned n,
+			  bool burst, bool enq)
+{
+	if (GRAIN_UNLIKELY(e == NULL ||
+			   !grain_impl_ring_args_ok(&e->ring, elems, n, burst)))
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	unsigned k = enq ? grain_impl_ring_enqueue_any(&e->ring, elems, n,
+						       burst, true)
+			 : grain_impl_ring_dequeue_any(&e->ring, elems, n,
+						       burst, true);
+	if (burst)
+		return (int)k;
+	return k == n ? 0 : -EAGAIN;
+}
+
+static GRAIN_ALWAYS_INLINE int
+grain_impl_ring_elem_zc_call(struct grain_ring_elem *e, unsigned n, bool burst,
+			     bool enq, struct grain_ring_zc *zc)
+{
+	if (GRAIN_UNLIKELY(e == NULL ||
+			   !grain_impl_ring_zc_args_ok(&e->ring, zc, n, burst)))
+		return -EINVAL;
+	return grain_impl_ring_zc_open(&e->ring, n, burst, enq, zc,
+				       grain_impl_ring_data(&e->ring),
+				       e->ring.prod.esize);
+}
+
+/* The public inline calls of ring_elem.h (declared and documented there);
+ * exported from src/export.c as ring.h's are. */
+
+GRAIN_INLINE_API unsigned
+grain_ring_elem_capacity(const struct grain_ring_elem *ring)
+{
+	return GRAIN_LIKELY(ring != NULL) ? ring->ring.cons.mask + 1u : 0u;
+}
+
+GRAIN_INLINE_API unsigned
+grain_ring_elem_esize(const struct grain_ring_elem *ring)
+{
+	return GRAIN_LIKELY(ring != NULL) ? ring->ring.cons.esize : 0u;
+}
+
+GRAIN_INLINE_API int grain_ring_elem_try_enqueue(struct grain_ring_elem *ring,
+						 const void *elem)
+{
+	if (GRAIN_UNLIKELY(elem == NULL))
+		return -EINVAL;
+	/* Only read: the cast serves the shared body. */
+	return grain_impl_ring_elem_call(ring, (void *)(uintptr_t)elem, 1,
+					 false, true);
+}
+
+GRAIN_INLINE_API int grain_ring_elem_try_dequeue(struct grain_ring_elem *ring,
+						 void *elem)
+{
+	if (GRAIN_UNLIKELY(elem == NULL))
+		return -EINVAL;
+	return grain_impl_ring_elem_call(ring, elem, 1, false, false);
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_bulk(struct grain_ring_elem *ring,
+				 const void *elems, unsigned n)
+{
+	return grain_impl_ring_elem_call(ring, (void *)(uintptr_t)elems, n,
+					 false, true);
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_burst(struct grain_ring_elem *ring,
+				  const void *elems, unsigned n)
+{
+	return grain_impl_ring_elem_call(ring, (void *)(uintptr_t)elems, n,
+					 true, true);
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_bulk(struct grain_ring_elem *ring, void *elems,
+				 unsigned n)
+{
+	return grain_impl_ring_elem_call(ring, elems, n, false, false);
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
+				  unsigned n)
+{
+	return grain_impl_ring_elem_call(ring, elems, n, true, false);
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_reserve_bulk(struct grain_ring_elem *ring, unsigned n,
+				 struct grain_ring_zc *zc)
+{
+	return grain_impl_ring_elem_zc_call(ring, n, false, true, zc);
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_reserve_burst(struct grain_ring_elem *ring, unsigned n,
+				  struct grain_ring_zc *zc)
+{
+	return grain_impl_ring_elem_zc_call(ring, n, true, true, zc);
+}
+
+GRAIN_INLINE_API int grain_ring_elem_commit(struct grain_ring_elem *ring,
+					    unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL))
+		return -EINVAL;
+	return grain_impl_ring_zc_close(&ring->ring, n, true);
+}
+
+GRAIN_INLINE_API int grain_ring_elem_try_peek_bulk(struct grain_ring_elem *ring,
+						   unsigned n,
+						   struct grain_ring_zc *zc)
+{
+	return grain_impl_ring_elem_zc_call(ring, n, false, false, zc);
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_peek_burst(struct grain_ring_elem *ring, unsigned n,
+			       struct grain_ring_zc *zc)
+{
+	return grain_impl_ring_elem_zc_call(ring, n, true, false, zc);
+}
+
+GRAIN_INLINE_API int grain_ring_elem_release(struct grain_ring_elem *ring,
+					     unsigned n)
+{
+	if (GRAIN_UNLIKELY(ring == NULL))
+		return -EINVAL;
+	return grain_impl_ring_zc_close(&ring->ring, n, false);
+}
+
+GRAIN_INLINE_API unsigned
+grain_ring_elem_count(const struct grain_ring_elem *ring)
+{
+	return GRAIN_LIKELY(ring != NULL) ? grain_impl_ring_count(&ring->ring)
+					  : 0u;
+}
+
+GRAIN_INLINE_API unsigned
+grain_ring_elem_free_count(const struct grain_ring_elem *ring)
+{
+	return grain_ring_elem_capacity(ring) - grain_ring_elem_count(ring);
+}
+
+GRAIN_INLINE_API bool grain_ring_elem_empty(const struct grain_ring_elem *ring)
+{
+	return grain_ring_elem_count(ring) == 0;
+}
+
+GRAIN_INLINE_API bool grain_ring_elem_full(const struct grain_ring_elem *ring)
+{
+	return grain_ring_elem_count(ring) == grain_ring_elem_capacity(ring);
+}
+
+#endif /* GRAIN_IMPL_RING_ELEM_H */

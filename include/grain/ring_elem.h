@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file ring_elem.h
+ * @brief grain_ring_elem: a bounded FIFO queue of fixed-size elements,
+ *        copied in and out or built and read in place (zero copy).
+ *
+ * Contents
+ *   1. What it is, and what it shares with grain_ring
+ *   2. Lifecycle: memsize/init, create/destroy
+ *   3. Non-blocking operations: try_ (single, _bulk, _burst)
+ *   4. Blocking operations: _wait
+ *   5. Zero copy: reserve/commit, peek/release
+ *   6. Snapshots
+ *
+ * 1\. What it is
+ *
+ * A grain_ring whose slots hold elements of @c esize bytes, fixed at init
+ * (a multiple of 4, from 4 to GRAIN_RING_ELEM_MAX_SIZE), instead of
+ * pointers: an enqueue copies each element into the ring, a dequeue
+ * copies it out, and the zero-copy calls hand out the slots' memory
+ * itself. It is the same algorithm as grain_ring (ring.h, section 2),
+ * with the same modes (GRAIN_RING_MPMC, _MPSC, _SPMC, _SPSC), the same
+ * GRAIN_RING_WAIT flag and the same rules:
+ *   - the synchronization table of ring.h, section 1, holds as it is,
+ *     with zero copy as in ring.h, section 9 (reserve and commit on an SP
+ *     ring, peek and release on an SC ring; -ENOTSUP elsewhere);
+ *   - ordering: a successful enqueue or commit of an element
+ *     happens-before the dequeue or peek that returns it (release R1,
+ *     acquire A2), and the dequeue or release that frees a slot
+ *     happens-before the enqueue or reserve that reuses it (R2 or R2',
+ *     acquire A1 or A1'). Failed calls give no ordering;
+ *   - every call checks its pointers (common.h, section 1): int calls
+ *     return -EINVAL for a NULL ring or a NULL element array (n > 0),
+ *     snapshots read a NULL ring as empty with capacity 0, destroy(NULL)
+ *     does nothing.
+ *
+ * Layout. The ring keeps a 64-bit sequence per slot, as grain_ring, and
+ * the elements in an array of their own from a cache line: element i is
+ * at i * esize from it, so it is aligned to the largest power of two that
+ * divides esize (4 at least, 64 at most), and the elements of a
+ * reservation are contiguous in each of its two runs (stride esize).
+ *
+ * C and C++: as grain_ring (inline in C, exported calls from C++; struct
+ * grain_ring_elem is incomplete in C++).
+ */
+#ifndef GRAIN_RING_ELEM_H
+#define GRAIN_RING_ELEM_H
+
+#include <grain/ring.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest element size accepted, in bytes (1 MiB). */
+#define GRAIN_RING_ELEM_MAX_SIZE 0x100000u
+
+/** A ring of elements. Its layout is private (impl/ring_elem.h, C
+ * only). */
+struct grain_ring_elem;
+
+/* 2. Lifecycle */
+
+/**
+ * grain_ring_elem_memsize - bytes needed for a ring of @p capacity slots
+ * of @p esize bytes each.
+ * @return the size (a multiple of GRAIN_CACHELINE), or 0 if @p capacity is
+ *         not a power of two in [GRAIN_RING_MIN_CAPACITY,
+ *         GRAIN_RING_MAX_CAPACITY], @p esize is not a multiple of 4 in
+ *         [4, GRAIN_RING_ELEM_MAX_SIZE], or the size does not fit size_t.
+ * Thread safety: any thread.
+ */
+GRAIN_API size_t grain_ring_elem_memsize(unsigned capacity, unsigned esize);
+
+/**
+ * grain_ring_elem_init - make an empty ring in caller memory.
+ * @param ring      grain_ring_elem_memsize(@p capacity, @p esize) bytes
+ *                  aligned to GRAIN_CACHELINE.
+ * @param capacity  a power of two in [2, 2^31].
+ * @param esize     the element size: a multiple of 4 in [4,
+ *                  GRAIN_RING_ELEM_MAX_SIZE].
+ * @param flags     a grain_ring_mode, optionally | GRAIN_RING_WAIT.
+ * @return 0, or -EINVAL if @p ring is NULL or misaligned, or @p capacity,
+ *         @p esize or @p flags is invalid. Nothing needs releasing later.
+ * Thread safety: no other call on the same ring may run concurrently.
+ */
+GRAIN_API GRAIN_NODISCARD int grain_ring_elem_init(struct grain_ring_elem *ring,
+						   unsigned capacity,
+						   unsigned esize,
+						   unsigned flags);
+
+/**
+ * grain_ring_elem_create - allocate and initialise a ring.
+ * @param ringp     receives the ring; untouched on error.
+ * @param capacity  as grain_ring_elem_init().
+ * @param esize     as grain_ring_elem_init().
+ * @param flags     as grain_ring_elem_init().
+ * @param alloc     allocation hooks, or NULL for the default.
+ * @return 0, -EINVAL (as grain_ring_elem_init(), or @p ringp NULL) or
+ *         -ENOMEM. Thread safety: any thread.
+ */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_elem_create(struct grain_ring_elem **ringp, unsigned capacity,
+		       unsigned esize, unsigned flags,
+		       const struct grain_alloc *alloc);
+
+/**
+ * grain_ring_elem_destroy - free a ring from grain_ring_elem_create().
+ * NULL is a no-op. Thread safety: no other call on the ring may run
+ * concurrently, and no thread may sleep in a _wait call on it.
+ */
+GRAIN_API void grain_ring_elem_destroy(struct grain_ring_elem *ring);
+
+/** grain_ring_elem_capacity - the slot count (0 for NULL). Any thread. */
+GRAIN_INLINE_API unsigned
+grain_ring_elem_capacity(const struct grain_ring_elem *ring);
+
+/** grain_ring_elem_esize - the element size in bytes (0 for NULL). Any
+ * thread. */
+GRAIN_INLINE_API unsigned
+grain_ring_elem_esize(const struct grain_ring_elem *ring);
+
+/* 3. Non-blocking operations: as grain_ring's (ring.h, section 5), with
+ * element arrays (n * esize bytes, element i at i * esize) for object
+ * arrays. A failed call changes nothing. Ordering: as grain_ring's, per
+ * element: release (R1) for an enqueue, acquire (A2) for a dequeue, none
+ * on failure. Thread safety: ring.h, section 1. */
+
+/**
+ * grain_ring_elem_try_enqueue - copy one element (esize bytes at @p elem)
+ * into the ring.
+ * @return 0; -EAGAIN if the ring is full (or the producer's zero-copy
+ *         reservation is open); -EINVAL if @p ring or @p elem is NULL.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue(struct grain_ring_elem *ring, const void *elem);
+
+/**
+ * grain_ring_elem_try_dequeue - copy the oldest ready element out into
+ * @p elem (esize bytes, written on success only).
+ * @return 0; -EAGAIN if none is ready (or the consumer's peek is open);
+ *         -EINVAL if @p ring or @p elem is NULL.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue(struct grain_ring_elem *ring, void *elem);
+
+/**
+ * grain_ring_elem_try_enqueue_bulk - copy all @p n elements in, in order,
+ * or none.
+ * @return 0 (also for n == 0); -EAGAIN if fewer than @p n slots are free;
+ *         -EINVAL if @p ring is NULL, @p elems is NULL with n > 0, or @p n
+ *         exceeds the capacity.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_bulk(struct grain_ring_elem *ring,
+				 const void *elems, unsigned n);
+
+/**
+ * grain_ring_elem_try_enqueue_burst - copy in as many of the first @p n
+ * elements as fit.
+ * @return the number added, 0 to @p n; -EINVAL if @p ring is NULL,
+ *         @p elems is NULL with n > 0, or n > INT_MAX.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_burst(struct grain_ring_elem *ring,
+				  const void *elems, unsigned n);
+
+/**
+ * grain_ring_elem_try_dequeue_bulk - copy out exactly @p n elements, or
+ * none.
+ * @return 0 (also for n == 0); -EAGAIN if fewer than @p n are ready;
+ *         -EINVAL as grain_ring_elem_try_enqueue_bulk().
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_bulk(struct grain_ring_elem *ring, void *elems,
+				 unsigned n);
+
+/**
+ * grain_ring_elem_try_dequeue_burst - copy out up to @p n ready elements,
+ * oldest first.
+ * @return the number removed, 0 to @p n; -EINVAL as
+ *         grain_ring_elem_try_enqueue_burst().
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
+				  unsigned n);
+
+/*
+ * 4. Blocking operations: as grain_ring's (ring.h, section 6): a ring made
+ * with GRAIN_RING_WAIT, @p timeout_ns relative on CLOCK_MONOTONIC
+ * (negative: forever; 0: one attempt), woken by the other side's next
+ * successful call of any form, zero-copy commit and release included.
+ * Returns 0 (single and bulk; a bulk of n == 0 at once), the count 1 to
+ * @p n (burst), -ETIMEDOUT (nothing moved), or -EINVAL if @p ring is
+ * NULL or lacks GRAIN_RING_WAIT, the element pointer is NULL, a bulk
+ * @p n exceeds the capacity, or a burst @p n is 0 or over INT_MAX.
+ * Ordering and thread safety: as the try_ form.
+ */
+
+/** grain_ring_elem_enqueue_wait - try_enqueue, sleeping while full. */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_elem_enqueue_wait(struct grain_ring_elem *ring, const void *elem,
+			     int64_t timeout_ns);
+
+/** grain_ring_elem_dequeue_wait - try_dequeue, sleeping while empty. */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_elem_dequeue_wait(struct grain_ring_elem *ring, void *elem,
+			     int64_t timeout_ns);
+
+/** grain_ring_elem_enqueue_bulk_wait - until all @p n fit at once. */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_elem_enqueue_bulk_wait(struct grain_ring_elem *ring,
+				  const void *elems, unsigned n,
+				  int64_t timeout_ns);
+
+/** grain_ring_elem_enqueue_burst_wait - sleeping only while full. */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_elem_enqueue_burst_wait(struct grain_ring_elem *ring,
+				   const void *elems, unsigned n,
+				   int64_t timeout_ns);
+
+/** grain_ring_elem_dequeue_bulk_wait - until @p n are ready at once. */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_elem_dequeue_bulk_wait(struct grain_ring_elem *ring, void *elems,
+				  unsigned n, int64_t timeout_ns);
+
+/** grain_ring_elem_dequeue_burst_wait - sleeping only while empty. */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_elem_dequeue_burst_wait(struct grain_ring_elem *ring, void *elems,
+				   unsigned n, int64_t timeout_ns);
+
+/*
+ * 5. Zero copy: grain_ring's calls (ring.h, section 9) on element slots.
+ * The producer of an SP ring reserves slots, builds each element in place
+ * at grain_ring_zc_at(&zc, i) (esize bytes) and commits them; the
+ * consumer of an SC ring peeks, reads the elements in place and releases
+ * them. Modes, errors, the one open reservation per side, partial commit
+ * and release, ordering and thread safety are as there: -ENOTSUP on a
+ * multi side, -EBUSY for a second open, -EAGAIN (bulk) when there are not
+ * @p n slots, -EINVAL for NULL or an @p n too large (bulk: the capacity;
+ * burst: INT_MAX) or a commit/release of more than is open, -ENOENT for
+ * a commit/release of n > 0 with nothing open (n == 0 then returns 0).
+ * The slot memory belongs to the caller only between the open and the
+ * close.
+ */
+
+/** grain_ring_elem_try_reserve_bulk - grain_ring_try_reserve_bulk(). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_reserve_bulk(struct grain_ring_elem *ring, unsigned n,
+				 struct grain_ring_zc *zc);
+
+/** grain_ring_elem_try_reserve_burst - grain_ring_try_reserve_burst(). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_reserve_burst(struct grain_ring_elem *ring, unsigned n,
+				  struct grain_ring_zc *zc);
+
+/** grain_ring_elem_commit - grain_ring_commit(). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_commit(struct grain_ring_elem *ring, unsigned n);
+
+/** grain_ring_elem_try_peek_bulk - grain_ring_try_peek_bulk(). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_peek_bulk(struct grain_ring_elem *ring, unsigned n,
+			      struct grain_ring_zc *zc);
+
+/** grain_ring_elem_try_peek_burst - grain_ring_try_peek_burst(). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_peek_burst(struct grain_ring_elem *ring, unsigned n,
+			       struct grain_ring_zc *zc);
+
+/** grain_ring_elem_release - grain_ring_release(). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_release(struct grain_ring_elem *ring, unsigned n);
+
+/* 6. Snapshots: as grain_ring's (ring.h, section 7): relaxed, no
+ * ordering, approximate while other threads operate, always in [0,
+ * capacity]. Any thread. */
+
+/** grain_ring_elem_count - elements in the ring (0 for NULL). */
+GRAIN_INLINE_API unsigned
+grain_ring_elem_count(const struct grain_ring_elem *ring);
+
+/** grain_ring_elem_free_count - capacity - count (0 for NULL). */
+GRAIN_INLINE_API unsigned
+grain_ring_elem_free_count(const struct grain_ring_elem *ring);
+
+/** grain_ring_elem_empty - count == 0 (true for NULL). */
+GRAIN_INLINE_API bool grain_ring_elem_empty(const struct grain_ring_elem *ring);
+
+/** grain_ring_elem_full - count == capacity (true for NULL). */
+GRAIN_INLINE_API bool grain_ring_elem_full(const struct grain_ring_elem *ring);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* C: the layout and the inline bodies. */
+#ifndef __cplusplus
+#include <grain/impl/ring_elem.h>
+#endif
+
+#endif /* GRAIN_RING_ELEM_H */

@@ -1,0 +1,816 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test_ring_elem.c - grain_ring_elem, and zero copy on both ring kinds.
+ *
+ * Concurrency (one table, one body): P producers and C consumers move
+ * elements whose every word is derived from (producer, sequence) and
+ * whose last word is a checksum of the others; in every mode, with the
+ * copying calls and with zero copy where the mode offers it (partial
+ * commits and releases included), each element must arrive exactly once,
+ * intact, and in its producer's order at each consumer.
+ *
+ * Single thread: zero copy across the end of the slot array, a second
+ * reserve or peek, commit and release of more than is open, modes without
+ * zero copy, NULL arguments, full and empty, argument checks at init.
+ */
+#define _GNU_SOURCE
+#include <grain/ring_elem.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/test_util.h"
+
+/* --- elements ------------------------------------------------------------ */
+
+#define MAX_WORDS 64 /* 256-byte elements at most in these tests */
+
+static uint32_t word_of(uint32_t prod, uint32_t seq, unsigned i)
+{
+	uint64_t x = ((uint64_t)prod << 32 | seq) * 0x9e3779b97f4a7c15u;
+
+	x ^= (uint64_t)(i + 1) * 0xbf58476d1ce4e5b9u;
+	x ^= x >> 29;
+	return (uint32_t)x;
+}
+
+static uint32_t checksum(const uint32_t *w, unsigned words)
+{
+	uint32_t c = 0x811c9dc5u;
+
+	for (unsigned i = 0; i + 1 < words; i++)
+		c = (c ^ w[i]) * 0x01000193u;
+	return c;
+}
+
+/* Element (prod, seq) of @p esize bytes into dst: word 0 is prod << 24 |
+ * seq, the middle words are derived from it, the last is a checksum of the
+ * others (for esize 4 there is only word 0). */
+static void fill(void *dst, unsigned esize, uint32_t prod, uint32_t seq)
+{
+	uint32_t w[MAX_WORDS];
+	unsigned words = esize / 4;
+
+	w[0] = prod << 24 | seq;
+	for (unsigned i = 1; i + 1 < words; i++)
+		w[i] = word_of(prod, seq, i);
+	if (words > 1)
+		w[words - 1] = checksum(w, words);
+	memcpy(dst, w, esize);
+}
+
+/* Check an element's words; returns its (prod, seq) packed. */
+static uint64_t check_elem(const void *src, unsigned esize)
+{
+	uint32_t w[MAX_WORDS];
+	unsigned words = esize / 4;
+
+	memcpy(w, src, esize);
+	if (words > 1)
+		cr_assert_eq(w[words - 1], checksum(w, words),
+			     "element checksum");
+	uint32_t prod = w[0] >> 24, seq = w[0] & 0xffffffu;
+	for (unsigned i = 1; i + 1 < words; i++)
+		cr_assert_eq(w[i], word_of(prod, seq, i), "element word %u", i);
+	return (uint64_t)prod << 32 | seq;
+}
+
+/* --- concurrency --------------------------------------------------------- */
+
+enum how {
+	HOW_SINGLE, /* try_enqueue / try_dequeue */
+	HOW_BULK,   /* try_*_bulk, burst to finish */
+	HOW_BURST,  /* try_*_burst */
+	HOW_WAIT,   /* *_burst_wait (WAIT rings) */
+	HOW_ZC,	    /* reserve/commit on an SP side, peek/release on SC */
+};
+
+/* No pointers in a parameter: Criterion copies it into the test's own
+ * process, which may not share the addresses. */
+struct mt_case {
+	unsigned flags;
+	unsigned esize;
+	unsigned producers, consumers;
+	enum how how;
+};
+
+static const struct mt_case mt_cases[] = {
+	{ GRAIN_RING_MPMC, 16, 3, 3, HOW_SINGLE },
+	{ GRAIN_RING_MPMC, 64, 3, 3, HOW_BULK },
+	{ GRAIN_RING_MPMC, 24, 3, 3, HOW_BURST },
+	{ GRAIN_RING_MPMC | GRAIN_RING_WAIT, 16, 2, 2, HOW_WAIT },
+	{ GRAIN_RING_MPSC, 16, 3, 1, HOW_BURST },
+	{ GRAIN_RING_MPSC, 64, 3, 1, HOW_ZC },
+	{ GRAIN_RING_SPMC, 8, 1, 3, HOW_BULK },
+	{ GRAIN_RING_SPMC, 16, 1, 3, HOW_ZC },
+	{ GRAIN_RING_SPSC, 4, 1, 1, HOW_SINGLE },
+	{ GRAIN_RING_SPSC, 64, 1, 1, HOW_BURST },
+	{ GRAIN_RING_SPSC, 16, 1, 1, HOW_ZC },
+	{ GRAIN_RING_SPSC, 256, 1, 1, HOW_ZC },
+	{ GRAIN_RING_SPSC | GRAIN_RING_WAIT, 64, 1, 1, HOW_ZC },
+};
+
+#define MT_CAP 64
+#define MT_BATCH 8
+#define WAIT_NS (60 * INT64_C(1000000000)) /* a lost wake-up fails */
+
+struct mt_run {
+	const struct mt_case *c;
+	struct grain_ring_elem *r;
+	unsigned per_producer;
+	_Atomic(unsigned) *seen;   /* per element: times dequeued */
+	_Atomic(unsigned) taken;   /* elements dequeued, all consumers */
+	_Atomic(unsigned) next_id; /* thread ids */
+};
+
+struct mt_thread {
+	struct mt_run *run;
+	pthread_t tid;
+	unsigned id;
+};
+
+static bool zc_prod(const struct mt_case *c)
+{
+	return c->how == HOW_ZC && (c->flags & GRAIN_RING_SP);
+}
+
+static bool zc_cons(const struct mt_case *c)
+{
+	return c->how == HOW_ZC && (c->flags & GRAIN_RING_SC);
+}
+
+static void *producer(void *arg)
+{
+	struct mt_thread *t = arg;
+	struct mt_run *run = t->run;
+	const struct mt_case *c = run->c;
+	const unsigned esize = c->esize;
+	alignas(8) unsigned char buf[MT_BATCH * MAX_WORDS * 4];
+	uint64_t rng = t->id * 7 + 1;
+	unsigned seq = 0;
+
+	while (seq < run->per_producer) {
+		unsigned want = 1 + (unsigned)(test_rand(&rng) % MT_BATCH);
+		int k;
+
+		if (want > run->per_producer - seq)
+			want = run->per_producer - seq;
+		if (zc_prod(c)) {
+			struct grain_ring_zc zc;
+
+			k = grain_ring_elem_try_reserve_burst(run->r, want,
+							      &zc);
+			cr_assert(k >= 0 && (unsigned)k <= want);
+			cr_assert_eq(zc.n, (unsigned)k);
+			/* Fill them all, publish a prefix: the rest is
+			 * built again, from the same slots, next time. */
+			for (unsigned i = 0; i < (unsigned)k; i++)
+				fill(grain_ring_zc_at(&zc, i), esize, t->id,
+				     seq + i);
+			if (k > 1 && test_rand(&rng) % 4 == 0)
+				k--;
+			cr_assert_eq(
+				grain_ring_elem_commit(run->r, (unsigned)k), 0);
+		} else {
+			if (c->how == HOW_SINGLE)
+				want = 1;
+			for (unsigned i = 0; i < want; i++)
+				fill(buf + i * esize, esize, t->id, seq + i);
+			switch (c->how) {
+			case HOW_SINGLE:
+				k = grain_ring_elem_try_enqueue(run->r, buf);
+				cr_assert(k == 0 || k == -EAGAIN);
+				k = k == 0 ? 1 : 0;
+				break;
+			case HOW_BULK:
+				k = grain_ring_elem_try_enqueue_bulk(run->r,
+								     buf, want);
+				cr_assert(k == 0 || k == -EAGAIN);
+				k = k == 0 ? (int)want : 0;
+				break;
+			case HOW_WAIT:
+				k = grain_ring_elem_enqueue_burst_wait(
+					run->r, buf, want, WAIT_NS);
+				cr_assert(k >= 1, "burst_wait: %d", k);
+				break;
+			default:
+				k = grain_ring_elem_try_enqueue_burst(
+					run->r, buf, want);
+				break;
+			}
+		}
+		cr_assert(k >= 0 && (unsigned)k <= want);
+		seq += (unsigned)k;
+		if (k == 0)
+			sched_yield();
+	}
+	return NULL;
+}
+
+static void take(struct mt_run *run, const void *elem, uint32_t *last)
+{
+	uint64_t ps = check_elem(elem, run->c->esize);
+	uint32_t prod = (uint32_t)(ps >> 32), seq = (uint32_t)ps;
+
+	cr_assert_lt(prod, run->c->producers, "producer id");
+	cr_assert_lt(seq, run->per_producer, "sequence");
+	/* FIFO per producer at this consumer. */
+	cr_assert(seq + 1 > last[prod], "producer %u: %u after %u", prod, seq,
+		  last[prod] - 1);
+	last[prod] = seq + 1;
+	atomic_fetch_add(&run->seen[prod * run->per_producer + seq], 1);
+}
+
+static void *consumer(void *arg)
+{
+	struct mt_thread *t = arg;
+	struct mt_run *run = t->run;
+	const struct mt_case *c = run->c;
+	const unsigned esize = c->esize;
+	const unsigned total = c->producers * run->per_producer;
+	alignas(8) unsigned char buf[MT_BATCH * MAX_WORDS * 4];
+	uint32_t last[8] = { 0 };
+	uint64_t rng = t->id * 13 + 5;
+
+	while (atomic_load(&run->taken) < total) {
+		unsigned want = 1 + (unsigned)(test_rand(&rng) % MT_BATCH);
+		int k;
+
+		if (zc_cons(c)) {
+			struct grain_ring_zc zc;
+
+			k = grain_ring_elem_try_peek_burst(run->r, want, &zc);
+			cr_assert(k >= 0 && (unsigned)k <= want);
+			/* Release a prefix; the rest is peeked again. */
+			if (k > 1 && test_rand(&rng) % 4 == 0)
+				k--;
+			for (unsigned i = 0; i < (unsigned)k; i++)
+				take(run, grain_ring_zc_at(&zc, i), last);
+			cr_assert_eq(grain_ring_elem_release(run->r,
+							     (unsigned)k),
+				     0);
+		} else {
+			switch (c->how) {
+			case HOW_SINGLE:
+				k = grain_ring_elem_try_dequeue(run->r, buf);
+				cr_assert(k == 0 || k == -EAGAIN);
+				k = k == 0 ? 1 : 0;
+				break;
+			case HOW_BULK:
+				k = grain_ring_elem_try_dequeue_bulk(run->r,
+								     buf, want);
+				cr_assert(k == 0 || k == -EAGAIN);
+				k = k == 0 ? (int)want
+					   : grain_ring_elem_try_dequeue_burst(
+						     run->r, buf, want);
+				break;
+			case HOW_WAIT:
+				/* Short waits: the others' last element may
+				 * already be taken. */
+				k = grain_ring_elem_dequeue_burst_wait(
+					run->r, buf, want, 1000000);
+				cr_assert(k >= 1 || k == -ETIMEDOUT);
+				if (k < 0)
+					k = 0;
+				break;
+			default:
+				k = grain_ring_elem_try_dequeue_burst(
+					run->r, buf, want);
+				break;
+			}
+			cr_assert(k >= 0 && (unsigned)k <= want);
+			for (unsigned i = 0; i < (unsigned)k; i++)
+				take(run, buf + i * esize, last);
+		}
+		atomic_fetch_add(&run->taken, (unsigned)k);
+		if (k == 0)
+			sched_yield();
+	}
+	return NULL;
+}
+
+ParameterizedTestParameters(ring_elem, exactly_once_fifo)
+{
+	return cr_make_param_array(struct mt_case, (void *)mt_cases,
+				   sizeof(mt_cases) / sizeof(mt_cases[0]));
+}
+
+ParameterizedTest(const struct mt_case *c, ring_elem, exactly_once_fifo,
+		  .timeout = 240)
+{
+	struct mt_run run = { .c = c, .per_producer = test_scale(40000) };
+	struct mt_thread th[8];
+	const unsigned total = c->producers * run.per_producer;
+	unsigned n = 0;
+
+	cr_assert_eq(grain_ring_elem_create(&run.r, MT_CAP, c->esize, c->flags,
+					    NULL),
+		     0);
+	run.seen = calloc(total, sizeof(*run.seen));
+	cr_assert_not_null(run.seen);
+	for (unsigned i = 0; i < c->producers; i++, n++) {
+		th[n] = (struct mt_thread){ &run, 0, i };
+		cr_assert_eq(pthread_create(&th[n].tid, NULL, producer, &th[n]),
+			     0);
+	}
+	for (unsigned i = 0; i < c->consumers; i++, n++) {
+		th[n] = (struct mt_thread){ &run, 0, 100 + i };
+		cr_assert_eq(pthread_create(&th[n].tid, NULL, consumer, &th[n]),
+			     0);
+	}
+	for (unsigned i = 0; i < n; i++)
+		cr_assert_eq(pthread_join(th[i].tid, NULL), 0);
+
+	cr_assert_eq(atomic_load(&run.taken), total);
+	for (unsigned i = 0; i < total; i++)
+		cr_assert_eq(atomic_load(&run.seen[i]), 1u,
+			     "mode %#x how %d: element %u seen %u times",
+			     c->flags, (int)c->how, i,
+			     atomic_load(&run.seen[i]));
+	cr_assert(grain_ring_elem_empty(run.r));
+	free(run.seen);
+	grain_ring_elem_destroy(run.r);
+}
+
+/* --- zero copy, one thread ----------------------------------------------- */
+
+/* A ring of either kind behind one set of calls, so that the zero-copy
+ * tests run on both. */
+struct any_ring {
+	bool elem;
+	struct grain_ring *p;
+	struct grain_ring_elem *e;
+	unsigned esize; /* sizeof(void *) for a pointer ring */
+};
+
+static struct any_ring any_make(bool elem, unsigned cap, unsigned esize,
+				unsigned flags)
+{
+	struct any_ring a = { elem, NULL, NULL,
+			      elem ? esize : (unsigned)sizeof(void *) };
+
+	if (elem)
+		cr_assert_eq(grain_ring_elem_create(&a.e, cap, esize, flags,
+						    NULL),
+			     0);
+	else
+		cr_assert_eq(grain_ring_create(&a.p, cap, flags, NULL), 0);
+	return a;
+}
+
+static void any_destroy(struct any_ring *a)
+{
+	grain_ring_destroy(a->p);
+	grain_ring_elem_destroy(a->e);
+}
+
+static int any_reserve(struct any_ring *a, unsigned n, bool burst,
+		       struct grain_ring_zc *zc)
+{
+	if (a->elem)
+		return burst ? grain_ring_elem_try_reserve_burst(a->e, n, zc)
+			     : grain_ring_elem_try_reserve_bulk(a->e, n, zc);
+	return burst ? grain_ring_try_reserve_burst(a->p, n, zc)
+		     : grain_ring_try_reserve_bulk(a->p, n, zc);
+}
+
+static int any_peek(struct any_ring *a, unsigned n, bool burst,
+		    struct grain_ring_zc *zc)
+{
+	if (a->elem)
+		return burst ? grain_ring_elem_try_peek_burst(a->e, n, zc)
+			     : grain_ring_elem_try_peek_bulk(a->e, n, zc);
+	return burst ? grain_ring_try_peek_burst(a->p, n, zc)
+		     : grain_ring_try_peek_bulk(a->p, n, zc);
+}
+
+static int any_commit(struct any_ring *a, unsigned n)
+{
+	return a->elem ? grain_ring_elem_commit(a->e, n)
+		       : grain_ring_commit(a->p, n);
+}
+
+static int any_release(struct any_ring *a, unsigned n)
+{
+	return a->elem ? grain_ring_elem_release(a->e, n)
+		       : grain_ring_release(a->p, n);
+}
+
+static unsigned any_count(struct any_ring *a)
+{
+	return a->elem ? grain_ring_elem_count(a->e) : grain_ring_count(a->p);
+}
+
+/* Element v into slot memory (a pointer ring stores (void *)v). */
+static void any_put(struct any_ring *a, void *slot, uint32_t v)
+{
+	if (a->elem)
+		fill(slot, a->esize, 7, v);
+	else
+		*(void **)slot = (void *)(uintptr_t)(v + 1);
+}
+
+static uint32_t any_get(struct any_ring *a, const void *slot)
+{
+	if (a->elem) {
+		uint64_t ps = check_elem(slot, a->esize);
+		cr_assert_eq(ps >> 32, 7u);
+		return (uint32_t)ps;
+	}
+	return (uint32_t)((uintptr_t) * (void *const *)slot - 1);
+}
+
+/* Copy-enqueue v; copy-dequeue one and return it. */
+static int any_enqueue(struct any_ring *a, uint32_t v)
+{
+	if (a->elem) {
+		alignas(8) unsigned char b[MAX_WORDS * 4];
+		fill(b, a->esize, 7, v);
+		return grain_ring_elem_try_enqueue(a->e, b);
+	}
+	return grain_ring_try_enqueue(a->p, (void *)(uintptr_t)(v + 1));
+}
+
+static int any_dequeue(struct any_ring *a, uint32_t *v)
+{
+	int rc;
+
+	if (a->elem) {
+		alignas(8) unsigned char b[MAX_WORDS * 4];
+		rc = grain_ring_elem_try_dequeue(a->e, b);
+		if (rc == 0)
+			*v = any_get(a, b);
+	} else {
+		void *o;
+		rc = grain_ring_try_dequeue(a->p, &o);
+		if (rc == 0)
+			*v = (uint32_t)((uintptr_t)o - 1);
+	}
+	return rc;
+}
+
+struct zc_case {
+	bool elem;
+	unsigned esize;
+	unsigned flags;
+};
+
+/* Zero copy on both sides needs SPSC; the one-sided cases use the copying
+ * calls on the other side. */
+static const struct zc_case zc_cases[] = {
+	{ false, 0, GRAIN_RING_SPSC },
+	{ false, 0, GRAIN_RING_SPMC },
+	{ false, 0, GRAIN_RING_MPSC },
+	{ false, 0, GRAIN_RING_SPSC | GRAIN_RING_WAIT },
+	{ true, 4, GRAIN_RING_SPSC },
+	{ true, 16, GRAIN_RING_SPSC },
+	{ true, 64, GRAIN_RING_SPMC },
+	{ true, 24, GRAIN_RING_MPSC },
+	{ true, 128, GRAIN_RING_SPSC | GRAIN_RING_WAIT },
+};
+#define NZC (sizeof(zc_cases) / sizeof(zc_cases[0]))
+
+ParameterizedTestParameters(ring_zc, across_wrap)
+{
+	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
+}
+
+/* Positions cap - 3 .. cap + 2: three slots at the end of the array,
+ * three at its start. */
+ParameterizedTest(const struct zc_case *zcc, ring_zc, across_wrap)
+{
+	const unsigned cap = 16;
+	struct any_ring a = any_make(zcc->elem, cap, zcc->esize, zcc->flags);
+	const bool sp = zcc->flags & GRAIN_RING_SP;
+	const bool sc = zcc->flags & GRAIN_RING_SC;
+	struct grain_ring_zc zc, pk;
+	uint32_t v = 0, got;
+
+	for (unsigned i = 0; i < cap - 3; i++) {
+		cr_assert_eq(any_enqueue(&a, i), 0);
+		cr_assert_eq(any_dequeue(&a, &got), 0);
+		cr_assert_eq(got, i);
+	}
+	v = cap - 3;
+	if (sp) {
+		cr_assert_eq(any_reserve(&a, 6, false, &zc), 0);
+		cr_assert_eq(zc.n, 6u);
+		cr_assert_eq(zc.len[0], 3u);
+		cr_assert_eq(zc.len[1], 3u);
+		if (a.elem)
+			cr_assert_eq(zc.stride, a.esize);
+		else
+			cr_assert_geq(zc.stride, sizeof(void *));
+		/* The second run starts at slot 0, the first ends at the
+		 * array's last slot. */
+		cr_assert_eq((char *)zc.span[0] + 3 * (size_t)zc.stride,
+			     (char *)zc.span[1] + cap * (size_t)zc.stride);
+		cr_assert_null(grain_ring_zc_at(&zc, 6));
+		for (unsigned i = 0; i < 6; i++)
+			any_put(&a, grain_ring_zc_at(&zc, i), v + i);
+		cr_assert_eq(any_count(&a), 0u, "reserved slots are free");
+		cr_assert_eq(any_commit(&a, 6), 0);
+	} else {
+		for (unsigned i = 0; i < 6; i++)
+			cr_assert_eq(any_enqueue(&a, v + i), 0);
+	}
+	cr_assert_eq(any_count(&a), 6u);
+	if (sc) {
+		cr_assert_eq(any_peek(&a, 8, true, &pk), 6);
+		cr_assert_eq(pk.len[0], 3u);
+		cr_assert_eq(pk.len[1], 3u);
+		if (sp)
+			cr_assert(memcmp(&zc, &pk, sizeof(zc)) == 0,
+				  "peek sees the committed slots");
+		for (unsigned i = 0; i < 6; i++)
+			cr_assert_eq(any_get(&a, grain_ring_zc_at(&pk, i)),
+				     v + i);
+		cr_assert_eq(any_count(&a), 6u, "peeked slots are used");
+		cr_assert_eq(any_release(&a, 6), 0);
+	} else {
+		for (unsigned i = 0; i < 6; i++) {
+			cr_assert_eq(any_dequeue(&a, &got), 0);
+			cr_assert_eq(got, v + i);
+		}
+	}
+	cr_assert_eq(any_count(&a), 0u);
+	any_destroy(&a);
+}
+
+ParameterizedTestParameters(ring_zc, misuse)
+{
+	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
+}
+
+/* A second open, a close of more than is open or with nothing open, copy
+ * calls while open, partial commit and release: error codes, and the ring
+ * still works and holds exactly what was published. */
+ParameterizedTest(const struct zc_case *zcc, ring_zc, misuse)
+{
+	const unsigned cap = 8;
+	struct any_ring a = any_make(zcc->elem, cap, zcc->esize, zcc->flags);
+	const bool sp = zcc->flags & GRAIN_RING_SP;
+	const bool sc = zcc->flags & GRAIN_RING_SC;
+	struct grain_ring_zc zc, zc2;
+	uint32_t got;
+
+	if (sp) {
+		cr_assert_eq(any_commit(&a, 1), -ENOENT);
+		cr_assert_eq(any_commit(&a, 0), 0,
+			     "nothing open, nothing to do");
+		cr_assert_eq(any_reserve(&a, 4, false, &zc), 0);
+		memset(&zc2, 0xa5, sizeof(zc2));
+		cr_assert_eq(any_reserve(&a, 1, false, &zc2), -EBUSY);
+		cr_assert_eq(any_reserve(&a, 1, true, &zc2), -EBUSY);
+		cr_assert_eq(zc2.n, 0xa5a5a5a5u, "untouched on error");
+		cr_assert_eq(any_enqueue(&a, 99), -EAGAIN,
+			     "no copy enqueue into a reservation");
+		cr_assert_eq(any_commit(&a, 5), -EINVAL);
+		for (unsigned i = 0; i < 4; i++)
+			any_put(&a, grain_ring_zc_at(&zc, i), i);
+		/* Partial commit: 0 and 1 go, 2 and 3 are built again. */
+		cr_assert_eq(any_commit(&a, 2), 0);
+		cr_assert_eq(any_commit(&a, 1), -ENOENT);
+		cr_assert_eq(any_count(&a), 2u);
+		cr_assert_eq(any_reserve(&a, 6, false, &zc2), 0);
+		cr_assert_eq(zc2.span[0], grain_ring_zc_at(&zc, 2),
+			     "the uncommitted slots come again");
+		cr_assert_eq(any_reserve(&a, 0, false, &zc), -EBUSY);
+		for (unsigned i = 0; i < 6; i++)
+			any_put(&a, grain_ring_zc_at(&zc2, i), 2 + i);
+		cr_assert_eq(any_commit(&a, 6), 0);
+		/* Full: bulk fails, burst reserves nothing, n == 0 opens
+		 * nothing. */
+		cr_assert_eq(any_reserve(&a, 1, false, &zc), -EAGAIN);
+		cr_assert_eq(any_reserve(&a, 4, true, &zc), 0);
+		cr_assert_eq(zc.n, 0u);
+		cr_assert_null(zc.span[0]);
+		cr_assert_eq(any_commit(&a, 1), -ENOENT, "nothing opened");
+		cr_assert_eq(any_reserve(&a, 0, false, &zc), 0);
+		cr_assert_eq(any_reserve(&a, cap + 1, false, &zc), -EINVAL);
+	} else {
+		cr_assert_eq(any_reserve(&a, 1, false, &zc), -ENOTSUP);
+		cr_assert_eq(any_reserve(&a, 1, true, &zc), -ENOTSUP);
+		cr_assert_eq(any_commit(&a, 0), -ENOTSUP);
+		for (unsigned i = 0; i < cap; i++)
+			cr_assert_eq(any_enqueue(&a, i), 0);
+	}
+	cr_assert_eq(any_count(&a), cap);
+	cr_assert_eq(any_enqueue(&a, 99), -EAGAIN);
+
+	if (sc) {
+		cr_assert_eq(any_release(&a, 1), -ENOENT);
+		cr_assert_eq(any_peek(&a, 3, false, &zc), 0);
+		cr_assert_eq(any_peek(&a, 1, true, &zc2), -EBUSY);
+		cr_assert_eq(any_dequeue(&a, &got), -EAGAIN,
+			     "no copy dequeue out of a peek");
+		cr_assert_eq(any_release(&a, 4), -EINVAL);
+		for (unsigned i = 0; i < 3; i++)
+			cr_assert_eq(any_get(&a, grain_ring_zc_at(&zc, i)), i);
+		cr_assert_eq(any_release(&a, 1), 0);
+		cr_assert_eq(any_count(&a), cap - 1);
+		/* Released 0; 1 and 2 are peeked again. */
+		cr_assert_eq(any_peek(&a, cap, false, &zc), -EAGAIN);
+		cr_assert_eq(any_peek(&a, cap, true, &zc), (int)cap - 1);
+		for (unsigned i = 0; i < cap - 1; i++)
+			cr_assert_eq(any_get(&a, grain_ring_zc_at(&zc, i)),
+				     1 + i);
+		cr_assert_eq(any_release(&a, cap - 1), 0);
+		cr_assert_eq(any_peek(&a, 1, false, &zc), -EAGAIN);
+		cr_assert_eq(any_peek(&a, 1, true, &zc), 0);
+		cr_assert_eq(any_release(&a, 1), -ENOENT);
+		cr_assert_eq(any_release(&a, 0), 0);
+	} else {
+		cr_assert_eq(any_peek(&a, 1, false, &zc), -ENOTSUP);
+		cr_assert_eq(any_peek(&a, 1, true, &zc), -ENOTSUP);
+		cr_assert_eq(any_release(&a, 0), -ENOTSUP);
+		for (unsigned i = 0; i < cap; i++) {
+			cr_assert_eq(any_dequeue(&a, &got), 0);
+			cr_assert_eq(got, i);
+		}
+	}
+	cr_assert_eq(any_count(&a), 0u);
+	any_destroy(&a);
+}
+
+/* Multi sides have no zero copy, on either kind of ring. */
+Test(ring_zc, multi_sides_are_not_supported)
+{
+	struct grain_ring *p;
+	struct grain_ring_elem *e;
+	struct grain_ring_zc zc;
+
+	cr_assert_eq(grain_ring_create(&p, 8, GRAIN_RING_MPMC, NULL), 0);
+	cr_assert_eq(grain_ring_elem_create(&e, 8, 16, GRAIN_RING_MPMC, NULL),
+		     0);
+	cr_assert_eq(grain_ring_try_reserve_bulk(p, 1, &zc), -ENOTSUP);
+	cr_assert_eq(grain_ring_try_peek_burst(p, 1, &zc), -ENOTSUP);
+	cr_assert_eq(grain_ring_commit(p, 0), -ENOTSUP);
+	cr_assert_eq(grain_ring_release(p, 0), -ENOTSUP);
+	cr_assert_eq(grain_ring_elem_try_reserve_burst(e, 1, &zc), -ENOTSUP);
+	cr_assert_eq(grain_ring_elem_try_peek_bulk(e, 1, &zc), -ENOTSUP);
+	cr_assert_eq(grain_ring_elem_commit(e, 0), -ENOTSUP);
+	cr_assert_eq(grain_ring_elem_release(e, 0), -ENOTSUP);
+	grain_ring_elem_destroy(e);
+	grain_ring_destroy(p);
+}
+
+/* A consumer asleep in a _wait call is woken by a commit, a producer by a
+ * release. */
+static void *wait_one(void *arg)
+{
+	struct grain_ring_elem *e = arg;
+	alignas(8) unsigned char b[64];
+
+	cr_assert_eq(grain_ring_elem_dequeue_wait(e, b, WAIT_NS), 0);
+	cr_assert_eq(check_elem(b, 64), (uint64_t)3 << 32 | 9);
+	return NULL;
+}
+
+Test(ring_zc, commit_wakes_sleepers)
+{
+	struct grain_ring_elem *e;
+	struct grain_ring_zc zc;
+	pthread_t t;
+
+	cr_assert_eq(grain_ring_elem_create(&e, 4, 64,
+					    GRAIN_RING_SPSC | GRAIN_RING_WAIT,
+					    NULL),
+		     0);
+	cr_assert_eq(pthread_create(&t, NULL, wait_one, e), 0);
+	cr_assert_eq(grain_ring_elem_try_reserve_bulk(e, 1, &zc), 0);
+	fill(zc.span[0], 64, 3, 9);
+	cr_assert_eq(grain_ring_elem_commit(e, 1), 0);
+	cr_assert_eq(pthread_join(t, NULL), 0);
+	grain_ring_elem_destroy(e);
+}
+
+/* --- grain_ring_elem, one thread ----------------------------------------- */
+
+Test(ring_elem, full_empty_and_contents)
+{
+	struct grain_ring_elem *e;
+	alignas(8) unsigned char in[16 * 40], out[16 * 40];
+
+	cr_assert_eq(grain_ring_elem_create(&e, 32, 40, GRAIN_RING_MPMC, NULL),
+		     0);
+	cr_assert_eq(grain_ring_elem_capacity(e), 32u);
+	cr_assert_eq(grain_ring_elem_esize(e), 40u);
+	cr_assert(grain_ring_elem_empty(e));
+	cr_assert_eq(grain_ring_elem_try_dequeue(e, out), -EAGAIN);
+	cr_assert_eq(grain_ring_elem_try_dequeue_burst(e, out, 4), 0);
+	for (unsigned i = 0; i < 16; i++)
+		fill(in + i * 40, 40, 1, i);
+	cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, in, 16), 0);
+	cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, in, 16), 0);
+	cr_assert(grain_ring_elem_full(e));
+	cr_assert_eq(grain_ring_elem_free_count(e), 0u);
+	cr_assert_eq(grain_ring_elem_try_enqueue(e, in), -EAGAIN);
+	cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, in, 1), -EAGAIN);
+	cr_assert_eq(grain_ring_elem_try_enqueue_burst(e, in, 3), 0);
+	cr_assert_eq(grain_ring_elem_try_dequeue_bulk(e, out, 33), -EINVAL);
+	for (unsigned round = 0; round < 2; round++) {
+		memset(out, 0, sizeof(out));
+		cr_assert_eq(grain_ring_elem_try_dequeue_burst(e, out, 16), 16);
+		cr_assert(memcmp(in, out, sizeof(in)) == 0);
+	}
+	cr_assert(grain_ring_elem_empty(e));
+	cr_assert_eq(grain_ring_elem_try_dequeue_bulk(e, out, 1), -EAGAIN);
+	grain_ring_elem_destroy(e);
+}
+
+Test(ring_elem, init_checks_its_arguments)
+{
+	static const unsigned bad_esize[] = {
+		0, 1, 2, 3, 6, 10, GRAIN_RING_ELEM_MAX_SIZE + 4
+	};
+	alignas(64) static unsigned char mem[8192];
+	struct grain_ring_elem *e = (struct grain_ring_elem *)(void *)mem;
+
+	for (unsigned i = 0; i < sizeof(bad_esize) / sizeof(*bad_esize); i++) {
+		cr_assert_eq(grain_ring_elem_memsize(8, bad_esize[i]), 0u);
+		cr_assert_eq(grain_ring_elem_init(e, 8, bad_esize[i], 0),
+			     -EINVAL);
+		cr_assert_eq(grain_ring_elem_create(&e, 8, bad_esize[i], 0,
+						    NULL),
+			     -EINVAL);
+	}
+	cr_assert_eq(grain_ring_elem_memsize(3, 8), 0u);
+	cr_assert_eq(grain_ring_elem_memsize(0, 8), 0u);
+	cr_assert_geq(grain_ring_elem_memsize(8, 64),
+		      grain_ring_memsize(8) + 8 * 64);
+	cr_assert_eq(grain_ring_elem_memsize(8, 64) % GRAIN_CACHELINE, 0u);
+	cr_assert_eq(grain_ring_elem_init(e, 8, 8, 0x80), -EINVAL);
+	cr_assert_eq(grain_ring_elem_init((void *)(mem + 4), 8, 8, 0), -EINVAL);
+	cr_assert_leq(grain_ring_elem_memsize(8, 64), sizeof(mem));
+	cr_assert_eq(grain_ring_elem_init(e, 8, 64, GRAIN_RING_SPSC), 0);
+	alignas(8) unsigned char b[64];
+	fill(b, 64, 2, 5);
+	cr_assert_eq(grain_ring_elem_try_enqueue(e, b), 0);
+	memset(b, 0, sizeof(b));
+	cr_assert_eq(grain_ring_elem_try_dequeue(e, b), 0);
+	cr_assert_eq(check_elem(b, 64), (uint64_t)2 << 32 | 5);
+	grain_ring_elem_destroy(e); /* caller memory: a no-op */
+}
+
+Test(ring_elem, null_arguments)
+{
+	struct grain_ring_elem *e;
+	struct grain_ring_zc zc;
+	unsigned char b[16];
+
+	cr_assert_eq(grain_ring_elem_capacity(NULL), 0u);
+	cr_assert_eq(grain_ring_elem_esize(NULL), 0u);
+	cr_assert_eq(grain_ring_elem_count(NULL), 0u);
+	cr_assert_eq(grain_ring_elem_free_count(NULL), 0u);
+	cr_assert(grain_ring_elem_empty(NULL));
+	cr_assert(grain_ring_elem_full(NULL));
+	grain_ring_elem_destroy(NULL);
+	cr_assert_null(grain_ring_zc_at(NULL, 0));
+	cr_assert_eq(grain_ring_elem_init(NULL, 8, 8, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_create(NULL, 8, 8, 0, NULL), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_enqueue(NULL, b), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_dequeue(NULL, b), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_enqueue_bulk(NULL, b, 1), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_dequeue_burst(NULL, b, 1), -EINVAL);
+	cr_assert_eq(grain_ring_elem_enqueue_wait(NULL, b, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_bulk_wait(NULL, b, 1, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_reserve_bulk(NULL, 1, &zc), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_peek_burst(NULL, 1, &zc), -EINVAL);
+	cr_assert_eq(grain_ring_elem_commit(NULL, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_release(NULL, 0), -EINVAL);
+	cr_assert_eq(grain_ring_try_reserve_burst(NULL, 1, &zc), -EINVAL);
+	cr_assert_eq(grain_ring_try_peek_bulk(NULL, 1, &zc), -EINVAL);
+	cr_assert_eq(grain_ring_commit(NULL, 0), -EINVAL);
+	cr_assert_eq(grain_ring_release(NULL, 0), -EINVAL);
+
+	cr_assert_eq(grain_ring_elem_create(&e, 8, 16,
+					    GRAIN_RING_SPSC | GRAIN_RING_WAIT,
+					    NULL),
+		     0);
+	cr_assert_eq(grain_ring_elem_try_enqueue(e, NULL), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_dequeue(e, NULL), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, NULL, 1), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, NULL, 0), 0);
+	cr_assert_eq(grain_ring_elem_try_dequeue_burst(e, NULL, 2), -EINVAL);
+	cr_assert_eq(grain_ring_elem_enqueue_wait(e, NULL, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_wait(e, NULL, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_enqueue_burst_wait(e, b, 0, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_bulk_wait(e, b, 0, 0), 0);
+	cr_assert_eq(grain_ring_elem_dequeue_bulk_wait(e, b, 9, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_wait(e, b, 0), -ETIMEDOUT);
+	cr_assert_eq(grain_ring_elem_try_reserve_bulk(e, 1, NULL), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_peek_bulk(e, 1, NULL), -EINVAL);
+	cr_assert_eq(grain_ring_elem_try_reserve_burst(e, 0x80000000u, &zc),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_elem_count(e), 0u, "nothing changed");
+	cr_assert_eq(grain_ring_elem_commit(e, 1), -ENOENT);
+	cr_assert_eq(grain_ring_elem_release(e, 1), -ENOENT);
+	grain_ring_elem_destroy(e);
+}
