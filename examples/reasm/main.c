@@ -16,8 +16,13 @@
  *   --threads 1 (the default): the main thread reads, calls reasm_input()
  *   and writes from the emit callback; output order follows input order.
  *
- *   --threads N >= 2: the main thread reads and hands a copy of each frame
- *   to the worker of its flow (reasm_flow_of(): every fragment of a
+ *   --threads N >= 2 on a pcap file that can be mapped: par.h. The main
+ *   thread indexes the mapped file and writes; N workers, each with an
+ *   engine of its own, take their records straight from the mapping.
+ *
+ *   --threads N >= 2 otherwise (stdin, pcapng, --read with --out): the
+ *   main thread reads and hands a copy of each frame to the worker of its
+ *   flow (reasm_flow_of(): every fragment of a
  *   datagram, and every IPv4 datagram of a source, on one worker, in
  *   capture order) through that worker's own grain_ring; frames that are
  *   not fragments go round robin. The worker hands the frame back, with
@@ -142,10 +147,10 @@ static void usage(FILE *f)
 	      "options:\n"
 	      "  --policy P          overlap policy: strict (default), first, last, bsd,\n"
 	      "                      bsd-right, linux, windows, solaris\n"
-	      "  --threads N         1 (default): one thread; 2..64: N workers, a reader\n"
-	      "                      and a writer thread. From a file the output is the\n"
-	      "                      same file whatever N. With --in: N receive\n"
-	      "                      workers (1..64)\n"
+	      "  --threads N         1 (default): one thread; 2..64: N workers (a pcap\n"
+	      "                      file is mapped, stdin read by a thread). From a\n"
+	      "                      file the output is the same whatever N. With\n"
+	      "                      --in: N receive workers (1..64)\n"
 	      "  --timeout SECONDS   reassembly timeout of both families (default: IPv4\n"
 	      "                      30, IPv6 60; decimals allowed)\n"
 	      "  --mem-high BYTES    memory per family above which the policy acts\n"
