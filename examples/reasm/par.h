@@ -3,16 +3,16 @@
  * par.h - reasm's file mode with several workers over a capture file mapped
  * into memory (par.c), and the expiry clock that every file run shares.
  *
- * With --threads N >= 2 and a plain pcap file as input, every worker walks
- * the whole mapped file itself and takes the frames of its own flows
- * (reasm_flow_of() modulo N; frames that are not fragments by their index
- * modulo N): no frame is copied or handed from one thread to another. What
- * the engine emits is kept per worker, in capture order, one segment of
- * PAR_SEG_RECORDS records at a time; the calling thread merges the
- * workers' runs of each segment by record index and writes them, so the
- * output file is byte for byte the one a single thread writes. Expiry runs
- * at the records where a single thread runs it, once every worker has got
- * there (a barrier).
+ * With --threads N >= 2 and a pcap file as input, the calling thread walks
+ * the mapped file and indexes each record with its owner (reasm_flow_of()
+ * modulo N; frames that are not fragments by their index modulo N); each
+ * worker takes its own records straight from the mapping into an engine of
+ * its own: no frame is copied or handed over one at a time. What the
+ * engines emit is kept per worker, in capture order, a segment of records
+ * at a time; the calling thread merges the workers' runs of each segment
+ * by record index and writes them, so the output file is byte for byte the
+ * one a single thread writes. Each worker expires its engine at the
+ * records where a single thread runs expiry.
  */
 #ifndef REASM_PAR_H
 #define REASM_PAR_H
