@@ -18,7 +18,8 @@
 // starts, the anchor reasm/3F/librte_ip_frag/1W (adapters/rte_frag.h:
 // DPDK's IPv4 reassembly on the same 3F frames, one thread, its datagrams
 // compared byte for byte with the engine's). When the EAL cannot start,
-// that case is left out with a message and the run goes on.
+// that case is left out with a message and the run goes on. And the reasm
+// program's file mode at 1, 2 and 4 threads on a 3F capture (file_mode.h).
 //
 // Flags: those of every driver (common/driver.h); runs of 300 ms x 9, quick
 // 40 ms x 3 with 8 MiB pools; --threads=LIST the worker counts, and
@@ -37,6 +38,7 @@
 // the flood, books that do not balance) or could not run.
 
 #include "adapters/adapters.h"
+#include "file_mode.h"
 #include "../common/driver.h"
 
 #ifdef GRAIN_BENCH_HAVE_RTE_FRAG
@@ -629,6 +631,7 @@ std::string TargetsTable()
 		o << "| " << t.what << " | " << Fmt(t.fmt.c_str(), t.value)
 		  << " | " << Verdict(t) << " | " << t.seed << " | " << t.detail
 		  << " |\n";
+	o << reasm_file::TargetRow();
 	return o.str();
 }
 
@@ -831,6 +834,7 @@ std::string Summary(const RunInfo &run)
 	  << FloodCostTable() << "\n";
 	SeedSection(o);
 	RteSection(o);
+	o << reasm_file::Section();
 	o << "### Targets\n\n" << TargetsTable();
 	return o.str();
 }
@@ -890,17 +894,26 @@ int Setup(const Options &opt)
 						  CaseName(w, flood, W, s) });
 	rc = Register(g_cases, RunCase, Reps());
 	RteRegister(Reps());
-	return rc;
+	return rc != 0 ? rc : reasm_file::Setup(opt, Reps(), ro.link);
 }
 
 // With the seed's figure after each.
 std::vector<TargetLine> TargetLines()
 {
-	return Lines(Targets(),
-		     [](const Target &t, std::vector<TargetLine> *v) {
-			     v->push_back({ t.what, Fmt(t.fmt.c_str(), t.value),
-					    Verdict(t), t.seed });
-		     });
+	std::vector<TargetLine> lines = Lines(
+		Targets(), [](const Target &t, std::vector<TargetLine> *v) {
+			v->push_back({ t.what, Fmt(t.fmt.c_str(), t.value),
+				       Verdict(t), t.seed });
+		});
+	for (const TargetLine &l : reasm_file::TargetLines())
+		lines.push_back(l);
+	return lines;
+}
+
+void Teardown()
+{
+	reasm_file::Teardown();
+	bench_reasm_teardown();
 }
 
 } // namespace
@@ -921,6 +934,6 @@ Driver grain_bench::ThisDriver()
 		 TargetLines,
 		 [] {
 			 RteStop();
-			 bench_reasm_teardown();
+			 Teardown();
 		 } };
 }

@@ -3,7 +3,7 @@
  * gen.c - reasm-gen: write a small, deterministic capture that exercises
  * the reassembler.
  *
- *   reasm-gen --write OUT.pcap [--seed N] [--count N]
+ *   reasm-gen --write OUT.pcap [--seed N] [--count N | --bulk N]
  *             [--link ether|raw|sll|sll2|ppp|pppoe]
  *
  * The same options always give the same file, byte for byte. What it
@@ -27,6 +27,12 @@
  *   Phase 2, 31.5 s later (past IPv4's 30 s timeout, so the incomplete
  *   datagram and the leftovers of the overlapping set time out):
  *   --count / 8 more datagrams of the same mix.
+ *
+ *   With --bulk N the capture is a benchmark's instead: N IPv4 UDP
+ *   datagrams of 4400 IP payload bytes, each cut into 3 fragments (MTU
+ *   1500: 1480, 1480 and 1440 payload bytes) sent in order, from 4096
+ *   sources of the benchmarking range 198.18.0.0/15, one frame every
+ *   10 us of capture time.
  *
  * Every IPv4 header checksum and every UDP checksum is correct (the UDP
  * checksum is over the whole datagram, so it checks out after
@@ -54,6 +60,7 @@
 #define MAX_FRAGS 64
 #define MAX_DGRAM 65535
 #define MAX_FRAME (MAX_DGRAM + 64)
+#define MAX_BULK 10000000u /* --bulk: 30 million frames, about 14 GB */
 
 #define ETH_IPV4 0x0800
 #define ETH_IPV6 0x86dd
@@ -125,6 +132,7 @@ struct gen {
 	uint16_t ip_id;
 	uint32_t frag_id6;
 	unsigned frames;
+	uint32_t step_ns; /* between frames; 0: 20 to 500 us at random */
 	bool oom;
 };
 
@@ -329,7 +337,10 @@ static void write_frame(struct gen *g, const uint8_t *l3, size_t len,
 	h.len = (bpf_u_int32)len;
 	pcap_dump((u_char *)g->dumper, &h, frame);
 	g->frames++;
-	g->now_ns += 20000u + rnd_in(&g->rng, 0, 480000u);
+	if (g->step_ns != 0)
+		g->now_ns += g->step_ns;
+	else
+		g->now_ns += 20000u + rnd_in(&g->rng, 0, 480000u);
 }
 
 static void write_list(struct gen *g, struct pkt_list *l)
@@ -718,13 +729,15 @@ static void add_incomplete(struct gen *g)
 
 static void usage(FILE *f)
 {
-	fputs("usage: reasm-gen --write OUT.pcap [--seed N] [--count N]\n"
+	fputs("usage: reasm-gen --write OUT.pcap [--seed N] [--count N | --bulk N]\n"
 	      "                 [--link ether|raw|sll|sll2|ppp|pppoe]\n"
 	      "\n"
 	      "Writes a deterministic demo capture for reasm: plain and\n"
 	      "fragmented IPv4/IPv6 UDP datagrams, fragments out of order, a\n"
 	      "duplicate, an overlapping set and a datagram that times out.\n"
-	      "Defaults: --seed 1 --count 100 --link ether.\n",
+	      "Defaults: --seed 1 --count 100 --link ether.\n"
+	      "--bulk N writes a benchmark's capture instead: N IPv4 UDP\n"
+	      "datagrams of 4400 bytes in 3 fragments each (MTU 1500), in order.\n",
 	      f);
 }
 
@@ -743,7 +756,8 @@ static int parse_num(const char *s, unsigned long long max,
 /* The command line into *path, *seed, *count and g->link. @return -1 to
  * go on, 0 after --help, or 2 after a message. */
 static int parse_args(int argc, char **argv, struct gen *g, const char **path,
-		      unsigned long long *seed, unsigned long long *count)
+		      unsigned long long *seed, unsigned long long *count,
+		      unsigned long long *bulk)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -755,7 +769,8 @@ static int parse_args(int argc, char **argv, struct gen *g, const char **path,
 		}
 		if (v == NULL ||
 		    (strcmp(a, "--write") != 0 && strcmp(a, "--seed") != 0 &&
-		     strcmp(a, "--count") != 0 && strcmp(a, "--link") != 0)) {
+		     strcmp(a, "--count") != 0 && strcmp(a, "--link") != 0 &&
+		     strcmp(a, "--bulk") != 0)) {
 			errorf("bad argument '%s' (try --help)", a);
 			return 2;
 		}
@@ -773,6 +788,12 @@ static int parse_args(int argc, char **argv, struct gen *g, const char **path,
 				       v);
 				return 2;
 			}
+		} else if (strcmp(a, "--bulk") == 0) {
+			if (parse_num(v, MAX_BULK, bulk) != 0 || *bulk == 0) {
+				errorf("--bulk must be 1..%u, not '%s'",
+				       MAX_BULK, v);
+				return 2;
+			}
 		} else if (parse_link(v, &g->link) != 0) {
 			errorf("--link must be ether, raw, sll, sll2, ppp or "
 			       "pppoe, not '%s'",
@@ -785,6 +806,32 @@ static int parse_args(int argc, char **argv, struct gen *g, const char **path,
 		return 2;
 	}
 	return -1;
+}
+
+/* --bulk: @p n datagrams of 4400 IP payload bytes in 3 fragments, in
+ * order, from 4096 sources (so that their IPv4 flows spread over any
+ * number of workers), every payload byte a function of the datagram. */
+static void generate_bulk(struct gen *g, size_t n)
+{
+	static const size_t cuts[4] = { 0, 1480, 2960, 4400 };
+	struct pkt_list l = { 0 };
+	struct udp_spec s;
+
+	g->step_ns = 10000u;
+	memset(&s, 0, sizeof(s));
+	s.src[0] = 198, s.src[1] = 18;
+	s.dst[0] = 198, s.dst[1] = 19, s.dst[2] = 0, s.dst[3] = 1;
+	s.sport = 40000;
+	s.dport = 9000;
+	s.data_len = cuts[3] - 8;
+	for (size_t i = 0; i < n && !g->oom; i++) {
+		s.src[2] = (uint8_t)(i >> 8 & 0x0f);
+		s.src[3] = (uint8_t)i;
+		s.fill = (uint8_t)(1 + i % 255);
+		add_fragments(g, &s, cuts, 3, &l);
+		write_list(g, &l);
+	}
+	list_free(&l);
 }
 
 /* Every frame of the capture: @p count datagrams of the random mix, with
@@ -830,14 +877,14 @@ int main(int argc, char **argv)
 		[LINK_PPP] = DLT_PPP_SERIAL, [LINK_PPPOE] = DLT_EN10MB,
 	};
 	const char *path = NULL;
-	unsigned long long seed = 1, count = 100;
+	unsigned long long seed = 1, count = 100, bulk = 0;
 	struct gen g;
 	pcap_t *dead;
 	int status;
 
 	memset(&g, 0, sizeof(g));
 	g.link = LINK_ETHER;
-	status = parse_args(argc, argv, &g, &path, &seed, &count);
+	status = parse_args(argc, argv, &g, &path, &seed, &count, &bulk);
 	if (status >= 0)
 		return status;
 	status = 0;
@@ -857,7 +904,10 @@ int main(int argc, char **argv)
 	g.now_ns = START_S * NS_PER_S;
 	g.ip_id = (uint16_t)rnd(&g.rng);
 	g.frag_id6 = (uint32_t)rnd(&g.rng);
-	generate(&g, (size_t)count);
+	if (bulk != 0)
+		generate_bulk(&g, (size_t)bulk);
+	else
+		generate(&g, (size_t)count);
 
 	if (g.oom) {
 		errorf("out of memory");

@@ -16,8 +16,13 @@
  *   --threads 1 (the default): the main thread reads, calls reasm_input()
  *   and writes from the emit callback; output order follows input order.
  *
- *   --threads N >= 2: the main thread reads and hands a copy of each frame
- *   to the worker of its flow (reasm_flow_of(): every fragment of a
+ *   --threads N >= 2 on a pcap file that can be mapped: par.h. The main
+ *   thread indexes the mapped file and writes; N workers, each with an
+ *   engine of its own, take their records straight from the mapping.
+ *
+ *   --threads N >= 2 otherwise (stdin, pcapng, --read with --out): the
+ *   main thread reads and hands a copy of each frame to the worker of its
+ *   flow (reasm_flow_of(): every fragment of a
  *   datagram, and every IPv4 datagram of a source, on one worker, in
  *   capture order) through that worker's own grain_ring; frames that are
  *   not fragments go round robin. The worker hands the frame back, with
@@ -51,6 +56,7 @@
 #define MSG_PROG "reasm"
 #include "msg.h"
 #include "live.h"
+#include "par.h"
 #include "reasm.h"
 
 #include <grain/prio.h>
@@ -141,10 +147,10 @@ static void usage(FILE *f)
 	      "options:\n"
 	      "  --policy P          overlap policy: strict (default), first, last, bsd,\n"
 	      "                      bsd-right, linux, windows, solaris\n"
-	      "  --threads N         1 (default): one thread; 2..64: N workers, a reader\n"
-	      "                      and a writer thread. From a file the output is the\n"
-	      "                      same file whatever N. With --in: N receive\n"
-	      "                      workers (1..64)\n"
+	      "  --threads N         1 (default): one thread; 2..64: N workers (a pcap\n"
+	      "                      file is mapped, stdin read by a thread). From a\n"
+	      "                      file the output is the same whatever N. With\n"
+	      "                      --in: N receive workers (1..64)\n"
 	      "  --timeout SECONDS   reassembly timeout of both families (default: IPv4\n"
 	      "                      30, IPv6 60; decimals allowed)\n"
 	      "  --mem-high BYTES    memory per family above which the policy acts\n"
@@ -800,28 +806,6 @@ static uint64_t record_ns(const struct pcap_pkthdr *h)
 	return s * NS_PER_S + frac;
 }
 
-/* When to call reasm_expire(): the first time capture time is a second or
- * more past the previous call (or the first frame). Capture time only
- * moves forward here; a frame stamped earlier than one before it does not
- * move it back. */
-struct expiry {
-	bool started;
-	uint64_t last; /* capture time of the previous call */
-};
-
-static bool expiry_due(struct expiry *e, uint64_t now)
-{
-	if (!e->started) {
-		e->started = true;
-		e->last = now;
-		return false;
-	}
-	if (now < e->last || now - e->last < NS_PER_S)
-		return false;
-	e->last = now;
-	return true;
-}
-
 static void sleep_ns(long ns)
 {
 	struct timespec ts = { .tv_sec = 0, .tv_nsec = ns };
@@ -1294,6 +1278,7 @@ struct run {
 	pthread_t writer;
 	bool writer_started;
 	struct reasm_stats stats;
+	struct par_file *par; /* --threads N >= 2 on a pcap file (par.h) */
 	/* Live runs. */
 	bool live;
 	struct live_ctl ctl;	   /* stop flag, expiry (--in) */
@@ -1933,13 +1918,68 @@ static int run_live(struct run *rn, bool *ran)
 
 /* --- The run --------------------------------------------------------------- */
 
-/* A run from a capture file: the engine on this thread, or the reader
- * here and --threads workers. */
+/* A run from a pcap file mapped into memory, with --threads workers
+ * (par.h); any tail par_run() leaves, read here with libpcap. @return 0
+ * or 2. */
+static int run_mapped(struct run *rn)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	uint64_t skip;
+	bool tail = false;
+	int status, rc;
+
+	/* The file header is in the dumper's buffer: out before the records
+	 * that go straight to its descriptor. */
+	if (pcap_dump_flush(rn->dumper) != 0) {
+		atomic_store_explicit(&write_errno, errno != 0 ? errno : EIO,
+				      memory_order_relaxed);
+		return 0; /* close_capture() reports it */
+	}
+	status = par_run(rn->par, rn->engine, &rn->opt.cfg, rn->opt.threads,
+			 fileno(pcap_dump_file(rn->dumper)), &tail);
+	if (status == 0 && tail) {
+		skip = par_records(rn->par);
+		while ((rc = pcap_next_ex(rn->in, &h, &data)) == 1) {
+			uint32_t wirelen = h->len < h->caplen ? h->caplen
+							      : h->len;
+
+			if (skip != 0) {
+				skip--; /* taken by the workers */
+				continue;
+			}
+			if (par_write_error(rn->par) != 0)
+				break; /* the output is lost */
+			status = par_input(rn->par, data, h->caplen, wirelen,
+					   record_ns(h));
+			if (status != 0)
+				break;
+		}
+		if (status == 0 && rc != 1 && rc != PCAP_ERROR_BREAK) {
+			pcap_errorf(rn->opt.read_path, pcap_geterr(rn->in));
+			status = 2;
+		}
+	}
+	if (par_write_error(rn->par) != 0)
+		atomic_store_explicit(&write_errno, par_write_error(rn->par),
+				      memory_order_relaxed);
+	return status;
+}
+
+/* A run from a capture file: the engine on this thread; with --threads
+ * N >= 2 the workers of par.h on a pcap file that can be mapped, else the
+ * reader here and N workers fed through rings (stdin, pcapng, a file
+ * libpcap has to mend). */
 static int run_file(struct run *rn, bool *ran)
 {
 	bool multi = rn->opt.threads > 1;
 	int status = open_all(rn);
 
+	if (status == 0 && multi &&
+	    par_open(&rn->par, pcap_file(rn->in), pcap_snapshot(rn->in)) == 0) {
+		*ran = true;
+		return run_mapped(rn);
+	}
 	if (status == 0) {
 		if (multi) {
 			status = start_threads(rn);
@@ -1964,6 +2004,7 @@ static void release(struct run *rn)
 {
 	if (rn->engine != NULL)
 		reasm_destroy(rn->engine, &rn->stats);
+	par_close(rn->par, &rn->stats); /* adds its engines' counters */
 	free_rings(&rn->pl);
 	grain_prio_destroy(rn->pl.prio);
 	for (unsigned i = 0; i < rn->worker_slots; i++)

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+// file_mode.cc - the reasm program's file mode, timed as a whole process
+// at 1, 2 and 4 threads on a generated 3F capture (see file_mode.h).
+
+#include "file_mode.h"
+
+#include "../common/sysinfo.h"
+
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+extern char **environ;
+
+using namespace grain_bench;
+
+namespace reasm_file {
+namespace {
+
+#if defined(GRAIN_BENCH_REASM) && defined(GRAIN_BENCH_REASM_GEN)
+const char *const kReasm = GRAIN_BENCH_REASM;
+const char *const kGen = GRAIN_BENCH_REASM_GEN;
+#else
+const char *const kReasm = nullptr;
+const char *const kGen = nullptr;
+#endif
+
+const unsigned kThreads[] = { 1, 2, 4 };
+const double kGoal = 1.3;
+
+struct Case {
+	unsigned threads;
+	std::string name;
+};
+
+std::vector<Case> g_cases;
+std::map<unsigned, std::vector<double>> g_seconds; // by thread count
+std::map<unsigned, bool> g_checked; // output compared with the reference
+std::string g_dir, g_cap, g_ref, g_link;
+unsigned long g_datagrams = 0;
+double g_cap_bytes = 0;
+bool g_enabled = false;
+
+// Runs ARGS (ARGS[0] the program) to its end; its exit status, or -1.
+int Spawn(const std::vector<std::string> &args)
+{
+	std::vector<char *> argv;
+	for (const std::string &a : args)
+		argv.push_back(const_cast<char *>(a.c_str()));
+	argv.push_back(nullptr);
+	pid_t pid;
+	if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(),
+			environ) != 0)
+		return -1;
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+off_t SizeOf(const std::string &path)
+{
+	struct stat st;
+	return stat(path.c_str(), &st) == 0 ? st.st_size : -1;
+}
+
+// Whether the two files hold the same bytes.
+bool SameFile(const std::string &a, const std::string &b)
+{
+	FILE *fa = std::fopen(a.c_str(), "rb");
+	FILE *fb = std::fopen(b.c_str(), "rb");
+	bool same = fa != nullptr && fb != nullptr;
+	std::vector<char> ba(1 << 20), bb(1 << 20);
+	while (same) {
+		size_t na = std::fread(ba.data(), 1, ba.size(), fa);
+		size_t nb = std::fread(bb.data(), 1, bb.size(), fb);
+		if (na != nb || std::memcmp(ba.data(), bb.data(), na) != 0)
+			same = false;
+		if (na == 0)
+			break;
+	}
+	if (fa != nullptr)
+		std::fclose(fa);
+	if (fb != nullptr)
+		std::fclose(fb);
+	return same;
+}
+
+std::vector<std::string> ReasmArgs(unsigned threads, const std::string &out)
+{
+	return { kReasm,
+		 "--read",
+		 g_cap,
+		 "--write",
+		 out,
+		 "--threads",
+		 std::to_string(threads),
+		 "--quiet" };
+}
+
+void RunCase(benchmark::State &state, const Case *c)
+{
+	for (auto _ : state) {
+		std::string out =
+			g_dir + "/out" + std::to_string(c->threads) + ".pcap";
+		auto t0 = std::chrono::steady_clock::now();
+		int rc = Spawn(ReasmArgs(c->threads, out));
+		auto t1 = std::chrono::steady_clock::now();
+		if (rc != 0) {
+			Fail(state, c->name,
+			     "reasm exited with status " + std::to_string(rc),
+			     "reasm failed");
+			break;
+		}
+		// The whole file once per thread count, its size every time.
+		bool ok = SizeOf(out) == SizeOf(g_ref);
+		if (ok && !g_checked[c->threads]) {
+			ok = SameFile(out, g_ref);
+			g_checked[c->threads] = true;
+		}
+		if (!ok) {
+			Fail(state, c->name,
+			     "the output differs from one thread's",
+			     "output differs");
+			break;
+		}
+		double s = std::chrono::duration<double>(t1 - t0).count();
+		state.SetIterationTime(s);
+		state.counters["gbyte_per_sec"] = g_cap_bytes / s / 1e9;
+		if (c->threads > bench_nproc())
+			state.SetLabel(
+				"oversubscribed: " +
+				std::to_string(c->threads) + " threads on " +
+				std::to_string(bench_nproc()) + " cores");
+		g_seconds[c->threads].push_back(s);
+	}
+}
+
+double MedianOf(unsigned threads)
+{
+	auto it = g_seconds.find(threads);
+	if (it == g_seconds.end() || it->second.empty())
+		return NAN;
+	return Median(it->second);
+}
+
+// Median time at one thread / median time at THREADS.
+double Speedup(unsigned threads)
+{
+	return MedianOf(1) / MedianOf(threads);
+}
+
+std::string Detail()
+{
+	return "ms, 1 thread " + Spread(g_seconds[1], 1e-3, 1) +
+	       ", 2 threads " + Spread(g_seconds[2], 1e-3, 1);
+}
+
+const char kWhat[] = "file mode, 2 threads >= 1.3x 1 thread";
+
+} // namespace
+
+int Setup(const Options &opt, int reps, const std::string &link)
+{
+	if (kReasm == nullptr)
+		return 0; // not built: nothing registered
+	char tmpl[4096];
+	const char *tmp = std::getenv("TMPDIR");
+	std::snprintf(tmpl, sizeof(tmpl), "%s/grain-bench-reasm-XXXXXX",
+		      tmp != nullptr && *tmp != '\0' ? tmp : "/tmp");
+	if (mkdtemp(tmpl) == nullptr) {
+		std::perror("file mode: mkdtemp");
+		return 2;
+	}
+	g_dir = tmpl;
+	g_cap = g_dir + "/3f.pcap";
+	g_ref = g_dir + "/ref.pcap";
+	g_link = link;
+	g_datagrams = opt.quick ? 12000ul : 60000ul;
+	if (Spawn({ kGen, "--write", g_cap, "--bulk",
+		    std::to_string(g_datagrams), "--link", link }) != 0 ||
+	    Spawn(ReasmArgs(1, g_ref)) != 0) {
+		std::fprintf(stderr,
+			     "file mode: cannot write the capture or "
+			     "the reference output in %s\n",
+			     g_dir.c_str());
+		return 2;
+	}
+	g_cap_bytes = static_cast<double>(SizeOf(g_cap));
+	for (unsigned t : kThreads)
+		g_cases.push_back(
+			{ t, "reasm/file-3F/" + std::to_string(t) + "T" });
+	g_enabled = true;
+	return Register(g_cases, RunCase, reps);
+}
+
+std::string Section()
+{
+	if (!g_enabled)
+		return "";
+	std::ostringstream o;
+	o << "### File mode: the reasm program on a 3F capture\n\n"
+	  << "`reasm-gen --bulk " << g_datagrams << " --link " << g_link
+	  << "` writes a capture of " << Fmt("%.0f", g_cap_bytes / 1e6)
+	  << " MB: " << g_datagrams
+	  << " UDP datagrams of 4400 IP payload bytes, 3 fragments each "
+	     "(MTU 1500), in order, from 4096 sources. Each run is the "
+	     "program itself, `reasm --read 3f.pcap --write out.pcap "
+	     "--threads T --quiet`, timed from its start to its exit "
+	     "(the output written to a file in "
+	  << g_dir.substr(0, g_dir.rfind('/'))
+	  << "); its runs are interleaved with every other case's. With "
+	     "T >= 2 the program maps the capture, the main thread indexes "
+	     "it and writes, and T workers reassemble, each with its own "
+	     "engine. Every output has the size of the one-thread output, "
+	     "and the first at each T is compared with it byte for byte.\n\n"
+	  << "| threads | median ms (min–max) | capture GB/s | speed-up over "
+	     "1 thread |\n|---|---:|---:|---:|\n";
+	for (unsigned t : kThreads)
+		o << "| " << t << grain_bench::Oversubscribed(t) << " | "
+		  << Spread(g_seconds[t], 1e-3, 1) << " | "
+		  << Fmt("%.2f", g_cap_bytes / MedianOf(t) / 1e9) << " | "
+		  << Fmt("**%.2fx**", Speedup(t)) << " |\n";
+	o << "\n";
+	return o.str();
+}
+
+std::string TargetRow()
+{
+	if (!g_enabled)
+		return "";
+	double r = Speedup(2);
+	return std::string("| ") + kWhat + " | " + Fmt("%.2fx", r) + " | " +
+	       Verdict(r, kGoal) + " | not in the seed | " + Detail() + " |\n";
+}
+
+std::vector<TargetLine> TargetLines()
+{
+	double r = g_enabled ? Speedup(2) : NAN;
+	return { { kWhat, Fmt("%.2fx", r), Verdict(r, kGoal), "" } };
+}
+
+void Teardown()
+{
+	if (g_dir.empty())
+		return;
+	for (const char *f : { "/3f.pcap", "/ref.pcap", "/out1.pcap",
+			       "/out2.pcap", "/out4.pcap" })
+		(void)unlink((g_dir + f).c_str());
+	(void)rmdir(g_dir.c_str());
+}
+
+} // namespace reasm_file
