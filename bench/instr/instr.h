@@ -159,20 +159,20 @@ static inline uint64_t instr_key(uint64_t i)
 	}
 
 /* Htab churn: the table holds BENCH_HTAB_CHURN_LIMIT entries (keys
- * instr_key(0 .. limit - 1)); each call inserts the next fresh key,
- * stamped with its index, and so evicts one. churn is a
+ * instr_key(0 .. limit - 1)); each churn call inserts the next fresh key,
+ * stamped with its index, and so evicts one. Successive runs continue
+ * the sequence (setup runs one to replace the filled entries). churn is a
  * bench_htab_churn_fn (0 or 1: evicted; -errno: failed). */
-#define INSTR_HTAB_CHURN_RUN(name, churn)                                    \
-	INSTR_RUN_FN(name)                                                   \
-	{                                                                    \
-		uint64_t done = 0;                                           \
-		(void)items;                                                 \
-		(void)sum;                                                   \
-		for (uint64_t i = 0; i < ops; i++) {                         \
-			uint64_t k = BENCH_HTAB_CHURN_LIMIT + i;             \
-			done += churn(obj, instr_key(k), k + 1) >= 0;        \
-		}                                                            \
-		return done;                                                 \
+#define INSTR_HTAB_CHURN_RUN(name, churn)                               \
+	INSTR_RUN_FN(name)                                              \
+	{                                                               \
+		static uint64_t next = BENCH_HTAB_CHURN_LIMIT;          \
+		uint64_t done = 0;                                      \
+		(void)items;                                            \
+		(void)sum;                                              \
+		for (uint64_t i = 0; i < ops; i++, next++)              \
+			done += churn(obj, instr_key(next), next) >= 0; \
+		return done;                                            \
 	}
 
 /* ring.c: bench/ring/adapters' grain_ring, baselines and ck_ring;

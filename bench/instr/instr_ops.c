@@ -29,7 +29,8 @@
  *         (at once, or for the RCU table by call_rcu, counted up to its
  *         hand-off), as in the timed runs. churn (grain/256, mutex): one
  *         insert of a fresh key into a table made as for the timed churn
- *         runs and filled to their limit, so that it evicts one entry.
+ *         runs, filled to their limit and churned once through (not
+ *         counted), so that it evicts one entry stamped by churn.
  *   prio  an item: one enqueue by priority (the benchmark's stream: 75%
  *         priority 0, 12.5% 2, 12.5% 6, three bands by pfifo_fast's map)
  *         and its dequeue, in rounds of 32 enqueues then 32 single
@@ -221,6 +222,13 @@ static int htab_setup(const struct instr_kind *k, struct instr_state *s)
 	uint64_t fill = churn ? BENCH_HTAB_CHURN_LIMIT : s->ops;
 	for (uint64_t i = 0; i < fill && rc == 0; i++)
 		rc = a->populate(s->obj, instr_key(i));
+	/* Churn: replace every filled entry (stamped 0) first, so that the
+	 * measured inserts evict entries that churn stamped, as in the
+	 * steady state of a timed run. */
+	if (churn && rc == 0 &&
+	    k->run(s->obj, NULL, BENCH_HTAB_CHURN_LIMIT, &(uint64_t){ 0 }) !=
+		    BENCH_HTAB_CHURN_LIMIT)
+		rc = -EIO;
 	return rc;
 }
 
