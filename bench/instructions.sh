@@ -222,7 +222,11 @@ for fam in ("ring", "prio", "htab"):
                   f"{alloc_per('remove')} per remove, counted apart in "
                   "instructions.json). grain-rcu's remove counts its "
                   "call_rcu hand-off, not the free on liburcu's thread. "
-                  f"Tables hold at most {int(ops)} entries.")
+                  f"Tables hold at most {int(ops)} entries, except for "
+                  "churn: one insert into a table made as for the timed "
+                  "churn runs (mem_high = mem_low = its limit, reached), "
+                  "filled and churned once through first, so that each "
+                  "insert evicts one entry.")
 md.append("")
 md.append("– : no such call in that implementation's API.")
 with open(f"{out}/instructions.md", "w") as f:

@@ -242,12 +242,22 @@ void grain_impl_htab_after_unlock(struct grain_htab_scope *s)
 		s->retired = NULL;
 		htab_process_retired(h, list);
 	}
-	if ((s->todo & GRAIN_IMPL_HTAB_TODO_EVICT) &&
-	    htab_total_near(h, st) > h->mem_high)
+	if ((s->todo & GRAIN_IMPL_HTAB_TODO_EVICTING) ||
+	    ((s->todo & GRAIN_IMPL_HTAB_TODO_EVICT) &&
+	     htab_total_near(h, st) > h->mem_high))
 		htab_evict(h, st, s->hash, s->now);
 	s->todo = 0;
 	if (htab_resize_wanted(st))
 		htab_resize_if_due(h, st);
+}
+
+void grain_impl_htab_unlock_slow(struct grain_htab_scope *s)
+{
+	/* Still under the lock: the stripe's own old entries go first. */
+	if (s->todo & GRAIN_IMPL_HTAB_TODO_EVICT)
+		htab_evict_own(s);
+	grain_impl_spin_release(&s->stripe->lock);
+	grain_impl_htab_after_unlock(s);
 }
 
 /* --- node checks of the _locked calls --------------------------------------- */

@@ -70,6 +70,59 @@ static htab_stripe *pick_victim(struct grain_htab *h, uint64_t first,
 	return best;
 }
 
+/* Retire the head of @st's LRU (non-empty) onto *@retired as evicted, or
+ * expired if it is ttl old at @now. Under its lock. @return its bytes. */
+static int64_t evict_head(struct grain_htab *h, htab_stripe *st, uint64_t now,
+			  struct grain_hnode **retired)
+{
+	struct grain_hnode *v = st->lru_head;
+	bool old = htab_expired(h, v, now);
+	unsigned i = 0;
+	struct grain_impl_htab_bucket *b = grain_impl_htab_slot_of(
+		grain_impl_htab_array_locked(st), v, &i);
+
+	grain_impl_htab_unlink_at(st, b, i, v,
+				  old ? GRAIN_HTAB_EXPIRED : GRAIN_HTAB_EVICTED,
+				  retired);
+	grain_impl_htab_bump(old ? &st->expirations : &st->evictions, 1);
+	return v->charge;
+}
+
+/* Raise the eviction horizon to @stamp, the newest an eviction that took
+ * a stripe lock of its own has just taken. Relaxed, and racy between two
+ * evictors (one may lower the other's raise a little): the horizon is a
+ * bound on what an unlock may evict without sampling, not an invariant. */
+static void raise_horizon(struct grain_htab *h, uint64_t stamp)
+{
+	if (stamp > atomic_load_explicit(&h->horizon, memory_order_relaxed))
+		atomic_store_explicit(&h->horizon, stamp, memory_order_relaxed);
+}
+
+void htab_evict_own(struct grain_htab_scope *s)
+{
+	struct grain_htab *h = s->h;
+	htab_stripe *st = s->stripe;
+	int64_t total = htab_total_near(h, st), freed = 0;
+	uint64_t horizon =
+		atomic_load_explicit(&h->horizon, memory_order_relaxed);
+	unsigned n = 0;
+
+	if (total <= h->mem_high)
+		return;
+	/* The unlock goes on down to mem_low, sampling, if this stops
+	 * short of it. */
+	s->todo |= GRAIN_IMPL_HTAB_TODO_EVICTING;
+	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL &&
+	       freed < total - h->mem_low && st->lru_head->stamp <= horizon) {
+		freed += evict_head(h, st, s->now, &s->retired);
+		n++;
+	}
+	/* Under the lock: the holder's own remainder, where the insert that
+	 * asked for this put its bytes. */
+	if (freed != 0)
+		grain_impl_htab_add_bytes(h, st, -freed);
+}
+
 /* Evict up to HTAB_EVICT_BATCH entries and at most @need bytes' worth
  * (the last one may pass it) from the head of @st while they are no newer
  * than @second. @return the bytes evicted; *@count gets the entries. */
@@ -79,26 +132,19 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 {
 	struct grain_hnode *retired = NULL;
 	int64_t freed = 0;
+	uint64_t newest = 0;
 	unsigned n = 0;
 
 	grain_impl_spin_acquire(&st->lock);
-	htab_array *a = grain_impl_htab_array_locked(st);
 	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL && freed < need &&
 	       (n == 0 || st->lru_head->stamp <= second)) {
-		struct grain_hnode *v = st->lru_head;
-		bool old = htab_expired(h, v, now);
-		unsigned i = 0;
-		struct grain_impl_htab_bucket *b =
-			grain_impl_htab_slot_of(a, v, &i);
-		freed += v->charge;
-		grain_impl_htab_unlink_at(st, b, i, v,
-					  old ? GRAIN_HTAB_EXPIRED
-					      : GRAIN_HTAB_EVICTED,
-					  &retired);
-		grain_impl_htab_bump(old ? &st->expirations : &st->evictions,
-				     1);
+		if (st->lru_head->stamp > newest)
+			newest = st->lru_head->stamp;
+		freed += evict_head(h, st, now, &retired);
 		n++;
 	}
+	if (n != 0)
+		raise_horizon(h, newest);
 	/* What eviction frees is credited to the stripe whose bytes asked
 	 * for it (the evicting thread's own, whose lock it does not hold):
 	 * that thread's next watermark check sees the bytes gone, and the

@@ -143,6 +143,11 @@ void htab_resize_if_due(struct grain_htab *h, htab_stripe *st);
 /* Evict down to mem_low; @seed (a hash) picks the sampled stripes. */
 void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
 		uint64_t now);
+/* At the unlock of scope @s, under its stripe lock: if the total is above
+ * mem_high, evict the stripe's own least recently used entries, towards
+ * mem_low, while they are no newer than the eviction horizon, and mark
+ * the scope for the rest of the eviction after the unlock. */
+void htab_evict_own(struct grain_htab_scope *s);
 /* Retire up to @max entries of @st expired at @now onto *@retired. */
 unsigned htab_expire_stripe(struct grain_htab *h, htab_stripe *st, uint64_t now,
 			    unsigned max, struct grain_hnode **retired);

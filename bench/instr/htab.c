@@ -23,3 +23,5 @@ INSTR_HTAB_RUNS(instr_htab_grain_rcu, grain_lookup_rcu, bench_htab_grain_insert,
 INSTR_HTAB_RUNS(instr_htab_mutex, mutex_lookup, mutex_insert, mutex_remove)
 INSTR_HTAB_RUNS(instr_htab_striped, striped_lookup, striped_insert,
 		striped_remove)
+INSTR_HTAB_CHURN_RUN(instr_htab_grain_churn, bench_htab_grain_churn)
+INSTR_HTAB_CHURN_RUN(instr_htab_mutex_churn, mutex_churn)

@@ -46,6 +46,7 @@ enum instr_op {
 	INSTR_INSERT,  /* htab: insert of an absent key */
 	INSTR_LOOKUP,  /* htab: lookup of a present key */
 	INSTR_REMOVE,  /* htab: remove of a present key */
+	INSTR_CHURN,   /* htab: insert into the full table, which evicts */
 };
 
 /* One kind's measured loop over its queue or table; INSTR_RUN_DECL(name)
@@ -157,6 +158,23 @@ static inline uint64_t instr_key(uint64_t i)
 		return done;                                   \
 	}
 
+/* Htab churn: the table holds BENCH_HTAB_CHURN_LIMIT entries (keys
+ * instr_key(0 .. limit - 1)); each churn call inserts the next fresh key,
+ * stamped with its index, and so evicts one. Successive runs continue
+ * the sequence (setup runs one to replace the filled entries). churn is a
+ * bench_htab_churn_fn (0 or 1: evicted; -errno: failed). */
+#define INSTR_HTAB_CHURN_RUN(name, churn)                               \
+	INSTR_RUN_FN(name)                                              \
+	{                                                               \
+		static uint64_t next = BENCH_HTAB_CHURN_LIMIT;          \
+		uint64_t done = 0;                                      \
+		(void)items;                                            \
+		(void)sum;                                              \
+		for (uint64_t i = 0; i < ops; i++, next++)              \
+			done += churn(obj, instr_key(next), next) >= 0; \
+		return done;                                            \
+	}
+
 /* ring.c: bench/ring/adapters' grain_ring, baselines and ck_ring;
  * ring_rte.c: rte_ring, built with DPDK's flags. */
 INSTR_RUN_DECL(instr_ring_grain_single);
@@ -179,6 +197,8 @@ INSTR_HTAB_DECLS(instr_htab_grain);
 INSTR_HTAB_DECLS(instr_htab_grain_rcu);
 INSTR_HTAB_DECLS(instr_htab_mutex);
 INSTR_HTAB_DECLS(instr_htab_striped);
+INSTR_RUN_DECL(instr_htab_grain_churn);
+INSTR_RUN_DECL(instr_htab_mutex_churn);
 
 /* prio_grain.c, prio_pfifo.c: bench/prio/adapters' two files (their
  * functions share names, so a file each). */

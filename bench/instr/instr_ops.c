@@ -27,7 +27,10 @@
  *         LRU, byte accounting, a high watermark and a TTL on, neither
  *         reached). Each insert mallocs its node and each remove frees it
  *         (at once, or for the RCU table by call_rcu, counted up to its
- *         hand-off), as in the timed runs.
+ *         hand-off), as in the timed runs. churn (grain/256, mutex): one
+ *         insert of a fresh key into a table made as for the timed churn
+ *         runs, filled to their limit and churned once through (not
+ *         counted), so that it evicts one entry stamped by churn.
  *   prio  an item: one enqueue by priority (the benchmark's stream: 75%
  *         priority 0, 12.5% 2, 12.5% 6, three bands by pfifo_fast's map)
  *         and its dequeue, in rounds of 32 enqueues then 32 single
@@ -63,6 +66,7 @@ static const struct {
 	[INSTR_INSERT] = { "insert", "insert of an absent key" },
 	[INSTR_LOOKUP] = { "lookup", "lookup of a present key" },
 	[INSTR_REMOVE] = { "remove", "remove of a present key" },
+	[INSTR_CHURN] = { "churn", "insert into the full table: one eviction" },
 };
 
 struct instr_kind {
@@ -123,6 +127,10 @@ static const struct instr_kind kinds[] = {
 	      BENCH_HTAB_GRAIN_RCU, instr_htab_grain_rcu),
 	HTAB3("mutex", bench_htab_adapter_mutex, BENCH_HTAB_MUTEX,
 	      instr_htab_mutex),
+	KIND(INSTR_HTAB, "grain/256", bench_htab_adapter_grain,
+	     BENCH_HTAB_GRAIN_256, INSTR_CHURN, instr_htab_grain_churn),
+	KIND(INSTR_HTAB, "mutex", bench_htab_adapter_mutex, BENCH_HTAB_MUTEX,
+	     INSTR_CHURN, instr_htab_mutex_churn),
 	HTAB3("striped", bench_htab_adapter_striped, BENCH_HTAB_STRIPED,
 	      instr_htab_striped),
 	PRIO2("grain_prio", prio_adapter_grain, PRIO_GRAIN, instr_prio_grain),
@@ -204,13 +212,23 @@ static int htab_setup(const struct instr_kind *k, struct instr_state *s)
 
 	if (a->rcu)
 		grain_rcu_register_thread();
-	/* Made as for the mixed workloads: no churn limit, every feature on. */
+	/* Made as for the mixed workloads (no churn limit, every feature
+	 * on), or for churn and filled to its limit. */
+	bool churn = k->op == INSTR_CHURN;
 	int rc = a->create(&s->obj, (enum bench_htab_impl)k->id,
-			   BENCH_HTAB_READ90);
+			   churn ? BENCH_HTAB_CHURN : BENCH_HTAB_READ90);
 	if (rc != 0 || k->op == INSTR_INSERT)
 		return rc;
-	for (uint64_t i = 0; i < s->ops && rc == 0; i++)
+	uint64_t fill = churn ? BENCH_HTAB_CHURN_LIMIT : s->ops;
+	for (uint64_t i = 0; i < fill && rc == 0; i++)
 		rc = a->populate(s->obj, instr_key(i));
+	/* Churn: replace every filled entry (stamped 0) first, so that the
+	 * measured inserts evict entries that churn stamped, as in the
+	 * steady state of a timed run. */
+	if (churn && rc == 0 &&
+	    k->run(s->obj, NULL, BENCH_HTAB_CHURN_LIMIT, &(uint64_t){ 0 }) !=
+		    BENCH_HTAB_CHURN_LIMIT)
+		rc = -EIO;
 	return rc;
 }
 

@@ -97,8 +97,12 @@
  * one entry per thread; with one stripe it is exact.
  *
  * Policy EVICT (default): a scope that added bytes and ends with the total
- * above mem_high evicts, in its unlock and with no lock held, until the
- * total is at most mem_low. Every thread does so for itself: no thread
+ * above mem_high evicts, in its unlock, until the total is at most
+ * mem_low: first, still under its own stripe's lock, that stripe's least
+ * recently used entries while they are no newer than the eviction horizon
+ * (see LRU order below); then, with no lock held, from sampled stripes.
+ * Callbacks run after the lock is released. Every thread does so for
+ * itself: no thread
  * leaves its bytes to another, so once all have returned the total is at
  * most mem_high (within the lag above). Policy REFUSE: while the total is
  * above mem_high new entries are refused (-ENOSPC, counted) and nothing is
@@ -117,7 +121,17 @@
  * - every further entry of the same eviction follows the exact order, from
  *   a snapshot of every stripe's oldest stamp (up to 1024 stripes; beyond,
  *   it keeps sampling), so a burst from mem_high down to mem_low takes the
- *   oldest entries of the table whenever stamps differ.
+ *   oldest entries of the table whenever stamps differ;
+ * - before either, the unlock takes entries from its own stripe, without a
+ *   second lock or any sampling, while the stripe's oldest entry is no
+ *   newer than the horizon: the newest stamp that the two kinds above have
+ *   evicted so far (kept racily: two evictors may lower each other's raise
+ *   a little). So the shortcut never takes an entry newer than one the
+ *   table has already evicted: when the order was exact (stamps distinct,
+ *   at most GRAIN_HTAB_EVICT_SAMPLE stripes, or a burst) it stays exact,
+ *   and where it was sampled it keeps the sampled bound. A caller whose
+ *   clock runs backwards, or who stamps entries older than what was
+ *   evicted, lets the shortcut take them first, as the exact order would.
  *
  * TTL: with ttl > 0 an entry whose stamp (insert or last touch time, the
  * caller's clock) is at least ttl old is expired by grain_htab_expire(now),
@@ -370,11 +384,12 @@ GRAIN_API uint64_t grain_htab_hash(const struct grain_htab *htab,
 GRAIN_INLINE_API void grain_htab_lock(struct grain_htab *htab, const void *key,
 				      struct grain_htab_scope *scope);
 
-/** grain_htab_unlock - release the stripe (release ordering), then, with
- * no lock held: run ops.unlinked for nodes the table retired during the
- * scope and hand retired nodes to reclaim, evict down to mem_low if the
- * scope left the total above mem_high (policy EVICT), and perform a due
- * resize. Never waits for a grace period. */
+/** grain_htab_unlock - if the scope left the total above mem_high (policy
+ * EVICT), first evict the stripe's own entries that are no newer than the
+ * eviction horizon (section 3); release the stripe (release ordering);
+ * then, with no lock held: run ops.unlinked for nodes the table retired
+ * during the scope and hand retired nodes to reclaim, evict on down to
+ * mem_low, and perform a due resize. Never waits for a grace period. */
 GRAIN_INLINE_API void grain_htab_unlock(struct grain_htab_scope *scope);
 
 /** grain_htab_find_locked - the node holding the scope's @p key, or NULL.

@@ -1500,6 +1500,64 @@ ParameterizedTest(struct evict_param *p, htab_evict, lru_order)
 	mode_leave(p->flags);
 }
 
+/*
+ * The unlock's own-stripe shortcut takes entries no newer than what the
+ * table has evicted so far. Stripe Y holds young entries, the seven others
+ * three old ones each (21: six evictions empty at most two stripes, so
+ * every sample of three other stripes holds an old entry). Every insert
+ * into Y then evicts one entry, never Y's: the horizon (at most the
+ * newest old stamp) is below Y's oldest, and sampling finds older ones.
+ */
+Test(htab_evict, own_stripe_horizon)
+{
+	enum { S = 8, OLD = 3, YOUNG = 4, NEW = 6, K = 4096 };
+	static struct ledger l;
+	static struct obj o[K];
+	ledger_init(&l);
+	l.log_unlinked = true;
+	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	c.stripes = S;
+	c.mem_high = (S - 1) * OLD + YOUNG;
+	c.mem_low = c.mem_high;
+	c.mem_batch = 1;
+	struct grain_htab *h = make(&c);
+	unsigned per[S] = { 0 }, y = 0, placed = 0, fresh = 0;
+	uint64_t old_stamp = 1;
+
+	/* Old entries in every stripe but Y (stripe 0), young ones in Y. */
+	for (uint64_t k = 0; k < K && placed < c.mem_high; k++) {
+		unsigned st = (unsigned)stripe_of_key(h, k, S);
+		unsigned want = st == y ? YOUNG : OLD;
+		if (per[st] == want)
+			continue;
+		obj_init(&o[k], k);
+		uint64_t now = st == y ? 100 + per[st] : old_stamp++;
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, now, 1), 0);
+		per[st]++;
+		placed++;
+	}
+	cr_assert_eq(placed, (unsigned)c.mem_high, "not enough keys");
+	cr_assert_eq(l.nlog, 0u);
+	for (uint64_t k = 0; k < K && fresh < NEW; k++) {
+		if (stripe_of_key(h, k, S) != y || find(h, k) != NULL ||
+		    o[k].node.state != 0)
+			continue;
+		obj_init(&o[k], k);
+		l.nlog = 0;
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 200 + fresh,
+					       1),
+			     0);
+		cr_assert_eq(l.nlog, 1u, "one eviction per insert");
+		cr_assert_neq(stripe_of_key(h, l.log[0], S), (uint64_t)y,
+			      "evicted %llu of the inserting stripe, which "
+			      "holds only entries newer than the others",
+			      (unsigned long long)l.log[0]);
+		fresh++;
+	}
+	cr_assert_eq(fresh, (unsigned)NEW);
+	grain_htab_destroy(h);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

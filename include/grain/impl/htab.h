@@ -41,6 +41,9 @@ enum {
 enum {
 	GRAIN_IMPL_HTAB_TODO_EVICT = 1u,  /* bytes added: check mem_high */
 	GRAIN_IMPL_HTAB_TODO_RESIZE = 2u, /* the load is out of range */
+	/* Set by the slow unlock: the total was above mem_high; evict on
+	 * down to mem_low after the unlock. */
+	GRAIN_IMPL_HTAB_TODO_EVICTING = 4u,
 };
 
 /* Entries an insert may expire from the head of its stripe's LRU. */
@@ -130,13 +133,17 @@ struct grain_htab {
 	size_t memsize;
 	void *slab; /* the stripes' first arrays, if mapped as one */
 	size_t slab_size;
-	/* Shared and written: the folded byte total. */
+	/* Shared and written: the folded byte total, and the eviction
+	 * horizon (the newest stamp a lock-taking eviction has taken; an
+	 * unlock may evict its own stripe's entries up to it, htab.h). */
 	alignas(GRAIN_CACHELINE) _Atomic(int64_t) total;
+	_Atomic(uint64_t) horizon;
 };
 
 /* --- out-of-line parts (src/htab*.c) ------------------------------------ */
 
 GRAIN_API void grain_impl_htab_after_unlock(struct grain_htab_scope *s);
+GRAIN_API void grain_impl_htab_unlock_slow(struct grain_htab_scope *s);
 GRAIN_API int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why);
 GRAIN_API void grain_impl_htab_expire_head(struct grain_htab_scope *s,
 					   uint64_t now);
@@ -706,13 +713,15 @@ GRAIN_INLINE_API void grain_htab_unlock(struct grain_htab_scope *s)
 {
 	if (GRAIN_UNLIKELY(s == NULL || s->stripe == NULL))
 		return;
-	grain_impl_spin_release(&s->stripe->lock);
 	if (GRAIN_UNLIKELY(((uintptr_t)s->retired | s->todo) != 0)) {
 		/* A copy: the caller's scope never escapes on the fast path,
-		 * so the compiler may keep it in registers. */
+		 * so the compiler may keep it in registers. The slow half
+		 * releases the lock (after evicting from the stripe, if due). */
 		struct grain_htab_scope rest = *s;
-		grain_impl_htab_after_unlock(&rest);
+		grain_impl_htab_unlock_slow(&rest);
+		return;
 	}
+	grain_impl_spin_release(&s->stripe->lock);
 }
 
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
