@@ -848,6 +848,25 @@ static void remove_tmp_and_die(int sig)
 	raise(sig);
 }
 
+/* SIGBUS: with several threads a capture file is read through a mapping,
+ * and a file that another program truncates under it faults there. Say
+ * so, leave no temporary file, and exit 2 as for any bad input. */
+static void input_gone(int sig)
+{
+	static const char msg[] = "reasm: bus error reading the capture file "
+				  "(was it truncated while being read?)\n";
+
+	(void)sig;
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	for (int i = 0; i < MAX_TMP_FILES; i++) {
+		char *t = tmp_files[i];
+
+		if (t != NULL)
+			(void)unlink(t);
+	}
+	_exit(2);
+}
+
 static void tmp_register(char *tmp, bool add)
 {
 	for (int i = 0; i < MAX_TMP_FILES; i++) {
@@ -2102,6 +2121,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, remove_tmp_and_die);
 	signal(SIGTERM, remove_tmp_and_die);
 	signal(SIGHUP, remove_tmp_and_die);
+	signal(SIGBUS, input_gone);
 
 	if (is_live(&rn.opt))
 		status = run_live(&rn, &ran);
