@@ -90,6 +90,9 @@ int grain_prio_init(struct grain_prio *p, const struct grain_prio_config *cfg)
 		if (grain_ring_init(r, cap, ring_flags) != 0)
 			return -EINVAL; /* unreachable: memsize validated */
 		p->ro.rings[b] = r;
+		p->deq[b].head = atomic_load_explicit(&r->cons.pos,
+						      memory_order_relaxed);
+		p->deq[b].mask = cap - 1;
 		p->ro.weights[b] = cfg->weights ? cfg->weights[b] : 1;
 		at += grain_ring_memsize(cap);
 	}

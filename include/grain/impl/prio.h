@@ -43,6 +43,15 @@ struct grain_prio {
 		unsigned credit;
 	} sched;
 	alignas(GRAIN_CACHELINE) struct grain_impl_ring_sleepers sleepers;
+	/* GRAIN_PRIO_SC: the dequeuer's own copy of each band's head
+	 * position and mask, on lines no producer touches. Only the
+	 * dequeuer reads and writes them (dequeuers of an SC queue are one
+	 * at a time, ordered by their caller); the ring's cons.pos is still
+	 * published after every take, for the producers. */
+	alignas(GRAIN_CACHELINE) struct {
+		uint64_t head;
+		uint64_t mask;
+	} deq[GRAIN_PRIO_MAX_BANDS];
 	/* Cold: drops (slow path) and lifecycle. */
 	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) dropped[GRAIN_PRIO_MAX_BANDS];
 	struct {
@@ -112,11 +121,41 @@ grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
 
 /* Up to n objects from band b into objs; *bandp (if not NULL) gets b when
  * any is taken. Returns the count. */
+/*
+ * The single dequeuer's take from band b: as the ring's single-consumer
+ * dequeue (check the slots' sequences, copy, publish the new head with
+ * R2'), but with the head and mask from p->deq[b], so that the dequeuer
+ * reads nothing on the ring's consumer line, which every producer reads
+ * on every enqueue; it only stores the new head there.
+ */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_prio_take_sc(struct grain_prio *p, unsigned b, void **objs,
+			unsigned n)
+{
+	struct grain_ring *r = p->ro.rings[b];
+	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
+	const uint64_t pos = p->deq[b].head, mask = p->deq[b].mask;
+	int64_t d;
+	unsigned k = grain_impl_ring_scan(slots, mask, pos, 1, n, &d);
+
+	if (k == 0)
+		return 0;
+	grain_impl_ring_copy(slots, mask, pos, objs, k, false);
+	p->deq[b].head = pos + k;
+	/* R2': pairs with A1' of the producers; they may now overwrite the
+	 * objects we read. */
+	atomic_store_explicit(&r->cons.pos, pos + k, memory_order_release);
+	return k;
+}
+
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs, unsigned n,
 		     unsigned *bandp)
 {
-	unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs, n, true);
+	unsigned k = (p->ro.flags & GRAIN_PRIO_SC)
+			     ? grain_impl_prio_take_sc(p, b, objs, n)
+			     : grain_impl_ring_dequeue(p->ro.rings[b], objs, n,
+						       true);
 
 	if (k != 0 && bandp != NULL)
 		*bandp = b;
