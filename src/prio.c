@@ -213,7 +213,8 @@ unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p, void **objs,
 		}
 		unsigned want = n - got < credit ? n - got : credit;
 		unsigned k =
-			grain_impl_prio_take(p, cur, objs + got, want, bandp);
+			grain_impl_prio_take(p, cur, objs + got, want, bandp,
+					     !locked);
 		if (k != 0) {
 			got += k;
 			credit -= k;

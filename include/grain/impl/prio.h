@@ -119,8 +119,6 @@ grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
 	return k;
 }
 
-/* Up to n objects from band b into objs; *bandp (if not NULL) gets b when
- * any is taken. Returns the count. */
 /*
  * The single dequeuer's take from band b: as the ring's single-consumer
  * dequeue (check the slots' sequences, copy, publish the new head with
@@ -136,10 +134,14 @@ grain_impl_prio_take_sc(struct grain_prio *p, unsigned b, void **objs,
 	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
 	const uint64_t pos = p->deq[b].head, mask = p->deq[b].mask;
 	int64_t d;
-	unsigned k = grain_impl_ring_scan(slots, mask, pos, 1, n, &d);
 
-	if (k == 0)
+	/* A2 on the head slot first: an empty band costs one load. */
+	if (atomic_load_explicit(&slots[pos & mask].seq,
+				 memory_order_acquire) != pos + 1)
 		return 0;
+	unsigned k = n == 1 ? 1
+			    : 1 + grain_impl_ring_scan(slots, mask, pos + 1, 1,
+						       n - 1, &d);
 	grain_impl_ring_copy(slots, mask, pos, objs, k, false);
 	p->deq[b].head = pos + k;
 	/* R2': pairs with A1' of the producers; they may now overwrite the
@@ -148,12 +150,14 @@ grain_impl_prio_take_sc(struct grain_prio *p, unsigned b, void **objs,
 	return k;
 }
 
+/* Up to n objects from band b into objs; *bandp (if not NULL) gets b when
+ * any is taken. sc: the queue is GRAIN_PRIO_SC (a constant in each copy of
+ * the dequeue loops). Returns the count. */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs, unsigned n,
-		     unsigned *bandp)
+		     unsigned *bandp, bool sc)
 {
-	unsigned k = (p->ro.flags & GRAIN_PRIO_SC)
-			     ? grain_impl_prio_take_sc(p, b, objs, n)
+	unsigned k = sc ? grain_impl_prio_take_sc(p, b, objs, n)
 			     : grain_impl_ring_dequeue(p->ro.rings[b], objs, n,
 						       true);
 
@@ -168,13 +172,17 @@ grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs, unsigned n,
  * next. */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_prio_dequeue_scan(struct grain_prio *p, void **objs, unsigned n,
-			     unsigned *bandp)
+			     unsigned *bandp, bool sc)
 {
 	const unsigned nbands = p->ro.nbands;
 	unsigned got = 0;
 
-	for (unsigned b = 0; b < nbands && got < n; b++)
-		got += grain_impl_prio_take(p, b, objs + got, n - got, bandp);
+	for (unsigned b = 0; b < nbands; b++) {
+		got += grain_impl_prio_take(p, b, objs + got, n - got, bandp,
+					    sc);
+		if (got == n)
+			break;
+	}
 	return got;
 }
 
@@ -190,22 +198,17 @@ grain_impl_prio_dequeue_scan(struct grain_prio *p, void **objs, unsigned n,
  * twice. If it is still empty at the next call, that call settles it.
  */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
-			unsigned *bandp)
+grain_impl_prio_dequeue_bits(struct grain_prio *p, void **objs, unsigned n,
+			     unsigned *bandp, bool sc)
 {
-	if (p->ro.flags & GRAIN_PRIO_WEIGHTED)
-		return grain_impl_prio_dequeue_weighted(p, objs, n, bandp);
-	if (p->ro.flags & GRAIN_IMPL_PRIO_SCAN)
-		return grain_impl_prio_dequeue_scan(p, objs, n, bandp);
-
 	unsigned got = 0;
 	uint64_t drained = 0;
 	uint64_t m = atomic_load_explicit(&p->nonempty, memory_order_relaxed);
 
 	while ((m &= ~drained) != 0) {
 		unsigned b = (unsigned)__builtin_ctzll(m);
-		unsigned k =
-			grain_impl_prio_take(p, b, objs + got, n - got, bandp);
+		unsigned k = grain_impl_prio_take(p, b, objs + got, n - got,
+						  bandp, sc);
 		if (k != 0) {
 			got += k;
 			if (got == n)
@@ -219,6 +222,27 @@ grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
 		m = atomic_load_explicit(&p->nonempty, memory_order_relaxed);
 	}
 	return got;
+}
+
+/* Strict or weighted dequeue; the strict loops are compiled once for a
+ * single dequeuer and once for several. */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
+			unsigned *bandp)
+{
+	const unsigned flags = p->ro.flags;
+
+	if (flags & GRAIN_PRIO_WEIGHTED)
+		return grain_impl_prio_dequeue_weighted(p, objs, n, bandp);
+	if (flags & GRAIN_IMPL_PRIO_SCAN)
+		return (flags & GRAIN_PRIO_SC)
+			       ? grain_impl_prio_dequeue_scan(p, objs, n, bandp,
+							      true)
+			       : grain_impl_prio_dequeue_scan(p, objs, n, bandp,
+							      false);
+	return (flags & GRAIN_PRIO_SC)
+		       ? grain_impl_prio_dequeue_bits(p, objs, n, bandp, true)
+		       : grain_impl_prio_dequeue_bits(p, objs, n, bandp, false);
 }
 
 /*
