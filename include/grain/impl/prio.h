@@ -10,7 +10,9 @@
  * that sets a bit back in grain_impl_prio_settle() wake the sleepers
  * through grain_impl_ring_notify() (S1, impl/ring.h). Scanned queues
  * (GRAIN_IMPL_PRIO_SCAN) have no bits, no P1/C1 and no settle: only the
- * producer's S1.
+ * producer's S1. A single dequeuer (GRAIN_PRIO_SC) takes from a band with
+ * grain_impl_prio_take_sc(), the ring's single-consumer dequeue with the
+ * head kept in p->deq[] (A2 on the slots, R2' on the ring's cons.pos).
  */
 #ifndef GRAIN_IMPL_PRIO_H
 #define GRAIN_IMPL_PRIO_H
