@@ -90,9 +90,6 @@ int grain_prio_init(struct grain_prio *p, const struct grain_prio_config *cfg)
 		if (grain_ring_init(r, cap, ring_flags) != 0)
 			return -EINVAL; /* unreachable: memsize validated */
 		p->ro.rings[b] = r;
-		p->deq[b].head = atomic_load_explicit(&r->cons.pos,
-						      memory_order_relaxed);
-		p->deq[b].mask = cap - 1;
 		p->ro.weights[b] = cfg->weights ? cfg->weights[b] : 1;
 		at += grain_ring_memsize(cap);
 	}
@@ -213,8 +210,7 @@ unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p, void **objs,
 		}
 		unsigned want = n - got < credit ? n - got : credit;
 		unsigned k =
-			grain_impl_prio_take(p, cur, objs + got, want, bandp,
-					     !locked);
+			grain_impl_prio_take(p, cur, objs + got, want, bandp);
 		if (k != 0) {
 			got += k;
 			credit -= k;

@@ -39,13 +39,7 @@
  * until it has n objects (weighted: it reads every band's head to choose
  * the next band). Producers touch nothing but their band's ring, with no
  * fence. An object is reachable as soon as it is in the ring, and a call
- * returns 0 only if it found every head not ready. A single dequeuer
- * (GRAIN_PRIO_SC, with or without the bits) keeps its own copy of each
- * band's head position in the queue, on lines no producer touches: it
- * reads only the head slot of each band it looks at, and after a take
- * stores the new head (release) where the band's producers read it, so
- * what it frees is free for them at once, as with the ring's own
- * dequeue. Sleepers: every
+ * returns 0 only if it found every head not ready. Sleepers: every
  * enqueue, after its object is in the ring, makes a read-modify-write of
  * the sleeper count (S1), and a sleeper makes one (S2) before its last
  * look at the heads: whichever comes second, the producer finds the

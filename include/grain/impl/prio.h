@@ -10,9 +10,7 @@
  * that sets a bit back in grain_impl_prio_settle() wake the sleepers
  * through grain_impl_ring_notify() (S1, impl/ring.h). Scanned queues
  * (GRAIN_IMPL_PRIO_SCAN) have no bits, no P1/C1 and no settle: only the
- * producer's S1. A single dequeuer (GRAIN_PRIO_SC) takes from a band with
- * grain_impl_prio_take_sc(), the ring's single-consumer dequeue with the
- * head kept in p->deq[] (A2 on the slots, R2' on the ring's cons.pos).
+ * producer's S1.
  */
 #ifndef GRAIN_IMPL_PRIO_H
 #define GRAIN_IMPL_PRIO_H
@@ -45,15 +43,6 @@ struct grain_prio {
 		unsigned credit;
 	} sched;
 	alignas(GRAIN_CACHELINE) struct grain_impl_ring_sleepers sleepers;
-	/* GRAIN_PRIO_SC: the dequeuer's own copy of each band's head
-	 * position and mask, on lines no producer touches. Only the
-	 * dequeuer reads and writes them (dequeuers of an SC queue are one
-	 * at a time, ordered by their caller); the ring's cons.pos is still
-	 * published after every take, for the producers. */
-	alignas(GRAIN_CACHELINE) struct {
-		uint64_t head;
-		uint64_t mask;
-	} deq[GRAIN_PRIO_MAX_BANDS];
 	/* Cold: drops (slow path) and lifecycle. */
 	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) dropped[GRAIN_PRIO_MAX_BANDS];
 	struct {
@@ -121,47 +110,13 @@ grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
 	return k;
 }
 
-/*
- * The single dequeuer's take from band b: as the ring's single-consumer
- * dequeue (check the slots' sequences, copy, publish the new head with
- * R2'), but with the head and mask from p->deq[b], so that the dequeuer
- * reads nothing on the ring's consumer line, which every producer reads
- * on every enqueue; it only stores the new head there.
- */
-static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_prio_take_sc(struct grain_prio *p, unsigned b, void **objs,
-			unsigned n)
-{
-	struct grain_ring *r = p->ro.rings[b];
-	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
-	const uint64_t pos = p->deq[b].head, mask = p->deq[b].mask;
-	int64_t d;
-
-	/* A2 on the head slot first: an empty band costs one load. */
-	if (atomic_load_explicit(&slots[pos & mask].seq,
-				 memory_order_acquire) != pos + 1)
-		return 0;
-	unsigned k = n == 1 ? 1
-			    : 1 + grain_impl_ring_scan(slots, mask, pos + 1, 1,
-						       n - 1, &d);
-	grain_impl_ring_copy(slots, mask, pos, objs, k, false);
-	p->deq[b].head = pos + k;
-	/* R2': pairs with A1' of the producers; they may now overwrite the
-	 * objects we read. */
-	atomic_store_explicit(&r->cons.pos, pos + k, memory_order_release);
-	return k;
-}
-
 /* Up to n objects from band b into objs; *bandp (if not NULL) gets b when
- * any is taken. sc: the queue is GRAIN_PRIO_SC (a constant in each copy of
- * the dequeue loops). Returns the count. */
+ * any is taken. Returns the count. */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs, unsigned n,
-		     unsigned *bandp, bool sc)
+		     unsigned *bandp)
 {
-	unsigned k = sc ? grain_impl_prio_take_sc(p, b, objs, n)
-			     : grain_impl_ring_dequeue(p->ro.rings[b], objs, n,
-						       true);
+	unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs, n, true);
 
 	if (k != 0 && bandp != NULL)
 		*bandp = b;
@@ -174,17 +129,13 @@ grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs, unsigned n,
  * next. */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_prio_dequeue_scan(struct grain_prio *p, void **objs, unsigned n,
-			     unsigned *bandp, bool sc)
+			     unsigned *bandp)
 {
 	const unsigned nbands = p->ro.nbands;
 	unsigned got = 0;
 
-	for (unsigned b = 0; b < nbands; b++) {
-		got += grain_impl_prio_take(p, b, objs + got, n - got, bandp,
-					    sc);
-		if (got == n)
-			break;
-	}
+	for (unsigned b = 0; b < nbands && got < n; b++)
+		got += grain_impl_prio_take(p, b, objs + got, n - got, bandp);
 	return got;
 }
 
@@ -200,17 +151,22 @@ grain_impl_prio_dequeue_scan(struct grain_prio *p, void **objs, unsigned n,
  * twice. If it is still empty at the next call, that call settles it.
  */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_prio_dequeue_bits(struct grain_prio *p, void **objs, unsigned n,
-			     unsigned *bandp, bool sc)
+grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
+			unsigned *bandp)
 {
+	if (p->ro.flags & GRAIN_PRIO_WEIGHTED)
+		return grain_impl_prio_dequeue_weighted(p, objs, n, bandp);
+	if (p->ro.flags & GRAIN_IMPL_PRIO_SCAN)
+		return grain_impl_prio_dequeue_scan(p, objs, n, bandp);
+
 	unsigned got = 0;
 	uint64_t drained = 0;
 	uint64_t m = atomic_load_explicit(&p->nonempty, memory_order_relaxed);
 
 	while ((m &= ~drained) != 0) {
 		unsigned b = (unsigned)__builtin_ctzll(m);
-		unsigned k = grain_impl_prio_take(p, b, objs + got, n - got,
-						  bandp, sc);
+		unsigned k =
+			grain_impl_prio_take(p, b, objs + got, n - got, bandp);
 		if (k != 0) {
 			got += k;
 			if (got == n)
@@ -224,27 +180,6 @@ grain_impl_prio_dequeue_bits(struct grain_prio *p, void **objs, unsigned n,
 		m = atomic_load_explicit(&p->nonempty, memory_order_relaxed);
 	}
 	return got;
-}
-
-/* Strict or weighted dequeue; the strict loops are compiled once for a
- * single dequeuer and once for several. */
-static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,
-			unsigned *bandp)
-{
-	const unsigned flags = p->ro.flags;
-
-	if (flags & GRAIN_PRIO_WEIGHTED)
-		return grain_impl_prio_dequeue_weighted(p, objs, n, bandp);
-	if (flags & GRAIN_IMPL_PRIO_SCAN)
-		return (flags & GRAIN_PRIO_SC)
-			       ? grain_impl_prio_dequeue_scan(p, objs, n, bandp,
-							      true)
-			       : grain_impl_prio_dequeue_scan(p, objs, n, bandp,
-							      false);
-	return (flags & GRAIN_PRIO_SC)
-		       ? grain_impl_prio_dequeue_bits(p, objs, n, bandp, true)
-		       : grain_impl_prio_dequeue_bits(p, objs, n, bandp, false);
 }
 
 /*
