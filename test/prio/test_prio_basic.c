@@ -105,12 +105,12 @@ Test(prio_basic, burst_across_bands)
 }
 
 /*
- * A single dequeuer keeps its own copy of each band's head (impl/prio.h):
- * every take must still publish the head to the band's producers, or a
- * band would refuse objects once it had taken a capacity's worth. Many
- * laps of a small band, in takes of sizes that straddle the end of the
- * slot array: each lap fills the band to exactly its capacity (the next
- * enqueue is refused), and the takes return the lap's objects in order.
+ * A single dequeuer's every take must free its slots for the band's
+ * producers, or a band would refuse objects once it had given a
+ * capacity's worth. Many laps of a small band, in takes of sizes that
+ * straddle the end of the slot array: each lap fills the band to exactly
+ * its capacity (the next enqueue is refused), and the takes return the
+ * lap's objects in order.
  */
 static void sc_laps_in(unsigned qbands, unsigned flags)
 {
