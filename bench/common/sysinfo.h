@@ -25,6 +25,9 @@ const char *bench_c_compiler(void);
 /** CLOCK_MONOTONIC in seconds. */
 double bench_now_s(void);
 
+/** CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID) in seconds. */
+double bench_thread_cpu_s(void);
+
 /** Sleep until @p ms milliseconds after @p t0 (CLOCK_MONOTONIC). */
 void bench_sleep_until(const struct timespec *t0, unsigned ms);
 

@@ -150,6 +150,10 @@ void RunCase(benchmark::State &state, const Case *c)
 			static_cast<double>(res.empty_polls);
 		state.counters["blocked_polls"] =
 			static_cast<double>(res.blocked_polls);
+		state.counters["consumer_cpu_pct"] =
+			res.seconds > 0
+				? 100.0 * res.consumer_cpu_seconds / res.seconds
+				: 0.0;
 		state.counters["drained"] = static_cast<double>(res.drained);
 		state.counters["drain_s"] = res.drain_seconds;
 		g_runs[c->name].push_back(res);

@@ -104,6 +104,59 @@ Test(prio_basic, burst_across_bands)
 	burst_across_bands_in(9);
 }
 
+/*
+ * A single dequeuer's every take must free its slots for the band's
+ * producers, or a band would refuse objects once it had given a
+ * capacity's worth. Many laps of a small band, in takes of sizes that
+ * straddle the end of the slot array: each lap fills the band to exactly
+ * its capacity (the next enqueue is refused), and the takes return the
+ * lap's objects in order.
+ */
+static void sc_laps_in(unsigned qbands, unsigned flags)
+{
+	enum { CAP = 8, LAPS = 40 };
+	struct grain_prio *p = make(qbands, CAP, GRAIN_PRIO_SC | flags);
+	const unsigned b = 1;
+	unsigned seq = 0, want = 0;
+	void *objs[CAP];
+
+	for (unsigned lap = 0; lap < LAPS; lap++) {
+		while (grain_prio_try_enqueue(p, b, tok(b, seq)) == 0)
+			seq++;
+		cr_assert_eq(grain_prio_backlog(p), (unsigned)CAP,
+			     "lap %u: the band takes exactly its capacity",
+			     lap);
+		unsigned left = CAP;
+		for (unsigned step = lap % 3 + 1; left != 0;
+		     step = step % 5 + 1) {
+			unsigned n = step < left ? step : left;
+			cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, n),
+				     (int)n);
+			for (unsigned i = 0; i < n; i++)
+				cr_assert_eq(objs[i], tok(b, want++),
+					     "lap %u: FIFO across the wrap",
+					     lap);
+			left -= n;
+		}
+		cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, CAP), 0);
+	}
+	struct grain_prio_band_stats st;
+	cr_assert_eq(grain_prio_stats(p, b, &st), 0);
+	cr_assert_eq(st.enqueued, (uint64_t)CAP * LAPS);
+	cr_assert_eq(st.dequeued, (uint64_t)CAP * LAPS);
+	cr_assert_eq(st.dropped, (uint64_t)LAPS, "one refusal per lap");
+	cr_assert_eq(st.backlog, 0u);
+	grain_prio_destroy(p);
+}
+
+Test(prio_basic, single_dequeuer_laps)
+{
+	sc_laps_in(3, 0);
+	sc_laps_in(GRAIN_PRIO_SCAN_BANDS + 1, 0);
+	sc_laps_in(3, GRAIN_PRIO_WEIGHTED);
+	sc_laps_in(GRAIN_PRIO_SCAN_BANDS + 1, GRAIN_PRIO_WEIGHTED);
+}
+
 Test(prio_basic, priomap)
 {
 	static const uint8_t expect[16] = { 1, 2, 2, 2, 1, 2, 0, 0,

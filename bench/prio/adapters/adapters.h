@@ -123,6 +123,9 @@ struct prio_result {
 	 * or, rarely, an item arrived just after the poll. A lock-based
 	 * queue never has them (it reports 0). */
 	uint64_t blocked_polls;
+	/** CPU seconds the consumer ran from release to stop
+	 * (CLOCK_THREAD_CPUTIME_ID): on a shared machine, what it was given. */
+	double consumer_cpu_seconds;
 	/** Items taken in the final drain (after the producers stopped). */
 	uint64_t drained;
 	/** Seconds from stop until every thread was joined. */

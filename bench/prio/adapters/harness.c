@@ -223,6 +223,7 @@ static void collect_result(struct prio_result *res,
 		res->attempts ? (double)dropped / (double)res->attempts : 0.0;
 	res->empty_polls = c->empty_polls;
 	res->blocked_polls = c->blocked_polls;
+	res->consumer_cpu_seconds = c->cpu_seconds;
 	res->drained = c->drained;
 	res->order_errors = c->order_errors;
 	res->band_errors = c->band_errors;

@@ -87,6 +87,7 @@ struct prio_thread {
 	uint64_t drained;
 	uint64_t empty_polls;
 	uint64_t blocked_polls;
+	double cpu_seconds; /* CPU time from release to stop */
 	uint64_t order_errors;
 	uint64_t band_errors;
 	uint64_t priority_errors;
@@ -227,6 +228,7 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
 	unsigned fails = 0, band = 0, last_band = 0;
 
 	bench_gate_wait(&h->gate);
+	const double cpu0 = bench_thread_cpu_s();
 	while (!bench_gate_stopped(&h->gate)) {
 		unsigned k = get(queue, items, n, single ? &band : NULL);
 
@@ -250,6 +252,7 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
 		}
 		count += k;
 	}
+	t->cpu_seconds = bench_thread_cpu_s() - cpu0;
 	t->count_at_stop = count;
 	t->empty_polls = polls;
 	t->blocked_polls = blocked;
