@@ -1432,6 +1432,24 @@ static int open_all(struct run *rn)
 	return status;
 }
 
+/* At the end of a file: expire what is due at the latest capture time
+ * (par.h, expiry_end()). With workers, once they have taken every frame
+ * queued, through worker 0's state as at any other expiry point. */
+static void expire_at_end(struct run *rn, bool multi, const struct expiry *exp,
+			  uint64_t queued)
+{
+	uint64_t now;
+
+	if (!expiry_end(exp, &now))
+		return;
+	if (!multi) {
+		(void)reasm_expire(&rn->single, now);
+		return;
+	}
+	wait_idle(&rn->pl, queued);
+	(void)reasm_expire(&rn->workers[0].w, now);
+}
+
 /* Reads IN to the end. @p multi: queue frames to the workers; else process
  * them here. @return 0, or 2 after a message (the run is still shut down
  * cleanly by the caller). A live run (--out) also stops at a stop request. */
@@ -1498,6 +1516,7 @@ static int read_all(struct run *rn, bool multi)
 		pcap_errorf(rn->opt.read_path, pcap_geterr(rn->in));
 		return 2;
 	}
+	expire_at_end(rn, multi, &exp, queued);
 	return 0;
 }
 
@@ -1979,6 +1998,8 @@ static int run_mapped(struct run *rn)
 			status = 2;
 		}
 	}
+	if (status == 0)
+		par_finish(rn->par);
 	if (par_write_error(rn->par) != 0)
 		atomic_store_explicit(&write_errno, par_write_error(rn->par),
 				      memory_order_relaxed);

@@ -667,6 +667,15 @@ int par_run(struct par_file *pf, struct reasm *flows,
 	return status;
 }
 
+void par_finish(struct par_file *pf)
+{
+	uint64_t now;
+
+	if (expiry_end(&pf->exp, &now))
+		for (unsigned i = 0; i < pf->n; i++)
+			(void)reasm_expire(&pf->wk[i].w, now);
+}
+
 uint64_t par_records(const struct par_file *pf)
 {
 	return pf->walk_idx;

@@ -33,6 +33,7 @@
 struct expiry {
 	bool started;
 	uint64_t last; /* capture time of the previous call */
+	uint64_t max;  /* the latest capture time seen */
 };
 
 static inline bool expiry_due(struct expiry *e, uint64_t now)
@@ -40,12 +41,26 @@ static inline bool expiry_due(struct expiry *e, uint64_t now)
 	if (!e->started) {
 		e->started = true;
 		e->last = now;
+		e->max = now;
 		return false;
 	}
+	if (now > e->max)
+		e->max = now;
 	if (now < e->last || now - e->last < PAR_NS_PER_S)
 		return false;
 	e->last = now;
 	return true;
+}
+
+/* At the end of a file every run expires what is due at the latest
+ * capture time it saw, so that what is left pending, and what is counted
+ * as timed out, do not depend on which entries the tables happened to
+ * retire on the way (that depends on their hash keys). @return whether
+ * there is such a time, in *now. */
+static inline bool expiry_end(const struct expiry *e, uint64_t *now)
+{
+	*now = e->max;
+	return e->started;
 }
 
 struct par_file;
@@ -99,6 +114,11 @@ uint64_t par_records(const struct par_file *pf);
  */
 int par_input(struct par_file *pf, const uint8_t *frame, uint32_t caplen,
 	      uint32_t wirelen, uint64_t now);
+
+/** par_finish - at the end of the file, expire in every worker's engine
+ * what is due at the latest capture time seen (expiry_end()). After
+ * par_run() and any par_input(), on the same thread. */
+void par_finish(struct par_file *pf);
 
 /** par_write_error - the errno value of the first failed write to the
  * output, or 0. The calling thread of par_run(). */
