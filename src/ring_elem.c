@@ -46,7 +46,9 @@ int grain_ring_elem_init(struct grain_ring_elem *ring, unsigned capacity,
 {
 	size_t size = grain_ring_elem_memsize(capacity, esize);
 
-	if (ring == NULL || size == 0)
+	/* Misaligned memory is refused before any member is reached. */
+	if (ring == NULL || size == 0 ||
+	    (uintptr_t)(void *)ring % _Alignof(struct grain_ring_elem) != 0)
 		return -EINVAL;
 	int rc = grain_ring_init(&ring->ring, capacity, flags);
 	if (rc != 0)
