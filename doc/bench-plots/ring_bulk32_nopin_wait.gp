@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 104.743 81.8889 105.313 97.5197 89.1373 103.404 107.449 101.261 114.858 83.8553 73.987 96.8432
-1 40.5776 10.6647 45.0182 NaN NaN NaN 50.9882 43.1104 51.4315 NaN NaN NaN
-2 109.985 101.279 205.452 95.8787 84.8663 101.173 NaN NaN NaN NaN NaN NaN
-3 14.4106 9.51996 33.012 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 17.6538 14.6337 21.1876 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 16.8439 9.86663 18.9422 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 96.4415 79.9071 112.497 95.1655 89.1857 101.089 101.629 95.5861 216.121 91.8298 82.6145 95.9482
+1 42.3915 6.41148 56.0806 NaN NaN NaN 40.7678 10.2704 50.8655 NaN NaN NaN
+2 96.0204 88.223 105.775 94.2364 79.4083 103.329 NaN NaN NaN NaN NaN NaN
+3 13.6108 10.1027 52.5804 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 20.3888 13.1743 22.7231 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 14.1969 12.1396 17.6539 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

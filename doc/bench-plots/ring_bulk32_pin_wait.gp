@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 99.9151 94.6007 116.127 92.8192 90.3417 101.686 100.466 93.3737 111.722 88.4242 83.6537 98.3762
-1 7.6448 7.09231 8.44064 NaN NaN NaN 7.65545 6.4152 12.1557 NaN NaN NaN
-2 102.722 95.856 105.557 104.543 94.5685 107.786 NaN NaN NaN NaN NaN NaN
-3 9.43434 9.15816 11.769 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 16.6924 14.6486 21.231 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 15.269 11.5704 18.2654 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 90.9907 74.9818 104.516 95.897 94.1066 103.03 103.074 99.0641 110.545 88.5134 77.092 93.9417
+1 8.26881 6.13935 10.3007 NaN NaN NaN 8.87869 7.32211 14.2335 NaN NaN NaN
+2 99.038 82.6178 111.529 89.451 82.6536 93.3912 NaN NaN NaN NaN NaN NaN
+3 10.6144 9.48273 11.9529 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 19.973 15.385 21.475 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 13.5698 9.10244 18.0057 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

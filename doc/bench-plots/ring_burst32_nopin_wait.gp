@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 105.276 96.5409 112.416 90.7129 89.1336 107.051 112.893 98.2334 122.014 90.4833 77.3356 97.0672
-1 11.7532 7.10376 41.4505 NaN NaN NaN 9.35915 7.27198 56.3633 NaN NaN NaN
-2 94.2712 92.1634 106.951 92.0143 86.9753 100.7 NaN NaN NaN NaN NaN NaN
-3 11.0204 8.75627 49.2292 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 21.4243 17.8709 26.1706 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 16.1265 13.8018 17.8206 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 97.4723 89.7497 102.203 104.679 85.6532 208.011 104.504 95.0904 108.812 90.2967 77.8947 94.1267
+1 47.2793 9.40729 50.7794 NaN NaN NaN 35.2155 5.89884 50.2356 NaN NaN NaN
+2 99.6841 92.5134 107.658 91.801 88.298 108.758 NaN NaN NaN NaN NaN NaN
+3 23.0747 9.17527 47.8619 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 17.4763 13.8927 24.5223 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 12.419 9.71571 16.1603 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

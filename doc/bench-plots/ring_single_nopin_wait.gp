@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 4.2616 3.15499 5.61291 3.73915 3.19145 4.98063 6.28441 5.44311 8.95954 6.08022 3.91656 9.08779
-1 1.7228 1.3029 2.17601 NaN NaN NaN 2.12172 1.08952 3.15751 NaN NaN NaN
-2 3.72289 3.2044 5.03185 3.67505 2.84315 4.94104 NaN NaN NaN NaN NaN NaN
-3 2.30386 2.09511 3.66169 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 2.0817 1.77774 2.16912 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 1.7293 1.52551 2.12459 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 4.67245 3.35277 5.46872 3.15162 3.00097 3.94385 6.08609 5.35221 7.47875 3.90157 2.91576 6.88001
+1 1.90425 1.70967 2.25639 NaN NaN NaN 1.96292 1.17083 4.59311 NaN NaN NaN
+2 4.25626 3.84208 5.32785 3.69542 2.76785 4.79818 NaN NaN NaN NaN NaN NaN
+3 2.37823 2.0001 3.30434 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 1.69206 1.65167 1.88479 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 1.88077 1.74649 2.18928 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: one token per call (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'
