@@ -161,9 +161,11 @@ static void fail(struct bench_rte_frag_result *res, const char *fmt, ...)
 	}
 }
 
-/* A copy of frame @p f in a fresh mbuf, as a NIC would have received it;
- * NULL if the pool is empty. */
-static struct rte_mbuf *to_mbuf(const struct pool_frame *f, uint32_t l2)
+/* A copy of frame @p f in a fresh mbuf, as a NIC would have received it,
+ * with its link and network header lengths (@p l2, @p l3) set as DPDK
+ * wants them; NULL if the pool is empty. */
+static struct rte_mbuf *to_mbuf(const struct pool_frame *f, uint32_t l2,
+				uint32_t l3)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(mbufs);
 
@@ -176,7 +178,7 @@ static struct rte_mbuf *to_mbuf(const struct pool_frame *f, uint32_t l2)
 	}
 	memcpy(d, f->data, f->len);
 	m->l2_len = l2 & 0x7fu;
-	m->l3_len = IP_HDR;
+	m->l3_len = l3 & 0x1ffu;
 	return m;
 }
 
@@ -196,10 +198,9 @@ static struct rte_mbuf *feed(struct rte_ip_frag_tbl *tbl,
 	return out;
 }
 
-/* The datagram of chain @p m as one malloc'd buffer of *@p len bytes, with
- * the IPv4 header checksum DPDK leaves 0 filled in; NULL if out of
- * memory. */
-static uint8_t *linearise(const struct rte_mbuf *m, uint32_t l2, uint32_t *len)
+/* The chain @p m copied into one malloc'd buffer of *@p len bytes; NULL
+ * if out of memory. */
+static uint8_t *chain_copy(const struct rte_mbuf *m, uint32_t *len)
 {
 	uint32_t n = rte_pktmbuf_pkt_len(m), at = 0;
 	uint8_t *b = malloc(n ? n : 1);
@@ -213,12 +214,21 @@ static uint8_t *linearise(const struct rte_mbuf *m, uint32_t l2, uint32_t *len)
 		memcpy(b + at, rte_pktmbuf_mtod(s, const uint8_t *), k);
 		at += k;
 	}
-	if (at >= l2 + IP_HDR) {
+	*len = at;
+	return b;
+}
+
+/* The IPv4 datagram of chain @p m as chain_copy() makes it, with the
+ * header checksum DPDK leaves 0 filled in. */
+static uint8_t *linearise(const struct rte_mbuf *m, uint32_t l2, uint32_t *len)
+{
+	uint8_t *b = chain_copy(m, len);
+
+	if (b != NULL && *len >= l2 + IP_HDR) {
 		uint8_t *ip = b + l2;
 		frame_wr16(ip + 10, 0);
 		frame_wr16(ip + 10, frame_ip_checksum(ip));
 	}
-	*len = at;
 	return b;
 }
 
@@ -287,7 +297,7 @@ static int check_pass(const struct frame_pool *p,
 			frame_set_id(f->data + l2, 0, f->csum0);
 			uint64_t t = (*vt)++ * BENCH_REASM_TICK_NS;
 			(void)reasm_input(&w, f->data, f->len, f->len, t);
-			struct rte_mbuf *m = to_mbuf(f, l2);
+			struct rte_mbuf *m = to_mbuf(f, l2, IP_HDR);
 			if (m == NULL) {
 				if (out != NULL)
 					rte_pktmbuf_free(out);
@@ -380,7 +390,7 @@ static int timed_batch(const struct frame_pool *p, uint32_t l2,
 			const struct pool_frame *f =
 				&p->legit[(size_t)i * F + k];
 			frame_set_id(f->data + l2, id, f->csum0);
-			in[nin] = to_mbuf(f, l2);
+			in[nin] = to_mbuf(f, l2, IP_HDR);
 			if (in[nin] == NULL) {
 				rte_pktmbuf_free_bulk(in, nin);
 				return -ENOMEM;
@@ -529,7 +539,7 @@ int bench_rte_frag_probe(enum bench_reasm_workload w, uint64_t *offered,
 	for (uint64_t j = 0; j < p->info.frames; j++) {
 		const struct pool_frame *f = &p->legit[j];
 		frame_set_id(f->data + l2, 0, f->csum0);
-		struct rte_mbuf *m = to_mbuf(f, l2);
+		struct rte_mbuf *m = to_mbuf(f, l2, IP_HDR);
 		if (m == NULL) {
 			rc = -ENOMEM;
 			break;
@@ -662,23 +672,6 @@ static void v6_set_id(const struct pool_frame *f, uint32_t id)
 	frame_wr16(fh + 6, (uint16_t)id);
 }
 
-static struct rte_mbuf *to_mbuf6(const struct pool_frame *f)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(mbufs);
-
-	if (m == NULL)
-		return NULL;
-	char *d = rte_pktmbuf_append(m, (uint16_t)f->len);
-	if (d == NULL) {
-		rte_pktmbuf_free(m);
-		return NULL;
-	}
-	memcpy(d, f->data, f->len);
-	m->l2_len = v6.l2 & 0x7fu;
-	m->l3_len = IP6_HDR + FRAG6_HDR; /* as DPDK wants it */
-	return m;
-}
-
 static struct rte_mbuf *feed6(struct rte_ip_frag_tbl *tbl,
 			      struct rte_ip_frag_death_row *dr,
 			      struct rte_mbuf *m, uint64_t tms)
@@ -698,27 +691,6 @@ static struct rte_mbuf *feed6(struct rte_ip_frag_tbl *tbl,
 	return out;
 }
 
-/* The chain @p m copied into one malloc'd buffer (IPv6 has no header
- * checksum to fill in). */
-static uint8_t *linearise6(const struct rte_mbuf *m, uint32_t *len)
-{
-	uint32_t n = rte_pktmbuf_pkt_len(m), at = 0;
-	uint8_t *b = malloc(n ? n : 1);
-
-	if (b == NULL)
-		return NULL;
-	for (const struct rte_mbuf *s = m; s != NULL && at < n; s = s->next) {
-		uint32_t k = s->data_len;
-		if (k > n - at)
-			k = n - at;
-		memcpy(b + at, rte_pktmbuf_mtod(s, const uint8_t *), k);
-		at += k;
-	}
-	*len = at;
-	return b;
-}
-
-/* Every datagram through the engine and DPDK with ID 0, compared. */
 static int check6(struct rte_ip_frag_tbl *tbl, struct rte_ip_frag_death_row *dr,
 		  enum bench_reasm_link link, uint64_t *vt,
 		  struct bench_rte_frag6_result *res)
@@ -745,7 +717,8 @@ static int check6(struct rte_ip_frag_tbl *tbl, struct rte_ip_frag_death_row *dr,
 			v6_set_id(f, 0);
 			uint64_t t = (*vt)++ * BENCH_REASM_TICK_NS;
 			(void)reasm_input(&w, f->data, f->len, f->len, t);
-			struct rte_mbuf *m = to_mbuf6(f);
+			struct rte_mbuf *m =
+				to_mbuf(f, v6.l2, IP6_HDR + FRAG6_HDR);
 			if (m == NULL) {
 				if (out != NULL)
 					rte_pktmbuf_free(out);
@@ -759,7 +732,7 @@ static int check6(struct rte_ip_frag_tbl *tbl, struct rte_ip_frag_death_row *dr,
 				rte_pktmbuf_free(o);
 		}
 		uint32_t len = 0;
-		uint8_t *b = out != NULL ? linearise6(out, &len) : NULL;
+		uint8_t *b = out != NULL ? chain_copy(out, &len) : NULL;
 		if (out != NULL)
 			rte_pktmbuf_free(out);
 		res->compared++;
@@ -807,7 +780,8 @@ static int timed_batch6(struct rte_ip_frag_tbl *tbl,
 
 	for (unsigned j = 0; j < nin; j++) {
 		v6_set_id(&v6.frames[first + j], id);
-		in[j] = to_mbuf6(&v6.frames[first + j]);
+		in[j] = to_mbuf(&v6.frames[first + j], v6.l2,
+				IP6_HDR + FRAG6_HDR);
 		if (in[j] == NULL) {
 			rte_pktmbuf_free_bulk(in, j);
 			return -ENOMEM;
@@ -825,7 +799,7 @@ static int timed_batch6(struct rte_ip_frag_tbl *tbl,
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	for (unsigned j = 0; j < nout; j++) {
 		uint32_t len = 0;
-		uint8_t *buf = linearise6(out[j], &len);
+		uint8_t *buf = chain_copy(out[j], &len);
 		bad += buf == NULL || len != want;
 		free(buf);
 	}
