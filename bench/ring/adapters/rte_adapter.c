@@ -39,6 +39,27 @@
 
 #define RTE_ALIGN_BYTES 128u /* at least RTE_CACHE_LINE_SIZE */
 
+/* A ring of BENCH_CAPACITY slots in @p size bytes (rte_ring_get_memsize()
+ * or its _elem form; < 0: that error) of cache-aligned memory, initialised
+ * with @p flags. @return 0 and *queuep, or a negative error. */
+static int rte_ring_make(void **queuep, ssize_t size, const char *name,
+			 unsigned flags)
+{
+	if (size < 0)
+		return (int)size;
+	size_t rounded = bench_round_up((size_t)size, RTE_ALIGN_BYTES);
+	struct rte_ring *r = aligned_alloc(RTE_ALIGN_BYTES, rounded);
+	if (r == NULL)
+		return -ENOMEM;
+	int rc = rte_ring_init(r, name, BENCH_CAPACITY, flags);
+	if (rc != 0) {
+		free(r);
+		return rc;
+	}
+	*queuep = r;
+	return 0;
+}
+
 static int rte_create(void **queuep, enum bench_impl impl,
 		      const struct bench_config *cfg)
 {
@@ -50,20 +71,8 @@ static int rte_create(void **queuep, enum bench_impl impl,
 	else if (impl == BENCH_RTE_HTS)
 		flags |= RING_F_MP_HTS_ENQ | RING_F_MC_HTS_DEQ;
 	/* RING_F_EXACT_SZ rounds count + 1 up to a power of two. */
-	ssize_t size = rte_ring_get_memsize(2 * BENCH_CAPACITY);
-	if (size < 0)
-		return (int)size;
-	size_t rounded = bench_round_up((size_t)size, RTE_ALIGN_BYTES);
-	struct rte_ring *r = aligned_alloc(RTE_ALIGN_BYTES, rounded);
-	if (r == NULL)
-		return -ENOMEM;
-	int rc = rte_ring_init(r, "grain_bench", BENCH_CAPACITY, flags);
-	if (rc != 0) {
-		free(r);
-		return rc;
-	}
-	*queuep = r;
-	return 0;
+	return rte_ring_make(queuep, rte_ring_get_memsize(2 * BENCH_CAPACITY),
+			     "grain_bench", flags);
 }
 
 static void rte_destroy(void *queue)
@@ -246,20 +255,9 @@ static int rte_elem_create(void **queuep, enum bench_impl impl,
 	(void)cfg;
 	if (rte_elem_spsc(impl))
 		flags |= RING_F_SP_ENQ | RING_F_SC_DEQ;
-	ssize_t size = rte_ring_get_memsize_elem(esize, 2 * BENCH_CAPACITY);
-	if (size < 0)
-		return (int)size;
-	size_t rounded = bench_round_up((size_t)size, RTE_ALIGN_BYTES);
-	struct rte_ring *r = aligned_alloc(RTE_ALIGN_BYTES, rounded);
-	if (r == NULL)
-		return -ENOMEM;
-	int rc = rte_ring_init(r, "grain_bench_elem", BENCH_CAPACITY, flags);
-	if (rc != 0) {
-		free(r);
-		return rc;
-	}
-	*queuep = r;
-	return 0;
+	return rte_ring_make(
+		queuep, rte_ring_get_memsize_elem(esize, 2 * BENCH_CAPACITY),
+		"grain_bench_elem", flags);
 }
 
 static GRAIN_ALWAYS_INLINE void rte_build(unsigned char *dst, void *tok,
