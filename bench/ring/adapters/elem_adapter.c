@@ -46,33 +46,13 @@ static void elem_destroy(void *queue)
 	grain_ring_elem_destroy(queue);
 }
 
-/* Element of esize bytes at dst from token tok, and back. */
-static GRAIN_ALWAYS_INLINE void build(unsigned char *dst, void *tok,
-				      unsigned esize)
-{
-	uint64_t w = (uint64_t)(uintptr_t)tok;
-
-	for (unsigned i = 0; i < esize / 8; i++)
-		memcpy(dst + 8 * i, &w, 8);
-}
-
-static GRAIN_ALWAYS_INLINE void *read_tok(const unsigned char *src,
-					  unsigned esize)
-{
-	uint64_t first, last;
-
-	memcpy(&first, src, 8);
-	memcpy(&last, src + esize - 8, 8);
-	return first == last ? (void *)(uintptr_t)first : NULL;
-}
-
 static GRAIN_ALWAYS_INLINE unsigned
 put_copy(void *q, void *local, void *const *objs, unsigned n, unsigned esize)
 {
 	unsigned char *buf = local;
 
 	for (unsigned i = 0; i < n; i++)
-		build(buf + (size_t)i * esize, objs[i], esize);
+		bench_elem_build(buf + (size_t)i * esize, objs[i], esize);
 	int k = grain_ring_elem_try_enqueue_burst(q, buf, n);
 	return k > 0 ? (unsigned)k : 0;
 }
@@ -84,7 +64,7 @@ static GRAIN_ALWAYS_INLINE unsigned get_copy(void *q, void *local, void **objs,
 	int k = grain_ring_elem_try_dequeue_burst(q, buf, n);
 
 	for (int i = 0; i < k; i++)
-		objs[i] = read_tok(buf + (size_t)i * esize, esize);
+		objs[i] = bench_elem_token(buf + (size_t)i * esize, esize);
 	return k > 0 ? (unsigned)k : 0;
 }
 
@@ -100,7 +80,8 @@ static GRAIN_ALWAYS_INLINE unsigned put_zc(void *q, void *const *objs,
 	for (unsigned r = 0; r < 2; r++) {
 		unsigned char *p = zc.span[r];
 		for (unsigned j = 0; j < zc.len[r]; j++)
-			build(p + (size_t)j * esize, objs[done++], esize);
+			bench_elem_build(p + (size_t)j * esize, objs[done++],
+					 esize);
 	}
 	/* Cannot fail here; if it did, the lost tokens would show as
 	 * errors. */
@@ -121,7 +102,8 @@ static GRAIN_ALWAYS_INLINE unsigned get_zc(void *q, void **objs, unsigned n,
 	for (unsigned r = 0; r < 2; r++) {
 		const unsigned char *p = zc.span[r];
 		for (unsigned j = 0; j < zc.len[r]; j++)
-			objs[done++] = read_tok(p + (size_t)j * esize, esize);
+			objs[done++] =
+				bench_elem_token(p + (size_t)j * esize, esize);
 	}
 	if (grain_ring_elem_release(q, (unsigned)k) != 0)
 		return 0;

@@ -35,6 +35,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Retry policy, the same for every queue: bench_backoff() with
  * bench_config.spin_fails and relax_per_fail, resolved by bench_run(). */
@@ -240,6 +241,28 @@ static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
 					      void *local, bench_get_fn get)
 {
 	bench_consume_as(t, local, get, false);
+}
+
+/* The element rings' elements: @p esize bytes (a multiple of 8) at @p dst
+ * that carry token @p tok in every word; bench_elem_token() gives it back
+ * from the first and last word, or NULL if they differ (a torn element). */
+static GRAIN_ALWAYS_INLINE void bench_elem_build(unsigned char *dst, void *tok,
+						 unsigned esize)
+{
+	uint64_t w = (uint64_t)(uintptr_t)tok;
+
+	for (unsigned i = 0; i < esize / 8; i++)
+		memcpy(dst + 8 * i, &w, 8);
+}
+
+static GRAIN_ALWAYS_INLINE void *bench_elem_token(const unsigned char *src,
+						  unsigned esize)
+{
+	uint64_t first, last;
+
+	memcpy(&first, src, 8);
+	memcpy(&last, src + esize - 8, 8);
+	return first == last ? (void *)(uintptr_t)first : NULL;
 }
 
 /* How long a waiting consumer sleeps at most before it looks at the stop

@@ -260,25 +260,6 @@ static int rte_elem_create(void **queuep, enum bench_impl impl,
 		"grain_bench_elem", flags);
 }
 
-static GRAIN_ALWAYS_INLINE void rte_build(unsigned char *dst, void *tok,
-					  unsigned esize)
-{
-	uint64_t w = (uint64_t)(uintptr_t)tok;
-
-	for (unsigned i = 0; i < esize / 8; i++)
-		memcpy(dst + 8 * i, &w, 8);
-}
-
-static GRAIN_ALWAYS_INLINE void *rte_read_tok(const unsigned char *src,
-					      unsigned esize)
-{
-	uint64_t first, last;
-
-	memcpy(&first, src, 8);
-	memcpy(&last, src + esize - 8, 8);
-	return first == last ? (void *)(uintptr_t)first : NULL;
-}
-
 #define RTE_LOCAL_BYTES (BENCH_MAX_BATCH * 64u)
 
 #define RTE_ELEM_ADAPTER(sz, pfx, enq, deq)                                   \
@@ -287,7 +268,7 @@ static GRAIN_ALWAYS_INLINE void *rte_read_tok(const unsigned char *src,
 	{                                                                     \
 		unsigned char *buf = l;                                       \
 		for (unsigned i = 0; i < n; i++)                              \
-			rte_build(buf + (size_t)i * sz, o[i], sz);            \
+			bench_elem_build(buf + (size_t)i * sz, o[i], sz);     \
 		return enq(q, buf, sz, n, NULL);                              \
 	}                                                                     \
 	static unsigned pfx##_get##sz(void *q, void *l, void **o, unsigned n) \
@@ -295,7 +276,7 @@ static GRAIN_ALWAYS_INLINE void *rte_read_tok(const unsigned char *src,
 		unsigned char *buf = l;                                       \
 		unsigned k = deq(q, buf, sz, n, NULL);                        \
 		for (unsigned i = 0; i < k; i++)                              \
-			o[i] = rte_read_tok(buf + (size_t)i * sz, sz);        \
+			o[i] = bench_elem_token(buf + (size_t)i * sz, sz);    \
 		return k;                                                     \
 	}                                                                     \
 	static void *pfx##_producer##sz(void *t)                              \
