@@ -836,14 +836,20 @@ struct out_file {
 #define MAX_TMP_FILES 2
 static char *volatile tmp_files[MAX_TMP_FILES];
 
-static void remove_tmp_and_die(int sig)
+/* From a signal handler: only async-signal-safe calls. */
+static void remove_tmp_files(void)
 {
 	for (int i = 0; i < MAX_TMP_FILES; i++) {
 		char *t = tmp_files[i];
 
 		if (t != NULL)
-			(void)unlink(t); /* async-signal-safe */
+			(void)unlink(t);
 	}
+}
+
+static void remove_tmp_and_die(int sig)
+{
+	remove_tmp_files();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -858,12 +864,7 @@ static void input_gone(int sig)
 
 	(void)sig;
 	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
-	for (int i = 0; i < MAX_TMP_FILES; i++) {
-		char *t = tmp_files[i];
-
-		if (t != NULL)
-			(void)unlink(t);
-	}
+	remove_tmp_files();
 	_exit(2);
 }
 
