@@ -428,7 +428,7 @@ int grain_htab_create(struct grain_htab **htabp,
 	unsigned stripes = cfg->stripes ? cfg->stripes : HTAB_DEFAULT_STRIPES;
 	unsigned buckets = cfg->buckets ? cfg->buckets : HTAB_DEFAULT_BUCKETS;
 	size_t dir_size =
-		((size_t)stripes * sizeof(htab_array *) + GRAIN_CACHELINE - 1) /
+		((size_t)stripes * sizeof(uintptr_t) + GRAIN_CACHELINE - 1) /
 		GRAIN_CACHELINE * GRAIN_CACHELINE;
 	size_t head = (sizeof(struct grain_htab) + GRAIN_CACHELINE - 1) /
 		      GRAIN_CACHELINE * GRAIN_CACHELINE;
@@ -438,7 +438,7 @@ int grain_htab_create(struct grain_htab **htabp,
 	if (h == NULL)
 		return -ENOMEM;
 	memset(h, 0, size);
-	h->dir = (htab_array * _Atomic *)(void *)((char *)h + head);
+	h->dir = (_Atomic(uintptr_t) *)(void *)((char *)h + head);
 	h->stripes = (htab_stripe *)(void *)((char *)h + head + dir_size);
 	apply_config(h, cfg, stripes, buckets);
 	if (alloc != NULL)
@@ -457,9 +457,10 @@ int grain_htab_create(struct grain_htab **htabp,
 		grain_mem_free(alloc, h, size, GRAIN_CACHELINE);
 		return -ENOMEM;
 	}
-	for (unsigned i = 0; i < stripes; i++)
-		h->stripes[i].arr =
-			atomic_load_explicit(&h->dir[i], memory_order_relaxed);
+	for (unsigned i = 0; i < stripes; i++) {
+		h->stripes[i].arr = htab_dir_load(h, i);
+		h->stripes[i].mask = h->stripes[i].arr->mask;
+	}
 	*htabp = h;
 	return 0;
 }
@@ -511,8 +512,7 @@ void grain_htab_destroy(struct grain_htab *h)
 		}
 	}
 	for (uint64_t i = 0; i <= h->smask; i++)
-		htab_array_free(h, atomic_load_explicit(&h->dir[i],
-							memory_order_relaxed));
+		htab_array_free(h, htab_dir_load(h, (uint32_t)i));
 	htab_slab_free(h);
 	struct grain_alloc alloc = h->alloc;
 	grain_mem_free(&alloc, h, h->memsize, GRAIN_CACHELINE);

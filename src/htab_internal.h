@@ -36,6 +36,20 @@ extern char grain_impl_htab_grace_token;
 typedef struct grain_impl_htab_stripe htab_stripe;
 typedef struct grain_impl_htab_array htab_array;
 
+/* The directory word of @a (impl/htab.h): its address and the log2 of
+ * its home bucket count, a power of two up to 2^32. */
+static inline uintptr_t htab_dir_word(const htab_array *a)
+{
+	return (uintptr_t)a |
+	       (uintptr_t)__builtin_ctzll((unsigned long long)a->mask + 1);
+}
+
+static inline htab_array *htab_dir_load(struct grain_htab *h, uint32_t i)
+{
+	return grain_impl_htab_dir_array(
+		atomic_load_explicit(&h->dir[i], memory_order_relaxed));
+}
+
 static inline bool htab_has_rcu(const struct grain_htab *h)
 {
 	return (h->flags & GRAIN_HTAB_NO_RCU) == 0;

@@ -111,9 +111,10 @@ int htab_arrays_first(struct grain_htab *h, uint32_t buckets, uint32_t nover)
 			h->slab_size = total;
 			for (uint32_t i = 0; i < n; i++)
 				atomic_init(&h->dir[i],
-					    array_init(slab + (size_t)i * size,
-						       HTAB_SLAB, buckets,
-						       nover, i));
+					    htab_dir_word(array_init(
+						    slab + (size_t)i * size,
+						    HTAB_SLAB, buckets, nover,
+						    i)));
 			return 0;
 		}
 	}
@@ -121,13 +122,10 @@ int htab_arrays_first(struct grain_htab *h, uint32_t buckets, uint32_t nover)
 		htab_array *a = htab_array_new(h, buckets, nover, i);
 		if (a == NULL) {
 			for (uint32_t j = 0; j < i; j++)
-				htab_array_free(h,
-						atomic_load_explicit(
-							&h->dir[j],
-							memory_order_relaxed));
+				htab_array_free(h, htab_dir_load(h, j));
 			return -ENOMEM;
 		}
-		atomic_init(&h->dir[i], a);
+		atomic_init(&h->dir[i], htab_dir_word(a));
 	}
 	return 0;
 }
@@ -288,8 +286,10 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 	}
 	/* R3: pairs with A3 in grain_htab_lookup_fast(); a reader that
 	 * loads the new array sees all of its slots filled. */
-	atomic_store_explicit(&h->dir[st->index], a, memory_order_release);
+	atomic_store_explicit(&h->dir[st->index], htab_dir_word(a),
+			      memory_order_release);
 	st->arr = a;
+	st->mask = a->mask;
 	atomic_store_explicit(&st->buckets, buckets, memory_order_relaxed);
 	htab_set_grow_at(h, st, buckets);
 	grain_impl_htab_bump(&st->resizes, 1);

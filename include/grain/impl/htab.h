@@ -73,31 +73,58 @@ struct grain_impl_htab_array {
 	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket b[];
 };
 
-/* Four cache lines: the first holds everything a lookup, an insert or a
- * remove of the lock holder reads and writes; the second what is written
- * less often (the insert count, the RCU reclaim batch); then what
- * evictors on other threads read (rarely written). */
+/* A stripe's directory word: the address of its array (cache-line
+ * aligned) with the log2 of the array's home bucket count in the low
+ * bits, so that a lock-free lookup finds its home bucket from the word
+ * alone, without reading the array's header line. */
+#define GRAIN_IMPL_HTAB_DIR_LOG ((uintptr_t)GRAIN_CACHELINE - 1)
+
+static inline struct grain_impl_htab_array *
+grain_impl_htab_dir_array(uintptr_t w)
+{
+	return (struct grain_impl_htab_array *)(w & ~GRAIN_IMPL_HTAB_DIR_LOG);
+}
+
+static inline uint32_t grain_impl_htab_dir_mask(uintptr_t w)
+{
+	return (uint32_t)(((uint64_t)1 << (w & GRAIN_IMPL_HTAB_DIR_LOG)) - 1);
+}
+
+/* Three cache lines: the first holds everything a lookup, an insert or a
+ * remove of the lock holder reads and writes; the second the RCU reclaim
+ * batch (GRAIN_HTAB_BATCH_RECLAIM tables only); then what evictors on
+ * other threads read, written when the LRU head changes or an entry
+ * leaves by eviction or expiry. An insert reads `oldest` there, a line
+ * that stays shared while the head does not move. */
 struct grain_impl_htab_stripe {
 	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
 	_Atomic(uint32_t) entries;
-	/* The stripe's array as the lock holder sees it: the same pointer
-	 * as h->dir[index], written with it under the lock, read only under
+	/* The stripe's array as the lock holder sees it: the array of
+	 * h->dir[index], written with it under the lock, read only under
 	 * the lock (the line is the lock's, so this costs no line). */
 	struct grain_impl_htab_array *arr;
-	struct grain_hnode *lru_head, *lru_tail; /* head: least recent */
-	_Atomic(int64_t) unfolded; /* bytes not in the total: the holder's */
+	struct grain_hnode *lru_tail; /* most recent; the head is below */
+	/* Bytes not in the total, the holder's: always under mem_fold
+	 * either way once stored, and mem_fold < 2^31 (create's check). */
+	_Atomic(int32_t) unfolded;
+	/* arr->mask, written with arr: a locked search finds its home
+	 * bucket without reading the array's header line. */
+	uint32_t mask;
 	/* Counters: written under the lock, read by stats() at any time.
 	 * A locked search counts one of hits and misses. */
-	_Atomic(uint64_t) hits, misses;
+	_Atomic(uint64_t) hits, misses, inserts;
 	/* Entry counts that ask for a resize. */
 	_Atomic(uint32_t) grow_at, shrink_at;
-	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) inserts;
 	/* GRAIN_HTAB_BATCH_RECLAIM: removed nodes waiting, under the lock,
 	 * to go to RCU together (linked through next). */
-	struct grain_hnode *batch, *batch_tail;
+	alignas(GRAIN_CACHELINE) struct grain_hnode *batch, *batch_tail;
 	uint32_t nbatch;
 	uint32_t index;
+	/* The LRU head (least recent) and its stamp change together, so
+	 * they share a line: an insert appends at the tail above and only
+	 * reads this line, for the TTL test. */
 	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) oldest; /* head's stamp */
+	struct grain_hnode *lru_head;			   /* under the lock */
 	_Atomic(int64_t) credit; /* bytes evictors freed for this stripe */
 	_Atomic(uint64_t) evictions, expirations;
 	_Atomic(uint64_t) refusals, chain_refusals, longest, resizes;
@@ -116,7 +143,7 @@ _Static_assert(offsetof(struct grain_impl_htab_stripe, shrink_at) + 4 <=
 
 struct grain_htab {
 	/* Read-mostly line: every call reads it, nobody writes it. */
-	struct grain_impl_htab_array *_Atomic *dir; /* per stripe */
+	_Atomic(uintptr_t) *dir; /* per stripe: a directory word, below */
 	struct grain_impl_htab_stripe *stripes;
 	uint64_t smask; /* stripes - 1 */
 	struct grain_htab_ops ops;
@@ -227,7 +254,8 @@ static inline void grain_impl_htab_add_bytes(struct grain_htab *h,
 			unf = 0;
 		}
 	}
-	atomic_store_explicit(&st->unfolded, unf, memory_order_relaxed);
+	atomic_store_explicit(&st->unfolded, (int32_t)unf,
+			      memory_order_relaxed);
 }
 
 /* The stripe's entry count: written under its lock, read anywhere. */
@@ -402,12 +430,12 @@ static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
  * (under the stripe lock they are simply not needed). */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
 grain_impl_htab_search_slot(const struct grain_impl_htab_array *a,
-			    uint64_t hash, const void *key,
+			    uint32_t mask, uint64_t hash, const void *key,
 			    const struct grain_htab_params p, void *ctx,
 			    struct grain_impl_htab_bucket **bp, unsigned *slot)
 {
 	struct grain_impl_htab_bucket *b =
-		(struct grain_impl_htab_bucket *)&a->b[hash & a->mask];
+		(struct grain_impl_htab_bucket *)&a->b[hash & mask];
 	const grain_impl_htab_sigv sig =
 		grain_impl_htab_sigv_of(grain_impl_htab_sig(hash));
 
@@ -439,14 +467,15 @@ grain_impl_htab_search_slot(const struct grain_impl_htab_array *a,
 
 /* The node of @key in @a, or NULL; lock-free. */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_search(const struct grain_impl_htab_array *a, uint64_t hash,
-		       const void *key, const struct grain_htab_params p,
-		       void *ctx)
+grain_impl_htab_search(const struct grain_impl_htab_array *a, uint32_t mask,
+		       uint64_t hash, const void *key,
+		       const struct grain_htab_params p, void *ctx)
 {
 	struct grain_impl_htab_bucket *b;
 	unsigned slot;
 
-	return grain_impl_htab_search_slot(a, hash, key, p, ctx, &b, &slot);
+	return grain_impl_htab_search_slot(a, mask, hash, key, p, ctx, &b,
+					   &slot);
 }
 
 /* --- LRU (under the stripe lock) ----------------------------------------- */
@@ -491,11 +520,12 @@ struct grain_impl_htab_probe {
 };
 
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_probe(struct grain_impl_htab_array *a, uint64_t hash,
-		      const void *key, const struct grain_htab_params p,
-		      void *ctx, struct grain_impl_htab_probe *pr)
+grain_impl_htab_probe(struct grain_impl_htab_array *a, uint32_t mask,
+		      uint64_t hash, const void *key,
+		      const struct grain_htab_params p, void *ctx,
+		      struct grain_impl_htab_probe *pr)
 {
-	struct grain_impl_htab_bucket *b = &a->b[hash & a->mask];
+	struct grain_impl_htab_bucket *b = &a->b[hash & mask];
 	const grain_impl_htab_sigv sig =
 		grain_impl_htab_sigv_of(grain_impl_htab_sig(hash));
 
@@ -585,8 +615,8 @@ grain_impl_htab_slot_of(struct grain_impl_htab_array *a,
 						   grain_impl_htab_is_node };
 	struct grain_impl_htab_bucket *b;
 
-	if (grain_impl_htab_search_slot(a, n->hash, n, by_node, NULL, &b,
-					slot) == NULL)
+	if (grain_impl_htab_search_slot(a, a->mask, n->hash, n, by_node, NULL,
+					&b, slot) == NULL)
 		return NULL;
 	return b;
 }
@@ -731,8 +761,9 @@ grain_htab_find_locked_fast(struct grain_htab_scope *s, const void *key,
 	if (GRAIN_UNLIKELY(s == NULL || s->stripe == NULL || key == NULL))
 		return NULL;
 	struct grain_impl_htab_stripe *st = s->stripe;
-	struct grain_hnode *n = grain_impl_htab_search(
-		grain_impl_htab_array_locked(st), s->hash, key, p, s->h->ctx);
+	struct grain_hnode *n =
+		grain_impl_htab_search(grain_impl_htab_array_locked(st),
+				       st->mask, s->hash, key, p, s->h->ctx);
 
 	grain_impl_htab_bump(n != NULL ? &st->hits : &st->misses, 1);
 	return n;
@@ -836,8 +867,8 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 		grain_impl_htab_expire_due(s, now);
 	do {
 		struct grain_hnode *old = grain_impl_htab_probe(
-			grain_impl_htab_array_locked(s->stripe), s->hash, key,
-			p, h->ctx, &pr);
+			grain_impl_htab_array_locked(s->stripe),
+			s->stripe->mask, s->hash, key, p, h->ctx, &pr);
 		if (old != NULL) {
 			*found = old;
 			return -EEXIST;
@@ -932,8 +963,8 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 	struct grain_impl_htab_bucket *b = NULL;
 	unsigned i = 0;
 	struct grain_hnode *n = grain_impl_htab_search_slot(
-		grain_impl_htab_array_locked(s.stripe), s.hash, key, p, h->ctx,
-		&b, &i);
+		grain_impl_htab_array_locked(s.stripe), s.stripe->mask, s.hash,
+		key, p, h->ctx, &b, &i);
 	grain_impl_htab_bump(n != NULL ? &s.stripe->hits : &s.stripe->misses,
 			     1);
 	bool direct = false;
@@ -970,10 +1001,12 @@ grain_htab_lookup_fast(struct grain_htab *h, const void *key,
 	uint64_t hash = p.hash(key, &h->secret, h->ctx);
 	/* A3: pairs with R3 in src/htab_resize.c; the array's buckets are
 	 * filled. */
-	struct grain_impl_htab_array *a = atomic_load_explicit(
+	uintptr_t w = atomic_load_explicit(
 		&h->dir[grain_impl_htab_stripe_index(h, hash)],
 		memory_order_acquire);
-	return grain_impl_htab_search(a, hash, key, p, h->ctx);
+	return grain_impl_htab_search(grain_impl_htab_dir_array(w),
+				      grain_impl_htab_dir_mask(w), hash, key, p,
+				      h->ctx);
 }
 
 /* --- generic forms: the table's ops as the parameters ---------------------- */
