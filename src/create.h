@@ -38,4 +38,19 @@ int grain_impl_create(void **objp, size_t size, const struct grain_alloc *alloc,
 void grain_impl_destroy(void *obj, const struct grain_alloc *alloc,
 			size_t size);
 
+struct grain_ring;
+
+/*
+ * grain_ring_create()'s body, which grain_ring_elem_create() shares (a
+ * grain_ring_elem begins with its grain_ring, whose life record it uses):
+ * -EINVAL if @p ringp is NULL, @p size is 0 (the caller's memsize call
+ * refused the geometry) or @p flags has unknown bits, else
+ * grain_impl_create() of @p size bytes made by init(mem, arg), the new
+ * ring in *ringp. Defined in src/ring.c.
+ */
+int grain_impl_ring_create(struct grain_ring **ringp, size_t size,
+			   unsigned flags, const struct grain_alloc *alloc,
+			   int (*init)(void *mem, const void *arg),
+			   const void *arg);
+
 #endif /* GRAIN_SRC_CREATE_H */

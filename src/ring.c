@@ -126,23 +126,32 @@ static int ring_init_mem(void *mem, const void *arg)
 	return grain_ring_init(mem, a->capacity, a->flags);
 }
 
-int grain_ring_create(struct grain_ring **ringp, unsigned capacity,
-		      unsigned flags, const struct grain_alloc *alloc)
+int grain_impl_ring_create(struct grain_ring **ringp, size_t size,
+			   unsigned flags, const struct grain_alloc *alloc,
+			   int (*init)(void *mem, const void *arg),
+			   const void *arg)
 {
-	const struct ring_args args = { capacity, flags };
 	const struct grain_impl_life_at at = {
 		offsetof(struct grain_ring, life.alloc),
 		offsetof(struct grain_ring, life.created),
 	};
-	size_t size = grain_ring_memsize(capacity);
 
 	if (ringp == NULL || size == 0 || (flags & ~RING_KNOWN_FLAGS) != 0)
 		return -EINVAL;
 	void *mem;
-	int rc = grain_impl_create(&mem, size, alloc, ring_init_mem, &args, at);
+	int rc = grain_impl_create(&mem, size, alloc, init, arg, at);
 	if (rc == 0)
 		*ringp = mem;
 	return rc;
+}
+
+int grain_ring_create(struct grain_ring **ringp, unsigned capacity,
+		      unsigned flags, const struct grain_alloc *alloc)
+{
+	const struct ring_args args = { capacity, flags };
+
+	return grain_impl_ring_create(ringp, grain_ring_memsize(capacity),
+				      flags, alloc, ring_init_mem, &args);
 }
 
 void grain_ring_destroy(struct grain_ring *ring)

@@ -6,9 +6,9 @@
  * Design. A grain_ring_elem is a grain_ring with an element array after
  * its slots (include/grain/impl/ring_elem.h): it is initialised by
  * grain_ring_init() and then given its element size and its own memory
- * size, and its _wait calls are grain_ring's sleep loop
- * (grain_impl_wait(), src/ring.c) around the element forms of the same
- * inline paths.
+ * size; grain_ring's create and destroy bodies make and free it, and its
+ * _wait calls are grain_ring's sleep loop (grain_impl_wait(), src/ring.c)
+ * around the element forms of the same inline paths.
  *
  * References: DPDK lib/ring (rte_ring_elem: a ring of fixed-size
  * elements; rte_ring_peek_zc: reserve/commit in ring memory).
@@ -77,27 +77,21 @@ int grain_ring_elem_create(struct grain_ring_elem **ringp, unsigned capacity,
 			   const struct grain_alloc *alloc)
 {
 	const struct elem_args args = { capacity, esize, flags };
-	const struct grain_impl_life_at at = {
-		offsetof(struct grain_ring_elem, ring.life.alloc),
-		offsetof(struct grain_ring_elem, ring.life.created),
-	};
 	size_t size = grain_ring_elem_memsize(capacity, esize);
+	struct grain_ring *r = NULL;
+	int rc = grain_impl_ring_create(ringp != NULL ? &r : NULL, size, flags,
+					alloc, elem_init_mem, &args);
 
-	if (ringp == NULL || size == 0 ||
-	    (flags & ~(GRAIN_RING_SP | GRAIN_RING_SC | GRAIN_RING_WAIT)) != 0)
-		return -EINVAL;
-	void *mem;
-	int rc = grain_impl_create(&mem, size, alloc, elem_init_mem, &args, at);
 	if (rc == 0)
-		*ringp = mem;
+		*ringp = grain_container_of(r, struct grain_ring_elem, ring);
 	return rc;
 }
 
+/* The ring's life record holds the element ring's own memory size. */
 void grain_ring_elem_destroy(struct grain_ring_elem *ring)
 {
-	if (ring != NULL && ring->ring.life.created)
-		grain_impl_destroy(ring, &ring->ring.life.alloc,
-				   ring->ring.life.memsize);
+	if (ring != NULL)
+		grain_ring_destroy(&ring->ring);
 }
 
 /* --- sleeping ----------------------------------------------------------- */

@@ -173,22 +173,29 @@ inline double StatMax(const std::vector<double> &v)
 	return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
 }
 
-/* Register one benchmark per case (each with a member name), Iterations(1)
- * timed by hand, R repetitions of which only the aggregates are kept;
- * 0, for setup to return. */
+/* How every driver runs a registered benchmark: Iterations(1) timed by
+ * hand, @p reps repetitions of which only the aggregates (with min and
+ * max) are kept, in milliseconds. */
+inline void Configure(benchmark::internal::Benchmark *b, int reps)
+{
+	b->Iterations(1)
+		->Repetitions(reps)
+		->ReportAggregatesOnly(true)
+		->ComputeStatistics("min", StatMin)
+		->ComputeStatistics("max", StatMax)
+		->UseManualTime()
+		->Unit(benchmark::kMillisecond);
+}
+
+/* Register one benchmark per case (each with a member name), run as
+ * Configure() says; 0, for setup to return. */
 template <typename Case>
 int Register(const std::vector<Case> &cases,
 	     void (*run)(benchmark::State &, const Case *), int reps)
 {
 	for (const Case &c : cases)
-		benchmark::RegisterBenchmark(c.name.c_str(), run, &c)
-			->Iterations(1)
-			->Repetitions(reps)
-			->ReportAggregatesOnly(true)
-			->ComputeStatistics("min", StatMin)
-			->ComputeStatistics("max", StatMax)
-			->UseManualTime()
-			->Unit(benchmark::kMillisecond);
+		Configure(benchmark::RegisterBenchmark(c.name.c_str(), run, &c),
+			  reps);
 	return 0;
 }
 

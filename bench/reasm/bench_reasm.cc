@@ -401,15 +401,8 @@ void RteRegister(int reps)
 		return;
 	}
 	g_rte.started = true;
-	for (auto *b : { benchmark::RegisterBenchmark(kRteCase, RunRte),
-			 benchmark::RegisterBenchmark(kRte6Case, RunRte6) })
-		b->Iterations(1)
-			->Repetitions(reps)
-			->ReportAggregatesOnly(true)
-			->ComputeStatistics("min", StatMin)
-			->ComputeStatistics("max", StatMax)
-			->UseManualTime()
-			->Unit(benchmark::kMillisecond);
+	Configure(benchmark::RegisterBenchmark(kRteCase, RunRte), reps);
+	Configure(benchmark::RegisterBenchmark(kRte6Case, RunRte6), reps);
 #else
 	(void)reps;
 	g_rte.why = "DPDK (libdpdk, librte_ip_frag) was not found at build "

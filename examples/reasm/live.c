@@ -347,39 +347,40 @@ static int set_int_opt(int fd, int name, int value)
 
 /* --- Receive --------------------------------------------------------------- */
 
+/* Each mode's name and the kernel's fanout type for it. */
+static const struct {
+	const char *name;
+	int type;
+} fanouts[] = {
+	[LIVE_FANOUT_LB] = { "lb", PACKET_FANOUT_LB },
+	[LIVE_FANOUT_CPU] = { "cpu", PACKET_FANOUT_CPU },
+	[LIVE_FANOUT_HASH] = { "hash", PACKET_FANOUT_HASH },
+};
+
+#define FANOUT_COUNT (sizeof(fanouts) / sizeof(fanouts[0]))
+
+/* @p f's row; a value outside the enum reads as LIVE_FANOUT_LB. */
+static unsigned fanout_row(enum live_fanout f)
+{
+	return (unsigned)f < FANOUT_COUNT ? (unsigned)f : LIVE_FANOUT_LB;
+}
+
 int live_fanout_parse(const char *name)
 {
-	if (strcmp(name, "lb") == 0)
-		return LIVE_FANOUT_LB;
-	if (strcmp(name, "cpu") == 0)
-		return LIVE_FANOUT_CPU;
-	if (strcmp(name, "hash") == 0)
-		return LIVE_FANOUT_HASH;
+	for (unsigned i = 0; i < FANOUT_COUNT; i++)
+		if (strcmp(name, fanouts[i].name) == 0)
+			return (int)i;
 	return -1;
 }
 
 const char *live_fanout_name(enum live_fanout f)
 {
-	switch (f) {
-	case LIVE_FANOUT_CPU:
-		return "cpu";
-	case LIVE_FANOUT_HASH:
-		return "hash";
-	default:
-		return "lb";
-	}
+	return fanouts[fanout_row(f)].name;
 }
 
 static int fanout_type(enum live_fanout f)
 {
-	switch (f) {
-	case LIVE_FANOUT_CPU:
-		return PACKET_FANOUT_CPU;
-	case LIVE_FANOUT_HASH:
-		return PACKET_FANOUT_HASH;
-	default:
-		return PACKET_FANOUT_LB;
-	}
+	return fanouts[fanout_row(f)].type;
 }
 
 void live_ctl_init(struct live_ctl *c)
@@ -483,24 +484,41 @@ static int rx_join(struct live_rx *rx, const char *ifname,
 	return 0;
 }
 
+/* What opening either side starts with: @p ifname's index in *ifindex,
+ * and a packet socket (to @p what: "receive" or "send") on an interface
+ * checked to carry Ethernet frames, its MTU in *mtu. @return the socket,
+ * or -1 after a message (nothing left open). */
+static int iface_socket(const char *ifname, const char *what, int *ifindex,
+			unsigned *mtu)
+{
+	int fd;
+
+	*ifindex = iface_index(ifname);
+	if (*ifindex == 0)
+		return -1;
+	fd = packet_socket(ifname, what);
+	if (fd >= 0 && iface_check(fd, ifname, mtu) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 int live_rx_open(struct live_rx **rxp, const char *ifname,
 		 enum live_fanout fanout, uint16_t *group, bool *has_group)
 {
 	struct tpacket_req3 req;
 	struct sockaddr_ll sll;
-	struct live_rx *rx;
+	struct live_rx *rx = calloc(1, sizeof(*rx));
 	unsigned mtu = 0, frame;
-	int ifindex = iface_index(ifname);
+	int ifindex;
 
-	if (ifindex == 0)
-		return -1;
-	rx = calloc(1, sizeof(*rx));
 	if (rx == NULL) {
 		errorf("out of memory");
 		return -1;
 	}
-	rx->fd = packet_socket(ifname, "receive");
-	if (rx->fd < 0 || iface_check(rx->fd, ifname, &mtu) != 0)
+	rx->fd = iface_socket(ifname, "receive", &ifindex, &mtu);
+	if (rx->fd < 0)
 		goto fail;
 	/* The largest frame with its ring header; a frame longer than a
 	 * block arrives truncated (counted by the engine). */

@@ -1601,21 +1601,14 @@ static int start_threads(struct run *rn)
 			}
 		}
 	}
-	rc = pthread_create(&rn->writer, NULL,
-			    fed ? ordered_writer_main : writer_main, &rn->pl);
-	if (rc != 0) {
-		errorf("cannot start the writer thread: %s", strerror(rc));
+	if (thread_start(&rn->writer, fed ? ordered_writer_main : writer_main,
+			 &rn->pl, "the writer thread") != 0)
 		return 2;
-	}
 	rn->writer_started = true;
 	for (unsigned i = 0; fed && i < n; i++) {
-		rc = pthread_create(&rn->workers[i].thread, NULL, worker_main,
-				    &rn->workers[i]);
-		if (rc != 0) {
-			errorf("cannot start worker thread %u: %s", i,
-			       strerror(rc));
+		if (thread_start(&rn->workers[i].thread, worker_main,
+				 &rn->workers[i], "worker thread %u", i) != 0)
 			return 2;
-		}
 		rn->workers[i].started = true;
 	}
 	return 0;
@@ -1741,12 +1734,9 @@ static int start_live(struct run *rn)
 	int rc;
 
 	if (rn->opt.read_path != NULL) {
-		rc = pthread_create(&rn->reader, NULL, reader_main, rn);
-		if (rc != 0) {
-			errorf("cannot start the reader thread: %s",
-			       strerror(rc));
+		if (thread_start(&rn->reader, reader_main, rn,
+				 "the reader thread") != 0)
 			return 2;
-		}
 		rn->reader_started = true;
 		return 0;
 	}
@@ -1768,13 +1758,9 @@ static int start_live(struct run *rn)
 		}
 	}
 	for (unsigned i = 0; i < rn->opt.threads; i++) {
-		rc = pthread_create(&rn->rx_threads[i], NULL, live_rx_thread,
-				    &rn->rx[i]);
-		if (rc != 0) {
-			errorf("cannot start worker thread %u: %s", i,
-			       strerror(rc));
+		if (thread_start(&rn->rx_threads[i], live_rx_thread, &rn->rx[i],
+				 "worker thread %u", i) != 0)
 			return 2;
-		}
 		rn->rx_started++;
 	}
 	return 0;

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * msg.h - the one-line error messages of the reasm programs:
- * "<program>: <message>" on stderr. Define MSG_PROG (the program's name,
- * a string literal) before including.
+ * "<program>: <message>" on stderr, and the start of a thread that says
+ * why it could not start. Define MSG_PROG (the program's name, a string
+ * literal) before including.
  */
 #ifndef REASM_MSG_H
 #define REASM_MSG_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #ifndef MSG_PROG
 #error "define MSG_PROG before including msg.h"
@@ -32,6 +35,30 @@ static inline void errorf(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+static inline int thread_start(pthread_t *thread, void *(*fn)(void *),
+			       void *arg, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
+
+/* pthread_create(thread, NULL, fn, arg); if that fails, says "cannot
+ * start <what>: <reason>", <what> formatted from @p fmt ("the writer
+ * thread", "worker thread %u"). @return 0 or pthread_create()'s error. */
+static inline int thread_start(pthread_t *thread, void *(*fn)(void *),
+			       void *arg, const char *fmt, ...)
+{
+	int rc = pthread_create(thread, NULL, fn, arg);
+
+	if (rc != 0) {
+		char what[64];
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(what, sizeof(what), fmt, ap);
+		va_end(ap);
+		errorf("cannot start %s: %s", what, strerror(rc));
+	}
+	return rc;
 }
 
 #endif /* REASM_MSG_H */

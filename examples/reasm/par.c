@@ -592,13 +592,9 @@ static int start_workers(struct par_file *pf, const struct reasm_config *cfg)
 		}
 	}
 	for (unsigned i = 0; i < n; i++) {
-		rc = pthread_create(&pf->wk[i].thread, NULL, worker_main,
-				    &pf->wk[i]);
-		if (rc != 0) {
-			errorf("cannot start worker thread %u: %s", i,
-			       strerror(rc));
+		if (thread_start(&pf->wk[i].thread, worker_main, &pf->wk[i],
+				 "worker thread %u", i) != 0)
 			return 2;
-		}
 		pf->wk[i].started = true;
 	}
 	return 0;
