@@ -238,7 +238,8 @@ struct reasm_stats {
 	uint64_t frags_reassembled, frags_dropped, frags_discarded;
 	uint64_t frags_pending;
 	uint64_t datagrams_pending; /**< in the tables */
-	uint64_t emitted;	    /**< frames handed to the emit callback */
+	uint64_t emitted;	    /**< frames handed to the emit callback
+				       or committed to the sink */
 	uint64_t emitted_bytes;
 	uint64_t bytes_held; /**< memory held now, both tables */
 	uint64_t bytes_peak; /**< most held at once, as seen by a sample
@@ -349,7 +350,9 @@ int reasm_worker_init(struct reasm_worker *w, struct reasm *r,
  *         wire (caplen < wirelen is a truncated capture).
  * Non-fragments are emitted unchanged (a copy); fragments are held, and a
  * datagram they complete is emitted whole, with the link-layer header of
- * its offset-0 fragment. Each outcome is counted in w->st.
+ * its offset-0 fragment. "Emitted": handed to the emit callback, or
+ * committed to w->sink (struct reasm_sink). Each outcome is counted in
+ * w->st.
  * @return 1 if something was emitted, 0 if not; never fails: every error
  *         is a counter. Thread safety: as the table at the top.
  */
