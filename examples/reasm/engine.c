@@ -155,7 +155,8 @@ struct reasm {
 
 /* The engine's own memory (datagrams, payload copies, piece arrays,
  * headers) goes through the configured allocation hooks; output frames are
- * plain malloc (their consumer frees them with reasm_out_free()). */
+ * plain malloc (their consumer frees them with reasm_out_free()), or the
+ * memory a worker's sink hands out (struct reasm_sink). */
 #define MEM_ALIGN _Alignof(max_align_t)
 
 static void *mem_get(const struct reasm *r, size_t n)
@@ -732,6 +733,60 @@ static void emit(struct reasm_worker *w, struct reasm_out *o)
 	w->emit(o, w->emit_arg);
 }
 
+/* Where an output frame is being written: a reservation of the worker's
+ * sink (struct reasm_sink), or a reasm_out for the emit callback. */
+struct out_dst {
+	uint8_t *data;	     /* the frame's first byte */
+	struct reasm_out *o; /* NULL: data is the sink's reservation */
+};
+
+/* Begin the output frame @p m, whose first @p lead_len bytes will be
+ * @p lead: in the sink's memory if it takes the frame, else in a
+ * reasm_out (a declined frame takes the emit path, whole). @return false
+ * for want of memory (nothing to undo). */
+static bool out_begin(struct reasm_worker *w, const struct reasm_meta *m,
+		      const uint8_t *lead, uint32_t lead_len,
+		      struct out_dst *dst)
+{
+	const struct reasm_sink *s = w->sink;
+
+	dst->o = NULL;
+	if (s != NULL) {
+		dst->data = s->reserve(s->arg, m, lead, lead_len);
+		if (dst->data != NULL)
+			return true;
+	}
+	dst->o = out_alloc(m->len, m->ts_ns);
+	if (dst->o == NULL)
+		return false;
+	dst->o->orig_len = m->orig_len;
+	dst->o->dscp = m->dscp;
+	dst->o->reassembled = m->reassembled;
+	dst->data = dst->o->data;
+	return true;
+}
+
+/* Hand over a frame begun with out_begin() and written whole: committed
+ * to the sink or emitted, and counted the same either way. */
+static void out_end(struct reasm_worker *w, const struct reasm_meta *m,
+		    struct out_dst *dst)
+{
+	if (dst->o != NULL) {
+		emit(w, dst->o);
+		return;
+	}
+	w->st.emitted++;
+	w->st.emitted_bytes += m->len;
+	w->sink->commit(w->sink->arg, dst->data, m);
+}
+
+/* Give up a frame begun with out_begin(): a reservation simply lapses
+ * (reasm.h: the next reserve may hand out the same memory). */
+static void out_drop(struct out_dst *dst)
+{
+	free(dst->o);
+}
+
 static uint8_t dscp_of(const struct reasm *r, const uint8_t *f, uint32_t n)
 {
 	uint32_t l3;
@@ -845,18 +900,22 @@ static bool encap_fix(const struct encap *e, uint8_t *f, size_t n)
 static int pass_through(struct reasm_worker *w, const struct frag *fr,
 			uint64_t now)
 {
-	struct reasm_out *o = out_alloc(fr->caplen, now);
+	struct reasm_meta m = {
+		.ts_ns = now,
+		.len = fr->caplen,
+		.orig_len = fr->wirelen,
+		.dscp = dscp_of(w->r, fr->frame, fr->caplen),
+		.reassembled = false,
+	};
+	struct out_dst dst;
 
 	w->st.passed++;
-	if (o == NULL) {
+	if (!out_begin(w, &m, fr->frame, fr->caplen, &dst)) {
 		w->st.no_memory++;
 		return 0;
 	}
-	memcpy(o->data, fr->frame, fr->caplen);
-	o->orig_len = fr->wirelen;
-	o->reassembled = false;
-	o->dscp = dscp_of(w->r, fr->frame, fr->caplen);
-	emit(w, o);
+	memcpy(dst.data, fr->frame, fr->caplen);
+	out_end(w, &m, &dst);
 	return 1;
 }
 
@@ -1432,41 +1491,69 @@ enum rebuild_fail {
 				the payload */
 };
 
-/* Build the datagram (no lock held: it has left the table). NULL with
- * *why set when it cannot be delivered. *nested: the payload holds an
- * IPv6 Fragment header (whatever the policy). */
-static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
-				 enum reasm_policy policy,
-				 enum rebuild_fail *why, bool *nested)
+/* The DSCP of @p d's output: its IP header's in d->head (the ECN bits
+ * rebuild() may set are not part of it). */
+static uint8_t dgram_dscp(const struct dgram *d)
+{
+	const uint8_t *ip = d->head + d->l2_len;
+
+	if (d->key.family == 4)
+		return ip[1] >> 2;
+	return (uint8_t)((((ip[0] & 15) << 4) | (ip[1] >> 4)) >> 2);
+}
+
+/* How many bytes at the start of @p d's output rebuild() writes as d->head
+ * holds them: up to the first field it sets (the IP header's; before it,
+ * the PPPoE length, the outer IP header's length, GRE's checksum or
+ * length). Ethernet: at least the header through its type field. */
+static uint32_t dgram_lead(const struct dgram *d)
+{
+	const struct encap *e = &d->enc;
+	uint32_t n = d->l2_len;
+
+	if (e->pppoe != 0 && e->pppoe + 4 < n)
+		n = e->pppoe + 4;
+	if (e->outer_family != 0 && e->outer + 2 < n)
+		n = e->outer + 2;
+	if (e->gre != 0 && e->gre + 4 < n)
+		n = e->gre + 4;
+	return n;
+}
+
+/* Build the datagram (no lock held: it has left the table) into a frame
+ * begun with out_begin() (the sink's reservation or a reasm_out), left in
+ * *dst for out_end() on REBUILD_OK and dropped otherwise. *nested: the
+ * payload holds an IPv6 Fragment header (whatever the policy). */
+static enum rebuild_fail rebuild(struct reasm_worker *w, const struct dgram *d,
+				 uint64_t now, struct reasm_meta *m,
+				 struct out_dst *dst, bool *nested)
 {
 	uint32_t l3len = d->head_len - d->l2_len; /* IP header (+ v6 ext) */
 	int ecn = ecn_combine(d->ecn);
 
-	*why = REBUILD_OK;
-	if (ecn < 0) {
-		*why = REBUILD_BAD_ECN;
-		return NULL;
-	}
+	if (ecn < 0)
+		return REBUILD_BAD_ECN;
 	/* 64-bit sums: nothing here can wrap. v4: header + data; v6: the
 	 * payload, extension headers before the Fragment header included. */
 	uint64_t size = (uint64_t)l3len + d->len;
-	if (size > IP_MAXPACKET + (d->key.family == 6 ? 40u : 0u)) {
-		*why = REBUILD_TOO_BIG;
-		return NULL;
-	}
-	struct reasm_out *o = out_alloc((size_t)d->head_len + d->len, now);
-	if (o == NULL) {
-		*why = REBUILD_NO_MEMORY;
-		return NULL;
-	}
-	memcpy(o->data, d->head, d->head_len);
-	uint8_t *data = o->data + d->head_len;
+	if (size > IP_MAXPACKET + (d->key.family == 6 ? 40u : 0u))
+		return REBUILD_TOO_BIG;
+	m->ts_ns = now;
+	m->len = d->head_len + d->len;
+	m->orig_len = m->len;
+	m->dscp = dgram_dscp(d);
+	m->reassembled = true;
+	if (!out_begin(w, m, d->head, dgram_lead(d), dst))
+		return REBUILD_NO_MEMORY;
+	uint8_t *f = dst->data;
+	memcpy(f, d->head, d->head_len);
+	uint8_t *data = f + d->head_len;
 	for (uint32_t k = 0; k < d->npieces; k++) {
 		const struct piece *p = &d->pieces[k];
 		memcpy(data + p->start, p->buf->data + (p->start - p->buf->off),
 		       p->end - p->start);
 	}
-	uint8_t *ip = o->data + d->l2_len;
+	uint8_t *ip = f + d->l2_len;
 	if (d->key.family == 4) {
 		inet_wr16(ip + 2, (uint16_t)(l3len + d->len));
 		inet_wr16(ip + 6, d->max_df_size == d->max_size ? 0x4000 : 0);
@@ -1474,28 +1561,24 @@ static struct reasm_out *rebuild(const struct dgram *d, uint64_t now,
 			ip[1] |= 3;
 		inet_wr16(ip + 10, 0);
 		inet_wr16(ip + 10, inet_csum(ip, l3len));
-		o->dscp = ip[1] >> 2;
 	} else {
 		if (v6_nested_frag(data, d->len, d->v6_nexthdr)) {
 			*nested = true;
-			if (policy == REASM_STRICT) {
-				free(o);
-				*why = REBUILD_NESTED_FRAG;
-				return NULL;
+			if (w->r->cfg.policy == REASM_STRICT) {
+				out_drop(dst);
+				return REBUILD_NESTED_FRAG;
 			}
 		}
 		ip[d->nh_off] = d->v6_nexthdr;
 		inet_wr16(ip + 4, (uint16_t)(l3len - 40 + d->len));
 		if (ecn == 3)
 			ip[1] |= 0x30;
-		o->dscp = (uint8_t)((((ip[0] & 15) << 4) | (ip[1] >> 4)) >> 2);
 	}
-	if (!encap_fix(&d->enc, o->data, o->len)) {
-		free(o);
-		*why = REBUILD_TOO_BIG;
-		return NULL;
+	if (!encap_fix(&d->enc, f, m->len)) {
+		out_drop(dst);
+		return REBUILD_TOO_BIG;
 	}
-	return o;
+	return REBUILD_OK;
 }
 
 /* --- input --------------------------------------------------------------- */
@@ -1760,18 +1843,19 @@ static void dgram_kill(struct reasm_worker *w, struct dgram *d,
 static int dgram_deliver(struct reasm_worker *w, struct dgram *d, uint64_t now)
 {
 	struct reasm_stats *st = &w->st;
-	enum rebuild_fail why;
+	struct reasm_meta m;
+	struct out_dst dst;
 	bool nested = false;
-	struct reasm_out *o = rebuild(d, now, w->r->cfg.policy, &why, &nested);
+	enum rebuild_fail why = rebuild(w, d, now, &m, &dst, &nested);
 	int emitted = 0;
 
 	w->held_out += d->nfrags;
 	if (nested)
 		st->nested_frag++;
-	if (o != NULL) {
+	if (why == REBUILD_OK) {
 		st->ReasmOKs++;
 		st->frags_reassembled += d->nfrags;
-		emit(w, o);
+		out_end(w, &m, &dst);
 		emitted = 1;
 	} else {
 		st->ReasmFails++;

@@ -828,6 +828,9 @@ struct live_tx {
 	uint8_t dst[6], src[6];
 	char ifname[IFNAMSIZ];
 	const _Atomic(bool) *stopping;
+	/* live_tx_reserve()'s area and length, until the commit. */
+	uint8_t *reserved;
+	uint32_t reserved_len;
 	/* Written by the transmit thread only, read by any. */
 	_Atomic(uint64_t) frames, bytes, oversize, truncated, runt,
 		wrong_format, errors, unsent;
@@ -1037,6 +1040,14 @@ void live_tx_kick(struct live_tx *tx)
 		tx_send(tx);
 }
 
+void live_tx_nudge(const struct live_tx *tx)
+{
+	/* The kernel serializes senders on the ring (pg_vec_lock) and takes
+	 * only slots whose owner has released them (R6), so this may run
+	 * beside the transmit thread. Errors are that thread's to count. */
+	(void)send(tx->fd, NULL, 0, MSG_DONTWAIT);
+}
+
 /* Is slot @p i free (the kernel has given it back)? A frame the kernel
  * refused (TP_STATUS_WRONG_FORMAT) is counted and its slot freed. */
 static bool tx_free(struct live_tx *tx, unsigned i)
@@ -1112,35 +1123,52 @@ static bool tx_wait_head(struct live_tx *tx)
 	return true;
 }
 
-void live_tx_put(struct live_tx *tx, struct reasm_out *out)
+/*
+ * The checks a frame of @p len bytes (@p orig_len on the wire), whose first
+ * @p lead_len bytes are @p lead, must pass before it may go on the ring,
+ * then the wait for the slot at head. @return that slot's data area, or
+ * NULL with *drop set to the counter the frame is dropped under (NULL: too
+ * little of the frame is known to tell, which only a reservation can meet).
+ */
+static uint8_t *tx_claim(struct live_tx *tx, uint32_t len, uint32_t orig_len,
+			 const uint8_t *lead, uint32_t lead_len,
+			 _Atomic(uint64_t) **drop)
 {
-	uint32_t len = out->len, limit = tx->mtu + ETH_HLEN;
-	struct tpacket2_hdr *h;
-	uint8_t *data;
+	uint32_t limit = tx->mtu + ETH_HLEN;
 
+	*drop = NULL;
 	if (len < ETH_HLEN) {
-		bump(&tx->runt, 1);
-		goto done;
+		*drop = &tx->runt;
+		return NULL;
 	}
-	if (out->orig_len > len) {
-		bump(&tx->truncated, 1);
-		goto done;
+	if (orig_len > len) {
+		*drop = &tx->truncated;
+		return NULL;
 	}
+	if (lead_len < ETH_HLEN)
+		return NULL;
 	/* The kernel allows a tag's 4 bytes past the MTU for 802.1Q only. */
-	if (inet_rd16(out->data + 12) == ETH_P_8021Q)
+	if (inet_rd16(lead + 12) == ETH_P_8021Q)
 		limit += VLAN_HLEN;
 	if (len > limit || len > tx->frame_size - TX_DATA_OFF) {
-		bump(&tx->oversize, 1);
-		goto done;
+		*drop = &tx->oversize;
+		return NULL;
 	}
 	if (tx->abandoned || !tx_wait_head(tx)) {
-		bump(&tx->unsent, 1);
-		goto done;
+		*drop = &tx->unsent;
+		return NULL;
 	}
+	return (uint8_t *)tx_slot(tx, tx->head) + TX_DATA_OFF;
+}
 
-	h = tx_slot(tx, tx->head);
-	data = (uint8_t *)h + TX_DATA_OFF;
-	memcpy(data, out->data, len);
+/* The frame of @p len bytes written in the head slot goes to the kernel:
+ * the addresses set, the slot marked for sending, head moved on, counted,
+ * and a kick once per batch. */
+static void tx_publish(struct live_tx *tx, uint32_t len)
+{
+	struct tpacket2_hdr *h = tx_slot(tx, tx->head);
+	uint8_t *data = (uint8_t *)h + TX_DATA_OFF;
+
 	if (tx->set_dst)
 		memcpy(data, tx->dst, 6);
 	if (tx->set_src)
@@ -1156,8 +1184,59 @@ void live_tx_put(struct live_tx *tx, struct reasm_out *out)
 	bump(&tx->bytes, len);
 	if (++tx->pending >= TX_KICK_BATCH)
 		tx_send(tx);
-done:
+}
+
+void live_tx_put(struct live_tx *tx, struct reasm_out *out)
+{
+	_Atomic(uint64_t) *drop;
+	uint8_t *data = tx_claim(tx, out->len, out->orig_len, out->data,
+				 out->len, &drop);
+
+	if (data != NULL) {
+		memcpy(data, out->data, out->len);
+		tx_publish(tx, out->len);
+	} else if (drop != NULL) {
+		bump(drop, 1);
+	}
 	reasm_out_free(out);
+}
+
+uint8_t *live_tx_reserve(struct live_tx *tx, uint32_t len, uint32_t orig_len,
+			 const uint8_t *lead, uint32_t lead_len)
+{
+	_Atomic(uint64_t) *drop;
+
+	tx->reserved = tx_claim(tx, len, orig_len, lead, lead_len, &drop);
+	tx->reserved_len = tx->reserved != NULL ? len : 0;
+	return tx->reserved;
+}
+
+void live_tx_commit(struct live_tx *tx, uint8_t *data, uint32_t len)
+{
+	assert(data != NULL && data == tx->reserved);
+	assert(len == tx->reserved_len);
+	(void)data;
+	tx->reserved = NULL;
+	tx->reserved_len = 0;
+	tx_publish(tx, len);
+}
+
+static uint8_t *sink_reserve(void *arg, const struct reasm_meta *m,
+			     const uint8_t *lead, uint32_t lead_len)
+{
+	return live_tx_reserve(arg, m->len, m->orig_len, lead, lead_len);
+}
+
+static void sink_commit(void *arg, uint8_t *data, const struct reasm_meta *m)
+{
+	live_tx_commit(arg, data, m->len);
+}
+
+void live_tx_sink(struct live_tx *tx, struct reasm_sink *sink)
+{
+	sink->reserve = sink_reserve;
+	sink->commit = sink_commit;
+	sink->arg = tx;
 }
 
 void live_tx_drain(struct live_tx *tx)

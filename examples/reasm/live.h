@@ -25,7 +25,14 @@
  *
  * Transmit: one thread owns a TPACKET_V2 transmit ring on the output
  * interface: it copies each output frame into the next free slot, marks it
- * for sending, and kicks the kernel once per burst.
+ * for sending, and kicks the kernel once per burst. When that thread is
+ * also the one running the engine (main.c: --read with --out and
+ * --threads 1), the engine writes each frame straight into the slot
+ * instead (live_tx_sink(), struct reasm_sink): one copy of each byte, from
+ * the fragments' payload copies (or the captured frame) to the ring.
+ * Everywhere else (--in, or several threads) a frame is built in a
+ * reasm_out by a worker and copied into the slot by the transmit thread:
+ * two copies.
  *
  * Every function that can fail prints one "reasm: ..." line on stderr and
  * returns -1; 0 is success.
@@ -202,9 +209,44 @@ void live_tx_advise(const struct live_tx *tx, FILE *f);
  * the ring is full), or count it and drop it; frees @p out either way. */
 void live_tx_put(struct live_tx *tx, struct reasm_out *out);
 
+/*
+ * Transmit thread, zero copy: the data area of the slot at head, for a
+ * frame of @p len bytes (@p orig_len on the wire) whose first @p lead_len
+ * bytes are @p lead, once the checks live_tx_put() makes have passed
+ * (runt, truncated, the MTU with the 802.1Q allowance, the slot's size)
+ * and the slot is free (waiting as live_tx_put() does). @return the area
+ * (@p len writable bytes), or NULL with nothing counted: a frame that
+ * live_tx_put() would drop (it then counts it), or one whose lead is
+ * shorter than an Ethernet header (it cannot tell). A caller given NULL
+ * hands the frame to live_tx_put(), which counts it exactly as it would
+ * have without the reservation. A reservation may lapse uncommitted: the
+ * next one returns the same slot.
+ */
+uint8_t *live_tx_reserve(struct live_tx *tx, uint32_t len, uint32_t orig_len,
+			 const uint8_t *lead, uint32_t lead_len);
+
+/* Transmit thread: send the frame written in the area live_tx_reserve()
+ * returned (@p data, the same @p len), as live_tx_put() sends its copy:
+ * the addresses of --dst-mac/--src-mac set, the slot marked for sending
+ * (a release store the kernel's read of the status pairs with), counted,
+ * and a kick once per burst. */
+void live_tx_commit(struct live_tx *tx, uint8_t *data, uint32_t len);
+
+/* Fills @p sink with callbacks that reserve and commit on @p tx, for a
+ * struct reasm_worker whose reasm_input() runs on the transmit thread;
+ * the emit callback beside it must be one that calls live_tx_put() (it
+ * gets the frames the reservation declines). */
+void live_tx_sink(struct live_tx *tx, struct reasm_sink *sink);
+
 /* Transmit thread: ask the kernel to send what was queued and not yet
  * taken (one send(), if there is anything). */
 void live_tx_kick(struct live_tx *tx);
+
+/* Any thread: one send() without waiting, which sends whatever slots are
+ * marked for sending; nothing is counted and the transmit thread's state
+ * is not touched. For a transmit thread that may block elsewhere (on its
+ * input) with frames short of a burst on the ring. */
+void live_tx_nudge(const struct live_tx *tx);
 
 /* Transmit thread: are frames queued that the kernel has not taken yet?
  * It takes no more than the socket's send buffer holds per kick, so a

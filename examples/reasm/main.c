@@ -45,12 +45,26 @@
  * the engine workers: each reads its own PACKET_MMAP ring (no reader, no
  * grain_ring) and emits into the grain_prio. With --out the thread that
  * drains the grain_prio fills a PACKET_MMAP transmit ring instead of a
- * file. --read with --out keeps the reader and workers above. The main
- * thread then only supervises: SIGINT and SIGTERM are blocked in every
- * thread and taken with sigtimedwait(), which also paces --stats-interval
- * and --duration. A stop stops the input, lets the workers finish what
+ * file. --read with --out and --threads N >= 2 keeps the reader and
+ * workers above, the transmit thread in the writer's place; with
+ * --threads 1 there is only the reader, which runs the engine and fills
+ * the transmit ring itself. The main thread then only supervises: SIGINT
+ * and SIGTERM are blocked in every thread and taken with sigtimedwait(),
+ * which also paces --stats-interval and --duration (and, with the lone
+ * reader, sends what it left short of a burst while it waits for input:
+ * live_tx_nudge()). A stop stops the input, lets the workers finish what
  * they hold, and then shuts down as at the end of a file: every output
  * queued is written or sent before the summary.
+ *
+ * Copies of each output byte on the way to the transmit ring. --read with
+ * --out and --threads 1: one, the engine writing the frame straight into
+ * the ring's slot (struct reasm_sink, live_tx_sink()), since the thread
+ * that emits is the thread that transmits. Every other --out run (--in,
+ * whatever --threads; --read with --threads N >= 2): two, the engine
+ * building a reasm_out on a worker and the transmit thread copying it
+ * into the slot (live_tx_put()). A frame the ring cannot take (too long
+ * for the MTU, cut short by the capture, the ring given up at a stop)
+ * goes the second way in either case, which counts it.
  */
 #define _DEFAULT_SOURCE /* pcap.h needs u_char and friends; nanosleep() */
 #define MSG_PROG "reasm"
@@ -1313,6 +1327,13 @@ struct run {
 	_Atomic(bool) reader_done; /* the reader has returned */
 	int reader_status;	   /* its result, read after the join */
 	struct live_stats live_stats;
+	/* --read with --out and --threads 1: the reader runs the engine and
+	 * fills the transmit ring itself, the engine writing each frame
+	 * straight into its slot through this sink. */
+	bool direct;
+	struct reasm_sink sink;
+	struct live_slot single_slot; /* its counters, for --stats-interval */
+	bool single_slot_ready;
 };
 
 /* Does @p write_path name the file @p read_path names? */
@@ -1451,6 +1472,23 @@ static void expire_at_end(struct run *rn, bool multi, const struct expiry *exp,
 	(void)reasm_expire(&rn->workers[0].w, now);
 }
 
+/* --read with --out, one thread: copy the engine's counters where the
+ * statistics line can read them, every so often (@p force: now). */
+static void direct_publish(struct run *rn, bool force)
+{
+	static const struct live_stats none;
+
+	if (live_slot_due(&rn->single_slot, live_mono_ns()) || force)
+		live_slot_publish(&rn->single_slot, &rn->single.st, &none);
+}
+
+/* Emit callback of the direct transmit path: the frames the ring's
+ * reservation declined (live_tx_put() counts or sends them). */
+static void emit_tx(struct reasm_out *out, void *arg)
+{
+	live_tx_put(arg, out); /* frees it */
+}
+
 /* Reads IN to the end. @p multi: queue frames to the workers; else process
  * them here. @return 0, or 2 after a message (the run is still shut down
  * cleanly by the caller). A live run (--out) also stops at a stop request. */
@@ -1478,6 +1516,8 @@ static int read_all(struct run *rn, bool multi)
 				(void)reasm_expire(&rn->single, now);
 			(void)reasm_input(&rn->single, data, h->caplen, wirelen,
 					  now);
+			if (rn->direct)
+				direct_publish(rn, false);
 			continue;
 		}
 
@@ -1733,6 +1773,20 @@ static int start_live(struct run *rn)
 {
 	int rc;
 
+	if (rn->direct) {
+		if (live_slot_init(&rn->single_slot) != 0) {
+			errorf("out of memory");
+			return 2;
+		}
+		rn->single_slot_ready = true;
+		if (reasm_worker_init(&rn->single, rn->engine, emit_tx,
+				      rn->tx) != 0) {
+			errorf("cannot register the worker");
+			return 2;
+		}
+		live_tx_sink(rn->tx, &rn->sink);
+		rn->single.sink = &rn->sink;
+	}
 	if (rn->opt.read_path != NULL) {
 		if (thread_start(&rn->reader, reader_main, rn,
 				 "the reader thread") != 0)
@@ -1772,7 +1826,13 @@ static void *reader_main(void *arg)
 {
 	struct run *rn = arg;
 
-	rn->reader_status = read_all(rn, true);
+	rn->reader_status = read_all(rn, !rn->direct);
+	if (rn->direct) {
+		/* The reader is the transmit thread: send what is left. */
+		direct_publish(rn, true);
+		live_tx_kick(rn->tx);
+		live_tx_drain(rn->tx);
+	}
 	/* R7: pairs with A7 in supervise(). */
 	atomic_store_explicit(&rn->reader_done, true, memory_order_release);
 	return NULL;
@@ -1814,6 +1874,8 @@ static void print_line(struct run *rn, struct live_meter *m, uint64_t now)
 		live_slot_sum(&rn->rx[i].slot, &st, &ls);
 	for (unsigned i = 0; rn->workers != NULL && i < rn->opt.threads; i++)
 		live_slot_sum(&rn->workers[i].slot, &st, &ls);
+	if (rn->single_slot_ready)
+		live_slot_sum(&rn->single_slot, &st, &ls);
 	if (rn->tx != NULL)
 		live_tx_counters(rn->tx, &ls);
 	/* What the tables decided (evictions, expiries) and hold now. */
@@ -1854,6 +1916,10 @@ static void supervise(struct run *rn, const sigset_t *sigs)
 			return;
 		if (atomic_load_explicit(&write_errno, memory_order_relaxed))
 			return; /* the output is lost: main reports it */
+		/* The reader kicks the ring once per burst; frames left
+		 * short of a burst while it waits for input go now. */
+		if (rn->direct)
+			live_tx_nudge(rn->tx);
 		if (next_line != 0 && now >= next_line) {
 			print_line(rn, &meter, now);
 			next_line += o->stats_interval_ns;
@@ -1904,6 +1970,8 @@ static void close_live(struct run *rn)
 		live_rx_close(rn->rx[i].rx);
 	free(rn->rx);
 	free(rn->rx_threads);
+	if (rn->single_slot_ready)
+		live_slot_fini(&rn->single_slot);
 	live_tx_close(rn->tx);
 }
 
@@ -1925,7 +1993,10 @@ static int run_live(struct run *rn, bool *ran)
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
 	status = open_live(rn);
-	if (status == 0)
+	/* One thread from a file to the ring: no workers, no writer. */
+	rn->direct = status == 0 && rn->opt.read_path != NULL &&
+		     rn->tx != NULL && rn->opt.threads == 1;
+	if (status == 0 && !rn->direct)
 		status = start_threads(rn);
 	if (status == 0)
 		status = start_live(rn);

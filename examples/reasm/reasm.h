@@ -238,7 +238,8 @@ struct reasm_stats {
 	uint64_t frags_reassembled, frags_dropped, frags_discarded;
 	uint64_t frags_pending;
 	uint64_t datagrams_pending; /**< in the tables */
-	uint64_t emitted;	    /**< frames handed to the emit callback */
+	uint64_t emitted;	    /**< frames handed to the emit callback
+				       or committed to the sink */
 	uint64_t emitted_bytes;
 	uint64_t bytes_held; /**< memory held now, both tables */
 	uint64_t bytes_peak; /**< most held at once, as seen by a sample
@@ -264,6 +265,48 @@ void reasm_out_free(struct reasm_out *out);
 /** Receives each output frame (ownership passes to it). */
 typedef void (*reasm_emit_fn)(struct reasm_out *out, void *arg);
 
+/** An output frame's description: struct reasm_out without its bytes. */
+struct reasm_meta {
+	uint64_t ts_ns;	   /**< as reasm_out */
+	uint32_t len;	   /**< bytes of the frame */
+	uint32_t orig_len; /**< as reasm_out */
+	uint8_t dscp;	   /**< as reasm_out */
+	bool reassembled;  /**< as reasm_out */
+};
+
+/**
+ * Zero-copy output: the engine writes a frame straight into memory its
+ * consumer hands out, instead of into a reasm_out for the emit callback.
+ * Optional: set struct reasm_worker.sink after reasm_worker_init().
+ *
+ * For each reassembled datagram and each frame passed through (IPv6
+ * atomic fragments, rare, always take the emit callback), once every
+ * check that can be made before writing has passed, the engine calls
+ * reserve() with the frame's description @p m (every field final) and
+ * @p lead, the first @p lead_len bytes of the frame exactly as they will
+ * be written (lead_len <= m->len; at least the link-layer header up to
+ * its type field for Ethernet, fewer on other link types, 0 for DLT_RAW).
+ * reserve() returns m->len writable bytes, or NULL to decline: the engine
+ * then builds the frame in a reasm_out and calls the emit callback, as
+ * without a sink, so a declined frame loses nothing and is counted as it
+ * would have been. On success the engine writes the whole frame there and
+ * calls commit() with the same area and description, or, if the datagram
+ * proves undeliverable while it is written (a nested IPv6 Fragment header
+ * under REASM_STRICT, a tunnel length that overflows its field), calls
+ * nothing: the reservation lapses, and the next reserve() may hand out the
+ * same area. At most one reservation is open at a time.
+ *
+ * Both callbacks run on the thread inside reasm_input(), with no lock of
+ * the engine held; a committed frame counts as emitted (emitted,
+ * emitted_bytes) exactly as one handed to the emit callback.
+ */
+struct reasm_sink {
+	uint8_t *(*reserve)(void *arg, const struct reasm_meta *m,
+			    const uint8_t *lead, uint32_t lead_len);
+	void (*commit)(void *arg, uint8_t *data, const struct reasm_meta *m);
+	void *arg;
+};
+
 struct reasm;
 
 /** Per-thread state: give each thread that calls reasm_input its own. */
@@ -272,6 +315,9 @@ struct reasm_worker {
 	struct reasm_stats st; /* this worker's share */
 	reasm_emit_fn emit;
 	void *emit_arg;
+	/* NULL (reasm_worker_init()'s): every frame goes to emit; else see
+	 * struct reasm_sink. Set before the worker's first reasm_input(). */
+	const struct reasm_sink *sink;
 	/* private: fragments this worker put into datagrams / took out */
 	uint64_t held_in, held_out;
 	unsigned sample;
@@ -304,7 +350,9 @@ int reasm_worker_init(struct reasm_worker *w, struct reasm *r,
  *         wire (caplen < wirelen is a truncated capture).
  * Non-fragments are emitted unchanged (a copy); fragments are held, and a
  * datagram they complete is emitted whole, with the link-layer header of
- * its offset-0 fragment. Each outcome is counted in w->st.
+ * its offset-0 fragment. "Emitted": handed to the emit callback, or
+ * committed to w->sink (struct reasm_sink). Each outcome is counted in
+ * w->st.
  * @return 1 if something was emitted, 0 if not; never fails: every error
  *         is a counter. Thread safety: as the table at the top.
  */

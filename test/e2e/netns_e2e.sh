@@ -29,10 +29,17 @@
 #      source addresses per family, so that it has flows to spread); dst
 #      must deliver the same datagrams, with the same bytes, every time.
 #   D  reasm --duration 1 stops by itself with status 0 and its stats.
+#   E  a capture replayed: `reasm --read F --out m1` at --threads 1 (the
+#      engine writes each frame straight into the transmit ring's slot)
+#      and at 2 (a worker builds it, the transmit thread copies it): dst
+#      gets the same datagrams with the same bytes from both, and every
+#      counter of the engine and of the ring is the same; then, m1's MTU
+#      lowered, datagrams too long for it are dropped and counted
+#      tx_oversize, the same in both.
 #
 # Environment (set by CTest): E2E_REASM (empty: run phase 0 only),
-# E2E_UDP_SEND, E2E_UDP_RECV, E2E_FRAG_SEND, E2E_TMPDIR (logs; kept).
-# Optional: E2E_PHASES (default "0 A B C D"), E2E_SEED (phase C's seed,
+# E2E_UDP_SEND, E2E_UDP_RECV, E2E_FRAG_SEND, E2E_PKT_SEND, E2E_TMPDIR
+# (logs; kept). Optional: E2E_PHASES (default "0 A B C D E"), E2E_SEED (phase C's seed,
 # default 1), E2E_DIFF_COUNT (diff sequences, default 400),
 # E2E_OVERLAP_COUNT (diff-overlap sequences, default 300),
 # E2E_DIFF_THREADS (reasm's thread counts in phase C, default "1 2 4"),
@@ -50,6 +57,7 @@ REASM=${E2E_REASM:-}
 SEND=${E2E_UDP_SEND:?E2E_UDP_SEND is not set}
 RECV=${E2E_UDP_RECV:?E2E_UDP_RECV is not set}
 FRAG=${E2E_FRAG_SEND:?E2E_FRAG_SEND is not set}
+PKT=${E2E_PKT_SEND:-}
 TMP=${E2E_TMPDIR:-${TMPDIR:-/tmp}/grain-e2e.$$}
 SEED=${E2E_SEED:-1}
 DIFF_COUNT=${E2E_DIFF_COUNT:-400}
@@ -58,7 +66,7 @@ DIFF_THREADS=${E2E_DIFF_THREADS:-1 2 4}
 DIFF_ROUNDS=${E2E_DIFF_ROUNDS:-2}
 DIFF_SPREAD=${E2E_DIFF_SPREAD:-4}
 DIFF_FANOUT=${E2E_DIFF_FANOUT:-}
-PHASES=${E2E_PHASES:-0 A B C D}
+PHASES=${E2E_PHASES:-0 A B C D E}
 PORT=7777
 
 E2E_NAME=e2e
@@ -545,6 +553,108 @@ phaseD() {
 	fi
 }
 
+# --- Phase E: a capture replayed onto m1 ---------------------------------------------
+# replay_run NAME THREADS PCAP ARGS...: reasm --read PCAP --out m1 in mid,
+# what dst received listed in $TMP/NAME.got, stats in $TMP/NAME.json.
+replay_run() {
+	local name=$1 threads=$2 pcap=$3 rc
+	shift 3
+	rm -f "$TMP/$name.done" "$TMP/$name.json"
+	recv_start "$name" --list --done-file "$TMP/$name.done" \
+		--drain-ms 1500 --idle-ms 60000 --timeout 120 || {
+		fail "phase E: receiver $name did not start"
+		return 1
+	}
+	timeout 60 ip netns exec "$NS_MID" "$REASM" --read "$pcap" --out m1 \
+		--threads "$threads" --dst-mac "$D0_MAC" --quiet \
+		--stats "$TMP/$name.json" "$@" >"$TMP/$name.log" 2>&1
+	rc=$?
+	: >"$TMP/$name.done"
+	recv_wait
+	awk '$1 == "rx" { print $2, $3, $4, $6 }' "$TMP/$name.rx" | sort \
+		>"$TMP/$name.got"
+	if [ $rc != 0 ]; then
+		fail "phase E: reasm $name exited with status $rc"
+		show "reasm $name" "$TMP/$name.log"
+		return 1
+	fi
+}
+
+# replay_same A B: the same datagrams arrived and every counter is equal.
+replay_same() {
+	local a=$TMP/$1 b=$TMP/$2 k va vb
+	if ! cmp -s "$a.got" "$b.got"; then
+		fail "phase E: $1 and $2 delivered different datagrams" \
+			"($(wc -l <"$a.got") and $(wc -l <"$b.got"))"
+		diff "$a.got" "$b.got" | head -10 | sed 's/^/    /'
+	fi
+	for k in packets passed ReasmReqds ReasmOKs ReasmFails \
+		ReasmOverlaps duplicates too_big bad_end atomic \
+		frags_reassembled frags_dropped frags_discarded emitted \
+		emitted_bytes tx_frames tx_bytes tx_oversize tx_truncated \
+		tx_runt tx_wrong_format tx_unsent; do
+		va=$(json_num "$a.json" $k)
+		vb=$(json_num "$b.json" $k)
+		[ -n "$va" ] && [ "$va" = "$vb" ] ||
+			fail "phase E: $k: ${va:-?} in $1, ${vb:-?} in $2"
+	done
+}
+
+phaseE() {
+	local count=${E2E_REPLAY_COUNT:-300} t n sent
+	say "phase E: a capture of $count diff sequences replayed by reasm" \
+		"--read F --out m1 at 1 thread (into the ring slot) and 2" \
+		"(copied): the same datagrams, the same counters"
+	local start=$failures
+	in_src "$FRAG" diff --seed "$SEED" --count "$count" --src4 $SRC4 \
+		--dst4 $DST4 --src6 $SRC6 --dst6 $DST6 --port $PORT \
+		--write-pcap "$TMP/pE.pcap" >"$TMP/pE.plan" 2>"$TMP/pE.gen" || {
+		fail "phase E: e2e_frag_send --write-pcap failed"
+		show "e2e_frag_send" "$TMP/pE.gen"
+		return
+	}
+	for t in 1 2; do
+		replay_run pE.t$t $t "$TMP/pE.pcap" --policy strict || return
+	done
+	replay_same pE.t1 pE.t2
+	n=$(wc -l <"$TMP/pE.t1.got")
+	sent=$(json_num "$TMP/pE.t1.json" tx_frames)
+	[ "$n" -gt 0 ] || fail "phase E: nothing arrived"
+	[ "${sent:-0}" -ge "$n" ] ||
+		fail "phase E: $n datagrams arrived of ${sent:-0} frames sent"
+	if [ -z "$PKT" ] || [ ! -x "$PKT" ]; then
+		say "phase E: no e2e_pkt_send: the oversize half skipped"
+	else
+		# 20000-byte datagrams in 1280-byte fragments, with m1's
+		# MTU at 9000: every one is reassembled, then dropped at
+		# the ring (tx_oversize; the direct path declines the
+		# reservation and the copy path counts it).
+		"$PKT" --write-pcap "$TMP/pE.big.pcap" --count 800 \
+			--src4 $SRC4 --dst4 $DST4 --port $PORT --size 20000 \
+			--frag-mtu 1280 >"$TMP/pE.big.gen" 2>&1 || {
+			fail "phase E: e2e_pkt_send --write-pcap failed"
+			show "e2e_pkt_send" "$TMP/pE.big.gen"
+			return
+		}
+		in_mid ip link set m1 mtu 9000
+		for t in 1 2; do
+			replay_run pE.big.t$t $t "$TMP/pE.big.pcap" || break
+		done
+		in_mid ip link set m1 mtu 65535
+		replay_same pE.big.t1 pE.big.t2
+		# --count is frames: 50 datagrams of 16 fragments.
+		local over oks
+		over=$(json_num "$TMP/pE.big.t1.json" tx_oversize)
+		oks=$(json_num "$TMP/pE.big.t1.json" ReasmOKs)
+		[ "${oks:-0}" = 50 ] && [ "${over:-0}" = 50 ] ||
+			fail "phase E: ${oks:-?} datagrams reassembled," \
+				"tx_oversize ${over:-?}; expected 50 and 50"
+	fi
+	[ $failures = $start ] &&
+		say "phase E: ok: $n datagrams delivered alike," \
+			"$(json_num "$TMP/pE.t1.json" tx_frames) frames sent by each"
+}
+
 # --- Run ---------------------------------------------------------------------------
 has_phase() { case " $PHASES " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -561,13 +671,14 @@ if [ $REASM_LIVE = 1 ]; then
 	has_phase A && phaseA
 	has_phase B && phaseB
 	has_phase D && phaseD
+	has_phase E && phaseE
 else
 	if [ -z "$REASM" ]; then
-		say "SKIPPING phases A, B, D and the reasm half of C: reasm" \
+		say "SKIPPING phases A, B, D, E and the reasm half of C: reasm" \
 			"was not built" \
 			"(libpcap missing)"
 	else
-		say "SKIPPING phases A, B, D and the reasm half of C: $REASM has no" \
+		say "SKIPPING phases A, B, D, E and the reasm half of C: $REASM has no" \
 			"live mode (--in IFACE) yet"
 	fi
 fi

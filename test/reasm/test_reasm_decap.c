@@ -210,6 +210,7 @@ struct case_out {
 	struct reasm_stats st;
 	uint8_t *data; /* the one output frame, or NULL */
 	size_t len, nout;
+	size_t commits, lapses; /* rig_zc: the sink's */
 };
 
 /* Fragments of a @p fam datagram of @p len bytes (UDP) in @p chunk-byte
@@ -261,6 +262,8 @@ static struct case_out run_case(const struct tun *t, int fam, size_t len,
 		memcpy(r.data, g.out[0]->data, r.len);
 	}
 	r.st = rig_finish(&g);
+	r.commits = g.zc_commits;
+	r.lapses = g.zc_lapses;
 	free(data);
 	return r;
 }
@@ -429,7 +432,7 @@ static void tunnel_case(const struct tun *t, int fam, int mode)
 }
 
 /* Every tunnel, outer and inner family and link, in every mode. */
-Test(decap, every_tunnel_kept_and_stripped)
+static void every_tunnel(void)
 {
 	static const struct {
 		enum tn t;
@@ -451,6 +454,49 @@ Test(decap, every_tunnel_kept_and_stripped)
 	}
 	cr_expect_eq(cases, sizeof(tuns) / sizeof(tuns[0]) *
 				    (sizeof(links) / sizeof(links[0])) * 12);
+}
+
+Test(decap, every_tunnel_kept_and_stripped)
+{
+	every_tunnel();
+}
+
+/* The same, each frame written straight into a sink's buffer
+ * (reasm_test.h, rig_zc): the same bytes, and each frame begins with the
+ * lead its reservation was given (the PPPoE length, the outer IP
+ * header's fields and GRE's come after it). */
+Test(decap, every_tunnel_zero_copy)
+{
+	rig_zc.on = true;
+	every_tunnel();
+}
+
+/* A datagram whose outer headers cannot describe it fails once it has
+ * been written: its reservation lapses, and it is counted too_big as on
+ * the emit path. Stripped, the same datagram is committed. */
+Test(decap, too_big_after_writing_lapses)
+{
+	struct tun t = { L_ETH, 4, T_PPTP, 0x1000, false };
+	uint8_t *w;
+	size_t wl;
+
+	rig_zc.on = true;
+	struct case_out o =
+		run_case(&t, 4, 65515, 1400, REASM_DECAP_ALL, false, &w, &wl);
+	cr_expect_eq(o.nout, 0);
+	cr_expect_eq(o.st.too_big, 1);
+	cr_expect_eq(o.st.ReasmFails, 1);
+	cr_expect_eq(o.st.emitted, 0);
+	cr_expect_eq(o.commits, 0);
+	cr_expect_eq(o.lapses, 1);
+	free(o.data);
+	free(w);
+	o = run_case(&t, 4, 65515, 1400, REASM_DECAP_ALL, true, &w, &wl);
+	cr_expect_eq(o.nout, 1);
+	cr_expect_eq(o.commits, 1);
+	cr_expect_eq(o.lapses, 0);
+	free(o.data);
+	free(w);
 }
 
 /* A 65535-byte inner IPv4 datagram (a UDP datagram of 65507 bytes of
