@@ -905,10 +905,8 @@ int live_tx_open(struct live_tx **txp, const struct live_tx_config *cfg)
 	struct live_tx *tx;
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned blocks, want = cfg->frames != 0 ? cfg->frames : 1;
-	int ifindex = iface_index(ifname);
+	int ifindex;
 
-	if (ifindex == 0)
-		return -1;
 	tx = calloc(1, sizeof(*tx));
 	if (tx == NULL) {
 		errorf("out of memory");
@@ -919,8 +917,8 @@ int live_tx_open(struct live_tx **txp, const struct live_tx_config *cfg)
 	memcpy(tx->dst, cfg->dst, 6);
 	memcpy(tx->src, cfg->src, 6);
 	tx->stopping = cfg->stopping;
-	tx->fd = packet_socket(ifname, "send");
-	if (tx->fd < 0 || iface_check(tx->fd, ifname, &tx->mtu) != 0)
+	tx->fd = iface_socket(ifname, "send", &ifindex, &tx->mtu);
+	if (tx->fd < 0)
 		goto fail;
 	if (tx->mtu > IP_MAXPACKET + 1)
 		tx->mtu = IP_MAXPACKET + 1; /* lo: 65536; nothing is longer */
