@@ -66,23 +66,9 @@ static unsigned backlog(void *q)
 	return 0;
 }
 
-static void *producer(void *t)
-{
-	prio_produce(t, put);
-	return NULL;
-}
-
-static void *consumer_single(void *t)
-{
-	prio_consume(t, get_single, backlog, true);
-	return NULL;
-}
-
-static void *consumer_burst(void *t)
-{
-	prio_consume(t, get_burst, backlog, false);
-	return NULL;
-}
+BENCH_THREAD_FN(producer, prio_produce, put)
+BENCH_THREAD_FN(consumer_single, prio_consume, get_single, backlog, true)
+BENCH_THREAD_FN(consumer_burst, prio_consume, get_burst, backlog, false)
 
 static uint64_t pfifo_check(void *queue, const uint64_t *accepted_band,
 			    const uint64_t *dropped_band)

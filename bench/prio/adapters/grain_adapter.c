@@ -74,23 +74,9 @@ static unsigned backlog(void *q)
 	return grain_prio_backlog(q);
 }
 
-static void *producer(void *t)
-{
-	prio_produce(t, put);
-	return NULL;
-}
-
-static void *consumer_single(void *t)
-{
-	prio_consume(t, get_single, backlog, true);
-	return NULL;
-}
-
-static void *consumer_burst(void *t)
-{
-	prio_consume(t, get_burst, backlog, false);
-	return NULL;
-}
+BENCH_THREAD_FN(producer, prio_produce, put)
+BENCH_THREAD_FN(consumer_single, prio_consume, get_single, backlog, true)
+BENCH_THREAD_FN(consumer_burst, prio_consume, get_burst, backlog, false)
 
 /* The queue's statistics against the producers' counts: accepted and
  * dropped per band, and nothing left behind. */
