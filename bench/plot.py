@@ -266,15 +266,15 @@ def plot_cmd(plots):
 
 def bars(block, series, spread=None, quote=lambda t: f"'{t}'", xtic=True):
     """Clustered bars of datablock `block`, one per (column, colour,
-    title) of `series`, x tics from column 2 if xtic. With spread (our medians,
-    min and max in the two columns after each): min-max error bars if
-    true, and the style reset after."""
+    title) of `series`, x tics from column 2 if xtic. With spread (our
+    medians, min and max in the two columns after each): min-max error
+    bars if true, and the style reset after."""
     plots = []
     for j, (c, colour, title) in enumerate(series):
         using = f"{c}:{c + 1}:{c + 2}" if spread else f"{c}"
+        tic = ":xtic(2)" if xtic and j == 0 else ""
         plots.append(f"{block if j == 0 else chr(39) * 2} using {using}"
-                     f"{':xtic(2)' if xtic and j == 0 else ''} lc rgb '{colour}' "
-                     f"title {quote(title)}")
+                     f"{tic} lc rgb '{colour}' title {quote(title)}")
     return ("set style histogram errorbars gap 1 lw 1\n" if spread else
             "") + plot_cmd(plots) + (
                 "" if spread is None else
