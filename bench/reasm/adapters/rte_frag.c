@@ -16,6 +16,8 @@
 
 #include "reasm.h"
 
+#include <grain/common.h>
+
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ip_frag.h>
@@ -269,6 +271,9 @@ struct fam {
 	bool v6;
 };
 
+/* The passes below are always inlined into each family's run, where v6
+ * is a constant: each gets the code of its own family only. */
+
 static struct fam fam4(const struct frame_pool *p, uint32_t l2)
 {
 	return (struct fam){ .frames = p->legit,
@@ -323,8 +328,8 @@ static struct rte_mbuf *to_mbuf(const struct pool_frame *f, uint32_t l2,
 }
 
 /* IP ID @p id (IPv6: the Fragment header's) into frame @p f. */
-static void set_id(const struct fam *fa, const struct pool_frame *f,
-		   uint32_t id)
+static GRAIN_ALWAYS_INLINE void set_id(const struct fam *fa,
+				       const struct pool_frame *f, uint32_t id)
 {
 	if (fa->v6)
 		v6_set_id(f, id);
@@ -334,9 +339,9 @@ static void set_id(const struct fam *fa, const struct pool_frame *f,
 
 /* Fragment @p m into the table: the reassembled datagram, or NULL. Whatever
  * DPDK dropped is freed at once. */
-static struct rte_mbuf *feed(const struct fam *fa, struct rte_ip_frag_tbl *tbl,
-			     struct rte_ip_frag_death_row *dr,
-			     struct rte_mbuf *m, uint64_t tms)
+static GRAIN_ALWAYS_INLINE struct rte_mbuf *
+feed(const struct fam *fa, struct rte_ip_frag_tbl *tbl,
+     struct rte_ip_frag_death_row *dr, struct rte_mbuf *m, uint64_t tms)
 {
 	struct rte_mbuf *out = NULL;
 
@@ -363,8 +368,8 @@ static struct rte_mbuf *feed(const struct fam *fa, struct rte_ip_frag_tbl *tbl,
 /* The chain @p m copied into one malloc'd buffer of *@p len bytes, as the
  * engine emits a datagram (IPv4: with the header checksum DPDK leaves 0
  * filled in); NULL if out of memory. */
-static uint8_t *whole(const struct fam *fa, const struct rte_mbuf *m,
-		      uint32_t *len)
+static GRAIN_ALWAYS_INLINE uint8_t *
+whole(const struct fam *fa, const struct rte_mbuf *m, uint32_t *len)
 {
 	uint32_t n = rte_pktmbuf_pkt_len(m), at = 0;
 	uint8_t *b = malloc(n ? n : 1);
@@ -428,10 +433,10 @@ static void on_emit(struct reasm_out *o, void *arg)
 
 /* Every datagram of @p fa with IP ID 0 through a fresh engine and through
  * @p tbl, compared; the virtual clock from *@p vt on. */
-static int check_pass(const struct fam *fa, enum bench_reasm_link link,
-		      struct rte_ip_frag_tbl *tbl,
-		      struct rte_ip_frag_death_row *dr, uint64_t *vt,
-		      struct bench_rte_frag_result *res)
+static GRAIN_ALWAYS_INLINE int
+check_pass(const struct fam *fa, enum bench_reasm_link link,
+	   struct rte_ip_frag_tbl *tbl, struct rte_ip_frag_death_row *dr,
+	   uint64_t *vt, struct bench_rte_frag_result *res)
 {
 	struct engine_out eo = { .buf = malloc(14u + 65535u) };
 	struct reasm *r = NULL;
@@ -518,11 +523,11 @@ static void on_emit_count(struct reasm_out *o, void *arg)
 /* Datagrams [d0, d1) of @p fa with IP ID @p id: mbufs filled untimed, then
  * reassembled, made whole and freed, each part timed; then the engine @p w
  * on the same frames, the same virtual times, timed apart. */
-static int timed_batch(const struct fam *fa, struct rte_ip_frag_tbl *tbl,
-		       struct rte_ip_frag_death_row *dr, struct reasm_worker *w,
-		       struct engine_count *ec, unsigned d0, unsigned d1,
-		       uint32_t id, uint64_t *vt,
-		       struct bench_rte_frag_result *res)
+static GRAIN_ALWAYS_INLINE int
+timed_batch(const struct fam *fa, struct rte_ip_frag_tbl *tbl,
+	    struct rte_ip_frag_death_row *dr, struct reasm_worker *w,
+	    struct engine_count *ec, unsigned d0, unsigned d1, uint32_t id,
+	    uint64_t *vt, struct bench_rte_frag_result *res)
 {
 	struct rte_mbuf *in[BENCH_RTE_FRAG_BATCH * RTE_LIBRTE_IP_FRAG_MAX_FRAG];
 	struct rte_mbuf *out[BENCH_RTE_FRAG_BATCH];
@@ -582,9 +587,10 @@ static int timed_batch(const struct fam *fa, struct rte_ip_frag_tbl *tbl,
 /* A fresh table and engine; the checking pass, then timed passes of @p fa
  * until @p duration_ms and at least @p min_passes; the engine's outputs
  * of the wrong length in *@p bad. */
-static int run_passes(const struct fam *fa, enum bench_reasm_link link,
-		      unsigned duration_ms, unsigned min_passes,
-		      struct bench_rte_frag_result *res, uint64_t *bad)
+static GRAIN_ALWAYS_INLINE int
+run_passes(const struct fam *fa, enum bench_reasm_link link,
+	   unsigned duration_ms, unsigned min_passes,
+	   struct bench_rte_frag_result *res, uint64_t *bad)
 {
 	const unsigned D = fa->datagrams;
 	struct rte_ip_frag_death_row dr;
