@@ -40,6 +40,7 @@ otherwise); nothing else.
 """
 
 import argparse
+import collections
 import os
 import re
 import shutil
@@ -201,18 +202,29 @@ def oversub_rect(x_from, x_to, label=True):
     return s
 
 
-# Multiplot panels of equal width that leave the right of the picture
-# (from `right`, in screen units) to one key, drawn by the last panel;
-# KEY_PX pixels hold the longest label.
+# Multiplot panels of equal width that leave the right of the picture to
+# one key, drawn by the last panel; KEY_PX pixels hold the longest label.
 KEY_PX = 330
 
 
-def panels_left_of_key(right=0.83):
-    return f"margins 0.05, {right}, 0.12, 0.88 spacing 0.05, 0.1"
+def key_panels(ncol, panel_px, title):
+    """ncol panels of panel_px pixels and the key at their right: the
+    multiplot command, the picture's width and where the key starts (in
+    screen units)."""
+    width = panel_px * ncol + KEY_PX
+    right = 1 - (KEY_PX - 10) / width
+    return (f"set multiplot layout 1,{ncol} margins 0.05, {right}, 0.12, "
+            f"0.88 spacing 0.05, 0.1 title {gp_str(title)}\n", width, right)
 
 
-def key_at_right(right=0.83):
-    return f"set key at screen {right + 0.01}, 0.86 left top\n"
+def htab_panel(res, n, ncol, w, right):
+    """The n-th of ncol htab panels, workload w: its title, the y label
+    on the first, the key on the last."""
+    return (f"set title {gp_str(HTAB_WORKLOADS.get(w, w))}\n" +
+            (f"set ylabel 'million operations/s, {spread_note(res)}'\n"
+             if n == 0 else "unset ylabel\n") +
+            (f"set key at screen {right + 0.01}, 0.86 left top\n"
+             if n == ncol - 1 else "unset key\n"))
 
 
 # One key for a multiplot, across the foot of the picture (drawn by the
@@ -247,16 +259,43 @@ def seed_multiplot(panels, title, source):
             "set yrange [0:*]\n" + SEED_KEY)
 
 
+def plot_cmd(plots):
+    """One gnuplot plot command of the series `plots`."""
+    return "plot " + ", \\\n     ".join(plots) + "\n"
+
+
+def bars(block, series, spread=None, quote=lambda t: f"'{t}'", xtic=True):
+    """Clustered bars of datablock `block`, one per (column, colour,
+    title) of `series`, x tics from column 2 if xtic. With spread (our
+    medians, min and max in the two columns after each): min-max error
+    bars if true, and the style reset after."""
+    plots = []
+    for j, (c, colour, title) in enumerate(series):
+        using = f"{c}:{c + 1}:{c + 2}" if spread else f"{c}"
+        tic = ":xtic(2)" if xtic and j == 0 else ""
+        plots.append(f"{block if j == 0 else chr(39) * 2} using {using}"
+                     f"{tic} lc rgb '{colour}' title {quote(title)}")
+    return ("set style histogram errorbars gap 1 lw 1\n" if spread else
+            "") + plot_cmd(plots) + (
+                "" if spread is None else
+                "set style histogram clustered gap 1\n")
+
+
+def ratio_panel(title, block, series):
+    """A panel of ratios (1 marked by a dashed line) as bars."""
+    return (f"set title {title}\nset ylabel 'ratio (1 = no change)'\n"
+            "set arrow 1 from graph 0, first 1 to graph 1, first 1 "
+            "nohead dt 2 lc rgb 'black' front\n" + bars(block, series))
+
+
 # Colours that stay apart in print and for the common colour blindness;
 # grain first, in the strongest.
 PALETTE = ["#1a5fb4", "#e66100", "#26a269", "#a51d2d", "#613583",
            "#986a44", "#5e5c64", "#c061cb", "#2ec27e", "#f5c211"]
 
 
-class Chart:
-    def __init__(self, name, title, width, height, script):
-        self.name, self.title = name, title
-        self.width, self.height, self.script = width, height, script
+# One chart: NAME.png and NAME.gp, width x height pixels, its script.
+Chart = collections.namedtuple("Chart", "name width height script")
 
 
 def cols_of(res, key):
@@ -378,9 +417,9 @@ def ring_charts(res):
                 f"lw {lw} pt {5 + 2 * (j % 4)} ps 1.1 "
                 f"lc rgb '{PALETTE[j % len(PALETTE)]}'", label,
                 res.spread, lines=False))
-        s += "plot " + ", \\\n     ".join(plots) + "\n"
+        s += plot_cmd(plots)
         suffix = "".join("_" + v for v in var)
-        charts.append(Chart(f"ring_{batch}{suffix}", title, 1100, 600, s))
+        charts.append(Chart(f"ring_{batch}{suffix}", 1100, 600, s))
     return charts
 
 
@@ -442,8 +481,8 @@ def prio_charts(res):
                 f"lw {2.5 if i == 0 else 1.5} dt {1 + j} pt {5 + 2 * i} "
                 f"lc rgb '{PALETTE[i % len(PALETTE)]}'", label,
                 res.spread, lines=True))
-        s += "plot " + ", \\\n     ".join(plots) + "\n"
-        charts.append(Chart(f"prio_{pl}", title, 1100, 600, s))
+        s += plot_cmd(plots)
+        charts.append(Chart(f"prio_{pl}", 1100, 600, s))
     return charts
 
 
@@ -516,17 +555,11 @@ def htab_charts(res):
         s += datablock(w.replace("-", "_"), rows)
     title = ("grain_htab against the baselines and anchors: throughput by "
              "threads (1M-key universe, 500k entries)")
-    # The panels leave the picture's right KEY_PX pixels to one key.
-    width = 400 * ncol + KEY_PX
-    right = 1 - (KEY_PX - 10) / width
-    s += (f"set multiplot layout 1,{ncol} {panels_left_of_key(right)} "
-          f"title {gp_str(title)}\n")
+    multiplot, width, right = key_panels(ncol, 400, title)
+    s += multiplot
     s += log2_xaxis(threads, "threads", cpus + 1)
     for n, w in enumerate(workloads):
-        s += f"set title {gp_str(HTAB_WORKLOADS.get(w, w))}\n"
-        s += (f"set ylabel 'million operations/s, {spread_note(res)}'\n"
-              if n == 0 else "unset ylabel\n")
-        s += key_at_right(right) if n == ncol - 1 else "unset key\n"
+        s += htab_panel(res, n, ncol, w, right)
         plots = []
         for j, impl in enumerate(shown):
             lw = 2.5 if impl.startswith("grain") else 1.5
@@ -535,9 +568,9 @@ def htab_charts(res):
                 f"lw {lw} pt {5 + 2 * (j % 4)} "
                 f"lc rgb '{PALETTE[j % len(PALETTE)]}'",
                 HTAB_LABEL.get(impl, impl), res.spread, lines=True))
-        s += "plot " + ", \\\n     ".join(plots) + "\n"
+        s += plot_cmd(plots)
     s += "unset multiplot\n"
-    charts.append(Chart("htab_threads", "htab by threads", width, 560, s))
+    charts.append(Chart("htab_threads", width, 560, s))
 
     # 2. Lock granularity: grain_htab by stripe count at each thread
     # count, the one-mutex table at 1 lock and the striped table at its
@@ -561,20 +594,15 @@ def htab_charts(res):
         title = ("Lock granularity: grain_htab by stripe count (locked "
                  "lookups), with the baselines: one mutex (at 1) and 256 "
                  "spinlocks (at 256)")
-        width = 420 * ncol + KEY_PX
-        right = 1 - (KEY_PX - 10) / width
-        s += (f"set multiplot layout 1,{ncol} {panels_left_of_key(right)} "
-              f"title {gp_str(title)}\n")
+        multiplot, width, right = key_panels(ncol, 420, title)
+        s += multiplot
         s += "set xlabel 'lock stripes'\nset logscale x 2\n"
         s += ("set xtics (" + ", ".join(f'"{st}" {st}' for st in grains) +
               ")\n")
         s += f"set xrange [{grains[0] / 2}:{grains[-1] * 2}]\n"
         s += "set yrange [0:*]\n"
         for n, w in enumerate(workloads):
-            s += f"set title {gp_str(HTAB_WORKLOADS.get(w, w))}\n"
-            s += (f"set ylabel 'million operations/s, {spread_note(res)}'"
-                  "\n" if n == 0 else "unset ylabel\n")
-            s += key_at_right(right) if n == ncol - 1 else "unset key\n"
+            s += htab_panel(res, n, ncol, w, right)
             plots = []
             for k, t in enumerate(threads):
                 col = PALETTE[k % len(PALETTE)]
@@ -595,10 +623,9 @@ def htab_charts(res):
                 plots.append(
                     f"NaN with points pt {HTAB_REF_PT[impl]} ps 2 "
                     f"lc rgb 'black' title {gp_str(HTAB_LABEL[impl])}")
-            s += "plot " + ", \\\n     ".join(plots) + "\n"
+            s += plot_cmd(plots)
         s += "unset multiplot\n"
-        charts.append(Chart("htab_stripes", "htab by stripes", width, 560,
-                            s))
+        charts.append(Chart("htab_stripes", width, 560, s))
     return charts
 
 
@@ -648,9 +675,9 @@ def reasm_charts(res):
                 f"$w{n}", j, "1",
                 f"lw 2.5 pt {5 + 2 * j} lc rgb '{PALETTE[(j + 1) % 2]}'",
                 names.get(lk, lk), res.spread, lines=True))
-        s += "plot " + ", \\\n     ".join(plots) + "\n"
+        s += plot_cmd(plots)
     s += "unset multiplot\n"
-    return [Chart("reasm_workers", "reasm by workers", 1100, 800, s)]
+    return [Chart("reasm_workers", 1100, 800, s)]
 
 
 def seed_pfifo_chart(prio, ncpu):
@@ -691,10 +718,8 @@ def seed_pfifo_chart(prio, ncpu):
         "Seed: pktgen through pfifo_fast as root qdisc\n"
         "(the poster's machine, in the kernel)") + "\n"
     s += "set ylabel 'million packets/s'\n"
-    s += ("plot $seed using 3:xtic(2) lc rgb '#9a9996' title "
-          "'original (one qdisc lock)', \\\n"
-          "     '' using 4 lc rgb '#5e5c64' title 'lockless (skb_array per "
-          "band)'\n")
+    s += bars("$seed", [(3, "#9a9996", "original (one qdisc lock)"),
+                        (4, "#5e5c64", "lockless (skb_array per band)")])
     s += "unset label 99\n"
     if ours:
         s += "set xlabel 'producers (1 consumer on its own core)'\n"
@@ -702,33 +727,19 @@ def seed_pfifo_chart(prio, ncpu):
             "Ours: one consumer, this machine\n(oversubscribed from "
             f"{max(ncpu - 1, 1) + 1} producers on)") + "\n"
         s += f"set ylabel 'million items dequeued/s, {spread_note(prio)}'\n"
-        if prio.spread:
-            s += "set style histogram errorbars gap 1 lw 1\n"
-        cols = [f"{c}:{c + 1}:{c + 2}" if prio.spread else f"{c}"
-                for c in (3, 6, 9, 12)]
-        s += (f"plot $ours using {cols[0]}:xtic(2) lc rgb '#f9c19a' title "
-              "'spinlock baseline, single', \\\n"
-              f"     '' using {cols[1]} lc rgb '#1a5fb4' title "
-              "'grain_prio, single', \\\n"
-              f"     '' using {cols[2]} lc rgb '#e66100' title "
-              "'spinlock baseline, burst32', \\\n"
-              f"     '' using {cols[3]} lc rgb '#99c1f1' title "
-              "'grain_prio, burst32'\n")
-        s += "set style histogram clustered gap 1\n"
+        s += bars("$ours", [(3, "#f9c19a", "spinlock baseline, single"),
+                            (6, "#1a5fb4", "grain_prio, single"),
+                            (9, "#e66100", "spinlock baseline, burst32"),
+                            (12, "#99c1f1", "grain_prio, burst32")],
+                  prio.spread)
         s += "set xlabel 'threads (seed) / producers (ours)'\n"
-        s += "set title 'Ratios: lockless / locked'\n"
-        s += "set ylabel 'ratio (1 = no change)'\n"
-        s += ("set arrow 1 from graph 0, first 1 to graph 1, first 1 "
-              "nohead dt 2 lc rgb 'black' front\n")
-        s += ("plot $ratio using 3:xtic(2) lc rgb '#5e5c64' title "
-              "'seed: lockless / original', \\\n"
-              "     '' using 4 lc rgb '#1a5fb4' title 'ours single: "
-              "grain_prio / spinlock baseline', \\\n"
-              "     '' using 5 lc rgb '#99c1f1' title 'ours burst32: "
-              "grain_prio / spinlock baseline'\n")
+        s += ratio_panel("'Ratios: lockless / locked'", "$ratio", [
+            (3, "#5e5c64", "seed: lockless / original"),
+            (4, "#1a5fb4", "ours single: grain_prio / spinlock baseline"),
+            (5, "#99c1f1", "ours burst32: grain_prio / spinlock baseline")])
     s += "unset multiplot\n"
     s += f"# Seed: {SEED_PFIFO_SOURCE}\n"
-    return Chart("seed_pfifo", "seed pfifo", 560 * panels, 660, s)
+    return Chart("seed_pfifo", 560 * panels, 660, s)
 
 
 def seed_frag_chart(reasm, ncpu):
@@ -773,12 +784,9 @@ def seed_frag_chart(reasm, ncpu):
     tics = ", ".join(gp_str(t.replace("+", "\n+")) + f" {i}"
                      for i, t in enumerate(SEED_FRAG_TESTS))
     s += f"set xtics ({tics})\n"
-    plots = []
-    for j, (row, what, _) in enumerate(SEED_FRAG):
-        src = "$seed" if j == 0 else "''"
-        plots.append(f"{src} using {j + 3} lc rgb '{grey[j]}' "
-                     f"title {gp_str(row + ': ' + what)}")
-    s += "plot " + ", \\\n     ".join(plots) + "\n"
+    s += bars("$seed", [(j + 3, grey[j], row + ": " + what)
+                        for j, (row, what, _) in enumerate(SEED_FRAG)],
+              quote=gp_str, xtic=False)
     s += "set xtics autofreq\nunset label 99\n"
     if ours:
         # Ours on an axis of its own: an in-memory engine on this machine,
@@ -789,29 +797,17 @@ def seed_frag_chart(reasm, ncpu):
         s += (f"set ylabel 'Gbit/s reassembled, {spread_note(reasm)}'\n"
               "set xlabel 'workload' offset 0,0\n"
               "set key maxrows 6 at graph 0, graph -0.16\n")
-        if reasm.spread:
-            s += "set style histogram errorbars gap 1 lw 1\n"
-            cols = ("3:4:5", "6:7:8")
-        else:
-            cols = ("3", "6")
-        s += (f"plot $ours using {cols[0]}:xtic(2) lc rgb '#f9c19a' title "
-              "'ours: one lock', \\\n"
-              f"     '' using {cols[1]} lc rgb '#1a5fb4' title "
-              "'ours: 64 stripes'\n")
-        s += "set style histogram clustered gap 1\n"
-        s += ("set title " + gp_str("Ratios, each against its own one-lock "
-              "figure:\nper-bucket locks / one lock") + "\n")
-        s += "set ylabel 'ratio (1 = no change)'\n"
-        s += ("set arrow 1 from graph 0, first 1 to graph 1, first 1 "
-              "nohead dt 2 lc rgb 'black' front\n")
-        s += ("plot $ours using 9:xtic(2) lc rgb '#5e5c64' title "
-              "'seed: row C / row B', \\\n"
-              "     '' using 10 lc rgb '#1a5fb4' title "
-              "'ours: 64 stripes / one lock'\n")
+        s += bars("$ours", [(3, "#f9c19a", "ours: one lock"),
+                            (6, "#1a5fb4", "ours: 64 stripes")],
+                  reasm.spread)
+        s += ratio_panel(gp_str("Ratios, each against its own one-lock "
+                                "figure:\nper-bucket locks / one lock"),
+                         "$ours", [(9, "#5e5c64", "seed: row C / row B"),
+                                   (10, "#1a5fb4",
+                                    "ours: 64 stripes / one lock")])
     s += "unset multiplot\n"
     s += f"# Seed: {SEED_FRAG_SOURCE}\n"
-    return Chart("seed_frag", "seed frag", 620 * panels if ours else 900,
-                 660, s)
+    return Chart("seed_frag", 620 * panels if ours else 900, 660, s)
 
 
 # --- main -------------------------------------------------------------------
@@ -837,14 +833,10 @@ def main():
     ncpu = next(iter(res.values())).ncpu
 
     charts = []
-    if "ring" in res:
-        charts += ring_charts(res["ring"])
-    if "prio" in res:
-        charts += prio_charts(res["prio"])
-    if "htab" in res:
-        charts += htab_charts(res["htab"])
-    if "reasm" in res:
-        charts += reasm_charts(res["reasm"])
+    for fam, draw in (("ring", ring_charts), ("prio", prio_charts),
+                      ("htab", htab_charts), ("reasm", reasm_charts)):
+        if fam in res:
+            charts += draw(res[fam])
     charts.append(seed_pfifo_chart(res.get("prio"), ncpu))
     charts.append(seed_frag_chart(res.get("reasm"), ncpu))
 

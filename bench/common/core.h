@@ -129,4 +129,16 @@ double bench_gate_timed(struct bench_gate *g, unsigned n, unsigned duration_ms,
  */
 void bench_gate_abandon(struct bench_gate *g, pthread_t *tid, unsigned started);
 
+/*
+ * BENCH_THREAD_FN - a thread entry point @p name that runs @p loop (one of
+ * a family's always-inlined harness loops) on its argument, with the
+ * adapter's calls after it as constants, and returns NULL.
+ */
+#define BENCH_THREAD_FN(name, loop, ...) \
+	static void *name(void *arg)     \
+	{                                \
+		loop(arg, __VA_ARGS__);  \
+		return NULL;             \
+	}
+
 #endif /* GRAIN_BENCH_COMMON_CORE_H */

@@ -189,6 +189,12 @@ double Ratio(const Target &t)
 	       MedianOf(d, t.workload, t.threads);
 }
 
+// A side of a target and its name in the target's words.
+struct Named {
+	Side side;
+	const char *words;
+};
+
 // The targets, at 1 and 2 threads. "Global mutex" is the mutex baseline;
 // "grain best striped" the fastest grain configuration without RCU, with
 // its LRU, byte accounting, watermark checks and TTL on; grain's own
@@ -197,67 +203,50 @@ std::vector<Target> Targets()
 {
 	const bench_htab_workload r = BENCH_HTAB_READ90, m = BENCH_HTAB_MIX50,
 				  c = BENCH_HTAB_CHURN;
-	const Side mutex = Of(BENCH_HTAB_MUTEX),
-		   striped = Of(BENCH_HTAB_STRIPED),
-		   rcu = Of(BENCH_HTAB_GRAIN_RCU),
-		   locked = Of(BENCH_HTAB_GRAIN_256),
-		   qsbr = Of(BENCH_HTAB_GRAIN_QSBR);
-	return {
-		{ "90/5/5, 1 thread: grain best striped >= 1.0x striped "
-		  "baseline",
-		  r, 1, kBest, striped, 1.0, true },
-		{ "90/5/5, 2 threads: grain best striped >= 1.0x striped "
-		  "baseline",
-		  r, 2, kBest, striped, 1.0, true },
-		{ "50/25/25, 1 thread: grain best striped >= 1.0x striped "
-		  "baseline",
-		  m, 1, kBest, striped, 1.0, true },
-		{ "50/25/25, 2 threads: grain best striped >= 1.0x striped "
-		  "baseline",
-		  m, 2, kBest, striped, 1.0, true },
-		{ "90/5/5, 1 thread: grain best striped >= 1.0x global mutex",
-		  r, 1, kBest, mutex, 1.0, true },
-		{ "50/25/25, 1 thread: grain best striped >= 1.0x global mutex",
-		  m, 1, kBest, mutex, 1.0, true },
-		{ "90/5/5, 2 threads: grain RCU lookups >= 1.3x striped "
-		  "baseline",
-		  r, 2, rcu, striped, 1.3, true },
-		{ "50/25/25, 2 threads: grain RCU lookups >= 1.3x striped "
-		  "baseline",
-		  m, 2, rcu, striped, 1.3, true },
-		{ "90/5/5, 1 thread: grain RCU lookups >= 1.0x grain locked "
-		  "(256 stripes)",
-		  r, 1, rcu, locked, 1.0, true },
-		{ "90/5/5, 2 threads: grain RCU lookups >= 1.0x grain locked "
-		  "(256 stripes)",
-		  r, 2, rcu, locked, 1.0, true },
-		{ "90/5/5, 2 threads: grain RCU lookups, qsbr flavour >= 1.3x "
-		  "striped baseline",
-		  r, 2, qsbr, striped, 1.3, true },
-		{ "50/25/25, 2 threads: grain RCU lookups, qsbr flavour >= 1.3x "
-		  "striped baseline",
-		  m, 2, qsbr, striped, 1.3, true },
-		{ "90/5/5, 1 thread: grain RCU lookups, qsbr flavour >= 1.0x "
-		  "grain locked (256 stripes)",
-		  r, 1, qsbr, locked, 1.0, true },
-		{ "90/5/5, 2 threads: grain RCU lookups, qsbr flavour >= 1.0x "
-		  "grain locked (256 stripes)",
-		  r, 2, qsbr, locked, 1.0, true },
-		{ "90/5/5, 2 threads: grain best striped >= 3x global mutex", r,
-		  2, kBest, mutex, 3.0, true },
-		{ "90/5/5, 2 threads: grain best striped >= 2x cds_lfht", r, 2,
-		  kBest, Of(BENCH_HTAB_LFHT), 2.0, true },
-		{ "90/5/5, 2 threads: grain best striped >= 1.0x ck_ht", r, 2,
-		  kBest, Of(BENCH_HTAB_CKHT), 1.0, true },
-		{ "churn, 2 threads: grain best striped >= 3x global mutex", c,
-		  2, kBest, mutex, 3.0, true },
-		{ "(context) 90/5/5, 2 threads: grain best striped / grain/1",
-		  r, 2, kBest, Of(BENCH_HTAB_GRAIN_1), 1.0, false },
-		{ "(context) 50/25/25, 2 threads: grain best striped / grain/1",
-		  m, 2, kBest, Of(BENCH_HTAB_GRAIN_1), 1.0, false },
-		{ "(context) churn, 2 threads: grain best striped / grain/1", c,
-		  2, kBest, Of(BENCH_HTAB_GRAIN_1), 1.0, false },
+	const Named best = { kBest, "grain best striped" },
+		    striped = { Of(BENCH_HTAB_STRIPED), "striped baseline" },
+		    mutex = { Of(BENCH_HTAB_MUTEX), "global mutex" },
+		    locked = { Of(BENCH_HTAB_GRAIN_256),
+			       "grain locked (256 stripes)" },
+		    rcu = { Of(BENCH_HTAB_GRAIN_RCU), "grain RCU lookups" },
+		    qsbr = { Of(BENCH_HTAB_GRAIN_QSBR),
+			     "grain RCU lookups, qsbr flavour" };
+	std::vector<Target> t;
+	// "90/5/5, 2 threads: A >= 1.3x B" (2x, 3x for whole goals >= 2);
+	// a goal of 0: "(context) ...: A / B", no verdict.
+	auto add = [&t](bench_htab_workload w, unsigned n, const Named &a,
+			const Named &b, double goal) {
+		std::string at =
+			std::string(bench_htab_workload_facts(w)->name) + ", " +
+			std::to_string(n) +
+			(n == 1 ? " thread: " : " threads: ") + a.words;
+		if (goal == 0)
+			at = "(context) " + at + " / " + b.words;
+		else
+			at += Fmt(goal >= 2 ? " >= %.0fx " : " >= %.1fx ",
+				  goal) +
+			      b.words;
+		t.push_back({ at, w, n, a.side, b.side, goal ? goal : 1.0,
+			      goal != 0 });
 	};
+	for (bench_htab_workload w : { r, m })
+		for (unsigned n : { 1u, 2u })
+			add(w, n, best, striped, 1.0);
+	for (bench_htab_workload w : { r, m })
+		add(w, 1, best, mutex, 1.0);
+	for (const Named *x : { &rcu, &qsbr }) {
+		for (bench_htab_workload w : { r, m })
+			add(w, 2, *x, striped, 1.3);
+		for (unsigned n : { 1u, 2u })
+			add(r, n, *x, locked, 1.0);
+	}
+	add(r, 2, best, mutex, 3.0);
+	add(r, 2, best, { Of(BENCH_HTAB_LFHT), "cds_lfht" }, 2.0);
+	add(r, 2, best, { Of(BENCH_HTAB_CKHT), "ck_ht" }, 1.0);
+	add(c, 2, best, mutex, 3.0);
+	for (bench_htab_workload w : { r, m, c })
+		add(w, 2, best, { Of(BENCH_HTAB_GRAIN_1), "grain/1" }, 0);
+	return t;
 }
 
 std::string Verdict(const Target &t)

@@ -176,25 +176,30 @@ std::vector<double> Field(prio_placement pl, prio_impl impl, prio_deq deq,
 	return Each(g_runs, CaseName(pl, impl, deq, p), f);
 }
 
+// The median of figure f of one run over a case's runs.
+template <typename F>
+double Med(F f, prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
+{
+	return Median(Field(pl, impl, deq, p, f));
+}
+
+const auto kRate = [](const prio_result &r) { return r.items_per_sec; };
+const auto kAttempts = [](const prio_result &r) { return r.attempts_per_sec; };
+const auto kDropPct = [](const prio_result &r) {
+	return 100.0 * r.drop_fraction;
+};
+const auto kEmptyPolls = [](const prio_result &r) {
+	return static_cast<double>(r.empty_polls) / r.seconds;
+};
+const auto kBlockedPct = [](const prio_result &r) {
+	return r.empty_polls ? 100.0 * static_cast<double>(r.blocked_polls) /
+				       static_cast<double>(r.empty_polls)
+			     : 0.0;
+};
+
 double Rate(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
 {
-	return Median(Field(pl, impl, deq, p, [](const prio_result &r) {
-		return r.items_per_sec;
-	}));
-}
-
-double Attempts(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
-{
-	return Median(Field(pl, impl, deq, p, [](const prio_result &r) {
-		return r.attempts_per_sec;
-	}));
-}
-
-double DropPct(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
-{
-	return Median(Field(pl, impl, deq, p, [](const prio_result &r) {
-		return 100.0 * r.drop_fraction;
-	}));
+	return Med(kRate, pl, impl, deq, p);
 }
 
 // Share (%) of band b in what the consumer dequeued before the stop.
@@ -213,30 +218,10 @@ double BandPct(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p,
 	}));
 }
 
-double EmptyPolls(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
-{
-	return Median(Field(pl, impl, deq, p, [](const prio_result &r) {
-		return static_cast<double>(r.empty_polls) / r.seconds;
-	}));
-}
-
-double BlockedPct(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
-{
-	return Median(Field(pl, impl, deq, p, [](const prio_result &r) {
-		return r.empty_polls
-			       ? 100.0 * static_cast<double>(r.blocked_polls) /
-					 static_cast<double>(r.empty_polls)
-			       : 0.0;
-	}));
-}
-
 // "median (min–max)" in millions per second.
 std::string Spread(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
 {
-	return grain_bench::Spread(
-		Field(pl, impl, deq, p,
-		      [](const prio_result &r) { return r.items_per_sec; }),
-		1e6, 2);
+	return grain_bench::Spread(Field(pl, impl, deq, p, kRate), 1e6, 2);
 }
 
 std::string ProducersLabel(unsigned p)
@@ -446,12 +431,13 @@ void DetailTables(std::ostringstream &o, prio_placement pl)
 {
 	o << "#### Producers: enqueue attempts per second (millions) and share "
 	     "dropped (median)\n\n";
-	DetailTable(o, pl,
-		    [](prio_placement x, prio_impl i, prio_deq d, unsigned p) {
-			    return Fmt("%.1f", Attempts(x, i, d, p) / 1e6) +
-				   ", " +
-				   Fmt("%.1f%% dropped", DropPct(x, i, d, p));
-		    });
+	DetailTable(
+		o, pl,
+		[](prio_placement x, prio_impl i, prio_deq d, unsigned p) {
+			return Fmt("%.1f", Med(kAttempts, x, i, d, p) / 1e6) +
+			       ", " +
+			       Fmt("%.1f%% dropped", Med(kDropPct, x, i, d, p));
+		});
 	o << "A producer never waits: when its item's band is full the item "
 	     "is dropped and it goes on with the next.\n\n";
 
@@ -473,10 +459,12 @@ void DetailTables(std::ostringstream &o, prio_placement pl)
 	     "grain_prio: share of them blocked\n\n";
 	DetailTable(o, pl,
 		    [](prio_placement x, prio_impl i, prio_deq d, unsigned p) {
-			    std::string s = Fmt("%.0f", EmptyPolls(x, i, d, p));
+			    std::string s =
+				    Fmt("%.0f", Med(kEmptyPolls, x, i, d, p));
 			    if (!prio_info(i)->baseline)
-				    s += ", " + Fmt("%.0f%% blocked",
-						    BlockedPct(x, i, d, p));
+				    s += ", " +
+					 Fmt("%.0f%% blocked",
+					     Med(kBlockedPct, x, i, d, p));
 			    return s;
 		    });
 	o << "blocked: a poll that failed after 64 or more failed polls in a "

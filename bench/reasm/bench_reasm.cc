@@ -211,64 +211,41 @@ const std::vector<Flag> kFlags = {
 
 // --- medians -----------------------------------------------------------------
 
-template <typename F>
+// A figure of one run; Field() gives it for each of a case's runs, Med()
+// its median.
+using Figure = double (*)(const bench_reasm_result &);
+
+const Figure kRate = [](const bench_reasm_result &r) {
+	return r.datagrams_per_sec;
+};
+const Figure kGbit = [](const bench_reasm_result &r) { return r.gbit_per_sec; };
+const Figure kCompletePct = [](const bench_reasm_result &r) {
+	return r.complete_pct;
+};
+const Figure kEvictions = [](const bench_reasm_result &r) {
+	return static_cast<double>(r.evictions);
+};
+const Figure kFloodFills = [](const bench_reasm_result &r) {
+	return static_cast<double>(r.flood_bytes) / BENCH_REASM_MEM_HIGH;
+};
+const Figure kWaitPct = [](const bench_reasm_result &r) { return r.wait_pct; };
+
 std::vector<double> Field(bench_reasm_workload w, bool flood, unsigned workers,
-			  unsigned stripes, F f)
+			  unsigned stripes, Figure f)
 {
 	return Each(g_runs, CaseName(w, flood, workers, stripes), f);
+}
+
+double Med(Figure f, bench_reasm_workload w, bool flood, unsigned workers,
+	   unsigned stripes)
+{
+	return Median(Field(w, flood, workers, stripes, f));
 }
 
 double Rate(bench_reasm_workload w, bool flood, unsigned workers,
 	    unsigned stripes)
 {
-	return Median(Field(w, flood, workers, stripes,
-			    [](const bench_reasm_result &r) {
-				    return r.datagrams_per_sec;
-			    }));
-}
-
-double Gbit(bench_reasm_workload w, bool flood, unsigned workers,
-	    unsigned stripes)
-{
-	return Median(Field(w, flood, workers, stripes,
-			    [](const bench_reasm_result &r) {
-				    return r.gbit_per_sec;
-			    }));
-}
-
-double CompletePct(bench_reasm_workload w, bool flood, unsigned workers,
-		   unsigned stripes)
-{
-	return Median(Field(w, flood, workers, stripes,
-			    [](const bench_reasm_result &r) {
-				    return r.complete_pct;
-			    }));
-}
-
-double Evictions(bench_reasm_workload w, bool flood, unsigned workers,
-		 unsigned stripes)
-{
-	return Median(Field(w, flood, workers, stripes,
-			    [](const bench_reasm_result &r) {
-				    return static_cast<double>(r.evictions);
-			    }));
-}
-
-double FloodFills(bench_reasm_workload w, unsigned workers, unsigned stripes)
-{
-	return Median(Field(w, true, workers, stripes,
-			    [](const bench_reasm_result &r) {
-				    return static_cast<double>(r.flood_bytes) /
-					   BENCH_REASM_MEM_HIGH;
-			    }));
-}
-
-double WaitPct(bench_reasm_workload w, bool flood, unsigned workers,
-	       unsigned stripes)
-{
-	return Median(
-		Field(w, flood, workers, stripes,
-		      [](const bench_reasm_result &r) { return r.wait_pct; }));
+	return Med(kRate, w, flood, workers, stripes);
 }
 
 // stripes64 / global, same workload and workers.
@@ -289,10 +266,7 @@ double FloodCost(bench_reasm_workload w, unsigned workers, unsigned stripes)
 std::string Spread(bench_reasm_workload w, bool flood, unsigned workers,
 		   unsigned stripes)
 {
-	return grain_bench::Spread(Field(w, flood, workers, stripes,
-					 [](const bench_reasm_result &r) {
-						 return r.datagrams_per_sec;
-					 }),
+	return grain_bench::Spread(Field(w, flood, workers, stripes, kRate),
 				   1e3, 1);
 }
 
@@ -511,16 +485,9 @@ void RteSection(std::ostringstream &o)
 		  << " |\n";
 	};
 	row("engine, stripes64",
-	    Field(BENCH_REASM_3F, false, 1, kStriped,
-		  [](const bench_reasm_result &r) {
-			  return r.datagrams_per_sec;
-		  }),
+	    Field(BENCH_REASM_3F, false, 1, kStriped, kRate),
 	    EngineRate1W(kStriped));
-	row("engine, global",
-	    Field(BENCH_REASM_3F, false, 1, kGlobal,
-		  [](const bench_reasm_result &r) {
-			  return r.datagrams_per_sec;
-		  }),
+	row("engine, global", Field(BENCH_REASM_3F, false, 1, kGlobal, kRate),
 	    EngineRate1W(kGlobal));
 	row("engine, in the anchor's loop (after DPDK, same batches)",
 	    g_rte.engine_rate, Median(g_rte.engine_rate));
@@ -599,11 +566,11 @@ std::vector<Target> Targets()
 		t.push_back({ WorkloadName(w, true) + ", " + ws +
 				      ", stripes64: >= 95% of legitimate "
 				      "datagrams complete",
-			      CompletePct(w, true, W, kStriped), 95.0,
+			      Med(kCompletePct, w, true, W, kStriped), 95.0,
 			      Kind::AtLeast, "%.1f%%", "not reported",
 			      "evictions per run " +
-				      Fmt("%.0f",
-					  Evictions(w, true, W, kStriped)) });
+				      Fmt("%.0f", Med(kEvictions, w, true, W,
+						      kStriped)) });
 	t.push_back({ "engine >= 2x librte_ip_frag, 1 worker, 3F", RteRatio(),
 		      2.0, Kind::AtLeast, "%.2fx", "not reported",
 		      RteDetail() });
@@ -690,9 +657,9 @@ void MachineSection(std::ostringstream &o, const RunInfo &run)
 	     "completed. Before the warm-up the engine is filled with flood "
 	     "fragments until it first evicts, so the timed passes run on a "
 	     "full table; in them the flood brings "
-	  << Fmt("%.0f", FloodFills(BENCH_REASM_3F, 2, kStriped))
+	  << Fmt("%.0f", Med(kFloodFills, BENCH_REASM_3F, true, 2, kStriped))
 	  << " (3F) and "
-	  << Fmt("%.0f", FloodFills(BENCH_REASM_64K, 2, kStriped))
+	  << Fmt("%.0f", Med(kFloodFills, BENCH_REASM_64K, true, 2, kStriped))
 	  << " (64K) times mem_high per run (median, 2 workers, "
 	     "stripes64): evictions run throughout.\n";
 	o << "- Checks on every run: each output is a legitimate datagram of "
@@ -715,18 +682,20 @@ std::string RateTable(bench_reasm_workload w, bool flood)
 	     "workers waiting % global / stripes64 |\n"
 	     "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 	for (unsigned W : g_workers) {
+		// "global / stripes64" of figure f.
+		auto both = [w, flood, W](Figure f, const char *fmt) {
+			return Fmt(fmt, Med(f, w, flood, W, kGlobal)) + " / " +
+			       Fmt(fmt, Med(f, w, flood, W, kStriped));
+		};
 		o << "| " << WorkersLabel(W) << " | "
 		  << Fmt("%.1f", Rate(w, flood, W, kGlobal) / 1e3) << " | "
-		  << Fmt("%.2f", Gbit(w, flood, W, kGlobal)) << " | "
+		  << Fmt("%.2f", Med(kGbit, w, flood, W, kGlobal)) << " | "
 		  << Fmt("%.1f", Rate(w, flood, W, kStriped) / 1e3) << " | "
-		  << Fmt("%.2f", Gbit(w, flood, W, kStriped)) << " | "
+		  << Fmt("%.2f", Med(kGbit, w, flood, W, kStriped)) << " | "
 		  << Fmt("**%.2fx**", LockRatio(w, flood, W)) << " | "
-		  << Fmt("%.1f", CompletePct(w, flood, W, kGlobal)) << " / "
-		  << Fmt("%.1f", CompletePct(w, flood, W, kStriped)) << " | "
-		  << Fmt("%.0f", Evictions(w, flood, W, kGlobal)) << " / "
-		  << Fmt("%.0f", Evictions(w, flood, W, kStriped)) << " | "
-		  << Fmt("%.0f", WaitPct(w, flood, W, kGlobal)) << " / "
-		  << Fmt("%.0f", WaitPct(w, flood, W, kStriped)) << " |\n";
+		  << both(kCompletePct, "%.1f") << " | "
+		  << both(kEvictions, "%.0f") << " | " << both(kWaitPct, "%.0f")
+		  << " |\n";
 	}
 	return o.str();
 }

@@ -408,53 +408,46 @@ std::vector<Target> Targets()
 		     c44 = *FindConfig(4, 4), c88 = *FindConfig(8, 8);
 	const Batch single = *FindBatch("single"),
 		    burst32 = *FindBatch("burst32");
+	// Numerator and denominator at the same batch.
+	const struct {
+		const char *what;
+		bench_impl num;
+		const Config &nc;
+		bench_impl den;
+		const Config &dc;
+		const Batch &b;
+		double goal;
+	} goals[] = {
+		{ "MPMC 1P1C burst32: grain >= 1.0x rte_ring burst32",
+		  BENCH_GRAIN_MPMC, c11, BENCH_RTE, c11, burst32, 1.0 },
+		{ "MPMC 2P2C burst32: grain >= 1.0x rte_ring burst32",
+		  BENCH_GRAIN_MPMC, c22, BENCH_RTE, c22, burst32, 1.0 },
+		{ "SPSC 1P1C single: grain SPSC >= 1.5x grain MPMC",
+		  BENCH_GRAIN_SPSC, c11, BENCH_GRAIN_MPMC, c11, single, 1.5 },
+		{ "MPMC 1P1C single: grain >= 1.5x two-lock baseline",
+		  BENCH_GRAIN_MPMC, c11, BENCH_TWOLOCK, c11, single, 1.5 },
+		{ "MPMC 4P4C single (oversubscribed): grain >= 1.5x two-lock "
+		  "baseline",
+		  BENCH_GRAIN_MPMC, c44, BENCH_TWOLOCK, c44, single, 1.5 },
+		{ "MPMC 4P4C single (oversubscribed): grain >= 0.5x grain 1P1C",
+		  BENCH_GRAIN_MPMC, c44, BENCH_GRAIN_MPMC, c11, single, 0.5 },
+		{ "MPMC 8P8C single (oversubscribed): grain >= 0.5x grain 1P1C",
+		  BENCH_GRAIN_MPMC, c88, BENCH_GRAIN_MPMC, c11, single, 0.5 },
+		{ "MPMC 1P1C single: grain >= 5x ck_ring MPMC",
+		  BENCH_GRAIN_MPMC, c11, BENCH_CK, c11, single, 5.0 },
+		{ "MPMC 1P1C single: grain >= 5x rte_ring MP/MC",
+		  BENCH_GRAIN_MPMC, c11, BENCH_RTE, c11, single, 5.0 },
+	};
 	std::vector<Target> t;
-	for (const Variant *v : { &kPinPoll, &kNopinPoll }) {
-		auto n = [v](bench_impl i, const Config &c, const Batch &b) {
-			return CaseName(i, c, b, *v);
-		};
-		std::string at = std::string(" (") + v->label + ")";
-		std::vector<Target> more = {
-			{ "MPMC 1P1C burst32: grain >= 1.0x rte_ring burst32" +
-				  at,
-			  n(BENCH_GRAIN_MPMC, c11, burst32),
-			  n(BENCH_RTE, c11, burst32), 1.0, NAN },
-			{ "MPMC 2P2C burst32: grain >= 1.0x rte_ring burst32" +
-				  at,
-			  n(BENCH_GRAIN_MPMC, c22, burst32),
-			  n(BENCH_RTE, c22, burst32), 1.0, NAN },
-			{ "SPSC 1P1C single: grain SPSC >= 1.5x grain MPMC" +
-				  at,
-			  n(BENCH_GRAIN_SPSC, c11, single),
-			  n(BENCH_GRAIN_MPMC, c11, single), 1.5, NAN },
-			{ "MPMC 1P1C single: grain >= 1.5x two-lock baseline" +
-				  at,
-			  n(BENCH_GRAIN_MPMC, c11, single),
-			  n(BENCH_TWOLOCK, c11, single), 1.5, NAN },
-			{ "MPMC 4P4C single (oversubscribed): grain >= 1.5x "
-			  "two-lock baseline" +
-				  at,
-			  n(BENCH_GRAIN_MPMC, c44, single),
-			  n(BENCH_TWOLOCK, c44, single), 1.5, NAN },
-			{ "MPMC 4P4C single (oversubscribed): grain >= 0.5x grain "
-			  "1P1C" + at,
-			  n(BENCH_GRAIN_MPMC, c44, single),
-			  n(BENCH_GRAIN_MPMC, c11, single), 0.5, NAN },
-			{ "MPMC 8P8C single (oversubscribed): grain >= 0.5x grain "
-			  "1P1C" + at,
-			  n(BENCH_GRAIN_MPMC, c88, single),
-			  n(BENCH_GRAIN_MPMC, c11, single), 0.5, NAN },
-			{ "MPMC 1P1C single: grain >= 5x ck_ring MPMC" + at,
-			  n(BENCH_GRAIN_MPMC, c11, single),
-			  n(BENCH_CK, c11, single), 5.0, NAN },
-			{ "MPMC 1P1C single: grain >= 5x rte_ring MP/MC" + at,
-			  n(BENCH_GRAIN_MPMC, c11, single),
-			  n(BENCH_RTE, c11, single), 5.0, NAN },
-		};
-		t.insert(t.end(), more.begin(), more.end());
-	}
-	for (Target &x : t)
-		x.ratio = MedianByName(x.num) / MedianByName(x.den);
+	for (const Variant *v : { &kPinPoll, &kNopinPoll })
+		for (const auto &g : goals) {
+			std::string num = CaseName(g.num, g.nc, g.b, *v),
+				    den = CaseName(g.den, g.dc, g.b, *v);
+			t.push_back(
+				{ g.what + std::string(" (") + v->label + ")",
+				  num, den, g.goal,
+				  MedianByName(num) / MedianByName(den) });
+		}
 	return t;
 }
 

@@ -114,17 +114,9 @@ static uint64_t mutex_count(void *table)
 	return bench_mutex_table_count(table);
 }
 
-static void *mutex_mixed_worker(void *t)
-{
-	bench_htab_mixed(t, mutex_lookup, mutex_insert, mutex_remove);
-	return NULL;
-}
-
-static void *mutex_churn_worker(void *t)
-{
-	bench_htab_churn(t, mutex_churn);
-	return NULL;
-}
+BENCH_THREAD_FN(mutex_mixed_worker, bench_htab_mixed, mutex_lookup,
+		mutex_insert, mutex_remove)
+BENCH_THREAD_FN(mutex_churn_worker, bench_htab_churn, mutex_churn)
 
 const struct bench_htab_adapter bench_htab_adapter_mutex = {
 	.create = mutex_create,
@@ -267,17 +259,9 @@ static uint64_t striped_count(void *table)
 	return bench_striped_table_count(s->t);
 }
 
-static void *striped_mixed_worker(void *t)
-{
-	bench_htab_mixed(t, striped_lookup, striped_insert, striped_remove);
-	return NULL;
-}
-
-static void *striped_churn_worker(void *t)
-{
-	bench_htab_churn(t, striped_churn);
-	return NULL;
-}
+BENCH_THREAD_FN(striped_mixed_worker, bench_htab_mixed, striped_lookup,
+		striped_insert, striped_remove)
+BENCH_THREAD_FN(striped_churn_worker, bench_htab_churn, striped_churn)
 
 const struct bench_htab_adapter bench_htab_adapter_striped = {
 	.create = striped_create,

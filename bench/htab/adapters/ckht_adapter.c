@@ -291,17 +291,9 @@ static uint64_t ckht_count(void *table)
 	return ck_ht_count(&t->ht);
 }
 
-static void *ckht_mixed_worker(void *t)
-{
-	bench_htab_mixed(t, ckht_lookup, ckht_insert, ckht_remove);
-	return NULL;
-}
-
-static void *ckht_churn_worker(void *t)
-{
-	bench_htab_churn(t, ckht_churn);
-	return NULL;
-}
+BENCH_THREAD_FN(ckht_mixed_worker, bench_htab_mixed, ckht_lookup, ckht_insert,
+		ckht_remove)
+BENCH_THREAD_FN(ckht_churn_worker, bench_htab_churn, ckht_churn)
 
 const struct bench_htab_adapter bench_htab_adapter_ckht = {
 	.create = ckht_create,

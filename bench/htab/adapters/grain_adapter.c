@@ -203,25 +203,11 @@ const char *bench_htab_grain_audit(void *table)
 	return NULL;
 }
 
-static void *grain_mixed_worker(void *t)
-{
-	bench_htab_mixed(t, grain_lookup_locked, bench_htab_grain_insert,
-			 bench_htab_grain_remove);
-	return NULL;
-}
-
-static void *grain_rcu_mixed_worker(void *t)
-{
-	bench_htab_mixed(t, grain_lookup_rcu, bench_htab_grain_insert,
-			 bench_htab_grain_remove);
-	return NULL;
-}
-
-static void *grain_churn_worker(void *t)
-{
-	bench_htab_churn(t, bench_htab_grain_churn);
-	return NULL;
-}
+BENCH_THREAD_FN(grain_mixed_worker, bench_htab_mixed, grain_lookup_locked,
+		bench_htab_grain_insert, bench_htab_grain_remove)
+BENCH_THREAD_FN(grain_rcu_mixed_worker, bench_htab_mixed, grain_lookup_rcu,
+		bench_htab_grain_insert, bench_htab_grain_remove)
+BENCH_THREAD_FN(grain_churn_worker, bench_htab_churn, bench_htab_grain_churn)
 
 const struct bench_htab_adapter bench_htab_adapter_grain = {
 	.create = grain_create,

@@ -62,11 +62,8 @@ static int qsbr_remove(void *table, uint64_t key)
 	return rc;
 }
 
-static void *qsbr_mixed_worker(void *t)
-{
-	bench_htab_mixed(t, qsbr_lookup, qsbr_insert, qsbr_remove);
-	return NULL;
-}
+BENCH_THREAD_FN(qsbr_mixed_worker, bench_htab_mixed, qsbr_lookup, qsbr_insert,
+		qsbr_remove)
 
 /* Churn evicts into call_rcu on every insert: it ticks as well. */
 static int qsbr_churn(void *table, uint64_t key, uint64_t now)
@@ -76,11 +73,7 @@ static int qsbr_churn(void *table, uint64_t key, uint64_t now)
 	return rc;
 }
 
-static void *qsbr_churn_worker(void *t)
-{
-	bench_htab_churn(t, qsbr_churn);
-	return NULL;
-}
+BENCH_THREAD_FN(qsbr_churn_worker, bench_htab_churn, qsbr_churn)
 
 static void qsbr_enter(void)
 {

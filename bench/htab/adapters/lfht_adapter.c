@@ -210,17 +210,9 @@ static uint64_t lfht_count(void *table)
 	return count;
 }
 
-static void *lfht_mixed_worker(void *t)
-{
-	bench_htab_mixed(t, lfht_lookup, lfht_insert, lfht_remove);
-	return NULL;
-}
-
-static void *lfht_churn_worker(void *t)
-{
-	bench_htab_churn(t, lfht_churn);
-	return NULL;
-}
+BENCH_THREAD_FN(lfht_mixed_worker, bench_htab_mixed, lfht_lookup, lfht_insert,
+		lfht_remove)
+BENCH_THREAD_FN(lfht_churn_worker, bench_htab_churn, lfht_churn)
 
 const struct bench_htab_adapter bench_htab_adapter_lfht = {
 	.create = lfht_create,

@@ -66,48 +66,5 @@ static unsigned backlog(void *q)
 	return 0;
 }
 
-static void *producer(void *t)
-{
-	prio_produce(t, put);
-	return NULL;
-}
-
-static void *consumer_single(void *t)
-{
-	prio_consume(t, get_single, backlog, true);
-	return NULL;
-}
-
-static void *consumer_burst(void *t)
-{
-	prio_consume(t, get_burst, backlog, false);
-	return NULL;
-}
-
-static uint64_t pfifo_check(void *queue, const uint64_t *accepted_band,
-			    const uint64_t *dropped_band)
-{
-	uint64_t errors = 0;
-
-	for (unsigned b = 0; b < PRIO_BANDS; b++) {
-		struct pfifo_list_stats st;
-
-		if (pfifo_list_stats(queue, b, &st) != 0) {
-			errors++;
-			continue;
-		}
-		errors += st.enqueued != accepted_band[b];
-		errors += st.dropped != dropped_band[b];
-		errors += st.backlog != 0;
-	}
-	return errors;
-}
-
-const struct prio_adapter prio_adapter_pfifo = {
-	.create = pfifo_create,
-	.destroy = pfifo_destroy,
-	.producer = producer,
-	.consumer = { [PRIO_DEQ_SINGLE] = consumer_single,
-		      [PRIO_DEQ_BURST] = consumer_burst },
-	.check = pfifo_check,
-};
+PRIO_ADAPTER(prio_adapter_pfifo, pfifo_create, pfifo_destroy, pfifo_list_stats,
+	     pfifo_list_stats)

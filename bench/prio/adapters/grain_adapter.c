@@ -74,50 +74,5 @@ static unsigned backlog(void *q)
 	return grain_prio_backlog(q);
 }
 
-static void *producer(void *t)
-{
-	prio_produce(t, put);
-	return NULL;
-}
-
-static void *consumer_single(void *t)
-{
-	prio_consume(t, get_single, backlog, true);
-	return NULL;
-}
-
-static void *consumer_burst(void *t)
-{
-	prio_consume(t, get_burst, backlog, false);
-	return NULL;
-}
-
-/* The queue's statistics against the producers' counts: accepted and
- * dropped per band, and nothing left behind. */
-static uint64_t grain_check(void *queue, const uint64_t *accepted_band,
-			    const uint64_t *dropped_band)
-{
-	uint64_t errors = 0;
-
-	for (unsigned b = 0; b < PRIO_BANDS; b++) {
-		struct grain_prio_band_stats st;
-
-		if (grain_prio_stats(queue, b, &st) != 0) {
-			errors++;
-			continue;
-		}
-		errors += st.enqueued != accepted_band[b];
-		errors += st.dropped != dropped_band[b];
-		errors += st.backlog != 0;
-	}
-	return errors;
-}
-
-const struct prio_adapter prio_adapter_grain = {
-	.create = grain_create,
-	.destroy = grain_destroy,
-	.producer = producer,
-	.consumer = { [PRIO_DEQ_SINGLE] = consumer_single,
-		      [PRIO_DEQ_BURST] = consumer_burst },
-	.check = grain_check,
-};
+PRIO_ADAPTER(prio_adapter_grain, grain_create, grain_destroy,
+	     grain_prio_band_stats, grain_prio_stats)

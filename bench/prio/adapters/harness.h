@@ -281,4 +281,45 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
 	t->drained = drained;
 }
 
+/*
+ * PRIO_ADAPTER - the adapter @p name over the file's static put,
+ * get_single, get_burst and backlog: its producer and consumers (the loops
+ * above with those calls as constants) and its check, the queue's own
+ * statistics (@p stats_fn filling a struct @p stats_type per band) against
+ * the producers' counts: accepted and dropped per band, and nothing left
+ * behind.
+ */
+#define PRIO_ADAPTER(name, create_fn, destroy_fn, stats_type, stats_fn)     \
+	BENCH_THREAD_FN(producer, prio_produce, put)                        \
+	BENCH_THREAD_FN(consumer_single, prio_consume, get_single, backlog, \
+			true)                                               \
+	BENCH_THREAD_FN(consumer_burst, prio_consume, get_burst, backlog,   \
+			false)                                              \
+	static uint64_t check(void *queue, const uint64_t *accepted_band,   \
+			      const uint64_t *dropped_band)                 \
+	{                                                                   \
+		uint64_t errors = 0;                                        \
+                                                                            \
+		for (unsigned b = 0; b < PRIO_BANDS; b++) {                 \
+			struct stats_type st;                               \
+                                                                            \
+			if (stats_fn(queue, b, &st) != 0) {                 \
+				errors++;                                   \
+				continue;                                   \
+			}                                                   \
+			errors += st.enqueued != accepted_band[b];          \
+			errors += st.dropped != dropped_band[b];            \
+			errors += st.backlog != 0;                          \
+		}                                                           \
+		return errors;                                              \
+	}                                                                   \
+	const struct prio_adapter name = {                                  \
+		.create = create_fn,                                        \
+		.destroy = destroy_fn,                                      \
+		.producer = producer,                                       \
+		.consumer = { [PRIO_DEQ_SINGLE] = consumer_single,          \
+			      [PRIO_DEQ_BURST] = consumer_burst },          \
+		.check = check,                                             \
+	};
+
 #endif /* GRAIN_BENCH_PRIO_HARNESS_H */

@@ -16,6 +16,8 @@
 
 #include "reasm.h"
 
+#include <grain/common.h>
+
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ip_frag.h>
@@ -129,433 +131,7 @@ int bench_rte_frag_start(char *why, size_t n)
 	return 0;
 }
 
-static void v6_free(void);
-
-void bench_rte_frag_stop(void)
-{
-	v6_free();
-	if (!started)
-		return;
-	rte_mempool_free(mbufs);
-	mbufs = NULL;
-	rte_eal_cleanup();
-	started = false;
-}
-
-/* --- frames in, datagrams out ------------------------------------------- */
-
-static double seconds_between(const struct timespec *a,
-			      const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) +
-	       (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
-}
-
-static void fail(struct bench_rte_frag_result *res, const char *fmt, ...)
-{
-	if (res->errors++ == 0) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(res->error, sizeof(res->error), fmt, ap);
-		va_end(ap);
-	}
-}
-
-/* A copy of frame @p f in a fresh mbuf, as a NIC would have received it,
- * with its link and network header lengths (@p l2, @p l3) set as DPDK
- * wants them; NULL if the pool is empty. */
-static struct rte_mbuf *to_mbuf(const struct pool_frame *f, uint32_t l2,
-				uint32_t l3)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(mbufs);
-
-	if (m == NULL)
-		return NULL;
-	char *d = rte_pktmbuf_append(m, (uint16_t)f->len);
-	if (d == NULL) {
-		rte_pktmbuf_free(m);
-		return NULL;
-	}
-	memcpy(d, f->data, f->len);
-	m->l2_len = l2 & 0x7fu;
-	m->l3_len = l3 & 0x1ffu;
-	return m;
-}
-
-/* Fragment @p m into the table: the reassembled datagram, or NULL. Whatever
- * DPDK dropped is freed at once. */
-static struct rte_mbuf *feed(struct rte_ip_frag_tbl *tbl,
-			     struct rte_ip_frag_death_row *dr,
-			     struct rte_mbuf *m, uint32_t l2, uint64_t tms)
-{
-	struct rte_ipv4_hdr *ip =
-		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, l2);
-	struct rte_mbuf *out =
-		rte_ipv4_frag_reassemble_packet(tbl, dr, m, tms, ip);
-
-	if (dr->cnt != 0)
-		rte_ip_frag_free_death_row(dr, 0);
-	return out;
-}
-
-/* The chain @p m copied into one malloc'd buffer of *@p len bytes; NULL
- * if out of memory. */
-static uint8_t *chain_copy(const struct rte_mbuf *m, uint32_t *len)
-{
-	uint32_t n = rte_pktmbuf_pkt_len(m), at = 0;
-	uint8_t *b = malloc(n ? n : 1);
-
-	if (b == NULL)
-		return NULL;
-	for (const struct rte_mbuf *s = m; s != NULL && at < n; s = s->next) {
-		uint32_t k = s->data_len;
-		if (k > n - at)
-			k = n - at;
-		memcpy(b + at, rte_pktmbuf_mtod(s, const uint8_t *), k);
-		at += k;
-	}
-	*len = at;
-	return b;
-}
-
-/* The IPv4 datagram of chain @p m as chain_copy() makes it, with the
- * header checksum DPDK leaves 0 filled in. */
-static uint8_t *linearise(const struct rte_mbuf *m, uint32_t l2, uint32_t *len)
-{
-	uint8_t *b = chain_copy(m, len);
-
-	if (b != NULL && *len >= l2 + IP_HDR) {
-		uint8_t *ip = b + l2;
-		frame_wr16(ip + 10, 0);
-		frame_wr16(ip + 10, frame_ip_checksum(ip));
-	}
-	return b;
-}
-
-static struct rte_ip_frag_tbl *table_new(void)
-{
-	return rte_ip_frag_table_create(TBL_BUCKETS, TBL_BUCKET_ENTRIES,
-					TBL_BUCKETS * TBL_BUCKET_ENTRIES,
-					TIMEOUT_NS, SOCKET_ID_ANY);
-}
-
-/* --- the checking pass -------------------------------------------------- */
-
-/* The engine's latest output, copied. */
-struct engine_out {
-	uint8_t *buf;
-	uint32_t len;
-	unsigned count;
-};
-
-static void on_emit(struct reasm_out *o, void *arg)
-{
-	struct engine_out *e = arg;
-
-	if (e->count++ == 0 && o->len <= 14u + 65535u) {
-		memcpy(e->buf, o->data, o->len);
-		e->len = o->len;
-	}
-	reasm_out_free(o);
-}
-
-/* Every datagram of @p p with IP ID 0 through the engine and through
- * @p tbl, compared; the virtual clock from *@p vt on. */
-static int check_pass(const struct frame_pool *p,
-		      const struct bench_reasm_setup *s,
-		      struct rte_ip_frag_tbl *tbl,
-		      struct rte_ip_frag_death_row *dr, uint64_t *vt,
-		      struct bench_rte_frag_result *res)
-{
-	const uint32_t l2 = frame_l2_len(s->link), F = p->info.frags;
-	struct engine_out eo = { .buf = malloc(14u + 65535u) };
-	struct reasm_config rcfg;
-	struct reasm *r = NULL;
-	struct reasm_worker w;
-	int rc = -ENOMEM;
-
-	memset(&rcfg, 0, sizeof(rcfg));
-	rcfg.policy = REASM_STRICT;
-	rcfg.link = frame_dlt(s->link);
-	rcfg.mem_high = BENCH_REASM_MEM_HIGH;
-	rcfg.mem_low = BENCH_REASM_MEM_LOW;
-	if (eo.buf == NULL)
-		goto out;
-	rc = reasm_create(&r, &rcfg);
-	if (rc != 0)
-		goto out;
-	rc = reasm_worker_init(&w, r, on_emit, &eo);
-	if (rc != 0)
-		goto out;
-	for (unsigned i = 0; i < p->info.datagrams; i++) {
-		struct rte_mbuf *out = NULL;
-		eo.count = 0;
-		eo.len = 0;
-		for (unsigned k = 0; k < F; k++) {
-			const struct pool_frame *f =
-				&p->legit[(size_t)i * F + k];
-			frame_set_id(f->data + l2, 0, f->csum0);
-			uint64_t t = (*vt)++ * BENCH_REASM_TICK_NS;
-			(void)reasm_input(&w, f->data, f->len, f->len, t);
-			struct rte_mbuf *m = to_mbuf(f, l2, IP_HDR);
-			if (m == NULL) {
-				if (out != NULL)
-					rte_pktmbuf_free(out);
-				rc = -ENOMEM;
-				goto out;
-			}
-			struct rte_mbuf *o = feed(tbl, dr, m, l2, t);
-			if (o != NULL && out == NULL)
-				out = o;
-			else if (o != NULL)
-				rte_pktmbuf_free(o);
-		}
-		uint32_t len = 0;
-		uint8_t *b = out != NULL ? linearise(out, l2, &len) : NULL;
-		if (out != NULL)
-			rte_pktmbuf_free(out);
-		res->compared++;
-		if (b == NULL || eo.count != 1 || len != eo.len ||
-		    memcmp(b, eo.buf, len) != 0) {
-			uint32_t at = 0;
-			while (b != NULL && at < len && at < eo.len &&
-			       b[at] == eo.buf[at])
-				at++;
-			res->mismatches++;
-			fail(res,
-			     "datagram %u: DPDK gave %u bytes%s, the engine %u "
-			     "output(s) of %u bytes; first difference at byte "
-			     "%u",
-			     i, len, out == NULL ? " (none)" : "", eo.count,
-			     eo.len, at);
-		}
-		free(b);
-	}
-	rc = 0;
-out:
-	if (r != NULL)
-		reasm_destroy(r, NULL);
-	free(eo.buf);
-	return rc;
-}
-
-/* --- the timed passes --------------------------------------------------- */
-
-/* The engine's outputs of the timed passes: counted, length checked. */
-struct engine_count {
-	uint64_t n, bad;
-	uint32_t want;
-};
-
-static void on_emit_count(struct reasm_out *o, void *arg)
-{
-	struct engine_count *c = arg;
-
-	c->n++;
-	c->bad += o->len != c->want;
-	reasm_out_free(o);
-}
-
-static int engine_new(struct reasm **r, enum bench_reasm_link link)
-{
-	struct reasm_config rcfg;
-
-	memset(&rcfg, 0, sizeof(rcfg));
-	rcfg.policy = REASM_STRICT;
-	rcfg.link = frame_dlt(link);
-	rcfg.mem_high = BENCH_REASM_MEM_HIGH;
-	rcfg.mem_low = BENCH_REASM_MEM_LOW;
-	return reasm_create(r, &rcfg);
-}
-
-/* Datagrams [d0, d1) of @p p with IP ID @p id: mbufs filled untimed, then
- * reassembled, linearised and freed, each part timed. */
-static int timed_batch(const struct frame_pool *p, uint32_t l2,
-		       struct rte_ip_frag_tbl *tbl,
-		       struct rte_ip_frag_death_row *dr, struct reasm_worker *w,
-		       struct engine_count *ec, unsigned d0, unsigned d1,
-		       uint16_t id, uint64_t *vt,
-		       struct bench_rte_frag_result *res)
-{
-	struct rte_mbuf *in[BENCH_RTE_FRAG_BATCH * RTE_LIBRTE_IP_FRAG_MAX_FRAG];
-	struct rte_mbuf *out[BENCH_RTE_FRAG_BATCH];
-	const unsigned F = p->info.frags;
-	unsigned nin = 0, nout = 0;
-	uint64_t t0 = *vt;
-	struct timespec z, a, b, c, d, e;
-
-	clock_gettime(CLOCK_MONOTONIC, &z);
-	for (unsigned i = d0; i < d1; i++)
-		for (unsigned k = 0; k < F; k++) {
-			const struct pool_frame *f =
-				&p->legit[(size_t)i * F + k];
-			frame_set_id(f->data + l2, id, f->csum0);
-			in[nin] = to_mbuf(f, l2, IP_HDR);
-			if (in[nin] == NULL) {
-				rte_pktmbuf_free_bulk(in, nin);
-				return -ENOMEM;
-			}
-			nin++;
-		}
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	for (unsigned j = 0; j < nin; j++) {
-		struct rte_mbuf *o = feed(tbl, dr, in[j], l2,
-					  (t0 + j) * BENCH_REASM_TICK_NS);
-		if (o != NULL && nout < BENCH_RTE_FRAG_BATCH)
-			out[nout++] = o;
-		else if (o != NULL)
-			rte_pktmbuf_free(o);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	uint64_t bad = 0;
-	for (unsigned j = 0; j < nout; j++) {
-		uint32_t len = 0;
-		uint8_t *buf = linearise(out[j], l2, &len);
-		if (buf == NULL || len != l2 + IP_HDR + p->info.ip_payload)
-			bad++;
-		free(buf);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &c);
-	rte_pktmbuf_free_bulk(out, nout);
-	clock_gettime(CLOCK_MONOTONIC, &d);
-	/* The engine on the same frames, the same virtual times. */
-	uint64_t before = ec->n;
-	for (unsigned i = d0, j = 0; i < d1; i++)
-		for (unsigned k = 0; k < F; k++, j++) {
-			const struct pool_frame *f =
-				&p->legit[(size_t)i * F + k];
-			(void)reasm_input(w, f->data, f->len, f->len,
-					  (t0 + j) * BENCH_REASM_TICK_NS);
-		}
-	clock_gettime(CLOCK_MONOTONIC, &e);
-	res->engine_seconds += seconds_between(&d, &e);
-	res->engine_completed += ec->n - before;
-	*vt = t0 + nin;
-	res->chain_seconds += seconds_between(&a, &b) + seconds_between(&c, &d);
-	res->linear_seconds += seconds_between(&b, &c);
-	res->fill_seconds += seconds_between(&z, &a);
-	res->completed += nout;
-	if (bad != 0)
-		fail(res, "%llu reassembled datagram(s) of the wrong length",
-		     (unsigned long long)bad);
-	return 0;
-}
-
-int bench_rte_frag_run(enum bench_reasm_workload w, unsigned duration_ms,
-		       unsigned min_passes, struct bench_rte_frag_result *res)
-{
-	struct bench_reasm_setup s;
-	const struct frame_pool *p = bench_reasm_pool(w, &s);
-
-	if (res == NULL)
-		return -EINVAL;
-	memset(res, 0, sizeof(*res));
-	if (!started || p == NULL ||
-	    p->info.frags > RTE_LIBRTE_IP_FRAG_MAX_FRAG)
-		return -EINVAL;
-	const uint32_t l2 = frame_l2_len(s.link);
-	const unsigned D = p->info.datagrams;
-	struct rte_ip_frag_death_row dr;
-	memset(&dr, 0, sizeof(dr));
-	struct rte_ip_frag_tbl *tbl = table_new();
-	if (tbl == NULL)
-		return rte_errno ? -rte_errno : -ENOMEM;
-
-	uint64_t vt = 0;
-	struct engine_count ec = { .want = l2 + IP_HDR + p->info.ip_payload };
-	struct reasm *r = NULL;
-	struct reasm_worker ew;
-	int rc = check_pass(p, &s, tbl, &dr, &vt, res);
-	if (rc == 0)
-		rc = engine_new(&r, s.link);
-	if (rc == 0)
-		rc = reasm_worker_init(&ew, r, on_emit_count, &ec);
-	struct timespec start, now;
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (unsigned pass = 1; rc == 0 && pass < MAX_PASSES; pass++) {
-		for (unsigned d0 = 0; rc == 0 && d0 < D;
-		     d0 += BENCH_RTE_FRAG_BATCH) {
-			unsigned d1 = d0 + BENCH_RTE_FRAG_BATCH;
-			rc = timed_batch(p, l2, tbl, &dr, &ew, &ec, d0,
-					 d1 < D ? d1 : D, (uint16_t)pass, &vt,
-					 res);
-		}
-		res->passes = pass;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (pass >= min_passes &&
-		    seconds_between(&start, &now) * 1e3 >= duration_ms)
-			break;
-	}
-	if (r != NULL)
-		reasm_destroy(r, NULL);
-	rte_ip_frag_table_destroy(tbl);
-	if (rc != 0)
-		return rc;
-	res->offered = (uint64_t)D * res->passes;
-	res->seconds = res->chain_seconds + res->linear_seconds;
-	if (res->completed != res->offered)
-		fail(res, "DPDK reassembled %llu of %llu datagrams",
-		     (unsigned long long)res->completed,
-		     (unsigned long long)res->offered);
-	if (res->engine_completed != res->offered || ec.bad != 0)
-		fail(res,
-		     "the engine, in the anchor's loop, reassembled %llu of "
-		     "%llu datagrams (%llu of the wrong length)",
-		     (unsigned long long)res->engine_completed,
-		     (unsigned long long)res->offered,
-		     (unsigned long long)ec.bad);
-	if (res->engine_seconds > 0)
-		res->engine_datagrams_per_sec =
-			(double)res->engine_completed / res->engine_seconds;
-	if (res->seconds > 0)
-		res->datagrams_per_sec = (double)res->completed / res->seconds;
-	if (res->chain_seconds > 0)
-		res->chain_datagrams_per_sec =
-			(double)res->completed / res->chain_seconds;
-	if (res->seconds + res->fill_seconds > 0)
-		res->filled_datagrams_per_sec =
-			(double)res->completed /
-			(res->seconds + res->fill_seconds);
-	return 0;
-}
-
-int bench_rte_frag_probe(enum bench_reasm_workload w, uint64_t *offered,
-			 uint64_t *completed)
-{
-	struct bench_reasm_setup s;
-	const struct frame_pool *p = bench_reasm_pool(w, &s);
-
-	if (!started || p == NULL || offered == NULL || completed == NULL)
-		return -EINVAL;
-	const uint32_t l2 = frame_l2_len(s.link);
-	struct rte_ip_frag_death_row dr;
-	memset(&dr, 0, sizeof(dr));
-	struct rte_ip_frag_tbl *tbl = table_new();
-	if (tbl == NULL)
-		return rte_errno ? -rte_errno : -ENOMEM;
-	*offered = p->info.datagrams;
-	*completed = 0;
-	int rc = 0;
-	for (uint64_t j = 0; j < p->info.frames; j++) {
-		const struct pool_frame *f = &p->legit[j];
-		frame_set_id(f->data + l2, 0, f->csum0);
-		struct rte_mbuf *m = to_mbuf(f, l2, IP_HDR);
-		if (m == NULL) {
-			rc = -ENOMEM;
-			break;
-		}
-		struct rte_mbuf *o =
-			feed(tbl, &dr, m, l2, j * BENCH_REASM_TICK_NS);
-		if (o != NULL) {
-			(*completed)++;
-			rte_pktmbuf_free(o);
-		}
-	}
-	rte_ip_frag_table_destroy(tbl);
-	return rc;
-}
-
-/* --- IPv6 --------------------------------------------------------------- */
+/* --- the IPv6 pool ------------------------------------------------------ */
 
 #define IP6_HDR 40u
 #define FRAG6_HDR 8u
@@ -672,28 +248,195 @@ static void v6_set_id(const struct pool_frame *f, uint32_t id)
 	frame_wr16(fh + 6, (uint16_t)id);
 }
 
-static struct rte_mbuf *feed6(struct rte_ip_frag_tbl *tbl,
-			      struct rte_ip_frag_death_row *dr,
-			      struct rte_mbuf *m, uint64_t tms)
+void bench_rte_frag_stop(void)
 {
-	struct rte_ipv6_hdr *ip =
-		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, v6.l2);
-	struct rte_ipv6_fragment_ext *fh =
-		rte_ipv6_frag_get_ipv6_fragment_header(ip);
+	v6_free();
+	if (!started)
+		return;
+	rte_mempool_free(mbufs);
+	mbufs = NULL;
+	rte_eal_cleanup();
+	started = false;
+}
+
+/* --- frames in, datagrams out ------------------------------------------- */
+
+/* One address family's frames as the passes below see them: datagram-major
+ * @frags per datagram, @l2 and @l3 header bytes before the payload, @want
+ * bytes in a whole datagram as the engine emits it. */
+struct fam {
+	const struct pool_frame *frames;
+	unsigned datagrams, frags;
+	uint32_t l2, l3, want;
+	bool v6;
+};
+
+/* The passes below are always inlined into each family's run, where v6
+ * is a constant: each gets the code of its own family only. */
+
+static struct fam fam4(const struct frame_pool *p, uint32_t l2)
+{
+	return (struct fam){ .frames = p->legit,
+			     .datagrams = p->info.datagrams,
+			     .frags = p->info.frags,
+			     .l2 = l2,
+			     .l3 = IP_HDR,
+			     .want = l2 + IP_HDR + p->info.ip_payload };
+}
+
+static double seconds_between(const struct timespec *a,
+			      const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	       (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
+}
+
+static void fail(struct bench_rte_frag_result *res, const char *fmt, ...)
+{
+	if (res->errors++ == 0) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(res->error, sizeof(res->error), fmt, ap);
+		va_end(ap);
+	}
+}
+
+static double per_sec(uint64_t n, double seconds)
+{
+	return seconds > 0 ? (double)n / seconds : 0;
+}
+
+/* A copy of frame @p f in a fresh mbuf, as a NIC would have received it,
+ * with its link and network header lengths (@p l2, @p l3) set as DPDK
+ * wants them; NULL if the pool is empty. */
+static struct rte_mbuf *to_mbuf(const struct pool_frame *f, uint32_t l2,
+				uint32_t l3)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mbufs);
+
+	if (m == NULL)
+		return NULL;
+	char *d = rte_pktmbuf_append(m, (uint16_t)f->len);
+	if (d == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memcpy(d, f->data, f->len);
+	m->l2_len = l2 & 0x7fu;
+	m->l3_len = l3 & 0x1ffu;
+	return m;
+}
+
+/* IP ID @p id (IPv6: the Fragment header's) into frame @p f. */
+static GRAIN_ALWAYS_INLINE void set_id(const struct fam *fa,
+				       const struct pool_frame *f, uint32_t id)
+{
+	if (fa->v6)
+		v6_set_id(f, id);
+	else
+		frame_set_id(f->data + fa->l2, (uint16_t)id, f->csum0);
+}
+
+/* Fragment @p m into the table: the reassembled datagram, or NULL. Whatever
+ * DPDK dropped is freed at once. */
+static GRAIN_ALWAYS_INLINE struct rte_mbuf *
+feed(const struct fam *fa, struct rte_ip_frag_tbl *tbl,
+     struct rte_ip_frag_death_row *dr, struct rte_mbuf *m, uint64_t tms)
+{
 	struct rte_mbuf *out = NULL;
 
-	if (fh == NULL)
-		rte_pktmbuf_free(m); /* cannot happen: every frame has one */
-	else
-		out = rte_ipv6_frag_reassemble_packet(tbl, dr, m, tms, ip, fh);
+	if (fa->v6) {
+		struct rte_ipv6_hdr *ip6 = rte_pktmbuf_mtod_offset(
+			m, struct rte_ipv6_hdr *, fa->l2);
+		struct rte_ipv6_fragment_ext *fh =
+			rte_ipv6_frag_get_ipv6_fragment_header(ip6);
+		if (fh == NULL)
+			rte_pktmbuf_free(m); /* cannot happen: all have one */
+		else
+			out = rte_ipv6_frag_reassemble_packet(tbl, dr, m, tms,
+							      ip6, fh);
+	} else {
+		struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+			m, struct rte_ipv4_hdr *, fa->l2);
+		out = rte_ipv4_frag_reassemble_packet(tbl, dr, m, tms, ip);
+	}
 	if (dr->cnt != 0)
 		rte_ip_frag_free_death_row(dr, 0);
 	return out;
 }
 
-static int check6(struct rte_ip_frag_tbl *tbl, struct rte_ip_frag_death_row *dr,
-		  enum bench_reasm_link link, uint64_t *vt,
-		  struct bench_rte_frag6_result *res)
+/* The chain @p m copied into one malloc'd buffer of *@p len bytes, as the
+ * engine emits a datagram (IPv4: with the header checksum DPDK leaves 0
+ * filled in); NULL if out of memory. */
+static GRAIN_ALWAYS_INLINE uint8_t *
+whole(const struct fam *fa, const struct rte_mbuf *m, uint32_t *len)
+{
+	uint32_t n = rte_pktmbuf_pkt_len(m), at = 0;
+	uint8_t *b = malloc(n ? n : 1);
+
+	if (b == NULL)
+		return NULL;
+	for (const struct rte_mbuf *s = m; s != NULL && at < n; s = s->next) {
+		uint32_t k = s->data_len;
+		if (k > n - at)
+			k = n - at;
+		memcpy(b + at, rte_pktmbuf_mtod(s, const uint8_t *), k);
+		at += k;
+	}
+	*len = at;
+	if (!fa->v6 && at >= fa->l2 + IP_HDR) {
+		uint8_t *ip = b + fa->l2;
+		frame_wr16(ip + 10, 0);
+		frame_wr16(ip + 10, frame_ip_checksum(ip));
+	}
+	return b;
+}
+
+static struct rte_ip_frag_tbl *table_new(void)
+{
+	return rte_ip_frag_table_create(TBL_BUCKETS, TBL_BUCKET_ENTRIES,
+					TBL_BUCKETS * TBL_BUCKET_ENTRIES,
+					TIMEOUT_NS, SOCKET_ID_ANY);
+}
+
+static int engine_new(struct reasm **r, enum bench_reasm_link link)
+{
+	struct reasm_config rcfg;
+
+	memset(&rcfg, 0, sizeof(rcfg));
+	rcfg.policy = REASM_STRICT;
+	rcfg.link = frame_dlt(link);
+	rcfg.mem_high = BENCH_REASM_MEM_HIGH;
+	rcfg.mem_low = BENCH_REASM_MEM_LOW;
+	return reasm_create(r, &rcfg);
+}
+
+/* --- the checking pass -------------------------------------------------- */
+
+/* The engine's latest output, copied. */
+struct engine_out {
+	uint8_t *buf;
+	uint32_t len;
+	unsigned count;
+};
+
+static void on_emit(struct reasm_out *o, void *arg)
+{
+	struct engine_out *e = arg;
+
+	if (e->count++ == 0 && o->len <= 14u + 65535u) {
+		memcpy(e->buf, o->data, o->len);
+		e->len = o->len;
+	}
+	reasm_out_free(o);
+}
+
+/* Every datagram of @p fa with IP ID 0 through a fresh engine and through
+ * @p tbl, compared; the virtual clock from *@p vt on. */
+static GRAIN_ALWAYS_INLINE int
+check_pass(const struct fam *fa, enum bench_reasm_link link,
+	   struct rte_ip_frag_tbl *tbl, struct rte_ip_frag_death_row *dr,
+	   uint64_t *vt, struct bench_rte_frag_result *res)
 {
 	struct engine_out eo = { .buf = malloc(14u + 65535u) };
 	struct reasm *r = NULL;
@@ -707,32 +450,31 @@ static int check6(struct rte_ip_frag_tbl *tbl, struct rte_ip_frag_death_row *dr,
 		rc = reasm_worker_init(&w, r, on_emit, &eo);
 	if (rc != 0)
 		goto out;
-	for (unsigned i = 0; i < v6.datagrams; i++) {
+	for (unsigned i = 0; i < fa->datagrams; i++) {
 		struct rte_mbuf *out = NULL;
 		eo.count = 0;
 		eo.len = 0;
-		for (unsigned k = 0; k < V6_FRAGS; k++) {
+		for (unsigned k = 0; k < fa->frags; k++) {
 			const struct pool_frame *f =
-				&v6.frames[i * V6_FRAGS + k];
-			v6_set_id(f, 0);
+				&fa->frames[(size_t)i * fa->frags + k];
+			set_id(fa, f, 0);
 			uint64_t t = (*vt)++ * BENCH_REASM_TICK_NS;
 			(void)reasm_input(&w, f->data, f->len, f->len, t);
-			struct rte_mbuf *m =
-				to_mbuf(f, v6.l2, IP6_HDR + FRAG6_HDR);
+			struct rte_mbuf *m = to_mbuf(f, fa->l2, fa->l3);
 			if (m == NULL) {
 				if (out != NULL)
 					rte_pktmbuf_free(out);
 				rc = -ENOMEM;
 				goto out;
 			}
-			struct rte_mbuf *o = feed6(tbl, dr, m, t);
+			struct rte_mbuf *o = feed(fa, tbl, dr, m, t);
 			if (o != NULL && out == NULL)
 				out = o;
 			else if (o != NULL)
 				rte_pktmbuf_free(o);
 		}
 		uint32_t len = 0;
-		uint8_t *b = out != NULL ? chain_copy(out, &len) : NULL;
+		uint8_t *b = out != NULL ? whole(fa, out, &len) : NULL;
 		if (out != NULL)
 			rte_pktmbuf_free(out);
 		res->compared++;
@@ -743,14 +485,13 @@ static int check6(struct rte_ip_frag_tbl *tbl, struct rte_ip_frag_death_row *dr,
 			       b[at] == eo.buf[at])
 				at++;
 			res->mismatches++;
-			if (res->errors++ == 0)
-				snprintf(res->error, sizeof(res->error),
-					 "IPv6 datagram %u: DPDK gave %u "
-					 "bytes%s, the engine %u output(s) of "
-					 "%u bytes; first difference at byte "
-					 "%u",
-					 i, len, out == NULL ? " (none)" : "",
-					 eo.count, eo.len, at);
+			fail(res,
+			     "%sdatagram %u: DPDK gave %u bytes%s, the engine "
+			     "%u output(s) of %u bytes; first difference at "
+			     "byte %u",
+			     fa->v6 ? "IPv6 " : "", i, len,
+			     out == NULL ? " (none)" : "", eo.count, eo.len,
+			     at);
 		}
 		free(b);
 	}
@@ -762,26 +503,44 @@ out:
 	return rc;
 }
 
-/* One batch of datagrams [d0, d1) with Fragment ID @p id, through DPDK
- * (as timed_batch) and then through the engine @p w, each timed. */
-static int timed_batch6(struct rte_ip_frag_tbl *tbl,
-			struct rte_ip_frag_death_row *dr,
-			struct reasm_worker *w, struct engine_count *ec,
-			unsigned d0, unsigned d1, uint32_t id, uint64_t *vt,
-			struct bench_rte_frag6_result *res)
+/* --- the timed passes --------------------------------------------------- */
+
+/* The engine's outputs of the timed passes: counted, length checked. */
+struct engine_count {
+	uint64_t n, bad;
+	uint32_t want;
+};
+
+static void on_emit_count(struct reasm_out *o, void *arg)
 {
-	struct rte_mbuf *in[BENCH_RTE_FRAG_BATCH * V6_FRAGS];
+	struct engine_count *c = arg;
+
+	c->n++;
+	c->bad += o->len != c->want;
+	reasm_out_free(o);
+}
+
+/* Datagrams [d0, d1) of @p fa with IP ID @p id: mbufs filled untimed, then
+ * reassembled, made whole and freed, each part timed; then the engine @p w
+ * on the same frames, the same virtual times, timed apart. */
+static GRAIN_ALWAYS_INLINE int
+timed_batch(const struct fam *fa, struct rte_ip_frag_tbl *tbl,
+	    struct rte_ip_frag_death_row *dr, struct reasm_worker *w,
+	    struct engine_count *ec, unsigned d0, unsigned d1, uint32_t id,
+	    uint64_t *vt, struct bench_rte_frag_result *res)
+{
+	struct rte_mbuf *in[BENCH_RTE_FRAG_BATCH * RTE_LIBRTE_IP_FRAG_MAX_FRAG];
 	struct rte_mbuf *out[BENCH_RTE_FRAG_BATCH];
-	const unsigned first = d0 * V6_FRAGS, nin = (d1 - d0) * V6_FRAGS;
-	const uint32_t want = v6.l2 + IP6_HDR + V6_UDP_LEN;
+	const struct pool_frame *f = &fa->frames[(size_t)d0 * fa->frags];
+	const unsigned nin = (d1 - d0) * fa->frags;
 	unsigned nout = 0;
 	uint64_t t0 = *vt, bad = 0, before = ec->n;
-	struct timespec a, b, c, d, e;
+	struct timespec z, a, b, c, d, e;
 
+	clock_gettime(CLOCK_MONOTONIC, &z);
 	for (unsigned j = 0; j < nin; j++) {
-		v6_set_id(&v6.frames[first + j], id);
-		in[j] = to_mbuf(&v6.frames[first + j], v6.l2,
-				IP6_HDR + FRAG6_HDR);
+		set_id(fa, &f[j], id);
+		in[j] = to_mbuf(&f[j], fa->l2, fa->l3);
 		if (in[j] == NULL) {
 			rte_pktmbuf_free_bulk(in, j);
 			return -ENOMEM;
@@ -789,8 +548,8 @@ static int timed_batch6(struct rte_ip_frag_tbl *tbl,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (unsigned j = 0; j < nin; j++) {
-		struct rte_mbuf *o =
-			feed6(tbl, dr, in[j], (t0 + j) * BENCH_REASM_TICK_NS);
+		struct rte_mbuf *o = feed(fa, tbl, dr, in[j],
+					  (t0 + j) * BENCH_REASM_TICK_NS);
 		if (o != NULL && nout < BENCH_RTE_FRAG_BATCH)
 			out[nout++] = o;
 		else if (o != NULL)
@@ -799,69 +558,64 @@ static int timed_batch6(struct rte_ip_frag_tbl *tbl,
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	for (unsigned j = 0; j < nout; j++) {
 		uint32_t len = 0;
-		uint8_t *buf = chain_copy(out[j], &len);
-		bad += buf == NULL || len != want;
+		uint8_t *buf = whole(fa, out[j], &len);
+		bad += buf == NULL || len != fa->want;
 		free(buf);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &c);
 	rte_pktmbuf_free_bulk(out, nout);
 	clock_gettime(CLOCK_MONOTONIC, &d);
-	for (unsigned j = 0; j < nin; j++) {
-		const struct pool_frame *f = &v6.frames[first + j];
-		(void)reasm_input(w, f->data, f->len, f->len,
+	for (unsigned j = 0; j < nin; j++)
+		(void)reasm_input(w, f[j].data, f[j].len, f[j].len,
 				  (t0 + j) * BENCH_REASM_TICK_NS);
-	}
 	clock_gettime(CLOCK_MONOTONIC, &e);
 	*vt = t0 + nin;
-	res->dpdk.chain_seconds +=
-		seconds_between(&a, &b) + seconds_between(&c, &d);
-	res->dpdk.linear_seconds += seconds_between(&b, &c);
-	res->dpdk.completed += nout;
+	res->fill_seconds += seconds_between(&z, &a);
+	res->chain_seconds += seconds_between(&a, &b) + seconds_between(&c, &d);
+	res->linear_seconds += seconds_between(&b, &c);
+	res->completed += nout;
 	res->engine_seconds += seconds_between(&d, &e);
 	res->engine_completed += ec->n - before;
-	if (bad != 0 && res->errors++ == 0)
-		snprintf(res->error, sizeof(res->error),
-			 "%llu IPv6 datagram(s) from DPDK of the wrong length",
-			 (unsigned long long)bad);
+	if (bad != 0)
+		fail(res, "%llu %s of the wrong length",
+		     (unsigned long long)bad,
+		     fa->v6 ? "IPv6 datagram(s) from DPDK"
+			    : "reassembled datagram(s)");
 	return 0;
 }
 
-int bench_rte_frag_run6(unsigned duration_ms, unsigned min_passes,
-			struct bench_rte_frag6_result *res)
+/* A fresh table and engine; the checking pass, then timed passes of @p fa
+ * until @p duration_ms and at least @p min_passes; the engine's outputs
+ * of the wrong length in *@p bad. */
+static GRAIN_ALWAYS_INLINE int
+run_passes(const struct fam *fa, enum bench_reasm_link link,
+	   unsigned duration_ms, unsigned min_passes,
+	   struct bench_rte_frag_result *res, uint64_t *bad)
 {
-	struct bench_reasm_setup s;
-	const struct frame_pool *p3 = bench_reasm_pool(BENCH_REASM_3F, &s);
-
-	if (res == NULL)
-		return -EINVAL;
-	memset(res, 0, sizeof(*res));
-	if (!started || p3 == NULL)
-		return -EINVAL;
-	if (!v6.built && v6_build(p3->info.datagrams, s.link) != 0)
-		return -ENOMEM;
+	const unsigned D = fa->datagrams;
 	struct rte_ip_frag_death_row dr;
 	memset(&dr, 0, sizeof(dr));
 	struct rte_ip_frag_tbl *tbl = table_new();
 	if (tbl == NULL)
 		return rte_errno ? -rte_errno : -ENOMEM;
-	struct engine_count ec = { .want = v6.l2 + IP6_HDR + V6_UDP_LEN };
+
+	uint64_t vt = 0;
+	struct engine_count ec = { .want = fa->want };
 	struct reasm *r = NULL;
 	struct reasm_worker w;
-	uint64_t vt = 0;
-	int rc = check6(tbl, &dr, s.link, &vt, res);
+	int rc = check_pass(fa, link, tbl, &dr, &vt, res);
 	if (rc == 0)
-		rc = engine_new(&r, s.link);
+		rc = engine_new(&r, link);
 	if (rc == 0)
 		rc = reasm_worker_init(&w, r, on_emit_count, &ec);
 	struct timespec start, now;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (unsigned pass = 1; rc == 0 && pass < MAX_PASSES; pass++) {
-		for (unsigned d0 = 0; rc == 0 && d0 < v6.datagrams;
+		for (unsigned d0 = 0; rc == 0 && d0 < D;
 		     d0 += BENCH_RTE_FRAG_BATCH) {
 			unsigned d1 = d0 + BENCH_RTE_FRAG_BATCH;
-			rc = timed_batch6(tbl, &dr, &w, &ec, d0,
-					  d1 < v6.datagrams ? d1 : v6.datagrams,
-					  pass, &vt, res);
+			rc = timed_batch(fa, tbl, &dr, &w, &ec, d0,
+					 d1 < D ? d1 : D, pass, &vt, res);
 		}
 		res->passes = pass;
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -872,31 +626,134 @@ int bench_rte_frag_run6(unsigned duration_ms, unsigned min_passes,
 	if (r != NULL)
 		reasm_destroy(r, NULL);
 	rte_ip_frag_table_destroy(tbl);
+	res->offered = (uint64_t)D * res->passes;
+	*bad = ec.bad;
+	return rc;
+}
+
+int bench_rte_frag_run(enum bench_reasm_workload w, unsigned duration_ms,
+		       unsigned min_passes, struct bench_rte_frag_result *res)
+{
+	struct bench_reasm_setup s;
+	const struct frame_pool *p = bench_reasm_pool(w, &s);
+	uint64_t bad = 0;
+
+	if (res == NULL)
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	if (!started || p == NULL ||
+	    p->info.frags > RTE_LIBRTE_IP_FRAG_MAX_FRAG)
+		return -EINVAL;
+	const struct fam fa = fam4(p, frame_l2_len(s.link));
+	int rc = run_passes(&fa, s.link, duration_ms, min_passes, res, &bad);
 	if (rc != 0)
 		return rc;
-	res->offered = (uint64_t)v6.datagrams * res->passes;
-	res->dpdk.seconds = res->dpdk.chain_seconds + res->dpdk.linear_seconds;
-	if (res->dpdk.completed != res->offered ||
-	    res->engine_completed != res->offered || ec.bad != 0) {
-		if (res->errors++ == 0)
-			snprintf(res->error, sizeof(res->error),
-				 "IPv6: of %llu datagrams DPDK reassembled "
-				 "%llu, the engine %llu (%llu of the wrong "
-				 "length)",
-				 (unsigned long long)res->offered,
-				 (unsigned long long)res->dpdk.completed,
-				 (unsigned long long)res->engine_completed,
-				 (unsigned long long)ec.bad);
+	res->seconds = res->chain_seconds + res->linear_seconds;
+	if (res->completed != res->offered)
+		fail(res, "DPDK reassembled %llu of %llu datagrams",
+		     (unsigned long long)res->completed,
+		     (unsigned long long)res->offered);
+	if (res->engine_completed != res->offered || bad != 0)
+		fail(res,
+		     "the engine, in the anchor's loop, reassembled %llu of "
+		     "%llu datagrams (%llu of the wrong length)",
+		     (unsigned long long)res->engine_completed,
+		     (unsigned long long)res->offered, (unsigned long long)bad);
+	res->engine_datagrams_per_sec =
+		per_sec(res->engine_completed, res->engine_seconds);
+	res->datagrams_per_sec = per_sec(res->completed, res->seconds);
+	res->chain_datagrams_per_sec =
+		per_sec(res->completed, res->chain_seconds);
+	res->filled_datagrams_per_sec =
+		per_sec(res->completed, res->seconds + res->fill_seconds);
+	return 0;
+}
+
+int bench_rte_frag_probe(enum bench_reasm_workload w, uint64_t *offered,
+			 uint64_t *completed)
+{
+	struct bench_reasm_setup s;
+	const struct frame_pool *p = bench_reasm_pool(w, &s);
+
+	if (!started || p == NULL || offered == NULL || completed == NULL)
+		return -EINVAL;
+	const struct fam fa = fam4(p, frame_l2_len(s.link));
+	struct rte_ip_frag_death_row dr;
+	memset(&dr, 0, sizeof(dr));
+	struct rte_ip_frag_tbl *tbl = table_new();
+	if (tbl == NULL)
+		return rte_errno ? -rte_errno : -ENOMEM;
+	*offered = p->info.datagrams;
+	*completed = 0;
+	int rc = 0;
+	for (uint64_t j = 0; j < p->info.frames; j++) {
+		const struct pool_frame *f = &p->legit[j];
+		set_id(&fa, f, 0);
+		struct rte_mbuf *m = to_mbuf(f, fa.l2, IP_HDR);
+		if (m == NULL) {
+			rc = -ENOMEM;
+			break;
+		}
+		struct rte_mbuf *o =
+			feed(&fa, tbl, &dr, m, j * BENCH_REASM_TICK_NS);
+		if (o != NULL) {
+			(*completed)++;
+			rte_pktmbuf_free(o);
+		}
 	}
-	if (res->dpdk.seconds > 0)
-		res->dpdk.datagrams_per_sec =
-			(double)res->dpdk.completed / res->dpdk.seconds;
-	if (res->dpdk.chain_seconds > 0)
-		res->dpdk.chain_datagrams_per_sec =
-			(double)res->dpdk.completed / res->dpdk.chain_seconds;
-	if (res->engine_seconds > 0)
-		res->engine_datagrams_per_sec =
-			(double)res->engine_completed / res->engine_seconds;
-	res->seconds = res->dpdk.seconds + res->engine_seconds;
+	rte_ip_frag_table_destroy(tbl);
+	return rc;
+}
+
+int bench_rte_frag_run6(unsigned duration_ms, unsigned min_passes,
+			struct bench_rte_frag6_result *res)
+{
+	struct bench_reasm_setup s;
+	const struct frame_pool *p3 = bench_reasm_pool(BENCH_REASM_3F, &s);
+	uint64_t bad = 0;
+
+	if (res == NULL)
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	if (!started || p3 == NULL)
+		return -EINVAL;
+	if (!v6.built && v6_build(p3->info.datagrams, s.link) != 0)
+		return -ENOMEM;
+	const struct fam fa = { .frames = v6.frames,
+				.datagrams = v6.datagrams,
+				.frags = V6_FRAGS,
+				.l2 = v6.l2,
+				.l3 = IP6_HDR + FRAG6_HDR,
+				.want = v6.l2 + IP6_HDR + V6_UDP_LEN,
+				.v6 = true };
+	struct bench_rte_frag_result *d = &res->dpdk;
+	int rc = run_passes(&fa, s.link, duration_ms, min_passes, d, &bad);
+	/* The checks and the engine's side belong to the whole result. */
+	res->compared = d->compared;
+	res->mismatches = d->mismatches;
+	res->errors = d->errors;
+	memcpy(res->error, d->error, sizeof(res->error));
+	if (rc != 0)
+		return rc;
+	res->passes = d->passes;
+	res->offered = d->offered;
+	res->engine_seconds = d->engine_seconds;
+	res->engine_completed = d->engine_completed;
+	d->seconds = d->chain_seconds + d->linear_seconds;
+	if ((d->completed != res->offered ||
+	     res->engine_completed != res->offered || bad != 0) &&
+	    res->errors++ == 0)
+		snprintf(res->error, sizeof(res->error),
+			 "IPv6: of %llu datagrams DPDK reassembled %llu, the "
+			 "engine %llu (%llu of the wrong length)",
+			 (unsigned long long)res->offered,
+			 (unsigned long long)d->completed,
+			 (unsigned long long)res->engine_completed,
+			 (unsigned long long)bad);
+	d->datagrams_per_sec = per_sec(d->completed, d->seconds);
+	d->chain_datagrams_per_sec = per_sec(d->completed, d->chain_seconds);
+	res->engine_datagrams_per_sec =
+		per_sec(res->engine_completed, res->engine_seconds);
+	res->seconds = d->seconds + res->engine_seconds;
 	return 0;
 }

@@ -12,166 +12,69 @@
 #include "../baselines/mutex_ring.h"
 #include "../baselines/twolock_ring.h"
 
-/* --- mutex ------------------------------------------------------------- */
+/* A baseline's create and destroy, its calls, the thread entry points that
+ * drive them and the adapter bench_adapter_@p pfx, for the ring type
+ * struct @p ring and its functions ring_create@p create_args, ring_... */
+#define BASELINE_ADAPTER(pfx, ring, create_args)                               \
+	static int pfx##_create(void **queuep, enum bench_impl impl,           \
+				const struct bench_config *cfg)                \
+	{                                                                      \
+		struct ring *r;                                                \
+                                                                               \
+		(void)impl;                                                    \
+		(void)cfg;                                                     \
+		int rc = ring##_create create_args;                            \
+		if (rc == 0)                                                   \
+			*queuep = r;                                           \
+		return rc;                                                     \
+	}                                                                      \
+	static void pfx##_destroy(void *queue)                                 \
+	{                                                                      \
+		ring##_destroy(queue);                                         \
+	}                                                                      \
+	static unsigned pfx##_put_one(void *q, void *local, void *const *objs, \
+				      unsigned n)                              \
+	{                                                                      \
+		(void)local;                                                   \
+		(void)n;                                                       \
+		return ring##_try_enqueue(q, objs[0]) == 0;                    \
+	}                                                                      \
+	static unsigned pfx##_get_one(void *q, void *local, void **objs,       \
+				      unsigned n)                              \
+	{                                                                      \
+		(void)local;                                                   \
+		(void)n;                                                       \
+		return ring##_try_dequeue(q, objs) == 0;                       \
+	}                                                                      \
+	static unsigned pfx##_put_bulk(void *q, void *local,                   \
+				       void *const *objs, unsigned n)          \
+	{                                                                      \
+		(void)local;                                                   \
+		return ring##_enqueue_bulk(q, objs, n) == 0 ? n : 0;           \
+	}                                                                      \
+	static unsigned pfx##_get_burst(void *q, void *local, void **objs,     \
+					unsigned n)                            \
+	{                                                                      \
+		(void)local;                                                   \
+		return ring##_dequeue_burst(q, objs, n);                       \
+	}                                                                      \
+	BENCH_THREAD_FN(pfx##_producer_single, bench_produce, NULL,            \
+			pfx##_put_one)                                         \
+	BENCH_THREAD_FN(pfx##_consumer_single, bench_consume, NULL,            \
+			pfx##_get_one)                                         \
+	BENCH_THREAD_FN(pfx##_producer_bulk, bench_produce, NULL,              \
+			pfx##_put_bulk)                                        \
+	BENCH_THREAD_FN(pfx##_consumer_burst, bench_consume, NULL,             \
+			pfx##_get_burst)                                       \
+	const struct bench_adapter bench_adapter_##pfx = {                     \
+		.create = pfx##_create,                                        \
+		.destroy = pfx##_destroy,                                      \
+		.producer = { [BENCH_SINGLE] = pfx##_producer_single,          \
+			      [BENCH_BULK] = pfx##_producer_bulk },            \
+		.consumer = { [BENCH_SINGLE] = pfx##_consumer_single,          \
+			      [BENCH_BULK] = pfx##_consumer_burst },           \
+		.drain = pfx##_get_burst,                                      \
+	};
 
-static int mutex_create(void **queuep, enum bench_impl impl,
-			const struct bench_config *cfg)
-{
-	struct bench_mutex_ring *r;
-
-	(void)impl;
-	(void)cfg;
-	int rc = bench_mutex_ring_create(&r, BENCH_CAPACITY);
-	if (rc == 0)
-		*queuep = r;
-	return rc;
-}
-
-static void mutex_destroy(void *queue)
-{
-	bench_mutex_ring_destroy(queue);
-}
-
-static unsigned mutex_put_one(void *q, void *local, void *const *objs,
-			      unsigned n)
-{
-	(void)local;
-	(void)n;
-	return bench_mutex_ring_try_enqueue(q, objs[0]) == 0;
-}
-
-static unsigned mutex_get_one(void *q, void *local, void **objs, unsigned n)
-{
-	(void)local;
-	(void)n;
-	return bench_mutex_ring_try_dequeue(q, objs) == 0;
-}
-
-static unsigned mutex_put_bulk(void *q, void *local, void *const *objs,
-			       unsigned n)
-{
-	(void)local;
-	return bench_mutex_ring_enqueue_bulk(q, objs, n) == 0 ? n : 0;
-}
-
-static unsigned mutex_get_burst(void *q, void *local, void **objs, unsigned n)
-{
-	(void)local;
-	return bench_mutex_ring_dequeue_burst(q, objs, n);
-}
-
-static void *mutex_producer_single(void *t)
-{
-	bench_produce(t, NULL, mutex_put_one);
-	return NULL;
-}
-
-static void *mutex_consumer_single(void *t)
-{
-	bench_consume(t, NULL, mutex_get_one);
-	return NULL;
-}
-
-static void *mutex_producer_bulk(void *t)
-{
-	bench_produce(t, NULL, mutex_put_bulk);
-	return NULL;
-}
-
-static void *mutex_consumer_burst(void *t)
-{
-	bench_consume(t, NULL, mutex_get_burst);
-	return NULL;
-}
-
-const struct bench_adapter bench_adapter_mutex = {
-	.create = mutex_create,
-	.destroy = mutex_destroy,
-	.producer = { [BENCH_SINGLE] = mutex_producer_single,
-		      [BENCH_BULK] = mutex_producer_bulk },
-	.consumer = { [BENCH_SINGLE] = mutex_consumer_single,
-		      [BENCH_BULK] = mutex_consumer_burst },
-	.drain = mutex_get_burst,
-};
-
-/* --- twolock ----------------------------------------------------------- */
-
-static int twolock_create(void **queuep, enum bench_impl impl,
-			  const struct bench_config *cfg)
-{
-	struct bench_twolock_ring *r;
-
-	(void)impl;
-	(void)cfg;
-	int rc = bench_twolock_ring_create(&r, BENCH_CAPACITY, 0);
-	if (rc == 0)
-		*queuep = r;
-	return rc;
-}
-
-static void twolock_destroy(void *queue)
-{
-	bench_twolock_ring_destroy(queue);
-}
-
-static unsigned twolock_put_one(void *q, void *local, void *const *objs,
-				unsigned n)
-{
-	(void)local;
-	(void)n;
-	return bench_twolock_ring_try_enqueue(q, objs[0]) == 0;
-}
-
-static unsigned twolock_get_one(void *q, void *local, void **objs, unsigned n)
-{
-	(void)local;
-	(void)n;
-	return bench_twolock_ring_try_dequeue(q, objs) == 0;
-}
-
-static unsigned twolock_put_bulk(void *q, void *local, void *const *objs,
-				 unsigned n)
-{
-	(void)local;
-	return bench_twolock_ring_enqueue_bulk(q, objs, n) == 0 ? n : 0;
-}
-
-static unsigned twolock_get_burst(void *q, void *local, void **objs, unsigned n)
-{
-	(void)local;
-	return bench_twolock_ring_dequeue_burst(q, objs, n);
-}
-
-static void *twolock_producer_single(void *t)
-{
-	bench_produce(t, NULL, twolock_put_one);
-	return NULL;
-}
-
-static void *twolock_consumer_single(void *t)
-{
-	bench_consume(t, NULL, twolock_get_one);
-	return NULL;
-}
-
-static void *twolock_producer_bulk(void *t)
-{
-	bench_produce(t, NULL, twolock_put_bulk);
-	return NULL;
-}
-
-static void *twolock_consumer_burst(void *t)
-{
-	bench_consume(t, NULL, twolock_get_burst);
-	return NULL;
-}
-
-const struct bench_adapter bench_adapter_twolock = {
-	.create = twolock_create,
-	.destroy = twolock_destroy,
-	.producer = { [BENCH_SINGLE] = twolock_producer_single,
-		      [BENCH_BULK] = twolock_producer_bulk },
-	.consumer = { [BENCH_SINGLE] = twolock_consumer_single,
-		      [BENCH_BULK] = twolock_consumer_burst },
-	.drain = twolock_get_burst,
-};
+BASELINE_ADAPTER(mutex, bench_mutex_ring, (&r, BENCH_CAPACITY))
+BASELINE_ADAPTER(twolock, bench_twolock_ring, (&r, BENCH_CAPACITY, 0))

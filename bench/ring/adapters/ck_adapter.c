@@ -74,17 +74,8 @@ static unsigned ck_get(void *queue, void *local, void **objs, unsigned n)
 	return i;
 }
 
-static void *ck_produce(void *t)
-{
-	bench_produce(t, NULL, ck_put);
-	return NULL;
-}
-
-static void *ck_consume(void *t)
-{
-	bench_consume(t, NULL, ck_get);
-	return NULL;
-}
+BENCH_THREAD_FN(ck_produce, bench_produce, NULL, ck_put)
+BENCH_THREAD_FN(ck_consume, bench_consume, NULL, ck_get)
 
 const struct bench_adapter bench_adapter_ck = {
 	.create = ck_create,

@@ -17,18 +17,22 @@
 
 #include <errno.h>
 
+/* A create that makes a C++ queue of BENCH_CAPACITY with @p make. */
+#define CXX_CREATE(name, make)                               \
+	static int name(void **queuep, enum bench_impl impl, \
+			const struct bench_config *cfg)      \
+	{                                                    \
+		(void)impl;                                  \
+		(void)cfg;                                   \
+		void *q = make(BENCH_CAPACITY);              \
+		if (q == NULL)                               \
+			return -ENOMEM;                      \
+		*queuep = q;                                 \
+		return 0;                                    \
+	}
+
 #ifdef GRAIN_BENCH_HAVE_BOOST
-static int blf_queue_create(void **queuep, enum bench_impl impl,
-			    const struct bench_config *cfg)
-{
-	(void)impl;
-	(void)cfg;
-	void *q = bench_blf_queue_create(BENCH_CAPACITY);
-	if (q == NULL)
-		return -ENOMEM;
-	*queuep = q;
-	return 0;
-}
+CXX_CREATE(blf_queue_create, bench_blf_queue_create)
 
 static unsigned blf_queue_put(void *q, void *local, void *const *objs,
 			      unsigned n)
@@ -43,17 +47,8 @@ static unsigned blf_queue_get(void *q, void *local, void **objs, unsigned n)
 	return bench_blf_queue_pop(q, objs, n);
 }
 
-static void *blf_queue_produce(void *t)
-{
-	bench_produce(t, NULL, blf_queue_put);
-	return NULL;
-}
-
-static void *blf_queue_consume(void *t)
-{
-	bench_consume(t, NULL, blf_queue_get);
-	return NULL;
-}
+BENCH_THREAD_FN(blf_queue_produce, bench_produce, NULL, blf_queue_put)
+BENCH_THREAD_FN(blf_queue_consume, bench_consume, NULL, blf_queue_get)
 
 const struct bench_adapter bench_adapter_blf_queue = {
 	.create = blf_queue_create,
@@ -65,17 +60,7 @@ const struct bench_adapter bench_adapter_blf_queue = {
 	.drain = blf_queue_get,
 };
 
-static int blf_spsc_create(void **queuep, enum bench_impl impl,
-			   const struct bench_config *cfg)
-{
-	(void)impl;
-	(void)cfg;
-	void *q = bench_blf_spsc_create(BENCH_CAPACITY);
-	if (q == NULL)
-		return -ENOMEM;
-	*queuep = q;
-	return 0;
-}
+CXX_CREATE(blf_spsc_create, bench_blf_spsc_create)
 
 static unsigned blf_spsc_put_bulk(void *q, void *local, void *const *objs,
 				  unsigned n)
@@ -97,23 +82,9 @@ static unsigned blf_spsc_get(void *q, void *local, void **objs, unsigned n)
 	return bench_blf_spsc_pop(q, objs, n);
 }
 
-static void *blf_spsc_produce_bulk(void *t)
-{
-	bench_produce(t, NULL, blf_spsc_put_bulk);
-	return NULL;
-}
-
-static void *blf_spsc_produce_burst(void *t)
-{
-	bench_produce(t, NULL, blf_spsc_put_burst);
-	return NULL;
-}
-
-static void *blf_spsc_consume(void *t)
-{
-	bench_consume(t, NULL, blf_spsc_get);
-	return NULL;
-}
+BENCH_THREAD_FN(blf_spsc_produce_bulk, bench_produce, NULL, blf_spsc_put_bulk)
+BENCH_THREAD_FN(blf_spsc_produce_burst, bench_produce, NULL, blf_spsc_put_burst)
+BENCH_THREAD_FN(blf_spsc_consume, bench_consume, NULL, blf_spsc_get)
 
 const struct bench_adapter bench_adapter_blf_spsc = {
 	.create = blf_spsc_create,
@@ -129,17 +100,7 @@ const struct bench_adapter bench_adapter_blf_spsc = {
 #endif
 
 #ifdef GRAIN_BENCH_HAVE_TBB
-static int tbb_create(void **queuep, enum bench_impl impl,
-		      const struct bench_config *cfg)
-{
-	(void)impl;
-	(void)cfg;
-	void *q = bench_tbb_queue_create(BENCH_CAPACITY);
-	if (q == NULL)
-		return -ENOMEM;
-	*queuep = q;
-	return 0;
-}
+CXX_CREATE(tbb_create, bench_tbb_queue_create)
 
 static unsigned tbb_put(void *q, void *local, void *const *objs, unsigned n)
 {
@@ -153,17 +114,8 @@ static unsigned tbb_get(void *q, void *local, void **objs, unsigned n)
 	return bench_tbb_queue_pop(q, objs, n);
 }
 
-static void *tbb_produce(void *t)
-{
-	bench_produce(t, NULL, tbb_put);
-	return NULL;
-}
-
-static void *tbb_consume(void *t)
-{
-	bench_consume(t, NULL, tbb_get);
-	return NULL;
-}
+BENCH_THREAD_FN(tbb_produce, bench_produce, NULL, tbb_put)
+BENCH_THREAD_FN(tbb_consume, bench_consume, NULL, tbb_get)
 
 const struct bench_adapter bench_adapter_tbb = {
 	.create = tbb_create,

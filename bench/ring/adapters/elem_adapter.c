@@ -148,16 +148,8 @@ static GRAIN_ALWAYS_INLINE unsigned get_zc(void *q, void **objs, unsigned n,
 		bench_consume(t, buf, get_copy##sz);                         \
 		return NULL;                                                 \
 	}                                                                    \
-	static void *producer_zc##sz(void *t)                                \
-	{                                                                    \
-		bench_produce(t, NULL, put_zc##sz);                          \
-		return NULL;                                                 \
-	}                                                                    \
-	static void *consumer_zc##sz(void *t)                                \
-	{                                                                    \
-		bench_consume(t, NULL, get_zc##sz);                          \
-		return NULL;                                                 \
-	}                                                                    \
+	BENCH_THREAD_FN(producer_zc##sz, bench_produce, NULL, put_zc##sz)    \
+	BENCH_THREAD_FN(consumer_zc##sz, bench_consume, NULL, get_zc##sz)    \
 	/* The main thread drains with the copying call (its own buffer). */ \
 	static unsigned drain##sz(void *q, void *l, void **o, unsigned n)    \
 	{                                                                    \

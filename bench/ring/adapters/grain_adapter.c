@@ -87,47 +87,15 @@ static unsigned get_burst_wait(void *q, void *local, void **objs, unsigned n)
 	return k > 0 ? (unsigned)k : 0;
 }
 
-static void *consumer_single_wait(void *t)
-{
-	bench_consume_as(t, NULL, get_one_wait, true);
-	return NULL;
-}
-
-static void *consumer_burst_wait(void *t)
-{
-	bench_consume_as(t, NULL, get_burst_wait, true);
-	return NULL;
-}
-
-static void *producer_single(void *t)
-{
-	bench_produce(t, NULL, put_one);
-	return NULL;
-}
-
-static void *consumer_single(void *t)
-{
-	bench_consume(t, NULL, get_one);
-	return NULL;
-}
-
-static void *producer_bulk(void *t)
-{
-	bench_produce(t, NULL, put_bulk);
-	return NULL;
-}
-
-static void *producer_burst(void *t)
-{
-	bench_produce(t, NULL, put_burst);
-	return NULL;
-}
-
-static void *consumer_burst(void *t)
-{
-	bench_consume(t, NULL, get_burst);
-	return NULL;
-}
+BENCH_THREAD_FN(consumer_single_wait, bench_consume_as, NULL, get_one_wait,
+		true)
+BENCH_THREAD_FN(consumer_burst_wait, bench_consume_as, NULL, get_burst_wait,
+		true)
+BENCH_THREAD_FN(producer_single, bench_produce, NULL, put_one)
+BENCH_THREAD_FN(consumer_single, bench_consume, NULL, get_one)
+BENCH_THREAD_FN(producer_bulk, bench_produce, NULL, put_bulk)
+BENCH_THREAD_FN(producer_burst, bench_produce, NULL, put_burst)
+BENCH_THREAD_FN(consumer_burst, bench_consume, NULL, get_burst)
 
 const struct bench_adapter bench_adapter_grain = {
 	.create = grain_create,

@@ -80,160 +80,74 @@ static void rte_destroy(void *queue)
 	free(queue);
 }
 
-static unsigned rte_put_one(void *q, void *local, void *const *objs, unsigned n)
-{
-	(void)local;
-	(void)n;
-	return rte_ring_mp_enqueue(q, objs[0]) == 0;
-}
+/* The pointer ring's calls (@p one_enq .. @p burst_deq, the bulk and burst
+ * forms with no free-space / available hint), the thread entry points that
+ * drive them and the adapter @p name, for the calls prefixed @p pfx. */
+#define RTE_PTR_ADAPTER(name, pfx, one_enq, one_deq, bulk_enq, burst_enq,      \
+			burst_deq)                                             \
+	static unsigned pfx##_put_one(void *q, void *local, void *const *objs, \
+				      unsigned n)                              \
+	{                                                                      \
+		(void)local;                                                   \
+		(void)n;                                                       \
+		return one_enq(q, objs[0]) == 0;                               \
+	}                                                                      \
+	static unsigned pfx##_get_one(void *q, void *local, void **objs,       \
+				      unsigned n)                              \
+	{                                                                      \
+		(void)local;                                                   \
+		(void)n;                                                       \
+		return one_deq(q, objs) == 0;                                  \
+	}                                                                      \
+	static unsigned pfx##_put_bulk(void *q, void *local,                   \
+				       void *const *objs, unsigned n)          \
+	{                                                                      \
+		(void)local;                                                   \
+		return bulk_enq(q, objs, n, NULL);                             \
+	}                                                                      \
+	static unsigned pfx##_put_burst(void *q, void *local,                  \
+					void *const *objs, unsigned n)         \
+	{                                                                      \
+		(void)local;                                                   \
+		return burst_enq(q, objs, n, NULL);                            \
+	}                                                                      \
+	static unsigned pfx##_get_burst(void *q, void *local, void **objs,     \
+					unsigned n)                            \
+	{                                                                      \
+		(void)local;                                                   \
+		return burst_deq(q, objs, n, NULL);                            \
+	}                                                                      \
+	BENCH_THREAD_FN(pfx##_producer_single, bench_produce, NULL,            \
+			pfx##_put_one)                                         \
+	BENCH_THREAD_FN(pfx##_consumer_single, bench_consume, NULL,            \
+			pfx##_get_one)                                         \
+	BENCH_THREAD_FN(pfx##_producer_bulk, bench_produce, NULL,              \
+			pfx##_put_bulk)                                        \
+	BENCH_THREAD_FN(pfx##_producer_burst, bench_produce, NULL,             \
+			pfx##_put_burst)                                       \
+	BENCH_THREAD_FN(pfx##_consumer_burst, bench_consume, NULL,             \
+			pfx##_get_burst)                                       \
+	const struct bench_adapter name = {                                    \
+		.create = rte_create,                                          \
+		.destroy = rte_destroy,                                        \
+		.producer = { [BENCH_SINGLE] = pfx##_producer_single,          \
+			      [BENCH_BULK] = pfx##_producer_bulk,              \
+			      [BENCH_BURST] = pfx##_producer_burst },          \
+		.consumer = { [BENCH_SINGLE] = pfx##_consumer_single,          \
+			      [BENCH_BULK] = pfx##_consumer_burst,             \
+			      [BENCH_BURST] = pfx##_consumer_burst },          \
+		.drain = pfx##_get_burst,                                      \
+	};
 
-static unsigned rte_get_one(void *q, void *local, void **objs, unsigned n)
-{
-	(void)local;
-	(void)n;
-	return rte_ring_mc_dequeue(q, objs) == 0;
-}
+/* MP/MC, the default sync type's own calls. */
+RTE_PTR_ADAPTER(bench_adapter_rte, rte, rte_ring_mp_enqueue,
+		rte_ring_mc_dequeue, rte_ring_mp_enqueue_bulk,
+		rte_ring_mp_enqueue_burst, rte_ring_mc_dequeue_burst)
 
-static unsigned rte_put_bulk(void *q, void *local, void *const *objs,
-			     unsigned n)
-{
-	(void)local;
-	return rte_ring_mp_enqueue_bulk(q, objs, n, NULL);
-}
-
-static unsigned rte_put_burst(void *q, void *local, void *const *objs,
-			      unsigned n)
-{
-	(void)local;
-	return rte_ring_mp_enqueue_burst(q, objs, n, NULL);
-}
-
-static unsigned rte_get_burst(void *q, void *local, void **objs, unsigned n)
-{
-	(void)local;
-	return rte_ring_mc_dequeue_burst(q, objs, n, NULL);
-}
-
-static void *rte_producer_single(void *t)
-{
-	bench_produce(t, NULL, rte_put_one);
-	return NULL;
-}
-
-static void *rte_consumer_single(void *t)
-{
-	bench_consume(t, NULL, rte_get_one);
-	return NULL;
-}
-
-static void *rte_producer_bulk(void *t)
-{
-	bench_produce(t, NULL, rte_put_bulk);
-	return NULL;
-}
-
-static void *rte_producer_burst(void *t)
-{
-	bench_produce(t, NULL, rte_put_burst);
-	return NULL;
-}
-
-static void *rte_consumer_burst(void *t)
-{
-	bench_consume(t, NULL, rte_get_burst);
-	return NULL;
-}
-
-const struct bench_adapter bench_adapter_rte = {
-	.create = rte_create,
-	.destroy = rte_destroy,
-	.producer = { [BENCH_SINGLE] = rte_producer_single,
-		      [BENCH_BULK] = rte_producer_bulk,
-		      [BENCH_BURST] = rte_producer_burst },
-	.consumer = { [BENCH_SINGLE] = rte_consumer_single,
-		      [BENCH_BULK] = rte_consumer_burst,
-		      [BENCH_BURST] = rte_consumer_burst },
-	.drain = rte_get_burst,
-};
-
-/* --- RTS and HTS: the generic calls ------------------------------------ */
-
-static unsigned sync_put_one(void *q, void *local, void *const *objs,
-			     unsigned n)
-{
-	(void)local;
-	(void)n;
-	return rte_ring_enqueue(q, objs[0]) == 0;
-}
-
-static unsigned sync_get_one(void *q, void *local, void **objs, unsigned n)
-{
-	(void)local;
-	(void)n;
-	return rte_ring_dequeue(q, objs) == 0;
-}
-
-static unsigned sync_put_bulk(void *q, void *local, void *const *objs,
-			      unsigned n)
-{
-	(void)local;
-	return rte_ring_enqueue_bulk(q, objs, n, NULL);
-}
-
-static unsigned sync_put_burst(void *q, void *local, void *const *objs,
-			       unsigned n)
-{
-	(void)local;
-	return rte_ring_enqueue_burst(q, objs, n, NULL);
-}
-
-static unsigned sync_get_burst(void *q, void *local, void **objs, unsigned n)
-{
-	(void)local;
-	return rte_ring_dequeue_burst(q, objs, n, NULL);
-}
-
-static void *sync_producer_single(void *t)
-{
-	bench_produce(t, NULL, sync_put_one);
-	return NULL;
-}
-
-static void *sync_consumer_single(void *t)
-{
-	bench_consume(t, NULL, sync_get_one);
-	return NULL;
-}
-
-static void *sync_producer_bulk(void *t)
-{
-	bench_produce(t, NULL, sync_put_bulk);
-	return NULL;
-}
-
-static void *sync_producer_burst(void *t)
-{
-	bench_produce(t, NULL, sync_put_burst);
-	return NULL;
-}
-
-static void *sync_consumer_burst(void *t)
-{
-	bench_consume(t, NULL, sync_get_burst);
-	return NULL;
-}
-
-const struct bench_adapter bench_adapter_rte_sync = {
-	.create = rte_create,
-	.destroy = rte_destroy,
-	.producer = { [BENCH_SINGLE] = sync_producer_single,
-		      [BENCH_BULK] = sync_producer_bulk,
-		      [BENCH_BURST] = sync_producer_burst },
-	.consumer = { [BENCH_SINGLE] = sync_consumer_single,
-		      [BENCH_BULK] = sync_consumer_burst,
-		      [BENCH_BURST] = sync_consumer_burst },
-	.drain = sync_get_burst,
-};
+/* RTS and HTS: the generic calls, which dispatch on the ring's sync type. */
+RTE_PTR_ADAPTER(bench_adapter_rte_sync, sync, rte_ring_enqueue,
+		rte_ring_dequeue, rte_ring_enqueue_bulk, rte_ring_enqueue_burst,
+		rte_ring_dequeue_burst)
 
 /* --- rte_ring_elem --------------------------------------------------------- */
 

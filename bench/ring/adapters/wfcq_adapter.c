@@ -159,11 +159,7 @@ static void *wfcq_producer(void *arg)
 	return NULL;
 }
 
-static void *wfcq_consumer(void *t)
-{
-	bench_consume(t, NULL, wfcq_get);
-	return NULL;
-}
+BENCH_THREAD_FN(wfcq_consumer, bench_consume, NULL, wfcq_get)
 
 const struct bench_adapter bench_adapter_wfcq = {
 	.create = wfcq_create,
