@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 96.4415 79.9071 112.497 95.1655 89.1857 101.089 101.629 95.5861 216.121 91.8298 82.6145 95.9482
-1 42.3915 6.41148 56.0806 NaN NaN NaN 40.7678 10.2704 50.8655 NaN NaN NaN
-2 96.0204 88.223 105.775 94.2364 79.4083 103.329 NaN NaN NaN NaN NaN NaN
-3 13.6108 10.1027 52.5804 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 20.3888 13.1743 22.7231 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 14.1969 12.1396 17.6539 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 100.266 95.2421 165.358 92.7927 87.4666 100.535 100.986 90.119 105.72 89.5022 81.8047 96.3886
+1 8.23098 5.64635 46.4608 NaN NaN NaN 41.8006 34.5783 51.3266 NaN NaN NaN
+2 102.254 89.0653 104.807 102.133 87.0566 111.025 NaN NaN NaN NaN NaN NaN
+3 11.1656 7.36359 44.5007 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 19.9092 11.3014 25.2432 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 16.1172 13.0796 22.0013 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 90.9907 74.9818 104.516 95.897 94.1066 103.03 103.074 99.0641 110.545 88.5134 77.092 93.9417
-1 8.26881 6.13935 10.3007 NaN NaN NaN 8.87869 7.32211 14.2335 NaN NaN NaN
-2 99.038 82.6178 111.529 89.451 82.6536 93.3912 NaN NaN NaN NaN NaN NaN
-3 10.6144 9.48273 11.9529 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 19.973 15.385 21.475 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 13.5698 9.10244 18.0057 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 96.3367 78.2953 104.71 91.773 85.6706 100.8 101.404 91.6181 109.464 93.9548 78.6991 99.5995
+1 6.94587 5.36608 9.64936 NaN NaN NaN 9.49006 6.48304 13.6637 NaN NaN NaN
+2 96.6148 73.3611 106.112 100.649 94.0699 104.814 NaN NaN NaN NaN NaN NaN
+3 9.7023 9.25988 11.0782 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 13.6047 8.67138 18.3009 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 12.3118 10.6515 14.2706 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 97.4723 89.7497 102.203 104.679 85.6532 208.011 104.504 95.0904 108.812 90.2967 77.8947 94.1267
-1 47.2793 9.40729 50.7794 NaN NaN NaN 35.2155 5.89884 50.2356 NaN NaN NaN
-2 99.6841 92.5134 107.658 91.801 88.298 108.758 NaN NaN NaN NaN NaN NaN
-3 23.0747 9.17527 47.8619 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 17.4763 13.8927 24.5223 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 12.419 9.71571 16.1603 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 86.4235 84.6509 107.489 100.372 85.1792 104.877 102.216 19.9462 108.418 87.4511 81.7212 91.834
+1 39.955 33.1661 45.4554 NaN NaN NaN 46.8375 7.72906 50.482 NaN NaN NaN
+2 99.0872 89.1493 104.522 94.4576 91.0597 101.133 NaN NaN NaN NaN NaN NaN
+3 27.9725 10.0653 49.6011 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 17.6909 14.2742 42.5246 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 15.3797 14.4695 25.3465 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 93.1618 80.2114 101.8 91.131 82.4454 174.298 102.785 91.861 106.268 86.8786 80.8697 92.243
-1 8.08309 6.24207 11.4817 NaN NaN NaN 8.83924 7.71703 12.4714 NaN NaN NaN
-2 100.418 93.4347 104.645 89.0257 81.8302 96.5458 NaN NaN NaN NaN NaN NaN
-3 10.3024 8.181 11.445 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 19.0958 11.6048 20.0213 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 13.9607 13.5325 16.7878 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 92.5152 89.1624 97.7848 93.4709 89.6987 101.409 103.411 99.4909 107.724 93.8548 83.8084 284.395
+1 7.91992 7.612 9.02817 NaN NaN NaN 8.68 7.23053 13.7443 NaN NaN NaN
+2 96.9507 80.458 114.592 95.3195 40.0371 98.87 NaN NaN NaN NaN NaN NaN
+3 9.5227 9.35589 11.8521 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 18.6244 8.40323 21.2604 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 16.8729 9.24792 20.5775 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 4.67245 3.35277 5.46872 3.15162 3.00097 3.94385 6.08609 5.35221 7.47875 3.90157 2.91576 6.88001
-1 1.90425 1.70967 2.25639 NaN NaN NaN 1.96292 1.17083 4.59311 NaN NaN NaN
-2 4.25626 3.84208 5.32785 3.69542 2.76785 4.79818 NaN NaN NaN NaN NaN NaN
-3 2.37823 2.0001 3.30434 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 1.69206 1.65167 1.88479 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 1.88077 1.74649 2.18928 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 6.48632 4.2863 6.75387 3.25718 3.05641 4.29408 5.33484 5.19816 7.25137 4.36569 3.62802 6.92795
+1 1.54711 0.90535 2.35867 NaN NaN NaN 2.5038 1.87385 3.42285 NaN NaN NaN
+2 4.76262 3.91357 5.76681 3.4619 2.99255 3.97093 NaN NaN NaN NaN NaN NaN
+3 2.10829 1.91874 2.76074 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 1.84044 1.74275 2.00015 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 1.67678 1.59909 1.89385 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: one token per call (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

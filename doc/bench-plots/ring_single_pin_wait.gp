@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 5.56558 3.45533 6.19041 3.25041 2.67875 4.28776 5.78029 5.37865 6.46362 5.39695 2.88109 16.9803
-1 1.0736 1.00985 1.2232 NaN NaN NaN 1.0636 1.01092 1.14997 NaN NaN NaN
-2 4.06863 3.80084 5.33698 3.48743 3.07039 4.70174 NaN NaN NaN NaN NaN NaN
-3 2.1631 1.84325 2.28268 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 1.84662 1.7211 1.90118 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 1.73135 1.55736 1.76319 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 5.27231 3.76909 7.0216 3.17303 2.7104 3.82376 6.11457 5.79449 6.94753 5.50024 3.57204 7.87054
+1 1.0682 0.97081 1.20576 NaN NaN NaN 1.10703 0.976668 1.12664 NaN NaN NaN
+2 4.9526 4.2456 16.6509 3.2981 3.23474 3.78137 NaN NaN NaN NaN NaN NaN
+3 2.27812 1.90479 2.3544 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 2.03348 1.72184 2.06676 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 1.76461 1.70732 1.94289 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: one token per call (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'
