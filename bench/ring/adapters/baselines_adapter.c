@@ -58,14 +58,7 @@
 		(void)local;                                                   \
 		return ring##_dequeue_burst(q, objs, n);                       \
 	}                                                                      \
-	BENCH_THREAD_FN(pfx##_producer_single, bench_produce, NULL,            \
-			pfx##_put_one)                                         \
-	BENCH_THREAD_FN(pfx##_consumer_single, bench_consume, NULL,            \
-			pfx##_get_one)                                         \
-	BENCH_THREAD_FN(pfx##_producer_bulk, bench_produce, NULL,              \
-			pfx##_put_bulk)                                        \
-	BENCH_THREAD_FN(pfx##_consumer_burst, bench_consume, NULL,             \
-			pfx##_get_burst)                                       \
+	BENCH_RING_THREADS(pfx)                                                \
 	const struct bench_adapter bench_adapter_##pfx = {                     \
 		.create = pfx##_create,                                        \
 		.destroy = pfx##_destroy,                                      \

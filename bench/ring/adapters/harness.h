@@ -243,6 +243,19 @@ static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
 	bench_consume_as(t, local, get, false);
 }
 
+/* The thread entry points pfx##_producer_single, _consumer_single,
+ * _producer_bulk and _consumer_burst of an adapter whose calls are
+ * pfx##_put_one, _get_one, _put_bulk and _get_burst (no local state). */
+#define BENCH_RING_THREADS(pfx)                                     \
+	BENCH_THREAD_FN(pfx##_producer_single, bench_produce, NULL, \
+			pfx##_put_one)                              \
+	BENCH_THREAD_FN(pfx##_consumer_single, bench_consume, NULL, \
+			pfx##_get_one)                              \
+	BENCH_THREAD_FN(pfx##_producer_bulk, bench_produce, NULL,   \
+			pfx##_put_bulk)                             \
+	BENCH_THREAD_FN(pfx##_consumer_burst, bench_consume, NULL,  \
+			pfx##_get_burst)
+
 /* The element rings' elements: @p esize bytes (a multiple of 8) at @p dst
  * that carry token @p tok in every word; bench_elem_token() gives it back
  * from the first and last word, or NULL if they differ (a torn element). */

@@ -117,16 +117,9 @@ static void rte_destroy(void *queue)
 		(void)local;                                                   \
 		return burst_deq(q, objs, n, NULL);                            \
 	}                                                                      \
-	BENCH_THREAD_FN(pfx##_producer_single, bench_produce, NULL,            \
-			pfx##_put_one)                                         \
-	BENCH_THREAD_FN(pfx##_consumer_single, bench_consume, NULL,            \
-			pfx##_get_one)                                         \
-	BENCH_THREAD_FN(pfx##_producer_bulk, bench_produce, NULL,              \
-			pfx##_put_bulk)                                        \
+	BENCH_RING_THREADS(pfx)                                                \
 	BENCH_THREAD_FN(pfx##_producer_burst, bench_produce, NULL,             \
 			pfx##_put_burst)                                       \
-	BENCH_THREAD_FN(pfx##_consumer_burst, bench_consume, NULL,             \
-			pfx##_get_burst)                                       \
 	const struct bench_adapter name = {                                    \
 		.create = rte_create,                                          \
 		.destroy = rte_destroy,                                        \
