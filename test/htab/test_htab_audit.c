@@ -25,6 +25,7 @@
 
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 #include <urcu/urcu-memb.h>
@@ -317,6 +318,7 @@ struct reuse_reader {
 	struct grain_htab *h;
 	struct obj *o;
 	_Atomic(int) *stop;
+	_Atomic(unsigned) *started; /* readers past their first batch */
 	unsigned long lookups, misses;
 };
 
@@ -335,6 +337,8 @@ static void *reuse_reader_main(void *arg)
 				r->misses++;
 		}
 		grain_rcu_read_unlock();
+		if (r->lookups == 64)
+			atomic_fetch_add(r->started, 1);
 	}
 	grain_rcu_unregister_thread();
 	return NULL;
@@ -348,6 +352,7 @@ Test(htab_audit, reused_arrays, .timeout = 120)
 	static struct obj o[REUSE_KEYS];
 	struct grain_alloc a = { lifo_alloc, lifo_free, &f };
 	_Atomic(int) stop = 0;
+	_Atomic(unsigned) started = 0;
 	struct reuse_reader rd[2];
 	pthread_t t[2];
 
@@ -368,11 +373,15 @@ Test(htab_audit, reused_arrays, .timeout = 120)
 		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 1), 0);
 	}
 	for (unsigned i = 0; i < 2; i++) {
-		rd[i] = (struct reuse_reader){ h, o, &stop, 0, 0 };
+		rd[i] = (struct reuse_reader){ h, o, &stop, &started, 0, 0 };
 		cr_assert_eq(pthread_create(&t[i], NULL, reuse_reader_main,
 					    &rd[i]),
 			     0);
 	}
+	/* The resizes begin once both readers are reading, however late
+	 * the scheduler runs them. */
+	while (atomic_load(&started) < 2)
+		sched_yield();
 	unsigned sizes[] = { 16, 256, 32, 512, 64 };
 	for (unsigned round = 0; round < 400; round++) {
 		cr_assert_eq(grain_htab_resize(h, sizes[round % 5]), 0);
