@@ -63,6 +63,7 @@
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -834,6 +835,22 @@ struct live_tx {
 	/* Written by the transmit thread only, read by any. */
 	_Atomic(uint64_t) frames, bytes, oversize, truncated, runt,
 		wrong_format, errors, unsent;
+	struct tx_kicker *kicker; /* live_tx_kicker_start(), or NULL */
+};
+
+/* The thread that sends each burst for the transmit thread, once
+ * live_tx_kicker_start() has started it. */
+struct tx_kicker {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	/* Bursts handed over (the transmit thread's) and whether the
+	 * kicker is asleep or about to be (the kicker's): K1 and K2 below. */
+	_Atomic(uint64_t) bursts;
+	_Atomic(bool) idle;
+	bool stop; /* under lock */
+	bool running;
+	_Atomic(uint64_t) errors; /* the kicker's failed send() calls */
 };
 
 static struct tpacket2_hdr *tx_slot(struct live_tx *tx, unsigned i)
@@ -889,10 +906,18 @@ static void tx_buffers(struct live_tx *tx)
 	(void)setsockopt(tx->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
 
+static void tx_kicker_stop(struct live_tx *tx);
+
 void live_tx_close(struct live_tx *tx)
 {
 	if (tx == NULL)
 		return;
+	tx_kicker_stop(tx);
+	if (tx->kicker != NULL) {
+		pthread_cond_destroy(&tx->kicker->cond);
+		pthread_mutex_destroy(&tx->kicker->lock);
+		free(tx->kicker);
+	}
 	ring_unmap(tx->fd, tx->map, tx->map_len);
 	free(tx);
 }
@@ -1011,13 +1036,128 @@ unsigned live_tx_frame_size(const struct live_tx *tx)
 
 /* One send() without waiting: the kernel queues every slot marked for
  * sending, in order, as long as the socket's send buffer has room, and
- * gives each back when the device is done with it. */
+ * gives each back when the device is done with it. @return false if it
+ * failed for another reason than a full buffer or a signal. */
+static bool tx_send_now(int fd)
+{
+	return send(fd, NULL, 0, MSG_DONTWAIT) >= 0 || errno == EAGAIN ||
+	       errno == EINTR || errno == ENOBUFS;
+}
+
 static void tx_send(struct live_tx *tx)
 {
-	if (send(tx->fd, NULL, 0, MSG_DONTWAIT) < 0 && errno != EAGAIN &&
-	    errno != EINTR && errno != ENOBUFS)
+	if (!tx_send_now(tx->fd))
 		bump(&tx->errors, 1);
 	tx->pending = 0;
+}
+
+/* --- The kicker ------------------------------------------------------------ */
+
+/*
+ * The send() of a burst does the kernel's whole transmit: it copies each
+ * frame into socket buffers and, on veth, runs the receiving side too.
+ * Done by the thread that fills the ring, that work and the filling take
+ * turns; done by a kicker thread, they overlap on two CPUs. The transmit
+ * thread hands a burst over by counting it in `bursts` (K2: a seq_cst
+ * add, then a seq_cst load of `idle`); the kicker, finding no new burst,
+ * stores `idle` (K1: seq_cst) before it looks at `bursts` again under
+ * the lock. In the one total order of those four accesses either the
+ * kicker sees the new count or the transmit thread sees it idle and
+ * signals under the lock, so no burst waits for a later one. (Nothing
+ * would be lost either way: the transmit thread kicks for itself when it
+ * waits for a free slot and when it drains, and the kernel serializes
+ * senders on a ring.)
+ */
+static void *tx_kicker_main(void *arg)
+{
+	struct live_tx *tx = arg;
+	struct tx_kicker *k = tx->kicker;
+	uint64_t seen = 0;
+
+	for (;;) {
+		uint64_t n =
+			atomic_load_explicit(&k->bursts, memory_order_relaxed);
+		if (n != seen) {
+			seen = n;
+			if (!tx_send_now(tx->fd))
+				bump(&k->errors, 1);
+			continue;
+		}
+		/* K1: pairs with K2 in tx_hand_over(). */
+		atomic_store_explicit(&k->idle, true, memory_order_seq_cst);
+		pthread_mutex_lock(&k->lock);
+		while (!k->stop &&
+		       atomic_load_explicit(&k->bursts, memory_order_seq_cst) ==
+			       seen)
+			pthread_cond_wait(&k->cond, &k->lock);
+		bool stop = k->stop;
+		pthread_mutex_unlock(&k->lock);
+		atomic_store_explicit(&k->idle, false, memory_order_relaxed);
+		if (stop && atomic_load_explicit(&k->bursts,
+						 memory_order_relaxed) == seen)
+			return NULL;
+	}
+}
+
+/* Transmit thread: the burst just published goes to the kicker. */
+static void tx_hand_over(struct live_tx *tx)
+{
+	struct tx_kicker *k = tx->kicker;
+
+	tx->pending = 0;
+	/* K2: pairs with K1 in tx_kicker_main(). */
+	atomic_fetch_add_explicit(&k->bursts, 1, memory_order_seq_cst);
+	if (atomic_load_explicit(&k->idle, memory_order_seq_cst)) {
+		pthread_mutex_lock(&k->lock);
+		pthread_cond_signal(&k->cond);
+		pthread_mutex_unlock(&k->lock);
+	}
+}
+
+int live_tx_kicker_start(struct live_tx *tx)
+{
+	struct tx_kicker *k = tx->kicker;
+	int rc;
+
+	if (k != NULL && k->running)
+		return -EBUSY;
+	if (k == NULL) {
+		k = calloc(1, sizeof(*k));
+		if (k == NULL)
+			return -ENOMEM;
+		if (pthread_mutex_init(&k->lock, NULL) != 0) {
+			free(k);
+			return -ENOMEM;
+		}
+		if (pthread_cond_init(&k->cond, NULL) != 0) {
+			pthread_mutex_destroy(&k->lock);
+			free(k);
+			return -ENOMEM;
+		}
+		tx->kicker = k;
+	}
+	k->stop = false;
+	rc = pthread_create(&k->thread, NULL, tx_kicker_main, tx);
+	if (rc != 0)
+		return -rc;
+	k->running = true;
+	return 0;
+}
+
+/* Transmit thread: every burst handed over is sent, then the kicker ends;
+ * the transmit thread kicks for itself again. */
+static void tx_kicker_stop(struct live_tx *tx)
+{
+	struct tx_kicker *k = tx->kicker;
+
+	if (k == NULL || !k->running)
+		return;
+	pthread_mutex_lock(&k->lock);
+	k->stop = true;
+	pthread_cond_signal(&k->cond);
+	pthread_mutex_unlock(&k->lock);
+	pthread_join(k->thread, NULL);
+	k->running = false;
 }
 
 bool live_tx_pending(struct live_tx *tx)
@@ -1180,8 +1320,12 @@ static void tx_publish(struct live_tx *tx, uint32_t len)
 	tx->head = tx->head + 1 == tx->nframes ? 0 : tx->head + 1;
 	bump(&tx->frames, 1);
 	bump(&tx->bytes, len);
-	if (++tx->pending >= TX_KICK_BATCH)
-		tx_send(tx);
+	if (++tx->pending >= TX_KICK_BATCH) {
+		if (tx->kicker != NULL && tx->kicker->running)
+			tx_hand_over(tx);
+		else
+			tx_send(tx);
+	}
 }
 
 void live_tx_put(struct live_tx *tx, struct reasm_out *out)
@@ -1241,6 +1385,8 @@ void live_tx_drain(struct live_tx *tx)
 {
 	uint64_t deadline = live_mono_ns() + TX_DRAIN_NS;
 
+	tx_kicker_stop(tx);
+
 	for (;;) {
 		unsigned busy = 0;
 
@@ -1272,6 +1418,9 @@ void live_tx_counters(const struct live_tx *tx, struct live_stats *ls)
 		atomic_load_explicit(&tx->wrong_format, memory_order_relaxed);
 	ls->tx_errors +=
 		atomic_load_explicit(&tx->errors, memory_order_relaxed);
+	if (tx->kicker != NULL)
+		ls->tx_errors += atomic_load_explicit(&tx->kicker->errors,
+						      memory_order_relaxed);
 	ls->tx_unsent +=
 		atomic_load_explicit(&tx->unsent, memory_order_relaxed);
 }

@@ -242,6 +242,16 @@ void live_tx_sink(struct live_tx *tx, struct reasm_sink *sink);
  * taken (one send(), if there is anything). */
 void live_tx_kick(struct live_tx *tx);
 
+/* Transmit thread, before it queues frames: start a thread that makes the
+ * send() of each burst from then on, so that the kernel's transmit work
+ * (copying every frame, and on veth the receiving side) runs beside the
+ * filling of the ring instead of taking turns with it. live_tx_drain()
+ * and live_tx_close() stop it, after it has sent every burst it was
+ * given. @return 0; -EBUSY if it runs already; -ENOMEM, or a
+ * pthread_create() error as -errno: then nothing changed and each burst
+ * is sent by the transmit thread, as without this call. */
+int live_tx_kicker_start(struct live_tx *tx);
+
 /* Any thread: one send() without waiting, which sends whatever slots are
  * marked for sending; nothing is counted and the transmit thread's state
  * is not touched. For a transmit thread that may block elsewhere (on its

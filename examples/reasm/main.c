@@ -80,6 +80,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <netinet/ether.h>
@@ -1348,6 +1349,24 @@ static bool same_file(const char *read_path, const char *write_path)
 	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* Linux's pipe resize (fcntl.h defines it only with _GNU_SOURCE). */
+#ifndef F_SETPIPE_SZ
+#define F_SETPIPE_SZ 1031
+#endif
+
+/* A pipe holds 64 KiB by default: less than one 64 KiB frame and its
+ * record header, so the writer of the capture could never get a frame
+ * ahead of the reader, and the two would take turns. Ask for room for a
+ * few (pipe-max-size allows 1 MiB without privileges); a refusal or
+ * another kind of input changes nothing. */
+static void widen_pipe(FILE *f)
+{
+	struct stat st;
+
+	if (f != NULL && fstat(fileno(f), &st) == 0 && S_ISFIFO(st.st_mode))
+		(void)fcntl(fileno(f), F_SETPIPE_SZ, 1 << 20);
+}
+
 /* Opens the capture file IN and checks its link type. @return 0 or 2. */
 static int open_read(struct run *rn)
 {
@@ -1361,6 +1380,7 @@ static int open_read(struct run *rn)
 		pcap_errorf(o->read_path, errbuf);
 		return 2;
 	}
+	widen_pipe(pcap_file(rn->in));
 	dlt = pcap_datalink(rn->in);
 	if (!reasm_link_supported(dlt)) {
 		const char *name = pcap_datalink_val_to_name(dlt);
@@ -1786,6 +1806,14 @@ static int start_live(struct run *rn)
 		}
 		live_tx_sink(rn->tx, &rn->sink);
 		rn->single.sink = &rn->sink;
+		/* Reading the input and the kernel's transmit then overlap;
+		 * without the kicker the reader sends each burst itself. */
+		rc = live_tx_kicker_start(rn->tx);
+		if (rc != 0)
+			fprintf(stderr,
+				"reasm: no transmit thread (%s): the reader "
+				"sends each burst itself\n",
+				strerror(-rc));
 	}
 	if (rn->opt.read_path != NULL) {
 		if (thread_start(&rn->reader, reader_main, rn,
@@ -1993,7 +2021,8 @@ static int run_live(struct run *rn, bool *ran)
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
 	status = open_live(rn);
-	/* One thread from a file to the ring: no workers, no writer. */
+	/* One thread from a file to the ring: no workers, no writer (only
+	 * the kicker, which makes the ring's send() calls). */
 	rn->direct = status == 0 && rn->opt.read_path != NULL &&
 		     rn->tx != NULL && rn->opt.threads == 1;
 	if (status == 0 && !rn->direct)
