@@ -363,7 +363,8 @@ static int check_config(const struct grain_htab_config *cfg,
 	if (!is_pow2(stripes) || stripes > HTAB_MAX_STRIPES ||
 	    !is_pow2(buckets) || buckets > HTAB_MAX_BUCKETS ||
 	    cfg->mem_high > INT64_MAX / 4 || cfg->mem_low > cfg->mem_high ||
-	    cfg->mem_batch > INT32_MAX)
+	    cfg->mem_batch > INT32_MAX ||
+	    cfg->reclaim_batch > GRAIN_HTAB_RECLAIM_BATCH_MAX)
 		return -EINVAL;
 	return 0;
 }
@@ -411,6 +412,8 @@ static void apply_config(struct grain_htab *h,
 				 : INT64_MAX;
 	h->ttl = cfg->ttl;
 	h->flags = cfg->flags;
+	h->reclaim_batch = cfg->reclaim_batch ? cfg->reclaim_batch
+					      : GRAIN_IMPL_HTAB_RECLAIM_BATCH;
 	/* Batches wait for call_rcu only: without RCU readers nodes go back
 	 * at once, and ops.defer takes them one by one. */
 	if ((h->flags & GRAIN_HTAB_NO_RCU) || h->ops.defer != NULL)

@@ -152,10 +152,13 @@
  * Reclaim batches: each call_rcu costs a shared enqueue (and on 2 cores a
  * cache-line transfer), so the nodes one lock hold retires go to RCU with
  * one call. With GRAIN_HTAB_BATCH_RECLAIM removed nodes also wait, under
- * their stripe lock, until 32 have gathered; a node may then wait
- * indefinitely for its batch: grain_htab_reclaim_flush() sends every
- * partial batch (destroy does too). A flavour's rcu_barrier covers only
- * what was flushed.
+ * their stripe lock, until config.reclaim_batch (32) have gathered; a node
+ * may then wait indefinitely for its batch: grain_htab_reclaim_flush()
+ * sends every partial batch (destroy does too). A flavour's rcu_barrier
+ * covers only what was flushed. Up to stripes * (reclaim_batch - 1)
+ * removed nodes wait so; a larger batch means fewer grace periods (with
+ * the memb flavour each is a membarrier call that interrupts every thread
+ * of the process) for that much memory held.
  *
  * RCU flavours: config.rcu_flavor names the liburcu flavour whose grace
  * periods protect the table's readers (&urcu_memb_flavor, the default when
@@ -220,12 +223,15 @@ enum grain_htab_policy {
  * unlock, and threads need no RCU registration. */
 #define GRAIN_HTAB_NO_RCU 0x1u
 
-/** Removed nodes go to RCU in batches: a stripe gathers 32 of them under
- * its lock and hands them to one call_rcu, instead of one call each; see
- * grain_htab_reclaim_flush(). Only for RCU tables without ops.defer
+/** Removed nodes go to RCU in batches: a stripe gathers
+ * config.reclaim_batch (32) of them under its lock and hands them to one
+ * call_rcu, instead of one call each; see grain_htab_reclaim_flush(). Only for RCU tables without ops.defer
  * (ignored otherwise). Evicted and expired nodes always go in batches of
  * whatever one lock hold retired. */
 #define GRAIN_HTAB_BATCH_RECLAIM 0x2u
+
+/** The largest config.reclaim_batch. */
+#define GRAIN_HTAB_RECLAIM_BATCH_MAX 4096u
 
 /** Stripes an eviction step compares (section 3). */
 #define GRAIN_HTAB_EVICT_SAMPLE 4u
@@ -276,6 +282,9 @@ struct grain_htab_config {
 	const struct grain_hash_key *secret; /**< NULL: random per table */
 	/** The liburcu flavour of the table's readers (NULL: urcu-memb). */
 	const struct rcu_flavor_struct *rcu_flavor;
+	/** GRAIN_HTAB_BATCH_RECLAIM: removed nodes a stripe gathers per
+	 * call_rcu, 1 to GRAIN_HTAB_RECLAIM_BATCH_MAX (32; section 2). */
+	unsigned reclaim_batch;
 };
 
 /** A held stripe lock: filled by grain_htab_lock(), ended by
@@ -339,8 +348,9 @@ struct grain_htab_params {
 /**
  * grain_htab_create - make an empty table.
  * @return 0; -EINVAL (NULL, ops.hash or ops.eq missing, a size not a power
- *         of two or out of range, mem_low > mem_high, unknown flags or
- *         policy, an allocation hook without its partner); -ENOMEM.
+ *         of two or out of range, mem_low > mem_high, reclaim_batch >
+ *         GRAIN_HTAB_RECLAIM_BATCH_MAX, unknown flags or policy, an
+ *         allocation hook without its partner); -ENOMEM.
  *         *htabp is untouched on error.
  * Thread safety: any thread.
  */

@@ -972,15 +972,20 @@ static unsigned reclaimed_of(struct obj *o, unsigned n)
 	return sum;
 }
 
-Test(htab_rcu, batched_reclaim)
+/* One batch size: @p cfg_batch in the config (0: the default), @p B what
+ * it comes to (more than the 5 the test leaves batched). */
+static void batched_reclaim_case(unsigned cfg_batch, unsigned B)
 {
-	enum { B = 32, N = 2 * B + 5 };
-	static struct obj o[N];
+	static struct obj o[2 * 64 + 5];
+	const unsigned N = 2 * B + 5;
+	cr_assert(B > 5 && N <= sizeof(o) / sizeof(o[0]));
+	memset(o, 0, sizeof(o));
 	struct ledger l;
 	ledger_init(&l);
 	struct grain_htab_config c =
 		ledger_config(&l, GRAIN_HTAB_BATCH_RECLAIM);
 	c.stripes = 1;
+	c.reclaim_batch = cfg_batch;
 	grain_rcu_register_thread();
 	struct grain_htab *h = make(&c);
 
@@ -1036,6 +1041,29 @@ Test(htab_rcu, batched_reclaim)
 		     (unsigned long)(N - B - 8));
 	grain_htab_reclaim_flush(NULL); /* no-op */
 	grain_rcu_unregister_thread();
+}
+
+Test(htab_rcu, batched_reclaim)
+{
+	batched_reclaim_case(0, 32); /* the default */
+	batched_reclaim_case(8, 8);
+	batched_reclaim_case(64, 64);
+}
+
+Test(htab_rcu, reclaim_batch_bounds)
+{
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c =
+		ledger_config(&l, GRAIN_HTAB_BATCH_RECLAIM);
+	struct grain_htab *h = NULL;
+
+	c.reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX + 1;
+	cr_assert_eq(grain_htab_create(&h, &c, NULL), -EINVAL);
+	cr_assert_null(h, "untouched on error");
+	c.reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX;
+	cr_assert_eq(grain_htab_create(&h, &c, NULL), 0);
+	grain_htab_destroy(h);
 }
 
 /* ops.defer: the user's own grace-period machinery. The first two

@@ -18,7 +18,7 @@
  *   grain-rcu/256 (RCU table, GRAIN_HTAB_BATCH_RECLAIM): lookups
  *   grain_htab_lookup_fast between liburcu-memb's inline read_lock and
  *   read_unlock, taking no lock; inserts and removes as above; removed
- *   nodes go to call_rcu 32 at a time.
+ *   nodes go to call_rcu 256 at a time (config.reclaim_batch).
  *
  * Churn: mem_high = mem_low = BENCH_HTAB_CHURN_LIMIT with policy EVICT,
  * so the unlock of every insert into the full table evicts the least
@@ -64,11 +64,15 @@ int bench_htab_grain_create(void **tablep, enum bench_htab_impl impl,
 	 * population at about two entries a bucket, below max_load (3), so
 	 * no table resizes, while it is filled or during a run. */
 	cfg.buckets = BENCH_HTAB_BUCKETS / 2u / info->stripes;
-	/* RCU tables send removed nodes to call_rcu 32 at a time, as a
-	 * daemon with frequent removes would configure them. */
+	/* RCU tables send removed nodes to call_rcu 256 at a time (a
+	 * stripe holds up to 255 removed nodes back, about 13% of the
+	 * population at 256 stripes), as a daemon with frequent removes
+	 * would configure them: fewer grace periods, each of which is a
+	 * membarrier call with the memb flavour (bench/NOTES.md). */
 	cfg.flags = info->rcu_lookups ? GRAIN_HTAB_BATCH_RECLAIM
 				      : GRAIN_HTAB_NO_RCU;
 	cfg.rcu_flavor = flavor;
+	cfg.reclaim_batch = 256;
 	/* Every feature on: the LRU and the byte accounting always are; the
 	 * mixed workloads also get a TTL (stamps are 0: nothing expires,
 	 * but every insert checks its stripe's oldest entry) and a high

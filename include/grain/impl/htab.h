@@ -138,7 +138,7 @@ _Static_assert(offsetof(struct grain_impl_htab_stripe, shrink_at) + 4 <=
 	       "the lock holder's fields share the lock's cache line");
 
 /* Removed nodes a GRAIN_HTAB_BATCH_RECLAIM stripe gathers before it hands
- * them to RCU with one call_rcu. */
+ * them to RCU with one call_rcu, unless config.reclaim_batch says. */
 #define GRAIN_IMPL_HTAB_RECLAIM_BATCH 32u
 
 struct grain_htab {
@@ -150,6 +150,7 @@ struct grain_htab {
 	void *ctx;
 	struct grain_hash_key secret;
 	uint32_t max_chain, max_load, min_buckets, flags;
+	uint32_t reclaim_batch; /* GRAIN_HTAB_BATCH_RECLAIM's batch */
 	int64_t mem_high, mem_low, mem_batch;
 	int64_t mem_fold;    /* each remainder folds at this: mem_batch / 2 */
 	int64_t evict_above; /* mem_high with policy EVICT, else INT64_MAX */
@@ -661,7 +662,8 @@ grain_impl_htab_take_batch(struct grain_impl_htab_stripe *st)
 /* Move the node just pushed on *@retired (removed: no callback is due) to
  * the stripe's reclaim batch; once the batch is full, hand all of it back
  * to *@retired, for one call_rcu after the unlock. Under the stripe lock. */
-static inline void grain_impl_htab_batch(struct grain_impl_htab_stripe *st,
+static inline void grain_impl_htab_batch(const struct grain_htab *h,
+					 struct grain_impl_htab_stripe *st,
 					 struct grain_hnode **retired)
 {
 	struct grain_hnode *n = *retired;
@@ -671,7 +673,7 @@ static inline void grain_impl_htab_batch(struct grain_impl_htab_stripe *st,
 	if (st->batch == NULL)
 		st->batch_tail = n;
 	st->batch = n;
-	if (++st->nbatch >= GRAIN_IMPL_HTAB_RECLAIM_BATCH) {
+	if (++st->nbatch >= h->reclaim_batch) {
 		st->batch_tail->next = *retired;
 		*retired = grain_impl_htab_take_batch(st);
 	}
@@ -688,7 +690,7 @@ static inline void grain_impl_htab_retire_at(struct grain_htab *h,
 	grain_impl_htab_unlink_at(st, b, i, n, why, retired);
 	grain_impl_htab_add_bytes(h, st, -(int64_t)n->charge);
 	if ((h->flags & GRAIN_HTAB_BATCH_RECLAIM) && why == GRAIN_HTAB_REMOVED)
-		grain_impl_htab_batch(st, retired);
+		grain_impl_htab_batch(h, st, retired);
 }
 
 /* As grain_impl_htab_retire_at(), finding @n's slot first. */
