@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 100.266 95.2421 165.358 92.7927 87.4666 100.535 100.986 90.119 105.72 89.5022 81.8047 96.3886
-1 8.23098 5.64635 46.4608 NaN NaN NaN 41.8006 34.5783 51.3266 NaN NaN NaN
-2 102.254 89.0653 104.807 102.133 87.0566 111.025 NaN NaN NaN NaN NaN NaN
-3 11.1656 7.36359 44.5007 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 19.9092 11.3014 25.2432 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 16.1172 13.0796 22.0013 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 208.412 160.006 264.835 183.909 88.1513 240.594 221.66 84.1667 241.634 174.116 85.3125 210.284
+1 41.4006 32.9394 125.764 NaN NaN NaN 32.8531 30.5111 37.7351 NaN NaN NaN
+2 162.479 81.3709 223.735 142.011 68.5003 218.604 NaN NaN NaN NaN NaN NaN
+3 41.0365 34.5146 53.1861 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 46.0121 21.4842 53.2265 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 44.1446 22.41 66.4086 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

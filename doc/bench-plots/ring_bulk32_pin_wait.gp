@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 96.3367 78.2953 104.71 91.773 85.6706 100.8 101.404 91.6181 109.464 93.9548 78.6991 99.5995
-1 6.94587 5.36608 9.64936 NaN NaN NaN 9.49006 6.48304 13.6637 NaN NaN NaN
-2 96.6148 73.3611 106.112 100.649 94.0699 104.814 NaN NaN NaN NaN NaN NaN
-3 9.7023 9.25988 11.0782 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 13.6047 8.67138 18.3009 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 12.3118 10.6515 14.2706 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 239.787 89.9528 254.734 167.027 141.318 241.095 149.964 81.8997 267.511 179.66 66.1504 311.92
+1 32.3652 19.3783 38.0387 NaN NaN NaN 35.2232 26.5814 37.1772 NaN NaN NaN
+2 100.507 91.1936 260.435 151.394 60.1399 219.383 NaN NaN NaN NaN NaN NaN
+3 42.7426 26.2735 52.9034 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 40.6425 17.9246 50.1593 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 32.1129 19.8106 60.6843 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

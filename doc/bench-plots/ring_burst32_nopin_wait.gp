@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 86.4235 84.6509 107.489 100.372 85.1792 104.877 102.216 19.9462 108.418 87.4511 81.7212 91.834
-1 39.955 33.1661 45.4554 NaN NaN NaN 46.8375 7.72906 50.482 NaN NaN NaN
-2 99.0872 89.1493 104.522 94.4576 91.0597 101.133 NaN NaN NaN NaN NaN NaN
-3 27.9725 10.0653 49.6011 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 17.6909 14.2742 42.5246 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 15.3797 14.4695 25.3465 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 139.487 66.6207 154.279 174.214 67.445 215.082 160.546 145.59 182.54 124.108 58.7348 220.618
+1 59.1387 30.7118 93.9741 NaN NaN NaN 56.8205 24.5109 113.939 NaN NaN NaN
+2 97.048 73.9221 167.32 115.48 71.5624 241.51 NaN NaN NaN NaN NaN NaN
+3 39.3114 33.1941 69.3454 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 40.9473 22.8988 52.8313 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 40.9684 21.4439 49.3631 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

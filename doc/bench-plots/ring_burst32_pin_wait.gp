@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 92.5152 89.1624 97.7848 93.4709 89.6987 101.409 103.411 99.4909 107.724 93.8548 83.8084 284.395
-1 7.91992 7.612 9.02817 NaN NaN NaN 8.68 7.23053 13.7443 NaN NaN NaN
-2 96.9507 80.458 114.592 95.3195 40.0371 98.87 NaN NaN NaN NaN NaN NaN
-3 9.5227 9.35589 11.8521 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 18.6244 8.40323 21.2604 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 16.8729 9.24792 20.5775 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 101.852 43.0713 159.261 171.166 75.1853 198.235 198.255 73.6312 239.625 129.378 84.4996 226.092
+1 23.1785 16.1904 27.4185 NaN NaN NaN 31.5778 17.3586 33.8136 NaN NaN NaN
+2 151.331 136.117 199.986 171.251 61.0339 234.255 NaN NaN NaN NaN NaN NaN
+3 38.6728 26.3043 55.7947 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 30.4031 19.7733 45.3547 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 48.8005 22.0544 59.2628 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 6.48632 4.2863 6.75387 3.25718 3.05641 4.29408 5.33484 5.19816 7.25137 4.36569 3.62802 6.92795
-1 1.54711 0.90535 2.35867 NaN NaN NaN 2.5038 1.87385 3.42285 NaN NaN NaN
-2 4.76262 3.91357 5.76681 3.4619 2.99255 3.97093 NaN NaN NaN NaN NaN NaN
-3 2.10829 1.91874 2.76074 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 1.84044 1.74275 2.00015 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 1.67678 1.59909 1.89385 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 11.9585 4.03136 12.2296 6.83848 3.41935 7.28949 8.59025 4.38926 12.8888 8.1347 7.43432 10.8286
+1 1.8887 0.927322 4.70418 NaN NaN NaN 2.73617 2.5631 4.49107 NaN NaN NaN
+2 10.8347 3.45988 16.3621 6.77809 4.04525 7.56616 NaN NaN NaN NaN NaN NaN
+3 2.93696 1.71931 3.61455 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 2.43773 1.30941 2.95958 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 1.90285 0.948713 2.72522 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: one token per call (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

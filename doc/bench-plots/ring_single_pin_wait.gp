@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 5.27231 3.76909 7.0216 3.17303 2.7104 3.82376 6.11457 5.79449 6.94753 5.50024 3.57204 7.87054
-1 1.0682 0.97081 1.20576 NaN NaN NaN 1.10703 0.976668 1.12664 NaN NaN NaN
-2 4.9526 4.2456 16.6509 3.2981 3.23474 3.78137 NaN NaN NaN NaN NaN NaN
-3 2.27812 1.90479 2.3544 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 2.03348 1.72184 2.06676 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 1.76461 1.70732 1.94289 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 4.56452 4.15557 13.0853 4.1212 3.93426 7.72692 11.8338 4.35333 14 8.2899 4.90784 10.1354
+1 0.998545 0.591942 1.38846 NaN NaN NaN 1.09466 0.65943 1.35881 NaN NaN NaN
+2 12.2043 3.82467 12.6577 7.19506 6.43969 20.2619 NaN NaN NaN NaN NaN NaN
+3 2.48797 1.50194 4.03609 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 2.48047 2.11196 2.82156 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 1.36953 1.20067 2.79515 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: one token per call (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'
