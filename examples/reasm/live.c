@@ -1116,30 +1116,32 @@ static void tx_hand_over(struct live_tx *tx)
 
 int live_tx_kicker_start(struct live_tx *tx)
 {
-	struct tx_kicker *k = tx->kicker;
+	struct tx_kicker *k;
 	int rc;
 
-	if (k != NULL && k->running)
+	if (tx->kicker != NULL)
 		return -EBUSY;
-	if (k == NULL) {
-		k = calloc(1, sizeof(*k));
-		if (k == NULL)
-			return -ENOMEM;
-		if (pthread_mutex_init(&k->lock, NULL) != 0) {
-			free(k);
-			return -ENOMEM;
-		}
-		if (pthread_cond_init(&k->cond, NULL) != 0) {
-			pthread_mutex_destroy(&k->lock);
-			free(k);
-			return -ENOMEM;
-		}
-		tx->kicker = k;
+	k = calloc(1, sizeof(*k));
+	if (k == NULL)
+		return -ENOMEM;
+	if (pthread_mutex_init(&k->lock, NULL) != 0) {
+		free(k);
+		return -ENOMEM;
 	}
-	k->stop = false;
+	if (pthread_cond_init(&k->cond, NULL) != 0) {
+		pthread_mutex_destroy(&k->lock);
+		free(k);
+		return -ENOMEM;
+	}
+	tx->kicker = k;
 	rc = pthread_create(&k->thread, NULL, tx_kicker_main, tx);
-	if (rc != 0)
+	if (rc != 0) {
+		tx->kicker = NULL;
+		pthread_cond_destroy(&k->cond);
+		pthread_mutex_destroy(&k->lock);
+		free(k);
 		return -rc;
+	}
 	k->running = true;
 	return 0;
 }

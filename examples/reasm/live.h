@@ -247,9 +247,10 @@ void live_tx_kick(struct live_tx *tx);
  * (copying every frame, and on veth the receiving side) runs beside the
  * filling of the ring instead of taking turns with it. live_tx_drain()
  * and live_tx_close() stop it, after it has sent every burst it was
- * given. @return 0; -EBUSY if it runs already; -ENOMEM, or a
- * pthread_create() error as -errno: then nothing changed and each burst
- * is sent by the transmit thread, as without this call. */
+ * given; it is not started again. @return 0; -EBUSY if it was started
+ * before; -ENOMEM, or a pthread_create() error as -errno: then nothing
+ * changed and each burst is sent by the transmit thread, as without this
+ * call. */
 int live_tx_kicker_start(struct live_tx *tx);
 
 /* Any thread: one send() without waiting, which sends whatever slots are

@@ -1810,10 +1810,9 @@ static int start_live(struct run *rn)
 		 * without the kicker the reader sends each burst itself. */
 		rc = live_tx_kicker_start(rn->tx);
 		if (rc != 0)
-			fprintf(stderr,
-				"reasm: no transmit thread (%s): the reader "
-				"sends each burst itself\n",
-				strerror(-rc));
+			errorf("no transmit thread (%s): the reader sends "
+			       "each burst itself",
+			       strerror(-rc));
 	}
 	if (rn->opt.read_path != NULL) {
 		if (thread_start(&rn->reader, reader_main, rn,

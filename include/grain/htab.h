@@ -225,9 +225,9 @@ enum grain_htab_policy {
 
 /** Removed nodes go to RCU in batches: a stripe gathers
  * config.reclaim_batch (32) of them under its lock and hands them to one
- * call_rcu, instead of one call each; see grain_htab_reclaim_flush(). Only for RCU tables without ops.defer
- * (ignored otherwise). Evicted and expired nodes always go in batches of
- * whatever one lock hold retired. */
+ * call_rcu, instead of one call each; see grain_htab_reclaim_flush().
+ * Only for RCU tables without ops.defer (ignored otherwise). Evicted and
+ * expired nodes always go in batches of whatever one lock hold retired. */
 #define GRAIN_HTAB_BATCH_RECLAIM 0x2u
 
 /** The largest config.reclaim_batch. */

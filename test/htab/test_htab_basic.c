@@ -979,7 +979,6 @@ static void batched_reclaim_case(unsigned cfg_batch, unsigned B)
 	static struct obj o[2 * 64 + 5];
 	const unsigned N = 2 * B + 5;
 	cr_assert(B > 5 && N <= sizeof(o) / sizeof(o[0]));
-	memset(o, 0, sizeof(o));
 	struct ledger l;
 	ledger_init(&l);
 	struct grain_htab_config c =
