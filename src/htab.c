@@ -43,7 +43,7 @@ static char barrier_token;	  /* reclaims -> grain_rcu_barrier() */
  * once it is retired. */
 static void set_owner(struct grain_hnode *n, struct grain_htab *h)
 {
-	n->stamp = (uint64_t)(uintptr_t)h;
+	grain_impl_htab_set_owner(n, h);
 }
 
 static struct grain_htab *owner_of(const struct grain_hnode *n)
@@ -119,6 +119,24 @@ static void rcu_done(struct rcu_head *head)
 	HTAB_TSAN_RELEASE(&barrier_token);
 }
 
+/* Hand retired @list (linked through next, at least one node), whose
+ * nodes name their owner, to one call_rcu. */
+static void call_rcu_list(struct grain_htab *h, struct grain_hnode *list)
+{
+	/* The rcu_head overlays the first node's links: keep the rest in
+	 * its hash, dead once the node is retired. */
+	list->hash = (uint64_t)(uintptr_t)list->next;
+#if GRAIN_TSAN
+	/* Each node's release (for the reclaim's acquire) follows the last
+	 * read of it here. */
+	for (struct grain_hnode *n = list, *nx; n != NULL; n = nx) {
+		nx = n->next;
+		HTAB_TSAN_RELEASE(n);
+	}
+#endif
+	h->flavor->update_call_rcu((struct rcu_head *)(void *)list, rcu_done);
+}
+
 /* Hand retired @list (linked through next, at least one node) to RCU:
  * one call_rcu for all of it, or ops.defer for each node. */
 static void defer_list(struct grain_htab *h, struct grain_hnode *list)
@@ -135,15 +153,9 @@ static void defer_list(struct grain_htab *h, struct grain_hnode *list)
 		}
 		return;
 	}
-	/* The rcu_head overlays the first node's links: keep the rest in
-	 * its hash, dead once the node is retired. */
-	list->hash = (uint64_t)(uintptr_t)list->next;
-	for (struct grain_hnode *n = list, *nx; n != NULL; n = nx) {
-		nx = n->next; /* the last read of the node before its release */
+	for (struct grain_hnode *n = list; n != NULL; n = n->next)
 		set_owner(n, h);
-		HTAB_TSAN_RELEASE(n);
-	}
-	h->flavor->update_call_rcu((struct rcu_head *)(void *)list, rcu_done);
+	call_rcu_list(h, list);
 }
 
 /* Nodes and arrays retired under a lock, linked through next: run the
@@ -253,10 +265,18 @@ void grain_impl_htab_after_unlock(struct grain_htab_scope *s)
 
 void grain_impl_htab_unlock_slow(struct grain_htab_scope *s)
 {
+	struct grain_hnode *batch = NULL;
+
 	/* Still under the lock: the stripe's own old entries go first. */
 	if (s->todo & GRAIN_IMPL_HTAB_TODO_EVICT)
 		htab_evict_own(s);
+	if (s->todo & GRAIN_IMPL_HTAB_TODO_RECLAIM)
+		batch = grain_impl_htab_take_batch(s->stripe);
 	grain_impl_spin_release(&s->stripe->lock);
+	/* Its nodes were removed (no callback is due) and named their
+	 * owner when they joined it: hand it over without a walk. */
+	if (batch != NULL)
+		call_rcu_list(s->h, batch);
 	grain_impl_htab_after_unlock(s);
 }
 
@@ -286,7 +306,7 @@ int grain_htab_remove_locked(struct grain_htab_scope *s, struct grain_hnode *n)
 
 	if (rc == 0) {
 		grain_impl_htab_retire(s->h, s->stripe, n, GRAIN_HTAB_REMOVED,
-				       &s->retired);
+				       &s->retired, &s->todo);
 		if (htab_resize_wanted(s->stripe))
 			s->todo |= GRAIN_IMPL_HTAB_TODO_RESIZE;
 	}

@@ -32,12 +32,12 @@ static uint64_t oldest_of(const htab_stripe *st)
 unsigned htab_expire_stripe(struct grain_htab *h, htab_stripe *st, uint64_t now,
 			    unsigned max, struct grain_hnode **retired)
 {
-	unsigned n = 0;
+	unsigned n = 0, todo = 0; /* expired nodes never batch */
 
 	while (n < max && st->lru_head != NULL &&
 	       htab_expired(h, st->lru_head, now)) {
 		grain_impl_htab_retire(h, st, st->lru_head, GRAIN_HTAB_EXPIRED,
-				       retired);
+				       retired, &todo);
 		grain_impl_htab_bump(&st->expirations, 1);
 		n++;
 	}

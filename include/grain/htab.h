@@ -152,13 +152,16 @@
  * Reclaim batches: each call_rcu costs a shared enqueue (and on 2 cores a
  * cache-line transfer), so the nodes one lock hold retires go to RCU with
  * one call. With GRAIN_HTAB_BATCH_RECLAIM removed nodes also wait, under
- * their stripe lock, until config.reclaim_batch (32) have gathered; a node
- * may then wait indefinitely for its batch: grain_htab_reclaim_flush()
- * sends every partial batch (destroy does too). A flavour's rcu_barrier
- * covers only what was flushed. Up to stripes * (reclaim_batch - 1)
- * removed nodes wait so; a larger batch means fewer grace periods (with
- * the memb flavour each is a membarrier call that interrupts every thread
- * of the process) for that much memory held.
+ * their stripe lock, until config.reclaim_batch (32) have gathered: the
+ * unlock of the scope that fills the batch sends all of it (more, if that
+ * scope removed more) to call_rcu as it is, without reading its nodes
+ * again. A node may then wait indefinitely for its batch:
+ * grain_htab_reclaim_flush() sends every partial batch (destroy does
+ * too). A flavour's rcu_barrier covers only what was flushed. Up to
+ * stripes * (reclaim_batch - 1) removed nodes wait so; a larger batch
+ * means fewer grace periods (with the memb flavour each is a membarrier
+ * call that interrupts every thread of the process) for that much memory
+ * held.
  *
  * RCU flavours: config.rcu_flavor names the liburcu flavour whose grace
  * periods protect the table's readers (&urcu_memb_flavor, the default when
@@ -224,8 +227,8 @@ enum grain_htab_policy {
 #define GRAIN_HTAB_NO_RCU 0x1u
 
 /** Removed nodes go to RCU in batches: a stripe gathers
- * config.reclaim_batch (32) of them under its lock and hands them to one
- * call_rcu, instead of one call each; see grain_htab_reclaim_flush().
+ * config.reclaim_batch (32) of them under its lock and the unlock hands
+ * them to one call_rcu, instead of one call each; see grain_htab_reclaim_flush().
  * Only for RCU tables without ops.defer (ignored otherwise). Evicted and
  * expired nodes always go in batches of whatever one lock hold retired. */
 #define GRAIN_HTAB_BATCH_RECLAIM 0x2u

@@ -1049,6 +1049,43 @@ Test(htab_rcu, batched_reclaim)
 	batched_reclaim_case(64, 64);
 }
 
+/* One scope whose removes fill its stripe's batch and go past it: the
+ * unlock hands all of them to RCU together, each reclaimed once. */
+Test(htab_rcu, batched_reclaim_one_scope)
+{
+	static struct obj o[12];
+	const unsigned B = 8, N = 12;
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c =
+		ledger_config(&l, GRAIN_HTAB_BATCH_RECLAIM);
+	c.stripes = 1;
+	c.reclaim_batch = B;
+	grain_rcu_register_thread();
+	struct grain_htab *h = make(&c);
+
+	for (uint64_t k = 0; k < N; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 1), 0);
+	}
+	struct grain_htab_scope s;
+	uint64_t k = 0;
+	grain_htab_lock(h, &k, &s);
+	for (unsigned i = 0; i < B + 2; i++) /* the one stripe's nodes */
+		cr_assert_eq(grain_htab_remove_locked(&s, &o[i].node), 0);
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, N), 0u, "reclaimed before the unlock");
+	grain_htab_unlock(&s);
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, N), B + 2, "the whole batch went");
+	grain_htab_destroy(h);
+	for (unsigned i = 0; i < N; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaims), 1u, "node %u", i);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REMOVED]),
+		     (unsigned long)B + 2u);
+	grain_rcu_unregister_thread();
+}
+
 Test(htab_rcu, reclaim_batch_bounds)
 {
 	struct ledger l;

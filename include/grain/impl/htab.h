@@ -44,6 +44,9 @@ enum {
 	/* Set by the slow unlock: the total was above mem_high; evict on
 	 * down to mem_low after the unlock. */
 	GRAIN_IMPL_HTAB_TODO_EVICTING = 4u,
+	/* The stripe's reclaim batch is full: the unlock takes it and hands
+	 * it to RCU as it is, without reading its nodes again. */
+	GRAIN_IMPL_HTAB_TODO_RECLAIM = 8u,
 };
 
 /* Entries an insert may expire from the head of its stripe's LRU. */
@@ -659,24 +662,33 @@ grain_impl_htab_take_batch(struct grain_impl_htab_stripe *st)
 	return list;
 }
 
+/* The table a retired node belongs to, kept in its stamp (dead once the
+ * node is retired) for the reclaim that follows a grace period. */
+static inline void grain_impl_htab_set_owner(struct grain_hnode *n,
+					     const struct grain_htab *h)
+{
+	n->stamp = (uint64_t)(uintptr_t)h;
+}
+
 /* Move the node just pushed on *@retired (removed: no callback is due) to
- * the stripe's reclaim batch; once the batch is full, hand all of it back
- * to *@retired, for one call_rcu after the unlock. Under the stripe lock. */
+ * the stripe's reclaim batch, naming its owner while its line is still
+ * in cache; once the batch is full, ask the unlock (*@todo) to hand all
+ * of it to one call_rcu. Under the stripe lock. */
 static inline void grain_impl_htab_batch(const struct grain_htab *h,
 					 struct grain_impl_htab_stripe *st,
-					 struct grain_hnode **retired)
+					 struct grain_hnode **retired,
+					 unsigned *todo)
 {
 	struct grain_hnode *n = *retired;
 
 	*retired = n->next;
+	grain_impl_htab_set_owner(n, h);
 	n->next = st->batch;
 	if (st->batch == NULL)
 		st->batch_tail = n;
 	st->batch = n;
-	if (++st->nbatch >= h->reclaim_batch) {
-		st->batch_tail->next = *retired;
-		*retired = grain_impl_htab_take_batch(st);
-	}
+	if (++st->nbatch >= h->reclaim_batch)
+		*todo |= GRAIN_IMPL_HTAB_TODO_RECLAIM;
 }
 
 /* As grain_impl_htab_unlink_at(), and take its bytes off the stripe. */
@@ -685,26 +697,26 @@ static inline void grain_impl_htab_retire_at(struct grain_htab *h,
 					     struct grain_impl_htab_bucket *b,
 					     unsigned i, struct grain_hnode *n,
 					     enum grain_htab_reason why,
-					     struct grain_hnode **retired)
+					     struct grain_hnode **retired,
+					     unsigned *todo)
 {
 	grain_impl_htab_unlink_at(st, b, i, n, why, retired);
 	grain_impl_htab_add_bytes(h, st, -(int64_t)n->charge);
 	if ((h->flags & GRAIN_HTAB_BATCH_RECLAIM) && why == GRAIN_HTAB_REMOVED)
-		grain_impl_htab_batch(h, st, retired);
+		grain_impl_htab_batch(h, st, retired, todo);
 }
 
 /* As grain_impl_htab_retire_at(), finding @n's slot first. */
-static inline void grain_impl_htab_retire(struct grain_htab *h,
-					  struct grain_impl_htab_stripe *st,
-					  struct grain_hnode *n,
-					  enum grain_htab_reason why,
-					  struct grain_hnode **retired)
+static inline void
+grain_impl_htab_retire(struct grain_htab *h, struct grain_impl_htab_stripe *st,
+		       struct grain_hnode *n, enum grain_htab_reason why,
+		       struct grain_hnode **retired, unsigned *todo)
 {
 	unsigned i = 0;
 	struct grain_impl_htab_bucket *b = grain_impl_htab_slot_of(
 		grain_impl_htab_array_locked(st), n, &i);
 
-	grain_impl_htab_retire_at(h, st, b, i, n, why, retired);
+	grain_impl_htab_retire_at(h, st, b, i, n, why, retired, todo);
 }
 
 /* Give retired node @n back to the caller, once no reader can see it: it
@@ -972,7 +984,8 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 	bool direct = false;
 	if (n != NULL) {
 		grain_impl_htab_retire_at(h, s.stripe, b, i, n,
-					  GRAIN_HTAB_REMOVED, &s.retired);
+					  GRAIN_HTAB_REMOVED, &s.retired,
+					  &s.todo);
 		if (GRAIN_UNLIKELY(grain_impl_htab_entries(s.stripe) <
 				   atomic_load_explicit(&s.stripe->shrink_at,
 							memory_order_relaxed)))
