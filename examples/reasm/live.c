@@ -154,17 +154,11 @@ static const struct counter_field live_fields[] = {
 static_assert(sizeof(struct live_stats) == LIVE_FIELD_COUNT * sizeof(uint64_t),
 	      "struct live_stats changed: update live_fields[] in live.c");
 
-static uint64_t *live_field_ptr(struct live_stats *ls, size_t i)
-{
-	return (uint64_t *)(void *)((char *)ls + live_fields[i].offset);
-}
-
 void live_stats_add(struct live_stats *into, const struct live_stats *add)
 {
 	struct live_stats tmp = *add;
 
-	for (size_t i = 0; i < LIVE_FIELD_COUNT; i++)
-		*live_field_ptr(into, i) += *live_field_ptr(&tmp, i);
+	counters_add(into, &tmp, live_fields, LIVE_FIELD_COUNT);
 }
 
 int live_stats_json(FILE *f, const struct reasm_stats *st,
