@@ -2117,25 +2117,6 @@ int reasm_worker_init(struct reasm_worker *w, struct reasm *r,
 	return 0;
 }
 
-_Static_assert(sizeof(struct reasm_stats) % sizeof(uint64_t) == 0,
-	       "struct reasm_stats is uint64_t counters only");
-
-static void stats_add(struct reasm_stats *a, const struct reasm_stats *b)
-{
-	const uint64_t *src = (const uint64_t *)(const void *)b;
-	uint64_t *dst = (uint64_t *)(void *)a;
-	size_t n = sizeof(*a) / sizeof(uint64_t);
-	size_t peak =
-		offsetof(struct reasm_stats, bytes_peak) / sizeof(uint64_t);
-
-	for (size_t i = 0; i < n; i++) {
-		if (i == peak)
-			dst[i] = dst[i] > src[i] ? dst[i] : src[i];
-		else
-			dst[i] += src[i];
-	}
-}
-
 /* Every worker's share, plus what the table's callbacks decided. */
 static void stats_collect(struct reasm *r, struct reasm_stats *st)
 {
@@ -2143,7 +2124,7 @@ static void stats_collect(struct reasm *r, struct reasm_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	for (unsigned i = 0; i < r->nworkers; i++) {
-		stats_add(st, &r->workers[i]->st);
+		reasm_stats_add(st, &r->workers[i]->st);
 		held += r->workers[i]->held_in - r->workers[i]->held_out;
 	}
 	uint64_t timeouts =

@@ -154,17 +154,11 @@ static const struct counter_field live_fields[] = {
 static_assert(sizeof(struct live_stats) == LIVE_FIELD_COUNT * sizeof(uint64_t),
 	      "struct live_stats changed: update live_fields[] in live.c");
 
-static uint64_t *live_field_ptr(struct live_stats *ls, size_t i)
-{
-	return (uint64_t *)(void *)((char *)ls + live_fields[i].offset);
-}
-
 void live_stats_add(struct live_stats *into, const struct live_stats *add)
 {
 	struct live_stats tmp = *add;
 
-	for (size_t i = 0; i < LIVE_FIELD_COUNT; i++)
-		*live_field_ptr(into, i) += *live_field_ptr(&tmp, i);
+	counters_add(into, &tmp, live_fields, LIVE_FIELD_COUNT);
 }
 
 int live_stats_json(FILE *f, const struct reasm_stats *st,
@@ -907,17 +901,14 @@ static void tx_buffers(struct live_tx *tx)
 }
 
 static void tx_kicker_stop(struct live_tx *tx);
+static void tx_kicker_free(struct tx_kicker *k);
 
 void live_tx_close(struct live_tx *tx)
 {
 	if (tx == NULL)
 		return;
 	tx_kicker_stop(tx);
-	if (tx->kicker != NULL) {
-		pthread_cond_destroy(&tx->kicker->cond);
-		pthread_mutex_destroy(&tx->kicker->lock);
-		free(tx->kicker);
-	}
+	tx_kicker_free(tx->kicker);
 	ring_unmap(tx->fd, tx->map, tx->map_len);
 	free(tx);
 }
@@ -1114,6 +1105,34 @@ static void tx_hand_over(struct live_tx *tx)
 	}
 }
 
+/* A kicker with its lock and condition made, not started; NULL if one of
+ * them could not be. */
+static struct tx_kicker *tx_kicker_new(void)
+{
+	struct tx_kicker *k = calloc(1, sizeof(*k));
+
+	if (k == NULL)
+		return NULL;
+	if (pthread_mutex_init(&k->lock, NULL) == 0) {
+		if (pthread_cond_init(&k->cond, NULL) == 0)
+			return k;
+		pthread_mutex_destroy(&k->lock);
+	}
+	free(k);
+	return NULL;
+}
+
+/* Frees a kicker from tx_kicker_new() whose thread is not running (never
+ * started, or stopped); NULL does nothing. */
+static void tx_kicker_free(struct tx_kicker *k)
+{
+	if (k == NULL)
+		return;
+	pthread_cond_destroy(&k->cond);
+	pthread_mutex_destroy(&k->lock);
+	free(k);
+}
+
 int live_tx_kicker_start(struct live_tx *tx)
 {
 	struct tx_kicker *k;
@@ -1121,25 +1140,14 @@ int live_tx_kicker_start(struct live_tx *tx)
 
 	if (tx->kicker != NULL)
 		return -EBUSY;
-	k = calloc(1, sizeof(*k));
+	k = tx_kicker_new();
 	if (k == NULL)
 		return -ENOMEM;
-	if (pthread_mutex_init(&k->lock, NULL) != 0) {
-		free(k);
-		return -ENOMEM;
-	}
-	if (pthread_cond_init(&k->cond, NULL) != 0) {
-		pthread_mutex_destroy(&k->lock);
-		free(k);
-		return -ENOMEM;
-	}
 	tx->kicker = k;
 	rc = pthread_create(&k->thread, NULL, tx_kicker_main, tx);
 	if (rc != 0) {
 		tx->kicker = NULL;
-		pthread_cond_destroy(&k->cond);
-		pthread_mutex_destroy(&k->lock);
-		free(k);
+		tx_kicker_free(k);
 		return -rc;
 	}
 	k->running = true;

@@ -219,22 +219,6 @@ static void run_clear(struct par_run *r)
 	r->n = 0;
 }
 
-/* *a += *b, field by field; bytes_peak the larger (each engine's is a
- * lower bound of its own peak, so the larger is one of the total's). */
-static void stats_add(struct reasm_stats *a, const struct reasm_stats *b)
-{
-	uint64_t peak = a->bytes_peak > b->bytes_peak ? a->bytes_peak
-						      : b->bytes_peak;
-	uint64_t *dst = (uint64_t *)(void *)a;
-	const uint64_t *src = (const uint64_t *)(const void *)b;
-
-	_Static_assert(sizeof(*a) % sizeof(uint64_t) == 0,
-		       "struct reasm_stats holds only uint64_t counters");
-	for (size_t i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
-		dst[i] += src[i];
-	a->bytes_peak = peak;
-}
-
 void par_close(struct par_file *pf, struct reasm_stats *st)
 {
 	struct reasm_stats one;
@@ -245,7 +229,7 @@ void par_close(struct par_file *pf, struct reasm_stats *st)
 		if (pf->wk[i].engine != NULL) {
 			reasm_destroy(pf->wk[i].engine, &one);
 			if (st != NULL)
-				stats_add(st, &one);
+				reasm_stats_add(st, &one);
 		}
 	}
 	for (unsigned i = 0; pf->wk != NULL && i < pf->n; i++) {

@@ -427,6 +427,16 @@ void counters_json_members(FILE *f, const void *base,
 			   const struct counter_field *fields, size_t n,
 			   const char *indent);
 
+/** counters_add - add each field of @p add named in @p fields (n of them)
+ * to the same field of @p into. */
+void counters_add(void *into, const void *add,
+		  const struct counter_field *fields, size_t n);
+
+/** reasm_stats_add - *@p into += *@p add, counter by counter, except
+ * bytes_peak, which becomes the larger of the two (each one a lower bound
+ * of its own peak, so the larger is one of the total's). */
+void reasm_stats_add(struct reasm_stats *into, const struct reasm_stats *add);
+
 /** reasm_stats_summary - a few human lines. */
 void reasm_stats_summary(FILE *f, const struct reasm_stats *st);
 

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * stats.c - the engine's small helpers that need no engine state: policy
- * and link-type names, freeing an output frame, and the two renderings of
- * struct reasm_stats (JSON for machines, a few lines for people).
+ * and link-type names, freeing an output frame, the sum of two struct
+ * reasm_stats and its two renderings (JSON for machines, a few lines for
+ * people).
  *
- * The JSON writer walks a table of (name, offset) pairs, one per field of
- * struct reasm_stats; a static_assert ties the table's length to the
- * struct's size, so a counter added to reasm.h without a row here fails to
- * compile instead of silently missing from the output.
+ * The sum and the JSON writer walk a table of (name, offset) pairs, one
+ * per field of struct reasm_stats; a static_assert ties the table's length
+ * to the struct's size, so a counter added to reasm.h without a row here
+ * fails to compile instead of silently missing from the output.
  */
 #include "reasm.h"
 
@@ -115,6 +116,29 @@ void counters_json_members(FILE *f, const void *base,
 		fprintf(f, "%s%s\"%s\": %llu", i > 0 ? ",\n" : "", indent,
 			fields[i].name, (unsigned long long)v);
 	}
+}
+
+void counters_add(void *into, const void *add,
+		  const struct counter_field *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *dst = (char *)into + fields[i].offset;
+		uint64_t a, b;
+
+		memcpy(&a, dst, sizeof(a));
+		memcpy(&b, (const char *)add + fields[i].offset, sizeof(b));
+		a += b;
+		memcpy(dst, &a, sizeof(a));
+	}
+}
+
+void reasm_stats_add(struct reasm_stats *into, const struct reasm_stats *add)
+{
+	uint64_t peak = into->bytes_peak > add->bytes_peak ? into->bytes_peak
+							   : add->bytes_peak;
+
+	counters_add(into, add, stat_fields, STAT_FIELD_COUNT);
+	into->bytes_peak = peak;
 }
 
 int reasm_stats_json_members(FILE *f, const struct reasm_stats *st)

@@ -197,34 +197,40 @@ grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
  * Ordering and thread safety: as the try_ form.
  */
 
-/** grain_ring_elem_enqueue_wait - try_enqueue, sleeping while full. */
+/** grain_ring_elem_enqueue_wait - grain_ring_elem_try_enqueue(), sleeping
+ * while the ring is full (section 4). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_enqueue_wait(struct grain_ring_elem *ring, const void *elem,
 			     int64_t timeout_ns);
 
-/** grain_ring_elem_dequeue_wait - try_dequeue, sleeping while empty. */
+/** grain_ring_elem_dequeue_wait - grain_ring_elem_try_dequeue(), sleeping
+ * while the ring is empty (section 4). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_dequeue_wait(struct grain_ring_elem *ring, void *elem,
 			     int64_t timeout_ns);
 
-/** grain_ring_elem_enqueue_bulk_wait - until all @p n fit at once. */
+/** grain_ring_elem_enqueue_bulk_wait - grain_ring_elem_try_enqueue_bulk(),
+ * sleeping until all @p n fit at once (section 4). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_enqueue_bulk_wait(struct grain_ring_elem *ring,
 				  const void *elems, unsigned n,
 				  int64_t timeout_ns);
 
-/** grain_ring_elem_enqueue_burst_wait - sleeping only while full. */
+/** grain_ring_elem_enqueue_burst_wait - grain_ring_elem_try_enqueue_burst(),
+ * sleeping only while the ring is full (section 4). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_enqueue_burst_wait(struct grain_ring_elem *ring,
 				   const void *elems, unsigned n,
 				   int64_t timeout_ns);
 
-/** grain_ring_elem_dequeue_bulk_wait - until @p n are ready at once. */
+/** grain_ring_elem_dequeue_bulk_wait - grain_ring_elem_try_dequeue_bulk(),
+ * sleeping until @p n are ready at once (section 4). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_dequeue_bulk_wait(struct grain_ring_elem *ring, void *elems,
 				  unsigned n, int64_t timeout_ns);
 
-/** grain_ring_elem_dequeue_burst_wait - sleeping only while empty. */
+/** grain_ring_elem_dequeue_burst_wait - grain_ring_elem_try_dequeue_burst(),
+ * sleeping only while the ring is empty (section 4). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_dequeue_burst_wait(struct grain_ring_elem *ring, void *elems,
 				   unsigned n, int64_t timeout_ns);

@@ -606,10 +606,15 @@ grain_impl_ring_zc_open(struct grain_ring *r, unsigned n, bool burst, bool enq,
 	return burst ? (int)k : 0;
 }
 
-/* End enq's side's open reservation, publishing its first k slots. */
+/* End enq's side's open reservation, publishing its first k slots: the
+ * body of grain_ring_commit() (enq) and grain_ring_release(), the check
+ * of r included. */
 static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_close(struct grain_ring *r,
 							unsigned k, bool enq)
 {
+	if (GRAIN_UNLIKELY(r == NULL))
+		return -EINVAL;
+
 	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
 
 	if (!(side->flags & (enq ? GRAIN_RING_SP : GRAIN_RING_SC)))
@@ -862,8 +867,6 @@ GRAIN_INLINE_API int grain_ring_try_reserve_burst(struct grain_ring *ring,
 
 GRAIN_INLINE_API int grain_ring_commit(struct grain_ring *ring, unsigned n)
 {
-	if (GRAIN_UNLIKELY(ring == NULL))
-		return -EINVAL;
 	return grain_impl_ring_zc_close(ring, n, true);
 }
 
@@ -883,8 +886,6 @@ GRAIN_INLINE_API int grain_ring_try_peek_burst(struct grain_ring *ring,
 
 GRAIN_INLINE_API int grain_ring_release(struct grain_ring *ring, unsigned n)
 {
-	if (GRAIN_UNLIKELY(ring == NULL))
-		return -EINVAL;
 	return grain_impl_ring_zc_close(ring, n, false);
 }
 

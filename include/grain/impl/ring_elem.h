@@ -26,6 +26,14 @@ struct grain_ring_elem {
 _Static_assert(sizeof(struct grain_ring_elem) == sizeof(struct grain_ring),
 	       "the slots follow the ring header as in a grain_ring");
 
+/* The grain_ring that @p e is, NULL for NULL (the ring's checks then
+ * fail the call). */
+static GRAIN_ALWAYS_INLINE struct grain_ring *
+grain_impl_ring_elem_ring(struct grain_ring_elem *e)
+{
+	return e != NULL ? &e->ring : NULL;
+}
+
 /* The argument checks and the body of the n-element calls: as
  * grain_impl_ring_call(), on elements. */
 static GRAIN_ALWAYS_INLINE int
@@ -138,9 +146,8 @@ grain_ring_elem_try_reserve_burst(struct grain_ring_elem *ring, unsigned n,
 GRAIN_INLINE_API int grain_ring_elem_commit(struct grain_ring_elem *ring,
 					    unsigned n)
 {
-	if (GRAIN_UNLIKELY(ring == NULL))
-		return -EINVAL;
-	return grain_impl_ring_zc_close(&ring->ring, n, true);
+	return grain_impl_ring_zc_close(grain_impl_ring_elem_ring(ring), n,
+					true);
 }
 
 GRAIN_INLINE_API int grain_ring_elem_try_peek_bulk(struct grain_ring_elem *ring,
@@ -160,9 +167,8 @@ grain_ring_elem_try_peek_burst(struct grain_ring_elem *ring, unsigned n,
 GRAIN_INLINE_API int grain_ring_elem_release(struct grain_ring_elem *ring,
 					     unsigned n)
 {
-	if (GRAIN_UNLIKELY(ring == NULL))
-		return -EINVAL;
-	return grain_impl_ring_zc_close(&ring->ring, n, false);
+	return grain_impl_ring_zc_close(grain_impl_ring_elem_ring(ring), n,
+					false);
 }
 
 GRAIN_INLINE_API unsigned
