@@ -255,13 +255,15 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 		struct grain_hnode **retired)
 {
 	htab_array *old = grain_impl_htab_array_locked(st);
+	/* The overflow buckets the new array keeps free for the inserts to
+	 * come, one at least: an insert that found the reserve used up
+	 * rebuilds and then links, and must find room. */
+	const uint64_t slack = buckets / 8u + 2u;
 	/* A first guess at the overflow reserve: room for chains of a
-	 * Poisson load at max_load and some slack for the inserts to come.
-	 * If the keys collide more than that, count exactly. */
-	uint64_t guess =
-		buckets / 8u +
-		grain_impl_htab_entries(st) / (4u * GRAIN_HTAB_BUCKET_SLOTS) +
-		2u;
+	 * Poisson load at max_load, and the slack. If the keys collide more
+	 * than that, count exactly. */
+	uint64_t guess = slack + grain_impl_htab_entries(st) /
+					 (4u * GRAIN_HTAB_BUCKET_SLOTS);
 	htab_array *a = htab_array_new(h, buckets, (uint32_t)guess, st->index);
 
 	if (a == NULL)
@@ -270,15 +272,15 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 		htab_array_free(h, a);
 		return -ENOMEM; /* overflow indexes would not fit */
 	}
-	if (!for_each_slot(old, fill_fn, a)) {
+	if (!for_each_slot(old, fill_fn, a) ||
+	    a->nover - a->over_used < slack) {
 		htab_array_free(h, a);
 		int64_t need = overflow_needed(h, old, buckets);
-		if (need < 0 ||
-		    (uint64_t)buckets + (uint64_t)need + buckets / 8u + 2u >
-			    GRAIN_IMPL_HTAB_NEXT_MASK)
+		if (need < 0 || (uint64_t)buckets + (uint64_t)need + slack >
+					GRAIN_IMPL_HTAB_NEXT_MASK)
 			return -ENOMEM;
 		a = htab_array_new(h, buckets,
-				   (uint32_t)need + buckets / 8u + 2u,
+				   (uint32_t)((uint64_t)need + slack),
 				   st->index);
 		if (a == NULL)
 			return -ENOMEM;

@@ -2185,6 +2185,55 @@ ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
 	mode_leave(flags);
 }
 
+/* An insert whose chain needs an overflow bucket when the stripe has none
+ * left rebuilds the stripe's array at its size and then links. Here the
+ * rebuild's first guess at the reserve fits the entries already present
+ * exactly (eight chains of seven, eight of six, in 16 buckets): the
+ * rebuild must still leave room for the insert that asked for it, or that
+ * insert would rebuild again forever. */
+MODE_PARAMETERS(htab_chain, rebuild_leaves_room);
+
+ParameterizedTest(unsigned *mode, htab_chain, rebuild_leaves_room,
+		  .timeout = 30)
+{
+	const unsigned flags = *mode;
+	static struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.ops.hash = hash_ident; /* bucket: low bits; signature: 32..47 */
+	c.stripes = 1;
+	c.buckets = 16;
+	c.max_load = 1u << 20; /* no grow: rebuilds at the same size */
+	c.max_chain = 1u << 20;
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	static struct obj o[16 * 8];
+	unsigned n = 0;
+	/* Key j of bucket b, the j-th to go there. */
+#define CHAIN_KEY(b, j) ((uint64_t)(b) | (uint64_t)((j) + 1) << 32)
+	for (unsigned j = 0; j < 7; j++)
+		for (unsigned b = 0; b < 16; b++) {
+			if (j == 6 && b >= 8)
+				break;
+			uint64_t k = CHAIN_KEY(b, j);
+			obj_init(&o[n], k);
+			cr_assert_eq(grain_htab_insert(h, &o[n].node, &k, 1, 1),
+				     0, "bucket %u, key %u", b, j);
+			n++;
+		}
+	/* Bucket 8 holds six: the seventh needs an overflow bucket. */
+	uint64_t k = CHAIN_KEY(8, 6);
+	obj_init(&o[n], k);
+	cr_assert_eq(grain_htab_insert(h, &o[n].node, &k, 1, 1), 0);
+	n++;
+#undef CHAIN_KEY
+	cr_assert_eq(stats_of(h).entries, n);
+	for (unsigned i = 0; i < n; i++)
+		cr_assert_eq(find(h, o[i].key), &o[i].node, "entry %u", i);
+	grain_htab_destroy(h);
+	mode_leave(flags);
+}
+
 /* ----------------------------------------------------------------------
  * Statistics
  */
