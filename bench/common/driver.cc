@@ -254,6 +254,29 @@ void CalibrationLine(std::ostringstream &o, const RunInfo &run,
 	  << "\n";
 }
 
+std::string TargetsTable(const std::string &measured,
+			 const std::vector<std::string> &titles,
+			 const std::vector<Target> &targets)
+{
+	std::ostringstream o;
+	o << "| target | " << measured << " | result |";
+	for (const std::string &t : titles)
+		o << " " << t << " |";
+	o << "\n|---|---:|---|";
+	for (size_t i = 0; i < titles.size(); i++)
+		o << "---|";
+	o << "\n";
+	for (const Target &t : targets) {
+		o << "| " << t.what << " | " << Fmt(t.fmt, t.value) << " | "
+		  << (t.context ? "–" : Verdict(t.value, t.goal, t.at_most))
+		  << " |";
+		for (const std::string &c : t.cells)
+			o << " " << c << " |";
+		o << "\n";
+	}
+	return o.str();
+}
+
 namespace {
 
 // Google Benchmark's own arguments that the driver adds to the caller's:
@@ -308,13 +331,16 @@ void PrintTargets(const Driver &d)
 {
 	std::fputs("\nTargets (timing; a MISS does not fail the run):\n",
 		   stdout);
-	for (const TargetLine &t : d.targets()) {
+	for (const Target &t : d.targets()) {
+		if (t.context)
+			continue;
+		std::string verdict = Verdict(t.value, t.goal, t.at_most);
 		std::printf("  %-*s %8s  ", d.target_width, t.what.c_str(),
-			    t.measured.c_str());
+			    Fmt(t.fmt, t.value).c_str());
 		if (t.seed.empty())
-			std::printf("%s\n", t.verdict.c_str());
+			std::printf("%s\n", verdict.c_str());
 		else
-			std::printf("%-4s  seed: %s\n", t.verdict.c_str(),
+			std::printf("%-4s  seed: %s\n", verdict.c_str(),
 				    t.seed.c_str());
 	}
 }

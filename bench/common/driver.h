@@ -72,12 +72,17 @@ struct Flag {
 	unsigned *count;
 };
 
-/* One line of the --targets list. */
-struct TargetLine {
+/* One performance target: a measured figure against a goal, a row of the
+ * summary's targets table and a line of the --targets list. */
+struct Target {
 	std::string what;
-	std::string measured;
-	std::string verdict;
-	std::string seed; /* printed after the verdict when not empty */
+	double value; /* the figure measured */
+	double goal;
+	std::vector<std::string> cells{}; /* the table's columns after result */
+	const char *fmt = "%.2fx";	  /* of VALUE */
+	bool at_most = false;		  /* PASS when VALUE <= GOAL, not >= */
+	bool context = false; /* no verdict, and not in the --targets list */
+	std::string seed{};   /* printed after the verdict when not empty */
 };
 
 struct Driver {
@@ -94,7 +99,7 @@ struct Driver {
 	/* After the run, before the summary and the targets. */
 	std::function<void()> finish;
 	std::function<std::string(const RunInfo &)> summary;
-	std::function<std::vector<TargetLine>()> targets;
+	std::function<std::vector<Target>()> targets;
 	/* Last, whatever the outcome. */
 	std::function<void()> teardown;
 };
@@ -150,16 +155,6 @@ std::vector<double> Each(const std::map<std::string, std::vector<Res>> &runs,
 
 /* "N WHAT; first: FIRST", for a run's errors. */
 std::string FirstOf(uint64_t n, const char *what, const char *first);
-
-/* The --targets lines of TARGETS, LINE(target) each. */
-template <typename T, typename F>
-std::vector<TargetLine> Lines(const std::vector<T> &targets, F line)
-{
-	std::vector<TargetLine> lines;
-	for (const T &t : targets)
-		line(t, &lines);
-	return lines;
-}
 
 /* The extremes of a case's repetitions, reported beside the median so
  * that the plots draw min-max bars. */
@@ -235,6 +230,12 @@ void LoadLines(std::ostringstream &o, const RunInfo &run);
 /* The cache-line round trip before the run and now, then TAIL. */
 void CalibrationLine(std::ostringstream &o, const RunInfo &run,
 		     const char *tail);
+
+/* The targets table, its columns target, MEASURED, result and TITLES
+ * (the targets' cells). */
+std::string TargetsTable(const std::string &measured,
+			 const std::vector<std::string> &titles,
+			 const std::vector<Target> &targets);
 
 } // namespace grain_bench
 

@@ -165,28 +165,27 @@ Side Of(bench_htab_impl impl)
 	return { false, impl };
 }
 
-struct Target {
-	std::string what;
-	bench_htab_workload workload;
-	unsigned threads;
-	Side num, den;
-	double goal;
-	bool primary; // a target from the issue (else shown for context)
-};
-
 bench_htab_impl Resolve(const Side &s, bench_htab_workload w, unsigned t)
 {
 	return s.best_grain ? BestGrain(w, t).impl : s.impl;
 }
 
-double Ratio(const Target &t)
+// The ratio of the two sides' medians.
+double Ratio(const Side &num, const Side &den, bench_htab_workload w,
+	     unsigned t)
 {
-	bench_htab_impl n = Resolve(t.num, t.workload, t.threads);
-	bench_htab_impl d = Resolve(t.den, t.workload, t.threads);
+	bench_htab_impl n = Resolve(num, w, t), d = Resolve(den, w, t);
 	if (n == BENCH_HTAB_IMPL_COUNT || d == BENCH_HTAB_IMPL_COUNT)
 		return NAN;
-	return MedianOf(n, t.workload, t.threads) /
-	       MedianOf(d, t.workload, t.threads);
+	return MedianOf(n, w, t) / MedianOf(d, w, t);
+}
+
+std::string SideText(const Side &s, bench_htab_workload w, unsigned t)
+{
+	bench_htab_impl i = Resolve(s, w, t);
+	if (i == BENCH_HTAB_IMPL_COUNT)
+		return "–";
+	return std::string(ImplName(i)) + ": " + Spread(i, w, t);
 }
 
 // A side of a target and its name in the target's words.
@@ -226,8 +225,11 @@ std::vector<Target> Targets()
 			at += Fmt(goal >= 2 ? " >= %.0fx " : " >= %.1fx ",
 				  goal) +
 			      b.words;
-		t.push_back({ at, w, n, a.side, b.side, goal ? goal : 1.0,
-			      goal != 0 });
+		Target x = { at, Ratio(a.side, b.side, w, n),
+			     goal ? goal : 1.0 };
+		x.cells = { SideText(a.side, w, n), SideText(b.side, w, n) };
+		x.context = goal == 0;
+		t.push_back(x);
 	};
 	for (bench_htab_workload w : { r, m })
 		for (unsigned n : { 1u, 2u })
@@ -247,34 +249,6 @@ std::vector<Target> Targets()
 	for (bench_htab_workload w : { r, m, c })
 		add(w, 2, best, { Of(BENCH_HTAB_GRAIN_1), "grain/1" }, 0);
 	return t;
-}
-
-std::string Verdict(const Target &t)
-{
-	return grain_bench::Verdict(Ratio(t), t.goal);
-}
-
-std::string SideText(const Side &s, const Target &t)
-{
-	bench_htab_impl i = Resolve(s, t.workload, t.threads);
-	if (i == BENCH_HTAB_IMPL_COUNT)
-		return "–";
-	return std::string(ImplName(i)) + ": " +
-	       Spread(i, t.workload, t.threads);
-}
-
-std::string TargetsTable()
-{
-	std::ostringstream o;
-	o << "| target | ratio of medians | result | numerator, M ops/s "
-	     "median (min–max) | denominator, M ops/s median (min–max) |\n"
-	     "|---|---:|---|---|---|\n";
-	for (const Target &t : Targets())
-		o << "| " << t.what << " | " << Fmt("%.2fx", Ratio(t)) << " | "
-		  << (t.primary ? Verdict(t) : "–") << " | "
-		  << SideText(t.num, t) << " | " << SideText(t.den, t)
-		  << " |\n";
-	return o.str();
 }
 
 std::vector<bench_htab_impl> Columns()
@@ -343,10 +317,9 @@ std::string RatioTable(bench_htab_workload w)
 	for (unsigned t : g_threads) {
 		o << "| " << ThreadsLabel(t) << " | "
 		  << BestName(BestGrain(w, t)) << " |";
-		for (const Col &c : cols) {
-			Target x{ "", w, t, c.num, c.den, 0, false };
-			o << " " << Fmt("%.2f", Ratio(x)) << " |";
-		}
+		for (const Col &c : cols)
+			o << " " << Fmt("%.2f", Ratio(c.num, c.den, w, t))
+			  << " |";
 		o << "\n";
 	}
 	return o.str();
@@ -436,7 +409,10 @@ std::string Summary(const RunInfo &run)
 	  << "\"Global mutex\" and \"global lock\" are the mutex baseline; "
 	     "the (context) rows set grain against its own 1-stripe "
 	     "table.\n\n"
-	  << TargetsTable();
+	  << TargetsTable("ratio of medians",
+			  { "numerator, M ops/s median (min–max)",
+			    "denominator, M ops/s median (min–max)" },
+			  Targets());
 	return o.str();
 }
 
@@ -467,22 +443,11 @@ int Setup(const Options &opt)
 	return Register(g_cases, RunCase, Reps());
 }
 
-// The primary targets only.
-std::vector<TargetLine> TargetLines()
-{
-	return Lines(Targets(), [](const Target &t,
-				   std::vector<TargetLine> *v) {
-		if (t.primary)
-			v->push_back({ t.what, Fmt("%.2fx", Ratio(t)),
-				       Verdict(t), "" });
-	});
-}
-
 } // namespace
 
 Driver grain_bench::ThisDriver()
 {
 	// Runs of 300 ms x 7 (quick 50 ms x 2); --targets 66 columns.
-	return { 50, 300,   2,	     7,	      66,	   false,
-		 {}, Setup, nullptr, Summary, TargetLines, nullptr };
+	return { 50, 300,   2,	     7,	      66,      false,
+		 {}, Setup, nullptr, Summary, Targets, nullptr };
 }

@@ -240,14 +240,15 @@ bool Collapsed(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
 
 // --- targets -----------------------------------------------------------------
 
-struct Target {
-	prio_placement place;
-	unsigned producers;
-	prio_deq deq;
-	double goal;
-	double ratio;
-};
+std::string TargetText(prio_placement pl, unsigned p, prio_deq deq, double goal)
+{
+	std::string d = DeqLabel(deq);
+	return std::string(PlaceName(pl)) + " " + std::to_string(p) + "P1C " +
+	       d + ": grain_prio >= " + Fmt("%.1fx", goal) + " baseline " + d +
+	       (p + 1 > bench_nproc() ? " (oversubscribed)" : "");
+}
 
+// grain_prio against the spinlock baseline, same placement and dequeue.
 std::vector<Target> Targets()
 {
 	std::vector<Target> t;
@@ -257,26 +258,18 @@ std::vector<Target> Targets()
 	} goals[] = { { 1, 1.0 }, { 2, 1.5 }, { 8, 1.5 }, { 12, 1.5 } };
 	for (prio_placement pl : g_placements)
 		for (const auto &g : goals)
-			for (prio_deq d : kDeqs)
-				t.push_back({ pl, g.p, d, g.goal,
-					      Rate(pl, PRIO_GRAIN, d, g.p) /
-						      Rate(pl, PRIO_BASE_SPIN,
-							   d, g.p) });
+			for (prio_deq d : kDeqs) {
+				Target x = { TargetText(pl, g.p, d, g.goal),
+					     Rate(pl, PRIO_GRAIN, d, g.p) /
+						     Rate(pl, PRIO_BASE_SPIN, d,
+							  g.p),
+					     g.goal };
+				x.cells = { Spread(pl, PRIO_GRAIN, d, g.p),
+					    Spread(pl, PRIO_BASE_SPIN, d,
+						   g.p) };
+				t.push_back(x);
+			}
 	return t;
-}
-
-std::string TargetText(const Target &t)
-{
-	std::string d = DeqLabel(t.deq);
-	return std::string(PlaceName(t.place)) + " " +
-	       std::to_string(t.producers) + "P1C " + d +
-	       ": grain_prio >= " + Fmt("%.1fx", t.goal) + " baseline " + d +
-	       (t.producers + 1 > bench_nproc() ? " (oversubscribed)" : "");
-}
-
-std::string Verdict(const Target &t)
-{
-	return grain_bench::Verdict(t.ratio, t.goal);
 }
 
 // --- summary -----------------------------------------------------------------
@@ -521,21 +514,6 @@ void SeedSection(std::ostringstream &o)
 	o << "\n";
 }
 
-std::string TargetsTable()
-{
-	std::ostringstream o;
-	o << "| target | ratio of medians | result | grain_prio, M/s median "
-	     "(min–max) | baseline, M/s median (min–max) |\n"
-	     "|---|---:|---|---|---|\n";
-	for (const Target &t : Targets())
-		o << "| " << TargetText(t) << " | " << Fmt("%.2fx", t.ratio)
-		  << " | " << Verdict(t) << " | "
-		  << Spread(t.place, PRIO_GRAIN, t.deq, t.producers) << " | "
-		  << Spread(t.place, PRIO_BASE_SPIN, t.deq, t.producers)
-		  << " |\n";
-	return o.str();
-}
-
 std::string Summary(const RunInfo &run)
 {
 	std::ostringstream o;
@@ -545,7 +523,10 @@ std::string Summary(const RunInfo &run)
 	SeedSection(o);
 	o << "### Targets\n\nbaseline = the spinlock baseline, same placement "
 	     "and dequeue.\n\n"
-	  << TargetsTable();
+	  << TargetsTable("ratio of medians",
+			  { "grain_prio, M/s median (min–max)",
+			    "baseline, M/s median (min–max)" },
+			  Targets());
 	return o.str();
 }
 
@@ -595,20 +576,11 @@ int Setup(const Options &opt)
 	return Register(g_cases, RunCase, Reps());
 }
 
-std::vector<TargetLine> TargetLines()
-{
-	return Lines(Targets(), [](const Target &t,
-				   std::vector<TargetLine> *v) {
-		v->push_back({ TargetText(t), Fmt("%.2fx", t.ratio), Verdict(t),
-			       "" });
-	});
-}
-
 } // namespace
 
 Driver grain_bench::ThisDriver()
 {
 	// Runs of 300 ms x 9 (quick 60 ms x 3); --targets 78 columns.
-	return { 60,	 300,	3,	 9,	  78,	       true,
-		 kFlags, Setup, nullptr, Summary, TargetLines, nullptr };
+	return { 60,	 300,	3,	 9,	  78,	   true,
+		 kFlags, Setup, nullptr, Summary, Targets, nullptr };
 }

@@ -234,19 +234,11 @@ std::string Section()
 	return o.str();
 }
 
-std::string TargetRow()
+Target Goal()
 {
-	if (!g_enabled)
-		return "";
-	double r = Speedup(2);
-	return std::string("| ") + kWhat + " | " + Fmt("%.2fx", r) + " | " +
-	       Verdict(r, kGoal) + " | not in the seed | " + Detail() + " |\n";
-}
-
-std::vector<TargetLine> TargetLines()
-{
-	double r = g_enabled ? Speedup(2) : NAN;
-	return { { kWhat, Fmt("%.2fx", r), Verdict(r, kGoal), "" } };
+	Target t = { kWhat, g_enabled ? Speedup(2) : NAN, kGoal };
+	t.cells = { "not in the seed", Detail() };
+	return t;
 }
 
 void Teardown()

@@ -26,11 +26,9 @@ int Setup(const grain_bench::Options &opt, int reps, const std::string &link);
 // The summary's section: method, medians, ratios to one thread.
 std::string Section();
 
-// The target "file mode, 2 threads >= 1.3x 1 thread": a row of the
-// reasm summary's targets table (target, measured, result, seed, detail),
-// and a --targets line.
-std::string TargetRow();
-std::vector<grain_bench::TargetLine> TargetLines();
+// The target "file mode, 2 threads >= 1.3x 1 thread", its cells the
+// reasm summary's seed and detail.
+grain_bench::Target Goal();
 
 // Removes the capture and the outputs.
 void Teardown();
