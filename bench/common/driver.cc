@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 
 #ifndef GRAIN_BENCH_BUILD_TYPE
@@ -24,6 +25,103 @@ Options g_opt;
 unsigned g_duration_ms;
 int g_reps;
 bool g_failed = false;
+
+// The round trip before each run: kProbes probes of kProbeRounds round
+// trips each, and the fastest probe's figure, so that a probe thread
+// preempted by another process does not pass for a dearer regime (a few
+// ms in all in the dear regime).
+const unsigned kProbes = 5;
+const unsigned kProbeRounds = 2000;
+const char *const kRegimeName[kRegimes] = { "cheap", "middle", "dear" };
+
+// Each run that went well, by case name in the order the runs ran.
+struct Mark {
+	double rtt; // ns, NaN if it could not be measured
+	int regime;
+	double rate; // the counter Driver::rate, NaN if the run had none
+};
+
+std::map<std::string, std::vector<Mark>> g_marks;
+const char *g_rate = "";
+// Set after the runs: the runs in each regime, the regime most saw, and
+// every round trip measured.
+int g_count[kRegimes], g_majority = kCheap;
+std::vector<double> g_rtts;
+
+double ProbeRtt()
+{
+	double best = NAN;
+	for (unsigned i = 0; i < kProbes; i++) {
+		double ns = bench_pingpong_ns(kProbeRounds);
+		if (ns > 0 && !(ns >= best))
+			best = ns;
+	}
+	return best;
+}
+
+int RegimeOf(double rtt)
+{
+	int r = 0;
+	while (r + 1 < kRegimes && rtt >= kRegimeFloorNs[r + 1])
+		r++;
+	return r;
+}
+
+// "cheap (< 100 ns)", "middle (100–250 ns)", "dear (>= 250 ns)".
+std::string Band(int r)
+{
+	std::string s = std::string(kRegimeName[r]) + " (";
+	if (r == 0)
+		return s + Fmt("< %.0f ns)", kRegimeFloorNs[1]);
+	if (r + 1 == kRegimes)
+		return s + Fmt(">= %.0f ns)", kRegimeFloorNs[r]);
+	return s + Fmt("%.0f–", kRegimeFloorNs[r]) +
+	       Fmt("%.0f ns)", kRegimeFloorNs[r + 1]);
+}
+
+// One run of case NAME, with the round trip measured before it; if it
+// went well, its round trip, regime and rate are recorded.
+void Timed(benchmark::State &state, const std::string &name,
+	   const std::function<void(benchmark::State &)> &run)
+{
+	double rtt = ProbeRtt();
+	run(state);
+	if (state.error_occurred())
+		return;
+	int r = RegimeOf(rtt);
+	state.counters["rtt_ns"] = rtt;
+	state.counters["regime"] = static_cast<double>(r);
+	state.counters["dear_regime"] = r == kDear ? 1.0 : 0.0;
+	auto it = state.counters.find(g_rate);
+	g_marks[name].push_back(
+		{ rtt, r,
+		  it == state.counters.end() ? NAN : it->second.value });
+}
+
+// The cheaper of a tie wins.
+void ChooseRegime()
+{
+	for (const auto &kv : g_marks)
+		for (const Mark &m : kv.second) {
+			g_count[m.regime]++;
+			if (!std::isnan(m.rtt))
+				g_rtts.push_back(m.rtt);
+		}
+	g_majority = static_cast<int>(
+		std::max_element(g_count, g_count + kRegimes) - g_count);
+}
+
+// The extremes of a case's repetitions, reported beside the median so
+// that the plots draw min-max bars.
+double StatMin(const std::vector<double> &v)
+{
+	return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
+}
+
+double StatMax(const std::vector<double> &v)
+{
+	return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+}
 
 // A flag with a value, given as --flag=VALUE or --flag VALUE.
 bool Value(const char *flag, int argc, char **argv, int *i, bool *bad,
@@ -134,6 +232,52 @@ bool Ran(benchmark::State &state, const std::string &name, const char *call,
 	return false;
 }
 
+void Add(const std::string &name,
+	 const std::function<void(benchmark::State &)> &run, int reps)
+{
+	benchmark::RegisterBenchmark(name.c_str(),
+				     [name, run](benchmark::State &state) {
+					     Timed(state, name, run);
+				     })
+		->Iterations(1)
+		->Repetitions(reps)
+		->ReportAggregatesOnly(true)
+		->ComputeStatistics("min", StatMin)
+		->ComputeStatistics("max", StatMax)
+		->UseManualTime()
+		->Unit(benchmark::kMillisecond);
+}
+
+bool InMajority(const std::string &name, size_t i)
+{
+	auto it = g_marks.find(name);
+	return it != g_marks.end() && i < it->second.size() &&
+	       it->second[i].regime == g_majority;
+}
+
+std::vector<double> Rates(const std::string &name, int regime)
+{
+	std::vector<double> v;
+	auto it = g_marks.find(name);
+	if (regime == kMajority)
+		regime = g_majority;
+	if (it != g_marks.end())
+		for (const Mark &m : it->second)
+			if (m.regime == regime)
+				v.push_back(m.rate);
+	return v;
+}
+
+double Rate(const std::string &name, int regime)
+{
+	return Median(Rates(name, regime));
+}
+
+double Ratio(const std::string &num, const std::string &den, int regime)
+{
+	return Rate(num, regime) / Rate(den, regime);
+}
+
 std::string FirstOf(uint64_t n, const char *what, const char *first)
 {
 	return std::to_string(n) + " " + what + "; first: " + first;
@@ -175,6 +319,11 @@ std::string Spread(const std::vector<double> &v, double scale, int digits)
 		      Median(v) / scale, digits, *mm.first / scale, digits,
 		      *mm.second / scale);
 	return buf;
+}
+
+std::string Spread(const std::string &name, double scale, int digits)
+{
+	return Spread(Rates(name), scale, digits);
 }
 
 std::string Verdict(double value, double goal, bool at_most)
@@ -242,6 +391,19 @@ void LoadLines(std::ostringstream &o, const RunInfo &run)
 	  << "; after: " << LoadAverage() << "\n";
 	o << "- During the run: " << OtherLoad(run.cpu_before, run.cpu_after)
 	  << "\n";
+	int all = std::accumulate(g_count, g_count + kRegimes, 0);
+	o << "- Regime: the round trip was measured before each of the " << all
+	  << " runs (the fastest of " << kProbes << " probes of "
+	  << kProbeRounds << " round trips), median (min–max) "
+	  << Spread(g_rtts, 1, 0) << " ns. Runs per regime:";
+	for (int r = 0; r < kRegimes; r++)
+		o << (r ? ", " : " ") << Band(r) << " " << g_count[r];
+	o << ". Every figure below is the median of the runs of the "
+	  << kRegimeName[g_majority]
+	  << " regime only, which most runs saw; the "
+	  << all - g_count[g_majority]
+	  << " runs of other regimes were dropped (the counters rtt_ns and "
+	     "regime in the JSON give each case's).\n";
 }
 
 void CalibrationLine(std::ostringstream &o, const RunInfo &run,
@@ -366,6 +528,7 @@ int Main(int argc, char **argv, const Driver &d)
 	g_reps = opt.reps > 0 ? opt.reps
 			      : (opt.quick ? d.quick_reps : d.full_reps);
 	run.reps = g_reps;
+	g_rate = d.rate;
 	int rc = d.setup(opt);
 	if (rc != 0) {
 		if (d.teardown)
@@ -392,8 +555,7 @@ int Main(int argc, char **argv, const Driver &d)
 	run.cpu_after = SampleCpu();
 	benchmark::Shutdown();
 
-	if (d.finish)
-		d.finish();
+	ChooseRegime();
 	rc = 0;
 	if (opt.summary)
 		rc = WriteSummary(d, run, opt);

@@ -10,6 +10,13 @@
  * What stays in a driver is its own: its cases, its flags, its tables and
  * its targets.
  *
+ * Every timed run is one repetition of one case (Iterations(1)), and
+ * before each the skeleton measures the cache-line round trip between CPU 0
+ * and CPU 1 (counter rtt_ns) and names its regime (counter regime, 0 cheap,
+ * 1 middle, 2 dear; dear_regime is 1 in the dear one). The figures of the
+ * summary are the medians of the runs of the regime most runs of the
+ * program saw; the others are counted and dropped.
+ *
  * Flags taken out before Google Benchmark sees the rest:
  *   --quick            short runs for a smoke test (the driver's lengths)
  *   --duration_ms=N    length of one run
@@ -33,7 +40,6 @@
 
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
@@ -92,12 +98,12 @@ struct Driver {
 	/* Measure the cache-line round trip before the run, for the
 	 * summary's calibration line. */
 	bool pingpong;
+	/* The counter that is a run's rate (Rates() and the targets). */
+	const char *rate;
 	std::vector<Flag> flags; /* the driver's own */
 	/* After the flags: check them and register the cases; 0, or the
 	 * exit status. */
 	std::function<int(const Options &)> setup;
-	/* After the run, before the summary and the targets. */
-	std::function<void()> finish;
 	std::function<std::string(const RunInfo &)> summary;
 	std::function<std::vector<Target>()> targets;
 	/* Last, whatever the outcome. */
@@ -140,7 +146,34 @@ bool RunOk(benchmark::State &state, const std::string &name, const char *call,
 	return true;
 }
 
-/* F(result) of every run recorded under NAME in RUNS. */
+/* The regimes of the round trip, as bands of nanoseconds. The two vCPUs
+ * of the machine these figures come from move between three of them
+ * (bench/NOTES.md): 27-71 ns (hyperthreads of one core), about 120 ns
+ * (runs of 105-240 ns) and 300-500 ns (separate cores), each with its own
+ * winners. The bounds lie in the gaps between them: 100 ns, and 250 ns
+ * rather than the 150 ns once used, which split the middle one's runs. */
+enum Regime { kCheap, kMiddle, kDear, kRegimes };
+const double kRegimeFloorNs[kRegimes] = { 0, 100, 250 };
+const int kMajority = -1; /* for Rates(): the regime most runs saw */
+
+/* Whether the I-th run of case NAME that went well was in the majority
+ * regime. A driver records a run's result only when it went well, so that
+ * its I-th result is that run. */
+bool InMajority(const std::string &name, size_t i);
+
+/* The results of RUNS (case NAME's, in the order they ran) of the
+ * majority regime. */
+template <typename T>
+std::vector<T> Kept(const std::string &name, const std::vector<T> &runs)
+{
+	std::vector<T> v;
+	for (size_t i = 0; i < runs.size(); i++)
+		if (InMajority(name, i))
+			v.push_back(runs[i]);
+	return v;
+}
+
+/* F(result) of every run of the majority regime recorded under NAME. */
 template <typename Res, typename F>
 std::vector<double> Each(const std::map<std::string, std::vector<Res>> &runs,
 			 const std::string &name, F f)
@@ -148,49 +181,38 @@ std::vector<double> Each(const std::map<std::string, std::vector<Res>> &runs,
 	std::vector<double> v;
 	auto it = runs.find(name);
 	if (it != runs.end())
-		for (const Res &r : it->second)
+		for (const Res &r : Kept(name, it->second))
 			v.push_back(f(r));
 	return v;
 }
 
+/* The rate (Driver::rate) of case NAME's runs in REGIME, their median, and
+ * the ratio of the medians of two cases. */
+std::vector<double> Rates(const std::string &name, int regime = kMajority);
+double Rate(const std::string &name, int regime = kMajority);
+double Ratio(const std::string &num, const std::string &den,
+	     int regime = kMajority);
+
 /* "N WHAT; first: FIRST", for a run's errors. */
 std::string FirstOf(uint64_t n, const char *what, const char *first);
 
-/* The extremes of a case's repetitions, reported beside the median so
- * that the plots draw min-max bars. */
-inline double StatMin(const std::vector<double> &v)
-{
-	return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
-}
+/* Register the benchmark NAME as every driver runs one: Iterations(1)
+ * timed by hand, REPS repetitions of which only the aggregates (with min
+ * and max) are kept, in milliseconds; the round trip is measured before
+ * each and the run's regime recorded after it. */
+void Add(const std::string &name,
+	 const std::function<void(benchmark::State &)> &run, int reps);
 
-inline double StatMax(const std::vector<double> &v)
-{
-	return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
-}
-
-/* How every driver runs a registered benchmark: Iterations(1) timed by
- * hand, @p reps repetitions of which only the aggregates (with min and
- * max) are kept, in milliseconds. */
-inline void Configure(benchmark::internal::Benchmark *b, int reps)
-{
-	b->Iterations(1)
-		->Repetitions(reps)
-		->ReportAggregatesOnly(true)
-		->ComputeStatistics("min", StatMin)
-		->ComputeStatistics("max", StatMax)
-		->UseManualTime()
-		->Unit(benchmark::kMillisecond);
-}
-
-/* Register one benchmark per case (each with a member name), run as
- * Configure() says; 0, for setup to return. */
+/* Add() one benchmark per case (each with a member name); 0, for setup to
+ * return. */
 template <typename Case>
 int Register(const std::vector<Case> &cases,
 	     void (*run)(benchmark::State &, const Case *), int reps)
 {
 	for (const Case &c : cases)
-		Configure(benchmark::RegisterBenchmark(c.name.c_str(), run, &c),
-			  reps);
+		Add(
+			c.name, [run, &c](benchmark::State &s) { run(s, &c); },
+			reps);
 	return 0;
 }
 
@@ -202,8 +224,9 @@ bool ParseCounts(const std::string &s, unsigned max,
 /* A figure, or "–" if it is not a number or infinite. */
 std::string Fmt(const char *fmt, double v);
 /* "median (min–max)" of the values divided by scale, with digits after
- * the point; "–" if there are none. */
+ * the point; "–" if there are none. The same of case NAME's Rates(). */
 std::string Spread(const std::vector<double> &v, double scale, int digits);
+std::string Spread(const std::string &name, double scale, int digits);
 /* PASS when value >= goal (value <= goal with at_most), "n/a (not
  * measured)" when value is not a number. */
 std::string Verdict(double value, double goal, bool at_most = false);
@@ -225,7 +248,9 @@ void MethodStart(std::ostringstream &o, const RunInfo &run, bool up_to,
  * ("these figures say nothing about the NOUN"). */
 void Preamble(std::ostringstream &o, const RunInfo &run, bool caches,
 	      const char *noun);
-/* The load average before and after, and the CPU time others took. */
+/* The load average before and after, the CPU time others took, and the
+ * round trips before the runs: their regimes and which one the figures
+ * keep. */
 void LoadLines(std::ostringstream &o, const RunInfo &run);
 /* The cache-line round trip before the run and now, then TAIL. */
 void CalibrationLine(std::ostringstream &o, const RunInfo &run,

@@ -22,7 +22,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,12 +47,6 @@ struct Case {
 	std::string name;
 };
 
-struct Runs {
-	std::vector<double> rates;
-	double hit_ratio = NAN;
-};
-
-std::map<std::string, Runs> g_runs; // by benchmark name
 uint64_t g_seed = 1;
 
 const char *ImplName(bench_htab_impl impl)
@@ -95,18 +88,12 @@ void RunCase(benchmark::State &state, const Case *c)
 			state.counters["evicted_per_op"] =
 				static_cast<double>(res.evictions) /
 				static_cast<double>(res.ops);
-		Runs &r = g_runs[c->name];
-		r.rates.push_back(res.ops_per_sec);
-		if (res.lookups != 0)
-			r.hit_ratio = static_cast<double>(res.hits) /
-				      static_cast<double>(res.lookups);
 	}
 }
 
 double MedianOf(bench_htab_impl impl, bench_htab_workload w, unsigned threads)
 {
-	auto it = g_runs.find(CaseName(impl, w, threads));
-	return it == g_runs.end() ? NAN : Median(it->second.rates);
+	return Rate(CaseName(impl, w, threads));
 }
 
 std::string ThreadsLabel(unsigned threads)
@@ -141,16 +128,6 @@ std::string BestName(const Best &b)
 	return b.impl == BENCH_HTAB_IMPL_COUNT ? "–" : ImplName(b.impl);
 }
 
-// "median (min–max)" in millions per second.
-std::string Spread(bench_htab_impl impl, bench_htab_workload w,
-		   unsigned threads)
-{
-	auto it = g_runs.find(CaseName(impl, w, threads));
-	return it == g_runs.end()
-		       ? "–"
-		       : grain_bench::Spread(it->second.rates, 1e6, 2);
-}
-
 // One side of a target: a fixed implementation, or "the best striped grain
 // configuration".
 struct Side {
@@ -170,22 +147,19 @@ bench_htab_impl Resolve(const Side &s, bench_htab_workload w, unsigned t)
 	return s.best_grain ? BestGrain(w, t).impl : s.impl;
 }
 
-// The ratio of the two sides' medians.
-double Ratio(const Side &num, const Side &den, bench_htab_workload w,
-	     unsigned t)
+// The case a side stands for; "" when none ran.
+std::string CaseOf(const Side &s, bench_htab_workload w, unsigned t)
 {
-	bench_htab_impl n = Resolve(num, w, t), d = Resolve(den, w, t);
-	if (n == BENCH_HTAB_IMPL_COUNT || d == BENCH_HTAB_IMPL_COUNT)
-		return NAN;
-	return MedianOf(n, w, t) / MedianOf(d, w, t);
+	bench_htab_impl i = Resolve(s, w, t);
+	return i == BENCH_HTAB_IMPL_COUNT ? "" : CaseName(i, w, t);
 }
 
 std::string SideText(const Side &s, bench_htab_workload w, unsigned t)
 {
-	bench_htab_impl i = Resolve(s, w, t);
-	if (i == BENCH_HTAB_IMPL_COUNT)
-		return "–";
-	return std::string(ImplName(i)) + ": " + Spread(i, w, t);
+	std::string name = CaseOf(s, w, t);
+	return name.empty() ? "–"
+			    : std::string(ImplName(Resolve(s, w, t))) + ": " +
+				      Spread(name, 1e6, 2);
 }
 
 // A side of a target and its name in the target's words.
@@ -225,8 +199,9 @@ std::vector<Target> Targets()
 			at += Fmt(goal >= 2 ? " >= %.0fx " : " >= %.1fx ",
 				  goal) +
 			      b.words;
-		Target x = { at, Ratio(a.side, b.side, w, n),
-			     goal ? goal : 1.0 };
+		std::string num = CaseOf(a.side, w, n),
+			    den = CaseOf(b.side, w, n);
+		Target x = { at, Ratio(num, den), goal ? goal : 1.0 };
 		x.cells = { SideText(a.side, w, n), SideText(b.side, w, n) };
 		x.context = goal == 0;
 		t.push_back(x);
@@ -318,7 +293,9 @@ std::string RatioTable(bench_htab_workload w)
 		o << "| " << ThreadsLabel(t) << " | "
 		  << BestName(BestGrain(w, t)) << " |";
 		for (const Col &c : cols)
-			o << " " << Fmt("%.2f", Ratio(c.num, c.den, w, t))
+			o << " "
+			  << Fmt("%.2f", Ratio(CaseOf(c.num, w, t),
+					       CaseOf(c.den, w, t)))
 			  << " |";
 		o << "\n";
 	}
@@ -448,6 +425,6 @@ int Setup(const Options &opt)
 Driver grain_bench::ThisDriver()
 {
 	// Runs of 300 ms x 7 (quick 50 ms x 2); --targets 66 columns.
-	return { 50, 300,   2,	     7,	      66,      false,
-		 {}, Setup, nullptr, Summary, Targets, nullptr };
+	return { 50, 300,   2,	     7,	      66,     false, "ops_per_sec",
+		 {}, Setup, Summary, Targets, nullptr };
 }

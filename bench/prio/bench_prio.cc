@@ -183,7 +183,6 @@ double Med(F f, prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
 	return Median(Field(pl, impl, deq, p, f));
 }
 
-const auto kRate = [](const prio_result &r) { return r.items_per_sec; };
 const auto kAttempts = [](const prio_result &r) { return r.attempts_per_sec; };
 const auto kDropPct = [](const prio_result &r) {
 	return 100.0 * r.drop_fraction;
@@ -199,7 +198,7 @@ const auto kBlockedPct = [](const prio_result &r) {
 
 double Rate(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
 {
-	return Med(kRate, pl, impl, deq, p);
+	return grain_bench::Rate(CaseName(pl, impl, deq, p));
 }
 
 // Share (%) of band b in what the consumer dequeued before the stop.
@@ -216,12 +215,6 @@ double BandPct(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p,
 					 all
 			       : NAN;
 	}));
-}
-
-// "median (min–max)" in millions per second.
-std::string Spread(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
-{
-	return grain_bench::Spread(Field(pl, impl, deq, p, kRate), 1e6, 2);
 }
 
 std::string ProducersLabel(unsigned p)
@@ -259,14 +252,14 @@ std::vector<Target> Targets()
 	for (prio_placement pl : g_placements)
 		for (const auto &g : goals)
 			for (prio_deq d : kDeqs) {
+				std::string n = CaseName(pl, PRIO_GRAIN, d,
+							 g.p),
+					    b = CaseName(pl, PRIO_BASE_SPIN, d,
+							 g.p);
 				Target x = { TargetText(pl, g.p, d, g.goal),
-					     Rate(pl, PRIO_GRAIN, d, g.p) /
-						     Rate(pl, PRIO_BASE_SPIN, d,
-							  g.p),
-					     g.goal };
-				x.cells = { Spread(pl, PRIO_GRAIN, d, g.p),
-					    Spread(pl, PRIO_BASE_SPIN, d,
-						   g.p) };
+					     Ratio(n, b), g.goal };
+				x.cells = { Spread(n, 1e6, 2),
+					    Spread(b, 1e6, 2) };
 				t.push_back(x);
 			}
 	return t;
@@ -581,6 +574,6 @@ int Setup(const Options &opt)
 Driver grain_bench::ThisDriver()
 {
 	// Runs of 300 ms x 9 (quick 60 ms x 3); --targets 78 columns.
-	return { 60,	 300,	3,	 9,	  78,	   true,
-		 kFlags, Setup, nullptr, Summary, Targets, nullptr };
+	return { 60,	 300,	3,	 9,	  78,	  true, "items_per_sec",
+		 kFlags, Setup, Summary, Targets, nullptr };
 }

@@ -6,14 +6,8 @@
 // Iterations(1), manual time = the experiment's measured seconds,
 // Repetitions(R), and only the aggregates (median first) are reported.
 // The counter pairs_per_sec is the number of tokens that went through the
-// queue per second. Before every experiment the cache-line round trip
-// between CPU 0 and CPU 1 is measured (counter rtt_ns; dear_regime is 1
-// when it is at least kDearNs, so its mean over the repetitions is the
-// share of dear runs): the machine's two vCPUs move between a cheap
-// regime (about 30 ns, hyperthreads of one core) and a dear one (300 ns
-// and more, separate cores), and lock-based queues win in the cheap one.
-// The summary keeps, for every figure, only the runs of the regime most
-// runs saw, and says how many it dropped.
+// queue per second; the round trip before each run and its regime are
+// common/driver.h's.
 //
 // Names: ring/MODE/QUEUE/PxC/BATCH/PLACE/CONSUMER, PLACE pin (thread i on
 // CPU i % nproc) or nopin, CONSUMER poll (try calls and the backoff) or
@@ -61,15 +55,6 @@ struct RingOptions {
 	bool old_method = false;
 	unsigned relax = 0, spin_fails = 0; // 0: the harness's defaults
 };
-
-// The calibration before each experiment: kProbes probes of kProbeRounds
-// round trips each, and the fastest probe's figure, so that a probe
-// thread preempted by another process does not pass for a dear regime
-// (a few ms in all in the dear regime).
-const unsigned kProbes = 5;
-const unsigned kProbeRounds = 2000;
-// At or above this round trip (ns) a run is in the dear regime.
-const double kDearNs = 150.0;
 
 struct Config {
 	unsigned producers;
@@ -120,19 +105,11 @@ struct Case {
 	std::string name;
 };
 
-struct Runs {
-	std::vector<double> rates;
-	std::vector<double> rtts; // round trip before each run, ns
-	int deadline_hits = 0;	  // runs whose drain passed its deadline
-};
-
-std::map<std::string, Runs> g_runs; // by benchmark name
+// Runs whose drain passed its deadline, by benchmark name.
+std::map<std::string, int> g_deadline_hits;
 RingOptions g_opt;
 // The configurations this run measures (--threads), all by default.
 std::vector<Config> g_configs(std::begin(kConfigs), std::end(kConfigs));
-// The regime most runs saw (true: dear), set before the summary.
-bool g_dear_majority = false;
-int g_runs_all = 0, g_runs_dropped = 0;
 
 std::string ConfigName(const Config &c)
 {
@@ -164,27 +141,10 @@ bench_config MakeConfig(const Config &c, const Batch &b, const Variant &v)
 	return cfg;
 }
 
-bool IsDear(double rtt)
-{
-	return rtt >= kDearNs;
-}
-
-double ProbeRtt()
-{
-	double best = NAN;
-	for (unsigned i = 0; i < kProbes; i++) {
-		double ns = bench_pingpong_ns(kProbeRounds);
-		if (ns > 0 && !(ns >= best))
-			best = ns;
-	}
-	return best;
-}
-
 void RunCase(benchmark::State &state, const Case *c)
 {
 	for (auto _ : state) {
 		bench_config cfg = MakeConfig(c->cfg, c->batch, *c->var);
-		double rtt = ProbeRtt();
 		bench_result res{};
 		int rc = bench_run(c->impl, &cfg, &res);
 		auto why = [&res] {
@@ -195,8 +155,6 @@ void RunCase(benchmark::State &state, const Case *c)
 			   "ordering/count errors", why))
 			break;
 		state.counters["pairs_per_sec"] = res.pairs_per_sec;
-		state.counters["rtt_ns"] = rtt;
-		state.counters["dear_regime"] = IsDear(rtt) ? 1.0 : 0.0;
 		state.counters["pinned"] = res.pinned ? 1.0 : 0.0;
 		state.counters["drain_s"] = res.stop_seconds;
 		state.counters["drain_deadline_hit"] =
@@ -217,10 +175,7 @@ void RunCase(benchmark::State &state, const Case *c)
 		if (res.get_calls != 0)
 			state.counters["per_get"] =
 				moved / static_cast<double>(res.get_calls);
-		Runs &r = g_runs[c->name];
-		r.rates.push_back(res.pairs_per_sec);
-		r.rtts.push_back(rtt);
-		r.deadline_hits += res.drain_deadline_hit ? 1 : 0;
+		g_deadline_hits[c->name] += res.drain_deadline_hit ? 1 : 0;
 	}
 }
 
@@ -288,43 +243,10 @@ bool ParseConfigs(const std::string &list)
 	return !g_configs.empty();
 }
 
-// The rates of a case's runs in the majority regime.
-std::vector<double> Kept(const Runs &r)
-{
-	std::vector<double> v;
-	for (size_t i = 0; i < r.rates.size(); i++)
-		if (IsDear(r.rtts[i]) == g_dear_majority)
-			v.push_back(r.rates[i]);
-	return v;
-}
-
-double MedianByName(const std::string &name)
-{
-	auto it = g_runs.find(name);
-	if (it == g_runs.end())
-		return NAN;
-	std::vector<double> v = Kept(it->second);
-	return v.empty() ? NAN : Median(v);
-}
-
 double MedianOf(bench_impl impl, const Config &c, const Batch &b,
 		const Variant &v)
 {
-	return MedianByName(CaseName(impl, c, b, v));
-}
-
-// Decide the majority regime over every run and count what it drops.
-void ChooseRegime()
-{
-	int dear = 0, all = 0;
-	for (const auto &kv : g_runs)
-		for (double rtt : kv.second.rtts) {
-			all++;
-			dear += IsDear(rtt) ? 1 : 0;
-		}
-	g_dear_majority = 2 * dear > all;
-	g_runs_all = all;
-	g_runs_dropped = g_dear_majority ? all - dear : dear;
+	return Rate(CaseName(impl, c, b, v));
 }
 
 const Config *FindConfig(unsigned p, unsigned c)
@@ -366,8 +288,8 @@ bool Collapsed(bench_impl impl, const Config &c, const Batch &b,
 int DeadlineHits(bench_impl impl, const Config &c, const Batch &b,
 		 const Variant &v)
 {
-	auto it = g_runs.find(CaseName(impl, c, b, v));
-	return it == g_runs.end() ? 0 : it->second.deadline_hits;
+	auto it = g_deadline_hits.find(CaseName(impl, c, b, v));
+	return it == g_deadline_hits.end() ? 0 : it->second;
 }
 
 std::string ImplHeader(bench_impl impl)
@@ -384,15 +306,6 @@ const bench_impl kOthers[] = {
 	BENCH_BOOST_QUEUE, BENCH_BOOST_SPSC, BENCH_TBB,	    BENCH_WFCQ,
 	BENCH_MUTEX,	   BENCH_TWOLOCK,
 };
-
-// "median (min–max)" in millions per second.
-std::string Spread(const std::string &name)
-{
-	auto it = g_runs.find(name);
-	if (it == g_runs.end())
-		return "–";
-	return grain_bench::Spread(Kept(it->second), 1e6, 1);
-}
 
 std::vector<Target> Targets()
 {
@@ -437,10 +350,9 @@ std::vector<Target> Targets()
 				    den = CaseName(g.den, g.dc, g.b, *v);
 			Target x = { g.what + std::string(" (") + v->label +
 					     ")",
-				     MedianByName(num) / MedianByName(den),
-				     g.goal };
-			x.cells = { num + ": " + Spread(num),
-				    den + ": " + Spread(den) };
+				     Ratio(num, den), g.goal };
+			x.cells = { num + ": " + Spread(num, 1e6, 1),
+				    den + ": " + Spread(den, 1e6, 1) };
 			t.push_back(x);
 		}
 	return t;
@@ -462,32 +374,6 @@ std::vector<const Variant *> RunVariants()
 			v.push_back(&x);
 	}
 	return v;
-}
-
-// The regime line: the round trips measured before the runs, and which
-// regime's runs the figures are the medians of.
-void RegimeLine(std::ostringstream &o)
-{
-	std::vector<double> all;
-	for (const auto &kv : g_runs)
-		all.insert(all.end(), kv.second.rtts.begin(),
-			   kv.second.rtts.end());
-	std::sort(all.begin(), all.end());
-	double lo = all.empty() ? NAN : all.front(),
-	       hi = all.empty() ? NAN : all.back(),
-	       med = all.empty() ? NAN : Median(all);
-	o << "- Regime: the round trip was measured before each of the "
-	  << g_runs_all << " runs (the fastest of " << kProbes << " probes of "
-	  << kProbeRounds << " round trips): median " << Fmt("%.0f ns", med)
-	  << ", min " << Fmt("%.0f", lo) << ", max " << Fmt("%.0f", hi)
-	  << ". Most runs were in the " << (g_dear_majority ? "dear" : "cheap")
-	  << " regime (round trip " << (g_dear_majority ? ">= " : "< ")
-	  << Fmt("%.0f ns", kDearNs)
-	  << "); every figure below is the median of that regime's runs "
-	     "only, and the "
-	  << g_runs_dropped
-	  << " runs of the other regime were dropped (rtt_ns and "
-	     "dear_regime in the JSON keep every run's).\n";
 }
 
 // How a run goes: threads, calls, batches, backoff and placement.
@@ -604,7 +490,7 @@ void ThroughputTables(std::ostringstream &o,
 	}
 	o << "– : not applicable (mode illegal for the configuration, no "
 	     "such call in that queue's API, no blocking dequeue) or not run, "
-	     "or every run in the other regime.\n";
+	     "or every run in another regime.\n";
 	if (any_collapse)
 		o << "(collapsed): under 10% of the same queue's 1P1C rate at "
 		     "the same batch; each run was still ended by its deadline "
@@ -732,7 +618,6 @@ std::string Summary(const RunInfo &run)
 	Preamble(o, run, false, "queues");
 	LoadLines(o, run);
 	CalibrationLine(o, run, "");
-	RegimeLine(o);
 	MethodLines(o, run);
 	QueueLines(o);
 
@@ -782,6 +667,6 @@ int Setup(const Options &opt)
 Driver grain_bench::ThisDriver()
 {
 	// Runs of 300 ms x 5 (quick 60 ms x 3); --targets 72 columns.
-	return { 60,	300,	      3,       5,	72,	true, kFlags,
-		 Setup, ChooseRegime, Summary, Targets, nullptr };
+	return { 60,	 300,	3,	 5,	  72,	  true, "pairs_per_sec",
+		 kFlags, Setup, Summary, Targets, nullptr };
 }
