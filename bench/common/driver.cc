@@ -416,6 +416,55 @@ void CalibrationLine(std::ostringstream &o, const RunInfo &run,
 	  << "\n";
 }
 
+namespace {
+
+// The targets that are ratios of two cases, recomputed within each regime
+// in which some target has 2 runs on each side: "1.23x (3/4)".
+std::string ByRegime(const std::vector<Target> &targets)
+{
+	std::vector<std::vector<std::string>> rows;
+	bool used[kRegimes] = {};
+	for (const Target &t : targets) {
+		if (t.num.empty())
+			continue;
+		rows.push_back({ t.what });
+		for (int r = 0; r < kRegimes; r++) {
+			std::vector<double> n = Rates(t.num, r),
+					    d = Rates(t.den, r);
+			double x = Median(n) / Median(d);
+			bool ok = n.size() >= 2 && d.size() >= 2;
+			used[r] |= ok;
+			rows.back().push_back(
+				ok ? Fmt(t.fmt, t.of ? t.of(x) : x) + " (" +
+						std::to_string(n.size()) + "/" +
+						std::to_string(d.size()) + ")"
+				   : "");
+		}
+	}
+	std::vector<std::string> titles;
+	for (int r = 0; r < kRegimes; r++)
+		if (used[r])
+			titles.push_back(Band(r));
+	if (titles.empty())
+		return "";
+	std::ostringstream o;
+	o << "\nBy regime: each target that is a ratio of two cases' rates, "
+	     "from the runs of one regime at a time, with the runs of each "
+	     "side; blank where a side has fewer than 2, and a regime left "
+	     "out where every target is blank.\n\n"
+	  << TableHead("| target |", titles);
+	for (const std::vector<std::string> &row : rows) {
+		o << "| " << row[0] << " |";
+		for (int r = 0; r < kRegimes; r++)
+			if (used[r])
+				o << " " << row[r + 1] << " |";
+		o << "\n";
+	}
+	return o.str();
+}
+
+} // namespace
+
 std::string TargetsTable(const std::string &measured,
 			 const std::vector<std::string> &titles,
 			 const std::vector<Target> &targets)
@@ -436,7 +485,7 @@ std::string TargetsTable(const std::string &measured,
 			o << " " << c << " |";
 		o << "\n";
 	}
-	return o.str();
+	return o.str() + ByRegime(targets);
 }
 
 namespace {

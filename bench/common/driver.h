@@ -15,7 +15,8 @@
  * and CPU 1 (counter rtt_ns) and names its regime (counter regime, 0 cheap,
  * 1 middle, 2 dear; dear_regime is 1 in the dear one). The figures of the
  * summary are the medians of the runs of the regime most runs of the
- * program saw; the others are counted and dropped.
+ * program saw; the others are counted and dropped, and the targets are
+ * recomputed within each regime beside them.
  *
  * Flags taken out before Google Benchmark sees the rest:
  *   --quick            short runs for a smoke test (the driver's lengths)
@@ -84,11 +85,15 @@ struct Target {
 	std::string what;
 	double value; /* the figure measured */
 	double goal;
+	/* The cases whose rates' ratio of medians VALUE is (OF of it when
+	 * set), for the per-regime table; empty when it is no such ratio. */
+	std::string num{}, den{};
 	std::vector<std::string> cells{}; /* the table's columns after result */
 	const char *fmt = "%.2fx";	  /* of VALUE */
 	bool at_most = false;		  /* PASS when VALUE <= GOAL, not >= */
 	bool context = false; /* no verdict, and not in the --targets list */
 	std::string seed{};   /* printed after the verdict when not empty */
+	double (*of)(double ratio) = nullptr;
 };
 
 struct Driver {
@@ -257,7 +262,8 @@ void CalibrationLine(std::ostringstream &o, const RunInfo &run,
 		     const char *tail);
 
 /* The targets table, its columns target, MEASURED, result and TITLES
- * (the targets' cells). */
+ * (the targets' cells), then the targets that are ratios of two cases
+ * recomputed within each regime. */
 std::string TargetsTable(const std::string &measured,
 			 const std::vector<std::string> &titles,
 			 const std::vector<Target> &targets);

@@ -257,7 +257,7 @@ std::vector<Target> Targets()
 					    b = CaseName(pl, PRIO_BASE_SPIN, d,
 							 g.p);
 				Target x = { TargetText(pl, g.p, d, g.goal),
-					     Ratio(n, b), g.goal };
+					     Ratio(n, b), g.goal, n, b };
 				x.cells = { Spread(n, 1e6, 2),
 					    Spread(b, 1e6, 2) };
 				t.push_back(x);

@@ -533,15 +533,16 @@ std::vector<Target> Targets()
 		t.push_back(x);
 	};
 	add({ "3F+DoS, " + ws + ": stripes64 >= 1.3x global",
-	      LockRatio(f3, true, W), 1.3 },
+	      LockRatio(f3, true, W), 1.3, dos, global },
 	    "%.2fx",
 	    "1.28x (" + Fmt("%.2f", kSeedB.m3f_dos) + " -> " +
 		    Fmt("%.2f", kSeedC.m3f_dos) + " Mbit/s, rows B -> C)",
 	    "k dgrams/s stripes64 " + Spread(dos, 1e3, 1) + ", global " +
 		    Spread(global, 1e3, 1));
 	Target cost = { "flood cost on 3F, " + ws + ", stripes64: <= 20%",
-			100.0 * FloodCost(f3, W, kStriped), 20.0 };
+			100.0 * FloodCost(f3, W, kStriped), 20.0, dos, alone };
 	cost.at_most = true;
+	cost.of = [](double r) { return 100.0 * (1.0 - r); };
 	add(cost, "%.0f%%",
 	    Fmt("%.0f%%", 100.0 * (1.0 - kSeedC.m3f_dos / kSeedC.m3f)) + " (" +
 		    Fmt("%.1f", kSeedC.m3f) + " -> " +
@@ -556,7 +557,8 @@ std::vector<Target> Targets()
 		    "%.1f%%", "not reported",
 		    "evictions per run " +
 			    Fmt("%.0f", Med(kEvictions, w, true, W, kStriped)));
-	add({ "engine >= 2x librte_ip_frag, 1 worker, 3F", RteRatio(), 2.0 },
+	add({ "engine >= 2x librte_ip_frag, 1 worker, 3F", RteRatio(), 2.0,
+	      CaseName(f3, false, 1, kStriped), kRteCase },
 	    "%.2fx", "not reported", RteDetail());
 	t.push_back(reasm_file::Goal());
 	return t;

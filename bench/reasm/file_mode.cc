@@ -240,7 +240,8 @@ std::string Section()
 
 Target Goal()
 {
-	Target t = { kWhat, g_enabled ? Speedup(2) : NAN, kGoal };
+	Target t = { kWhat, g_enabled ? Speedup(2) : NAN, kGoal, CaseName(2),
+		     CaseName(1) };
 	t.cells = { "not in the seed", Detail() };
 	return t;
 }

@@ -350,7 +350,7 @@ std::vector<Target> Targets()
 				    den = CaseName(g.den, g.dc, g.b, *v);
 			Target x = { g.what + std::string(" (") + v->label +
 					     ")",
-				     Ratio(num, den), g.goal };
+				     Ratio(num, den), g.goal, num, den };
 			x.cells = { num + ": " + Spread(num, 1e6, 1),
 				    den + ": " + Spread(den, 1e6, 1) };
 			t.push_back(x);
