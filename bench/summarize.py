@@ -22,11 +22,12 @@ NAME.json in DIR when no NAME is given) writes DIR/NAME.summary.json:
              implementation's median, one entry per pair, named
              "GRAIN / OTHER @ CONFIG"; with the two medians, their
              coefficients of variation, the thread count and whether the
-             configuration oversubscribes the machine; for the ring, also
-             each side's median cache-line round trip before its runs
-             (rtt_ns) and the share of its runs in the dear regime
-             (dear_share, from the dear_regime counter), and the regime
-             of the pair: "cheap", "dear" or "mixed", so that a reader can
+             configuration oversubscribes the machine; and each side's
+             median cache-line round trip before its runs (rtt_ns), the
+             share of its runs in the dear regime (dear_share), its regime
+             (the counter regime of every run: "cheap", "middle" or
+             "dear", "mixed" where its runs differ) and the pair's (the
+             sides' if they agree, else "mixed"), so that a reader can
              split the ratios by regime or drop the mixed ones
   overview   per pair of implementations, the geometric mean, minimum and
              maximum of those ratios, over all configurations and over
@@ -121,6 +122,10 @@ KIND = {
     "librte_ip_frag": ("anchor: DPDK librte_ip_frag, one thread, datagram "
                        "made contiguous"),
 }
+
+# The counter regime's values (bench/common/driver.h).
+REGIMES = ("cheap", "middle", "dear")
+
 
 def threads_in(config):
     for v in config.values():
@@ -235,29 +240,31 @@ def summarize(dirpath, name, repo):
         if dear is None and runs.get(key):
             ds = [r["dear_regime"] for r in runs[key] if "dear_regime" in r]
             dear = sum(ds) / len(ds) if ds else None
-        groups.setdefault(ck, {})[impl] = (v, c, ours, rtt, dear)
+        lo, hi = doc.stat(key, "regime", "min"), doc.stat(key, "regime", "max")
+        regime = (None if lo is None or hi is None else
+                  REGIMES[int(lo)] if lo == hi else "mixed")
+        groups.setdefault(ck, {})[impl] = (v, c, ours, rtt, dear, regime)
 
     ratios = []
     for ck in sorted(groups, key=lambda k: (threads_in(configs[k]) or 0,
                                             config_label(configs[k]))):
         config, g = configs[ck], groups[ck]
         t = threads_in(config)
-        for gi, (gv, gcv, ours, grtt, gdear) in sorted(g.items()):
+        for gi, (gv, gcv, ours, grtt, gdear, greg) in sorted(g.items()):
             if not ours:
                 continue
-            for oi, (ov, ocv, oours, ortt, odear) in sorted(g.items()):
+            for oi, (ov, ocv, oours, ortt, odear, oreg) in sorted(g.items()):
                 if oours or ov <= 0:
                     continue
                 extra = {}
-                if gdear is not None and odear is not None:
-                    both = (gdear, odear)
-                    regime = ("dear" if min(both) == 1 else
-                              "cheap" if max(both) == 0 else "mixed")
+                if greg is not None and oreg is not None:
                     extra = {"grain_rtt_ns": rnd(grtt, 4),
                              "other_rtt_ns": rnd(ortt, 4),
                              "grain_dear_share": rnd(gdear, 3),
                              "other_dear_share": rnd(odear, 3),
-                             "regime": regime}
+                             "grain_regime": greg,
+                             "other_regime": oreg,
+                             "regime": greg if greg == oreg else "mixed"}
                 ratios.append({
                     "name": f"{gi} / {oi} @ {config_label(config)}",
                     "grain": gi,
