@@ -52,6 +52,7 @@
 #define MSG_PROG "reasm"
 #include "inet.h"
 #include "msg.h"
+#include "kicker.h"
 #include "live.h"
 
 #include <arpa/inet.h>
@@ -829,22 +830,7 @@ struct live_tx {
 	/* Written by the transmit thread only, read by any. */
 	_Atomic(uint64_t) frames, bytes, oversize, truncated, runt,
 		wrong_format, errors, unsent;
-	struct tx_kicker *kicker; /* live_tx_kicker_start(), or NULL */
-};
-
-/* The thread that sends each burst for the transmit thread, once
- * live_tx_kicker_start() has started it. */
-struct tx_kicker {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	/* Bursts handed over (the transmit thread's) and whether the
-	 * kicker is asleep or about to be (the kicker's): K1 and K2 below. */
-	_Atomic(uint64_t) bursts;
-	_Atomic(bool) idle;
-	bool stop; /* under lock */
-	bool running;
-	_Atomic(uint64_t) errors; /* the kicker's failed send() calls */
+	struct kicker *kicker; /* live_tx_kicker_start(), or NULL */
 };
 
 static struct tpacket2_hdr *tx_slot(struct live_tx *tx, unsigned i)
@@ -900,15 +886,11 @@ static void tx_buffers(struct live_tx *tx)
 	(void)setsockopt(tx->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
 
-static void tx_kicker_stop(struct live_tx *tx);
-static void tx_kicker_free(struct tx_kicker *k);
-
 void live_tx_close(struct live_tx *tx)
 {
 	if (tx == NULL)
 		return;
-	tx_kicker_stop(tx);
-	tx_kicker_free(tx->kicker);
+	kicker_free(tx->kicker);
 	ring_unmap(tx->fd, tx->map, tx->map_len);
 	free(tx);
 }
@@ -1044,130 +1026,27 @@ static void tx_send(struct live_tx *tx)
 
 /* --- The kicker ------------------------------------------------------------ */
 
-/*
- * The send() of a burst does the kernel's whole transmit: it copies each
+/* The send() of a burst does the kernel's whole transmit: it copies each
  * frame into socket buffers and, on veth, runs the receiving side too.
  * Done by the thread that fills the ring, that work and the filling take
- * turns; done by a kicker thread, they overlap on two CPUs. The transmit
- * thread hands a burst over by counting it in `bursts` (K2: a seq_cst
- * add, then a seq_cst load of `idle`); the kicker, finding no new burst,
- * stores `idle` (K1: seq_cst) before it looks at `bursts` again under
- * the lock. In the one total order of those four accesses either the
- * kicker sees the new count or the transmit thread sees it idle and
- * signals under the lock, so no burst waits for a later one. (Nothing
- * would be lost either way: the transmit thread kicks for itself when it
- * waits for a free slot and when it drains, and the kernel serializes
- * senders on a ring.)
- */
-static void *tx_kicker_main(void *arg)
+ * turns; done by a kicker thread (kicker.h), they overlap on two CPUs. A
+ * send covers every slot marked before it, so the kicker's one send for
+ * several bursts is enough; and nothing would be lost without it: the
+ * transmit thread kicks for itself when it waits for a free slot and when
+ * it drains, and the kernel serializes senders on a ring. */
+static bool tx_kick(void *arg, uint64_t upto)
 {
-	struct live_tx *tx = arg;
-	struct tx_kicker *k = tx->kicker;
-	uint64_t seen = 0;
+	const struct live_tx *tx = arg;
 
-	for (;;) {
-		uint64_t n =
-			atomic_load_explicit(&k->bursts, memory_order_relaxed);
-		if (n != seen) {
-			seen = n;
-			if (!tx_send_now(tx->fd))
-				bump(&k->errors, 1);
-			continue;
-		}
-		/* K1: pairs with K2 in tx_hand_over(). */
-		atomic_store_explicit(&k->idle, true, memory_order_seq_cst);
-		pthread_mutex_lock(&k->lock);
-		while (!k->stop &&
-		       atomic_load_explicit(&k->bursts, memory_order_seq_cst) ==
-			       seen)
-			pthread_cond_wait(&k->cond, &k->lock);
-		bool stop = k->stop;
-		pthread_mutex_unlock(&k->lock);
-		atomic_store_explicit(&k->idle, false, memory_order_relaxed);
-		if (stop && atomic_load_explicit(&k->bursts,
-						 memory_order_relaxed) == seen)
-			return NULL;
-	}
-}
-
-/* Transmit thread: the burst just published goes to the kicker. */
-static void tx_hand_over(struct live_tx *tx)
-{
-	struct tx_kicker *k = tx->kicker;
-
-	tx->pending = 0;
-	/* K2: pairs with K1 in tx_kicker_main(). */
-	atomic_fetch_add_explicit(&k->bursts, 1, memory_order_seq_cst);
-	if (atomic_load_explicit(&k->idle, memory_order_seq_cst)) {
-		pthread_mutex_lock(&k->lock);
-		pthread_cond_signal(&k->cond);
-		pthread_mutex_unlock(&k->lock);
-	}
-}
-
-/* A kicker with its lock and condition made, not started; NULL if one of
- * them could not be. */
-static struct tx_kicker *tx_kicker_new(void)
-{
-	struct tx_kicker *k = calloc(1, sizeof(*k));
-
-	if (k == NULL)
-		return NULL;
-	if (pthread_mutex_init(&k->lock, NULL) == 0) {
-		if (pthread_cond_init(&k->cond, NULL) == 0)
-			return k;
-		pthread_mutex_destroy(&k->lock);
-	}
-	free(k);
-	return NULL;
-}
-
-/* Frees a kicker from tx_kicker_new() whose thread is not running (never
- * started, or stopped); NULL does nothing. */
-static void tx_kicker_free(struct tx_kicker *k)
-{
-	if (k == NULL)
-		return;
-	pthread_cond_destroy(&k->cond);
-	pthread_mutex_destroy(&k->lock);
-	free(k);
+	(void)upto;
+	return tx_send_now(tx->fd);
 }
 
 int live_tx_kicker_start(struct live_tx *tx)
 {
-	struct tx_kicker *k;
-	int rc;
-
 	if (tx->kicker != NULL)
 		return -EBUSY;
-	k = tx_kicker_new();
-	if (k == NULL)
-		return -ENOMEM;
-	tx->kicker = k;
-	rc = pthread_create(&k->thread, NULL, tx_kicker_main, tx);
-	if (rc != 0) {
-		tx->kicker = NULL;
-		tx_kicker_free(k);
-		return -rc;
-	}
-	k->running = true;
-	return 0;
-}
-
-/* Transmit thread: every burst handed over is sent, then the kicker ends;
- * the transmit thread kicks for itself again. */
-static void tx_kicker_stop(struct live_tx *tx)
-{
-	struct tx_kicker *k = tx->kicker;
-
-	if (k == NULL || !k->running)
-		return;
-	pthread_mutex_lock(&k->lock);
-	k->stop = true;
-	pthread_cond_signal(&k->cond);
-	pthread_mutex_unlock(&k->lock);
-	pthread_join(k->thread, NULL);
-	k->running = false;
+	return kicker_start(&tx->kicker, tx_kick, tx);
 }
 
 bool live_tx_pending(struct live_tx *tx)
@@ -1331,10 +1210,12 @@ static void tx_publish(struct live_tx *tx, uint32_t len)
 	bump(&tx->frames, 1);
 	bump(&tx->bytes, len);
 	if (++tx->pending >= TX_KICK_BATCH) {
-		if (tx->kicker != NULL && tx->kicker->running)
-			tx_hand_over(tx);
-		else
+		if (tx->kicker != NULL && kicker_running(tx->kicker)) {
+			tx->pending = 0;
+			kicker_hand_over(tx->kicker);
+		} else {
 			tx_send(tx);
+		}
 	}
 }
 
@@ -1395,7 +1276,8 @@ void live_tx_drain(struct live_tx *tx)
 {
 	uint64_t deadline = live_mono_ns() + TX_DRAIN_NS;
 
-	tx_kicker_stop(tx);
+	if (tx->kicker != NULL)
+		kicker_stop(tx->kicker);
 
 	for (;;) {
 		unsigned busy = 0;
@@ -1429,8 +1311,7 @@ void live_tx_counters(const struct live_tx *tx, struct live_stats *ls)
 	ls->tx_errors +=
 		atomic_load_explicit(&tx->errors, memory_order_relaxed);
 	if (tx->kicker != NULL)
-		ls->tx_errors += atomic_load_explicit(&tx->kicker->errors,
-						      memory_order_relaxed);
+		ls->tx_errors += kicker_errors(tx->kicker);
 	ls->tx_unsent +=
 		atomic_load_explicit(&tx->unsent, memory_order_relaxed);
 }
