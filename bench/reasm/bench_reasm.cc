@@ -447,6 +447,28 @@ void MethodLines(std::ostringstream &o, const RunInfo &run)
 	     "non-zero.\n\n";
 }
 
+// Row W of the rate table of workload W, FLOOD: every figure for the
+// global lock, then for stripes64.
+std::string RateRow(bench_reasm_workload w, bool flood, unsigned W)
+{
+	static const struct {
+		const char *figure, *fmt;
+	} kBoth[] = { { "complete_pct", "%.1f" },
+		      { "evictions", "%.0f" },
+		      { "wait_pct", "%.0f" } };
+	std::vector<std::string> r = { std::to_string(W) + Oversubscribed(W) };
+	for (unsigned s : kStripes) {
+		r.push_back(Fmt("%.1f", Rate(w, flood, W, s) / 1e3));
+		r.push_back(Fmt("%.2f", Med("gbit_per_sec", w, flood, W, s)));
+	}
+	r.push_back(Fmt("**%.2fx**", LockRatio(w, flood, W)));
+	for (const auto &b : kBoth)
+		r.push_back(Fmt(b.fmt, Med(b.figure, w, flood, W, kGlobal)) +
+			    " / " +
+			    Fmt(b.fmt, Med(b.figure, w, flood, W, kStriped)));
+	return Row(r);
+}
+
 void RateTables(std::ostringstream &o)
 {
 	for (bench_reasm_workload w : kWorkloads)
@@ -459,38 +481,11 @@ void RateTables(std::ostringstream &o)
 					 "stripes64 Gbit/s",
 					 "stripes64 / global",
 					 "completed % global / stripes64",
-					 "evictions per run global / "
-					 "stripes64",
+					 "evictions per run global / stripes64",
 					 "workers waiting % global / "
 					 "stripes64" });
-			for (unsigned W : g_workers) {
-				// "global / stripes64" of a figure.
-				auto both = [&](const char *f,
-						const char *fmt) {
-					return Fmt(fmt,
-						   Med(f, w, flood, W, 1)) +
-					       " / " +
-					       Fmt(fmt,
-						   Med(f, w, flood, W, 64));
-				};
-				std::vector<std::string> r = {
-					std::to_string(W) + Oversubscribed(W)
-				};
-				for (unsigned s : kStripes) {
-					r.push_back(Fmt("%.1f",
-							Rate(w, flood, W, s) /
-								1e3));
-					r.push_back(Fmt("%.2f",
-							Med("gbit_per_sec", w,
-							    flood, W, s)));
-				}
-				r.push_back(Fmt("**%.2fx**",
-						LockRatio(w, flood, W)));
-				r.push_back(both("complete_pct", "%.1f"));
-				r.push_back(both("evictions", "%.0f"));
-				r.push_back(both("wait_pct", "%.0f"));
-				o << Row(r);
-			}
+			for (unsigned W : g_workers)
+				o << RateRow(w, flood, W);
 			o << "\n";
 		}
 	o << "stripes64 / global: ratio of the medians. Workers waiting: the "

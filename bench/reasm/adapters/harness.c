@@ -452,49 +452,38 @@ static void check_books(const struct run *h, const struct reasm_stats *st,
 	const uint64_t idsum_all = (uint64_t)passes * (passes - 1) / 2;
 	uint64_t *e = &res->errors;
 	char *msg = res->error;
+	const struct {
+		const char *what;
+		uint64_t got, want;
+	} books[] = {
+		{ "packets = frames given", st->packets, frames },
+		{ "ReasmReqds = frames given", st->ReasmReqds, frames },
+		{ "ReasmReqds = reassembled + dropped + discarded + pending",
+		  st->ReasmReqds,
+		  st->frags_reassembled + st->frags_dropped +
+			  st->frags_discarded + st->frags_pending },
+		{ "ReasmOKs = outputs seen", st->ReasmOKs, completed },
+		{ "emitted = outputs seen", st->emitted, completed },
+		{ "reassembled = ReasmOKs * fragments per datagram",
+		  st->frags_reassembled, st->ReasmOKs * h->pool->info.frags },
+		{ "passed through", st->passed, 0 },
+		{ "outputs during the prefill", prefill_out, 0 },
+		{ "timeouts", st->ReasmTimeout, 0 },
+		{ "malformed", st->malformed, 0 },
+		{ "bad checksum", st->bad_checksum, 0 },
+		{ "truncated", st->truncated, 0 },
+		{ "duplicates", st->duplicates, 0 },
+		{ "overlaps", st->ReasmOverlaps, 0 },
+		{ "bad end", st->bad_end, 0 },
+		{ "no memory", st->no_memory, 0 },
+		{ "refused", st->refused, 0 },
+	};
 
-	if (st->packets != frames || st->ReasmReqds != frames)
-		frame_fail(e, msg,
-			   "%" PRIu64
-			   " frames given, the engine counted %" PRIu64
-			   " packets and %" PRIu64 " fragments",
-			   frames, st->packets, st->ReasmReqds);
-	if (st->ReasmReqds != st->frags_reassembled + st->frags_dropped +
-				      st->frags_discarded + st->frags_pending)
-		frame_fail(e, msg,
-			   "books do not balance: ReasmReqds %" PRIu64
-			   " != reassembled %" PRIu64 " + dropped %" PRIu64
-			   " + discarded %" PRIu64 " + pending %" PRIu64,
-			   st->ReasmReqds, st->frags_reassembled,
-			   st->frags_dropped, st->frags_discarded,
-			   st->frags_pending);
-	if (st->ReasmOKs != completed || st->emitted != completed ||
-	    st->passed != 0 || prefill_out != 0)
-		frame_fail(e, msg,
-			   "the engine reassembled %" PRIu64
-			   " and emitted %" PRIu64 " (%" PRIu64
-			   " passed through, %" PRIu64
-			   " during the prefill); the callbacks saw %" PRIu64,
-			   st->ReasmOKs, st->emitted, st->passed, prefill_out,
-			   completed);
-	if (st->frags_reassembled != st->ReasmOKs * h->pool->info.frags)
-		frame_fail(e, msg,
-			   "%" PRIu64 " fragments reassembled into %" PRIu64
-			   " datagrams of %u",
-			   st->frags_reassembled, st->ReasmOKs,
-			   h->pool->info.frags);
-	if (st->ReasmTimeout || st->malformed || st->bad_checksum ||
-	    st->truncated || st->duplicates || st->ReasmOverlaps ||
-	    st->bad_end || st->no_memory || st->refused)
-		frame_fail(e, msg,
-			   "unexpected outcomes: timeouts %" PRIu64
-			   ", malformed %" PRIu64 ", bad checksum %" PRIu64
-			   ", truncated %" PRIu64 ", duplicates %" PRIu64
-			   ", overlaps %" PRIu64 ", bad end %" PRIu64
-			   ", no memory %" PRIu64 ", refused %" PRIu64,
-			   st->ReasmTimeout, st->malformed, st->bad_checksum,
-			   st->truncated, st->duplicates, st->ReasmOverlaps,
-			   st->bad_end, st->no_memory, st->refused);
+	for (size_t i = 0; i < sizeof(books) / sizeof(books[0]); i++)
+		if (books[i].got != books[i].want)
+			frame_fail(e, msg,
+				   "books: %s: %" PRIu64 ", want %" PRIu64,
+				   books[i].what, books[i].got, books[i].want);
 	for (unsigned i = 0; i < h->pool->info.datagrams; i++) {
 		uint64_t n = 0, ids = 0;
 		for (unsigned w = 0; w < h->nworkers; w++) {
