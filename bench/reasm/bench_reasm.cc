@@ -304,6 +304,23 @@ std::string WorkersText(unsigned w)
 	       Oversubscribed(w);
 }
 
+// The anchor target's detail: the rates, or why there are none.
+std::string RteDetail()
+{
+	if (!RteRan())
+		return g_rte.why.empty()
+			       ? "librte_ip_frag not measured"
+			       : "librte_ip_frag skipped: " + g_rte.why;
+	auto k = [](double v) { return Fmt("%.1f", v / 1e3); };
+	return "k dgrams/s engine stripes64 " + k(Engine1W(kStriped)) +
+	       ", global " + k(Engine1W(kGlobal)) +
+	       "; librte_ip_frag contiguous " + Spread(kRteCase, 1e3, 1) +
+	       ", mbuf chain " +
+	       k(Median(Field(kRteCase, "chain_dgrams_per_sec"))) + "; " +
+	       std::to_string(g_rte.mismatches[0]) + " of " +
+	       std::to_string(g_rte.compared[0]) + " datagrams differ";
+}
+
 // --- targets -----------------------------------------------------------------
 
 std::vector<Target> Targets()
@@ -348,23 +365,10 @@ std::vector<Target> Targets()
 		    "%.1f%%", "not reported",
 		    "evictions per run " + Fmt("%.0f", Med("evictions", w, true,
 							   W, kStriped)));
-	auto k = [](double v) { return Fmt("%.1f", v / 1e3); };
 	add({ "engine >= 2x librte_ip_frag, 1 worker, 3F",
 	      RteRan() ? Engine1W(kStriped) / grain_bench::Rate(kRteCase) : NAN,
 	      2.0, CaseName(f3, false, 1, kStriped), kRteCase },
-	    "%.2fx", "not reported",
-	    !RteRan() ? (g_rte.why.empty()
-				 ? "librte_ip_frag not measured"
-				 : "librte_ip_frag skipped: " + g_rte.why)
-		      : "k dgrams/s engine stripes64 " + k(Engine1W(kStriped)) +
-				", global " + k(Engine1W(kGlobal)) +
-				"; librte_ip_frag contiguous " +
-				Spread(kRteCase, 1e3, 1) + ", mbuf chain " +
-				k(Median(Field(kRteCase,
-					       "chain_dgrams_per_sec"))) +
-				"; " + std::to_string(g_rte.mismatches[0]) +
-				" of " + std::to_string(g_rte.compared[0]) +
-				" datagrams differ");
+	    "%.2fx", "not reported", RteDetail());
 	t.push_back(reasm_file::Goal());
 	return t;
 }
@@ -675,21 +679,22 @@ const std::vector<Flag> kFlags = {
 int Setup(const Options &opt)
 {
 	const ReasmOptions &ro = g_ropt;
-	const char *bad = nullptr;
+	std::string bad;
 	g_min_passes = opt.quick ? 2u : 3u;
 	if (!ParseCounts(!opt.threads.empty()  ? opt.threads
 			 : !ro.workers.empty() ? ro.workers
 					       : "1,2,4",
 			 BENCH_REASM_MAX_WORKERS, &g_workers))
-		bad = "--workers: a list of 1..16, e.g. 1,2,4";
+		bad = "--workers: a list of 1.." +
+		      std::to_string(BENCH_REASM_MAX_WORKERS) + ", e.g. 1,2,4";
 	else if (ro.link != "raw" && ro.link != "ether")
 		bad = "--link: raw or ether";
 	else if (ro.fanout != "fragment" && ro.fanout != "datagram")
 		bad = "--fanout: fragment or datagram";
 	else if (ro.flood_every == 0)
 		bad = "--flood_every: at least 1";
-	if (bad != nullptr) {
-		std::fprintf(stderr, "%s\n", bad);
+	if (!bad.empty()) {
+		std::fprintf(stderr, "%s\n", bad.c_str());
 		return 2;
 	}
 	g_setup = { ro.link == "ether" ? BENCH_REASM_LINK_ETHERNET
