@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-// file_mode.cc - the reasm program's file mode, timed as a whole process
-// at 1, 2 and 4 threads on a generated 3F capture (see file_mode.h).
+// file_mode.cc - the reasm program's file mode, timed as a whole process at
+// 1, 2 and 4 threads on a generated 3F capture (bench_reasm.h).
 
-#include "file_mode.h"
-
-#include "../common/sysinfo.h"
+#include "bench_reasm.h"
 
 #include <spawn.h>
 #include <sys/stat.h>
@@ -15,13 +13,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <map>
 #include <sstream>
 
 extern char **environ;
 
 using namespace grain_bench;
+using namespace reasm_bench;
 
 namespace reasm_file {
 namespace {
@@ -34,23 +31,20 @@ const char *const kReasm = nullptr;
 const char *const kGen = nullptr;
 #endif
 
-const unsigned kThreads[] = { 1, 2, 4 };
-const double kGoal = 1.3;
-
 struct Case {
 	unsigned threads;
 	std::string name;
 };
 
+const unsigned kThreads[] = { 1, 2, 4 };
 std::vector<Case> g_cases;
-std::map<unsigned, std::vector<double>> g_seconds; // by thread count, all
 std::map<unsigned, bool> g_checked; // output compared with the reference
 std::string g_dir, g_cap, g_ref, g_link;
 unsigned long g_datagrams = 0;
 double g_cap_bytes = 0;
-bool g_enabled = false;
 
-// Runs ARGS (ARGS[0] the program) to its end; its exit status, or -1.
+// Runs ARGS (ARGS[0] the program, or a name looked up in PATH) to its
+// end; its exit status, or -1.
 int Spawn(const std::vector<std::string> &args)
 {
 	std::vector<char *> argv;
@@ -58,8 +52,8 @@ int Spawn(const std::vector<std::string> &args)
 		argv.push_back(const_cast<char *>(a.c_str()));
 	argv.push_back(nullptr);
 	pid_t pid;
-	if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(),
-			environ) != 0)
+	if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(),
+			 environ) != 0)
 		return -1;
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0)
@@ -73,38 +67,10 @@ off_t SizeOf(const std::string &path)
 	return stat(path.c_str(), &st) == 0 ? st.st_size : -1;
 }
 
-// Whether the two files hold the same bytes.
-bool SameFile(const std::string &a, const std::string &b)
+int Reasm(unsigned threads, const std::string &out)
 {
-	FILE *fa = std::fopen(a.c_str(), "rb");
-	FILE *fb = std::fopen(b.c_str(), "rb");
-	bool same = fa != nullptr && fb != nullptr;
-	std::vector<char> ba(1 << 20), bb(1 << 20);
-	while (same) {
-		size_t na = std::fread(ba.data(), 1, ba.size(), fa);
-		size_t nb = std::fread(bb.data(), 1, bb.size(), fb);
-		if (na != nb || std::memcmp(ba.data(), bb.data(), na) != 0)
-			same = false;
-		if (na == 0)
-			break;
-	}
-	if (fa != nullptr)
-		std::fclose(fa);
-	if (fb != nullptr)
-		std::fclose(fb);
-	return same;
-}
-
-std::vector<std::string> ReasmArgs(unsigned threads, const std::string &out)
-{
-	return { kReasm,
-		 "--read",
-		 g_cap,
-		 "--write",
-		 out,
-		 "--threads",
-		 std::to_string(threads),
-		 "--quiet" };
+	return Spawn({ kReasm, "--read", g_cap, "--write", out, "--threads",
+		       std::to_string(threads), "--quiet" });
 }
 
 void RunCase(benchmark::State &state, const Case *c)
@@ -113,8 +79,10 @@ void RunCase(benchmark::State &state, const Case *c)
 		std::string out =
 			g_dir + "/out" + std::to_string(c->threads) + ".pcap";
 		auto t0 = std::chrono::steady_clock::now();
-		int rc = Spawn(ReasmArgs(c->threads, out));
-		auto t1 = std::chrono::steady_clock::now();
+		int rc = Reasm(c->threads, out);
+		double s = std::chrono::duration<double>(
+				   std::chrono::steady_clock::now() - t0)
+				   .count();
 		if (rc != 0) {
 			Fail(state, c->name,
 			     "reasm exited with status " + std::to_string(rc),
@@ -124,7 +92,7 @@ void RunCase(benchmark::State &state, const Case *c)
 		// The whole file once per thread count, its size every time.
 		bool ok = SizeOf(out) == SizeOf(g_ref);
 		if (ok && !g_checked[c->threads]) {
-			ok = SameFile(out, g_ref);
+			ok = Spawn({ "cmp", "-s", out, g_ref }) == 0;
 			g_checked[c->threads] = true;
 		}
 		if (!ok) {
@@ -133,17 +101,12 @@ void RunCase(benchmark::State &state, const Case *c)
 			     "output differs");
 			break;
 		}
-		double s = std::chrono::duration<double>(t1 - t0).count();
 		state.SetIterationTime(s);
-		state.counters["gbyte_per_sec"] = g_cap_bytes / s / 1e9;
-		state.counters["dgrams_per_sec"] =
-			static_cast<double>(g_datagrams) / s;
-		if (c->threads > bench_nproc())
-			state.SetLabel(
-				"oversubscribed: " +
-				std::to_string(c->threads) + " threads on " +
-				std::to_string(bench_nproc()) + " cores");
-		g_seconds[c->threads].push_back(s);
+		Record(state, c->name, c->threads,
+		       { { "gbyte_per_sec", g_cap_bytes / s / 1e9 },
+			 { "dgrams_per_sec",
+			   static_cast<double>(g_datagrams) / s },
+			 { ".seconds", s } });
 	}
 }
 
@@ -155,7 +118,7 @@ std::string CaseName(unsigned threads)
 // The times of the runs at THREADS of the regime most runs saw.
 std::vector<double> Seconds(unsigned threads)
 {
-	return Kept(CaseName(threads), g_seconds[threads]);
+	return Field(CaseName(threads), ".seconds");
 }
 
 // Median time at one thread / median time at THREADS.
@@ -163,14 +126,6 @@ double Speedup(unsigned threads)
 {
 	return Median(Seconds(1)) / Median(Seconds(threads));
 }
-
-std::string Detail()
-{
-	return "ms, 1 thread " + Spread(Seconds(1), 1e-3, 1) + ", 2 threads " +
-	       Spread(Seconds(2), 1e-3, 1);
-}
-
-const char kWhat[] = "file mode, 2 threads >= 1.3x 1 thread";
 
 } // namespace
 
@@ -193,44 +148,43 @@ int Setup(const Options &opt, int reps, const std::string &link)
 	g_datagrams = opt.quick ? 12000ul : 60000ul;
 	if (Spawn({ kGen, "--write", g_cap, "--bulk",
 		    std::to_string(g_datagrams), "--link", link }) != 0 ||
-	    Spawn(ReasmArgs(1, g_ref)) != 0) {
+	    Reasm(1, g_ref) != 0) {
 		std::fprintf(stderr,
-			     "file mode: cannot write the capture or "
-			     "the reference output in %s\n",
+			     "file mode: cannot write the capture or the "
+			     "reference output in %s\n",
 			     g_dir.c_str());
 		return 2;
 	}
 	g_cap_bytes = static_cast<double>(SizeOf(g_cap));
 	for (unsigned t : kThreads)
 		g_cases.push_back({ t, CaseName(t) });
-	g_enabled = true;
 	return Register(g_cases, RunCase, reps);
 }
 
 std::string Section()
 {
-	if (!g_enabled)
+	if (g_cases.empty())
 		return "";
 	std::ostringstream o;
 	o << "### File mode: the reasm program on a 3F capture\n\n"
 	  << "`reasm-gen --bulk " << g_datagrams << " --link " << g_link
 	  << "` writes a capture of " << Fmt("%.0f", g_cap_bytes / 1e6)
 	  << " MB: " << g_datagrams
-	  << " UDP datagrams of 4400 IP payload bytes, 3 fragments each "
-	     "(MTU 1500), in order, from 4096 sources. Each run is the "
-	     "program itself, `reasm --read 3f.pcap --write out.pcap "
-	     "--threads T --quiet`, timed from its start to its exit "
-	     "(the output written to a file in "
+	  << " UDP datagrams of 4400 IP payload bytes, 3 fragments each (MTU "
+	     "1500), in order, from 4096 sources. Each run is the program "
+	     "itself, `reasm --read 3f.pcap --write out.pcap --threads T "
+	     "--quiet`, timed from its start to its exit (the output written "
+	     "to a file in "
 	  << g_dir.substr(0, g_dir.rfind('/'))
-	  << "); its runs are interleaved with every other case's. With "
-	     "T >= 2 the program maps the capture, the main thread indexes "
-	     "it and writes, and T workers reassemble, each with its own "
-	     "engine. Every output has the size of the one-thread output, "
-	     "and the first at each T is compared with it byte for byte.\n\n"
-	  << "| threads | median ms (min–max) | capture GB/s | speed-up over "
-	     "1 thread |\n|---|---:|---:|---:|\n";
+	  << "); its runs are interleaved with every other case's. With T >= "
+	     "2 the program maps the capture, the main thread indexes it and "
+	     "writes, and T workers reassemble, each with its own engine. "
+	     "Every output has the size of the one-thread output, and the "
+	     "first at each T is compared with it byte for byte.\n\n"
+	  << TableHead("| threads |", { "median ms (min–max)", "capture GB/s",
+					"speed-up over 1 thread" });
 	for (unsigned t : kThreads)
-		o << "| " << t << grain_bench::Oversubscribed(t) << " | "
+		o << "| " << t << Oversubscribed(t) << " | "
 		  << Spread(Seconds(t), 1e-3, 1) << " | "
 		  << Fmt("%.2f", g_cap_bytes / Median(Seconds(t)) / 1e9)
 		  << " | " << Fmt("**%.2fx**", Speedup(t)) << " |\n";
@@ -240,9 +194,12 @@ std::string Section()
 
 Target Goal()
 {
-	Target t = { kWhat, g_enabled ? Speedup(2) : NAN, kGoal, CaseName(2),
+	Target t = { "file mode, 2 threads >= 1.3x 1 thread",
+		     g_cases.empty() ? NAN : Speedup(2), 1.3, CaseName(2),
 		     CaseName(1) };
-	t.cells = { "not in the seed", Detail() };
+	t.cells = { "not in the seed",
+		    "ms, 1 thread " + Spread(Seconds(1), 1e-3, 1) +
+			    ", 2 threads " + Spread(Seconds(2), 1e-3, 1) };
 	return t;
 }
 
