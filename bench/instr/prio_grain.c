@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/*
- * prio_grain.c - the grain_prio kinds of instr_ops: bench/prio/adapters/
- * grain_adapter.c's put and gets in the prio loop (the file is included,
- * not linked: they are static).
- */
+/* prio_grain.c - the grain_prio kinds of instr_ops: the calls of
+ * bench/prio/adapters/grain_adapter.c, included (they are static). */
 #include "../prio/adapters/grain_adapter.c"
 
 #include "instr.h"

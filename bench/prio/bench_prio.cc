@@ -177,6 +177,14 @@ double Med(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p,
 	return Median(Each(g_runs, CaseName(pl, impl, deq, p), f));
 }
 
+// QUEUE's rate over the spinlock baseline's, same placement and dequeue.
+std::string ToBase(const char *fmt, prio_placement pl, prio_impl impl,
+		   prio_deq deq, unsigned p)
+{
+	return Fmt(fmt,
+		   Rate(pl, impl, deq, p) / Rate(pl, PRIO_BASE_SPIN, deq, p));
+}
+
 // Figures of one run for the detail tables.
 double EmptyPolls(const prio_result &r)
 {
@@ -314,30 +322,25 @@ void RateTables(std::ostringstream &o, prio_placement pl)
 {
 	const std::string b = DeqLabel(PRIO_DEQ_BURST);
 	bool any = false;
+	auto rate = [pl, &any](prio_impl i, prio_deq d, unsigned p) {
+		return " " + Fmt("%.2f", Rate(pl, i, d, p) / 1e6) +
+		       Collapsed(pl, i, d, p, &any) + " |";
+	};
 
 	o << "#### Items dequeued per second, millions (median)\n\n";
 	Table(o,
 	      { "baseline single", "grain_prio single", "ratio single",
 		"baseline " + b, "grain_prio " + b, "ratio " + b,
 		"mutex baseline single", "mutex baseline " + b },
-	      [pl, &any](unsigned p) {
+	      [pl, &rate](unsigned p) {
 		      std::string s;
-		      for (prio_deq d : kDeqs) {
-			      double base = Rate(pl, PRIO_BASE_SPIN, d, p),
-				     grain = Rate(pl, PRIO_GRAIN, d, p);
-			      s += " " + Fmt("%.2f", base / 1e6) +
-				   Collapsed(pl, PRIO_BASE_SPIN, d, p, &any) +
-				   " | " + Fmt("%.2f", grain / 1e6) +
-				   Collapsed(pl, PRIO_GRAIN, d, p, &any) +
-				   " | " + Fmt("**%.2fx**", grain / base) +
-				   " |";
-		      }
 		      for (prio_deq d : kDeqs)
-			      s += " " +
-				   Fmt("%.2f",
-				       Rate(pl, PRIO_BASE_MUTEX, d, p) / 1e6) +
-				   Collapsed(pl, PRIO_BASE_MUTEX, d, p, &any) +
+			      s += rate(PRIO_BASE_SPIN, d, p) +
+				   rate(PRIO_GRAIN, d, p) + " " +
+				   ToBase("**%.2fx**", pl, PRIO_GRAIN, d, p) +
 				   " |";
+		      for (prio_deq d : kDeqs)
+			      s += rate(PRIO_BASE_MUTEX, d, p);
 		      return s;
 	      });
 	o << "baseline = one grain_spinlock over three linked lists; ratio = "
@@ -354,23 +357,23 @@ void RateTables(std::ostringstream &o, prio_placement pl)
 	Table(o, { "bits single", "ratio single", "bits " + b, "ratio " + b },
 	      [pl](unsigned p) {
 		      std::string s;
-		      for (prio_deq d : kDeqs) {
-			      double bits = Rate(pl, PRIO_GRAIN_BITS, d, p);
-			      s += " " + Fmt("%.2f", bits / 1e6) + " | " +
-				   Fmt("%.2fx",
-				       bits / Rate(pl, PRIO_BASE_SPIN, d, p)) +
+		      for (prio_deq d : kDeqs)
+			      s += " " +
+				   Fmt("%.2f",
+				       Rate(pl, PRIO_GRAIN_BITS, d, p) / 1e6) +
+				   " | " +
+				   ToBase("%.2fx", pl, PRIO_GRAIN_BITS, d, p) +
 				   " |";
-		      }
 		      return s;
 	      });
 }
 
 // A detail table: a column per dequeue and queue (the spinlock baseline,
-// grain_prio), each cell CELL(queue, dequeue, producers).
-void DetailTable(
-	std::ostringstream &o, const char *title,
-	const std::function<std::string(prio_impl, prio_deq, unsigned)> &cell,
-	const char *after)
+// grain_prio), each cell CELL(queue, dequeue, producers), then AFTER.
+void DetailTable(std::ostringstream &o, prio_placement pl, const char *title,
+		 std::string (*cell)(prio_placement, prio_impl, prio_deq,
+				     unsigned),
+		 const char *after)
 {
 	std::vector<std::string> titles;
 	for (prio_deq d : kDeqs)
@@ -378,75 +381,79 @@ void DetailTable(
 			titles.push_back(std::string(kQueues[i].label) + " " +
 					 DeqLabel(d));
 	o << "#### " << title << "\n\n";
-	Table(o, titles, [&cell](unsigned p) {
+	Table(o, titles, [pl, cell](unsigned p) {
 		std::string s;
 		for (prio_deq d : kDeqs)
 			for (prio_impl i : { PRIO_BASE_SPIN, PRIO_GRAIN })
-				s += " " + cell(i, d, p) + " |";
+				s += " " + cell(pl, i, d, p) + " |";
 		return s;
 	});
 	o << after << "\n\n";
 }
 
-// The producers' attempts and drops, the bands served and the consumer's
-// empty polls.
+// The detail tables' cells: the producers' attempts and drops, the bands
+// the consumer served, its empty polls (grain_prio: and how many of them
+// were blocked).
+std::string Attempts(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
+{
+	return Fmt("%.1f", Med(pl, i, d, p,
+			       [](const prio_result &r) {
+				       return r.attempts_per_sec;
+			       }) / 1e6) +
+	       ", " +
+	       Fmt("%.1f%% dropped", Med(pl, i, d, p, [](const prio_result &r) {
+			   return 100.0 * r.drop_fraction;
+		   }));
+}
+
+std::string Bands(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
+{
+	std::string s;
+	for (unsigned b = 0; b < PRIO_BANDS; b++)
+		s += (b ? " / " : "") +
+		     Fmt("%.0f", Med(pl, i, d, p, [b](const prio_result &r) {
+				 return BandPct(r, b);
+			 }));
+	return s;
+}
+
+std::string Polls(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
+{
+	std::string s = Fmt("%.0f", Med(pl, i, d, p, EmptyPolls));
+	if (i == PRIO_GRAIN)
+		s += ", " + Fmt("%.0f%% blocked", Med(pl, i, d, p, BlockedPct));
+	return s;
+}
+
 void DetailTables(std::ostringstream &o, prio_placement pl)
 {
-	DetailTable(
-		o,
-		"Producers: enqueue attempts per second (millions) and share "
-		"dropped (median)",
-		[pl](prio_impl i, prio_deq d, unsigned p) {
-			auto attempts = [](const prio_result &r) {
-				return r.attempts_per_sec;
-			};
-			auto drop = [](const prio_result &r) {
-				return 100.0 * r.drop_fraction;
-			};
-			return Fmt("%.1f", Med(pl, i, d, p, attempts) / 1e6) +
-			       ", " +
-			       Fmt("%.1f%% dropped", Med(pl, i, d, p, drop));
-		},
-		"A producer never waits: when its item's band is full the item "
-		"is dropped and it goes on with the next.");
-	DetailTable(
-		o,
-		"What the consumer served, share per band 0 / 1 / 2 (median, %)",
-		[pl](prio_impl i, prio_deq d, unsigned p) {
-			std::string s;
-			for (unsigned b = 0; b < PRIO_BANDS; b++)
-				s += (b ? " / " : "") +
-				     Fmt("%.0f", Med(pl, i, d, p,
-						     [b](const prio_result &r) {
-							     return BandPct(r,
-									    b);
-						     }));
-			return s;
-		},
-		"The stream is 12.5 / 75 / 12.5 %. A consumer that keeps up "
-		"serves it as it comes; one that falls behind serves band 0 "
-		"first and band 2 last (strict priority). Equal thirds mean the "
-		"consumer emptied every band in turn: while it ran, no producer "
-		"refilled the queue.");
-	DetailTable(
-		o,
-		"Consumer: polls that found nothing, per second (median); "
-		"grain_prio: share of them blocked",
-		[pl](prio_impl i, prio_deq d, unsigned p) {
-			std::string s =
-				Fmt("%.0f", Med(pl, i, d, p, EmptyPolls));
-			if (i == PRIO_GRAIN)
-				s += ", " + Fmt("%.0f%% blocked",
-						Med(pl, i, d, p, BlockedPct));
-			return s;
-		},
-		"blocked: a poll that failed after 64 or more failed polls in a "
-		"row (the consumer yields the CPU by then) while "
-		"grain_prio_backlog() still counted items: a producer had "
-		"claimed the head slot of a band and not published it for that "
-		"long (preempted in between), or, rarely, an item arrived just "
-		"then. A lock-based queue is never blocked that way; its "
-		"consumer waits inside the lock instead, which no poll counts.");
+	DetailTable(o, pl,
+		    "Producers: enqueue attempts per second (millions) and "
+		    "share dropped (median)",
+		    Attempts,
+		    "A producer never waits: when its item's band is full the "
+		    "item is dropped and it goes on with the next.");
+	DetailTable(o, pl,
+		    "What the consumer served, share per band 0 / 1 / 2 "
+		    "(median, %)",
+		    Bands,
+		    "The stream is 12.5 / 75 / 12.5 %. A consumer that keeps "
+		    "up serves it as it comes; one that falls behind serves "
+		    "band 0 first and band 2 last (strict priority). Equal "
+		    "thirds mean the consumer emptied every band in turn: "
+		    "while it ran, no producer refilled the queue.");
+	DetailTable(o, pl,
+		    "Consumer: polls that found nothing, per second (median); "
+		    "grain_prio: share of them blocked",
+		    Polls,
+		    "blocked: a poll that failed after 64 or more failed polls "
+		    "in a row (the consumer yields the CPU by then) while "
+		    "grain_prio_backlog() still counted items: a producer had "
+		    "claimed the head slot of a band and not published it for "
+		    "that long (preempted in between), or, rarely, an item "
+		    "arrived just then. A lock-based queue is never blocked "
+		    "that way; its consumer waits inside the lock instead, "
+		    "which no poll counts.");
 }
 
 void SeedSection(std::ostringstream &o)
@@ -467,32 +474,23 @@ void SeedSection(std::ostringstream &o)
 	     "preempted inside the qdisc (kernel code, bottom halves off); "
 	     "ours are items/s of one consumer thread on this machine. Compare "
 	     "ratios, not absolute figures.\n\n";
-	Table(
-		o, titles,
-		[](unsigned p) {
-			std::string c;
-			for (const auto &s : kSeed)
-				if (s.threads == p)
-					c = " " + Fmt("%.0f", s.original_pps) +
-					    " | " +
-					    Fmt("%.0f", s.lockless_pps) +
-					    " | " +
-					    Fmt("%.2fx",
-						s.lockless_pps /
-							s.original_pps) +
-					    " |";
-			for (prio_placement pl : g_placements)
-				for (prio_deq d : kDeqs)
-					c += " " +
-					     Fmt("%.2fx",
-						 Rate(pl, PRIO_GRAIN, d, p) /
-							 Rate(pl,
-							      PRIO_BASE_SPIN, d,
-							      p)) +
-					     " |";
-			return c;
-		},
-		rows, "| threads / producers |");
+	auto row = [](unsigned p) {
+		std::string c;
+		for (const auto &s : kSeed)
+			if (s.threads == p)
+				c = " " + Fmt("%.0f", s.original_pps) + " | " +
+				    Fmt("%.0f", s.lockless_pps) + " | " +
+				    Fmt("%.2fx",
+					s.lockless_pps / s.original_pps) +
+				    " |";
+		for (prio_placement pl : g_placements)
+			for (prio_deq d : kDeqs)
+				c += " " +
+				     ToBase("%.2fx", pl, PRIO_GRAIN, d, p) +
+				     " |";
+		return c;
+	};
+	Table(o, titles, row, rows, "| threads / producers |");
 }
 
 std::string Summary(const RunInfo &run)

@@ -126,7 +126,8 @@ static uint64_t set_up(const struct bench_htab_adapter *a, void *table,
 		uint64_t v = a->lookup(table, odd), w = a->lookup(table, even);
 		if (v != bench_htab_value(odd) || w != 0)
 			fail(res,
-			     "pre-check: key %llu gave %llu, key %llu %llu",
+			     "pre-check: key %llu (present) gave %llu, "
+			     "key %llu (absent) %llu",
 			     (unsigned long long)odd, (unsigned long long)v,
 			     (unsigned long long)even, (unsigned long long)w);
 	}
