@@ -1,27 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 // bench_htab.cc - the lock-granularity benchmark of grain_htab: grain_htab
-// with 1, 16, 256 and 4096 stripes and in RCU-lookup mode, against the two
-// baselines (one mutex; 256 spinlocks) and the anchors cds_lfht (liburcu)
-// and ck_ht (ConcurrencyKit), side by side in one run (Google Benchmark
-// registration and reporting).
+// with 1, 16, 256 and 4096 stripes and with RCU lookups (memb and qsbr
+// flavours), against the two baselines (one mutex; 256 spinlocks) and the
+// anchors cds_lfht (liburcu) and ck_ht (ConcurrencyKit), on 90/5/5,
+// 50/25/25 and churn at the watermark, side by side in one run.
 //
-// Every benchmark is one timed experiment of bench_htab_run() (adapters.h):
-// Iterations(1), manual time = the experiment's measured seconds,
-// Repetitions(R), and only the aggregates (median first) are reported. The
-// counter ops_per_sec is the number of table operations per second, all
-// threads together.
+// A case is htab/WORKLOAD/Nt/TABLE; each of its runs is one
+// bench_htab_run() (adapters/harness.c says what a run does and checks),
+// and its rate, the counter ops_per_sec, counts the table operations of
+// all threads per second.
 //
 // Flags: those of every driver (common/driver.h); runs of 300 ms x 7, quick
-// 50 ms x 2; --threads=LIST the thread counts (default 1,2,4). The
-// program exits non-zero if any run found a correctness problem (a wrong
-// value, a failed pre-check, books that do not balance), or could not run.
+// 50 ms x 2; --threads=LIST the thread counts (default 1,2,4).
 
 #include "adapters/adapters.h"
 #include "../common/driver.h"
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,15 +26,81 @@ using namespace grain_bench;
 
 namespace {
 
-std::vector<unsigned> g_threads = { 1, 2, 4 };
+// What each table's runs measure, and how it evicts under churn.
+#define GRAIN_AS_1(stripes) \
+	"grain_htab, " stripes " stripes, otherwise as grain/1"
+#define CHURN_GRAIN                                                        \
+	"policy EVICT with mem_high = mem_low = 500000 and a charge of 1 " \
+	"per entry: the unlock of each insert evicts the least recently "  \
+	"used entry (exact within a stripe, the oldest of 4 sampled "      \
+	"stripes across them)"
+#define CHURN_RCU CHURN_GRAIN "; evicted nodes freed after a grace period"
+#define CHURN_FIFO(lock)                                                   \
+	"no LRU of its own: a FIFO of inserted keys (" lock ") names the " \
+	"oldest entry, which the inserting thread then removes"
+
+const struct {
+	const char *name, *note, *churn;
+} kTables[BENCH_HTAB_IMPL_COUNT] = {
+	{ "grain/1",
+	  "grain_htab with 1 stripe (its global lock), GRAIN_HTAB_NO_RCU, "
+	  "2^18 signature buckets of 6 slots in all; lookups "
+	  "grain_htab_lock_fast + grain_htab_find_locked_fast + unlock, "
+	  "inserts and removes the one-call _fast forms (hash and equality "
+	  "inlined); every feature on: LRU, byte accounting, a high "
+	  "watermark and a TTL checked at every insert (neither reached in "
+	  "the mixed runs)",
+	  CHURN_GRAIN },
+	{ "grain/16", GRAIN_AS_1("16"), CHURN_GRAIN },
+	{ "grain/256", GRAIN_AS_1("256"), CHURN_GRAIN },
+	{ "grain/4096", GRAIN_AS_1("4096"), CHURN_GRAIN },
+	{ "grain-rcu/256",
+	  "grain_htab, 256 stripes, RCU table (liburcu memb): lookups "
+	  "grain_htab_lookup_fast between liburcu-memb's inline read_lock "
+	  "and read_unlock, no lock; inserts and removes the one-call _fast "
+	  "forms; removed nodes freed after a grace period (call_rcu)",
+	  CHURN_RCU },
+	{ "grain-qsbr/256",
+	  "grain_htab, 256 stripes, RCU table with liburcu's qsbr flavour "
+	  "(config.rcu_flavor): lookups grain_htab_lookup_fast in qsbr's "
+	  "inline read-side section (free), each worker announcing a "
+	  "quiescent state every 64 operations, counted in the run; "
+	  "otherwise as grain-rcu/256",
+	  CHURN_RCU },
+	{ "mutex",
+	  "baseline bench/htab/baselines/mutex_table: chains and an "
+	  "insertion-order LRU list under one pthread mutex",
+	  "insert and unlink of the oldest entry (its LRU list) in one "
+	  "critical section" },
+	{ "striped",
+	  "baseline bench/htab/baselines/striped_table: chains only, 256 "
+	  "grain_spinlock stripes (bucket & 255), no LRU, no accounting, no "
+	  "resizing",
+	  CHURN_FIFO("under a grain_spinlock") },
+	{ "cds_lfht",
+	  "anchor liburcu cds_lfht (split-ordered lock-free lists), memb "
+	  "flavour, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, 2^19 buckets "
+	  "at start; lookups cds_lfht_lookup in a read-side section, inserts "
+	  "cds_lfht_add_unique, removes lookup + cds_lfht_del; removed nodes "
+	  "freed after a grace period (call_rcu)",
+	  CHURN_FIFO("under a grain_spinlock") "; removed nodes freed after "
+					       "a grace period" },
+	{ "ck_ht",
+	  "anchor ConcurrencyKit ck_ht, CK_HT_MODE_DIRECT | "
+	  "CK_HT_WORKLOAD_DELETE, 2^21 slots (it grows past a load of 1/2): "
+	  "single writer, many readers, so writers take one pthread mutex "
+	  "and readers none; an insert is get + put_spmc under the mutex "
+	  "(put_spmc alone may duplicate a key behind a tombstone); the slot "
+	  "holds the node's address, freed at once on remove, so lookups "
+	  "check the key in the slot and never read the node",
+	  CHURN_FIFO("under the writer mutex") },
+};
 
 const bench_htab_workload kWorkloads[] = { BENCH_HTAB_READ90, BENCH_HTAB_MIX50,
 					   BENCH_HTAB_CHURN };
-
-// The striped grain configurations: "grain best" is the fastest of them.
-const bench_htab_impl kGrainStriped[] = { BENCH_HTAB_GRAIN_16,
-					  BENCH_HTAB_GRAIN_256,
-					  BENCH_HTAB_GRAIN_4096 };
+// Stands for "grain best striped": the fastest of the striped grain
+// configurations without RCU, per workload and thread count.
+const bench_htab_impl kBest = BENCH_HTAB_IMPL_COUNT;
 
 struct Case {
 	bench_htab_impl impl;
@@ -47,28 +109,22 @@ struct Case {
 	std::string name;
 };
 
+std::vector<unsigned> g_threads = { 1, 2, 4 };
+std::vector<Case> g_cases;
 uint64_t g_seed = 1;
-
-const char *ImplName(bench_htab_impl impl)
-{
-	return bench_htab_info(impl)->name;
-}
 
 std::string CaseName(bench_htab_impl impl, bench_htab_workload w,
 		     unsigned threads)
 {
 	return std::string("htab/") + bench_htab_workload_facts(w)->label +
-	       "/" + std::to_string(threads) + "t/" + ImplName(impl);
+	       "/" + std::to_string(threads) + "t/" + kTables[impl].name;
 }
 
 void RunCase(benchmark::State &state, const Case *c)
 {
 	for (auto _ : state) {
-		bench_htab_config cfg{};
-		cfg.workload = c->workload;
-		cfg.threads = c->threads;
-		cfg.duration_ms = DurationMs();
-		cfg.seed = g_seed++;
+		bench_htab_config cfg = { c->workload, c->threads, DurationMs(),
+					  g_seed++ };
 		bench_htab_result res{};
 		int rc = bench_htab_run(c->impl, &cfg, &res);
 		if (!RunOk(state, c->name, "bench_htab_run", rc, res,
@@ -91,9 +147,38 @@ void RunCase(benchmark::State &state, const Case *c)
 	}
 }
 
-double MedianOf(bench_htab_impl impl, bench_htab_workload w, unsigned threads)
+// The table a side of a ratio stands for (kBest: the fastest striped grain
+// configuration, or kBest if none ran), its case ("" if none) and its
+// cell, "TABLE: median (min–max)".
+bench_htab_impl Resolve(bench_htab_impl side, bench_htab_workload w, unsigned t)
 {
-	return Rate(CaseName(impl, w, threads));
+	bench_htab_impl best = side;
+	double rate = NAN;
+	if (side == kBest)
+		for (bench_htab_impl i :
+		     { BENCH_HTAB_GRAIN_16, BENCH_HTAB_GRAIN_256,
+		       BENCH_HTAB_GRAIN_4096 }) {
+			double v = Rate(CaseName(i, w, t));
+			if (!std::isnan(v) && (std::isnan(rate) || v > rate)) {
+				rate = v;
+				best = i;
+			}
+		}
+	return best;
+}
+
+std::string CaseOf(bench_htab_impl side, bench_htab_workload w, unsigned t)
+{
+	bench_htab_impl i = Resolve(side, w, t);
+	return i == kBest ? "" : CaseName(i, w, t);
+}
+
+std::string SideText(bench_htab_impl side, bench_htab_workload w, unsigned t)
+{
+	std::string name = CaseOf(side, w, t);
+	return name.empty() ? "–"
+			    : std::string(kTables[Resolve(side, w, t)].name) +
+				      ": " + Spread(name, 1e6, 2);
 }
 
 std::string ThreadsLabel(unsigned threads)
@@ -103,71 +188,6 @@ std::string ThreadsLabel(unsigned threads)
 	       Oversubscribed(threads);
 }
 
-// The fastest striped grain configuration (no RCU) for a workload and
-// thread count; impl is BENCH_HTAB_IMPL_COUNT if none ran.
-struct Best {
-	bench_htab_impl impl = BENCH_HTAB_IMPL_COUNT;
-	double rate = NAN;
-};
-
-Best BestGrain(bench_htab_workload w, unsigned threads)
-{
-	Best b;
-	for (bench_htab_impl i : kGrainStriped) {
-		double v = MedianOf(i, w, threads);
-		if (!std::isnan(v) && (std::isnan(b.rate) || v > b.rate)) {
-			b.rate = v;
-			b.impl = i;
-		}
-	}
-	return b;
-}
-
-std::string BestName(const Best &b)
-{
-	return b.impl == BENCH_HTAB_IMPL_COUNT ? "–" : ImplName(b.impl);
-}
-
-// One side of a target: a fixed implementation, or "the best striped grain
-// configuration".
-struct Side {
-	bool best_grain;
-	bench_htab_impl impl;
-};
-
-const Side kBest = { true, BENCH_HTAB_IMPL_COUNT };
-
-Side Of(bench_htab_impl impl)
-{
-	return { false, impl };
-}
-
-bench_htab_impl Resolve(const Side &s, bench_htab_workload w, unsigned t)
-{
-	return s.best_grain ? BestGrain(w, t).impl : s.impl;
-}
-
-// The case a side stands for; "" when none ran.
-std::string CaseOf(const Side &s, bench_htab_workload w, unsigned t)
-{
-	bench_htab_impl i = Resolve(s, w, t);
-	return i == BENCH_HTAB_IMPL_COUNT ? "" : CaseName(i, w, t);
-}
-
-std::string SideText(const Side &s, bench_htab_workload w, unsigned t)
-{
-	std::string name = CaseOf(s, w, t);
-	return name.empty() ? "–"
-			    : std::string(ImplName(Resolve(s, w, t))) + ": " +
-				      Spread(name, 1e6, 2);
-}
-
-// A side of a target and its name in the target's words.
-struct Named {
-	Side side;
-	const char *words;
-};
-
 // The targets, at 1 and 2 threads. "Global mutex" is the mutex baseline;
 // "grain best striped" the fastest grain configuration without RCU, with
 // its LRU, byte accounting, watermark checks and TTL on; grain's own
@@ -176,13 +196,17 @@ std::vector<Target> Targets()
 {
 	const bench_htab_workload r = BENCH_HTAB_READ90, m = BENCH_HTAB_MIX50,
 				  c = BENCH_HTAB_CHURN;
+	struct Named {
+		bench_htab_impl side;
+		const char *words;
+	};
 	const Named best = { kBest, "grain best striped" },
-		    striped = { Of(BENCH_HTAB_STRIPED), "striped baseline" },
-		    mutex = { Of(BENCH_HTAB_MUTEX), "global mutex" },
-		    locked = { Of(BENCH_HTAB_GRAIN_256),
+		    striped = { BENCH_HTAB_STRIPED, "striped baseline" },
+		    mutex = { BENCH_HTAB_MUTEX, "global mutex" },
+		    locked = { BENCH_HTAB_GRAIN_256,
 			       "grain locked (256 stripes)" },
-		    rcu = { Of(BENCH_HTAB_GRAIN_RCU), "grain RCU lookups" },
-		    qsbr = { Of(BENCH_HTAB_GRAIN_QSBR),
+		    rcu = { BENCH_HTAB_GRAIN_RCU, "grain RCU lookups" },
+		    qsbr = { BENCH_HTAB_GRAIN_QSBR,
 			     "grain RCU lookups, qsbr flavour" };
 	std::vector<Target> t;
 	// "90/5/5, 2 threads: A >= 1.3x B" (2x, 3x for whole goals >= 2);
@@ -218,11 +242,11 @@ std::vector<Target> Targets()
 			add(r, n, *x, locked, 1.0);
 	}
 	add(r, 2, best, mutex, 3.0);
-	add(r, 2, best, { Of(BENCH_HTAB_LFHT), "cds_lfht" }, 2.0);
-	add(r, 2, best, { Of(BENCH_HTAB_CKHT), "ck_ht" }, 1.0);
+	add(r, 2, best, { BENCH_HTAB_LFHT, "cds_lfht" }, 2.0);
+	add(r, 2, best, { BENCH_HTAB_CKHT, "ck_ht" }, 1.0);
 	add(c, 2, best, mutex, 3.0);
 	for (bench_htab_workload w : { r, m, c })
-		add(w, 2, best, { Of(BENCH_HTAB_GRAIN_1), "grain/1" }, 0);
+		add(w, 2, best, { BENCH_HTAB_GRAIN_1, "grain/1" }, 0);
 	return t;
 }
 
@@ -230,69 +254,54 @@ std::vector<bench_htab_impl> Columns()
 {
 	std::vector<bench_htab_impl> cols;
 	for (int i = 0; i < BENCH_HTAB_IMPL_COUNT; i++)
-		if (bench_htab_info(static_cast<bench_htab_impl>(i))->available)
+		if (bench_htab_available(static_cast<bench_htab_impl>(i)))
 			cols.push_back(static_cast<bench_htab_impl>(i));
 	return cols;
 }
 
-std::string WorkloadTitle(bench_htab_workload w)
+// Million operations per second of every table, then the ratios of
+// medians of the pairs below.
+std::string Tables(bench_htab_workload w)
 {
-	const bench_htab_workload_info *wi = bench_htab_workload_facts(w);
-	if (wi->churn)
-		return "churn at the high watermark (every operation inserts a "
-		       "fresh key into the full table and one entry is "
-		       "evicted)";
-	return std::string(wi->name) + " (" + std::to_string(wi->lookup_pct) +
-	       "% lookup, " + std::to_string(wi->insert_pct) + "% insert, " +
-	       std::to_string(wi->remove_pct) + "% remove)";
-}
-
-std::string ThroughputTable(bench_htab_workload w)
-{
-	std::vector<bench_htab_impl> cols = Columns();
+	const struct {
+		const char *title;
+		bench_htab_impl num, den;
+	} ratios[] = {
+		{ "best / mutex", kBest, BENCH_HTAB_MUTEX },
+		{ "best / grain/1", kBest, BENCH_HTAB_GRAIN_1 },
+		{ "best / striped", kBest, BENCH_HTAB_STRIPED },
+		{ "best / cds_lfht", kBest, BENCH_HTAB_LFHT },
+		{ "best / ck_ht", kBest, BENCH_HTAB_CKHT },
+		{ "grain-rcu / striped", BENCH_HTAB_GRAIN_RCU,
+		  BENCH_HTAB_STRIPED },
+		{ "grain-rcu / cds_lfht", BENCH_HTAB_GRAIN_RCU,
+		  BENCH_HTAB_LFHT },
+		{ "grain-qsbr / striped", BENCH_HTAB_GRAIN_QSBR,
+		  BENCH_HTAB_STRIPED },
+	};
 	std::ostringstream o;
 	std::vector<std::string> titles;
-	for (bench_htab_impl i : cols)
-		titles.push_back(ImplName(i));
+	for (bench_htab_impl i : Columns())
+		titles.push_back(kTables[i].name);
 	o << TableHead("| threads |", titles);
 	for (unsigned t : g_threads) {
 		o << "| " << ThreadsLabel(t) << " |";
-		for (bench_htab_impl i : cols)
-			o << " " << Fmt("%.2f", MedianOf(i, w, t) / 1e6)
+		for (bench_htab_impl i : Columns())
+			o << " " << Fmt("%.2f", Rate(CaseName(i, w, t)) / 1e6)
 			  << " |";
 		o << "\n";
 	}
-	return o.str();
-}
-
-std::string RatioTable(bench_htab_workload w)
-{
-	struct Col {
-		const char *title;
-		Side num, den;
-	};
-	const Col cols[] = {
-		{ "best / mutex", kBest, Of(BENCH_HTAB_MUTEX) },
-		{ "best / grain/1", kBest, Of(BENCH_HTAB_GRAIN_1) },
-		{ "best / striped", kBest, Of(BENCH_HTAB_STRIPED) },
-		{ "best / cds_lfht", kBest, Of(BENCH_HTAB_LFHT) },
-		{ "best / ck_ht", kBest, Of(BENCH_HTAB_CKHT) },
-		{ "grain-rcu / striped", Of(BENCH_HTAB_GRAIN_RCU),
-		  Of(BENCH_HTAB_STRIPED) },
-		{ "grain-rcu / cds_lfht", Of(BENCH_HTAB_GRAIN_RCU),
-		  Of(BENCH_HTAB_LFHT) },
-		{ "grain-qsbr / striped", Of(BENCH_HTAB_GRAIN_QSBR),
-		  Of(BENCH_HTAB_STRIPED) },
-	};
-	std::ostringstream o;
-	std::vector<std::string> titles;
-	for (const Col &c : cols)
+	o << "\nRatios of medians (\"best\": the fastest striped grain "
+	     "configuration, no RCU, named in the second column):\n\n";
+	titles.clear();
+	for (const auto &c : ratios)
 		titles.push_back(c.title);
 	o << TableHead("| threads | grain best striped |", titles);
 	for (unsigned t : g_threads) {
+		bench_htab_impl best = Resolve(kBest, w, t);
 		o << "| " << ThreadsLabel(t) << " | "
-		  << BestName(BestGrain(w, t)) << " |";
-		for (const Col &c : cols)
+		  << (best == kBest ? "–" : kTables[best].name) << " |";
+		for (const auto &c : ratios)
 			o << " "
 			  << Fmt("%.2f", Ratio(CaseOf(c.num, w, t),
 					       CaseOf(c.den, w, t)))
@@ -305,7 +314,6 @@ std::string RatioTable(bench_htab_workload w)
 std::string Summary(const RunInfo &run)
 {
 	std::ostringstream o;
-	unsigned nproc = bench_nproc();
 
 	Preamble(o, run, true, "tables");
 	o << "- liburcu memb flavour: "
@@ -334,7 +342,7 @@ std::string Summary(const RunInfo &run)
 	  << BENCH_HTAB_CHURN_LIMIT
 	  << " entries of charge 1), so every insert evicts one entry. "
 	     "Threads are pinned one per CPU only when T <= "
-	  << nproc << ".\n";
+	  << bench_nproc() << ".\n";
 	o << "- Node memory, the same rule for every table: each entry is a "
 	     "node malloc'd by the inserting thread (an insert of a key "
 	     "already present frees its node again). Tables with lock-free "
@@ -342,11 +350,10 @@ std::string Summary(const RunInfo &run)
 	     "removed and evicted nodes after an RCU grace period (liburcu "
 	     "memb call_rcu, freed on liburcu's call_rcu thread; grain's "
 	     "RCU tables hand them over 256 at a time per stripe, "
-	     "config.reclaim_batch); tables "
-	     "whose readers lock (grain with GRAIN_HTAB_NO_RCU, both "
-	     "baselines) free them at once; ck_ht frees them at once too, "
-	     "which is safe only because its lookups never follow the slot's "
-	     "pointer (see its note).\n";
+	     "config.reclaim_batch); tables whose readers lock (grain with "
+	     "GRAIN_HTAB_NO_RCU, both baselines) free them at once; ck_ht "
+	     "frees them at once too, which is safe only because its lookups "
+	     "never follow the slot's pointer (see its note).\n";
 	o << "- Correctness: before timing, each table is checked (entry "
 	     "count, 4096 present keys found with the right value, 4096 "
 	     "absent keys not found); during the run every value a lookup "
@@ -355,31 +362,33 @@ std::string Summary(const RunInfo &run)
 	     "equal its entry count). A failure stops the program with a "
 	     "non-zero exit.\n";
 	o << "- Tables:\n";
-	for (bench_htab_impl i : Columns()) {
-		const bench_htab_impl_info *info = bench_htab_info(i);
-		o << "  - " << info->name << ": " << info->note
-		  << ". Churn: " << info->churn << ".\n";
-	}
 	std::string missing;
-	for (int i = 0; i < BENCH_HTAB_IMPL_COUNT; i++) {
-		const bench_htab_impl_info *info =
-			bench_htab_info(static_cast<bench_htab_impl>(i));
-		if (!info->available)
+	for (int i = 0; i < BENCH_HTAB_IMPL_COUNT; i++)
+		if (bench_htab_available(static_cast<bench_htab_impl>(i)))
+			o << "  - " << kTables[i].name << ": "
+			  << kTables[i].note << ". Churn: " << kTables[i].churn
+			  << ".\n";
+		else
 			missing += (missing.empty() ? "" : ", ") +
-				   std::string(info->name);
-	}
+				   std::string(kTables[i].name);
 	o << "- Not built in: "
 	  << (missing.empty() ? "nothing"
 			      : missing + " (library not found at build time)")
 	  << "\n\n";
-
 	for (bench_htab_workload w : kWorkloads) {
-		o << "### " << WorkloadTitle(w)
-		  << ": million operations per second (median)\n\n"
-		  << ThroughputTable(w) << "\n";
-		o << "Ratios of medians (\"best\": the fastest striped grain "
-		     "configuration, no RCU, named in the second column):\n\n"
-		  << RatioTable(w) << "\n";
+		const bench_htab_workload_info *wi =
+			bench_htab_workload_facts(w);
+		o << "### ";
+		if (w == BENCH_HTAB_CHURN)
+			o << "churn at the high watermark (every operation "
+			     "inserts a fresh key into the full table and one "
+			     "entry is evicted)";
+		else
+			o << wi->name << " (" << wi->lookup_pct << "% lookup, "
+			  << wi->insert_pct << "% insert, " << wi->remove_pct
+			  << "% remove)";
+		o << ": million operations per second (median)\n\n"
+		  << Tables(w) << "\n";
 	}
 	o << "– : not run (library missing) or not measured.\n";
 	o << "\n### Targets\n\n"
@@ -394,8 +403,6 @@ std::string Summary(const RunInfo &run)
 	return o.str();
 }
 
-std::vector<Case> g_cases;
-
 int Setup(const Options &opt)
 {
 	if (!opt.threads.empty() &&
@@ -406,18 +413,9 @@ int Setup(const Options &opt)
 	}
 	for (bench_htab_workload w : kWorkloads)
 		for (unsigned t : g_threads)
-			for (int i = 0; i < BENCH_HTAB_IMPL_COUNT; i++) {
-				bench_htab_impl impl =
-					static_cast<bench_htab_impl>(i);
-				bench_htab_config probe{};
-				probe.workload = w;
-				probe.threads = t;
-				probe.duration_ms = 1;
-				if (!bench_htab_config_ok(impl, &probe))
-					continue;
+			for (bench_htab_impl i : Columns())
 				g_cases.push_back(
-					{ impl, w, t, CaseName(impl, w, t) });
-			}
+					{ i, w, t, CaseName(i, w, t) });
 	return Register(g_cases, RunCase, Reps());
 }
 

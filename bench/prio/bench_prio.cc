@@ -3,32 +3,25 @@
 // linked lists) in the qdisc shape, side by side in one run, with the
 // figures of the lockless-pfifo_fast post (netdev, July 2016) next to ours.
 //
-// Every benchmark is one timed experiment of prio_run() (adapters.h):
-// Iterations(1), manual time = the experiment's measured seconds,
-// Repetitions(R), and only the aggregates (median first) are reported.
-// The counter items_per_sec is what the single consumer dequeued per
-// second; attempts_per_sec and drop_pct describe the producers.
-//
-// Cases: 1, 2, 4, 8 and 12 producers x {spinlock baseline, mutex
-// baseline, grain_prio (3 bands: scanned), grain_prio_bits (8 bands: the
-// non-empty bits)} x {single, burst dequeue} x two placements:
-// own_core (the consumer alone on CPU 0, producers on the other CPUs) and
-// unpinned (the scheduler places everything).
+// Cases, prio/PLACEMENT/QUEUE/DEQUEUE/PxC: 1, 2, 4, 8 and 12 producers and
+// one consumer; the spinlock and the mutex baseline, grain_prio (3 bands:
+// scanned) and grain_prio_bits (8 bands: the non-empty bits); single and
+// burst dequeue; own_core (the consumer alone on CPU 0, producers on the
+// other CPUs) and unpinned. Each run is one prio_run() (adapters/harness.c
+// says what it does and checks); the rate, items_per_sec, is what the
+// consumer dequeued per second.
 //
 // Flags: those of every driver (common/driver.h); runs of 300 ms x 9, quick
 // 60 ms x 3; --threads=LIST the producer counts (default 1,2,4,8,12), and
 //   --burst=N          items per burst dequeue (default 32)
 //   --placement=P      own_core, unpinned or both (default both)
-// The program exits non-zero if any run failed a check (order, band,
-// count, strict priority in the drain, queue statistics) or could not run.
 
 #include "adapters/adapters.h"
 #include "../common/driver.h"
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -38,18 +31,13 @@ using namespace grain_bench;
 
 namespace {
 
-// --- the seed's table --------------------------------------------------------
-
 // pktgen packets per second through pfifo_fast as the root qdisc, the
 // classic locked version ("original") against per-band skb_arrays
 // ("lockless"), by pktgen thread count.
-struct SeedRow {
+const struct {
 	unsigned threads;
-	double original_pps;
-	double lockless_pps;
-};
-
-const SeedRow kSeed[] = {
+	double original_pps, lockless_pps;
+} kSeed[] = {
 	{ 1, 1418168, 1269450 },  { 2, 1587390, 1553408 },
 	{ 4, 1084961, 1683639 },  { 8, 989636, 1522723 },
 	{ 12, 1014018, 1348172 },
@@ -62,12 +50,29 @@ const char kSeedSource[] =
 	"57882945.4090101@gmail.com, archived at lists.openwall.net "
 	"linux-netdev)";
 
-std::vector<unsigned> g_producers = { 1, 2, 4, 8, 12 };
-// The placements this run measures (--placement).
-std::vector<prio_placement> g_placements = { PRIO_PLACE_CONSUMER_CORE,
-					     PRIO_PLACE_FREE };
-const prio_impl kImpls[] = { PRIO_BASE_SPIN, PRIO_BASE_MUTEX, PRIO_GRAIN,
-			     PRIO_GRAIN_BITS };
+// Each queue's name in cases, in tables, and what exactly is measured.
+const struct {
+	const char *name, *label, *note;
+} kQueues[PRIO_IMPL_COUNT] = {
+	{ "pfifo_spin", "baseline (spinlock)",
+	  "bench/prio/baselines/pfifo_list: classic pfifo_fast, one "
+	  "grain_spinlock over three intrusive linked lists, prio2band + "
+	  "bitmap2band; burst = one lock hold for the whole burst" },
+	{ "pfifo_mutex", "baseline (mutex)",
+	  "the same baseline with a pthread mutex (default attributes) "
+	  "instead of the spinlock" },
+	{ "grain_prio", "grain_prio",
+	  "grain_prio, 3 bands, GRAIN_PRIO_SC, strict; "
+	  "grain_prio_enqueue_prio() through the default priomap; "
+	  "grain_prio_try_dequeue() (single) or grain_prio_dequeue_burst() "
+	  "(burst); with 3 bands it keeps no non-empty bits (a dequeue scans "
+	  "the band heads)" },
+	{ "grain_prio_bits", "grain_prio (bits)",
+	  "the same calls on a grain_prio of 8 bands, of which the stream "
+	  "uses 0..2: more than GRAIN_PRIO_SCAN_BANDS, so it keeps the "
+	  "non-empty bits" },
+};
+
 const prio_deq kDeqs[] = { PRIO_DEQ_SINGLE, PRIO_DEQ_BURST };
 const unsigned kBandLimit = 1024;
 
@@ -79,10 +84,18 @@ struct Case {
 	std::string name;
 };
 
-// Every run's result, by benchmark name.
-std::map<std::string, std::vector<prio_result>> g_runs;
+std::vector<unsigned> g_producers = { 1, 2, 4, 8, 12 };
+std::vector<prio_placement> g_placements = { PRIO_PLACE_CONSUMER_CORE,
+					     PRIO_PLACE_FREE };
+std::vector<Case> g_cases;
+std::map<std::string, std::vector<prio_result>> g_runs; // by case name
 unsigned g_burst = 32;
 std::string g_placement = "both";
+
+const std::vector<Flag> kFlags = {
+	{ "--placement", nullptr, &g_placement, nullptr },
+	{ "--burst", nullptr, nullptr, &g_burst },
+};
 
 std::string DeqLabel(prio_deq d)
 {
@@ -114,21 +127,15 @@ std::string PlaceText(prio_placement pl)
 std::string CaseName(prio_placement pl, prio_impl impl, prio_deq deq,
 		     unsigned producers)
 {
-	return std::string("prio/") + PlaceName(pl) + "/" +
-	       prio_info(impl)->name + "/" + DeqLabel(deq) + "/" +
-	       std::to_string(producers) + "P1C";
+	return std::string("prio/") + PlaceName(pl) + "/" + kQueues[impl].name +
+	       "/" + DeqLabel(deq) + "/" + std::to_string(producers) + "P1C";
 }
 
 void RunCase(benchmark::State &state, const Case *c)
 {
 	for (auto _ : state) {
-		prio_config cfg{};
-		cfg.producers = c->producers;
-		cfg.deq = c->deq;
-		cfg.burst = g_burst;
-		cfg.band_limit = kBandLimit;
-		cfg.duration_ms = DurationMs();
-		cfg.placement = c->place;
+		prio_config cfg = { c->producers, c->deq,	g_burst,
+				    kBandLimit,	  DurationMs(), c->place };
 		prio_result res{};
 		int rc = prio_run(c->impl, &cfg, &res);
 		auto why = [&res] {
@@ -151,70 +158,54 @@ void RunCase(benchmark::State &state, const Case *c)
 		state.counters["blocked_polls"] =
 			static_cast<double>(res.blocked_polls);
 		state.counters["consumer_cpu_pct"] =
-			res.seconds > 0
-				? 100.0 * res.consumer_cpu_seconds / res.seconds
-				: 0.0;
+			100.0 * res.consumer_cpu_seconds / res.seconds;
 		state.counters["drained"] = static_cast<double>(res.drained);
 		state.counters["drain_s"] = res.drain_seconds;
 		g_runs[c->name].push_back(res);
 	}
 }
 
-// --- flags -------------------------------------------------------------------
-
-const std::vector<Flag> kFlags = {
-	{ "--placement", nullptr, &g_placement, nullptr },
-	{ "--burst", nullptr, nullptr, &g_burst },
-};
-
-// --- medians -----------------------------------------------------------------
-
-template <typename F>
-std::vector<double> Field(prio_placement pl, prio_impl impl, prio_deq deq,
-			  unsigned p, F f)
-{
-	return Each(g_runs, CaseName(pl, impl, deq, p), f);
-}
-
-// The median of figure f of one run over a case's runs.
-template <typename F>
-double Med(F f, prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
-{
-	return Median(Field(pl, impl, deq, p, f));
-}
-
-const auto kAttempts = [](const prio_result &r) { return r.attempts_per_sec; };
-const auto kDropPct = [](const prio_result &r) {
-	return 100.0 * r.drop_fraction;
-};
-const auto kEmptyPolls = [](const prio_result &r) {
-	return static_cast<double>(r.empty_polls) / r.seconds;
-};
-const auto kBlockedPct = [](const prio_result &r) {
-	return r.empty_polls ? 100.0 * static_cast<double>(r.blocked_polls) /
-				       static_cast<double>(r.empty_polls)
-			     : 0.0;
-};
-
 double Rate(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
 {
 	return grain_bench::Rate(CaseName(pl, impl, deq, p));
 }
 
-// Share (%) of band b in what the consumer dequeued before the stop.
-double BandPct(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p,
-	       unsigned b)
+// The median of F(result) over the case's runs of the majority regime.
+double Med(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p,
+	   const std::function<double(const prio_result &)> &f)
 {
-	return Median(Field(pl, impl, deq, p, [b](const prio_result &r) {
-		double all = 0;
-		for (unsigned i = 0; i < PRIO_BANDS; i++)
-			all += static_cast<double>(r.dequeued_band[i]);
-		return all > 0 ? 100.0 *
-					 static_cast<double>(
-						 r.dequeued_band[b]) /
-					 all
-			       : NAN;
-	}));
+	return Median(Each(g_runs, CaseName(pl, impl, deq, p), f));
+}
+
+// QUEUE's rate over the spinlock baseline's, same placement and dequeue.
+std::string ToBase(const char *fmt, prio_placement pl, prio_impl impl,
+		   prio_deq deq, unsigned p)
+{
+	return Fmt(fmt,
+		   Rate(pl, impl, deq, p) / Rate(pl, PRIO_BASE_SPIN, deq, p));
+}
+
+// Figures of one run for the detail tables.
+double EmptyPolls(const prio_result &r)
+{
+	return static_cast<double>(r.empty_polls) / r.seconds;
+}
+
+double BlockedPct(const prio_result &r)
+{
+	return r.empty_polls ? 100.0 * static_cast<double>(r.blocked_polls) /
+				       static_cast<double>(r.empty_polls)
+			     : 0.0;
+}
+
+// Share (%) of band B in what the consumer dequeued before the stop.
+double BandPct(const prio_result &r, unsigned b)
+{
+	double all = 0;
+	for (uint64_t n : r.dequeued_band)
+		all += static_cast<double>(n);
+	return all > 0 ? 100.0 * static_cast<double>(r.dequeued_band[b]) / all
+		       : NAN;
 }
 
 std::string ProducersLabel(unsigned p)
@@ -222,16 +213,30 @@ std::string ProducersLabel(unsigned p)
 	return std::to_string(p) + Oversubscribed(p + 1);
 }
 
-// Under 10% of the same queue's rate with one producer (same placement and
-// dequeue): its consumer was all but starved.
-bool Collapsed(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
+// " ‡" when the rate is under 10% of the same queue's with one producer
+// (same placement and dequeue): its consumer was all but starved.
+std::string Collapsed(prio_placement pl, prio_impl impl, prio_deq deq,
+		      unsigned p, bool *any)
 {
 	double here = Rate(pl, impl, deq, p), one = Rate(pl, impl, deq, 1);
-	return p != 1 && !std::isnan(here) && !std::isnan(one) &&
-	       here < 0.1 * one;
+	bool collapsed = p != 1 && !std::isnan(here) && !std::isnan(one) &&
+			 here < 0.1 * one;
+	*any |= collapsed;
+	return collapsed ? " ‡" : "";
 }
 
-// --- targets -----------------------------------------------------------------
+// A table of one row per producer count (LEAD and a column per title),
+// each row's cells " a | b |" from ROW.
+void Table(std::ostringstream &o, const std::vector<std::string> &titles,
+	   const std::function<std::string(unsigned)> &row,
+	   const std::vector<unsigned> &rows = g_producers,
+	   const char *lead = "| producers |")
+{
+	o << TableHead(lead, titles);
+	for (unsigned p : rows)
+		o << "| " << ProducersLabel(p) << " |" << row(p) << "\n";
+	o << "\n";
+}
 
 std::string TargetText(prio_placement pl, unsigned p, prio_deq deq, double goal)
 {
@@ -265,8 +270,6 @@ std::vector<Target> Targets()
 	return t;
 }
 
-// --- summary -----------------------------------------------------------------
-
 void MachineSection(std::ostringstream &o, const RunInfo &run)
 {
 	Preamble(o, run, false, "queues");
@@ -295,13 +298,12 @@ void MachineSection(std::ostringstream &o, const RunInfo &run)
 		o << "**" << PlaceName(pl) << "**: " << PlaceText(pl)
 		  << (pl == g_placements.back() ? ".\n" : "; ");
 	o << "- Priority stream (every producer, same table, own offset):";
-	for (unsigned prio = 0; prio < 16; prio++) {
-		double share = prio_stream_share(prio);
-		if (share > 0)
+	for (unsigned prio = 0; prio < 16; prio++)
+		if (prio_stream_share(prio) > 0)
 			o << " priority " << prio << " -> band "
 			  << prio_stream_band(prio) << " "
-			  << Fmt("%.1f%%", 100.0 * share) << ";";
-	}
+			  << Fmt("%.1f%%", 100.0 * prio_stream_share(prio))
+			  << ";";
 	o << " bands by pfifo_fast's prio2band.\n";
 	o << "- Checks on every run: per-producer FIFO order in each band, the "
 	     "band each single dequeue reports, every accepted item dequeued "
@@ -309,210 +311,197 @@ void MachineSection(std::ostringstream &o, const RunInfo &run)
 	     "producers' counts, and strict priority (bands in order) while "
 	     "the consumer drains the queue after the producers stop.\n";
 	o << "- Queues:\n";
-	for (prio_impl i : kImpls)
-		o << "  - " << prio_info(i)->label << ": " << prio_info(i)->note
-		  << "\n";
+	for (const auto &q : kQueues)
+		o << "  - " << q.label << ": " << q.note << "\n";
 	o << "\n";
 }
 
-// One column per (dequeue, queue) pair of the spinlock baseline and
-// grain_prio, for the detail tables.
-template <typename Cell>
-void DetailTable(std::ostringstream &o, prio_placement pl, Cell cell)
+// The items-per-second table (the spinlock baseline against grain_prio,
+// then the mutex baseline) and grain_prio with the non-empty bits.
+void RateTables(std::ostringstream &o, prio_placement pl)
 {
-	o << "| producers |";
-	for (prio_deq d : kDeqs)
-		for (prio_impl i : { PRIO_BASE_SPIN, PRIO_GRAIN })
-			o << " " << prio_info(i)->label << " " << DeqLabel(d)
-			  << " |";
-	o << "\n|---|---:|---:|---:|---:|\n";
-	for (unsigned p : g_producers) {
-		o << "| " << ProducersLabel(p) << " |";
-		for (prio_deq d : kDeqs)
-			for (prio_impl i : { PRIO_BASE_SPIN, PRIO_GRAIN })
-				o << " " << cell(pl, i, d, p) << " |";
-		o << "\n";
-	}
-	o << "\n";
-}
+	const std::string b = DeqLabel(PRIO_DEQ_BURST);
+	bool any = false;
+	auto rate = [pl, &any](prio_impl i, prio_deq d, unsigned p) {
+		return " " + Fmt("%.2f", Rate(pl, i, d, p) / 1e6) +
+		       Collapsed(pl, i, d, p, &any) + " |";
+	};
 
-// The items-per-second table: the spinlock baseline against grain_prio,
-// then the mutex baseline, with a note for the collapsed cells.
-void RateTable(std::ostringstream &o, prio_placement pl)
-{
-	std::string b = DeqLabel(PRIO_DEQ_BURST);
-	bool any_collapse = false;
-
-	o << "#### Items dequeued per second, millions (median)\n\n"
-	     "| producers | baseline single | grain_prio single | ratio single "
-	     "| baseline "
-	  << b << " | grain_prio " << b << " | ratio " << b
-	  << " | mutex baseline single | mutex baseline " << b << " |\n"
-	  << "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-	for (unsigned p : g_producers) {
-		o << "| " << ProducersLabel(p) << " |";
-		for (prio_deq d : kDeqs) {
-			double base = Rate(pl, PRIO_BASE_SPIN, d, p);
-			double grain = Rate(pl, PRIO_GRAIN, d, p);
-			o << " " << Fmt("%.2f", base / 1e6);
-			if (Collapsed(pl, PRIO_BASE_SPIN, d, p)) {
-				o << " ‡";
-				any_collapse = true;
-			}
-			o << " | " << Fmt("%.2f", grain / 1e6);
-			if (Collapsed(pl, PRIO_GRAIN, d, p)) {
-				o << " ‡";
-				any_collapse = true;
-			}
-			o << " | " << Fmt("**%.2fx**", grain / base) << " |";
-		}
-		for (prio_deq d : kDeqs) {
-			o << " "
-			  << Fmt("%.2f", Rate(pl, PRIO_BASE_MUTEX, d, p) / 1e6);
-			if (Collapsed(pl, PRIO_BASE_MUTEX, d, p)) {
-				o << " ‡";
-				any_collapse = true;
-			}
-			o << " |";
-		}
-		o << "\n";
-	}
-	o << "\nbaseline = one grain_spinlock over three linked lists; ratio = "
+	o << "#### Items dequeued per second, millions (median)\n\n";
+	Table(o,
+	      { "baseline single", "grain_prio single", "ratio single",
+		"baseline " + b, "grain_prio " + b, "ratio " + b,
+		"mutex baseline single", "mutex baseline " + b },
+	      [pl, &rate](unsigned p) {
+		      std::string s;
+		      for (prio_deq d : kDeqs)
+			      s += rate(PRIO_BASE_SPIN, d, p) +
+				   rate(PRIO_GRAIN, d, p) + " " +
+				   ToBase("**%.2fx**", pl, PRIO_GRAIN, d, p) +
+				   " |";
+		      for (prio_deq d : kDeqs)
+			      s += rate(PRIO_BASE_MUTEX, d, p);
+		      return s;
+	      });
+	o << "baseline = one grain_spinlock over three linked lists; ratio = "
 	     "grain_prio / baseline with the same dequeue. Oversubscribed "
 	     "rows have more threads than CPUs: the scheduler preempts threads "
 	     "in the middle of their operations, lock holders included.\n";
-	if (any_collapse)
+	if (any)
 		o << "‡ collapsed: under 10% of the same queue's rate with one "
 		     "producer; its consumer was all but starved, and a ratio "
 		     "against it measures that starvation, not the queue.\n";
-	o << "\n";
-}
-
-// grain_prio with the non-empty bits against the spinlock baseline.
-void BitsTable(std::ostringstream &o, prio_placement pl)
-{
-	std::string b = DeqLabel(PRIO_DEQ_BURST);
-
-	o << "#### grain_prio with the non-empty bits (8 bands, the stream in "
+	o << "\n#### grain_prio with the non-empty bits (8 bands, the stream in "
 	     "0..2), millions per second (median) and ratio to the spinlock "
-	     "baseline\n\n"
-	     "| producers | bits single | ratio single | bits "
-	  << b << " | ratio " << b << " |\n|---|---:|---:|---:|---:|\n";
-	for (unsigned p : g_producers) {
-		o << "| " << ProducersLabel(p) << " |";
-		for (prio_deq d : kDeqs) {
-			double bits = Rate(pl, PRIO_GRAIN_BITS, d, p);
-			o << " " << Fmt("%.2f", bits / 1e6) << " | "
-			  << Fmt("%.2fx", bits / Rate(pl, PRIO_BASE_SPIN, d, p))
-			  << " |";
-		}
-		o << "\n";
-	}
-	o << "\n";
+	     "baseline\n\n";
+	Table(o, { "bits single", "ratio single", "bits " + b, "ratio " + b },
+	      [pl](unsigned p) {
+		      std::string s;
+		      for (prio_deq d : kDeqs)
+			      s += " " +
+				   Fmt("%.2f",
+				       Rate(pl, PRIO_GRAIN_BITS, d, p) / 1e6) +
+				   " | " +
+				   ToBase("%.2fx", pl, PRIO_GRAIN_BITS, d, p) +
+				   " |";
+		      return s;
+	      });
 }
 
-// The producers' attempts and drops, the bands served and the consumer's
-// empty polls, one detail table each.
+// A detail table: a column per dequeue and queue (the spinlock baseline,
+// grain_prio), each cell CELL(queue, dequeue, producers), then AFTER.
+void DetailTable(std::ostringstream &o, prio_placement pl, const char *title,
+		 std::string (*cell)(prio_placement, prio_impl, prio_deq,
+				     unsigned),
+		 const char *after)
+{
+	std::vector<std::string> titles;
+	for (prio_deq d : kDeqs)
+		for (prio_impl i : { PRIO_BASE_SPIN, PRIO_GRAIN })
+			titles.push_back(std::string(kQueues[i].label) + " " +
+					 DeqLabel(d));
+	o << "#### " << title << "\n\n";
+	Table(o, titles, [pl, cell](unsigned p) {
+		std::string s;
+		for (prio_deq d : kDeqs)
+			for (prio_impl i : { PRIO_BASE_SPIN, PRIO_GRAIN })
+				s += " " + cell(pl, i, d, p) + " |";
+		return s;
+	});
+	o << after << "\n\n";
+}
+
+// The detail tables' cells: the producers' attempts and drops, the bands
+// the consumer served, its empty polls (grain_prio: and how many of them
+// were blocked).
+std::string Attempts(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
+{
+	return Fmt("%.1f", Med(pl, i, d, p,
+			       [](const prio_result &r) {
+				       return r.attempts_per_sec;
+			       }) / 1e6) +
+	       ", " +
+	       Fmt("%.1f%% dropped", Med(pl, i, d, p, [](const prio_result &r) {
+			   return 100.0 * r.drop_fraction;
+		   }));
+}
+
+std::string Bands(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
+{
+	std::string s;
+	for (unsigned b = 0; b < PRIO_BANDS; b++)
+		s += (b ? " / " : "") +
+		     Fmt("%.0f", Med(pl, i, d, p, [b](const prio_result &r) {
+				 return BandPct(r, b);
+			 }));
+	return s;
+}
+
+std::string Polls(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
+{
+	std::string s = Fmt("%.0f", Med(pl, i, d, p, EmptyPolls));
+	if (i == PRIO_GRAIN)
+		s += ", " + Fmt("%.0f%% blocked", Med(pl, i, d, p, BlockedPct));
+	return s;
+}
+
 void DetailTables(std::ostringstream &o, prio_placement pl)
 {
-	o << "#### Producers: enqueue attempts per second (millions) and share "
-	     "dropped (median)\n\n";
-	DetailTable(
-		o, pl,
-		[](prio_placement x, prio_impl i, prio_deq d, unsigned p) {
-			return Fmt("%.1f", Med(kAttempts, x, i, d, p) / 1e6) +
-			       ", " +
-			       Fmt("%.1f%% dropped", Med(kDropPct, x, i, d, p));
-		});
-	o << "A producer never waits: when its item's band is full the item "
-	     "is dropped and it goes on with the next.\n\n";
-
-	o << "#### What the consumer served, share per band 0 / 1 / 2 "
-	     "(median, %)\n\n";
 	DetailTable(o, pl,
-		    [](prio_placement x, prio_impl i, prio_deq d, unsigned p) {
-			    return Fmt("%.0f", BandPct(x, i, d, p, 0)) + " / " +
-				   Fmt("%.0f", BandPct(x, i, d, p, 1)) + " / " +
-				   Fmt("%.0f", BandPct(x, i, d, p, 2));
-		    });
-	o << "The stream is 12.5 / 75 / 12.5 %. A consumer that keeps up serves "
-	     "it as it comes; one that falls behind serves band 0 first and "
-	     "band 2 last (strict priority). Equal thirds mean the consumer "
-	     "emptied every band in turn: while it ran, no producer refilled "
-	     "the queue.\n\n";
-
-	o << "#### Consumer: polls that found nothing, per second (median); "
-	     "grain_prio: share of them blocked\n\n";
+		    "Producers: enqueue attempts per second (millions) and "
+		    "share dropped (median)",
+		    Attempts,
+		    "A producer never waits: when its item's band is full the "
+		    "item is dropped and it goes on with the next.");
 	DetailTable(o, pl,
-		    [](prio_placement x, prio_impl i, prio_deq d, unsigned p) {
-			    std::string s =
-				    Fmt("%.0f", Med(kEmptyPolls, x, i, d, p));
-			    if (!prio_info(i)->baseline)
-				    s += ", " +
-					 Fmt("%.0f%% blocked",
-					     Med(kBlockedPct, x, i, d, p));
-			    return s;
-		    });
-	o << "blocked: a poll that failed after 64 or more failed polls in a "
-	     "row (the consumer yields the CPU by then) while "
-	     "grain_prio_backlog() still counted items: a producer had claimed "
-	     "the head slot of a band and not published it for that long "
-	     "(preempted in between), or, rarely, an item arrived just then. "
-	     "A lock-based queue is never blocked that way; its consumer waits "
-	     "inside the lock instead, which no poll counts.\n\n";
-}
-
-void PlacementSection(std::ostringstream &o, prio_placement pl)
-{
-	o << "### " << PlaceName(pl) << ": " << PlaceText(pl) << "\n\n";
-	RateTable(o, pl);
-	BitsTable(o, pl);
-	DetailTables(o, pl);
+		    "What the consumer served, share per band 0 / 1 / 2 "
+		    "(median, %)",
+		    Bands,
+		    "The stream is 12.5 / 75 / 12.5 %. A consumer that keeps "
+		    "up serves it as it comes; one that falls behind serves "
+		    "band 0 first and band 2 last (strict priority). Equal "
+		    "thirds mean the consumer emptied every band in turn: "
+		    "while it ran, no producer refilled the queue.");
+	DetailTable(o, pl,
+		    "Consumer: polls that found nothing, per second (median); "
+		    "grain_prio: share of them blocked",
+		    Polls,
+		    "blocked: a poll that failed after 64 or more failed polls "
+		    "in a row (the consumer yields the CPU by then) while "
+		    "grain_prio_backlog() still counted items: a producer had "
+		    "claimed the head slot of a band and not published it for "
+		    "that long (preempted in between), or, rarely, an item "
+		    "arrived just then. A lock-based queue is never blocked "
+		    "that way; its consumer waits inside the lock instead, "
+		    "which no poll counts.");
 }
 
 void SeedSection(std::ostringstream &o)
 {
-	std::string b = DeqLabel(PRIO_DEQ_BURST);
+	std::vector<std::string> titles = { "seed original pps",
+					    "seed lockless pps", "seed ratio" };
+	std::vector<unsigned> rows;
+	for (prio_placement pl : g_placements)
+		for (prio_deq d : kDeqs)
+			titles.push_back(std::string(PlaceName(pl)) +
+					 " ratio " + DeqLabel(d));
+	for (const auto &s : kSeed)
+		rows.push_back(s.threads);
 	o << "### Against the seed's table\n\nSeed: " << kSeedSource
 	  << ". Its figures are pktgen packets/s through pfifo_fast as the "
 	     "root qdisc, by pktgen thread, on the poster's machine, where "
 	     "every thread both enqueues and runs the qdisc and no thread is "
 	     "preempted inside the qdisc (kernel code, bottom halves off); "
 	     "ours are items/s of one consumer thread on this machine. Compare "
-	     "ratios, not absolute figures.\n\n"
-	     "| threads / producers | seed original pps | seed lockless pps | "
-	     "seed ratio |";
-	for (prio_placement pl : g_placements)
-		o << " " << PlaceName(pl) << " ratio single | " << PlaceName(pl)
-		  << " ratio " << b << " |";
-	o << "\n|---|---:|---:|---:|";
-	for (size_t i = 0; i < 2 * g_placements.size(); i++)
-		o << "---:|";
-	o << "\n";
-	for (const SeedRow &s : kSeed) {
-		unsigned p = s.threads;
-		o << "| " << ProducersLabel(p) << " | "
-		  << Fmt("%.0f", s.original_pps) << " | "
-		  << Fmt("%.0f", s.lockless_pps) << " | "
-		  << Fmt("%.2fx", s.lockless_pps / s.original_pps) << " |";
+	     "ratios, not absolute figures.\n\n";
+	auto row = [](unsigned p) {
+		std::string c;
+		for (const auto &s : kSeed)
+			if (s.threads == p)
+				c = " " + Fmt("%.0f", s.original_pps) + " | " +
+				    Fmt("%.0f", s.lockless_pps) + " | " +
+				    Fmt("%.2fx",
+					s.lockless_pps / s.original_pps) +
+				    " |";
 		for (prio_placement pl : g_placements)
 			for (prio_deq d : kDeqs)
-				o << " "
-				  << Fmt("%.2fx",
-					 Rate(pl, PRIO_GRAIN, d, p) /
-						 Rate(pl, PRIO_BASE_SPIN, d, p))
-				  << " |";
-		o << "\n";
-	}
-	o << "\n";
+				c += " " +
+				     ToBase("%.2fx", pl, PRIO_GRAIN, d, p) +
+				     " |";
+		return c;
+	};
+	Table(o, titles, row, rows, "| threads / producers |");
 }
 
 std::string Summary(const RunInfo &run)
 {
 	std::ostringstream o;
 	MachineSection(o, run);
-	for (prio_placement pl : g_placements)
-		PlacementSection(o, pl);
+	for (prio_placement pl : g_placements) {
+		o << "### " << PlaceName(pl) << ": " << PlaceText(pl) << "\n\n";
+		RateTables(o, pl);
+		DetailTables(o, pl);
+	}
 	SeedSection(o);
 	o << "### Targets\n\nbaseline = the spinlock baseline, same placement "
 	     "and dequeue.\n\n"
@@ -522,8 +511,6 @@ std::string Summary(const RunInfo &run)
 			  Targets());
 	return o.str();
 }
-
-std::vector<Case> g_cases;
 
 int Setup(const Options &opt)
 {
@@ -543,28 +530,19 @@ int Setup(const Options &opt)
 			     PRIO_MAX_PRODUCERS);
 		return 2;
 	}
+	if (g_burst == 0 || g_burst > PRIO_MAX_BURST) {
+		std::fprintf(stderr, "invalid configuration (--burst 1..%u?)\n",
+			     PRIO_MAX_BURST);
+		return 2;
+	}
 	for (prio_placement pl : g_placements)
 		for (unsigned p : g_producers)
 			for (prio_deq d : kDeqs)
-				for (prio_impl i : kImpls) {
-					prio_config probe{};
-					probe.producers = p;
-					probe.deq = d;
-					probe.burst = g_burst;
-					probe.band_limit = kBandLimit;
-					probe.duration_ms = DurationMs();
-					probe.placement = pl;
-					if (!prio_config_ok(i, &probe)) {
-						std::fprintf(
-							stderr,
-							"invalid configuration "
-							"(--burst 1..%u?)\n",
-							PRIO_MAX_BURST);
-						return 2;
-					}
+				for (int i = 0; i < PRIO_IMPL_COUNT; i++) {
+					prio_impl q = static_cast<prio_impl>(i);
 					g_cases.push_back(
-						{ pl, i, d, p,
-						  CaseName(pl, i, d, p) });
+						{ pl, q, d, p,
+						  CaseName(pl, q, d, p) });
 				}
 	return Register(g_cases, RunCase, Reps());
 }

@@ -1,31 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ckht_adapter.c - anchor: ConcurrencyKit's ck_ht, where it fits.
+ * ckht_adapter.c - anchor: ConcurrencyKit's ck_ht, where it fits. ck_ht is
+ * single-writer, many-reader (the _spmc calls): readers never lock, and
+ * writers must be serialized by the user, here by one pthread mutex
+ * around every insert, remove and churn step.
  *
- * ck_ht is single-writer, many-reader (the _spmc calls): readers never
- * lock, and writers must be serialized by the user. Here every insert,
- * remove and churn step takes one pthread mutex; lookups take nothing.
- * Mode CK_HT_MODE_DIRECT (the key and a word of value live in the slot)
- * with CK_HT_WORKLOAD_DELETE (per-slot probe bounds, for tables that
- * delete a lot). Hash: grain_hash_mix64(key), passed to every call.
+ * Mode CK_HT_MODE_DIRECT (the key and a word of value in the slot) with
+ * CK_HT_WORKLOAD_DELETE (per-slot probe bounds, for tables that delete a
+ * lot); hash grain_hash_mix64(key), passed to every call. It grows past a
+ * load of 1/2, so it starts with CKHT_SLOTS = 2^21 slots (about 1/4).
  *
- * Capacity: ck_ht grows past a load of 1/2, so it starts with
- * CKHT_SLOTS = 2^21 slots (load about 1/4) and never grows in a run. Had
- * it grown, the old slot array would be kept until the table is
- * destroyed (readers may still be on it).
+ * Each slot's value is the address of a malloc'd item, as every table
+ * here allocates a node per entry. A removed item is freed at once, under
+ * the writer mutex: with lock-free readers and no safe memory
+ * reclamation, readers must not follow the pointer, so a lookup derives
+ * the value from the key ck_ht returns from the slot. A real user storing
+ * pointers would add ck_epoch or RCU.
  *
- * Entries: the slot's value is the address of a malloc'd item (key,
- * value), as every table here allocates a node per entry. A removed item
- * is freed at once, under the writer mutex: with lock-free readers and
- * no safe memory reclamation, readers must not follow the pointer, so a
- * lookup checks the key ck_ht returns from the slot and derives the value
- * from it. A real user storing pointers would add ck_epoch or RCU.
- *
- * Insert is ck_ht_get_spmc, then ck_ht_put_spmc only if the key is
- * absent: put_spmc reuses the first tombstone on the probe path even
- * when the key is present further on, which would link it twice.
- *
- * Churn: the key FIFO of harness.h, used under the writer mutex; the
+ * Churn: the key FIFO's _locked form under the writer mutex, so that the
  * insert, the push and the removal of the popped key are one critical
  * section.
  */
@@ -35,7 +27,6 @@
 
 #include <ck_ht.h>
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -49,106 +40,51 @@ struct ckht_item {
 struct ckht {
 	ck_ht_t ht;
 	alignas(GRAIN_CACHELINE) pthread_mutex_t wlock;
-	struct bench_htab_fifo fifo; /* churn only */
-	bool churn;
 };
 
-/* Slot arrays ck_ht retired with defer = true (a grow): readers may
- * still be on them, so they live until the table is destroyed. */
-struct retired {
-	struct retired *next;
-	void *mem;
-};
-
-static pthread_mutex_t retired_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct retired *retired_list;
+/* Slot arrays a grow retired (defer): readers may still be on them, so
+ * they are freed with the table (a grow is not expected at this size). */
+static void *retired[8];
+static unsigned nretired;
 
 static void *ckht_malloc(size_t size)
 {
 	return malloc(size);
 }
 
-static void *ckht_realloc(void *p, size_t old, size_t size, bool defer)
-{
-	(void)old;
-	(void)defer;
-	return realloc(p, size);
-}
-
+/* A retired array that does not fit is leaked, not freed under a reader. */
 static void ckht_free(void *p, size_t size, bool defer)
 {
 	(void)size;
-	if (!defer) {
+	if (!defer)
 		free(p);
-		return;
-	}
-	struct retired *r = malloc(sizeof(*r));
-	if (r == NULL)
-		return; /* leak rather than free under a reader */
-	r->mem = p;
-	pthread_mutex_lock(&retired_lock);
-	r->next = retired_list;
-	retired_list = r;
-	pthread_mutex_unlock(&retired_lock);
+	else if (nretired < sizeof(retired) / sizeof(retired[0]))
+		retired[nretired++] = p; /* under the writer mutex */
 }
 
-/* No thread uses any ck_ht now. */
-static void free_retired(void)
-{
-	pthread_mutex_lock(&retired_lock);
-	struct retired *r = retired_list;
-	retired_list = NULL;
-	pthread_mutex_unlock(&retired_lock);
-	while (r != NULL) {
-		struct retired *next = r->next;
-		free(r->mem);
-		free(r);
-		r = next;
-	}
-}
-
-static struct ck_malloc ckht_allocator = {
-	.malloc = ckht_malloc,
-	.realloc = ckht_realloc,
-	.free = ckht_free,
-};
+/* ck_ht calls malloc and free only. */
+static struct ck_malloc ckht_allocator = { .malloc = ckht_malloc,
+					   .free = ckht_free };
 
 static ck_ht_hash_t ckht_hash(uint64_t key)
 {
-	ck_ht_hash_t h;
-
-	h.value = grain_hash_mix64(key);
-	return h;
+	return (ck_ht_hash_t){ .value = grain_hash_mix64(key) };
 }
 
 static int ckht_create(void **tablep, enum bench_htab_impl impl,
 		       enum bench_htab_workload w)
 {
-	(void)impl;
 	struct ckht *t = aligned_alloc(GRAIN_CACHELINE, sizeof(struct ckht));
+
+	(void)impl;
+	(void)w;
 	if (t == NULL)
 		return -ENOMEM;
-	free_retired();
-	t->churn = false;
-	if (pthread_mutex_init(&t->wlock, NULL) != 0) {
-		free(t);
-		return -ENOMEM;
-	}
-	if (!ck_ht_init(&t->ht, CK_HT_MODE_DIRECT | CK_HT_WORKLOAD_DELETE, NULL,
+	if (pthread_mutex_init(&t->wlock, NULL) != 0 ||
+	    !ck_ht_init(&t->ht, CK_HT_MODE_DIRECT | CK_HT_WORKLOAD_DELETE, NULL,
 			&ckht_allocator, CKHT_SLOTS, 0)) {
-		pthread_mutex_destroy(&t->wlock);
 		free(t);
 		return -ENOMEM;
-	}
-	if (w == BENCH_HTAB_CHURN) {
-		if (bench_htab_fifo_init(&t->fifo, BENCH_HTAB_CHURN_LIMIT) !=
-		    0) {
-			ck_ht_destroy(&t->ht);
-			pthread_mutex_destroy(&t->wlock);
-			free(t);
-			return -ENOMEM;
-		}
-		t->churn = true;
 	}
 	*tablep = t;
 	return 0;
@@ -163,10 +99,9 @@ static void ckht_destroy(void *table)
 	while (ck_ht_next(&t->ht, &it, &e))
 		free((void *)ck_ht_entry_value_direct(e));
 	ck_ht_destroy(&t->ht);
-	free_retired();
+	while (nretired > 0)
+		free(retired[--nretired]);
 	pthread_mutex_destroy(&t->wlock);
-	if (t->churn)
-		bench_htab_fifo_fini(&t->fifo);
 	free(t);
 }
 
@@ -213,6 +148,9 @@ static struct ckht_item *ckht_item(uint64_t key)
 	return it;
 }
 
+/* get_spmc, then put_spmc only if the key is absent: put_spmc reuses the
+ * first tombstone on the probe path even when the key is present further
+ * on, which would link it twice. */
 static int ckht_insert(void *table, uint64_t key)
 {
 	struct ckht *t = table;
@@ -242,22 +180,8 @@ static int ckht_remove(void *table, uint64_t key)
 	pthread_mutex_lock(&t->wlock);
 	struct ckht_item *it = remove_locked(t, key);
 	pthread_mutex_unlock(&t->wlock);
-	int removed = it != NULL;
 	free(it);
-	return removed;
-}
-
-static int ckht_populate(void *table, uint64_t key)
-{
-	struct ckht *t = table;
-	uint64_t victim;
-	int rc = ckht_insert(table, key);
-
-	if (rc != 1)
-		return rc == 0 ? -EEXIST : rc;
-	if (t->churn && bench_htab_fifo_push_locked(&t->fifo, key, &victim))
-		return -EOVERFLOW;
-	return 0;
+	return it != NULL;
 }
 
 static int ckht_churn(void *table, uint64_t key, uint64_t now)
@@ -273,7 +197,8 @@ static int ckht_churn(void *table, uint64_t key, uint64_t now)
 	pthread_mutex_lock(&t->wlock);
 	if (!put_locked(t, it, ckht_hash(key))) {
 		rc = -ENOMEM;
-	} else if (bench_htab_fifo_push_locked(&t->fifo, key, &victim)) {
+	} else if (bench_htab_fifo_push_locked(&bench_htab_keys, key,
+					       &victim)) {
 		old = remove_locked(t, victim);
 		rc = old != NULL ? 1 : -ENOENT;
 	}
@@ -286,22 +211,9 @@ static int ckht_churn(void *table, uint64_t key, uint64_t now)
 
 static uint64_t ckht_count(void *table)
 {
-	struct ckht *t = table;
-
-	return ck_ht_count(&t->ht);
+	return ck_ht_count(&((struct ckht *)table)->ht);
 }
 
-BENCH_THREAD_FN(ckht_mixed_worker, bench_htab_mixed, ckht_lookup, ckht_insert,
-		ckht_remove)
-BENCH_THREAD_FN(ckht_churn_worker, bench_htab_churn, ckht_churn)
-
-const struct bench_htab_adapter bench_htab_adapter_ckht = {
-	.create = ckht_create,
-	.destroy = ckht_destroy,
-	.populate = ckht_populate,
-	.lookup = ckht_lookup,
-	.count = ckht_count,
-	.worker = { [BENCH_HTAB_READ90] = ckht_mixed_worker,
-		    [BENCH_HTAB_MIX50] = ckht_mixed_worker,
-		    [BENCH_HTAB_CHURN] = ckht_churn_worker },
-};
+BENCH_HTAB_ADAPTER(bench_htab_adapter_ckht, ckht_lookup, ckht_insert,
+		   ckht_remove, ckht_churn, .create = ckht_create,
+		   .destroy = ckht_destroy, .count = ckht_count, .fifo = true)

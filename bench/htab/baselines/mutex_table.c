@@ -1,85 +1,110 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mutex_table.c - the one-mutex baseline table.
+ * mutex_table.c - baseline "mutex": the simplest correct concurrent
+ * table, the global lock that grain_htab's striping has to beat.
  *
- * Design: an array of singly linked chains (new nodes go to the front of
- * their chain) and one doubly linked list of every node in insertion
- * order (head: the oldest), all plain memory guarded by one
- * PTHREAD_MUTEX_DEFAULT mutex. Removal walks the chain to unlink, so a
- * chain needs only one link per node.
+ * BENCH_HTAB_BUCKETS singly linked chains (grain_hash_mix64(key) & mask;
+ * new nodes at the front) and one doubly linked list of every node in
+ * insertion order (the LRU: oldest first), all plain memory under one
+ * PTHREAD_MUTEX_DEFAULT mutex. Each entry is a malloc'd node; one that
+ * remove or an eviction unlinks is unreachable once the mutex is
+ * released, so it is freed at once. Churn: the insert and the unlink of
+ * the oldest entry past BENCH_HTAB_CHURN_LIMIT are one critical section.
  */
-#include "mutex_table.h"
+#include "../adapters/harness.h"
 
 #include <grain/hash.h>
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 
-struct bench_mutex_table {
-	pthread_mutex_t lock;
-	struct bench_mutex_table_node **buckets;
-	uint64_t mask;
-	size_t count;
-	struct bench_mutex_table_node *oldest, *newest;
+struct node {
+	struct node *next;		  /* chain */
+	struct node *lru_prev, *lru_next; /* towards the oldest, newest */
+	uint64_t key;
+	uint64_t value;
 };
 
-int bench_mutex_table_create(struct bench_mutex_table **tablep,
-			     unsigned buckets)
+struct table {
+	pthread_mutex_t lock;
+	struct node **buckets;
+	uint64_t mask; /* BENCH_HTAB_BUCKETS - 1 */
+	uint64_t count;
+	struct node *oldest, *newest;
+};
+
+static int mutex_create(void **tablep, enum bench_htab_impl impl,
+			enum bench_htab_workload w)
 {
-	if (tablep == NULL || buckets == 0 || (buckets & (buckets - 1)) != 0)
-		return -EINVAL;
-	struct bench_mutex_table *t = calloc(1, sizeof(*t));
+	struct table *t = calloc(1, sizeof(*t));
+
+	(void)impl;
+	(void)w;
 	if (t == NULL)
 		return -ENOMEM;
-	t->buckets = calloc(buckets, sizeof(*t->buckets));
+	t->buckets = calloc(BENCH_HTAB_BUCKETS, sizeof(*t->buckets));
 	if (t->buckets == NULL || pthread_mutex_init(&t->lock, NULL) != 0) {
 		free(t->buckets);
 		free(t);
 		return -ENOMEM;
 	}
-	t->mask = buckets - 1;
+	t->mask = BENCH_HTAB_BUCKETS - 1;
 	*tablep = t;
 	return 0;
 }
 
-void bench_mutex_table_destroy(struct bench_mutex_table *t,
-			       void (*release)(struct bench_mutex_table_node *))
+static void mutex_destroy(void *table)
 {
-	if (t == NULL)
-		return;
-	struct bench_mutex_table_node *n = t->oldest;
-	while (n != NULL) {
-		struct bench_mutex_table_node *next = n->lru_next;
-		if (release != NULL)
-			release(n);
-		n = next;
+	struct table *t = table;
+
+	for (struct node *n = t->oldest, *next; n != NULL; n = next) {
+		next = n->lru_next;
+		free(n);
 	}
 	pthread_mutex_destroy(&t->lock);
 	free(t->buckets);
 	free(t);
 }
 
-static struct bench_mutex_table_node **chain_of(struct bench_mutex_table *t,
-						uint64_t key)
+static struct node **chain_of(struct table *t, uint64_t key)
 {
 	return &t->buckets[grain_hash_mix64(key) & t->mask];
 }
 
-/* The link that points at the node of @key, or at the chain's NULL end. */
-static struct bench_mutex_table_node **find_link(struct bench_mutex_table *t,
-						 uint64_t key)
+/* The link that points at the node of @key, or at its chain's NULL end. */
+static struct node **find_link(struct table *t, uint64_t key)
 {
-	struct bench_mutex_table_node **pp = chain_of(t, key);
+	struct node **pp = chain_of(t, key);
 
 	while (*pp != NULL && (*pp)->key != key)
 		pp = &(*pp)->next;
 	return pp;
 }
 
-static void lru_unlink(struct bench_mutex_table *t,
-		       struct bench_mutex_table_node *n)
+/* Under the lock: link @n at the front of its chain and as the newest
+ * entry, unless its key is there. */
+static int insert_locked(struct table *t, struct node *n)
 {
+	if (*find_link(t, n->key) != NULL)
+		return 0;
+	struct node **head = chain_of(t, n->key);
+	n->next = *head;
+	*head = n;
+	n->lru_next = NULL;
+	n->lru_prev = t->newest;
+	if (t->newest != NULL)
+		t->newest->lru_next = n;
+	else
+		t->oldest = n;
+	t->newest = n;
+	t->count++;
+	return 1;
+}
+
+/* Under the lock: unlink @n, whose chain link is *pp. */
+static void unlink_locked(struct table *t, struct node **pp, struct node *n)
+{
+	*pp = n->next;
 	if (n->lru_prev != NULL)
 		n->lru_prev->lru_next = n->lru_next;
 	else
@@ -88,94 +113,86 @@ static void lru_unlink(struct bench_mutex_table *t,
 		n->lru_next->lru_prev = n->lru_prev;
 	else
 		t->newest = n->lru_prev;
-}
-
-/* Under the lock. */
-static int insert_locked(struct bench_mutex_table *t,
-			 struct bench_mutex_table_node *node)
-{
-	struct bench_mutex_table_node **pp = find_link(t, node->key);
-
-	if (*pp != NULL)
-		return -EEXIST;
-	struct bench_mutex_table_node **head = chain_of(t, node->key);
-	node->next = *head;
-	*head = node;
-	node->lru_next = NULL;
-	node->lru_prev = t->newest;
-	if (t->newest != NULL)
-		t->newest->lru_next = node;
-	else
-		t->oldest = node;
-	t->newest = node;
-	t->count++;
-	return 0;
-}
-
-/* Under the lock: unlink @n, whose chain link is *pp. */
-static void unlink_locked(struct bench_mutex_table *t,
-			  struct bench_mutex_table_node **pp,
-			  struct bench_mutex_table_node *n)
-{
-	*pp = n->next;
-	lru_unlink(t, n);
 	t->count--;
 }
 
-bool bench_mutex_table_lookup(struct bench_mutex_table *t, uint64_t key,
-			      uint64_t *value)
+static struct node *node_new(uint64_t key)
 {
-	pthread_mutex_lock(&t->lock);
-	struct bench_mutex_table_node *n = *find_link(t, key);
-	if (n != NULL)
-		*value = n->value;
-	pthread_mutex_unlock(&t->lock);
-	return n != NULL;
+	struct node *n = malloc(sizeof(*n));
+
+	if (n != NULL) {
+		n->key = key;
+		n->value = bench_htab_value(key);
+	}
+	return n;
 }
 
-int bench_mutex_table_insert(struct bench_mutex_table *t,
-			     struct bench_mutex_table_node *node)
+uint64_t bench_htab_mutex_lookup(void *table, uint64_t key)
 {
+	struct table *t = table;
+
 	pthread_mutex_lock(&t->lock);
-	int rc = insert_locked(t, node);
+	struct node *n = *find_link(t, key);
+	uint64_t v = n != NULL ? n->value : 0;
 	pthread_mutex_unlock(&t->lock);
+	return v;
+}
+
+int bench_htab_mutex_insert(void *table, uint64_t key)
+{
+	struct table *t = table;
+	struct node *n = node_new(key);
+
+	if (n == NULL)
+		return -ENOMEM;
+	pthread_mutex_lock(&t->lock);
+	int rc = insert_locked(t, n);
+	pthread_mutex_unlock(&t->lock);
+	if (rc == 0)
+		free(n);
 	return rc;
 }
 
-int bench_mutex_table_insert_evict(struct bench_mutex_table *t,
-				   struct bench_mutex_table_node *node,
-				   size_t limit,
-				   struct bench_mutex_table_node **evicted)
+int bench_htab_mutex_remove(void *table, uint64_t key)
 {
-	struct bench_mutex_table_node *victim = NULL;
+	struct table *t = table;
 
 	pthread_mutex_lock(&t->lock);
-	int rc = insert_locked(t, node);
-	if (rc == 0 && t->count > limit) {
+	struct node **pp = find_link(t, key), *n = *pp;
+	if (n != NULL)
+		unlink_locked(t, pp, n);
+	pthread_mutex_unlock(&t->lock);
+	free(n);
+	return n != NULL;
+}
+
+int bench_htab_mutex_churn(void *table, uint64_t key, uint64_t now)
+{
+	struct table *t = table;
+	struct node *n = node_new(key), *victim = NULL;
+
+	(void)now;
+	if (n == NULL)
+		return -ENOMEM;
+	pthread_mutex_lock(&t->lock);
+	int rc = insert_locked(t, n);
+	if (rc == 1 && t->count > BENCH_HTAB_CHURN_LIMIT) {
 		victim = t->oldest;
 		unlink_locked(t, find_link(t, victim->key), victim);
 	}
 	pthread_mutex_unlock(&t->lock);
-	*evicted = victim;
-	return rc;
+	if (rc == 0)
+		free(n);
+	free(victim);
+	return rc == 0 ? -EEXIST : victim != NULL;
 }
 
-struct bench_mutex_table_node *
-bench_mutex_table_remove(struct bench_mutex_table *t, uint64_t key)
+static uint64_t mutex_count(void *table)
 {
-	pthread_mutex_lock(&t->lock);
-	struct bench_mutex_table_node **pp = find_link(t, key);
-	struct bench_mutex_table_node *n = *pp;
-	if (n != NULL)
-		unlink_locked(t, pp, n);
-	pthread_mutex_unlock(&t->lock);
-	return n;
+	return ((struct table *)table)->count;
 }
 
-size_t bench_mutex_table_count(struct bench_mutex_table *t)
-{
-	pthread_mutex_lock(&t->lock);
-	size_t n = t->count;
-	pthread_mutex_unlock(&t->lock);
-	return n;
-}
+BENCH_HTAB_ADAPTER(bench_htab_adapter_mutex, bench_htab_mutex_lookup,
+		   bench_htab_mutex_insert, bench_htab_mutex_remove,
+		   bench_htab_mutex_churn, .create = mutex_create,
+		   .destroy = mutex_destroy, .count = mutex_count)

@@ -1,164 +1,188 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * striped_table.c - the lock-striped baseline table.
+ * striped_table.c - baseline "striped": the cheapest striped design, and
+ * so the floor for what grain_htab's extras (LRU, watermarks, statistics,
+ * resizing, RCU-safe links) may cost. Chains only: no LRU, no byte
+ * accounting, no resizing, no lock-free readers.
  *
- * Design: one array of singly linked chains; stripe i's spinlock guards
- * every bucket b with b & (stripes - 1) == i, so a chain is always under
- * exactly one lock. The stripe also keeps its entry count, on the lock's
- * cache line (written only while the line is held anyway). Chains are
- * plain pointers: nobody reads them without the lock.
+ * BENCH_HTAB_BUCKETS singly linked chains (bucket b = grain_hash_mix64(key)
+ * & mask, new nodes at the front), bucket b guarded by the grain_spinlock
+ * of stripe b & 255, so that a chain is always under exactly one lock.
+ * Each stripe keeps its entry count beside its lock, on its own cache line
+ * (written only while the line is held anyway). Each entry is a malloc'd
+ * node, freed at once by remove: nobody reads a chain without its lock.
+ * Churn goes through the key FIFO (harness.h).
  */
-#include "striped_table.h"
+#include "../adapters/harness.h"
 
 #include <grain/hash.h>
-#include <grain/lock.h>
 
-#include <errno.h>
-#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct stripe {
-	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
-	_Atomic(size_t) count; /* written under the lock */
+#define STRIPES 256u
+
+struct node {
+	struct node *next;
+	uint64_t key;
+	uint64_t value;
 };
 
-struct bench_striped_table {
-	struct bench_striped_table_node **buckets;
-	uint64_t mask;	      /* buckets - 1 */
-	uint64_t stripe_mask; /* stripes - 1 */
-	unsigned stripes;
+struct stripe {
+	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
+	_Atomic(uint64_t) count; /* written under the lock */
+};
+
+struct table {
+	struct node **buckets;
+	uint64_t mask;	      /* BENCH_HTAB_BUCKETS - 1 */
+	uint64_t stripe_mask; /* STRIPES - 1 */
 	struct stripe *stripe;
 };
 
-static bool is_pow2(unsigned x)
+static int striped_create(void **tablep, enum bench_htab_impl impl,
+			  enum bench_htab_workload w)
 {
-	return x != 0 && (x & (x - 1)) == 0;
-}
+	struct table *t = malloc(sizeof(*t));
 
-int bench_striped_table_create(struct bench_striped_table **tablep,
-			       unsigned stripes, unsigned buckets)
-{
-	if (tablep == NULL || !is_pow2(stripes) || !is_pow2(buckets) ||
-	    buckets < stripes)
-		return -EINVAL;
-	struct bench_striped_table *t = calloc(1, sizeof(*t));
+	(void)impl;
+	(void)w;
 	if (t == NULL)
 		return -ENOMEM;
-	t->buckets = calloc(buckets, sizeof(*t->buckets));
-	t->stripe = aligned_alloc(GRAIN_CACHELINE,
-				  (size_t)stripes * sizeof(struct stripe));
+	t->buckets = calloc(BENCH_HTAB_BUCKETS, sizeof(*t->buckets));
+	t->stripe =
+		aligned_alloc(GRAIN_CACHELINE, STRIPES * sizeof(struct stripe));
 	if (t->buckets == NULL || t->stripe == NULL) {
 		free(t->buckets);
 		free(t->stripe);
 		free(t);
 		return -ENOMEM;
 	}
-	memset(t->stripe, 0, (size_t)stripes * sizeof(struct stripe));
-	for (unsigned i = 0; i < stripes; i++) {
+	for (unsigned i = 0; i < STRIPES; i++) {
 		grain_spin_init(&t->stripe[i].lock);
 		atomic_init(&t->stripe[i].count, 0);
 	}
-	t->mask = buckets - 1;
-	t->stripe_mask = stripes - 1;
-	t->stripes = stripes;
+	t->mask = BENCH_HTAB_BUCKETS - 1;
+	t->stripe_mask = STRIPES - 1;
 	*tablep = t;
 	return 0;
 }
 
-void bench_striped_table_destroy(
-	struct bench_striped_table *t,
-	void (*release)(struct bench_striped_table_node *))
+static void striped_destroy(void *table)
 {
-	if (t == NULL)
-		return;
-	for (uint64_t b = 0; b <= t->mask; b++) {
-		struct bench_striped_table_node *n = t->buckets[b];
-		while (n != NULL) {
-			struct bench_striped_table_node *next = n->next;
-			if (release != NULL)
-				release(n);
-			n = next;
+	struct table *t = table;
+
+	for (uint64_t b = 0; b < BENCH_HTAB_BUCKETS; b++)
+		for (struct node *n = t->buckets[b], *next; n != NULL;
+		     n = next) {
+			next = n->next;
+			free(n);
 		}
-	}
 	free(t->buckets);
 	free(t->stripe);
 	free(t);
 }
 
-static void count_add(struct stripe *s, int d)
-{
-	atomic_store_explicit(&s->count,
-			      atomic_load_explicit(&s->count,
-						   memory_order_relaxed) +
-				      (size_t)(ptrdiff_t)d,
-			      memory_order_relaxed);
-}
-
-bool bench_striped_table_lookup(struct bench_striped_table *t, uint64_t key,
-				uint64_t *value)
+/* The bucket of @key, and its stripe in *sp. */
+static uint64_t bucket_of(struct table *t, uint64_t key, struct stripe **sp)
 {
 	uint64_t b = grain_hash_mix64(key) & t->mask;
-	struct stripe *s = &t->stripe[b & t->stripe_mask];
-	struct bench_striped_table_node *n;
+
+	*sp = &t->stripe[b & t->stripe_mask];
+	return b;
+}
+
+/* The link that points at @key's node in bucket @b, or at its NULL end. */
+static struct node **find_link(struct table *t, uint64_t b, uint64_t key)
+{
+	struct node **pp = &t->buckets[b];
+
+	while (*pp != NULL && (*pp)->key != key)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+/* Under the stripe's lock. */
+static void count_add(struct stripe *s, uint64_t d)
+{
+	atomic_store_explicit(
+		&s->count,
+		atomic_load_explicit(&s->count, memory_order_relaxed) + d,
+		memory_order_relaxed);
+}
+
+uint64_t bench_htab_striped_lookup(void *table, uint64_t key)
+{
+	struct stripe *s;
+	uint64_t b = bucket_of(table, key, &s);
 
 	grain_spin_lock(&s->lock);
-	for (n = t->buckets[b]; n != NULL; n = n->next)
-		if (n->key == key)
-			break;
-	if (n != NULL)
-		*value = n->value;
+	struct node *n = *find_link(table, b, key);
+	uint64_t v = n != NULL ? n->value : 0;
 	grain_spin_unlock(&s->lock);
+	return v;
+}
+
+int bench_htab_striped_insert(void *table, uint64_t key)
+{
+	struct table *t = table;
+	struct node *n = malloc(sizeof(*n));
+	struct stripe *s;
+	uint64_t b = bucket_of(t, key, &s);
+
+	if (n == NULL)
+		return -ENOMEM;
+	n->key = key;
+	n->value = bench_htab_value(key);
+	grain_spin_lock(&s->lock);
+	bool present = *find_link(t, b, key) != NULL;
+	if (!present) {
+		n->next = t->buckets[b];
+		t->buckets[b] = n;
+		count_add(s, 1);
+	}
+	grain_spin_unlock(&s->lock);
+	if (present)
+		free(n);
+	return !present;
+}
+
+int bench_htab_striped_remove(void *table, uint64_t key)
+{
+	struct stripe *s;
+	uint64_t b = bucket_of(table, key, &s);
+
+	grain_spin_lock(&s->lock);
+	struct node **pp = find_link(table, b, key), *n = *pp;
+	if (n != NULL) {
+		*pp = n->next;
+		count_add(s, (uint64_t)-1);
+	}
+	grain_spin_unlock(&s->lock);
+	free(n);
 	return n != NULL;
 }
 
-int bench_striped_table_insert(struct bench_striped_table *t,
-			       struct bench_striped_table_node *node)
+static int striped_churn(void *table, uint64_t key, uint64_t now)
 {
-	uint64_t b = grain_hash_mix64(node->key) & t->mask;
-	struct stripe *s = &t->stripe[b & t->stripe_mask];
-	struct bench_striped_table_node *n;
-	int rc = -EEXIST;
-
-	grain_spin_lock(&s->lock);
-	for (n = t->buckets[b]; n != NULL; n = n->next)
-		if (n->key == node->key)
-			break;
-	if (n == NULL) {
-		node->next = t->buckets[b];
-		t->buckets[b] = node;
-		count_add(s, 1);
-		rc = 0;
-	}
-	grain_spin_unlock(&s->lock);
-	return rc;
+	(void)now;
+	return bench_htab_fifo_churn(table, key, bench_htab_striped_insert,
+				     bench_htab_striped_remove);
 }
 
-struct bench_striped_table_node *
-bench_striped_table_remove(struct bench_striped_table *t, uint64_t key)
+static uint64_t striped_count(void *table)
 {
-	uint64_t b = grain_hash_mix64(key) & t->mask;
-	struct stripe *s = &t->stripe[b & t->stripe_mask];
-	struct bench_striped_table_node **pp, *n;
+	struct table *t = table;
+	uint64_t sum = 0;
 
-	grain_spin_lock(&s->lock);
-	for (pp = &t->buckets[b]; (n = *pp) != NULL; pp = &n->next)
-		if (n->key == key)
-			break;
-	if (n != NULL) {
-		*pp = n->next;
-		count_add(s, -1);
-	}
-	grain_spin_unlock(&s->lock);
-	return n;
-}
-
-size_t bench_striped_table_count(struct bench_striped_table *t)
-{
-	size_t sum = 0;
-
-	for (unsigned i = 0; i < t->stripes; i++)
+	for (unsigned i = 0; i < STRIPES; i++)
 		sum += atomic_load_explicit(&t->stripe[i].count,
 					    memory_order_relaxed);
 	return sum;
 }
+
+BENCH_HTAB_ADAPTER(bench_htab_adapter_striped, bench_htab_striped_lookup,
+		   bench_htab_striped_insert, bench_htab_striped_remove,
+		   striped_churn, .create = striped_create,
+		   .destroy = striped_destroy, .count = striped_count,
+		   .fifo = true)

@@ -1,106 +1,36 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * harness.c - runs one experiment of the grain_prio benchmark (see
- * adapters.h): the priority stream, threads, pinning, timing and the final
- * accounting.
+ * harness.c - one run of the grain_prio benchmark, prio_run(), in the
+ * shape of a pfifo_fast qdisc. P producer threads enqueue 64-byte items
+ * (one cache line, like the head of an skb) from preallocated pools of
+ * their own, by priority through pfifo_fast's priority-to-band map, as
+ * fast as they can; a full band refuses the item (tail drop) and the
+ * producer goes on with the next. One consumer dequeues by strict
+ * priority, one item per call (single) or up to `burst` (burst), checks
+ * each and hands it back by clearing its in-flight flag; a producer skips
+ * its items still in flight. Both queues carry the same items through the
+ * same loops (harness.h).
  *
- * Timing: main waits until every thread has counted in (producers have
- * touched their pools by then), reads CLOCK_MONOTONIC (t0) and releases
- * them, sleeps until t0 + duration (absolute clock_nanosleep), raises stop
- * and reads the clock again (t1). The rate is what the consumer had
- * dequeued when it saw stop, over t1 - t0. The drain that follows is not
- * in the rate.
+ * Timing: common/core.h's gate (producers have touched their pools by
+ * then); the rate is what the consumer had dequeued when it saw stop over
+ * the seconds from release to stop. The drain that follows is not in it.
  *
- * Accounting: producer p accepted some of its attempts 0, 1, 2, ...; the
- * consumer must have seen exactly that many of p's items, with the same
- * sum of sequence numbers. With the per-band order check this catches
- * loss, duplication and reordering within a band.
+ * Checks, each failure counted in prio_result.errors: per producer and
+ * band, sequence numbers arrive in increasing order (each band is FIFO);
+ * a single dequeue's band is the one the item's priority maps to; every
+ * accepted item is dequeued exactly once (per-producer counts and sums of
+ * sequence numbers: with the order check, this catches loss, duplication
+ * and reordering within a band); the queue's own per-band statistics
+ * agree with the producers'; and strict priority where it can be checked
+ * without a race: in the drain after the producers stop, the bands never
+ * go up in priority (0 after 1 after 2 is wrong).
  */
-#define _GNU_SOURCE /* pthread_attr_setaffinity_np, CPU_SET */
 #include "harness.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-static const struct prio_impl_info infos[PRIO_IMPL_COUNT] = {
-	[PRIO_BASE_SPIN] = { .name = "pfifo_spin",
-			     .label = "baseline (spinlock)",
-			     .note = "bench/prio/baselines/pfifo_list: classic "
-				     "pfifo_fast, one grain_spinlock over three "
-				     "intrusive linked lists, prio2band + "
-				     "bitmap2band; burst = one lock hold for "
-				     "the whole burst",
-			     .baseline = true },
-	[PRIO_BASE_MUTEX] = { .name = "pfifo_mutex",
-			      .label = "baseline (mutex)",
-			      .note = "the same baseline with a pthread mutex "
-				      "(default attributes) instead of the "
-				      "spinlock",
-			      .baseline = true },
-	[PRIO_GRAIN] = { .name = "grain_prio",
-			 .label = "grain_prio",
-			 .note = "grain_prio, 3 bands, GRAIN_PRIO_SC, strict; "
-				 "grain_prio_enqueue_prio() through the default "
-				 "priomap; grain_prio_try_dequeue() (single) or "
-				 "grain_prio_dequeue_burst() (burst); with 3 "
-				 "bands it keeps no non-empty bits (a dequeue "
-				 "scans the band heads)",
-			 .baseline = false },
-	[PRIO_GRAIN_BITS] = { .name = "grain_prio_bits",
-			      .label = "grain_prio (bits)",
-			      .note = "the same calls on a grain_prio of 8 "
-				      "bands, of which the stream uses 0..2: "
-				      "more than GRAIN_PRIO_SCAN_BANDS, so it "
-				      "keeps the non-empty bits",
-			      .baseline = false },
-};
-
-static const struct prio_adapter *adapter_of(enum prio_impl impl)
-{
-	switch (impl) {
-	case PRIO_BASE_SPIN:
-	case PRIO_BASE_MUTEX:
-		return &prio_adapter_pfifo;
-	case PRIO_GRAIN:
-	case PRIO_GRAIN_BITS:
-		return &prio_adapter_grain;
-	default:
-		return NULL;
-	}
-}
-
-const struct prio_impl_info *prio_info(enum prio_impl impl)
-{
-	if ((unsigned)impl >= PRIO_IMPL_COUNT)
-		return NULL;
-	return &infos[impl];
-}
-
-bool prio_config_ok(enum prio_impl impl, const struct prio_config *cfg)
-{
-	if (adapter_of(impl) == NULL || cfg == NULL)
-		return false;
-	if (cfg->producers == 0 || cfg->producers > PRIO_MAX_PRODUCERS)
-		return false;
-	if ((unsigned)cfg->deq >= PRIO_DEQ_COUNT ||
-	    (unsigned)cfg->placement >= PRIO_PLACE_COUNT)
-		return false;
-	if (cfg->deq == PRIO_DEQ_BURST &&
-	    (cfg->burst == 0 || cfg->burst > PRIO_MAX_BURST))
-		return false;
-	/* The pool must outlast everything the bands can hold. */
-	if (cfg->band_limit < 2 || (cfg->band_limit & (cfg->band_limit - 1)) ||
-	    (uint64_t)cfg->band_limit * PRIO_BANDS + PRIO_MAX_BURST >=
-		    PRIO_POOL_ITEMS)
-		return false;
-	return cfg->duration_ms > 0;
-}
-
-/* --- the priority stream ----------------------------------------------- */
 
 /* Shares of the stream, in items out of PRIO_STREAM_LEN: mostly best
  * effort, some interactive, some bulk. */
@@ -113,8 +43,9 @@ static const struct {
 	{ 2, 32 },  /* bulk         -> band 2 */
 };
 
+_Static_assert(192 + 32 + 32 == PRIO_STREAM_LEN, "the mix fills the table");
+
 static uint8_t stream[PRIO_STREAM_LEN];
-static bool stream_built;
 
 /* Fill the table by the mix, then shuffle it with a fixed seed: the same
  * stream in every run and for every queue. */
@@ -123,8 +54,6 @@ static void build_stream(void)
 	unsigned at = 0;
 	uint32_t x = 0x9e3779b9u;
 
-	if (stream_built)
-		return;
 	for (size_t m = 0; m < sizeof(stream_mix) / sizeof(stream_mix[0]); m++)
 		for (unsigned i = 0; i < stream_mix[m].items; i++)
 			stream[at++] = stream_mix[m].prio;
@@ -137,10 +66,7 @@ static void build_stream(void)
 		stream[i] = stream[j];
 		stream[j] = tmp;
 	}
-	stream_built = true;
 }
-
-_Static_assert(192 + 32 + 32 == PRIO_STREAM_LEN, "the mix fills the table");
 
 double prio_stream_share(unsigned prio)
 {
@@ -156,8 +82,6 @@ unsigned prio_stream_band(unsigned prio)
 {
 	return pfifo_list_prio2band[prio & 15u];
 }
-
-/* --- one experiment ----------------------------------------------------- */
 
 struct spawn_ctx {
 	struct prio_thread *th;
@@ -179,48 +103,34 @@ static void who(void *arg, unsigned i, struct bench_spawn *out)
 	out->cpu = producer && nproc > 1 ? 1 + i % (nproc - 1) : 0;
 }
 
-/* After the join: lost or duplicated items, producer by producer. */
-static uint64_t count_errors(const struct prio_thread *th, unsigned np)
+/* After the join: the producers th[0 .. np) and the consumer th[np]
+ * summed into *res, and their checks. */
+static void collect(struct prio_result *res, const struct prio_thread *th,
+		    unsigned np, const struct prio_adapter *a, void *queue)
 {
 	const struct prio_thread *c = &th[np];
-	uint64_t errors = 0;
+	uint64_t attempts = 0, dropped = 0;
+	uint64_t accepted_band[PRIO_BANDS] = { 0 },
+		 dropped_band[PRIO_BANDS] = { 0 };
 
 	for (unsigned p = 0; p < np; p++) {
 		uint64_t accepted = 0;
-
-		for (unsigned b = 0; b < PRIO_BANDS; b++)
-			accepted += th[p].accepted_band[b];
-		if (c->cnt[p] != accepted)
-			errors++;
-		if (c->sum[p] != th[p].accepted_sum)
-			errors++;
-	}
-	return errors;
-}
-
-/* After the join: the counters of the producers th[0..np) and the
- * consumer th[np] summed into res (all but the timings), and the errors
- * found, the queue's own statistics checked against them. */
-static void collect_result(struct prio_result *res,
-			   const struct prio_thread *th, unsigned np,
-			   const struct prio_adapter *a, void *queue)
-{
-	const struct prio_thread *c = &th[np];
-	memset(res, 0, sizeof(*res));
-	res->dequeued = c->count_at_stop;
-	uint64_t dropped = 0;
-	for (unsigned p = 0; p < np; p++) {
-		res->attempts += th[p].attempts;
+		attempts += th[p].attempts;
 		for (unsigned b = 0; b < PRIO_BANDS; b++) {
-			res->accepted_band[b] += th[p].accepted_band[b];
-			res->dropped_band[b] += th[p].dropped_band[b];
+			accepted_band[b] += th[p].accepted_band[b];
+			dropped_band[b] += th[p].dropped_band[b];
+			accepted += th[p].accepted_band[b];
 			dropped += th[p].dropped_band[b];
 		}
+		/* Lost or duplicated items. */
+		res->count_errors += c->cnt[p] != accepted;
+		res->count_errors += c->sum[p] != th[p].accepted_sum;
 	}
 	for (unsigned b = 0; b < PRIO_BANDS; b++)
 		res->dequeued_band[b] = c->band_at_stop[b];
-	res->drop_fraction =
-		res->attempts ? (double)dropped / (double)res->attempts : 0.0;
+	res->items_per_sec = (double)c->count_at_stop / res->seconds;
+	res->attempts_per_sec = (double)attempts / res->seconds;
+	res->drop_fraction = attempts ? (double)dropped / (double)attempts : 0;
 	res->empty_polls = c->empty_polls;
 	res->blocked_polls = c->blocked_polls;
 	res->consumer_cpu_seconds = c->cpu_seconds;
@@ -228,9 +138,7 @@ static void collect_result(struct prio_result *res,
 	res->order_errors = c->order_errors;
 	res->band_errors = c->band_errors;
 	res->priority_errors = c->priority_errors;
-	res->count_errors = count_errors(th, np);
-	res->stats_errors =
-		a->check(queue, res->accepted_band, res->dropped_band);
+	res->stats_errors = a->check(queue, accepted_band, dropped_band);
 	res->errors = res->order_errors + res->band_errors +
 		      res->priority_errors + res->count_errors +
 		      res->stats_errors;
@@ -239,76 +147,69 @@ static void collect_result(struct prio_result *res,
 int prio_run(enum prio_impl impl, const struct prio_config *cfg,
 	     struct prio_result *res)
 {
-	if (!prio_config_ok(impl, cfg) || res == NULL)
-		return -EINVAL;
-	build_stream();
-	const struct prio_adapter *a = adapter_of(impl);
-	const unsigned np = cfg->producers, n = np + 1;
-	const bool pin = cfg->placement == PRIO_PLACE_CONSUMER_CORE;
-	const size_t pool_size =
-		(size_t)PRIO_POOL_ITEMS * sizeof(struct prio_item);
-
-	struct prio_harness *h =
-		aligned_alloc(GRAIN_CACHELINE, sizeof(struct prio_harness));
+	static struct prio_harness h;
 	/* Producers first, then the consumer. */
-	struct prio_thread *th =
-		aligned_alloc(GRAIN_CACHELINE, n * sizeof(struct prio_thread));
-	struct prio_item *pools =
-		aligned_alloc(GRAIN_CACHELINE, np * pool_size);
-	pthread_t *tid = calloc(n, sizeof(pthread_t));
-	int rc = -ENOMEM;
-	if (h == NULL || th == NULL || pools == NULL || tid == NULL)
-		goto out_free;
-	memset(h, 0, sizeof(*h));
+	static struct prio_thread th[PRIO_MAX_PRODUCERS + 1];
+	static pthread_t tid[PRIO_MAX_PRODUCERS + 1];
+	static const struct prio_adapter *const adapters[PRIO_IMPL_COUNT] = {
+		[PRIO_BASE_SPIN] = &prio_adapter_pfifo,
+		[PRIO_BASE_MUTEX] = &prio_adapter_pfifo,
+		[PRIO_GRAIN] = &prio_adapter_grain,
+		[PRIO_GRAIN_BITS] = &prio_adapter_grain,
+	};
+	const unsigned np = cfg->producers, n = np + 1;
+	unsigned started;
+
+	/* The pools must outlast everything the bands can hold. */
+	if ((unsigned)impl >= PRIO_IMPL_COUNT || np == 0 ||
+	    np > PRIO_MAX_PRODUCERS || (unsigned)cfg->deq >= PRIO_DEQ_COUNT ||
+	    cfg->burst == 0 || cfg->burst > PRIO_MAX_BURST ||
+	    cfg->band_limit < 2 ||
+	    (cfg->band_limit & (cfg->band_limit - 1)) != 0 ||
+	    (uint64_t)cfg->band_limit * PRIO_BANDS + PRIO_MAX_BURST >=
+		    PRIO_POOL_ITEMS ||
+	    cfg->duration_ms == 0)
+		return -EINVAL;
+	const struct prio_adapter *a = adapters[impl];
+	struct prio_item *pools = aligned_alloc(
+		GRAIN_CACHELINE, np * PRIO_POOL_ITEMS * sizeof(*pools));
+	if (pools == NULL)
+		return -ENOMEM;
+	build_stream();
+	memset(res, 0, sizeof(*res));
 	memset(th, 0, n * sizeof(*th));
-	bench_gate_init(&h->gate);
-	atomic_init(&h->producers_done, 0);
-	h->cfg = *cfg;
-	h->stream = stream;
-
-	rc = a->create(&h->queue, impl, cfg);
+	bench_gate_init(&h.gate);
+	atomic_init(&h.producers_done, 0);
+	h.cfg = *cfg;
+	h.stream = stream;
+	int rc = a->create(&h.queue, impl, cfg);
 	if (rc != 0)
-		goto out_free;
-
+		goto out;
 	for (unsigned i = 0; i < n; i++) {
-		th[i].h = h;
+		th[i].h = &h;
 		th[i].index = i < np ? i : 0;
 		th[i].pool = i < np ? pools + (size_t)i * PRIO_POOL_ITEMS
 				    : NULL;
 	}
 	struct spawn_ctx ctx = { th, a, np, cfg->deq };
-	unsigned started;
-	rc = bench_spawn_all(tid, n, pin, who, &ctx, &started);
+	rc = bench_spawn_all(tid, n, cfg->placement == PRIO_PLACE_CONSUMER_CORE,
+			     who, &ctx, &started);
 	if (rc != 0) {
 		/* The consumer's wait for producers_done is satisfied too. */
-		atomic_store_explicit(&h->producers_done, np,
+		atomic_store_explicit(&h.producers_done, np,
 				      memory_order_relaxed);
-		bench_gate_abandon(&h->gate, tid, started);
-		a->destroy(h->queue);
-		goto out_free;
+		bench_gate_abandon(&h.gate, tid, started);
+	} else {
+		double stopped;
+		res->seconds = bench_gate_timed(&h.gate, n, cfg->duration_ms,
+						&stopped);
+		for (unsigned i = 0; i < n; i++)
+			pthread_join(tid[i], NULL);
+		res->drain_seconds = bench_now_s() - stopped;
+		collect(res, th, np, a, h.queue);
 	}
-
-	double t1;
-	double seconds = bench_gate_timed(&h->gate, n, cfg->duration_ms, &t1);
-	for (unsigned i = 0; i < n; i++)
-		pthread_join(tid[i], NULL);
-	double t2 = bench_now_s();
-
-	collect_result(res, th, np, a, h->queue);
-	res->seconds = seconds;
-	res->drain_seconds = t2 - t1;
-	res->items_per_sec = seconds > 0 ? (double)res->dequeued / seconds
-					 : 0.0;
-	res->attempts_per_sec = seconds > 0 ? (double)res->attempts / seconds
-					    : 0.0;
-	res->pinned = pin;
-	a->destroy(h->queue);
-	rc = 0;
-
-out_free:
-	free(tid);
+	a->destroy(h.queue);
+out:
 	free(pools);
-	free(th);
-	free(h);
 	return rc;
 }

@@ -1,60 +1,57 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * harness.h - internal to bench/prio/adapters (C11 only): the items, the
- * state of one experiment, the producer and consumer loops, and the table
- * each adapter fills in.
- *
- * An adapter writes a put and a get function for its queue and passes
- * them, as constants, to prio_produce() / prio_consume(). Those loops are
- * always inlined, so each queue gets its own copy of the same loop with
- * the queue's calls inlined into it; no indirect call sits on the
+ * harness.h - internal to bench/prio (C11): the items, the producer and
+ * consumer loops, and the adapter each queue fills in. A queue's put and
+ * gets go, as constants, into PRIO_ADAPTER(), which instantiates the
+ * always-inlined loops with them: each queue gets its own copy of the
+ * same loops with its calls inlined, and no indirect call sits on the
  * measured path.
  *
- * Shared flags and their ordering: the gate's (common/core.h; the queue,
- * the pools and the thread structs are set up before it opens), and
- *   producers_done producers -> consumer, release/acquire (RD1 -> AD1):
- *                  once the consumer has seen every producer done, every
- *                  accepted item is in the queue and nothing more comes.
- * Items, between a producer and the consumer:
- *   busy           producer -> consumer through the queue (the queue's
- *                  enqueue/dequeue order the item's fields); consumer ->
- *                  producer release/acquire (RB1 -> AB1): the consumer's
- *                  reads of the item are done before the producer reuses
- *                  it.
+ * Ordering: the gate's (common/core.h; the queue, the pools and the
+ * thread structs are set up before it opens), and
+ *   producers_done  producers -> consumer, release/acquire (RD1 -> AD1):
+ *                   once the consumer has seen every producer done, every
+ *                   accepted item is in the queue and nothing more comes;
+ *   item.busy       the queue's enqueue and dequeue order an item's fields
+ *                   from producer to consumer; consumer -> producer
+ *                   release/acquire (RB1 -> AB1): the consumer's reads of
+ *                   the item are done before the producer reuses it.
  */
 #ifndef GRAIN_BENCH_PRIO_HARNESS_H
 #define GRAIN_BENCH_PRIO_HARNESS_H
 
 #include "adapters.h"
-#include "baselines/pfifo_list.h"
 
 #include "../../common/core.h"
 
-#include <grain/lock.h>
-
-#include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Retry policy of the consumer on an empty queue, the same for every
- * queue: PRIO_RELAX_PER_FAIL pauses per failed try, and sched_yield()
- * after PRIO_SPIN_FAILS failures in a row. Producers never wait: a full
- * band drops the item, as the qdisc does. */
+/* The consumer on an empty queue, the same for every queue: this many
+ * pauses per failed try, sched_yield() after PRIO_SPIN_FAILS in a row.
+ * Producers never wait: a full band drops the item, as the qdisc does. */
 #define PRIO_RELAX_PER_FAIL 8u
 #define PRIO_SPIN_FAILS 64u
-
 /* The priority stream: a table of this many priorities (a power of two)
  * that every producer walks from its own offset. */
 #define PRIO_STREAM_LEN 256u
+
+/* pfifo_fast's priority-to-band map (baselines/pfifo_list.c). */
+extern const uint8_t pfifo_list_prio2band[16];
+
+/* The link the pfifo_list baseline queues an item by. */
+struct pfifo_list_node {
+	struct pfifo_list_node *next;
+};
 
 /* One queued object: a cache line, like the head of an skb. The baseline
  * links it through `link`; grain_prio stores its address. */
 struct prio_item {
 	alignas(GRAIN_CACHELINE) struct pfifo_list_node link;
-	uint64_t seq;	       /* producer's attempt number */
-	uint32_t producer;     /* index of the producer */
+	uint64_t seq;	       /* the producer's attempt number */
+	uint32_t producer;     /* its index */
 	uint8_t prio;	       /* 0..15 */
 	uint8_t band;	       /* prio_stream_band(prio) */
 	_Atomic(uint8_t) busy; /* in flight: enqueued, not yet checked */
@@ -62,7 +59,6 @@ struct prio_item {
 
 _Static_assert(sizeof(struct prio_item) == GRAIN_CACHELINE,
 	       "one item per cache line");
-_Static_assert(offsetof(struct prio_item, link) == 0, "link first");
 
 struct prio_harness {
 	struct bench_gate gate;
@@ -72,46 +68,35 @@ struct prio_harness {
 	const uint8_t *stream; /* PRIO_STREAM_LEN priorities */
 };
 
+/* A producer's results, or the consumer's results and checks. */
 struct prio_thread {
 	alignas(GRAIN_CACHELINE) struct prio_harness *h;
-	unsigned index; /* among producers; 0 for the consumer */
-	/* Producer: its pool and results. */
-	struct prio_item *pool; /* PRIO_POOL_ITEMS */
-	uint64_t attempts;
-	uint64_t accepted_band[PRIO_BANDS];
-	uint64_t dropped_band[PRIO_BANDS];
-	uint64_t accepted_sum; /* sum of accepted sequence numbers */
-	/* Consumer: results and per-producer checks. */
-	uint64_t count_at_stop;
-	uint64_t band_at_stop[PRIO_BANDS];
-	uint64_t drained;
-	uint64_t empty_polls;
-	uint64_t blocked_polls;
-	double cpu_seconds; /* CPU time from release to stop */
-	uint64_t order_errors;
-	uint64_t band_errors;
-	uint64_t priority_errors;
+	unsigned index;		/* among producers; 0 for the consumer */
+	struct prio_item *pool; /* PRIO_POOL_ITEMS, the producer's */
+	uint64_t attempts, accepted_sum; /* sum of accepted sequences */
+	uint64_t accepted_band[PRIO_BANDS], dropped_band[PRIO_BANDS];
+	uint64_t count_at_stop, band_at_stop[PRIO_BANDS], drained;
+	uint64_t empty_polls, blocked_polls;
+	double cpu_seconds;
+	uint64_t order_errors, band_errors, priority_errors;
 	uint64_t next[PRIO_MAX_PRODUCERS][PRIO_BANDS]; /* lowest legal seq */
-	uint64_t cnt[PRIO_MAX_PRODUCERS];	       /* items seen */
-	uint64_t sum[PRIO_MAX_PRODUCERS];	       /* their seq sum */
+	uint64_t cnt[PRIO_MAX_PRODUCERS], sum[PRIO_MAX_PRODUCERS]; /* seen */
 };
 
-/* put: 0 if the item was queued, non-zero if it was dropped.
- * get: take up to n items (n is 1 for single); return how many. If bandp
- * is not NULL the get is single and stores the band the queue took the
- * item from. */
+/* put: 0 if the item was queued, non-zero if it was dropped. get: take up
+ * to n items (1 for single); how many. With bandp, the get is single and
+ * stores the band the queue took the item from. backlog: the items the
+ * queue counts as queued (a racy snapshot), read only after
+ * PRIO_SPIN_FAILS gets in a row found nothing: non-zero then means an
+ * item was claimed but not published for a while (or arrived just now). */
 typedef int (*prio_put_fn)(void *queue, struct prio_item *item);
 typedef unsigned (*prio_get_fn)(void *queue, struct prio_item **items,
 				unsigned n, unsigned *bandp);
-/* Items the queue counts as queued (a racy snapshot), read only after
- * PRIO_SPIN_FAILS gets in a row found nothing: non-zero then means an item
- * was claimed but has not been published for a while (or arrived just
- * now). */
 typedef unsigned (*prio_backlog_fn)(void *queue);
 
-/* What each adapter provides. create makes a queue for cfg; check
- * compares the queue's statistics, once every thread is joined, with what
- * the producers counted, and returns the number of disagreements. */
+/* What each adapter provides. check compares the queue's statistics, once
+ * every thread is joined, with what the producers counted: the number of
+ * disagreements. */
 struct prio_adapter {
 	int (*create)(void **queuep, enum prio_impl impl,
 		      const struct prio_config *cfg);
@@ -122,8 +107,7 @@ struct prio_adapter {
 			  const uint64_t *dropped_band);
 };
 
-extern const struct prio_adapter prio_adapter_grain;
-extern const struct prio_adapter prio_adapter_pfifo;
+extern const struct prio_adapter prio_adapter_grain, prio_adapter_pfifo;
 
 static GRAIN_ALWAYS_INLINE void prio_produce(struct prio_thread *t,
 					     prio_put_fn put)
@@ -133,18 +117,13 @@ static GRAIN_ALWAYS_INLINE void prio_produce(struct prio_thread *t,
 	const uint8_t *const stream = h->stream;
 	struct prio_item *const pool = t->pool;
 	const unsigned index = t->index;
-	unsigned slot = 0;
-	unsigned at = (index * 97u) & (PRIO_STREAM_LEN - 1);
+	unsigned slot = 0, at = (index * 97u) & (PRIO_STREAM_LEN - 1);
 	uint64_t seq = 0, sum = 0;
 	uint64_t accepted[PRIO_BANDS] = { 0 }, dropped[PRIO_BANDS] = { 0 };
 
 	/* The pool is ours: touch it first, before the clock starts. */
 	for (unsigned i = 0; i < PRIO_POOL_ITEMS; i++) {
-		pool[i].link.next = NULL;
-		pool[i].seq = 0;
-		pool[i].producer = index;
-		pool[i].prio = 0;
-		pool[i].band = 0;
+		pool[i] = (struct prio_item){ .producer = index };
 		atomic_init(&pool[i].busy, 0);
 	}
 	bench_gate_wait(&h->gate);
@@ -152,7 +131,7 @@ static GRAIN_ALWAYS_INLINE void prio_produce(struct prio_thread *t,
 		struct prio_item *item = &pool[slot];
 
 		slot = (slot + 1) & (PRIO_POOL_ITEMS - 1);
-		/* AB1: pairs with RB1 in prio_consume(); the consumer is done
+		/* AB1: pairs with RB1 in prio_check(); the consumer is done
 		 * with the item. Still in flight: take the next one. */
 		if (atomic_load_explicit(&item->busy, memory_order_acquire))
 			continue;
@@ -161,7 +140,7 @@ static GRAIN_ALWAYS_INLINE void prio_produce(struct prio_thread *t,
 		at = (at + 1) & (PRIO_STREAM_LEN - 1);
 		item->seq = seq;
 		item->prio = prio;
-		item->band = (uint8_t)pfifo_list_prio2band[prio];
+		item->band = pfifo_list_prio2band[prio];
 		atomic_store_explicit(&item->busy, 1, memory_order_relaxed);
 		if (put(queue, item) == 0) {
 			accepted[item->band]++;
@@ -223,15 +202,14 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
 	const unsigned producers = h->cfg.producers;
 	const unsigned n = single ? 1u : h->cfg.burst;
 	struct prio_item *items[PRIO_MAX_BURST];
-	uint64_t count = 0, polls = 0, blocked = 0;
+	uint64_t count = 0, polls = 0, blocked = 0, drained = 0;
 	uint64_t per_band[PRIO_BANDS] = { 0 };
-	unsigned fails = 0, band = 0, last_band = 0;
+	unsigned fails = 0, band = 0, last_band = 0, k;
 
 	bench_gate_wait(&h->gate);
 	const double cpu0 = bench_thread_cpu_s();
 	while (!bench_gate_stopped(&h->gate)) {
-		unsigned k = get(queue, items, n, single ? &band : NULL);
-
+		k = get(queue, items, n, single ? &band : NULL);
 		if (k == 0) {
 			polls++;
 			/* Past the spinning phase (no item for a while), an
@@ -266,12 +244,7 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
 		sched_yield();
 	/* The drain: nothing arrives any more, so strict priority must show
 	 * as bands in order 0, 1, 2. */
-	uint64_t drained = 0;
-	for (;;) {
-		unsigned k = get(queue, items, n, single ? &band : NULL);
-
-		if (k == 0)
-			break;
+	while ((k = get(queue, items, n, single ? &band : NULL)) != 0) {
 		if (single && GRAIN_UNLIKELY(band != items[0]->band))
 			t->band_errors++;
 		for (unsigned i = 0; i < k; i++)
@@ -282,44 +255,49 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
 }
 
 /*
- * PRIO_ADAPTER - the adapter @p name over the file's static put,
- * get_single, get_burst and backlog: its producer and consumers (the loops
- * above with those calls as constants) and its check, the queue's own
- * statistics (@p stats_fn filling a struct @p stats_type per band) against
- * the producers' counts: accepted and dropped per band, and nothing left
- * behind.
+ * PRIO_ADAPTER - the adapter @name over the calls @p_create, _destroy,
+ * _put, _get_single, _get_burst and _backlog: its producer and consumers
+ * (the loops above with those calls as constants) and its check, the
+ * queue's statistics of band b (@stats(queue, b, &st) filling a struct
+ * @stats_type: enqueued, dropped, backlog; 0 or -errno) against the
+ * producers' counts: accepted and dropped per band, nothing left behind.
  */
-#define PRIO_ADAPTER(name, create_fn, destroy_fn, stats_type, stats_fn)     \
-	BENCH_THREAD_FN(producer, prio_produce, put)                        \
-	BENCH_THREAD_FN(consumer_single, prio_consume, get_single, backlog, \
-			true)                                               \
-	BENCH_THREAD_FN(consumer_burst, prio_consume, get_burst, backlog,   \
-			false)                                              \
-	static uint64_t check(void *queue, const uint64_t *accepted_band,   \
-			      const uint64_t *dropped_band)                 \
-	{                                                                   \
-		uint64_t errors = 0;                                        \
-                                                                            \
-		for (unsigned b = 0; b < PRIO_BANDS; b++) {                 \
-			struct stats_type st;                               \
-                                                                            \
-			if (stats_fn(queue, b, &st) != 0) {                 \
-				errors++;                                   \
-				continue;                                   \
-			}                                                   \
-			errors += st.enqueued != accepted_band[b];          \
-			errors += st.dropped != dropped_band[b];            \
-			errors += st.backlog != 0;                          \
-		}                                                           \
-		return errors;                                              \
-	}                                                                   \
-	const struct prio_adapter name = {                                  \
-		.create = create_fn,                                        \
-		.destroy = destroy_fn,                                      \
-		.producer = producer,                                       \
-		.consumer = { [PRIO_DEQ_SINGLE] = consumer_single,          \
-			      [PRIO_DEQ_BURST] = consumer_burst },          \
-		.check = check,                                             \
+#define PRIO_ADAPTER(name, p, stats_type, stats)                           \
+	BENCH_THREAD_FN(p##_producer, prio_produce, p##_put)               \
+	BENCH_THREAD_FN(p##_consumer_single, prio_consume, p##_get_single, \
+			p##_backlog, true)                                 \
+	BENCH_THREAD_FN(p##_consumer_burst, prio_consume, p##_get_burst,   \
+			p##_backlog, false)                                \
+	static uint64_t p##_check(void *queue, const uint64_t *accepted,   \
+				  const uint64_t *dropped)                 \
+	{                                                                  \
+		uint64_t errors = 0;                                       \
+		struct stats_type st;                                      \
+		for (unsigned b = 0; b < PRIO_BANDS; b++) {                \
+			if (stats(queue, b, &st) != 0) {                   \
+				errors++;                                  \
+				continue;                                  \
+			}                                                  \
+			errors += st.enqueued != accepted[b];              \
+			errors += st.dropped != dropped[b];                \
+			errors += st.backlog != 0;                         \
+		}                                                          \
+		return errors;                                             \
+	}                                                                  \
+	const struct prio_adapter name = {                                 \
+		.create = p##_create,                                      \
+		.destroy = p##_destroy,                                    \
+		.producer = p##_producer,                                  \
+		.consumer = { [PRIO_DEQ_SINGLE] = p##_consumer_single,     \
+			      [PRIO_DEQ_BURST] = p##_consumer_burst },     \
+		.check = p##_check,                                        \
 	};
+
+/* The baseline's calls, which bench/instr counts too. */
+int prio_pfifo_put(void *queue, struct prio_item *item);
+unsigned prio_pfifo_get_single(void *queue, struct prio_item **items,
+			       unsigned n, unsigned *bandp);
+unsigned prio_pfifo_get_burst(void *queue, struct prio_item **items, unsigned n,
+			      unsigned *bandp);
 
 #endif /* GRAIN_BENCH_PRIO_HARNESS_H */

@@ -1,58 +1,69 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pfifo_list.c - the classic pfifo_fast baseline (see pfifo_list.h).
+ * pfifo_list.c - the baseline: pfifo_fast written the classic way (Linux
+ * net/sched/sch_generic.c, pfifo_fast_enqueue() and pfifo_fast_dequeue(),
+ * v2.6 - v4.15, before the lockless conversion), and its adapter.
  *
- * Design. All state sits in one block: the first cache line holds the
- * spinlock, the bitmap, the band lengths and the list heads, i.e. all a
- * dequeue reads; the tails and the dequeue counters fill the second line,
- * the drop counters the third; the mutex (when chosen) has a line of its
- * own. Whoever holds the lock pulls these lines to its CPU, as the root
- * lock and the Qdisc fields did in the kernel.
+ * What it copies from the classic qdisc: one lock for everything (the
+ * qdisc root lock), enqueue, dequeue and statistics alike; three bands,
+ * each a singly linked FIFO of the items' embedded links (no allocation
+ * on enqueue); the 16-entry prio2band map and the bitmap of non-empty
+ * bands turned into the highest one by the 8-entry bitmap2band; tail
+ * drop, counted. One difference: each band has its own limit, where the
+ * qdisc had one for all (tx_queue_len), so that the baseline drops
+ * exactly where grain_prio (one bounded ring per band) does.
  *
- * References: Linux net/sched/sch_generic.c, pfifo_fast_enqueue() /
- * pfifo_fast_dequeue() with prio2band[] and bitmap2band[] (v2.6 - v4.15).
+ * The lock is a grain_spinlock (as the kernel's spinlock_t;
+ * PRIO_BASE_SPIN) or a pthread mutex with default attributes
+ * (PRIO_BASE_MUTEX). A thread preempted while it holds it stalls
+ * everybody else.
+ *
+ * Layout: the first cache line holds the spinlock, the bitmap, the band
+ * lengths and the heads, all a dequeue reads; the tails and the dequeue
+ * counters fill the second, the drop counters the third; the mutex has a
+ * line of its own. Whoever holds the lock pulls these lines to its CPU, as
+ * the root lock and the Qdisc fields did in the kernel.
  */
-#include "pfifo_list.h"
+#include "../adapters/harness.h"
 
 #include <grain/lock.h>
 
 #include <errno.h>
 #include <pthread.h>
-#include <stdalign.h>
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-const uint8_t pfifo_list_prio2band[PFIFO_LIST_PRIORITIES] = { 1, 2, 2, 2, 1, 2,
-							      0, 0, 1, 1, 1, 1,
-							      1, 1, 1, 1 };
+const uint8_t pfifo_list_prio2band[16] = { 1, 2, 2, 2, 1, 2, 0, 0,
+					   1, 1, 1, 1, 1, 1, 1, 1 };
 
-/* The highest non-empty band for each value of the 3-bit bitmap; -1: all
- * empty. Bit b set: band b holds at least one node. */
-static const int8_t bitmap2band[1u << PFIFO_LIST_BANDS] = { -1, 0, 1, 0,
-							    2,	0, 1, 0 };
+/* The highest non-empty band for each value of the bitmap (bit b set:
+ * band b holds a node); -1: all empty. */
+static const int8_t bitmap2band[1u << PRIO_BANDS] = { -1, 0, 1, 0, 2, 0, 1, 0 };
 
 struct pfifo_list {
-	/* What every call reads and writes under the lock. */
 	alignas(GRAIN_CACHELINE) struct grain_spinlock spin;
 	unsigned bitmap;
 	unsigned limit;
-	enum pfifo_list_lock lock;
-	unsigned qlen[PFIFO_LIST_BANDS];
-	struct pfifo_list_node *head[PFIFO_LIST_BANDS];
-	struct pfifo_list_node *tail[PFIFO_LIST_BANDS];
-	uint64_t dequeued[PFIFO_LIST_BANDS];
-	alignas(GRAIN_CACHELINE) uint64_t dropped[PFIFO_LIST_BANDS];
+	enum { SPINLOCK, MUTEX } lock; /* which one guards the queue */
+	unsigned qlen[PRIO_BANDS];
+	struct pfifo_list_node *head[PRIO_BANDS];
+	struct pfifo_list_node *tail[PRIO_BANDS];
+	uint64_t dequeued[PRIO_BANDS];
+	alignas(GRAIN_CACHELINE) uint64_t dropped[PRIO_BANDS];
 	alignas(GRAIN_CACHELINE) pthread_mutex_t mutex;
 };
 
 _Static_assert(offsetof(struct pfifo_list, tail) <= GRAIN_CACHELINE,
 	       "lock, bitmap, lengths and heads share the first line");
 
+struct pfifo_list_stats {
+	uint64_t enqueued, dequeued, dropped;
+	unsigned backlog;
+};
+
 static inline void q_lock(struct pfifo_list *q)
 {
-	if (q->lock == PFIFO_LIST_SPINLOCK)
+	if (q->lock == SPINLOCK)
 		grain_spin_lock(&q->spin);
 	else
 		pthread_mutex_lock(&q->mutex);
@@ -60,21 +71,18 @@ static inline void q_lock(struct pfifo_list *q)
 
 static inline void q_unlock(struct pfifo_list *q)
 {
-	if (q->lock == PFIFO_LIST_SPINLOCK)
+	if (q->lock == SPINLOCK)
 		grain_spin_unlock(&q->spin);
 	else
 		pthread_mutex_unlock(&q->mutex);
 }
 
-int pfifo_list_create(struct pfifo_list **qp, unsigned band_limit,
-		      enum pfifo_list_lock lock)
+static int prio_pfifo_create(void **queuep, enum prio_impl impl,
+			     const struct prio_config *cfg)
 {
-	if (qp == NULL || band_limit == 0 ||
-	    (lock != PFIFO_LIST_SPINLOCK && lock != PFIFO_LIST_MUTEX))
-		return -EINVAL;
-	size_t size = sizeof(struct pfifo_list);
-	size = (size + GRAIN_CACHELINE - 1) & ~(size_t)(GRAIN_CACHELINE - 1);
-	struct pfifo_list *q = aligned_alloc(GRAIN_CACHELINE, size);
+	struct pfifo_list *q =
+		aligned_alloc(GRAIN_CACHELINE, sizeof(struct pfifo_list));
+
 	if (q == NULL)
 		return -ENOMEM;
 	memset(q, 0, sizeof(*q));
@@ -83,24 +91,26 @@ int pfifo_list_create(struct pfifo_list **qp, unsigned band_limit,
 		free(q);
 		return -ENOMEM;
 	}
-	q->limit = band_limit;
-	q->lock = lock;
-	*qp = q;
+	q->limit = cfg->band_limit;
+	q->lock = impl == PRIO_BASE_MUTEX ? MUTEX : SPINLOCK;
+	*queuep = q;
 	return 0;
 }
 
-void pfifo_list_destroy(struct pfifo_list *q)
+static void prio_pfifo_destroy(void *queue)
 {
-	if (q == NULL)
-		return;
+	struct pfifo_list *q = queue;
+
 	pthread_mutex_destroy(&q->mutex);
 	free(q);
 }
 
-int pfifo_list_enqueue(struct pfifo_list *q, struct pfifo_list_node *node,
-		       unsigned priority)
+/* Append @item to the band of its priority, or drop it: 0 or -EAGAIN. */
+int prio_pfifo_put(void *queue, struct prio_item *item)
 {
-	unsigned band = pfifo_list_prio2band[priority & 15u];
+	struct pfifo_list *q = queue;
+	struct pfifo_list_node *node = &item->link;
+	unsigned band = pfifo_list_prio2band[item->prio & 15u];
 
 	node->next = NULL;
 	q_lock(q);
@@ -120,7 +130,7 @@ int pfifo_list_enqueue(struct pfifo_list *q, struct pfifo_list_node *node,
 	return 0;
 }
 
-/* Caller holds the lock. Unlink the head of the highest non-empty band. */
+/* Under the lock: unlink the head of the highest non-empty band. */
 static inline struct pfifo_list_node *dequeue_locked(struct pfifo_list *q,
 						     unsigned *bandp)
 {
@@ -142,40 +152,56 @@ static inline struct pfifo_list_node *dequeue_locked(struct pfifo_list *q,
 	return node;
 }
 
-struct pfifo_list_node *pfifo_list_dequeue(struct pfifo_list *q,
-					   unsigned *bandp)
+unsigned prio_pfifo_get_single(void *queue, struct prio_item **items,
+			       unsigned n, unsigned *bandp)
 {
+	struct pfifo_list *q = queue;
 	unsigned band = 0;
 
+	(void)n;
 	q_lock(q);
 	struct pfifo_list_node *node = dequeue_locked(q, &band);
 	q_unlock(q);
-	if (node != NULL && bandp != NULL)
+	if (node == NULL)
+		return 0;
+	if (bandp != NULL)
 		*bandp = band;
-	return node;
+	items[0] = grain_container_of(node, struct prio_item, link);
+	return 1;
 }
 
-unsigned pfifo_list_dequeue_burst(struct pfifo_list *q,
-				  struct pfifo_list_node **nodes, unsigned n)
+/* Up to @n items under one hold of the lock, each from the highest band
+ * non-empty at that moment (as the classic qdisc's bulk dequeue for
+ * xmit_more did). */
+unsigned prio_pfifo_get_burst(void *queue, struct prio_item **items, unsigned n,
+			      unsigned *bandp)
 {
+	struct pfifo_list *q = queue;
+	struct pfifo_list_node *nodes[PRIO_MAX_BURST];
 	unsigned got = 0, band;
 
+	(void)bandp;
 	q_lock(q);
-	while (got < n) {
-		struct pfifo_list_node *node = dequeue_locked(q, &band);
-		if (node == NULL)
-			break;
-		nodes[got++] = node;
-	}
+	while (got < n && (nodes[got] = dequeue_locked(q, &band)) != NULL)
+		got++;
 	q_unlock(q);
+	for (unsigned i = 0; i < got; i++)
+		items[i] = grain_container_of(nodes[i], struct prio_item, link);
 	return got;
 }
 
-int pfifo_list_stats(struct pfifo_list *q, unsigned band,
-		     struct pfifo_list_stats *st)
+/* Under one lock a dequeue fails only when every band is empty: never
+ * blocked. (Not read, so that polls cost what they cost.) */
+static unsigned prio_pfifo_backlog(void *queue)
 {
-	if (q == NULL || st == NULL || band >= PFIFO_LIST_BANDS)
-		return -EINVAL;
+	(void)queue;
+	return 0;
+}
+
+static int stats(void *queue, unsigned band, struct pfifo_list_stats *st)
+{
+	struct pfifo_list *q = queue;
+
 	q_lock(q);
 	st->dequeued = q->dequeued[band];
 	st->backlog = q->qlen[band];
@@ -184,3 +210,5 @@ int pfifo_list_stats(struct pfifo_list *q, unsigned band,
 	q_unlock(q);
 	return 0;
 }
+
+PRIO_ADAPTER(prio_adapter_pfifo, prio_pfifo, pfifo_list_stats, stats)
