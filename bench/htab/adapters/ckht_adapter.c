@@ -28,6 +28,7 @@
 #include <ck_ht.h>
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define CKHT_SLOTS (1u << 21)
@@ -43,8 +44,9 @@ struct ckht {
 };
 
 /* Slot arrays a grow retired (defer): readers may still be on them, so
- * they are freed with the table (a grow is not expected at this size). */
-static void *retired[8];
+ * they are freed with the table. A grow doubles the table: no 64-bit
+ * size has room for more of them than this (none is expected here). */
+static void *retired[64];
 static unsigned nretired;
 
 static void *ckht_malloc(size_t size)
@@ -52,14 +54,19 @@ static void *ckht_malloc(size_t size)
 	return malloc(size);
 }
 
-/* A retired array that does not fit is leaked, not freed under a reader. */
 static void ckht_free(void *p, size_t size, bool defer)
 {
 	(void)size;
-	if (!defer)
+	if (!defer) {
 		free(p);
-	else if (nretired < sizeof(retired) / sizeof(retired[0]))
-		retired[nretired++] = p; /* under the writer mutex */
+		return;
+	}
+	if (nretired == sizeof(retired) / sizeof(retired[0])) {
+		fprintf(stderr,
+			"ck_ht: more retired arrays than grows can make\n");
+		abort();
+	}
+	retired[nretired++] = p; /* under the writer mutex */
 }
 
 /* ck_ht calls malloc and free only. */
