@@ -28,22 +28,11 @@
 	{                                                                     \
 		ring##_destroy(queue);                                        \
 	}                                                                     \
-	BENCH_PUT(pfx##_put_one)                                              \
-	{                                                                     \
-		return ring##_try_enqueue(q, objs[0]) == 0;                   \
-	}                                                                     \
-	BENCH_GET(pfx##_get_one)                                              \
-	{                                                                     \
-		return ring##_try_dequeue(q, objs) == 0;                      \
-	}                                                                     \
-	BENCH_PUT(pfx##_put_bulk)                                             \
-	{                                                                     \
-		return ring##_enqueue_bulk(q, objs, n) == 0 ? n : 0;          \
-	}                                                                     \
-	BENCH_GET(pfx##_get_burst)                                            \
-	{                                                                     \
-		return ring##_dequeue_burst(q, objs, n);                      \
-	}                                                                     \
+	BENCH_PUT(pfx##_put_one, ring##_try_enqueue(q, objs[0]) == 0)         \
+	BENCH_GET(pfx##_get_one, ring##_try_dequeue(q, objs) == 0)            \
+	BENCH_PUT(pfx##_put_bulk,                                             \
+		  ring##_enqueue_bulk(q, objs, n) == 0 ? n : 0)               \
+	BENCH_GET(pfx##_get_burst, ring##_dequeue_burst(q, objs, n))          \
 	BENCH_ADAPTER(bench_adapter_##pfx, pfx##_create, pfx##_destroy, NULL, \
 		      pfx##_put_one, pfx##_put_bulk, NULL, pfx##_get_one,     \
 		      pfx##_get_burst, NULL, NULL)

@@ -50,21 +50,23 @@ static void ck_destroy(void *queue)
 	free(q);
 }
 
-BENCH_PUT(ck_put)
+static unsigned ck_put(void *q, void *local, void *const *objs, unsigned n)
 {
 	struct ck_queue *c = q;
 	unsigned i = 0;
 
+	(void)local;
 	while (i < n && ck_ring_enqueue_mpmc(&c->ring, c->buffer, objs[i]))
 		i++;
 	return i;
 }
 
-BENCH_GET(ck_get)
+static unsigned ck_get(void *q, void *local, void **objs, unsigned n)
 {
 	struct ck_queue *c = q;
 	unsigned i = 0;
 
+	(void)local;
 	while (i < n && ck_ring_dequeue_mpmc(&c->ring, c->buffer, &objs[i]))
 		i++;
 	return i;

@@ -36,41 +36,14 @@ static void grain_destroy(void *queue)
 	grain_ring_destroy(queue);
 }
 
-BENCH_PUT(put_one)
-{
-	return grain_ring_try_enqueue(q, objs[0]) == 0;
-}
-
-BENCH_PUT(put_bulk)
-{
-	return grain_ring_try_enqueue_bulk(q, objs, n) == 0 ? n : 0;
-}
-
-BENCH_PUT(put_burst)
-{
-	return bench_moved(grain_ring_try_enqueue_burst(q, objs, n));
-}
-
-BENCH_GET(get_one)
-{
-	return grain_ring_try_dequeue(q, objs) == 0;
-}
-
-BENCH_GET(get_burst)
-{
-	return bench_moved(grain_ring_try_dequeue_burst(q, objs, n));
-}
-
-BENCH_GET(get_one_wait)
-{
-	return grain_ring_dequeue_wait(q, objs, BENCH_WAIT_NS) == 0;
-}
-
-BENCH_GET(get_burst_wait)
-{
-	return bench_moved(
-		grain_ring_dequeue_burst_wait(q, objs, n, BENCH_WAIT_NS));
-}
+BENCH_PUT(put_one, grain_ring_try_enqueue(q, objs[0]) == 0)
+BENCH_PUT(put_bulk, grain_ring_try_enqueue_bulk(q, objs, n) == 0 ? n : 0)
+BENCH_PUT(put_burst, bench_moved(grain_ring_try_enqueue_burst(q, objs, n)))
+BENCH_GET(get_one, grain_ring_try_dequeue(q, objs) == 0)
+BENCH_GET(get_burst, bench_moved(grain_ring_try_dequeue_burst(q, objs, n)))
+BENCH_GET(get_one_wait, grain_ring_dequeue_wait(q, objs, BENCH_WAIT_NS) == 0)
+BENCH_GET(get_burst_wait,
+	  bench_moved(grain_ring_dequeue_burst_wait(q, objs, n, BENCH_WAIT_NS)))
 
 BENCH_ADAPTER(bench_adapter_grain, grain_create, grain_destroy, NULL, put_one,
 	      put_bulk, put_burst, get_one, get_burst, get_one_wait,

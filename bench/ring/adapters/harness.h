@@ -70,16 +70,22 @@ typedef unsigned (*bench_put_fn)(void *queue, void *local, void *const *objs,
 typedef unsigned (*bench_get_fn)(void *queue, void *local, void **objs,
 				 unsigned n);
 
-/* The head of an adapter's put or get NAME, as bench_put_fn and
- * bench_get_fn: q, local, objs, n. */
+/* An adapter's put or get call NAME (bench_put_fn, bench_get_fn: q,
+ * local, objs and n), which returns EXPR. */
 #define BENCH_UNUSED __attribute__((unused))
-#define BENCH_PUT(name)                                         \
+#define BENCH_PUT(name, expr)                                   \
 	static unsigned name(void *q, BENCH_UNUSED void *local, \
 			     BENCH_UNUSED void *const *objs,    \
-			     BENCH_UNUSED unsigned n)
-#define BENCH_GET(name)                                                      \
+			     BENCH_UNUSED unsigned n)           \
+	{                                                       \
+		return (expr);                                  \
+	}
+#define BENCH_GET(name, expr)                                                \
 	static unsigned name(void *q, BENCH_UNUSED void *local, void **objs, \
-			     BENCH_UNUSED unsigned n)
+			     BENCH_UNUSED unsigned n)                        \
+	{                                                                    \
+		return (expr);                                               \
+	}
 
 /* A queue's adapter: create makes it for cfg (BENCH_CAPACITY slots when
  * bounded; a waiting consumer's queue sees cfg->wait), local (NULL: none)

@@ -1,28 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rte_adapter.c - anchor: DPDK rte_ring, without EAL. Compiled with the
- * flags of pkg-config libdpdk (-include rte_config.h, -march=corei7); only
- * librte_ring (and what it needs) is linked.
+ * rte_adapter.c - anchor: DPDK rte_ring, compiled with the flags of
+ * pkg-config libdpdk (-include rte_config.h, -march=corei7) and linked with
+ * librte_ring alone. No EAL, no hugepages, no memzone: the ring lives in
+ * aligned_alloc memory set up by rte_ring_init() with RING_F_EXACT_SZ, with
+ * which a count of 1024 gives exactly 1024 usable slots in an array of 2048
+ * (rte_ring otherwise keeps one slot empty).
  *
- * The ring lives in aligned_alloc memory set up by rte_ring_init() with
- * RING_F_EXACT_SZ: no hugepages, no memzone. With that flag a count of
- * 1024 gives exactly 1024 usable slots in an array of 2048 (rte_ring
- * otherwise keeps one slot empty), hence rte_ring_get_memsize(2048).
- *
- * bench_adapter_rte: the sync type of flags 0, MP/MC (the classic head/tail
- * CAS with a tail catch-up spin), through its own calls: single is
- * rte_ring_mp_enqueue / mc_dequeue, bulk mp_enqueue_bulk /
- * mc_dequeue_burst, burst mp_enqueue_burst / mc_dequeue_burst.
- * bench_adapter_rte_sync: the same ring made with the RTS (relaxed tail
- * sync) or HTS (head/tail sync) flags on both sides, through the generic
- * calls (rte_ring_enqueue, _dequeue, _enqueue_bulk, ...), which dispatch on
- * the ring's sync type.
- * bench_adapter_rte_elem16_spsc ... _elem64_mpmc: rte_ring_elem, the same
- * ring for elements of 16 or 64 bytes (rte_ring_get_memsize_elem(); the
- * elem calls take the size on every call), SP/SC or MP/MC, through
- * rte_ring_{sp,mp}_enqueue_burst_elem and _{sc,mc}_dequeue_burst_elem with
- * the elements built and read in a buffer, as elem_adapter.c's copying
- * grain_ring_elem.
+ * bench_adapter_rte is the default sync type (flags 0, MP/MC: the classic
+ * head/tail CAS with a tail catch-up spin) through its own mp/mc calls;
+ * bench_adapter_rte_sync the ring made RTS or HTS on both sides, through
+ * the generic calls, which dispatch on the sync type; the element rings
+ * build and read their elements in a buffer, as elem_adapter.c's copying
+ * grain_ring_elem does.
  */
 #define _GNU_SOURCE /* ssize_t and the rest of what DPDK's headers expect */
 #include "harness.h"
@@ -97,26 +87,11 @@ static void rte_destroy(void *queue)
  * calls are PFX_put_one, _get_one, _put_bulk, _put_burst, _get_burst. */
 #define RTE_PTR_ADAPTER(name, pfx, one_enq, one_deq, bulk_enq, burst_enq, \
 			burst_deq)                                        \
-	BENCH_PUT(pfx##_put_one)                                          \
-	{                                                                 \
-		return one_enq(q, objs[0]) == 0;                          \
-	}                                                                 \
-	BENCH_GET(pfx##_get_one)                                          \
-	{                                                                 \
-		return one_deq(q, objs) == 0;                             \
-	}                                                                 \
-	BENCH_PUT(pfx##_put_bulk)                                         \
-	{                                                                 \
-		return bulk_enq(q, objs, n, NULL);                        \
-	}                                                                 \
-	BENCH_PUT(pfx##_put_burst)                                        \
-	{                                                                 \
-		return burst_enq(q, objs, n, NULL);                       \
-	}                                                                 \
-	BENCH_GET(pfx##_get_burst)                                        \
-	{                                                                 \
-		return burst_deq(q, objs, n, NULL);                       \
-	}                                                                 \
+	BENCH_PUT(pfx##_put_one, one_enq(q, objs[0]) == 0)                \
+	BENCH_GET(pfx##_get_one, one_deq(q, objs) == 0)                   \
+	BENCH_PUT(pfx##_put_bulk, bulk_enq(q, objs, n, NULL))             \
+	BENCH_PUT(pfx##_put_burst, burst_enq(q, objs, n, NULL))           \
+	BENCH_GET(pfx##_get_burst, burst_deq(q, objs, n, NULL))           \
 	BENCH_ADAPTER(name, rte_create, rte_destroy, NULL, pfx##_put_one, \
 		      pfx##_put_bulk, pfx##_put_burst, pfx##_get_one,     \
 		      pfx##_get_burst, NULL, NULL)
@@ -131,14 +106,16 @@ RTE_PTR_ADAPTER(bench_adapter_rte_sync, sync, rte_ring_enqueue,
 /* The adapter NAME of an element ring of SZ-byte elements through the
  * burst calls ENQ and DEQ; its calls are NAME_put and NAME_get. */
 #define RTE_ELEM_ADAPTER(name, sz, enq, deq)                                  \
-	BENCH_PUT(name##_put)                                                 \
+	static unsigned name##_put(void *q, void *local, void *const *objs,   \
+				   unsigned n)                                \
 	{                                                                     \
 		unsigned char *buf = local;                                   \
 		for (unsigned i = 0; i < n; i++)                              \
 			bench_elem_build(buf + (size_t)i * sz, objs[i], sz);  \
 		return enq(q, buf, sz, n, NULL);                              \
 	}                                                                     \
-	BENCH_GET(name##_get)                                                 \
+	static unsigned name##_get(void *q, void *local, void **objs,         \
+				   unsigned n)                                \
 	{                                                                     \
 		unsigned char *buf = local;                                   \
 		unsigned k = deq(q, buf, sz, n, NULL);                        \

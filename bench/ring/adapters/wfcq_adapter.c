@@ -1,27 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * wfcq_adapter.c - anchor: liburcu's wait-free concurrent queue (wfcqueue).
+ * wfcq_adapter.c - anchor: liburcu's wait-free concurrent queue, through
+ * its shared library (no _LGPL_SOURCE: every call is a call into liburcu).
  * Enqueue is cds_wfcq_enqueue (wait-free: one exchange on the tail).
- * Dequeue is __cds_wfcq_dequeue_blocking: with one consumer it runs
- * without a lock (that consumer is the mutual exclusion the call asks
- * for); with several, each get takes cds_wfcq_dequeue_lock once for its
- * whole batch. "Blocking" means a dequeuer that finds a node whose
- * successor is being linked waits for that enqueuer (spinning, then
- * sleeping 10 ms at a time).
+ * Dequeue is __cds_wfcq_dequeue_blocking: with one consumer without a lock
+ * (that consumer is the mutual exclusion the call asks for), with several
+ * under cds_wfcq_dequeue_lock, once per batch. "Blocking": a dequeuer that
+ * finds a node whose successor is being linked waits for that enqueuer
+ * (spinning, then sleeping 10 ms at a time).
  *
- * The queue is unbounded and intrusive, so two things are added to make
- * it comparable with the 1024-slot rings without putting malloc in the
- * loop:
- *   - each producer owns a pool of nodes, allocated before the run, and
- *     hands them out round-robin;
- *   - a node is reused only once its consumer has released it (a flag in
- *     the node, R1/A1 below); a producer whose next node is still in use
- *     treats the queue as full.
- * The pools hold 1024 / P nodes each, rounded down to a power of two, so
- * at most 1024 tokens are ever in flight. No batch API exists for
- * enqueue, so bulk loops over single enqueues; there is no burst.
- * liburcu is used through its shared library (no _LGPL_SOURCE): every
- * enqueue and dequeue is a call into liburcu (liburcu-common).
+ * The queue is unbounded and intrusive; to make it comparable with the
+ * 1024-slot rings without malloc in the loop, each producer owns a pool of
+ * nodes, made before the run and handed out round-robin, and reuses a node
+ * only once its consumer has released it (a flag in the node, R1/A1): a
+ * producer whose next node is still in use finds the queue full. The pools
+ * hold 1024 / P nodes each, rounded down to a power of two, so at most 1024
+ * tokens are ever in flight. Enqueue has no batch call: bulk loops over
+ * single enqueues, and there is no burst.
  */
 #include "harness.h"
 
@@ -106,7 +101,7 @@ static void *wfcq_local(void *queue, struct bench_thread *t)
 	return t->producer ? &q->pools[t->index] : NULL;
 }
 
-BENCH_PUT(wfcq_put)
+static unsigned wfcq_put(void *q, void *local, void *const *objs, unsigned n)
 {
 	struct wfcq_queue *wq = q;
 	struct wfcq_pool *pool = local;
@@ -127,11 +122,12 @@ BENCH_PUT(wfcq_put)
 	return n;
 }
 
-BENCH_GET(wfcq_get)
+static unsigned wfcq_get(void *q, void *local, void **objs, unsigned n)
 {
 	struct wfcq_queue *wq = q;
 	unsigned i = 0;
 
+	(void)local;
 	if (wq->locked)
 		cds_wfcq_dequeue_lock(&wq->head, &wq->tail);
 	for (; i < n; i++) {
