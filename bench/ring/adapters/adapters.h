@@ -1,25 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * adapters.h - the C side of the ring benchmark as bench_ring.cc sees it
- * (plain C, no atomics): the queues, and bench_run(), which runs one timed
- * producer/consumer experiment on one of them. What touches a queue lives
- * in the adapters' C11 files (harness.h says how they are built).
+ * (plain C, no atomics): the queues, and bench_run(), one timed experiment
+ * on one of them (harness.c; the adapters' C11 files touch the queues).
  *
- * One experiment: create the queue (BENCH_CAPACITY slots when bounded),
- * start P producer and C consumer threads, let them go together, stop them
- * after duration_ms, let the consumers drain what is left, join, check,
- * destroy the queue. Producers enqueue tokens that encode (producer,
- * sequence); consumers sum the tokens they take, and the count and the sum
- * over all consumers must be what the producers enqueued. With checked,
- * consumers also check that each producer's tokens arrive in order, and
- * counts and sums are checked per producer (each token exactly once). Every
- * mismatch counts in bench_result.errors.
- *
+ * An experiment: P producer threads enqueue tokens that encode (producer,
+ * sequence) for duration_ms; C consumer threads take them, then drain the
+ * queue, and the counts and sums of what they took must be what was put.
  * A run is bounded by time, not by a number of operations, so a queue whose
  * throughput collapses (threads spinning on a preempted peer) still ends,
- * with the rate it reached. The drain is bounded too (BENCH_DRAIN_MS):
- * consumers still at it then are told to leave, and the calling thread
- * empties the queue alone, checking what it takes. One experiment at a time.
+ * with the rate it reached. One experiment at a time.
  */
 #ifndef GRAIN_BENCH_ADAPTERS_H
 #define GRAIN_BENCH_ADAPTERS_H
@@ -77,11 +67,11 @@ enum bench_pin { BENCH_PIN_AUTO, BENCH_PIN_ON, BENCH_PIN_OFF };
 struct bench_impl_info {
 	const char *name; /* "grain", "mutex", "ck_ring", ... */
 	const char *mode; /* "MPMC", "SPSC", ... as it is used here */
-	const char *note; /* one line: what exactly is measured */
 	/* NULL when its library was not found at build time. */
 	const struct bench_adapter *adapter;
 	unsigned max_producers, max_consumers; /* 1 for a single side */
-	unsigned esize; /* bytes of an element ring's elements, else 0 */
+	unsigned esize;	  /* bytes of an element ring's elements, else 0 */
+	const char *note; /* one line: what exactly is measured */
 };
 
 #define BENCH_MAX_THREADS 64u /* producers, and consumers */
@@ -102,8 +92,9 @@ struct bench_config {
 	/* Consumers sleep in the queue's blocking dequeue (1 ms timeout)
 	 * instead of polling; only queues that have one. */
 	bool wait;
-	/* Consumers check every token's producer and order (the old
-	 * method) instead of touching each token once, as a daemon's do. */
+	/* Consumers check every token's producer and order, and the counts
+	 * and sums are checked per producer (the old method), instead of
+	 * touching each token once, as a daemon's do. */
 	bool checked;
 	/* After a call that moved nothing, relax_per_fail pauses while
 	 * fewer than spin_fails calls in a row failed, then sched_yield()
@@ -117,8 +108,8 @@ struct bench_result {
 	double pairs_per_sec;
 	uint64_t pairs_total; /* every token taken, drain included */
 	double stop_seconds;  /* from stop until every thread was joined */
-	/* The consumers were still draining BENCH_DRAIN_MS after stop:
-	 * they were told to leave and main took the rest. */
+	/* The consumers were still draining 200 ms after stop: they were
+	 * told to leave and the calling thread took the rest (checked). */
 	bool drain_deadline_hit;
 	/* Tries that moved nothing (full for producers, empty for
 	 * consumers, the drain's last excluded), and calls that moved

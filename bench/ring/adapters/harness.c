@@ -3,21 +3,21 @@
  * harness.c - the queues' facts, and bench_run(): one experiment (see
  * adapters.h) with its threads, timing, drain and accounting.
  *
- * Timing (common/core.h's timed gate): the rate is the tokens consumers
- * had taken when they saw stop, over the time from the start to stop. The
- * drain that follows is not in the rate; its length is stop_seconds.
+ * Timing (common/core.h's timed gate): the rate is the tokens consumers had
+ * taken when they saw stop, over the time from the start to stop; the drain
+ * after it is not in the rate (its length is stop_seconds).
  *
  * Drain: the producers are joined first (each finishes the call it is in).
  * The consumers then have BENCH_DRAIN_MS to empty the queue: a queue whose
  * threads spin on a preempted peer can take seconds for a thousand tokens
  * on an oversubscribed machine, so past that they are told to leave, and
- * main, alone with the queue, takes the rest through the adapter's get and
- * checks it as one more consumer.
+ * main, alone with the queue, takes the rest and checks it as one more
+ * consumer.
  *
  * Accounting: producer p enqueued its tokens 0 .. n_p - 1 in order, so over
  * all consumers exactly n_p of them must have arrived, their sequences
- * summing to n_p (n_p - 1) / 2. With the per-consumer order check this
- * catches loss, duplication and reordering.
+ * summing to n_p (n_p - 1) / 2. With the per-consumer order check of a
+ * checked run this catches loss, duplication and reordering.
  */
 #define _GNU_SOURCE /* nanosleep */
 #include "harness.h"
@@ -40,116 +40,81 @@
 	"rte_ring_get_memsize_elem() bytes; elements built and read in a "     \
 	"buffer"
 
-/* Name, mode, note, adapter, most producers and consumers, element size. */
-static const struct bench_impl_info infos[BENCH_IMPL_COUNT] = {
-	[BENCH_GRAIN_MPMC] = { "grain", "MPMC", GRAIN_NOTE("GRAIN_RING_MPMC"),
-			       &bench_adapter_grain, ANY, ANY, 0 },
-	[BENCH_GRAIN_MPSC] = { "grain", "MPSC", GRAIN_NOTE("GRAIN_RING_MPSC"),
-			       &bench_adapter_grain, ANY, 1, 0 },
-	[BENCH_GRAIN_SPMC] = { "grain", "SPMC", GRAIN_NOTE("GRAIN_RING_SPMC"),
-			       &bench_adapter_grain, 1, ANY, 0 },
-	[BENCH_GRAIN_SPSC] = { "grain", "SPSC", GRAIN_NOTE("GRAIN_RING_SPSC"),
-			       &bench_adapter_grain, 1, 1, 0 },
-	[BENCH_MUTEX] = { "mutex", "MPMC",
-			  "baseline bench/ring/baselines/mutex_ring: one "
-			  "pthread mutex; batches take it once",
-			  &bench_adapter_mutex, ANY, ANY, 0 },
-	[BENCH_TWOLOCK] = { "twolock", "MPMC",
-			    "baseline bench/ring/baselines/twolock_ring: "
-			    "ptr_ring style, producer and consumer "
-			    "grain_spinlock, batched zeroing of 16 slots; "
-			    "batches take the lock once",
-			    &bench_adapter_twolock, ANY, ANY, 0 },
-	[BENCH_CK] = { "ck_ring", "MPMC",
-		       "anchor ConcurrencyKit ck_ring_enqueue_mpmc / "
-		       "ck_ring_dequeue_mpmc (1023 usable slots); no batch "
-		       "calls, so batches are loops of single calls",
-		       &bench_adapter_ck, ANY, ANY, 0 },
-	[BENCH_RTE] = { "rte_ring", "MPMC",
-			"anchor DPDK rte_ring MP/MC (default sync mode), set "
-			"up without EAL by rte_ring_init(RING_F_EXACT_SZ); "
-			"mp_enqueue/mc_dequeue, "
-			"mp_enqueue_bulk/mc_dequeue_burst, "
-			"mp_enqueue_burst/mc_dequeue_burst",
-			&bench_adapter_rte, ANY, ANY, 0 },
-	[BENCH_WFCQ] = { "wfcqueue", "MPMC",
-			 "anchor liburcu cds_wfcq_enqueue / "
-			 "__cds_wfcq_dequeue_blocking through the shared "
-			 "library, dequeue lock once per batch when C > 1; "
-			 "unbounded, held to 1024 tokens in flight by "
-			 "per-producer node pools",
-			 &bench_adapter_wfcq, ANY, ANY, 0 },
-	[BENCH_RTE_RTS] = { "rte_ring_rts", "MPMC",
-			    "anchor DPDK rte_ring in RTS mode (RING_F_MP_RTS_ENQ "
-			    "| RING_F_MC_RTS_DEQ: relaxed tail sync, DPDK's "
-			    "answer to preempted threads), set up as rte_ring; "
-			    "the generic rte_ring_enqueue / _dequeue calls",
-			    &bench_adapter_rte_sync, ANY, ANY, 0 },
-	[BENCH_RTE_HTS] = { "rte_ring_hts", "MPMC",
-			    "anchor DPDK rte_ring in HTS mode (RING_F_MP_HTS_ENQ "
-			    "| RING_F_MC_HTS_DEQ: head/tail sync, one thread of "
-			    "a side at a time), set up as rte_ring; the generic "
-			    "calls",
-			    &bench_adapter_rte_sync, ANY, ANY, 0 },
-	[BENCH_BOOST_QUEUE] = { "boost_queue", "MPMC",
-				"anchor Boost.Lockfree queue<void *>, "
-				"fixed_sized<true> with 1024 nodes, "
-				"bounded_push / pop; no batch calls, so "
-				"batches are loops of single calls",
-				&bench_adapter_blf_queue, ANY, ANY, 0 },
-	[BENCH_BOOST_SPSC] = { "boost_spsc", "SPSC",
-			       "anchor Boost.Lockfree spsc_queue<void *> of "
-			       "1024 usable slots; bulk: write_available() "
-			       "then push(array), burst: push(array) / "
-			       "pop(array)",
-			       &bench_adapter_blf_spsc, 1, 1, 0 },
-	[BENCH_TBB] = { "tbb_queue", "MPMC",
-			"anchor oneTBB concurrent_bounded_queue<void *>, "
-			"set_capacity(1024), try_push / try_pop; batches are "
-			"loops of single calls",
-			&bench_adapter_tbb, ANY, ANY, 0 },
-	[BENCH_ELEM16_SPSC] = { "grain_elem16_spsc", "SPSC",
-				ELEM_NOTE(16, "SPSC, try_enqueue_burst / "
-					      "try_dequeue_burst through a "
-					      "buffer"),
-				&bench_adapter_elem16, 1, 1, 16 },
-	[BENCH_ELEM16_SPSC_ZC] = { "grain_elem16_spsc_zc", "SPSC",
-				   ELEM_NOTE(16, "SPSC, zero copy: "
-						 "try_reserve_burst / commit, "
-						 "try_peek_burst / release, "
-						 "built and read in the slots"),
-				   &bench_adapter_elem16_zc, 1, 1, 16 },
-	[BENCH_ELEM64_SPSC] = { "grain_elem64_spsc", "SPSC",
-				ELEM_NOTE(64, "SPSC, copying"),
-				&bench_adapter_elem64, 1, 1, 64 },
-	[BENCH_ELEM64_SPSC_ZC] = { "grain_elem64_spsc_zc", "SPSC",
-				   ELEM_NOTE(64, "SPSC, zero copy"),
-				   &bench_adapter_elem64_zc, 1, 1, 64 },
-	[BENCH_ELEM16_MPMC] = { "grain_elem16_mpmc", "MPMC",
-				ELEM_NOTE(16, "MPMC, copying"),
-				&bench_adapter_elem16, ANY, ANY, 16 },
-	[BENCH_ELEM64_MPMC] = { "grain_elem64_mpmc", "MPMC",
-				ELEM_NOTE(64, "MPMC, copying"),
-				&bench_adapter_elem64, ANY, ANY, 64 },
-	[BENCH_RTE_ELEM16_SPSC] = { "rte_elem16_spsc", "SPSC",
-				    RTE_ELEM_NOTE(16,
-						  "sp_enqueue / sc_dequeue"),
-				    &bench_adapter_rte_elem16_spsc, 1, 1, 16 },
-	[BENCH_RTE_ELEM64_SPSC] = { "rte_elem64_spsc", "SPSC",
-				    RTE_ELEM_NOTE(64,
-						  "sp_enqueue / sc_dequeue"),
-				    &bench_adapter_rte_elem64_spsc, 1, 1, 64 },
-	[BENCH_RTE_ELEM16_MPMC] = { "rte_elem16_mpmc", "MPMC",
-				    RTE_ELEM_NOTE(16,
-						  "mp_enqueue / mc_dequeue"),
-				    &bench_adapter_rte_elem16_mpmc, ANY, ANY,
-				    16 },
-	[BENCH_RTE_ELEM64_MPMC] = { "rte_elem64_mpmc", "MPMC",
-				    RTE_ELEM_NOTE(64,
-						  "mp_enqueue / mc_dequeue"),
-				    &bench_adapter_rte_elem64_mpmc, ANY, ANY,
-				    64 },
+/* In the order of enum bench_impl: name, mode, adapter, most producers
+ * and consumers, element size, and what exactly is measured. */
+static const struct bench_impl_info infos[] = {
+	{ "grain", "MPMC", &bench_adapter_grain, ANY, ANY, 0,
+	  GRAIN_NOTE("GRAIN_RING_MPMC") },
+	{ "grain", "MPSC", &bench_adapter_grain, ANY, 1, 0,
+	  GRAIN_NOTE("GRAIN_RING_MPSC") },
+	{ "grain", "SPMC", &bench_adapter_grain, 1, ANY, 0,
+	  GRAIN_NOTE("GRAIN_RING_SPMC") },
+	{ "grain", "SPSC", &bench_adapter_grain, 1, 1, 0,
+	  GRAIN_NOTE("GRAIN_RING_SPSC") },
+	{ "mutex", "MPMC", &bench_adapter_mutex, ANY, ANY, 0,
+	  "baseline bench/ring/baselines/mutex_ring: one pthread mutex; batches "
+	  "take it once" },
+	{ "twolock", "MPMC", &bench_adapter_twolock, ANY, ANY, 0,
+	  "baseline bench/ring/baselines/twolock_ring: ptr_ring style, producer "
+	  "and consumer grain_spinlock, batched zeroing of 16 slots; batches "
+	  "take the lock once" },
+	{ "ck_ring", "MPMC", &bench_adapter_ck, ANY, ANY, 0,
+	  "anchor ConcurrencyKit ck_ring_enqueue_mpmc / ck_ring_dequeue_mpmc "
+	  "(1023 usable slots); no batch calls, so batches are loops of single "
+	  "calls" },
+	{ "rte_ring", "MPMC", &bench_adapter_rte, ANY, ANY, 0,
+	  "anchor DPDK rte_ring MP/MC (default sync mode), set up without EAL "
+	  "by rte_ring_init(RING_F_EXACT_SZ); mp_enqueue/mc_dequeue, "
+	  "mp_enqueue_bulk/mc_dequeue_burst, mp_enqueue_burst/mc_dequeue_burst" },
+	{ "wfcqueue", "MPMC", &bench_adapter_wfcq, ANY, ANY, 0,
+	  "anchor liburcu cds_wfcq_enqueue / __cds_wfcq_dequeue_blocking "
+	  "through the shared library, dequeue lock once per batch when C > 1; "
+	  "unbounded, held to 1024 tokens in flight by per-producer node pools" },
+	{ "rte_ring_rts", "MPMC", &bench_adapter_rte_sync, ANY, ANY, 0,
+	  "anchor DPDK rte_ring in RTS mode (RING_F_MP_RTS_ENQ | "
+	  "RING_F_MC_RTS_DEQ: relaxed tail sync, DPDK's answer to preempted "
+	  "threads), set up as rte_ring; the generic rte_ring_enqueue / "
+	  "_dequeue calls" },
+	{ "rte_ring_hts", "MPMC", &bench_adapter_rte_sync, ANY, ANY, 0,
+	  "anchor DPDK rte_ring in HTS mode (RING_F_MP_HTS_ENQ | "
+	  "RING_F_MC_HTS_DEQ: head/tail sync, one thread of a side at a time), "
+	  "set up as rte_ring; the generic calls" },
+	{ "boost_queue", "MPMC", &bench_adapter_blf_queue, ANY, ANY, 0,
+	  "anchor Boost.Lockfree queue<void *>, fixed_sized<true> with 1024 "
+	  "nodes, bounded_push / pop; no batch calls, so batches are loops of "
+	  "single calls" },
+	{ "boost_spsc", "SPSC", &bench_adapter_blf_spsc, 1, 1, 0,
+	  "anchor Boost.Lockfree spsc_queue<void *> of 1024 usable slots; bulk: "
+	  "write_available() then push(array), burst: push(array) / pop(array)" },
+	{ "tbb_queue", "MPMC", &bench_adapter_tbb, ANY, ANY, 0,
+	  "anchor oneTBB concurrent_bounded_queue<void *>, set_capacity(1024), "
+	  "try_push / try_pop; batches are loops of single calls" },
+	{ "grain_elem16_spsc", "SPSC", &bench_adapter_elem16, 1, 1, 16,
+	  ELEM_NOTE(16, "SPSC, try_enqueue_burst / try_dequeue_burst through "
+			"a buffer") },
+	{ "grain_elem16_spsc_zc", "SPSC", &bench_adapter_elem16_zc, 1, 1, 16,
+	  ELEM_NOTE(16, "SPSC, zero copy: try_reserve_burst / commit, "
+			"try_peek_burst / release, built and read in the "
+			"slots") },
+	{ "grain_elem64_spsc", "SPSC", &bench_adapter_elem64, 1, 1, 64,
+	  ELEM_NOTE(64, "SPSC, copying") },
+	{ "grain_elem64_spsc_zc", "SPSC", &bench_adapter_elem64_zc, 1, 1, 64,
+	  ELEM_NOTE(64, "SPSC, zero copy") },
+	{ "grain_elem16_mpmc", "MPMC", &bench_adapter_elem16, ANY, ANY, 16,
+	  ELEM_NOTE(16, "MPMC, copying") },
+	{ "grain_elem64_mpmc", "MPMC", &bench_adapter_elem64, ANY, ANY, 64,
+	  ELEM_NOTE(64, "MPMC, copying") },
+	{ "rte_elem16_spsc", "SPSC", &bench_adapter_rte_elem16_spsc, 1, 1, 16,
+	  RTE_ELEM_NOTE(16, "sp_enqueue / sc_dequeue") },
+	{ "rte_elem64_spsc", "SPSC", &bench_adapter_rte_elem64_spsc, 1, 1, 64,
+	  RTE_ELEM_NOTE(64, "sp_enqueue / sc_dequeue") },
+	{ "rte_elem16_mpmc", "MPMC", &bench_adapter_rte_elem16_mpmc, ANY, ANY,
+	  16, RTE_ELEM_NOTE(16, "mp_enqueue / mc_dequeue") },
+	{ "rte_elem64_mpmc", "MPMC", &bench_adapter_rte_elem64_mpmc, ANY, ANY,
+	  64, RTE_ELEM_NOTE(64, "mp_enqueue / mc_dequeue") },
 };
+_Static_assert(sizeof(infos) / sizeof(infos[0]) == BENCH_IMPL_COUNT,
+	       "one entry per enum bench_impl");
 
 const struct bench_impl_info *bench_info(enum bench_impl impl)
 {
