@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
-// cxx_queues.cc - the C++ anchors behind the C calls of cxx_queues.h.
-//
-// Boost.Lockfree queue: fixed-size (fixed_sized<true>, nodes preallocated
-// at construction), bounded_push / pop, one object per call.
-// Boost.Lockfree spsc_queue: a ring with run-time capacity; its array
-// push and pop move as many as fit or are there in one call.
-// oneTBB concurrent_bounded_queue: set_capacity, try_push / try_pop.
-// Where a queue moves one object per call, a batch is a loop of calls that
-// stops at the first that fails.
+// cxx_queues.cc - the C++ anchors behind the C calls of cxx_queues.h:
+// Boost.Lockfree's fixed-size queue (fixed_sized<true>, nodes made at
+// construction; bounded_push / pop) and oneTBB's concurrent_bounded_queue
+// (set_capacity; try_push / try_pop), one object per call, and
+// Boost.Lockfree's spsc_queue, a ring whose array push and pop move as many
+// as fit or are there in one call.
 
 #include "cxx_queues.h"
 
@@ -18,33 +15,38 @@
 #ifdef GRAIN_BENCH_HAVE_BOOST
 #include <boost/lockfree/queue.hpp>
 #include <boost/lockfree/spsc_queue.hpp>
-#endif
-#ifdef GRAIN_BENCH_HAVE_TBB
-#include <tbb/concurrent_queue.h>
-#endif
-
-namespace {
-
-#ifdef GRAIN_BENCH_HAVE_BOOST
 using BlfQueue =
 	boost::lockfree::queue<void *, boost::lockfree::fixed_sized<true>>;
 using BlfSpsc = boost::lockfree::spsc_queue<void *>;
 #endif
 #ifdef GRAIN_BENCH_HAVE_TBB
+#include <tbb/concurrent_queue.h>
 using TbbQueue = tbb::concurrent_bounded_queue<void *>;
 #endif
 
-// How many of the first N calls of MOVE(i) succeeded, stopping at the
-// first that fails.
-template <typename F> unsigned Each(unsigned n, F move)
-{
-	unsigned i = 0;
-	while (i < n && move(i))
-		i++;
-	return i;
-}
-
-} // namespace
+// Q_destroy, and Q_put and Q_get: for a batch, a loop of the queue TYPE's
+// one-object calls PUSH and POP that stops at the first that fails.
+#define ONE_BY_ONE(q, type, push, pop)                                      \
+	extern "C" void q##_destroy(void *queue)                            \
+	{                                                                   \
+		delete static_cast<type *>(queue);                          \
+	}                                                                   \
+	extern "C" unsigned q##_put(void *queue, void *, void *const *objs, \
+				    unsigned n)                             \
+	{                                                                   \
+		unsigned i = 0;                                             \
+		while (i < n && static_cast<type *>(queue)->push(objs[i]))  \
+			i++;                                                \
+		return i;                                                   \
+	}                                                                   \
+	extern "C" unsigned q##_get(void *queue, void *, void **objs,       \
+				    unsigned n)                             \
+	{                                                                   \
+		unsigned i = 0;                                             \
+		while (i < n && static_cast<type *>(queue)->pop(objs[i]))   \
+			i++;                                                \
+		return i;                                                   \
+	}
 
 extern "C" int bench_cxx_create(void **queuep, enum bench_impl impl,
 				const struct bench_config *)
@@ -80,26 +82,7 @@ extern "C" int bench_cxx_create(void **queuep, enum bench_impl impl,
 }
 
 #ifdef GRAIN_BENCH_HAVE_BOOST
-extern "C" void bench_blf_queue_destroy(void *q)
-{
-	delete static_cast<BlfQueue *>(q);
-}
-
-extern "C" unsigned bench_blf_queue_put(void *q, void *, void *const *objs,
-					unsigned n)
-{
-	return Each(n, [&](unsigned i) {
-		return static_cast<BlfQueue *>(q)->bounded_push(objs[i]);
-	});
-}
-
-extern "C" unsigned bench_blf_queue_get(void *q, void *, void **objs,
-					unsigned n)
-{
-	return Each(n, [&](unsigned i) {
-		return static_cast<BlfQueue *>(q)->pop(objs[i]);
-	});
-}
+ONE_BY_ONE(bench_blf_queue, BlfQueue, bounded_push, pop)
 
 extern "C" void bench_blf_spsc_destroy(void *q)
 {
@@ -118,7 +101,7 @@ extern "C" unsigned bench_blf_spsc_put_all(void *q, void *, void *const *objs,
 	// Only the producer adds: write_available() can only grow meanwhile.
 	if (static_cast<BlfSpsc *>(q)->write_available() < n)
 		return 0;
-	return static_cast<unsigned>(static_cast<BlfSpsc *>(q)->push(objs, n));
+	return bench_blf_spsc_put(q, nullptr, objs, n);
 }
 
 extern "C" unsigned bench_blf_spsc_get(void *q, void *, void **objs, unsigned n)
@@ -128,24 +111,5 @@ extern "C" unsigned bench_blf_spsc_get(void *q, void *, void **objs, unsigned n)
 #endif
 
 #ifdef GRAIN_BENCH_HAVE_TBB
-extern "C" void bench_tbb_queue_destroy(void *q)
-{
-	delete static_cast<TbbQueue *>(q);
-}
-
-extern "C" unsigned bench_tbb_queue_put(void *q, void *, void *const *objs,
-					unsigned n)
-{
-	return Each(n, [&](unsigned i) {
-		return static_cast<TbbQueue *>(q)->try_push(objs[i]);
-	});
-}
-
-extern "C" unsigned bench_tbb_queue_get(void *q, void *, void **objs,
-					unsigned n)
-{
-	return Each(n, [&](unsigned i) {
-		return static_cast<TbbQueue *>(q)->try_pop(objs[i]);
-	});
-}
+ONE_BY_ONE(bench_tbb_queue, TbbQueue, try_push, try_pop)
 #endif
