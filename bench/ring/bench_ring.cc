@@ -30,7 +30,6 @@
 #include "adapters/adapters.h"
 #include "../common/driver.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -50,8 +49,9 @@ struct Config {
 // 1P1C, 2P2C and 4P4C are the main configurations; 2P1C and 1P2C add the
 // cases where MPSC and SPMC run with more than one thread on their
 // multi side.
-const Config k1P1C{ 1, 1 }, k2P2C{ 2, 2 }, k4P4C{ 4, 4 }, k8P8C{ 8, 8 };
-const Config kConfigs[] = { k1P1C, { 2, 1 }, { 1, 2 }, k2P2C, k4P4C, k8P8C };
+const Config k1P1C{ 1, 1 };
+const Config kConfigs[] = { k1P1C,    { 2, 1 }, { 1, 2 },
+			    { 2, 2 }, { 4, 4 }, { 8, 8 } };
 
 // How the threads are placed and how the consumers wait.
 struct Variant {
@@ -74,9 +74,8 @@ struct Batch {
 	const char *label;
 };
 
-const Batch kSingle{ BENCH_SINGLE, 1, "single" },
-	kBurst32{ BENCH_BURST, 32, "burst32" };
-const Batch kBatches[] = { kSingle,
+const Batch kBurst32{ BENCH_BURST, 32, "burst32" };
+const Batch kBatches[] = { { BENCH_SINGLE, 1, "single" },
 			   { BENCH_BULK, 8, "bulk8" },
 			   { BENCH_BULK, 32, "bulk32" },
 			   { BENCH_BURST, 8, "burst8" },
@@ -149,20 +148,22 @@ void RunCase(benchmark::State &state, const Case *c)
 		double moved = res.pairs_total
 				       ? static_cast<double>(res.pairs_total)
 				       : 1.0;
-		auto &ctr = state.counters;
-		ctr["pairs_per_sec"] = res.pairs_per_sec;
-		ctr["pinned"] = res.pinned ? 1.0 : 0.0;
-		ctr["drain_s"] = res.stop_seconds;
-		ctr["drain_deadline_hit"] = res.drain_deadline_hit ? 1.0 : 0.0;
-		ctr["full_per_pair"] =
-			static_cast<double>(res.full_tries) / moved;
-		ctr["empty_per_pair"] =
-			static_cast<double>(res.empty_tries) / moved;
+		state.counters.insert({
+			{ "pairs_per_sec", res.pairs_per_sec },
+			{ "pinned", res.pinned ? 1.0 : 0.0 },
+			{ "drain_s", res.stop_seconds },
+			{ "drain_deadline_hit",
+			  res.drain_deadline_hit ? 1.0 : 0.0 },
+			{ "full_per_pair",
+			  static_cast<double>(res.full_tries) / moved },
+			{ "empty_per_pair",
+			  static_cast<double>(res.empty_tries) / moved },
+		});
 		if (res.put_calls != 0)
-			ctr["per_put"] =
+			state.counters["per_put"] =
 				moved / static_cast<double>(res.put_calls);
 		if (res.get_calls != 0)
-			ctr["per_get"] =
+			state.counters["per_get"] =
 				moved / static_cast<double>(res.get_calls);
 		g_deadline_hits[c->name] += res.drain_deadline_hit ? 1 : 0;
 	}
@@ -183,25 +184,24 @@ bool Names(const std::string &item, const Config &c)
 	       item == std::to_string(c.producers + c.consumers);
 }
 
-// Keep the configurations LIST names, in the table's order.
+// Keep the configurations LIST names, in the table's order; false if an
+// item names none.
 bool ParseConfigs(const std::string &list)
 {
-	std::vector<std::string> items;
+	std::vector<bool> keep(std::size(kConfigs));
 	std::stringstream in(list);
-	std::string item;
-	while (std::getline(in, item, ','))
-		items.push_back(item);
-	g_configs.clear();
-	for (const Config &c : kConfigs)
-		if (std::any_of(items.begin(), items.end(),
-				[&c](const std::string &x) {
-					return Names(x, c);
-				}))
-			g_configs.push_back(c);
-	for (const std::string &x : items)
-		if (std::none_of(std::begin(kConfigs), std::end(kConfigs),
-				 [&x](const Config &c) { return Names(x, c); }))
+	for (std::string x; std::getline(in, x, ',');) {
+		bool named = false;
+		for (size_t i = 0; i < keep.size(); i++)
+			if (Names(x, kConfigs[i]))
+				keep[i] = named = true;
+		if (!named)
 			return false;
+	}
+	g_configs.clear();
+	for (size_t i = 0; i < keep.size(); i++)
+		if (keep[i])
+			g_configs.push_back(kConfigs[i]);
 	return !g_configs.empty();
 }
 
@@ -230,52 +230,48 @@ std::string ImplHeader(bench_impl impl)
 	return s == "grain" ? s + " " + info->mode : s;
 }
 
-// Numerator and denominator at the same batch, for both polling variants.
+// Each a ratio of the medians of two cases at the same batch (their names
+// without ring/ and the variant), in both polling variants.
 std::vector<Target> Targets()
 {
 	const struct {
-		const char *what;
-		bench_impl num;
-		const Config &nc;
-		bench_impl den;
-		const Config &dc;
-		const Batch &b;
+		const char *what, *num, *den;
 		double goal;
 	} goals[] = {
 		{ "MPMC 1P1C burst32: grain >= 1.0x rte_ring burst32",
-		  BENCH_GRAIN_MPMC, k1P1C, BENCH_RTE, k1P1C, kBurst32, 1.0 },
+		  "MPMC/grain/1P1C/burst32", "MPMC/rte_ring/1P1C/burst32",
+		  1.0 },
 		{ "MPMC 2P2C burst32: grain >= 1.0x rte_ring burst32",
-		  BENCH_GRAIN_MPMC, k2P2C, BENCH_RTE, k2P2C, kBurst32, 1.0 },
+		  "MPMC/grain/2P2C/burst32", "MPMC/rte_ring/2P2C/burst32",
+		  1.0 },
 		{ "SPSC 1P1C single: grain SPSC >= 1.5x grain MPMC",
-		  BENCH_GRAIN_SPSC, k1P1C, BENCH_GRAIN_MPMC, k1P1C, kSingle,
-		  1.5 },
+		  "SPSC/grain/1P1C/single", "MPMC/grain/1P1C/single", 1.5 },
 		{ "MPMC 1P1C single: grain >= 1.5x two-lock baseline",
-		  BENCH_GRAIN_MPMC, k1P1C, BENCH_TWOLOCK, k1P1C, kSingle, 1.5 },
+		  "MPMC/grain/1P1C/single", "MPMC/twolock/1P1C/single", 1.5 },
 		{ "MPMC 4P4C single (oversubscribed): grain >= 1.5x two-lock "
 		  "baseline",
-		  BENCH_GRAIN_MPMC, k4P4C, BENCH_TWOLOCK, k4P4C, kSingle, 1.5 },
+		  "MPMC/grain/4P4C/single", "MPMC/twolock/4P4C/single", 1.5 },
 		{ "MPMC 4P4C single (oversubscribed): grain >= 0.5x grain 1P1C",
-		  BENCH_GRAIN_MPMC, k4P4C, BENCH_GRAIN_MPMC, k1P1C, kSingle,
-		  0.5 },
+		  "MPMC/grain/4P4C/single", "MPMC/grain/1P1C/single", 0.5 },
 		{ "MPMC 8P8C single (oversubscribed): grain >= 0.5x grain 1P1C",
-		  BENCH_GRAIN_MPMC, k8P8C, BENCH_GRAIN_MPMC, k1P1C, kSingle,
-		  0.5 },
+		  "MPMC/grain/8P8C/single", "MPMC/grain/1P1C/single", 0.5 },
 		{ "MPMC 1P1C single: grain >= 5x ck_ring MPMC",
-		  BENCH_GRAIN_MPMC, k1P1C, BENCH_CK, k1P1C, kSingle, 5.0 },
+		  "MPMC/grain/1P1C/single", "MPMC/ck_ring/1P1C/single", 5.0 },
 		{ "MPMC 1P1C single: grain >= 5x rte_ring MP/MC",
-		  BENCH_GRAIN_MPMC, k1P1C, BENCH_RTE, k1P1C, kSingle, 5.0 },
+		  "MPMC/grain/1P1C/single", "MPMC/rte_ring/1P1C/single", 5.0 },
 	};
 	std::vector<Target> t;
 	for (const Variant *v : { &kPinPoll, &kNopinPoll })
 		for (const auto &g : goals) {
-			std::string num = CaseName(g.num, g.nc, g.b, *v),
-				    den = CaseName(g.den, g.dc, g.b, *v);
-			Target x = { g.what + std::string(" (") + v->label +
-					     ")",
-				     Ratio(num, den), g.goal, num, den };
-			x.cells = { num + ": " + Spread(num, 1e6, 1),
-				    den + ": " + Spread(den, 1e6, 1) };
-			t.push_back(x);
+			std::string num = std::string("ring/") + g.num + "/" +
+					  v->label,
+				    den = std::string("ring/") + g.den + "/" +
+					  v->label;
+			t.push_back(
+				{ g.what + std::string(" (") + v->label + ")",
+				  Ratio(num, den), g.goal, num, den });
+			t.back().cells = { num + ": " + Spread(num, 1e6, 1),
+					   den + ": " + Spread(den, 1e6, 1) };
 		}
 	return t;
 }
@@ -441,41 +437,34 @@ void RatioTables(std::ostringstream &o,
 	}
 }
 
-// The element rings, run 1P1C burst32 only (Setup): one small table per
+// The element rings, run 1P1C burst32 only (AddCases): one small table per
 // polling variant, copy against zero copy and against rte_ring_elem.
 void ElemTables(std::ostringstream &o, const std::vector<const Variant *> &vars)
 {
-	const struct {
-		unsigned esize;
-		bench_impl copy, zc, mpmc, rte, rte_mpmc;
-	} rows[] = {
-		{ 16, BENCH_ELEM16_SPSC, BENCH_ELEM16_SPSC_ZC,
-		  BENCH_ELEM16_MPMC, BENCH_RTE_ELEM16_SPSC,
-		  BENCH_RTE_ELEM16_MPMC },
-		{ 64, BENCH_ELEM64_SPSC, BENCH_ELEM64_SPSC_ZC,
-		  BENCH_ELEM64_MPMC, BENCH_RTE_ELEM64_SPSC,
-		  BENCH_RTE_ELEM64_MPMC },
-	};
 	for (const Variant *v : vars) {
-		if (v->wait)
-			continue;
 		std::ostringstream t;
 		bool present = false;
-		for (const auto &r : rows) {
-			auto m = [&](bench_impl i) {
-				return Median(i, k1P1C, kBurst32, *v);
+		for (std::string e : { "16", "64" }) {
+			auto m = [v, &e](const char *mode, const char *queue,
+					 const char *tail) {
+				return Rate(std::string("ring/") + mode + "/" +
+					    queue + e + tail +
+					    "/1P1C/burst32/" + v->label);
 			};
-			double cp = m(r.copy), zc = m(r.zc), mp = m(r.mpmc),
-			       rs = m(r.rte), rm = m(r.rte_mpmc);
+			double cp = m("SPSC", "grain_elem", "_spsc"),
+			       zc = m("SPSC", "grain_elem", "_spsc_zc"),
+			       mp = m("MPMC", "grain_elem", "_mpmc"),
+			       rs = m("SPSC", "rte_elem", "_spsc"),
+			       rm = m("MPMC", "rte_elem", "_mpmc");
 			present |= !std::isnan(cp) || !std::isnan(zc);
-			t << "| " << r.esize << " B";
+			t << "| " << e << " B";
 			for (double x :
 			     { cp / 1e6, zc / 1e6, zc / cp, rs / 1e6, cp / rs,
 			       mp / 1e6, rm / 1e6, mp / rm })
 				t << " | " << Fmt("%.2f", x);
 			t << " |\n";
 		}
-		if (present)
+		if (present && !v->wait)
 			o << "\n### Element rings, 1P1C burst32, million "
 			     "elements/s (median), "
 			  << v->label << "\n\n"
@@ -508,6 +497,26 @@ std::string Summary(const RunInfo &run)
 	return o.str();
 }
 
+// The cases of one variant, configuration and batch: every queue that can
+// run them (the element rings 1P1C burst32 only).
+void AddCases(const Variant &v, const Config &c, const Batch &b)
+{
+	// bench_config's fields in order.
+	bench_config cfg = { c.producers,  c.consumers, b.kind, b.n,
+			     DurationMs(), v.pin,	v.wait, g_checked,
+			     g_spin_fails, g_relax };
+	bool elem_case = c.producers == 1 && c.consumers == 1 &&
+			 b.kind == BENCH_BURST && b.n == 32;
+
+	for (int i = 0; i < BENCH_IMPL_COUNT; i++) {
+		bench_impl impl = static_cast<bench_impl>(i);
+		if (bench_config_ok(impl, &cfg) &&
+		    (bench_info(impl)->esize == 0 || elem_case))
+			g_cases.push_back(
+				{ impl, cfg, CaseName(impl, c, b, v) });
+	}
+}
+
 int Setup(const Options &opt)
 {
 	if (g_old_method) {
@@ -531,31 +540,7 @@ int Setup(const Options &opt)
 	for (const Variant *v : RunVariants())
 		for (const Config &c : g_configs)
 			for (const Batch &b : kBatches)
-				for (int i = 0; i < BENCH_IMPL_COUNT; i++) {
-					bench_impl impl =
-						static_cast<bench_impl>(i);
-					// bench_config's fields in order.
-					bench_config cfg = {
-						c.producers,  c.consumers,
-						b.kind,	      b.n,
-						DurationMs(), v->pin,
-						v->wait,      g_checked,
-						g_spin_fails, g_relax
-					};
-					// Element rings: 1P1C burst32 only.
-					bool elem_case = c.producers == 1 &&
-							 c.consumers == 1 &&
-							 b.kind ==
-								 BENCH_BURST &&
-							 b.n == 32;
-					if (bench_config_ok(impl, &cfg) &&
-					    (bench_info(impl)->esize == 0 ||
-					     elem_case))
-						g_cases.push_back(
-							{ impl, cfg,
-							  CaseName(impl, c, b,
-								   *v) });
-				}
+				AddCases(*v, c, b);
 	return Register(g_cases, RunCase, Reps());
 }
 
