@@ -50,7 +50,8 @@ static void ck_destroy(void *queue)
 	free(q);
 }
 
-static unsigned ck_put(void *q, void *local, void *const *objs, unsigned n)
+static GRAIN_ALWAYS_INLINE unsigned ck_put(void *q, void *local,
+					   void *const *objs, unsigned n)
 {
 	struct ck_queue *c = q;
 	unsigned i = 0;
@@ -72,5 +73,5 @@ static unsigned ck_get(void *q, void *local, void **objs, unsigned n)
 	return i;
 }
 
-BENCH_ADAPTER(bench_adapter_ck, ck_create, ck_destroy, NULL, ck_put, ck_put,
-	      NULL, ck_get, ck_get, NULL, NULL)
+BENCH_ADAPTER(bench_adapter_ck, ck_create, ck_destroy, bench_no_local, ck_get,
+	      ck_put, ck_put, NULL, ck_get, ck_get, NULL, NULL)

@@ -13,17 +13,25 @@
 #include "cxx_queues.h"
 
 #ifdef GRAIN_BENCH_HAVE_BOOST
+BENCH_PUT(blf_queue_put, bench_blf_queue_put(q, local, objs, n))
+BENCH_GET(blf_queue_get, bench_blf_queue_get(q, local, objs, n))
 BENCH_ADAPTER(bench_adapter_blf_queue, bench_cxx_create,
-	      bench_blf_queue_destroy, NULL, bench_blf_queue_put,
-	      bench_blf_queue_put, NULL, bench_blf_queue_get,
-	      bench_blf_queue_get, NULL, NULL)
+	      bench_blf_queue_destroy, bench_no_local, blf_queue_get,
+	      blf_queue_put, blf_queue_put, NULL, blf_queue_get, blf_queue_get,
+	      NULL, NULL)
+
+BENCH_PUT(blf_spsc_put_all, bench_blf_spsc_put_all(q, local, objs, n))
+BENCH_PUT(blf_spsc_put, bench_blf_spsc_put(q, local, objs, n))
+BENCH_GET(blf_spsc_get, bench_blf_spsc_get(q, local, objs, n))
 BENCH_ADAPTER(bench_adapter_blf_spsc, bench_cxx_create, bench_blf_spsc_destroy,
-	      NULL, bench_blf_spsc_put_all, bench_blf_spsc_put_all,
-	      bench_blf_spsc_put, bench_blf_spsc_get, bench_blf_spsc_get, NULL,
-	      NULL)
+	      bench_no_local, blf_spsc_get, blf_spsc_put_all, blf_spsc_put_all,
+	      blf_spsc_put, blf_spsc_get, blf_spsc_get, NULL, NULL)
 #endif
+
 #ifdef GRAIN_BENCH_HAVE_TBB
+BENCH_PUT(tbb_put, bench_tbb_queue_put(q, local, objs, n))
+BENCH_GET(tbb_get, bench_tbb_queue_get(q, local, objs, n))
 BENCH_ADAPTER(bench_adapter_tbb, bench_cxx_create, bench_tbb_queue_destroy,
-	      NULL, bench_tbb_queue_put, bench_tbb_queue_put, NULL,
-	      bench_tbb_queue_get, bench_tbb_queue_get, NULL, NULL)
+	      bench_no_local, tbb_get, tbb_put, tbb_put, NULL, tbb_get, tbb_get,
+	      NULL, NULL)
 #endif

@@ -97,17 +97,18 @@ static GRAIN_ALWAYS_INLINE unsigned get_zc(void *q, void **objs, unsigned n,
 
 /* The adapters of one element size, a constant in each copy of the calls;
  * the copying one serves the SPSC and the MPMC ring. */
-#define ELEM_ADAPTERS(sz)                                                     \
-	BENCH_PUT(put_copy##sz, put_copy(q, local, objs, n, sz))              \
-	BENCH_GET(get_copy##sz, get_copy(q, local, objs, n, sz))              \
-	BENCH_PUT(put_zc##sz, put_zc(q, objs, n, sz))                         \
-	BENCH_GET(get_zc##sz, get_zc(q, objs, n, sz))                         \
-	BENCH_ADAPTER(bench_adapter_elem##sz, elem_create, elem_destroy,      \
-		      bench_thread_buf, NULL, NULL, put_copy##sz, NULL,       \
-		      get_copy##sz, NULL, NULL)                               \
-	BENCH_ADAPTER(bench_adapter_elem##sz##_zc, elem_create, elem_destroy, \
-		      NULL, NULL, NULL, put_zc##sz, NULL, get_zc##sz, NULL,   \
-		      NULL)
+#define ELEM_ADAPTERS(sz)                                                      \
+	BENCH_PUT(put_copy##sz, put_copy(q, local, objs, n, sz))               \
+	BENCH_GET(get_copy##sz, get_copy(q, local, objs, n, sz))               \
+	BENCH_PUT(put_zc##sz, put_zc(q, objs, n, sz))                          \
+	BENCH_GET(get_zc##sz, get_zc(q, objs, n, sz))                          \
+	BENCH_GET(drain##sz, get_copy(q, local, objs, n, sz))                  \
+	BENCH_ADAPTER(bench_adapter_elem##sz, elem_create, elem_destroy,       \
+		      bench_stack_buf, drain##sz, NULL, NULL, put_copy##sz,    \
+		      NULL, get_copy##sz, NULL, NULL)                          \
+	BENCH_ADAPTER(bench_adapter_elem##sz##_zc, elem_create, elem_destroy,  \
+		      bench_no_local, drain##sz, NULL, NULL, put_zc##sz, NULL, \
+		      get_zc##sz, NULL, NULL)
 
 ELEM_ADAPTERS(16)
 ELEM_ADAPTERS(64)

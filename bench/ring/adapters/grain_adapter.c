@@ -45,6 +45,6 @@ BENCH_GET(get_one_wait, grain_ring_dequeue_wait(q, objs, BENCH_WAIT_NS) == 0)
 BENCH_GET(get_burst_wait,
 	  bench_moved(grain_ring_dequeue_burst_wait(q, objs, n, BENCH_WAIT_NS)))
 
-BENCH_ADAPTER(bench_adapter_grain, grain_create, grain_destroy, NULL, put_one,
-	      put_bulk, put_burst, get_one, get_burst, get_one_wait,
-	      get_burst_wait)
+BENCH_ADAPTER(bench_adapter_grain, grain_create, grain_destroy, bench_no_local,
+	      get_burst, put_one, put_bulk, put_burst, get_one, get_burst,
+	      get_one_wait, get_burst_wait)

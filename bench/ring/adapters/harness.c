@@ -129,9 +129,7 @@ bool bench_config_ok(enum bench_impl impl, const struct bench_config *cfg)
 	if (a == NULL || (unsigned)cfg->kind >= BENCH_KIND_COUNT)
 		return false;
 	bool single = cfg->kind == BENCH_SINGLE;
-	bench_get_fn get = cfg->wait ? (single ? a->wait_one : a->wait_many)
-				     : (single ? a->get_one : a->get_many);
-	return a->put[cfg->kind] != NULL && get != NULL &&
+	return a->has[cfg->kind] && (!cfg->wait || a->waits) &&
 	       cfg->producers >= 1 && cfg->producers <= q->max_producers &&
 	       cfg->consumers >= 1 && cfg->consumers <= q->max_consumers &&
 	       (single ? cfg->batch == 1
@@ -206,10 +204,11 @@ static void settle(const struct bench_adapter *a, struct bench_harness *h,
 {
 	const unsigned np = h->cfg.producers, nc = h->cfg.consumers;
 	struct bench_thread *m = &th[np + nc]; /* main, draining */
+	alignas(GRAIN_CACHELINE) unsigned char buf[BENCH_LOCAL_BYTES];
 	void *objs[BENCH_MAX_BATCH];
 	unsigned k;
 
-	while ((k = a->get_many(h->queue, m->buf, objs, BENCH_MAX_BATCH))) {
+	while ((k = a->drain(h->queue, buf, objs, BENCH_MAX_BATCH))) {
 		if (h->cfg.checked)
 			bench_check(m, objs, k, np);
 		else
@@ -272,7 +271,6 @@ int bench_run(enum bench_impl impl, const struct bench_config *cfg,
 		t->main = i < np      ? a->producer[cfg->kind]
 			  : cfg->wait ? a->consumer_wait[cfg->kind]
 				      : a->consumer[cfg->kind];
-		t->local = a->local != NULL ? a->local(h->queue, t) : NULL;
 	}
 	th[n].h = h;
 

@@ -50,7 +50,6 @@ struct bench_thread {
 	unsigned index; /* among the producers, or among the consumers */
 	bool producer;
 	void *(*main)(void *); /* its entry point, the adapter's */
-	void *local;	       /* what the adapter's calls get as local */
 	uint64_t failed;       /* tries that moved nothing (full or empty) */
 	uint64_t calls;	       /* tries that moved something */
 	uint64_t produced, consumed, count_at_stop;
@@ -59,26 +58,26 @@ struct bench_thread {
 	 * sum of the sequences seen and their count; order errors. */
 	uint64_t next[BENCH_MAX_THREADS], sum[BENCH_MAX_THREADS];
 	uint64_t cnt[BENCH_MAX_THREADS], errors;
-	/* A copying element ring's elements, built or read here. */
-	alignas(GRAIN_CACHELINE) unsigned char buf[BENCH_LOCAL_BYTES];
 };
 
 /* Try to move up to n tokens; return how many moved (bulk: 0 or n). LOCAL
- * is the thread's (bench_adapter.local), NULL in main's drain. */
+ * is the thread's own state (BENCH_ADAPTER()'s local), or main's buffer in
+ * the drain. */
 typedef unsigned (*bench_put_fn)(void *queue, void *local, void *const *objs,
 				 unsigned n);
 typedef unsigned (*bench_get_fn)(void *queue, void *local, void **objs,
 				 unsigned n);
 
-/* An adapter's put or get call NAME (bench_put_fn, bench_get_fn: q,
- * local, objs and n), which returns EXPR. */
+/* An adapter's put or get call NAME (bench_put_fn, bench_get_fn: q, local,
+ * objs and n), which returns EXPR. A put is always inlined into its
+ * threads; a get may be main's drain too, and then the compiler decides. */
 #define BENCH_UNUSED __attribute__((unused))
-#define BENCH_PUT(name, expr)                                   \
-	static unsigned name(void *q, BENCH_UNUSED void *local, \
-			     BENCH_UNUSED void *const *objs,    \
-			     BENCH_UNUSED unsigned n)           \
-	{                                                       \
-		return (expr);                                  \
+#define BENCH_PUT(name, expr)                                            \
+	static GRAIN_ALWAYS_INLINE unsigned name(                        \
+		void *q, BENCH_UNUSED void *local,                       \
+		BENCH_UNUSED void *const *objs, BENCH_UNUSED unsigned n) \
+	{                                                                \
+		return (expr);                                           \
 	}
 #define BENCH_GET(name, expr)                                                \
 	static unsigned name(void *q, BENCH_UNUSED void *local, void **objs, \
@@ -88,28 +87,36 @@ typedef unsigned (*bench_get_fn)(void *queue, void *local, void **objs,
 	}
 
 /* A queue's adapter: create makes it for cfg (BENCH_CAPACITY slots when
- * bounded; a waiting consumer's queue sees cfg->wait), local (NULL: none)
- * gives thread t its local state before the start; the calls (NULL where
- * the queue has none): put by kind, get one and get many (bulk and burst,
- * and main's drain, with a buffer as local), and the blocking gets; then
- * the threads that run them, taking a struct bench_thread *. */
+ * bounded; a waiting consumer's queue sees cfg->wait); drain is main's get
+ * after the join; has[kind] and waits say whether the queue has calls of
+ * that kind, and blocking gets; then the threads of each kind, taking a
+ * struct bench_thread *. */
 struct bench_adapter {
 	int (*create)(void **queuep, enum bench_impl impl,
 		      const struct bench_config *cfg);
 	void (*destroy)(void *queue);
-	void *(*local)(void *queue, struct bench_thread *t);
-	bench_put_fn put[BENCH_KIND_COUNT];
-	bench_get_fn get_one, get_many, wait_one, wait_many;
+	bench_get_fn drain;
+	bool has[BENCH_KIND_COUNT], waits;
 	void *(*producer[BENCH_KIND_COUNT])(void *thread);
 	void *(*consumer[BENCH_KIND_COUNT])(void *thread);
 	void *(*consumer_wait[BENCH_KIND_COUNT])(void *thread);
 };
 
-/* The local state of a copying element ring's thread: its buffer. */
-static inline void *bench_thread_buf(void *queue, struct bench_thread *t)
+/* What a thread may hand its calls as local, given its struct and a buffer
+ * on its stack: nothing, or that buffer (a copying element ring's). */
+static GRAIN_ALWAYS_INLINE void *bench_no_local(struct bench_thread *t,
+						unsigned char *buf)
 {
-	(void)queue;
-	return t->buf;
+	(void)t;
+	(void)buf;
+	return NULL;
+}
+
+static GRAIN_ALWAYS_INLINE void *bench_stack_buf(struct bench_thread *t,
+						 unsigned char *buf)
+{
+	(void)t;
+	return buf;
 }
 
 /* Tokens: the sequence above 8 bits of (producer + 1), never NULL. */
@@ -158,10 +165,10 @@ static GRAIN_ALWAYS_INLINE void bench_sum(struct bench_thread *t,
 /* The producer: batches of fresh tokens, each retried until it is all in
  * (a burst may take part of one), until stop. */
 static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
-					      bench_put_fn put)
+					      void *local, bench_put_fn put)
 {
 	struct bench_harness *h = t->h;
-	void *const queue = h->queue, *const local = t->local;
+	void *const queue = h->queue;
 	const unsigned batch = h->cfg.batch;
 	void *objs[BENCH_MAX_BATCH];
 	uint64_t seq = 0;      /* next sequence to put in objs */
@@ -198,11 +205,11 @@ static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
  * the queue is empty after every producer finished, or main says leave.
  * A get that WAITS (a blocking dequeue with a timeout) does its own
  * waiting: a call that moved nothing is not followed by the backoff. */
-static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
-					      bench_get_fn get, bool waits)
+static GRAIN_ALWAYS_INLINE void
+bench_consume(struct bench_thread *t, void *local, bench_get_fn get, bool waits)
 {
 	struct bench_harness *h = t->h;
-	void *const queue = h->queue, *const local = t->local;
+	void *const queue = h->queue;
 	const unsigned batch = h->cfg.batch;
 	const unsigned producers = h->cfg.producers;
 	const bool checked = h->cfg.checked;
@@ -254,34 +261,51 @@ static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
 	atomic_fetch_add_explicit(&h->consumers_done, 1, memory_order_release);
 }
 
+/* 1 if CALL names a function, 0 if it is NULL: a constant, which a
+ * comparison of the function's address with NULL is not. */
+#define BENCH_HAS(call) _Generic((call), void * : 0, default : 1)
+
+/* A thread entry point NAME that runs LOOP on its struct, with what LOCAL
+ * gives from it and a buffer on its stack, and the arguments after. */
+#define BENCH_RING_THREAD(name, loop, local, ...)                              \
+	static void *name(void *arg)                                           \
+	{                                                                      \
+		alignas(GRAIN_CACHELINE) unsigned char buf[BENCH_LOCAL_BYTES]; \
+		loop(arg, local(arg, buf), __VA_ARGS__);                       \
+		return NULL;                                                   \
+	}
+
 /*
- * BENCH_ADAPTER - the adapter NAME (struct bench_adapter) of a queue made
- * by CREATE and freed by DESTROY, whose threads get LOCAL's state, with
- * its calls: put for single, bulk and burst, get one and get many, and
- * the blocking gets. A call is NULL where the queue has none; its threads
- * are then empty, and bench_config_ok() keeps them from being started.
+ * BENCH_ADAPTER - the adapter NAME of a queue made by CREATE and freed by
+ * DESTROY, whose threads hand their calls what LOCAL gives (bench_no_local,
+ * bench_stack_buf or the adapter's own), drained by DRAIN, with its calls:
+ * put for single, bulk and burst, get one and get many (bulk and burst),
+ * and the blocking gets. A call is NULL where the queue has none; its
+ * threads are then empty, and bench_config_ok() keeps them from starting.
  */
-#define BENCH_ADAPTER(name, create, destroy, local, put_one, put_bulk,    \
-		      put_burst, get_one, get_many, wait_one, wait_many)  \
-	BENCH_THREAD_FN(name##_put_one, bench_produce, put_one)           \
-	BENCH_THREAD_FN(name##_put_bulk, bench_produce, put_bulk)         \
-	BENCH_THREAD_FN(name##_put_burst, bench_produce, put_burst)       \
-	BENCH_THREAD_FN(name##_get_one, bench_consume, get_one, false)    \
-	BENCH_THREAD_FN(name##_get_many, bench_consume, get_many, false)  \
-	BENCH_THREAD_FN(name##_wait_one, bench_consume, wait_one, true)   \
-	BENCH_THREAD_FN(name##_wait_many, bench_consume, wait_many, true) \
-	const struct bench_adapter name = {                               \
-		create,                                                   \
-		destroy,                                                  \
-		local,                                                    \
-		{ put_one, put_bulk, put_burst },                         \
-		get_one,                                                  \
-		get_many,                                                 \
-		wait_one,                                                 \
-		wait_many,                                                \
-		{ name##_put_one, name##_put_bulk, name##_put_burst },    \
-		{ name##_get_one, name##_get_many, name##_get_many },     \
-		{ name##_wait_one, name##_wait_many, name##_wait_many },  \
+#define BENCH_ADAPTER(name, create, destroy, local, drain, put_one, put_bulk, \
+		      put_burst, get_one, get_many, wait_one, wait_many)      \
+	BENCH_RING_THREAD(name##_put_one, bench_produce, local, put_one)      \
+	BENCH_RING_THREAD(name##_put_bulk, bench_produce, local, put_bulk)    \
+	BENCH_RING_THREAD(name##_put_burst, bench_produce, local, put_burst)  \
+	BENCH_RING_THREAD(name##_get_one, bench_consume, local, get_one,      \
+			  false)                                              \
+	BENCH_RING_THREAD(name##_get_many, bench_consume, local, get_many,    \
+			  false)                                              \
+	BENCH_RING_THREAD(name##_wait_one, bench_consume, local, wait_one,    \
+			  true)                                               \
+	BENCH_RING_THREAD(name##_wait_many, bench_consume, local, wait_many,  \
+			  true)                                               \
+	const struct bench_adapter name = {                                   \
+		create,                                                       \
+		destroy,                                                      \
+		drain,                                                        \
+		{ BENCH_HAS(put_one), BENCH_HAS(put_bulk),                    \
+		  BENCH_HAS(put_burst) },                                     \
+		BENCH_HAS(wait_one),                                          \
+		{ name##_put_one, name##_put_bulk, name##_put_burst },        \
+		{ name##_get_one, name##_get_many, name##_get_many },         \
+		{ name##_wait_one, name##_wait_many, name##_wait_many },      \
 	};
 
 /* The element rings' elements: ESIZE bytes (a multiple of 8) at DST that

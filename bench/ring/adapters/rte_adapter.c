@@ -85,16 +85,17 @@ static void rte_destroy(void *queue)
 /* The adapter NAME of the pointer ring through the calls named, whose
  * bulk and burst forms are given no free-space or available hint; its
  * calls are PFX_put_one, _get_one, _put_bulk, _put_burst, _get_burst. */
-#define RTE_PTR_ADAPTER(name, pfx, one_enq, one_deq, bulk_enq, burst_enq, \
-			burst_deq)                                        \
-	BENCH_PUT(pfx##_put_one, one_enq(q, objs[0]) == 0)                \
-	BENCH_GET(pfx##_get_one, one_deq(q, objs) == 0)                   \
-	BENCH_PUT(pfx##_put_bulk, bulk_enq(q, objs, n, NULL))             \
-	BENCH_PUT(pfx##_put_burst, burst_enq(q, objs, n, NULL))           \
-	BENCH_GET(pfx##_get_burst, burst_deq(q, objs, n, NULL))           \
-	BENCH_ADAPTER(name, rte_create, rte_destroy, NULL, pfx##_put_one, \
-		      pfx##_put_bulk, pfx##_put_burst, pfx##_get_one,     \
-		      pfx##_get_burst, NULL, NULL)
+#define RTE_PTR_ADAPTER(name, pfx, one_enq, one_deq, bulk_enq, burst_enq,    \
+			burst_deq)                                           \
+	BENCH_PUT(pfx##_put_one, one_enq(q, objs[0]) == 0)                   \
+	BENCH_GET(pfx##_get_one, one_deq(q, objs) == 0)                      \
+	BENCH_PUT(pfx##_put_bulk, bulk_enq(q, objs, n, NULL))                \
+	BENCH_PUT(pfx##_put_burst, burst_enq(q, objs, n, NULL))              \
+	BENCH_GET(pfx##_get_burst, burst_deq(q, objs, n, NULL))              \
+	BENCH_ADAPTER(name, rte_create, rte_destroy, bench_no_local,         \
+		      pfx##_get_burst, pfx##_put_one, pfx##_put_bulk,        \
+		      pfx##_put_burst, pfx##_get_one, pfx##_get_burst, NULL, \
+		      NULL)
 
 RTE_PTR_ADAPTER(bench_adapter_rte, rte, rte_ring_mp_enqueue,
 		rte_ring_mc_dequeue, rte_ring_mp_enqueue_bulk,
@@ -106,8 +107,8 @@ RTE_PTR_ADAPTER(bench_adapter_rte_sync, sync, rte_ring_enqueue,
 /* The adapter NAME of an element ring of SZ-byte elements through the
  * burst calls ENQ and DEQ; its calls are NAME_put and NAME_get. */
 #define RTE_ELEM_ADAPTER(name, sz, enq, deq)                                  \
-	static unsigned name##_put(void *q, void *local, void *const *objs,   \
-				   unsigned n)                                \
+	static GRAIN_ALWAYS_INLINE unsigned name##_put(                       \
+		void *q, void *local, void *const *objs, unsigned n)          \
 	{                                                                     \
 		unsigned char *buf = local;                                   \
 		for (unsigned i = 0; i < n; i++)                              \
@@ -123,8 +124,9 @@ RTE_PTR_ADAPTER(bench_adapter_rte_sync, sync, rte_ring_enqueue,
 			objs[i] = bench_elem_token(buf + (size_t)i * sz, sz); \
 		return k;                                                     \
 	}                                                                     \
-	BENCH_ADAPTER(name, rte_elem_create, rte_destroy, bench_thread_buf,   \
-		      NULL, NULL, name##_put, NULL, name##_get, NULL, NULL)
+	BENCH_ADAPTER(name, rte_elem_create, rte_destroy, bench_stack_buf,    \
+		      name##_get, NULL, NULL, name##_put, NULL, name##_get,   \
+		      NULL, NULL)
 
 RTE_ELEM_ADAPTER(bench_adapter_rte_elem16_spsc, 16,
 		 rte_ring_sp_enqueue_burst_elem, rte_ring_sc_dequeue_burst_elem)

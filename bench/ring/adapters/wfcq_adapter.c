@@ -93,15 +93,18 @@ static int wfcq_create(void **queuep, enum bench_impl impl,
 	return 0;
 }
 
-/* A producer's local state: its node pool. */
-static void *wfcq_local(void *queue, struct bench_thread *t)
+/* A thread's local state: a producer's node pool. */
+static GRAIN_ALWAYS_INLINE void *wfcq_local(struct bench_thread *t,
+					    unsigned char *buf)
 {
-	struct wfcq_queue *q = queue;
+	struct wfcq_queue *q = t->h->queue;
 
+	(void)buf;
 	return t->producer ? &q->pools[t->index] : NULL;
 }
 
-static unsigned wfcq_put(void *q, void *local, void *const *objs, unsigned n)
+static GRAIN_ALWAYS_INLINE unsigned wfcq_put(void *q, void *local,
+					     void *const *objs, unsigned n)
 {
 	struct wfcq_queue *wq = q;
 	struct wfcq_pool *pool = local;
@@ -148,4 +151,5 @@ static unsigned wfcq_get(void *q, void *local, void **objs, unsigned n)
 }
 
 BENCH_ADAPTER(bench_adapter_wfcq, wfcq_create, wfcq_destroy, wfcq_local,
-	      wfcq_put, wfcq_put, NULL, wfcq_get, wfcq_get, NULL, NULL)
+	      wfcq_get, wfcq_put, wfcq_put, NULL, wfcq_get, wfcq_get, NULL,
+	      NULL)
