@@ -53,11 +53,12 @@ struct bench_thread {
 	uint64_t failed;       /* tries that moved nothing (full or empty) */
 	uint64_t calls;	       /* tries that moved something */
 	uint64_t produced, consumed, count_at_stop;
+	uint64_t errors;    /* order errors (checked runs) */
 	uint64_t token_sum; /* of the tokens taken (unchecked runs) */
 	/* Checked runs, by producer: the lowest sequence still legal, the
-	 * sum of the sequences seen and their count; order errors. */
+	 * sum of the sequences seen and their count. */
 	uint64_t next[BENCH_MAX_THREADS], sum[BENCH_MAX_THREADS];
-	uint64_t cnt[BENCH_MAX_THREADS], errors;
+	uint64_t cnt[BENCH_MAX_THREADS];
 };
 
 /* Try to move up to n tokens; return how many moved (bulk: 0 or n). LOCAL
@@ -333,14 +334,13 @@ static GRAIN_ALWAYS_INLINE void *bench_elem_token(const unsigned char *src,
 
 /* The adapters. Those of the optional anchors are weak: NULL when their
  * library was not found and their file not built. */
-#define BENCH_ANCHOR __attribute__((weak)) extern const struct bench_adapter
 extern const struct bench_adapter bench_adapter_grain, bench_adapter_elem16,
 	bench_adapter_elem64, bench_adapter_elem16_zc, bench_adapter_elem64_zc,
 	bench_adapter_mutex, bench_adapter_twolock;
-BENCH_ANCHOR bench_adapter_ck, bench_adapter_wfcq, bench_adapter_rte,
-	bench_adapter_rte_sync, bench_adapter_rte_elem16_spsc,
-	bench_adapter_rte_elem64_spsc, bench_adapter_rte_elem16_mpmc,
-	bench_adapter_rte_elem64_mpmc, bench_adapter_blf_queue,
-	bench_adapter_blf_spsc, bench_adapter_tbb;
+__attribute__((weak)) extern const struct bench_adapter bench_adapter_ck,
+	bench_adapter_wfcq, bench_adapter_rte, bench_adapter_rte_sync,
+	bench_adapter_rte_elem16_spsc, bench_adapter_rte_elem64_spsc,
+	bench_adapter_rte_elem16_mpmc, bench_adapter_rte_elem64_mpmc,
+	bench_adapter_blf_queue, bench_adapter_blf_spsc, bench_adapter_tbb;
 
 #endif /* GRAIN_BENCH_HARNESS_H */
