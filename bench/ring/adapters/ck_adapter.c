@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ck_adapter.c - anchor: ConcurrencyKit ck_ring, MPMC pointer interface.
- *
+ * ck_adapter.c - anchor: ConcurrencyKit ck_ring, MPMC pointer interface:
  * ck_ring_enqueue_mpmc / ck_ring_dequeue_mpmc on a ring of 1024 slots, of
- * which 1023 are usable (ck_ring keeps one slot empty). ck_ring has no
- * batch calls, so BENCH_BULK is a loop of single calls that stops at the
- * first failure; there is no BENCH_BURST.
+ * which 1023 are usable (ck_ring keeps one empty). ck_ring has no batch
+ * calls, so bulk is a loop of single calls that stops at the first
+ * failure, and there is no burst.
  *
  * Its multi-producer enqueue claims a slot with a CAS on p_head and then
- * waits, spinning, until every earlier claimant has published (p_tail):
- * a producer preempted in between holds back all the others.
+ * waits, spinning, until every earlier claimant has published (p_tail): a
+ * producer preempted in between holds back all the others.
  */
 #include "harness.h"
 
@@ -19,23 +18,22 @@
 #include <stdlib.h>
 
 struct ck_queue {
-	struct ck_ring ring;
+	alignas(GRAIN_CACHELINE) struct ck_ring ring;
 	struct ck_ring_buffer *buffer;
 };
 
 static int ck_create(void **queuep, enum bench_impl impl,
 		     const struct bench_config *cfg)
 {
-	size_t qsize = bench_round_up(sizeof(struct ck_queue), GRAIN_CACHELINE);
-	size_t bsize = BENCH_CAPACITY * sizeof(struct ck_ring_buffer);
-	struct ck_queue *q = aligned_alloc(GRAIN_CACHELINE, qsize);
+	struct ck_queue *q = aligned_alloc(GRAIN_CACHELINE, sizeof(*q));
 
 	(void)impl;
 	(void)cfg;
-	if (q == NULL)
-		return -ENOMEM;
-	q->buffer = aligned_alloc(GRAIN_CACHELINE, bsize);
-	if (q->buffer == NULL) {
+	if (q != NULL)
+		q->buffer = aligned_alloc(
+			GRAIN_CACHELINE,
+			BENCH_CAPACITY * sizeof(struct ck_ring_buffer));
+	if (q == NULL || q->buffer == NULL) {
 		free(q);
 		return -ENOMEM;
 	}
@@ -52,35 +50,28 @@ static void ck_destroy(void *queue)
 	free(q);
 }
 
-static unsigned ck_put(void *queue, void *local, void *const *objs, unsigned n)
+static GRAIN_ALWAYS_INLINE unsigned ck_put(void *q, void *local,
+					   void *const *objs, unsigned n)
 {
-	struct ck_queue *q = queue;
+	struct ck_queue *c = q;
 	unsigned i = 0;
 
 	(void)local;
-	while (i < n && ck_ring_enqueue_mpmc(&q->ring, q->buffer, objs[i]))
+	while (i < n && ck_ring_enqueue_mpmc(&c->ring, c->buffer, objs[i]))
 		i++;
 	return i;
 }
 
-static unsigned ck_get(void *queue, void *local, void **objs, unsigned n)
+static unsigned ck_get(void *q, void *local, void **objs, unsigned n)
 {
-	struct ck_queue *q = queue;
+	struct ck_queue *c = q;
 	unsigned i = 0;
 
 	(void)local;
-	while (i < n && ck_ring_dequeue_mpmc(&q->ring, q->buffer, &objs[i]))
+	while (i < n && ck_ring_dequeue_mpmc(&c->ring, c->buffer, &objs[i]))
 		i++;
 	return i;
 }
 
-BENCH_THREAD_FN(ck_produce, bench_produce, NULL, ck_put)
-BENCH_THREAD_FN(ck_consume, bench_consume, NULL, ck_get)
-
-const struct bench_adapter bench_adapter_ck = {
-	.create = ck_create,
-	.destroy = ck_destroy,
-	.producer = { [BENCH_SINGLE] = ck_produce, [BENCH_BULK] = ck_produce },
-	.consumer = { [BENCH_SINGLE] = ck_consume, [BENCH_BULK] = ck_consume },
-	.drain = ck_get,
-};
+BENCH_ADAPTER(bench_adapter_ck, ck_create, ck_destroy, bench_no_local, ck_get,
+	      ck_put, ck_put, NULL, ck_get, ck_get, NULL, NULL)

@@ -1,120 +1,115 @@
 // SPDX-License-Identifier: BSD-2-Clause
-// cxx_queues.cc - the C++ anchors behind the C calls of cxx_queues.h.
-//
-// Boost.Lockfree queue: fixed-size (fixed_sized<true>, nodes preallocated
-// at construction), bounded_push / pop, one object per call.
-// Boost.Lockfree spsc_queue: a ring with run-time capacity; its array
-// push and pop move as many as fit or are there in one call.
-// oneTBB concurrent_bounded_queue: set_capacity, try_push / try_pop.
+// cxx_queues.cc - the C++ anchors behind the C calls of cxx_queues.h:
+// Boost.Lockfree's fixed-size queue (fixed_sized<true>, nodes made at
+// construction; bounded_push / pop) and oneTBB's concurrent_bounded_queue
+// (set_capacity; try_push / try_pop), one object per call, and
+// Boost.Lockfree's spsc_queue, a ring whose array push and pop move as many
+// as fit or are there in one call.
 
 #include "cxx_queues.h"
 
+#include <cerrno>
 #include <cstddef>
 #include <new>
 
 #ifdef GRAIN_BENCH_HAVE_BOOST
 #include <boost/lockfree/queue.hpp>
 #include <boost/lockfree/spsc_queue.hpp>
-#endif
-#ifdef GRAIN_BENCH_HAVE_TBB
-#include <tbb/concurrent_queue.h>
-#endif
-
-#ifdef GRAIN_BENCH_HAVE_BOOST
-namespace {
 using BlfQueue =
 	boost::lockfree::queue<void *, boost::lockfree::fixed_sized<true>>;
 using BlfSpsc = boost::lockfree::spsc_queue<void *>;
-} // namespace
+#endif
+#ifdef GRAIN_BENCH_HAVE_TBB
+#include <tbb/concurrent_queue.h>
+using TbbQueue = tbb::concurrent_bounded_queue<void *>;
+#endif
 
-extern "C" void *bench_blf_queue_create(unsigned capacity)
+// Q_destroy, and Q_put and Q_get: for a batch, a loop of the queue TYPE's
+// one-object calls PUSH and POP that stops at the first that fails.
+#define ONE_BY_ONE(q, type, push, pop)                                      \
+	extern "C" void q##_destroy(void *queue)                            \
+	{                                                                   \
+		delete static_cast<type *>(queue);                          \
+	}                                                                   \
+	extern "C" unsigned q##_put(void *queue, void *, void *const *objs, \
+				    unsigned n)                             \
+	{                                                                   \
+		unsigned i = 0;                                             \
+		while (i < n && static_cast<type *>(queue)->push(objs[i]))  \
+			i++;                                                \
+		return i;                                                   \
+	}                                                                   \
+	extern "C" unsigned q##_get(void *queue, void *, void **objs,       \
+				    unsigned n)                             \
+	{                                                                   \
+		unsigned i = 0;                                             \
+		while (i < n && static_cast<type *>(queue)->pop(objs[i]))   \
+			i++;                                                \
+		return i;                                                   \
+	}
+
+extern "C" int bench_cxx_create(void **queuep, enum bench_impl impl,
+				const struct bench_config *)
 {
-	return new (std::nothrow) BlfQueue(capacity);
+	void *q;
+
+	switch (impl) {
+#ifdef GRAIN_BENCH_HAVE_BOOST
+	case BENCH_BOOST_QUEUE:
+		q = new (std::nothrow) BlfQueue(BENCH_CAPACITY);
+		break;
+	case BENCH_BOOST_SPSC:
+		// One slot stays empty: capacity + 1 for capacity usable.
+		q = new (std::nothrow) BlfSpsc(BENCH_CAPACITY + 1);
+		break;
+#endif
+#ifdef GRAIN_BENCH_HAVE_TBB
+	case BENCH_TBB: {
+		TbbQueue *t = new (std::nothrow) TbbQueue();
+		if (t != nullptr)
+			t->set_capacity(std::ptrdiff_t{ BENCH_CAPACITY });
+		q = t;
+		break;
+	}
+#endif
+	default:
+		return -EINVAL;
+	}
+	if (q == nullptr)
+		return -ENOMEM;
+	*queuep = q;
+	return 0;
 }
 
-extern "C" void bench_blf_queue_destroy(void *q)
-{
-	delete static_cast<BlfQueue *>(q);
-}
-
-extern "C" unsigned bench_blf_queue_push(void *q, void *const *objs, unsigned n)
-{
-	BlfQueue *bq = static_cast<BlfQueue *>(q);
-	unsigned i = 0;
-	while (i < n && bq->bounded_push(objs[i]))
-		i++;
-	return i;
-}
-
-extern "C" unsigned bench_blf_queue_pop(void *q, void **objs, unsigned n)
-{
-	BlfQueue *bq = static_cast<BlfQueue *>(q);
-	unsigned i = 0;
-	while (i < n && bq->pop(objs[i]))
-		i++;
-	return i;
-}
-
-extern "C" void *bench_blf_spsc_create(unsigned capacity)
-{
-	// One slot stays empty: capacity + 1 for capacity usable ones.
-	return new (std::nothrow) BlfSpsc(capacity + 1);
-}
+#ifdef GRAIN_BENCH_HAVE_BOOST
+ONE_BY_ONE(bench_blf_queue, BlfQueue, bounded_push, pop)
 
 extern "C" void bench_blf_spsc_destroy(void *q)
 {
 	delete static_cast<BlfSpsc *>(q);
 }
 
-extern "C" unsigned bench_blf_spsc_push(void *q, void *const *objs, unsigned n,
-					int all_or_none)
+extern "C" unsigned bench_blf_spsc_put(void *q, void *, void *const *objs,
+				       unsigned n)
 {
-	BlfSpsc *s = static_cast<BlfSpsc *>(q);
-	// Only the producer adds: write_available() can only grow meanwhile.
-	if (all_or_none && s->write_available() < n)
-		return 0;
-	return static_cast<unsigned>(s->push(objs, n));
+	return static_cast<unsigned>(static_cast<BlfSpsc *>(q)->push(objs, n));
 }
 
-extern "C" unsigned bench_blf_spsc_pop(void *q, void **objs, unsigned n)
+extern "C" unsigned bench_blf_spsc_put_all(void *q, void *, void *const *objs,
+					   unsigned n)
+{
+	// Only the producer adds: write_available() can only grow meanwhile.
+	if (static_cast<BlfSpsc *>(q)->write_available() < n)
+		return 0;
+	return bench_blf_spsc_put(q, nullptr, objs, n);
+}
+
+extern "C" unsigned bench_blf_spsc_get(void *q, void *, void **objs, unsigned n)
 {
 	return static_cast<unsigned>(static_cast<BlfSpsc *>(q)->pop(objs, n));
 }
 #endif
 
 #ifdef GRAIN_BENCH_HAVE_TBB
-namespace {
-using TbbQueue = tbb::concurrent_bounded_queue<void *>;
-}
-
-extern "C" void *bench_tbb_queue_create(unsigned capacity)
-{
-	TbbQueue *q = new (std::nothrow) TbbQueue();
-	if (q != nullptr)
-		q->set_capacity(static_cast<std::ptrdiff_t>(capacity));
-	return q;
-}
-
-extern "C" void bench_tbb_queue_destroy(void *q)
-{
-	delete static_cast<TbbQueue *>(q);
-}
-
-extern "C" unsigned bench_tbb_queue_push(void *q, void *const *objs, unsigned n)
-{
-	TbbQueue *tq = static_cast<TbbQueue *>(q);
-	unsigned i = 0;
-	while (i < n && tq->try_push(objs[i]))
-		i++;
-	return i;
-}
-
-extern "C" unsigned bench_tbb_queue_pop(void *q, void **objs, unsigned n)
-{
-	TbbQueue *tq = static_cast<TbbQueue *>(q);
-	unsigned i = 0;
-	while (i < n && tq->try_pop(objs[i]))
-		i++;
-	return i;
-}
+ONE_BY_ONE(bench_tbb_queue, TbbQueue, try_push, try_pop)
 #endif

@@ -1,25 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * harness.h - internal to bench/ring/adapters (C11 only): the state shared by
- * the threads of one experiment, the producer and consumer loops, the
- * retry policy, and the table each adapter fills in.
+ * harness.h - inside bench/ring/adapters (C11): what the threads of one
+ * experiment share, their producer and consumer loops, and the adapter
+ * each queue's file defines with BENCH_ADAPTER().
  *
- * Every adapter writes tiny put/get functions for its queue and passes
- * them, as constants, to bench_produce() / bench_consume(). Those loops
- * are always inlined, so the compiler sees a direct call to put/get and
- * inlines it in turn: each queue gets its own copy of the same loop, and
- * no indirect call sits on the measured path.
+ * An adapter writes small put and get calls for its queue and hands them
+ * to BENCH_ADAPTER(), which makes a thread of each: the harness's loop,
+ * always inlined, with the call as a constant, which the compiler inlines
+ * in turn. Each queue so runs its own copy of the same loop, with no
+ * indirect call on the measured path.
  *
- * Shared flags and their ordering: the gate's (ready, start, stop and
- * leave, common/core.h), and
- *   producers_done producers -> consumers, release/acquire (RD1 -> AD1):
- *                  a consumer that sees every producer done and then
- *                  fails a dequeue knows the queue is empty for good.
- *   consumers_done consumers -> main, release/acquire (RC1 -> AC1): the
- *                  consumer's results are written.
- * A consumer told to leave stops draining at once (thread creation
- * failed, or the drain deadline passed; main then drains what is left
- * itself).
+ * The flags the threads share, besides the gate's (common/core.h):
+ *   producers_done  producers -> consumers, release/acquire (RD1 -> AD1):
+ *                   a consumer that sees every producer done and then
+ *                   fails a dequeue knows the queue is empty for good.
+ *   consumers_done  consumers -> main, release/acquire (RC1 -> AC1): the
+ *                   consumer's results are written.
+ * A consumer told to leave (a thread did not start, or the drain deadline
+ * passed and main empties the queue itself) stops at once.
  */
 #ifndef GRAIN_BENCH_HARNESS_H
 #define GRAIN_BENCH_HARNESS_H
@@ -28,94 +26,113 @@
 
 #include "../../common/core.h"
 
-#include <grain/lock.h>
-
-#include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-/* Retry policy, the same for every queue: bench_backoff() with
- * bench_config.spin_fails and relax_per_fail, resolved by bench_run(). */
+#define BENCH_DRAIN_MS 200u   /* the drain's deadline after stop */
+#define BENCH_WAIT_NS 1000000 /* a waiting consumer's timeout */
+/* Enough for a batch of the largest elements (element rings). */
+#define BENCH_LOCAL_BYTES (BENCH_MAX_BATCH * 64u)
+
 struct bench_harness {
 	struct bench_gate gate;
 	alignas(GRAIN_CACHELINE) _Atomic(unsigned) producers_done;
 	alignas(GRAIN_CACHELINE) _Atomic(unsigned) consumers_done;
 	alignas(GRAIN_CACHELINE) void *queue; /* read-only while running */
-	struct bench_config cfg;
+	struct bench_config cfg; /* the retry policy's defaults resolved */
 };
 
 struct bench_thread {
 	alignas(GRAIN_CACHELINE) struct bench_harness *h;
-	unsigned index; /* among producers, or among consumers */
+	unsigned index; /* among the producers, or among the consumers */
 	bool producer;
-	void *(*main)(void *);
-	uint64_t failed; /* tries that moved nothing (full or empty) */
-	uint64_t calls;	 /* tries that moved something */
-	/* Producer results. */
-	uint64_t produced;
-	/* Consumer results and per-producer checks. */
-	uint64_t consumed;
-	uint64_t count_at_stop;
-	uint64_t errors;
-	uint64_t token_sum; /* sum of the tokens taken (unchecked runs) */
-	uint64_t next[BENCH_MAX_THREADS]; /* lowest sequence still legal */
-	uint64_t sum[BENCH_MAX_THREADS];  /* sum of sequences seen */
-	uint64_t cnt[BENCH_MAX_THREADS];  /* tokens seen */
+	void *(*main)(void *); /* its entry point, the adapter's */
+	uint64_t failed;       /* tries that moved nothing (full or empty) */
+	uint64_t calls;	       /* tries that moved something */
+	uint64_t produced, consumed, count_at_stop;
+	uint64_t errors;    /* order errors (checked runs) */
+	uint64_t token_sum; /* of the tokens taken (unchecked runs) */
+	/* Checked runs, by producer: the lowest sequence still legal, the
+	 * sum of the sequences seen and their count. */
+	uint64_t next[BENCH_MAX_THREADS], sum[BENCH_MAX_THREADS];
+	uint64_t cnt[BENCH_MAX_THREADS];
 };
 
-/* Try to move n tokens; return how many moved (0 to n). Bulk forms
- * return 0 or n. */
+/* Try to move up to n tokens; return how many moved (bulk: 0 or n). LOCAL
+ * is the thread's own state (BENCH_ADAPTER()'s local), or main's buffer in
+ * the drain. */
 typedef unsigned (*bench_put_fn)(void *queue, void *local, void *const *objs,
 				 unsigned n);
 typedef unsigned (*bench_get_fn)(void *queue, void *local, void **objs,
 				 unsigned n);
 
-/* What each adapter provides. producer/consumer[kind] are thread entry
- * points taking a struct bench_thread *; NULL where the kind is not
- * supported. create makes a queue for cfg (capacity 1024 when bounded).
- * drain is a get that main may call, alone, once every thread is joined,
- * with local NULL and n up to BENCH_MAX_BATCH. */
+/* An adapter's put or get call NAME (bench_put_fn, bench_get_fn: q, local,
+ * objs and n), which returns EXPR. A put is always inlined into its
+ * threads; a get may be main's drain too, and then the compiler decides. */
+#define BENCH_UNUSED __attribute__((unused))
+#define BENCH_PUT(name, expr)                                            \
+	static GRAIN_ALWAYS_INLINE unsigned name(                        \
+		void *q, BENCH_UNUSED void *local,                       \
+		BENCH_UNUSED void *const *objs, BENCH_UNUSED unsigned n) \
+	{                                                                \
+		return (expr);                                           \
+	}
+#define BENCH_GET(name, expr)                                                \
+	static unsigned name(void *q, BENCH_UNUSED void *local, void **objs, \
+			     BENCH_UNUSED unsigned n)                        \
+	{                                                                    \
+		return (expr);                                               \
+	}
+
+/* A queue's adapter: create makes it for cfg (BENCH_CAPACITY slots when
+ * bounded; a waiting consumer's queue sees cfg->wait); drain is main's get
+ * after the join; has[kind] and waits say whether the queue has calls of
+ * that kind, and blocking gets; then the threads of each kind, taking a
+ * struct bench_thread *. */
 struct bench_adapter {
 	int (*create)(void **queuep, enum bench_impl impl,
 		      const struct bench_config *cfg);
 	void (*destroy)(void *queue);
+	bench_get_fn drain;
+	bool has[BENCH_KIND_COUNT], waits;
 	void *(*producer[BENCH_KIND_COUNT])(void *thread);
 	void *(*consumer[BENCH_KIND_COUNT])(void *thread);
-	/* Consumers that sleep in a blocking dequeue; NULL where the queue
-	 * has none. create sees cfg->wait. */
 	void *(*consumer_wait[BENCH_KIND_COUNT])(void *thread);
-	bench_get_fn drain;
 };
 
-/* Consumers still draining this long after stop are told to leave. */
-#define BENCH_DRAIN_MS 200u
-
-#define BENCH_CAPACITY 1024u
-
-/* size rounded up to a multiple of align (a power of two), as
- * aligned_alloc() wants it. */
-static inline size_t bench_round_up(size_t size, size_t align)
+/* What a thread may hand its calls as local, given its struct and a buffer
+ * on its stack: nothing, or that buffer (a copying element ring's). */
+static GRAIN_ALWAYS_INLINE void *bench_no_local(struct bench_thread *t,
+						unsigned char *buf)
 {
-	return (size + align - 1) & ~(align - 1);
+	(void)t;
+	(void)buf;
+	return NULL;
 }
 
-/* Tokens: the sequence above 8 bits of (producer index + 1), never NULL. */
+static GRAIN_ALWAYS_INLINE void *bench_stack_buf(struct bench_thread *t,
+						 unsigned char *buf)
+{
+	(void)t;
+	return buf;
+}
+
+/* Tokens: the sequence above 8 bits of (producer + 1), never NULL. */
 static inline void *bench_token(uint64_t seq, unsigned producer)
 {
 	return (void *)(uintptr_t)((seq << 8) | (producer + 1u));
 }
 
-/* After a try that moved nothing. */
-static GRAIN_ALWAYS_INLINE void bench_retry(const struct bench_harness *h,
-					    unsigned *fails)
+/* A count from a call that returns it or a negative errno. */
+static inline unsigned bench_moved(int k)
 {
-	bench_backoff(fails, h->cfg.spin_fails, h->cfg.relax_per_fail);
+	return k > 0 ? (unsigned)k : 0;
 }
 
-/* Consumer-side check of k tokens: per producer, sequences increase. */
+/* Consumer-side check of K tokens: per producer, sequences increase. */
 static GRAIN_ALWAYS_INLINE void bench_check(struct bench_thread *t,
 					    void *const *objs, unsigned k,
 					    unsigned producers)
@@ -146,6 +163,8 @@ static GRAIN_ALWAYS_INLINE void bench_sum(struct bench_thread *t,
 	t->token_sum += sum;
 }
 
+/* The producer: batches of fresh tokens, each retried until it is all in
+ * (a burst may take part of one), until stop. */
 static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
 					      void *local, bench_put_fn put)
 {
@@ -157,6 +176,8 @@ static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
 	unsigned done = batch; /* tokens of objs already enqueued */
 	unsigned fails = 0;
 
+	if (put == NULL)
+		return; /* a call the queue lacks: never started */
 	bench_gate_wait(&h->gate);
 	while (!bench_gate_stopped(&h->gate)) {
 		if (done == batch) {
@@ -172,7 +193,8 @@ static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
 			fails = 0;
 		} else {
 			t->failed++;
-			bench_retry(h, &fails);
+			bench_backoff(&fails, h->cfg.spin_fails,
+				      h->cfg.relax_per_fail);
 		}
 	}
 	t->produced = seq - (batch - done);
@@ -180,12 +202,12 @@ static GRAIN_ALWAYS_INLINE void bench_produce(struct bench_thread *t,
 	atomic_fetch_add_explicit(&h->producers_done, 1, memory_order_release);
 }
 
-/* The consumer loop. get may be a blocking dequeue with a timeout (the
- * waiting consumer): it does its own waiting, so a call that moved
- * nothing is not followed by the backoff (waits, a constant). */
-static GRAIN_ALWAYS_INLINE void bench_consume_as(struct bench_thread *t,
-						 void *local, bench_get_fn get,
-						 bool waits)
+/* The consumer: takes up to a batch per call until stop, then drains until
+ * the queue is empty after every producer finished, or main says leave.
+ * A get that WAITS (a blocking dequeue with a timeout) does its own
+ * waiting: a call that moved nothing is not followed by the backoff. */
+static GRAIN_ALWAYS_INLINE void
+bench_consume(struct bench_thread *t, void *local, bench_get_fn get, bool waits)
 {
 	struct bench_harness *h = t->h;
 	void *const queue = h->queue;
@@ -197,6 +219,8 @@ static GRAIN_ALWAYS_INLINE void bench_consume_as(struct bench_thread *t,
 	unsigned fails = 0;
 	bool stopped = false, draining = false;
 
+	if (get == NULL)
+		return; /* a call the queue lacks: never started */
 	bench_gate_wait(&h->gate);
 	for (;;) {
 		if (!stopped) {
@@ -228,7 +252,8 @@ static GRAIN_ALWAYS_INLINE void bench_consume_as(struct bench_thread *t,
 		}
 		t->failed++;
 		if (!waits)
-			bench_retry(h, &fails);
+			bench_backoff(&fails, h->cfg.spin_fails,
+				      h->cfg.relax_per_fail);
 	}
 	if (!stopped)
 		t->count_at_stop = count;
@@ -237,28 +262,57 @@ static GRAIN_ALWAYS_INLINE void bench_consume_as(struct bench_thread *t,
 	atomic_fetch_add_explicit(&h->consumers_done, 1, memory_order_release);
 }
 
-static GRAIN_ALWAYS_INLINE void bench_consume(struct bench_thread *t,
-					      void *local, bench_get_fn get)
-{
-	bench_consume_as(t, local, get, false);
-}
+/* 1 if CALL names a function, 0 if it is NULL: a constant, which a
+ * comparison of the function's address with NULL is not. */
+#define BENCH_HAS(call) _Generic((call), void * : 0, default : 1)
 
-/* The thread entry points pfx##_producer_single, _consumer_single,
- * _producer_bulk and _consumer_burst of an adapter whose calls are
- * pfx##_put_one, _get_one, _put_bulk and _get_burst (no local state). */
-#define BENCH_RING_THREADS(pfx)                                     \
-	BENCH_THREAD_FN(pfx##_producer_single, bench_produce, NULL, \
-			pfx##_put_one)                              \
-	BENCH_THREAD_FN(pfx##_consumer_single, bench_consume, NULL, \
-			pfx##_get_one)                              \
-	BENCH_THREAD_FN(pfx##_producer_bulk, bench_produce, NULL,   \
-			pfx##_put_bulk)                             \
-	BENCH_THREAD_FN(pfx##_consumer_burst, bench_consume, NULL,  \
-			pfx##_get_burst)
+/* A thread entry point NAME that runs LOOP on its struct, with what LOCAL
+ * gives from it and a buffer on its stack, and the arguments after. */
+#define BENCH_RING_THREAD(name, loop, local, ...)                              \
+	static void *name(void *arg)                                           \
+	{                                                                      \
+		alignas(GRAIN_CACHELINE) unsigned char buf[BENCH_LOCAL_BYTES]; \
+		loop(arg, local(arg, buf), __VA_ARGS__);                       \
+		return NULL;                                                   \
+	}
 
-/* The element rings' elements: @p esize bytes (a multiple of 8) at @p dst
- * that carry token @p tok in every word; bench_elem_token() gives it back
- * from the first and last word, or NULL if they differ (a torn element). */
+/*
+ * BENCH_ADAPTER - the adapter NAME of a queue made by CREATE and freed by
+ * DESTROY, whose threads hand their calls what LOCAL gives (bench_no_local,
+ * bench_stack_buf or the adapter's own), drained by DRAIN, with its calls:
+ * put for single, bulk and burst, get one and get many (bulk and burst),
+ * and the blocking gets. A call is NULL where the queue has none; its
+ * threads are then empty, and bench_config_ok() keeps them from starting.
+ */
+#define BENCH_ADAPTER(name, create, destroy, local, drain, put_one, put_bulk, \
+		      put_burst, get_one, get_many, wait_one, wait_many)      \
+	BENCH_RING_THREAD(name##_put_one, bench_produce, local, put_one)      \
+	BENCH_RING_THREAD(name##_put_bulk, bench_produce, local, put_bulk)    \
+	BENCH_RING_THREAD(name##_put_burst, bench_produce, local, put_burst)  \
+	BENCH_RING_THREAD(name##_get_one, bench_consume, local, get_one,      \
+			  false)                                              \
+	BENCH_RING_THREAD(name##_get_many, bench_consume, local, get_many,    \
+			  false)                                              \
+	BENCH_RING_THREAD(name##_wait_one, bench_consume, local, wait_one,    \
+			  true)                                               \
+	BENCH_RING_THREAD(name##_wait_many, bench_consume, local, wait_many,  \
+			  true)                                               \
+	const struct bench_adapter name = {                                   \
+		create,                                                       \
+		destroy,                                                      \
+		drain,                                                        \
+		{ BENCH_HAS(put_one), BENCH_HAS(put_bulk),                    \
+		  BENCH_HAS(put_burst) },                                     \
+		BENCH_HAS(wait_one),                                          \
+		{ name##_put_one, name##_put_bulk, name##_put_burst },        \
+		{ name##_get_one, name##_get_many, name##_get_many },         \
+		{ name##_wait_one, name##_wait_many, name##_wait_many },      \
+	};
+
+/* The element rings' elements: ESIZE bytes (a multiple of 8) at DST that
+ * carry token TOK in every word; bench_elem_token() gives it back from the
+ * first and the last word, or NULL if they differ (a torn element), which
+ * the count and sum checks catch. */
 static GRAIN_ALWAYS_INLINE void bench_elem_build(unsigned char *dst, void *tok,
 						 unsigned esize)
 {
@@ -278,39 +332,15 @@ static GRAIN_ALWAYS_INLINE void *bench_elem_token(const unsigned char *src,
 	return first == last ? (void *)(uintptr_t)first : NULL;
 }
 
-/* How long a waiting consumer sleeps at most before it looks at the stop
- * and leave flags again. */
-#define BENCH_WAIT_NS 1000000
-
-/* The adapters; the optional ones exist only when their library was found
- * at build time. */
-extern const struct bench_adapter bench_adapter_grain;
-extern const struct bench_adapter bench_adapter_elem16; /* copying */
-extern const struct bench_adapter bench_adapter_elem64;
-extern const struct bench_adapter bench_adapter_elem16_zc; /* zero copy */
-extern const struct bench_adapter bench_adapter_elem64_zc;
-extern const struct bench_adapter bench_adapter_mutex;
-extern const struct bench_adapter bench_adapter_twolock;
-#ifdef GRAIN_BENCH_HAVE_CK
-extern const struct bench_adapter bench_adapter_ck;
-#endif
-#ifdef GRAIN_BENCH_HAVE_DPDK
-extern const struct bench_adapter bench_adapter_rte;
-extern const struct bench_adapter bench_adapter_rte_sync; /* RTS, HTS */
-extern const struct bench_adapter bench_adapter_rte_elem16_spsc;
-extern const struct bench_adapter bench_adapter_rte_elem64_spsc;
-extern const struct bench_adapter bench_adapter_rte_elem16_mpmc;
-extern const struct bench_adapter bench_adapter_rte_elem64_mpmc;
-#endif
-#ifdef GRAIN_BENCH_HAVE_URCU
-extern const struct bench_adapter bench_adapter_wfcq;
-#endif
-#ifdef GRAIN_BENCH_HAVE_BOOST
-extern const struct bench_adapter bench_adapter_blf_queue;
-extern const struct bench_adapter bench_adapter_blf_spsc;
-#endif
-#ifdef GRAIN_BENCH_HAVE_TBB
-extern const struct bench_adapter bench_adapter_tbb;
-#endif
+/* The adapters. Those of the optional anchors are weak: NULL when their
+ * library was not found and their file not built. */
+extern const struct bench_adapter bench_adapter_grain, bench_adapter_elem16,
+	bench_adapter_elem64, bench_adapter_elem16_zc, bench_adapter_elem64_zc,
+	bench_adapter_mutex, bench_adapter_twolock;
+__attribute__((weak)) extern const struct bench_adapter bench_adapter_ck,
+	bench_adapter_wfcq, bench_adapter_rte, bench_adapter_rte_sync,
+	bench_adapter_rte_elem16_spsc, bench_adapter_rte_elem64_spsc,
+	bench_adapter_rte_elem16_mpmc, bench_adapter_rte_elem64_mpmc,
+	bench_adapter_blf_queue, bench_adapter_blf_spsc, bench_adapter_tbb;
 
 #endif /* GRAIN_BENCH_HARNESS_H */

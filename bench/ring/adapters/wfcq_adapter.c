@@ -1,30 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * wfcq_adapter.c - anchor: liburcu's wait-free concurrent queue (wfcqueue).
- *
+ * wfcq_adapter.c - anchor: liburcu's wait-free concurrent queue, through
+ * its shared library (no _LGPL_SOURCE: every call is a call into liburcu).
  * Enqueue is cds_wfcq_enqueue (wait-free: one exchange on the tail).
- * Dequeue is __cds_wfcq_dequeue_blocking: with one consumer it runs
- * without a lock (that consumer is the mutual exclusion the call asks
- * for); with several, each get takes cds_wfcq_dequeue_lock once for its
- * whole batch. "Blocking" means a dequeuer that finds a node whose
- * successor is being linked waits for that enqueuer (spinning, then
- * sleeping 10 ms at a time).
+ * Dequeue is __cds_wfcq_dequeue_blocking: with one consumer without a lock
+ * (that consumer is the mutual exclusion the call asks for), with several
+ * under cds_wfcq_dequeue_lock, once per batch. "Blocking": a dequeuer that
+ * finds a node whose successor is being linked waits for that enqueuer
+ * (spinning, then sleeping 10 ms at a time).
  *
- * The queue is unbounded and intrusive, so two things are added to make
- * it comparable with the 1024-slot rings without putting malloc in the
- * loop:
- *   - each producer owns a pool of nodes, allocated before the run, and
- *     hands them out round-robin;
- *   - a node is reused only once its consumer has released it (a flag in
- *     the node, R1/A1 below); a producer whose next node is still in use
- *     treats the queue as full.
- * The pools hold 1024 / P nodes each, rounded down to a power of two, so
- * at most 1024 tokens are ever in flight. No batch API exists for
- * enqueue, so BENCH_BULK loops over single enqueues; there is no
- * BENCH_BURST.
- *
- * liburcu is used through its shared library (no _LGPL_SOURCE): every
- * enqueue and dequeue is a call into liburcu (liburcu-common).
+ * The queue is unbounded and intrusive; to make it comparable with the
+ * 1024-slot rings without malloc in the loop, each producer owns a pool of
+ * nodes, made before the run and handed out round-robin, and reuses a node
+ * only once its consumer has released it (a flag in the node, R1/A1): a
+ * producer whose next node is still in use finds the queue full. The pools
+ * hold 1024 / P nodes each, rounded down to a power of two, so at most 1024
+ * tokens are ever in flight. Enqueue has no batch call: bulk loops over
+ * single enqueues, and there is no burst.
  */
 #include "harness.h"
 
@@ -68,45 +60,53 @@ static void wfcq_destroy(void *queue)
 static int wfcq_create(void **queuep, enum bench_impl impl,
 		       const struct bench_config *cfg)
 {
-	(void)impl;
 	struct wfcq_queue *q = aligned_alloc(GRAIN_CACHELINE, sizeof(*q));
+	unsigned per = 1;
+
+	(void)impl;
 	if (q == NULL)
 		return -ENOMEM;
 	cds_wfcq_init(&q->head, &q->tail);
 	q->locked = cfg->consumers > 1;
-	q->producers = cfg->producers;
+	q->producers = 0; /* pools made so far, for wfcq_destroy() */
 	q->pools = aligned_alloc(GRAIN_CACHELINE,
 				 cfg->producers * sizeof(struct wfcq_pool));
-	if (q->pools == NULL) {
-		q->producers = 0;
-		wfcq_destroy(q);
-		return -ENOMEM;
-	}
-	unsigned per = 1;
 	while (per * 2 <= BENCH_CAPACITY / cfg->producers)
 		per *= 2;
-	for (unsigned p = 0; p < cfg->producers; p++) {
+	for (unsigned p = 0; q->pools != NULL && p < cfg->producers; p++) {
 		struct wfcq_pool *pool = &q->pools[p];
 
 		pool->next = 0;
 		pool->mask = per - 1;
 		pool->items = malloc(per * sizeof(struct wfcq_item));
-		if (pool->items == NULL) {
-			q->producers = p;
-			wfcq_destroy(q);
-			return -ENOMEM;
-		}
+		if (pool->items == NULL)
+			break;
+		q->producers++;
 		for (unsigned i = 0; i < per; i++)
 			atomic_init(&pool->items[i].free, true);
+	}
+	if (q->pools == NULL || q->producers < cfg->producers) {
+		wfcq_destroy(q);
+		return -ENOMEM;
 	}
 	*queuep = q;
 	return 0;
 }
 
-static unsigned wfcq_put(void *queue, void *local, void *const *objs,
-			 unsigned n)
+/* A thread's local state: a producer's node pool. */
+static GRAIN_ALWAYS_INLINE void *wfcq_local(struct bench_thread *t,
+					    unsigned char *buf)
 {
-	struct wfcq_queue *q = queue;
+	struct wfcq_queue *q = t->h->queue;
+
+	(void)buf;
+	return t->producer ? &q->pools[t->index] : NULL;
+}
+
+static GRAIN_ALWAYS_INLINE unsigned wfcq_put(void *q, void *local,
+					     void *const *objs, unsigned n)
+{
+	struct wfcq_queue *wq = q;
 	struct wfcq_pool *pool = local;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -119,23 +119,23 @@ static unsigned wfcq_put(void *queue, void *local, void *const *objs,
 		atomic_store_explicit(&it->free, false, memory_order_relaxed);
 		it->token = objs[i];
 		cds_wfcq_node_init(&it->node);
-		(void)cds_wfcq_enqueue(&q->head, &q->tail, &it->node);
+		(void)cds_wfcq_enqueue(&wq->head, &wq->tail, &it->node);
 		pool->next++;
 	}
 	return n;
 }
 
-static unsigned wfcq_get(void *queue, void *local, void **objs, unsigned n)
+static unsigned wfcq_get(void *q, void *local, void **objs, unsigned n)
 {
-	struct wfcq_queue *q = queue;
+	struct wfcq_queue *wq = q;
 	unsigned i = 0;
 
 	(void)local;
-	if (q->locked)
-		cds_wfcq_dequeue_lock(&q->head, &q->tail);
+	if (wq->locked)
+		cds_wfcq_dequeue_lock(&wq->head, &wq->tail);
 	for (; i < n; i++) {
 		struct cds_wfcq_node *node =
-			__cds_wfcq_dequeue_blocking(&q->head, &q->tail);
+			__cds_wfcq_dequeue_blocking(&wq->head, &wq->tail);
 		if (node == NULL)
 			break;
 		struct wfcq_item *it =
@@ -145,28 +145,11 @@ static unsigned wfcq_get(void *queue, void *local, void **objs, unsigned n)
 		 * the node. */
 		atomic_store_explicit(&it->free, true, memory_order_release);
 	}
-	if (q->locked)
-		cds_wfcq_dequeue_unlock(&q->head, &q->tail);
+	if (wq->locked)
+		cds_wfcq_dequeue_unlock(&wq->head, &wq->tail);
 	return i;
 }
 
-static void *wfcq_producer(void *arg)
-{
-	struct bench_thread *t = arg;
-	struct wfcq_queue *q = t->h->queue;
-
-	bench_produce(t, &q->pools[t->index], wfcq_put);
-	return NULL;
-}
-
-BENCH_THREAD_FN(wfcq_consumer, bench_consume, NULL, wfcq_get)
-
-const struct bench_adapter bench_adapter_wfcq = {
-	.create = wfcq_create,
-	.destroy = wfcq_destroy,
-	.producer = { [BENCH_SINGLE] = wfcq_producer,
-		      [BENCH_BULK] = wfcq_producer },
-	.consumer = { [BENCH_SINGLE] = wfcq_consumer,
-		      [BENCH_BULK] = wfcq_consumer },
-	.drain = wfcq_get,
-};
+BENCH_ADAPTER(bench_adapter_wfcq, wfcq_create, wfcq_destroy, wfcq_local,
+	      wfcq_get, wfcq_put, wfcq_put, NULL, wfcq_get, wfcq_get, NULL,
+	      NULL)

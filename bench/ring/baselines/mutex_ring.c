@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mutex_ring.c - the one-mutex baseline ring.
+ * mutex_ring.c - the one-mutex baseline ring (baselines.h).
  *
  * Design: head and tail are free-running unsigned counters (tail - head is
  * the fill level, correct across wrap-around), the slot of a position is
@@ -8,7 +8,7 @@
  * PTHREAD_MUTEX_DEFAULT mutex; the counters and the lock share a cache
  * line on purpose: every operation touches all of them anyway.
  */
-#include "mutex_ring.h"
+#include "baselines.h"
 
 #include <errno.h>
 #include <pthread.h>

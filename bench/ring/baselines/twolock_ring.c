@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * twolock_ring.c - the two-lock baseline ring (ptr_ring style).
+ * twolock_ring.c - the two-lock baseline ring, ptr_ring style (baselines.h).
  *
  * Design. Slots are _Atomic(void *); NULL marks a free slot. Indices run
  * from 0 to capacity - 1 and wrap by comparison (no power-of-two
@@ -19,7 +19,7 @@
  * Reference: Linux include/linux/ptr_ring.h (produce, consume_batched,
  * and the batched, reverse-order zeroing in its discard path).
  */
-#include "twolock_ring.h"
+#include "baselines.h"
 
 #include <grain/lock.h>
 
@@ -50,17 +50,14 @@ int bench_twolock_ring_create(struct bench_twolock_ring **ringp,
 {
 	if (ringp == NULL || capacity < 2)
 		return -EINVAL;
-	size_t size =
-		(sizeof(struct bench_twolock_ring) + GRAIN_CACHELINE - 1) &
-		~(size_t)(GRAIN_CACHELINE - 1);
-	struct bench_twolock_ring *r = aligned_alloc(GRAIN_CACHELINE, size);
-	if (r == NULL)
-		return -ENOMEM;
+	/* Its alignas members make sizeof a multiple of the line. */
+	struct bench_twolock_ring *r =
+		aligned_alloc(GRAIN_CACHELINE, sizeof(*r));
 	size_t qsize =
 		((size_t)capacity * sizeof(void *) + GRAIN_CACHELINE - 1) &
 		~(size_t)(GRAIN_CACHELINE - 1);
-	r->queue = aligned_alloc(GRAIN_CACHELINE, qsize);
-	if (r->queue == NULL) {
+	if (r == NULL ||
+	    (r->queue = aligned_alloc(GRAIN_CACHELINE, qsize)) == NULL) {
 		free(r);
 		return -ENOMEM;
 	}
@@ -68,9 +65,7 @@ int bench_twolock_ring_create(struct bench_twolock_ring **ringp,
 		atomic_init(&r->queue[i], NULL);
 	grain_spin_init(&r->producer_lock);
 	grain_spin_init(&r->consumer_lock);
-	r->producer = 0;
-	r->consumer_head = 0;
-	r->consumer_tail = 0;
+	r->producer = r->consumer_head = r->consumer_tail = 0;
 	r->size = capacity;
 	if (zero_batch == 0)
 		zero_batch = TWOLOCK_DEFAULT_ZERO_BATCH;
