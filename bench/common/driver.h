@@ -153,9 +153,9 @@ bool RunOk(benchmark::State &state, const std::string &name, const char *call,
 
 /* The regimes of the round trip, as bands of nanoseconds. The two vCPUs
  * of the machine these figures come from move between three of them
- * (bench/NOTES.md): 27-71 ns (hyperthreads of one core), about 120 ns
- * (runs of 105-240 ns) and 300-500 ns (separate cores), each with its own
- * winners. The bounds lie in the gaps between them: 100 ns, and 250 ns
+ * (doc/benchmark-notes.md): 27-71 ns (hyperthreads of one core), about
+ * 120 ns (runs of 105-240 ns) and 300-500 ns (separate cores), each with
+ * its own winners. The bounds lie in the gaps between them: 100 ns, and 250 ns
  * rather than the 150 ns once used, which split the middle one's runs. */
 enum Regime { kCheap, kMiddle, kDear, kRegimes };
 const double kRegimeFloorNs[kRegimes] = { 0, 100, 250 };
