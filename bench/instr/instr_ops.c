@@ -1,38 +1,24 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * instr_ops.c - single-threaded operations of grain's blocks and of what
- * they are measured against, one kind per run, each through the adapter
- * the timed benchmark uses (instr.h), for bench/instructions.sh to count
- * the instructions inside instr_measure() under valgrind's callgrind.
+ * they are measured against, one kind per run, for bench/instructions.sh to
+ * count the instructions inside instr_measure() under callgrind.
  *
- * Usage: instr_ops --list       the kinds, one per line, tab-separated:
- *                               kind, family, implementation, operation,
- *                               what one operation is
- *        instr_ops KIND [OPS]   set KIND up, run OPS operations in
- *                               instr_measure(), check them, print
- *                               "KIND ops=OPS"
+ * Usage: instr_ops --list       the kinds, tab-separated: kind, family,
+ *                               implementation, operation, what one is
+ *        instr_ops KIND [OPS]   set KIND up, run OPS operations (default
+ *                               65536, rounded up to 32) in instr_measure(),
+ *                               check them, print "KIND ops=OPS"
  *        instr_ops --all [OPS]  every kind in turn (a smoke test)
- * OPS defaults to 65536 and is rounded up to a multiple of 32.
  *
- * What one operation is:
- *   ring  a pair: one enqueue and one dequeue of one token, in rounds of
- *         32 enqueues then 32 dequeues (single), or one bulk enqueue and
- *         one burst dequeue of 32 (bulk32), in a queue of 1024 slots.
- *   htab  one insert of an absent key, lookup of a present key or remove
- *         of a present key, in a table of at most OPS entries made as for
- *         the timed mixed workloads (grain's with its LRU, byte accounting,
- *         a high watermark and a TTL on, neither reached). Each insert
- *         mallocs its node and each remove frees it (the RCU table's by
- *         call_rcu, counted up to its hand-off), as in the timed runs.
- *         churn: one insert of a fresh key into a table made as for the
- *         timed churn runs, filled to their limit and churned once through
- *         (not counted), so that it evicts one entry stamped by churn.
- *   prio  an item: one enqueue by priority (the benchmark's stream: 75%
- *         priority 0, 12.5% 2, 12.5% 6, three bands by pfifo_fast's map)
- *         and its dequeue, in rounds of 32 enqueues then 32 single
- *         dequeues (single) or one burst dequeue of 32 (burst32).
- * The figures include the driving loop's few instructions (a counter, a
- * sum), the same for every implementation of a family.
+ * Each kind's queue or table is made by the timed benchmark's adapter, as
+ * for its runs: queues of 1024 slots; tables as for the mixed workloads
+ * (grain's with its LRU, byte accounting, a high watermark and a TTL on,
+ * neither reached), filled with the keys that lookups and removes find,
+ * or for churn, filled to the churn limit and churned once through (not
+ * counted) so that each insert evicts one entry that churn stamped; prio
+ * items of the benchmark's stream (75% priority 0, 12.5% 2, 12.5% 6: three
+ * bands by pfifo_fast's map). instr.h says what the loops do.
  */
 #include "instr.h"
 
@@ -70,64 +56,54 @@ struct instr_kind {
 	instr_run_fn run;
 };
 
-/* A queue's two kinds (ring: single and bulk32; prio: single and burst32),
- * a table's insert, lookup and remove: PREFIX_single, ... are the runs. */
+/* The kinds of one implementation: a ring's single and bulk32, a table's
+ * insert, lookup and remove (and churn), a prio queue's single and burst32,
+ * each through the family's adapter A, enum value ID and runs RUN_OP. */
 #define KIND(f, impl, a, id, op, run)    \
 	{                                \
 		f, impl, op, &a, id, run \
 	}
-#define RING2(impl, a, id, p)                                    \
-	KIND(INSTR_RING, impl, a, id, INSTR_SINGLE, p##_single), \
-		KIND(INSTR_RING, impl, a, id, INSTR_BULK32, p##_bulk32)
-#define PRIO2(impl, a, id, p)                                    \
-	KIND(INSTR_PRIO, impl, a, id, INSTR_SINGLE, p##_single), \
-		KIND(INSTR_PRIO, impl, a, id, INSTR_BURST32, p##_burst32)
-#define HTAB3(impl, a, id, p)                                            \
-	KIND(INSTR_HTAB, impl, a, id, INSTR_INSERT, p##_insert),         \
-		KIND(INSTR_HTAB, impl, a, id, INSTR_LOOKUP, p##_lookup), \
-		KIND(INSTR_HTAB, impl, a, id, INSTR_REMOVE, p##_remove)
+#define RING(impl, a, id, run, OP, op)                                    \
+	KIND(INSTR_RING, impl, bench_adapter_##a, BENCH_##id, INSTR_##OP, \
+	     instr_ring_##run##_##op)
+#define HTAB(impl, a, id, run, OP, op)                                  \
+	KIND(INSTR_HTAB, impl, bench_htab_adapter_##a, BENCH_HTAB_##id, \
+	     INSTR_##OP, instr_htab_##run##_##op)
+#define PRIO(impl, a, id, run, OP, op)                                  \
+	KIND(INSTR_PRIO, impl, prio_adapter_##a, PRIO_##id, INSTR_##OP, \
+	     instr_prio_##run##_##op)
+#define RING2(...) \
+	RING(__VA_ARGS__, SINGLE, single), RING(__VA_ARGS__, BULK32, bulk32)
+#define HTAB3(...)                                                            \
+	HTAB(__VA_ARGS__, INSERT, insert), HTAB(__VA_ARGS__, LOOKUP, lookup), \
+		HTAB(__VA_ARGS__, REMOVE, remove)
+#define PRIO2(...) \
+	PRIO(__VA_ARGS__, SINGLE, single), PRIO(__VA_ARGS__, BURST32, burst32)
 
 static const struct instr_kind kinds[] = {
-	RING2("grain MPMC", bench_adapter_grain, BENCH_GRAIN_MPMC,
-	      instr_ring_grain),
-	RING2("grain MPSC", bench_adapter_grain, BENCH_GRAIN_MPSC,
-	      instr_ring_grain),
-	RING2("grain SPMC", bench_adapter_grain, BENCH_GRAIN_SPMC,
-	      instr_ring_grain),
-	RING2("grain SPSC", bench_adapter_grain, BENCH_GRAIN_SPSC,
-	      instr_ring_grain),
-	RING2("mutex", bench_adapter_mutex, BENCH_MUTEX, instr_ring_mutex),
-	RING2("twolock", bench_adapter_twolock, BENCH_TWOLOCK,
-	      instr_ring_twolock),
+	RING2("grain MPMC", grain, GRAIN_MPMC, grain),
+	RING2("grain MPSC", grain, GRAIN_MPSC, grain),
+	RING2("grain SPMC", grain, GRAIN_SPMC, grain),
+	RING2("grain SPSC", grain, GRAIN_SPSC, grain),
+	RING2("mutex", mutex, MUTEX, mutex),
+	RING2("twolock", twolock, TWOLOCK, twolock),
 #ifdef GRAIN_BENCH_HAVE_CK
-	/* ck_ring has no batch calls (its adapter loops single ones). */
-	KIND(INSTR_RING, "ck_ring", bench_adapter_ck, BENCH_CK, INSTR_SINGLE,
-	     instr_ring_ck_single),
+	RING("ck_ring", ck, CK, ck, SINGLE, single), /* no batch calls */
 #endif
 #ifdef GRAIN_BENCH_HAVE_DPDK
-	RING2("rte_ring", bench_adapter_rte, BENCH_RTE, instr_ring_rte),
+	RING2("rte_ring", rte, RTE, rte),
 #endif
-	HTAB3("grain/1", bench_htab_adapter_grain, BENCH_HTAB_GRAIN_1,
-	      instr_htab_grain),
-	HTAB3("grain/256", bench_htab_adapter_grain, BENCH_HTAB_GRAIN_256,
-	      instr_htab_grain),
-	HTAB3("grain-rcu/256", bench_htab_adapter_grain_rcu,
-	      BENCH_HTAB_GRAIN_RCU, instr_htab_grain_rcu),
-	HTAB3("mutex", bench_htab_adapter_mutex, BENCH_HTAB_MUTEX,
-	      instr_htab_mutex),
-	KIND(INSTR_HTAB, "grain/256", bench_htab_adapter_grain,
-	     BENCH_HTAB_GRAIN_256, INSTR_CHURN, instr_htab_grain_churn),
-	KIND(INSTR_HTAB, "mutex", bench_htab_adapter_mutex, BENCH_HTAB_MUTEX,
-	     INSTR_CHURN, instr_htab_mutex_churn),
-	HTAB3("striped", bench_htab_adapter_striped, BENCH_HTAB_STRIPED,
-	      instr_htab_striped),
-	PRIO2("grain_prio", prio_adapter_grain, PRIO_GRAIN, instr_prio_grain),
-	PRIO2("grain_prio_bits", prio_adapter_grain, PRIO_GRAIN_BITS,
-	      instr_prio_grain),
-	PRIO2("pfifo_spin", prio_adapter_pfifo, PRIO_BASE_SPIN,
-	      instr_prio_pfifo),
-	PRIO2("pfifo_mutex", prio_adapter_pfifo, PRIO_BASE_MUTEX,
-	      instr_prio_pfifo),
+	HTAB3("grain/1", grain, GRAIN_1, grain),
+	HTAB3("grain/256", grain, GRAIN_256, grain),
+	HTAB3("grain-rcu/256", grain_rcu, GRAIN_RCU, grain_rcu),
+	HTAB3("mutex", mutex, MUTEX, mutex),
+	HTAB("grain/256", grain, GRAIN_256, grain, CHURN, churn),
+	HTAB("mutex", mutex, MUTEX, mutex, CHURN, churn),
+	HTAB3("striped", striped, STRIPED, striped),
+	PRIO2("grain_prio", grain, GRAIN, grain),
+	PRIO2("grain_prio_bits", grain, GRAIN_BITS, grain),
+	PRIO2("pfifo_spin", pfifo, BASE_SPIN, pfifo),
+	PRIO2("pfifo_mutex", pfifo, BASE_MUTEX, pfifo),
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
