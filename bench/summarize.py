@@ -5,28 +5,21 @@ and the reader of bench/run's Google Benchmark JSON that plot.py shares.
 
 Usage: bench/summarize.py DIR [NAME...]
 
-For each DIR/NAME.json (every NAME.json in DIR when no NAME is given)
-writes DIR/NAME.summary.json:
-
-  machine    host, CPUs, caches, load average before the run, date, ...
-             from the JSON's context
-  kernel     as NAME.md's "Machine:" line names it, else this uname
-  compiler   the C and C++ compilers and build type NAME.md states
-  git        the checkout's revision now and whether it has changes,
-             beside the revision NAME.md recorded at run time
-  ratios     for every configuration (a case's name less its
-             implementation), grain's median / each other
-             implementation's, "GRAIN / OTHER @ CONFIG", with both medians
-             and coefficients of variation, the threads, whether they
-             oversubscribe the machine, and each side's median round trip
-             (rtt_ns), share of dear-regime runs and regime (the counter
-             regime of its runs: cheap, middle, dear, or mixed), and the
-             pair's (the sides' if they agree, else mixed)
-  overview   per pair of implementations, the geometric mean, minimum and
-             maximum of its ratios, over all configurations and over those
-             that do not oversubscribe
-
-A ratio above 1 means grain is faster. Python 3 standard library only.
+For each DIR/NAME.json (every one in DIR without NAMEs) writes
+DIR/NAME.summary.json: the machine (from the JSON's context), the kernel,
+compilers and build type NAME.md states, the checkout's revision now and
+NAME.md's at run time, and:
+  ratios    for every configuration (a case's name less its
+            implementation), grain's median / each other implementation's
+            ("GRAIN / OTHER @ CONFIG"; above 1: grain is faster), with both
+            medians and coefficients of variation, the threads, whether
+            they oversubscribe the machine, and each side's median round
+            trip (rtt_ns), share of dear-regime runs and regime (cheap,
+            middle, dear, or mixed where its runs differ), and the pair's
+  overview  per pair of implementations, the geometric mean, minimum and
+            maximum of its ratios, over all configurations and over those
+            that do not oversubscribe
+Python 3 standard library only.
 """
 
 import json
