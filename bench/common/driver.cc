@@ -91,6 +91,15 @@ std::string LoadAverage()
 	return a + " " + b + " " + c;
 }
 
+// CPU time of the whole machine (/proc/stat) and of this process, to tell
+// how much of the machine other processes took during the run.
+struct CpuSample {
+	double busy_s = NAN;  // all CPUs, every non-idle state
+	double total_s = NAN; // all CPUs
+	double steal_s = NAN; // taken by the hypervisor
+	double self_s = NAN;  // this process, user + system
+};
+
 CpuSample SampleCpu()
 {
 	CpuSample c;
@@ -165,6 +174,7 @@ unsigned g_duration_ms;
 int g_reps;
 bool g_failed = false;
 const char *g_rate = "";
+CpuSample g_cpu_before, g_cpu_after; // around the runs
 
 // The regimes of the round trip, as bands of nanoseconds. The two vCPUs of
 // the machine these figures come from move between three of them
@@ -437,9 +447,9 @@ int Main(int argc, char **argv, const Driver &d)
 			     : 0;
 	}
 	if (rc == 0) {
-		run.cpu_before = SampleCpu();
+		g_cpu_before = SampleCpu();
 		benchmark::RunSpecifiedBenchmarks();
-		run.cpu_after = SampleCpu();
+		g_cpu_after = SampleCpu();
 		benchmark::Shutdown();
 		for (const auto &kv : g_marks)
 			for (const Mark &m : kv.second) {
@@ -464,11 +474,6 @@ int Main(int argc, char **argv, const Driver &d)
 } // namespace
 
 // --- what the drivers call ----------------------------------------------------
-
-const Options &Opts()
-{
-	return g_opt;
-}
 
 unsigned DurationMs()
 {
@@ -661,7 +666,7 @@ void LoadLines(std::ostringstream &o, const RunInfo &run)
 {
 	o << "- Load average (1, 5, 15 min) before the run: " << run.load_before
 	  << "; after: " << LoadAverage() << "\n";
-	o << "- During the run: " << OtherLoad(run.cpu_before, run.cpu_after)
+	o << "- During the run: " << OtherLoad(g_cpu_before, g_cpu_after)
 	  << "\n";
 	int all = std::accumulate(g_count, g_count + kRegimes, 0);
 	o << "- Regime: the round trip was measured before each of the " << all

@@ -59,23 +59,13 @@ struct Options {
 	std::string threads;	  /* --threads, empty if not given */
 };
 
-/* CPU time of the whole machine (/proc/stat) and of this process, to tell
- * how much of the machine other processes took during the run. */
-struct CpuSample {
-	double busy_s = NAN;  /* all CPUs, every non-idle state */
-	double total_s = NAN; /* all CPUs */
-	double steal_s = NAN; /* taken by the hypervisor */
-	double self_s = NAN;  /* this process, user + system */
-};
-
-/* What main() measured around the run, for the summary. */
+/* What main() measured before the run, for the summary. */
 struct RunInfo {
 	std::string command;
 	int reps;
 	unsigned duration_ms;
 	std::string load_before;
 	double pingpong_before; /* NAN unless the driver asked for it */
-	CpuSample cpu_before, cpu_after;
 };
 
 /* One of a driver's own flags: --NAME sets *set, --NAME=TEXT or --NAME TEXT
@@ -123,9 +113,8 @@ struct Driver {
  * reports. */
 Driver ThisDriver();
 
-/* The options main() parsed (valid from setup on), the length of one run in
- * ms and the repetitions per case after them. */
-const Options &Opts();
+/* The length of one run in ms and the repetitions per case, after the
+ * flags. */
 unsigned DurationMs();
 int Reps();
 
