@@ -1,39 +1,25 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""summarize.py - one machine-readable summary beside each benchmark result.
+"""summarize.py - a machine-readable summary beside each benchmark result,
+and the reader of bench/run's Google Benchmark JSON that plot.py shares.
 
 Usage: bench/summarize.py DIR [NAME...]
 
-For each DIR/NAME.json (Google Benchmark JSON from bench/run; every
-NAME.json in DIR when no NAME is given) writes DIR/NAME.summary.json:
-
-  machine    from the JSON's context: host, num_cpus, mhz_per_cpu, caches,
-             load average before the run, the Google Benchmark library's
-             build type, date, executable
-  kernel     the kernel the run names in NAME.md ("Machine:" line), else
-             this machine's uname
-  compiler   C and C++ compilers and the build type, as NAME.md states
-             them (null where it does not)
-  git        the revision of the checkout now (git rev-parse --short HEAD)
-             and whether it has uncommitted changes, beside the revision
-             NAME.md recorded at run time
-  ratios     for every configuration (everything in a benchmark's name but
-             the implementation), grain's median divided by each other
-             implementation's median, one entry per pair, named
-             "GRAIN / OTHER @ CONFIG"; with the two medians, their
-             coefficients of variation, the thread count and whether the
-             configuration oversubscribes the machine; and each side's
-             median cache-line round trip before its runs (rtt_ns), the
-             share of its runs in the dear regime (dear_share), its regime
-             (the counter regime of every run: "cheap", "middle" or
-             "dear", "mixed" where its runs differ) and the pair's (the
-             sides' if they agree, else "mixed"), so that a reader can
-             split the ratios by regime or drop the mixed ones
-  overview   per pair of implementations, the geometric mean, minimum and
-             maximum of those ratios, over all configurations and over
-             those that do not oversubscribe
-
-Ratios above 1 mean grain is faster. Python 3 standard library only.
+For each DIR/NAME.json (every one in DIR without NAMEs) writes
+DIR/NAME.summary.json: the machine (from the JSON's context), the kernel,
+compilers and build type NAME.md states, the checkout's revision now and
+NAME.md's at run time, and:
+  ratios    for every configuration (a case's name less its
+            implementation), grain's median / each other implementation's
+            ("GRAIN / OTHER @ CONFIG"; above 1: grain is faster), with both
+            medians and coefficients of variation, the threads, whether
+            they oversubscribe the machine, and each side's median round
+            trip (rtt_ns), share of dear-regime runs and regime (cheap,
+            middle, dear, or mixed where its runs differ), and the pair's
+  overview  per pair of implementations, the geometric mean, minimum and
+            maximum of its ratios, over all configurations and over those
+            that do not oversubscribe
+Python 3 standard library only.
 """
 
 import json
@@ -41,64 +27,88 @@ import math
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 
-from benchjson import Doc, threads_of
 
-# Per family: the throughput counter, and how to split a benchmark name
-# (its parts before "iterations:") into (implementation, configuration).
-# An implementation is "grain" (ours) or another one.
+def case_parts(name):
+    """('ring', 'MPMC', 'grain', '1P1C', 'single') of 'ring/MPMC/grain/1P1C/single/
+    iterations:1/repeats:5/manual_time_median': the parts before the first 'key:value'
+    or '*_time' one."""
+    out = []
+    for p in name.split("/"):
+        if ":" in p or re.match(r"(manual|real|process)_time", p):
+            break
+        out.append(p)
+    return tuple(out)
 
 
-def split_ring(p):
-    # ring/MODE/IMPL/PxC/BATCH[/PLACE/CONSUMER]
-    if len(p) < 5:
+def threads_of(part):
+    """The threads a name's part counts ('2P2C' 4, '8t' 8, '4W' 4), or None."""
+    m = re.fullmatch(r"(\d+)P(\d+)C|(\d+)[tW]", part)
+    if m is None:
         return None
-    # The element rings (grain_elem*, rte_elem*: 1P1C burst32 only) have a
-    # table of their own in the driver's summary; they are not pointer
-    # queues to hold grain_ring against.
-    if "_elem" in p[2]:
+    return int(m[3]) if m[3] else int(m[1]) + int(m[2])
+
+
+def threads_in(config):
+    return next((t for t in map(threads_of, config.values()) if t is not None), None)
+
+
+class Doc:
+    """One JSON file: its context, {aggregate: {case: entry}} (median, mean,
+    cv, min, max...) and {case: [entries of runs that went well]}, a case
+    being the tuple of case_parts(). The drivers report runs only where they
+    have no aggregates (one repetition)."""
+
+    def __init__(self, path):
+        with open(path) as f:
+            doc = json.load(f)
+        self.context = doc.get("context", {})
+        self.benchmarks = doc.get("benchmarks", [])
+        self.aggregates, self.runs = {}, {}
+        for b in self.benchmarks:
+            key = case_parts(b["name"])
+            if b.get("run_type") == "aggregate":
+                self.aggregates.setdefault(b.get("aggregate_name"), {})[key] = b
+            elif not b.get("error_occurred"):
+                self.runs.setdefault(key, []).append(b)
+
+    def keys(self):
+        return set(self.aggregates.get("median", {})) | set(self.runs)
+
+    def stat(self, key, counter, name="median"):
+        """`counter`'s aggregate `name` (median, mean, cv, min or max) in case
+        `key`, from the driver's aggregates or else its runs; None if neither."""
+        b = self.aggregates.get(name, {}).get(key)
+        if b is not None and counter in b:
+            return b[counter]
+        vs = [r[counter] for r in self.runs.get(key, []) if counter in r]
+        how = {"median": statistics.median, "mean": statistics.mean, "min": min, "max": max}
+        return how[name](vs) if vs and name in how else None
+
+
+# Per family: the rate counter and how a case's name parts split into
+# (implementation, configuration, whether it is ours), or None to skip it.
+def split_ring(p):  # ring/MODE/IMPL/PxC/BATCH[/PLACE/CONSUMER]
+    if len(p) < 5 or "_elem" in p[2]:  # the element rings: the summary's own table
         return None
-    impl = f"grain {p[1]}" if p[2] == "grain" else p[2]
-    config = {"threads": p[3], "batch": p[4]}
-    if len(p) >= 7:
-        config["placement"] = p[5]
-        config["consumer"] = p[6]
-    return impl, config, p[2] == "grain"
-
-
-def split_prio(p):
-    # prio/PLACEMENT/IMPL/DEQ/NP1C
-    if len(p) < 5:
-        return None
-    return (p[2], {"placement": p[1], "dequeue": p[3], "threads": p[4]},
-            p[2].startswith("grain"))
-
-
-def split_htab(p):
-    # htab/WORKLOAD/Nt/IMPL[/STRIPES]
-    if len(p) < 4:
-        return None
-    impl = "/".join(p[3:])
-    return (impl, {"workload": p[1], "threads": p[2]},
-            impl.startswith("grain"))
-
-
-def split_reasm(p):
-    # reasm/WORKLOAD/LOCK/NW: both sides are grain_htab inside the engine;
-    # the striped table is "ours" against its own one-lock configuration.
-    if len(p) < 4:
-        return None
-    return (p[2], {"workload": p[1], "threads": p[3]},
-            p[2].startswith("stripes"))
+    config = dict(zip(("threads", "batch", "placement", "consumer"),
+                      p[3:7] if len(p) >= 7 else p[3:5]))
+    return (f"grain {p[1]}" if p[2] == "grain" else p[2]), config, p[2] == "grain"
 
 
 FAMILIES = {
     "ring": ("pairs_per_sec", split_ring),
-    "prio": ("items_per_sec", split_prio),
-    "htab": ("ops_per_sec", split_htab),
-    "reasm": ("dgrams_per_sec", split_reasm),
+    "prio": ("items_per_sec", lambda p: None if len(p) < 5 else (  # prio/PLACE/IMPL/DEQ/NP1C
+        p[2], {"placement": p[1], "dequeue": p[3], "threads": p[4]}, p[2].startswith("grain"))),
+    "htab": ("ops_per_sec", lambda p: None if len(p) < 4 else (  # htab/LOAD/Nt/IMPL[/STRIPES]
+        "/".join(p[3:]), {"workload": p[1], "threads": p[2]}, p[3].startswith("grain"))),
+    # reasm/LOAD/LOCK/NW: both sides are grain_htab in the engine; the
+    # striped table is "ours" against its one-lock configuration.
+    "reasm": ("dgrams_per_sec", lambda p: None if len(p) < 4 else (
+        p[2], {"workload": p[1], "threads": p[3]}, p[2].startswith("stripes"))),
 }
 
 # What each other implementation is, for the reader of a ratio.
@@ -119,24 +129,13 @@ KIND = {
     "cds_lfht": "anchor: liburcu cds_lfht",
     "ck_ht": "anchor: ConcurrencyKit ck_ht",
     "global": "the same engine with one global lock (1 stripe)",
-    "librte_ip_frag": ("anchor: DPDK librte_ip_frag, one thread, datagram "
-                       "made contiguous"),
+    "librte_ip_frag": "anchor: DPDK librte_ip_frag, one thread, datagram made contiguous",
 }
-
-# The counter regime's values (bench/common/driver.h).
-REGIMES = ("cheap", "middle", "dear")
+REGIMES = ("cheap", "middle", "dear")  # the counter regime's values
 
 
-def threads_in(config):
-    for v in config.values():
-        t = threads_of(v)
-        if t is not None:
-            return t
-    return None
-
-
-def config_label(config):
-    return " ".join(config.values())
+def rnd(x, n=4):
+    return None if x is None else float(f"{x:.{n}g}")
 
 
 def geomean(xs):
@@ -144,60 +143,84 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def rnd(x, n=4):
-    return None if x is None else float(f"{x:.{n}g}")
-
-
-# --- NAME.md ----------------------------------------------------------------
-
 def md_facts(path):
-    """Kernel, compilers, build type and revision as NAME.md states them."""
-    facts = {"kernel": None, "c": None, "cxx": None, "build_type": None,
-             "revision": None, "cpu": None}
+    """CPU, kernel, compilers, build type and revision as NAME.md states them
+    ("- Machine: 2 online CPUs, AMD EPYC (L1 ...), Linux 6.1.0 x86_64")."""
+    facts = dict.fromkeys(("kernel", "c", "cxx", "build_type", "revision", "cpu"))
     try:
         with open(path) as f:
             text = f.read()
     except OSError:
         return facts
-    m = re.search(r"^- Machine: (.*)$", text, re.M)
-    if m:
-        # "2 online CPUs, AMD EPYC (L1 ...), Linux 6.1.0 x86_64"
-        parts = [s.strip() for s in re.split(r",\s+(?![^()]*\))", m[1])]
-        for s in parts:
-            if re.match(r"^(Linux|Darwin|FreeBSD)\b", s):
-                facts["kernel"] = s
-            elif not re.search(r"online CPUs?", s):
-                facts["cpu"] = facts["cpu"] or s
-    m = re.search(r"^- Compilers?: (.*)$", text, re.M)
-    if m:
-        line = m[1]
-        c = re.search(r"\bC (.+?)(?:,|;|$)", line)
-        cxx = re.search(r"\bC\+\+ (.+?)(?:,|;|$)", line)
-        bt = re.search(r"build type (\S+)", line)
-        facts["c"] = c[1].strip() if c else None
-        facts["cxx"] = cxx[1].strip() if cxx else None
-        facts["build_type"] = bt[1].rstrip(".;,") if bt else None
-    m = re.search(r"^- Source revision: (.*)$", text, re.M)
-    if m:
-        facts["revision"] = m[1].strip()
+
+    def find(rx, where):
+        m = re.search(rx, where or "", re.M)
+        return m[1].strip().rstrip(".;,") if m else None
+
+    for s in re.split(r",\s+(?![^()]*\))", find(r"^- Machine: (.*)$", text) or ""):
+        if re.match(r"(Linux|Darwin|FreeBSD)\b", s):
+            facts["kernel"] = s
+        elif s and not re.search(r"online CPUs?", s):
+            facts["cpu"] = facts["cpu"] or s
+    comp = find(r"^- Compilers?: (.*)$", text)
+    facts.update(c=find(r"\bC (.+?)(?:,|;|$)", comp), cxx=find(r"\bC\+\+ (.+?)(?:,|;|$)", comp),
+                 build_type=find(r"build type (\S+)", comp),
+                 revision=find(r"^- Source revision: (.*)$", text))
     return facts
 
 
 def git_now(cwd):
     def run(*args):
-        r = subprocess.run(["git", *args], cwd=cwd, capture_output=True,
-                           text=True)
+        r = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
         return r.stdout.strip() if r.returncode == 0 else None
     try:
-        rev = run("rev-parse", "--short", "HEAD")
-        status = run("status", "--porcelain", "--untracked-files=no")
+        rev, status = run("rev-parse", "--short", "HEAD"), run("status", "--porcelain",
+                                                                "--untracked-files=no")
     except OSError:
         return {"revision": None, "dirty": None}
-    return {"revision": rev,
-            "dirty": None if status is None else status != ""}
+    return {"revision": rev, "dirty": None if status is None else status != ""}
 
 
-# --- one file ---------------------------------------------------------------
+def side(doc, key, counter):
+    """One case as a side of a ratio: its median, cv, median round trip, share
+    of dear-regime runs and regime."""
+    lo, hi = doc.stat(key, "regime", "min"), doc.stat(key, "regime", "max")
+    return {"median": doc.stat(key, counter), "cv": doc.stat(key, counter, "cv"),
+            "rtt_ns": doc.aggregates.get("median", {}).get(key, {}).get("rtt_ns"),
+            "dear_share": doc.stat(key, "dear_regime", "mean"),
+            "regime": None if lo is None or hi is None else
+            REGIMES[int(lo)] if lo == hi else "mixed"}
+
+
+def ratio(gi, g, oi, o, config, ncpu):
+    t = threads_in(config)
+    out = {"name": f"{gi} / {oi} @ {' '.join(config.values())}", "grain": gi, "other": oi,
+           "other_kind": KIND.get(oi, "other"), "configuration": config, "threads": t,
+           "oversubscribed": t is not None and t > ncpu,
+           "ratio": rnd(g["median"] / o["median"]),
+           "grain_median": rnd(g["median"], 6), "other_median": rnd(o["median"], 6),
+           "grain_cv": rnd(g["cv"], 3), "other_cv": rnd(o["cv"], 3)}
+    if g["regime"] is not None and o["regime"] is not None:
+        for k, n in (("rtt_ns", 4), ("dear_share", 3)):
+            out[f"grain_{k}"], out[f"other_{k}"] = rnd(g[k], n), rnd(o[k], n)
+        out.update(grain_regime=g["regime"], other_regime=o["regime"],
+                   regime=g["regime"] if g["regime"] == o["regime"] else "mixed")
+    return out
+
+
+def overview(ratios):
+    def figures(rs):
+        return {"configurations": len(rs), "geomean": rnd(geomean(rs)),
+                "min": rnd(min(rs)) if rs else None, "max": rnd(max(rs)) if rs else None}
+    out = []
+    for gi, oi in sorted({(r["grain"], r["other"]) for r in ratios}):
+        sel = [r for r in ratios if r["grain"] == gi and r["other"] == oi]
+        out.append({"name": f"{gi} / {oi}", "grain": gi, "other": oi,
+                    "other_kind": KIND.get(oi, "other"), **figures([r["ratio"] for r in sel]),
+                    "not_oversubscribed": figures([r["ratio"] for r in sel
+                                                   if not r["oversubscribed"]])})
+    return out
+
 
 def summarize(dirpath, name, repo):
     path = os.path.join(dirpath, name + ".json")
@@ -205,133 +228,43 @@ def summarize(dirpath, name, repo):
     ctx = doc.context
     ncpu = int(ctx.get("num_cpus") or 0) or os.cpu_count()
     counter, split = FAMILIES.get(name, (None, None))
-    med = doc.aggregates.get("median", {})
-    mean = doc.aggregates.get("mean", {})
-    cv = doc.aggregates.get("cv", {})
-    runs = doc.runs
-    if counter is None:
-        # An unknown family: the first *_per_sec counter it reports.
-        names = sorted({k for b in doc.benchmarks for k in b
-                        if k.endswith("_per_sec")})
-        counter = names[0] if names else None
-
-    def value(key):
-        return doc.stat(key, counter)
-
-    # Group by configuration: {config tuple: {impl: (value, cv, ours)}}
-    groups, configs = {}, {}
+    if counter is None:  # an unknown family: its first *_per_sec counter
+        counter = min((k for b in doc.benchmarks for k in b if k.endswith("_per_sec")),
+                      default=None)
+    groups, configs = {}, {}  # {configuration: {implementation: (side, ours)}}
     for key in doc.keys():
-        parts = list(key)
-        if split is None or not parts or parts[0] != name:
-            continue
-        s = split(parts)
-        if s is None:
-            continue
-        impl, config, ours = s
-        v = value(key)
-        if v is None:
-            continue
-        ck = tuple(sorted(config.items()))
-        configs[ck] = config
-        c = cv.get(key, {}).get(counter)
-        # The round-trip regime of the case's runs, where recorded.
-        rtt = med.get(key, {}).get("rtt_ns")
-        dear = mean.get(key, {}).get("dear_regime")
-        if dear is None and runs.get(key):
-            ds = [r["dear_regime"] for r in runs[key] if "dear_regime" in r]
-            dear = sum(ds) / len(ds) if ds else None
-        lo, hi = doc.stat(key, "regime", "min"), doc.stat(key, "regime", "max")
-        regime = (None if lo is None or hi is None else
-                  REGIMES[int(lo)] if lo == hi else "mixed")
-        groups.setdefault(ck, {})[impl] = (v, c, ours, rtt, dear, regime)
-
+        s = split and key and key[0] == name and split(key)
+        if s and doc.stat(key, counter) is not None:
+            impl, config, ours = s
+            ck = tuple(sorted(config.items()))
+            configs[ck] = config
+            groups.setdefault(ck, {})[impl] = (side(doc, key, counter), ours)
     ratios = []
     for ck in sorted(groups, key=lambda k: (threads_in(configs[k]) or 0,
-                                            config_label(configs[k]))):
-        config, g = configs[ck], groups[ck]
-        t = threads_in(config)
-        for gi, (gv, gcv, ours, grtt, gdear, greg) in sorted(g.items()):
-            if not ours:
-                continue
-            for oi, (ov, ocv, oours, ortt, odear, oreg) in sorted(g.items()):
-                if oours or ov <= 0:
-                    continue
-                extra = {}
-                if greg is not None and oreg is not None:
-                    extra = {"grain_rtt_ns": rnd(grtt, 4),
-                             "other_rtt_ns": rnd(ortt, 4),
-                             "grain_dear_share": rnd(gdear, 3),
-                             "other_dear_share": rnd(odear, 3),
-                             "grain_regime": greg,
-                             "other_regime": oreg,
-                             "regime": greg if greg == oreg else "mixed"}
-                ratios.append({
-                    "name": f"{gi} / {oi} @ {config_label(config)}",
-                    "grain": gi,
-                    "other": oi,
-                    "other_kind": KIND.get(oi, "other"),
-                    "configuration": config,
-                    "threads": t,
-                    "oversubscribed": t is not None and t > ncpu,
-                    "ratio": rnd(gv / ov),
-                    "grain_median": rnd(gv, 6),
-                    "other_median": rnd(ov, 6),
-                    "grain_cv": rnd(gcv, 3),
-                    "other_cv": rnd(ocv, 3),
-                    **extra,
-                })
-
-    overview = []
-    pairs = sorted({(r["grain"], r["other"]) for r in ratios})
-    for gi, oi in pairs:
-        sel = [r for r in ratios if r["grain"] == gi and r["other"] == oi]
-        fit = [r["ratio"] for r in sel if not r["oversubscribed"]]
-        alls = [r["ratio"] for r in sel]
-        overview.append({
-            "name": f"{gi} / {oi}",
-            "grain": gi, "other": oi, "other_kind": KIND.get(oi, "other"),
-            "configurations": len(alls),
-            "geomean": rnd(geomean(alls)),
-            "min": rnd(min(alls)), "max": rnd(max(alls)),
-            "not_oversubscribed": {
-                "configurations": len(fit),
-                "geomean": rnd(geomean(fit)),
-                "min": rnd(min(fit)) if fit else None,
-                "max": rnd(max(fit)) if fit else None,
-            },
-        })
-
-    md = md_facts(os.path.join(dirpath, name + ".md"))
-    u = platform.uname()
+                                            " ".join(configs[k].values()))):
+        g = sorted(groups[ck].items())
+        ratios += [ratio(gi, gs, oi, os_, configs[ck], ncpu) for gi, (gs, ours) in g if ours
+                   for oi, (os_, oours) in g if not oours and os_["median"] > 0]
+    md, u = md_facts(os.path.join(dirpath, name + ".md")), platform.uname()
     out = {
-        "benchmark": name,
-        "source": os.path.basename(path),
-        "counter": counter,
-        "ratio_meaning": ("grain's median / the other's median of the "
-                          f"counter {counter}, same configuration and "
-                          "run; above 1: grain is faster"),
+        "benchmark": name, "source": os.path.basename(path), "counter": counter,
+        "ratio_meaning": (f"grain's median / the other's median of the counter {counter}, "
+                          "same configuration and run; above 1: grain is faster"),
         "machine": {
-            "host": ctx.get("host_name"),
-            "num_cpus": ctx.get("num_cpus"),
+            "host": ctx.get("host_name"), "num_cpus": ctx.get("num_cpus"),
             "mhz_per_cpu": ctx.get("mhz_per_cpu"),
-            "cpu_scaling_enabled": ctx.get("cpu_scaling_enabled"),
-            "cpu": md["cpu"],
-            "caches": ctx.get("caches"),
-            "load_avg": ctx.get("load_avg"),
+            "cpu_scaling_enabled": ctx.get("cpu_scaling_enabled"), "cpu": md["cpu"],
+            "caches": ctx.get("caches"), "load_avg": ctx.get("load_avg"),
             "benchmark_library_build_type": ctx.get("library_build_type"),
-            "date": ctx.get("date"),
-            "executable": ctx.get("executable"),
-        },
-        "kernel": ({"value": md["kernel"], "from": name + ".md"}
-                   if md["kernel"] else
+            "date": ctx.get("date"), "executable": ctx.get("executable")},
+        "kernel": ({"value": md["kernel"], "from": name + ".md"} if md["kernel"] else
                    {"value": f"{u.system} {u.release} {u.machine}",
                     "from": "uname (when summarized)"}),
-        "compiler": {"c": md["c"], "cxx": md["cxx"],
-                     "build_type": md["build_type"],
+        "compiler": {"c": md["c"], "cxx": md["cxx"], "build_type": md["build_type"],
                      "from": name + ".md" if md["c"] or md["cxx"] else None},
         "git": dict(git_now(repo), revision_at_run=md["revision"]),
         "ratios": ratios,
-        "overview": overview,
+        "overview": overview(ratios),
     }
     dst = os.path.join(dirpath, name + ".summary.json")
     with open(dst, "w") as f:
@@ -344,13 +277,9 @@ def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) >= 2 else 2
-    dirpath = argv[1]
-    names = argv[2:]
-    if not names:
-        names = sorted(f[:-5] for f in os.listdir(dirpath)
-                       if f.endswith(".json") and
-                       not f.endswith(".summary.json") and
-                       f != "instructions.json")
+    dirpath, names = argv[1], argv[2:]
+    names = names or sorted(f[:-5] for f in os.listdir(dirpath) if f.endswith(".json") and
+                            not f.endswith(".summary.json") and f != "instructions.json")
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     status = 0
     for n in names:

@@ -4,22 +4,21 @@
  * (C11 only): the start gate, the shared backoff, starting the threads
  * (pinned or not) and the timed window.
  *
- * A run of every family has the same shape: main starts the threads,
- * each counts itself in at the gate and waits; once all are in, main
- * reads the clock (t0) and opens the gate, sleeps until t0 + duration
- * (absolute clock_nanosleep, so a late wake-up does not stretch the
- * run), then raises stop. What the threads do in between, and what main
- * does after stop, is the family's.
+ * A run of every family has the same shape: main starts the threads, each
+ * counts itself in at the gate and waits; once all are in, main reads the
+ * clock (t0) and opens the gate, sleeps until t0 + duration (absolute
+ * clock_nanosleep, so a late wake-up does not stretch the run), then raises
+ * stop. What the threads do in between, and what main does after stop, is
+ * the family's.
  *
  * The gate's flags and their ordering:
  *   ready  threads count themselves in; main waits for all (relaxed: the
  *          start flag orders what matters).
  *   start  main -> threads, release/acquire (RS1 -> AS1): whatever main
- *          set up before it opened the gate (the structure under test,
- *          the thread structs) is visible to every thread.
+ *          set up before it opened the gate (the structure under test, the
+ *          thread structs) is visible to every thread.
  *   stop   main -> threads, relaxed: only a signal to stop; results pass
- *          through pthread_join() or the family's own release/acquire
- *          pairs.
+ *          through pthread_join() or the family's own release/acquire pairs.
  *   leave  main -> threads, relaxed: stop whatever comes after stop (a
  *          drain) now; only the families that have one read it.
  */
@@ -59,25 +58,25 @@ static inline void bench_gate_wait(struct bench_gate *g)
 		sched_yield();
 }
 
-/** Whether main raised stop (relaxed: a signal, no data). */
+/** Whether main raised stop, or told the threads to leave (relaxed: signals,
+ * no data). */
 static inline bool bench_gate_stopped(const struct bench_gate *g)
 {
 	return atomic_load_explicit(&g->stop, memory_order_relaxed) != 0;
 }
 
-/** Whether main told the threads to leave (relaxed: a signal). */
 static inline bool bench_gate_left(const struct bench_gate *g)
 {
 	return atomic_load_explicit(&g->leave, memory_order_relaxed) != 0;
 }
 
 /**
- * bench_backoff - the retry policy after a try that moved nothing, the
- * same for every structure: @p relax pauses while fewer than
- * @p spin_fails tries in a row failed (*@p fails counts them; the caller
- * resets it on success), sched_yield() after that, so that on an
- * oversubscribed machine a thread that waits gives its CPU to the one it
- * waits for. Thread-local; no ordering.
+ * bench_backoff - the retry policy after a try that moved nothing, the same
+ * for every structure: @p relax pauses while fewer than @p spin_fails tries
+ * in a row failed (*@p fails counts them; the caller resets it on success),
+ * sched_yield() after that, so that on an oversubscribed machine a thread
+ * that waits gives its CPU to the one it waits for. Thread-local; no
+ * ordering.
  */
 static GRAIN_ALWAYS_INLINE void
 bench_backoff(unsigned *fails, unsigned spin_fails, unsigned relax)
@@ -99,9 +98,9 @@ struct bench_spawn {
 };
 
 /**
- * bench_spawn_all - start threads 0 .. @p n - 1, as @p who describes
- * each, into @p tid, pinned to their CPUs if @p pin. Stops at the first
- * that fails to start. Main thread only.
+ * bench_spawn_all - start threads 0 .. @p n - 1, as @p who describes each,
+ * into @p tid, pinned to their CPUs if @p pin. Stops at the first that fails
+ * to start. Main thread only.
  * @return 0, or the negative errno of the thread that did not start;
  *         *@p started is how many did.
  */
@@ -113,26 +112,25 @@ int bench_spawn_all(pthread_t *tid, unsigned n, bool pin,
 void bench_gate_open(struct bench_gate *g, unsigned n);
 
 /**
- * bench_gate_timed - the timed window: wait for @p n threads at the
- * gate, read the clock (t0), open the gate, sleep until t0 +
- * @p duration_ms, raise stop; *@p stopped (if not NULL) is when, as
- * bench_now_s() reads it.
+ * bench_gate_timed - the timed window: wait for @p n threads at the gate,
+ * read the clock (t0), open the gate, sleep until t0 + @p duration_ms, raise
+ * stop; *@p stopped (if not NULL) is when, as bench_now_s() reads it.
  * @return the seconds from t0 to stop.
  */
 double bench_gate_timed(struct bench_gate *g, unsigned n, unsigned duration_ms,
 			double *stopped);
 
 /**
- * bench_gate_abandon - after a failed start: raise stop and leave, open
- * the gate, and join the @p started threads, which then leave at once.
- * Flags of the family's own that its threads wait on must be set first.
+ * bench_gate_abandon - after a failed start: raise stop and leave, open the
+ * gate, and join the @p started threads, which then leave at once. Flags of
+ * the family's own that its threads wait on must be set first.
  */
 void bench_gate_abandon(struct bench_gate *g, pthread_t *tid, unsigned started);
 
 /*
- * BENCH_THREAD_FN - a thread entry point @p name that runs @p loop (one of
- * a family's always-inlined harness loops) on its argument, with the
- * adapter's calls after it as constants, and returns NULL.
+ * BENCH_THREAD_FN - a thread entry point @p name that runs @p loop (one of a
+ * family's always-inlined harness loops) on its argument, with the adapter's
+ * calls after it as constants, and returns NULL.
  */
 #define BENCH_THREAD_FN(name, loop, ...) \
 	static void *name(void *arg)     \

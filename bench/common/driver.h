@@ -1,22 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * driver.h - the skeleton every benchmark driver runs on (C++ only): the
- * flags they share, the registration of their cases with Google
- * Benchmark, main() (flags, interleaved repetitions, the machine samples
- * around the run, the summary file, the targets, the exit status) and
- * the pieces of the summary that every driver writes the same way.
+ * flags they share, the registration of their cases with Google Benchmark,
+ * main() (flags, interleaved repetitions, the machine samples around the
+ * run, the summary file, the targets, the exit status) and the pieces of the
+ * summary that every driver writes the same way. A driver defines
+ * ThisDriver(), which says what it is: its cases, flags, tables and targets.
  *
- * A driver defines ThisDriver(), which says what it is; main() is here.
- * What stays in a driver is its own: its cases, its flags, its tables and
- * its targets.
- *
- * Every timed run is one repetition of one case (Iterations(1)), and
- * before each the skeleton measures the cache-line round trip between CPU 0
- * and CPU 1 (counter rtt_ns) and names its regime (counter regime, 0 cheap,
- * 1 middle, 2 dear; dear_regime is 1 in the dear one). The figures of the
- * summary are the medians of the runs of the regime most runs of the
- * program saw; the others are counted and dropped, and the targets are
- * recomputed within each regime beside them.
+ * Every timed run is one repetition of one case (Iterations(1)), and before
+ * each the skeleton measures the cache-line round trip between CPU 0 and
+ * CPU 1 (counter rtt_ns) and names its regime (counter regime, 0 cheap, 1
+ * middle, 2 dear; dear_regime is 1 in the dear one). The summary's figures
+ * are the medians of the runs of the regime most runs of the program saw;
+ * the others are counted and dropped, and the targets are recomputed within
+ * each regime beside them.
  *
  * Flags taken out before Google Benchmark sees the rest:
  *   --quick            short runs for a smoke test (the driver's lengths)
@@ -30,19 +27,21 @@
  *                      --benchmark_out=FILE --benchmark_out_format=json)
  *   --targets          print each performance target with its measured
  *                      figure and PASS or MISS (a MISS never fails a run)
- * The repetitions of all benchmarks are interleaved in random order
- * unless the command line says otherwise. The program exits 2 on a bad
- * flag or setup, 1 if a run failed a check or could not run, else 0.
+ * The repetitions of all benchmarks are interleaved in random order unless
+ * the command line says otherwise. The program exits 2 on a bad flag or
+ * setup, 1 if a run failed a check or could not run, else 0.
  */
 #ifndef GRAIN_BENCH_COMMON_DRIVER_H
 #define GRAIN_BENCH_COMMON_DRIVER_H
 
-#include "machine.h"
-
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -60,18 +59,17 @@ struct Options {
 	std::string threads;	  /* --threads, empty if not given */
 };
 
-/* What main() measured around the run, for the summary. */
+/* What main() measured before the run, for the summary. */
 struct RunInfo {
 	std::string command;
 	int reps;
 	unsigned duration_ms;
 	std::string load_before;
 	double pingpong_before; /* NAN unless the driver asked for it */
-	CpuSample cpu_before, cpu_after;
 };
 
-/* One of a driver's own flags: --NAME sets *set, --NAME=TEXT or --NAME
- * TEXT gives *text, --NAME=N gives *count; exactly one is not NULL. */
+/* One of a driver's own flags: --NAME sets *set, --NAME=TEXT or --NAME TEXT
+ * gives *text, --NAME=N gives *count; exactly one is not NULL. */
 struct Flag {
 	const char *name;
 	bool *set;
@@ -100,33 +98,28 @@ struct Driver {
 	unsigned quick_ms, full_ms; /* default run length */
 	int quick_reps, full_reps;  /* default repetitions */
 	int target_width;	    /* of the --targets list's first column */
-	/* Measure the cache-line round trip before the run, for the
-	 * summary's calibration line. */
-	bool pingpong;
-	/* The counter that is a run's rate (Rates() and the targets). */
-	const char *rate;
+	bool pingpong;	  /* round trip before the run, for CalibrationLine() */
+	const char *rate; /* the counter that is a run's rate (Rates()) */
 	std::vector<Flag> flags; /* the driver's own */
 	/* After the flags: check them and register the cases; 0, or the
 	 * exit status. */
 	std::function<int(const Options &)> setup;
 	std::function<std::string(const RunInfo &)> summary;
 	std::function<std::vector<Target>()> targets;
-	/* Last, whatever the outcome. */
-	std::function<void()> teardown;
+	std::function<void()> teardown; /* last, whatever the outcome */
 };
 
-/* Defined by each driver: main() parses the flags, sets it up, runs it
- * and reports. */
+/* Defined by each driver: main() parses the flags, sets it up, runs it and
+ * reports. */
 Driver ThisDriver();
 
-/* The options main() parsed; valid from setup on. */
-const Options &Opts();
-/* Length of one run in ms and repetitions per case, after the flags. */
+/* The length of one run in ms and the repetitions per case, after the
+ * flags. */
 unsigned DurationMs();
 int Reps();
 
-/* A run failed: print "NAME: MESSAGE", end the benchmark with SKIP as
- * its error, and make the program exit 1. */
+/* A run failed: print "NAME: MESSAGE", end the benchmark with SKIP as its
+ * error, and make the program exit 1. */
 void Fail(benchmark::State &state, const std::string &name,
 	  const std::string &message, const char *skip);
 
@@ -134,9 +127,9 @@ void Fail(benchmark::State &state, const std::string &name,
 bool Ran(benchmark::State &state, const std::string &name, const char *call,
 	 int rc);
 
-/* Whether one run went well: CALL returned 0 (else as Ran()) and its
- * result RES counted no errors (else Fail() with why() and SKIP); then
- * RES.seconds is the iteration's time. */
+/* Whether one run went well: CALL returned 0 (else as Ran()) and its result
+ * RES counted no errors (else Fail() with why() and SKIP); then RES.seconds
+ * is the iteration's time. */
 template <typename Res, typename Why>
 bool RunOk(benchmark::State &state, const std::string &name, const char *call,
 	   int rc, const Res &res, const char *skip, Why why)
@@ -151,23 +144,13 @@ bool RunOk(benchmark::State &state, const std::string &name, const char *call,
 	return true;
 }
 
-/* The regimes of the round trip, as bands of nanoseconds. The two vCPUs
- * of the machine these figures come from move between three of them
- * (bench/NOTES.md): 27-71 ns (hyperthreads of one core), about 120 ns
- * (runs of 105-240 ns) and 300-500 ns (separate cores), each with its own
- * winners. The bounds lie in the gaps between them: 100 ns, and 250 ns
- * rather than the 150 ns once used, which split the middle one's runs. */
-enum Regime { kCheap, kMiddle, kDear, kRegimes };
-const double kRegimeFloorNs[kRegimes] = { 0, 100, 250 };
-const int kMajority = -1; /* for Rates(): the regime most runs saw */
-
-/* Whether the I-th run of case NAME that went well was in the majority
- * regime. A driver records a run's result only when it went well, so that
+/* Whether the I-th run of case NAME that went well was in the regime most
+ * runs saw. A driver records a run's result only when it went well, so that
  * its I-th result is that run. */
 bool InMajority(const std::string &name, size_t i);
 
-/* The results of RUNS (case NAME's, in the order they ran) of the
- * majority regime. */
+/* The results of RUNS (case NAME's, in the order they ran) of the majority
+ * regime. */
 template <typename T>
 std::vector<T> Kept(const std::string &name, const std::vector<T> &runs)
 {
@@ -191,8 +174,12 @@ std::vector<double> Each(const std::map<std::string, std::vector<Res>> &runs,
 	return v;
 }
 
-/* The rate (Driver::rate) of case NAME's runs in REGIME, their median, and
- * the ratio of the medians of two cases. */
+/* The median of V, NAN if it is empty. */
+double Median(std::vector<double> v);
+
+/* The rate (Driver::rate) of case NAME's runs in REGIME (0 cheap, 1 middle,
+ * 2 dear), their median, and the ratio of the medians of two cases. */
+const int kMajority = -1; /* the regime most runs saw */
 std::vector<double> Rates(const std::string &name, int regime = kMajority);
 double Rate(const std::string &name, int regime = kMajority);
 double Ratio(const std::string &num, const std::string &den,
@@ -201,10 +188,10 @@ double Ratio(const std::string &num, const std::string &den,
 /* "N WHAT; first: FIRST", for a run's errors. */
 std::string FirstOf(uint64_t n, const char *what, const char *first);
 
-/* Register the benchmark NAME as every driver runs one: Iterations(1)
- * timed by hand, REPS repetitions of which only the aggregates (with min
- * and max) are kept, in milliseconds; the round trip is measured before
- * each and the run's regime recorded after it. */
+/* Register the benchmark NAME as every driver runs one: Iterations(1) timed
+ * by hand, REPS repetitions of which only the aggregates (with min and max)
+ * are kept, in milliseconds; the round trip is measured before each and the
+ * run's regime recorded after it. */
 void Add(const std::string &name,
 	 const std::function<void(benchmark::State &)> &run, int reps);
 
@@ -221,20 +208,17 @@ int Register(const std::vector<Case> &cases,
 	return 0;
 }
 
-/* A comma-separated list of counts in 1..max, sorted and without
- * repeats; false if any item is not such a count or there is none. */
+/* A comma-separated list of counts in 1..max, sorted and without repeats;
+ * false if any item is not such a count or there is none. */
 bool ParseCounts(const std::string &s, unsigned max,
 		 std::vector<unsigned> *out);
 
 /* A figure, or "–" if it is not a number or infinite. */
 std::string Fmt(const char *fmt, double v);
-/* "median (min–max)" of the values divided by scale, with digits after
- * the point; "–" if there are none. The same of case NAME's Rates(). */
+/* "median (min–max)" of the values divided by scale, with digits after the
+ * point; "–" if there are none. The same of case NAME's Rates(). */
 std::string Spread(const std::vector<double> &v, double scale, int digits);
 std::string Spread(const std::string &name, double scale, int digits);
-/* PASS when value >= goal (value <= goal with at_most), "n/a (not
- * measured)" when value is not a number. */
-std::string Verdict(double value, double goal, bool at_most = false);
 /* " (oversubscribed: N threads on M cores)" when threads > CPUs, else "". */
 std::string Oversubscribed(unsigned threads);
 
@@ -247,10 +231,9 @@ std::string TableHead(const std::string &lead,
  * median of [up to ]R runs[ of D ms] (repetitions ... in random order). " */
 void MethodStart(std::ostringstream &o, const RunInfo &run, bool up_to,
 		 bool ms);
-
-/* The summary's first lines: the command, the machine (with its caches
- * if asked), the compilers and build type, a warning for a Debug build
- * ("these figures say nothing about the NOUN"). */
+/* The summary's first lines: the command, the machine (with its caches if
+ * asked), the compilers and build type, a warning for a Debug build ("these
+ * figures say nothing about the NOUN"). */
 void Preamble(std::ostringstream &o, const RunInfo &run, bool caches,
 	      const char *noun);
 /* The load average before and after, the CPU time others took, and the
@@ -261,9 +244,9 @@ void LoadLines(std::ostringstream &o, const RunInfo &run);
 void CalibrationLine(std::ostringstream &o, const RunInfo &run,
 		     const char *tail);
 
-/* The targets table, its columns target, MEASURED, result and TITLES
- * (the targets' cells), then the targets that are ratios of two cases
- * recomputed within each regime. */
+/* The targets table, its columns target, MEASURED, result and TITLES (the
+ * targets' cells), then the targets that are ratios of two cases recomputed
+ * within each regime. */
 std::string TargetsTable(const std::string &measured,
 			 const std::vector<std::string> &titles,
 			 const std::vector<Target> &targets);

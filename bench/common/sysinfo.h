@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sysinfo.h - what every benchmark harness needs of the machine: its CPUs
- * and compiler, a monotonic clock, pinned threads, and the cache-line
- * round-trip calibration. In C, so that the C++ drivers and the C
+ * sysinfo.h - what the benchmark harnesses and drivers need of the machine:
+ * its CPUs and C compiler, clocks, pinned threads, and the cache-line
+ * round-trip calibration. In C (core.c), so that the C++ drivers and the C
  * harnesses share one copy.
  */
 #ifndef GRAIN_BENCH_SYSINFO_H
@@ -22,10 +22,8 @@ unsigned bench_nproc(void);
 /** The C compiler that built the harnesses, e.g. "gcc 12.2.0". */
 const char *bench_c_compiler(void);
 
-/** CLOCK_MONOTONIC in seconds. */
+/** CLOCK_MONOTONIC, and the calling thread's CPU time, in seconds. */
 double bench_now_s(void);
-
-/** CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID) in seconds. */
 double bench_thread_cpu_s(void);
 
 /** Sleep until @p ms milliseconds after @p t0 (CLOCK_MONOTONIC). */
@@ -38,11 +36,11 @@ int bench_start_thread(pthread_t *tid, void *(*fn)(void *), void *arg, bool pin,
 
 /**
  * bench_pingpong_ns - calibration: two threads pinned to CPUs 0 and 1 pass
- * a counter on one cache line back and forth @p rounds times.
+ * a counter on one cache line back and forth @p rounds times. On virtual
+ * machines this moves with the placement of the virtual CPUs and explains
+ * much of the drift between runs.
  * @return nanoseconds per round trip (two cache-line transfers), or a
  *         negative value if there is only one CPU or a thread failed.
- * On virtual machines this moves with the placement of the virtual CPUs
- * and explains much of the drift between runs.
  */
 double bench_pingpong_ns(unsigned rounds);
 

@@ -1,28 +1,24 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * instr.h - internal to bench/instr (C11): the single-threaded loops whose
- * instructions instr_ops counts, one per family, driven by the calls of
- * the benchmarks' own adapters.
+ * instructions instr_ops counts, one per family, over the calls of the
+ * benchmarks' own adapters.
  *
- * The adapters' put/get, lookup/insert/remove functions are static in
- * their files (bench/ring/adapters/, bench/htab/adapters/, bench/prio/
- * adapters/), so each file of this folder that needs them includes the
- * adapter's .c file and then instantiates a loop below with them, one
- * INSTR_*_RUN line per measured operation: each operation gets its own
- * copy of its family's loop, with the adapter's call, and the library's
- * inline fast paths under it, inlined (see "The loops" below).
- * instr_ops.c holds the table of kinds and main().
+ * Those calls are static in the adapters' files, so each file of this
+ * folder includes its adapter's .c file and then defines its kinds' loops
+ * with the INSTR_*_RUN macros below, one line per measured operation: each
+ * gets its own copy of its family's loop, with the adapter's call and the
+ * library's inline fast paths under it inlined. instr_ops.c holds the table
+ * of kinds and main().
  *
  * A ring loop moves `ops` tokens through a queue in rounds of INSTR_ROUND:
- * INSTR_ROUND tokens enqueued, then INSTR_ROUND dequeued, n per call (1:
- * single, INSTR_ROUND: one bulk enqueue and one burst dequeue). A prio loop
- * does the same with items of the benchmark's priority stream. The queue
- * never holds more than INSTR_ROUND entries, so no call fails. An htab loop
- * makes `ops` calls of one operation on keys instr_key(0 .. ops - 1).
- *
- * Every loop returns the number of operations that succeeded and adds
- * the tokens, item sequence numbers or values it got to *sum; instr_ops.c
- * checks both outside the counted region.
+ * INSTR_ROUND enqueued, then INSTR_ROUND dequeued, n per call (1: single,
+ * INSTR_ROUND: one bulk enqueue and one burst dequeue). A prio loop does the
+ * same with items of the benchmark's priority stream. The queue never holds
+ * more than INSTR_ROUND, so no call fails. An htab loop makes `ops` calls of
+ * one operation on keys instr_key(0 .. ops - 1). Every loop returns how many
+ * operations succeeded and adds the tokens, item sequence numbers or values
+ * it got to *sum; instr_ops.c checks both outside the counted region.
  */
 #ifndef GRAIN_BENCH_INSTR_H
 #define GRAIN_BENCH_INSTR_H
@@ -49,8 +45,7 @@ enum instr_op {
 	INSTR_CHURN,   /* htab: insert into the full table, which evicts */
 };
 
-/* One kind's measured loop over its queue or table; INSTR_RUN_DECL(name)
- * declares one. */
+/* One kind's measured loop over its queue or table. */
 typedef uint64_t (*instr_run_fn)(void *obj, void *items, uint64_t ops,
 				 uint64_t *sum);
 #define INSTR_RUN_DECL(name) \
@@ -71,14 +66,13 @@ static inline uint64_t instr_key(uint64_t i)
 
 /*
  * The loops. Each INSTR_*_RUN(name, ...) line defines the instr_run_fn
- * `name`: the family's loop over the adapter functions it names. The
- * calls are written directly (not through function pointers, which the
- * compiler resolves only after it has chosen what to inline) and the
- * function is flattened, so the adapter's call and everything inline
- * under it (grain's fast paths, the baselines' calls through
- * interprocedural optimisation) go into the loop, as in the timed
- * benchmarks where each adapter call has one caller; calls into libgrain,
- * libc and the anchors' libraries stay calls.
+ * `name`: the family's loop over the adapter functions it names. The calls
+ * are written directly (not through function pointers, which the compiler
+ * resolves only after it has chosen what to inline) and the function is
+ * flattened, so the adapter's call and everything inline under it (grain's
+ * fast paths, the baselines' calls through interprocedural optimisation) go
+ * into the loop, as in the timed benchmarks where each adapter call has one
+ * caller; calls into libgrain, libc and the anchors' libraries stay calls.
  */
 #if defined(__GNUC__) || defined(__clang__)
 #define INSTR_FLATTEN __attribute__((flatten))
@@ -160,8 +154,8 @@ static inline uint64_t instr_key(uint64_t i)
 
 /* Htab churn: the table holds BENCH_HTAB_CHURN_LIMIT entries (keys
  * instr_key(0 .. limit - 1)); each churn call inserts the next fresh key,
- * stamped with its index, and so evicts one. Successive runs continue
- * the sequence (setup runs one to replace the filled entries). churn is a
+ * stamped with its index, and so evicts one. Successive runs continue the
+ * sequence (setup runs one to replace the filled entries). churn is a
  * bench_htab_churn_fn (0 or 1: evicted; -errno: failed). */
 #define INSTR_HTAB_CHURN_RUN(name, churn)                               \
 	INSTR_RUN_FN(name)                                              \
@@ -175,36 +169,28 @@ static inline uint64_t instr_key(uint64_t i)
 		return done;                                            \
 	}
 
-/* ring.c: bench/ring/adapters' grain_ring, baselines and ck_ring;
- * ring_rte.c: rte_ring, built with DPDK's flags. */
-INSTR_RUN_DECL(instr_ring_grain_single);
-INSTR_RUN_DECL(instr_ring_grain_bulk32);
-INSTR_RUN_DECL(instr_ring_mutex_single);
-INSTR_RUN_DECL(instr_ring_mutex_bulk32);
-INSTR_RUN_DECL(instr_ring_twolock_single);
-INSTR_RUN_DECL(instr_ring_twolock_bulk32);
-INSTR_RUN_DECL(instr_ring_ck_single);
-INSTR_RUN_DECL(instr_ring_rte_single);
-INSTR_RUN_DECL(instr_ring_rte_bulk32);
-
-/* htab.c: bench/htab/adapters' grain_htab (locked lookups; RCU lookups)
- * and the two baselines: PREFIX_insert, _lookup and _remove each. */
+/* The loops the family files define: ring.c (grain_ring, the baselines,
+ * ck_ring: single only), ring_rte.c (rte_ring, built with DPDK's flags),
+ * htab.c (grain_htab with locked and with RCU lookups, the baselines) and
+ * prio_grain.c, prio_pfifo.c (their adapters' functions share names). */
+#define INSTR_RUN_DECL2(prefix, a, b) \
+	INSTR_RUN_DECL(prefix##_##a); \
+	INSTR_RUN_DECL(prefix##_##b)
 #define INSTR_HTAB_DECLS(prefix)         \
 	INSTR_RUN_DECL(prefix##_insert); \
-	INSTR_RUN_DECL(prefix##_lookup); \
-	INSTR_RUN_DECL(prefix##_remove)
+	INSTR_RUN_DECL2(prefix, lookup, remove)
+INSTR_RUN_DECL2(instr_ring_grain, single, bulk32);
+INSTR_RUN_DECL2(instr_ring_mutex, single, bulk32);
+INSTR_RUN_DECL2(instr_ring_twolock, single, bulk32);
+INSTR_RUN_DECL2(instr_ring_rte, single, bulk32);
+INSTR_RUN_DECL(instr_ring_ck_single);
 INSTR_HTAB_DECLS(instr_htab_grain);
 INSTR_HTAB_DECLS(instr_htab_grain_rcu);
 INSTR_HTAB_DECLS(instr_htab_mutex);
 INSTR_HTAB_DECLS(instr_htab_striped);
 INSTR_RUN_DECL(instr_htab_grain_churn);
 INSTR_RUN_DECL(instr_htab_mutex_churn);
-
-/* prio_grain.c, prio_pfifo.c: bench/prio/adapters' two files (their
- * functions share names, so a file each). */
-INSTR_RUN_DECL(instr_prio_grain_single);
-INSTR_RUN_DECL(instr_prio_grain_burst32);
-INSTR_RUN_DECL(instr_prio_pfifo_single);
-INSTR_RUN_DECL(instr_prio_pfifo_burst32);
+INSTR_RUN_DECL2(instr_prio_grain, single, burst32);
+INSTR_RUN_DECL2(instr_prio_pfifo, single, burst32);
 
 #endif /* GRAIN_BENCH_INSTR_H */
