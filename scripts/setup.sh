@@ -7,7 +7,8 @@
 # fuzz target, test/fuzz/run.sh. spin checks the protocol models,
 # test/model/run.sh. gcc-multilib (i386) and libc6-dev-armhf-cross
 # (32-bit ARM) give the C library headers of the 32-bit targets the
-# cross_32bit test compiles for. doxygen builds the API docs and man
+# cross_32bit test compiles for; qemu-user runs its i386 program where the
+# kernel cannot (no IA-32 emulation). doxygen builds the API docs and man
 # pages (target docs; tests docs_warnings and docs_man, which reads them
 # with man-db's man). debhelper and lintian build and check the Debian
 # packages (test/deb/check.sh; dpkg-dev comes with build-essential).
@@ -22,6 +23,7 @@ packages="
 	build-essential
 	gcc-multilib
 	libc6-dev-armhf-cross
+	qemu-user
 	clang
 	clang-format-14
 	libclang-rt-dev

@@ -9,20 +9,23 @@
 #   1. every library source but grain_htab's compiles (-O2 -c);
 #   2. every public header compiles on its own as C11 and as C++17
 #      (-fsyntax-only);
-#   3. i386 with gcc only, since this machine runs i386 programs:
-#      test/abi/core_only.c (ring, prio, the spinlock and hashing, as the
-#      core library offers them) links with an archive of those objects
-#      and runs.
+#   3. i386 with gcc only: test/abi/core_only.c (ring, prio, the spinlock
+#      and hashing, as the core library offers them) links with an archive
+#      of those objects and runs: natively where the kernel runs i386
+#      programs, else under qemu-i386 (qemu-user). A kernel built without
+#      IA-32 emulation answers "Exec format error"; which of the two ran
+#      it is said. With neither, the run is skipped and said so.
 # src/htab*.c are left out: they include liburcu, whose headers Debian
 # installs for the host architecture only. The layout static asserts of
 # the headers are what this check is mostly for.
 #
 # Needs the C library headers of each target: gcc-multilib (i386) and
-# libc6-dev-armhf-cross (armhf), which scripts/setup.sh installs. A target
-# whose compiler or headers are missing is skipped.
+# libc6-dev-armhf-cross (armhf), which scripts/setup.sh installs with
+# qemu-user. A target whose compiler or headers are missing is skipped.
 #
 # Exit status: 0 all passed; 1 a check failed; 77 (skipped) a target could
-# not be checked (the others still were, and passed).
+# not be checked, or the consumer could not be run (the rest still was, and
+# passed).
 #
 # Environment: GRAIN_SOURCE_DIR, the source tree (default: this script's
 # grandparent).
@@ -49,8 +52,28 @@ c_headers=$(cd include && ls grain/*.h)
 cxx_headers=$c_headers
 
 printf '#include <stdio.h>\n#include <linux/futex.h>\n' >"$tmp/probe.c"
+printf 'int main(void) { return 0; }\n' >"$tmp/runs.c"
+
+# runner CC EMULATOR: how this machine runs CC's programs: "" natively,
+# EMULATOR where only it can, "none" where neither does.
+runner() {
+	# shellcheck disable=SC2086
+	$1 -o "$tmp/runs" "$tmp/runs.c" >/dev/null 2>&1 || {
+		echo none
+		return 0
+	}
+	if "$tmp/runs" >/dev/null 2>&1; then
+		echo ""
+	elif "$2" "$tmp/runs" >/dev/null 2>&1; then
+		echo "$2"
+	else
+		echo none
+	fi
+}
 
 # check NAME "CC FLAGS" "CXX FLAGS" RUN
+# RUN: "no", or the emulator to run the consumer with where the kernel
+# does not run it.
 check() {
 	name=$1 cc=$2 cxx=$3 run=$4
 	# $cc and $cxx are a command and its flags: split them.
@@ -92,7 +115,7 @@ check() {
 		fi
 	done
 	say "$name: library sources (but htab) and headers compile"
-	[ "$run" = run ] || return 0
+	[ "$run" != no ] || return 0
 
 	exe="$tmp/$name-consumer"
 	# An archive, as libgrain.a: the program pulls in only the objects it
@@ -105,13 +128,22 @@ check() {
 			test/abi/core_only.c "$lib"; then
 		say "FAILED: $name: linking the consumer"
 		failed=1
-	elif ! "$exe"; then
-		say "FAILED: $name: the consumer"
+		return 0
+	fi
+	how=$(runner "$cc" "$run")
+	if [ "$how" = none ]; then
+		say "$name: this machine runs $name programs neither natively" \
+			"nor with $run: the consumer links, its run is skipped"
+		missing=1
+	elif ! $how "$exe"; then
+		say "FAILED: $name: the consumer${how:+ (under $how)}"
 		failed=1
+	else
+		say "$name: the consumer runs${how:+ (under $how)}"
 	fi
 }
 
-check i386-gcc "gcc -m32 -Wno-psabi" "g++ -m32 -Wno-psabi" run
+check i386-gcc "gcc -m32 -Wno-psabi" "g++ -m32 -Wno-psabi" qemu-i386
 check i386-clang "clang --target=i686-linux-gnu" \
 	"clang++ --target=i686-linux-gnu" no
 check armhf-clang "clang --target=armv7-linux-gnueabihf" \
