@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 208.412 160.006 264.835 183.909 88.1513 240.594 221.66 84.1667 241.634 174.116 85.3125 210.284
-1 41.4006 32.9394 125.764 NaN NaN NaN 32.8531 30.5111 37.7351 NaN NaN NaN
-2 162.479 81.3709 223.735 142.011 68.5003 218.604 NaN NaN NaN NaN NaN NaN
-3 41.0365 34.5146 53.1861 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 46.0121 21.4842 53.2265 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 44.1446 22.41 66.4086 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 49.8531 31.9176 284.861 30.4268 23.948 51.3706 93.6908 30.3039 242.743 21.2783 17.4489 216.72
+1 13.7209 13.1852 17.0894 NaN NaN NaN 13.7221 12.4279 15.0269 NaN NaN NaN
+2 69.9773 42.5394 82.3315 34.7454 32.475 53.3455 NaN NaN NaN NaN NaN NaN
+3 12.2889 11.9973 13.9096 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 10.1404 9.11746 11.9678 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 7.32515 6.33146 16.1048 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 239.787 89.9528 254.734 167.027 141.318 241.095 149.964 81.8997 267.511 179.66 66.1504 311.92
-1 32.3652 19.3783 38.0387 NaN NaN NaN 35.2232 26.5814 37.1772 NaN NaN NaN
-2 100.507 91.1936 260.435 151.394 60.1399 219.383 NaN NaN NaN NaN NaN NaN
-3 42.7426 26.2735 52.9034 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 40.6425 17.9246 50.1593 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 32.1129 19.8106 60.6843 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 68.3575 30.1728 72.0036 49.5485 28.6156 52.693 32.7212 25.9593 240.276 20.5977 17.1461 31.6927
+1 8.02117 7.26396 9.72039 NaN NaN NaN 7.84914 7.19977 8.43398 NaN NaN NaN
+2 33.2899 31.6386 56.5051 38.0253 26.9969 52.2506 NaN NaN NaN NaN NaN NaN
+3 12.5396 9.67684 15.6619 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 9.73462 8.78527 11.3189 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 8.07639 6.90081 9.06354 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

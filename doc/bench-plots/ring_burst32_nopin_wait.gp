@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 139.487 66.6207 154.279 174.214 67.445 215.082 160.546 145.59 182.54 124.108 58.7348 220.618
-1 59.1387 30.7118 93.9741 NaN NaN NaN 56.8205 24.5109 113.939 NaN NaN NaN
-2 97.048 73.9221 167.32 115.48 71.5624 241.51 NaN NaN NaN NaN NaN NaN
-3 39.3114 33.1941 69.3454 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 40.9473 22.8988 52.8313 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 40.9684 21.4439 49.3631 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 47.0485 42.7602 56.2778 41.1761 22.6818 228.974 80.871 27.428 83.1875 24.5976 20.3533 34.4256
+1 12.9814 7.96916 17.2297 NaN NaN NaN 13.7848 13.1023 16.6762 NaN NaN NaN
+2 52.1645 38.5404 213.137 51.786 41.1884 53.5215 NaN NaN NaN NaN NaN NaN
+3 15.7474 14.4318 16.4282 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 9.98921 8.70652 10.27 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 7.76022 7.59073 8.08045 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 101.852 43.0713 159.261 171.166 75.1853 198.235 198.255 73.6312 239.625 129.378 84.4996 226.092
-1 23.1785 16.1904 27.4185 NaN NaN NaN 31.5778 17.3586 33.8136 NaN NaN NaN
-2 151.331 136.117 199.986 171.251 61.0339 234.255 NaN NaN NaN NaN NaN NaN
-3 38.6728 26.3043 55.7947 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 30.4031 19.7733 45.3547 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 48.8005 22.0544 59.2628 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 50.8772 36.7399 73.1155 41.7872 24.0873 263.471 83.913 26.9947 255.869 33.5026 19.1781 36.2916
+1 8.07415 6.86243 10.2783 NaN NaN NaN 8.26828 7.28131 8.72183 NaN NaN NaN
+2 53.6597 34.3148 181.393 30.9447 26.5968 54.4275 NaN NaN NaN NaN NaN NaN
+3 13.0394 12.7099 19.0654 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 9.09222 7.58541 10.6772 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 8.84987 8.18104 17.2579 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

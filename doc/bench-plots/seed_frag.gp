@@ -15,10 +15,10 @@ $seed << EOD
 5 20G3F+MQ 440.2 424.2 461.6 405.2 413.6 406.3
 EOD
 $ours << EOD
-0 64K 32.4046 30.2009 34.6569 32.9889 26.8803 37.9835 0.9998 1.01803
-1 3F 23.3782 21.6454 24.7194 22.0496 7.16885 23.6012 1.025 0.94317
-2 64K+DoS 22.7566 11.0985 26.9977 25.0848 17.6273 25.8222 1.074 1.10231
-3 3F+DoS 19.0799 7.02684 21.4059 18.3818 6.79906 21.2118 1.282 0.963409
+0 64K 17.0383 15.8063 34.5336 20.5365 16.9434 32.8288 0.9998 1.20532
+1 3F 6.62753 6.09206 15.1626 6.77535 6.45446 14.3979 1.025 1.0223
+2 64K+DoS 10.8505 10.2537 20.9465 13.5849 10.5505 20.4298 1.074 1.25201
+3 3F+DoS 5.664 4.79776 11.8764 5.67425 4.84896 11.6222 1.282 1.00181
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The frag-queue per-hash-bucket locking table (netdev, April 2013) beside examples/reasm"
 set label 99 "Source: netdev, April 2013, \"Re: [net-next PATCH 3/3] net: frag queue per hash bucket locking\" (Jesper Dangaard Brouer)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'
