@@ -33,14 +33,6 @@ struct kicker {
 	_Atomic(uint64_t) errors; /* written by the kicker only */
 };
 
-/* One more in @c, which only the calling thread writes. */
-static void count(_Atomic(uint64_t) *c)
-{
-	atomic_store_explicit(c,
-			      atomic_load_explicit(c, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
-}
-
 static void *kicker_main(void *arg)
 {
 	struct kicker *k = arg;
@@ -52,7 +44,8 @@ static void *kicker_main(void *arg)
 		if (n != seen) {
 			seen = n;
 			if (!k->kick(k->arg, n))
-				count(&k->errors);
+				atomic_fetch_add_explicit(&k->errors, 1,
+							  memory_order_relaxed);
 			continue;
 		}
 		/* K1: pairs with K2 in kicker_hand_over(). */
