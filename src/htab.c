@@ -481,8 +481,8 @@ int grain_htab_create(struct grain_htab **htabp,
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < stripes; i++) {
-		h->stripes[i].arr = htab_dir_load(h, i);
-		h->stripes[i].mask = h->stripes[i].arr->mask;
+		h->stripes[i].b0 = htab_dir_load(h, i)->b;
+		h->stripes[i].mask = htab_dir_load(h, i)->mask;
 	}
 	*htabp = h;
 	return 0;

@@ -36,11 +36,11 @@ extern char grain_impl_htab_grace_token;
 typedef struct grain_impl_htab_stripe htab_stripe;
 typedef struct grain_impl_htab_array htab_array;
 
-/* The directory word of @a (impl/htab.h): its address and the log2 of
- * its home bucket count, a power of two up to 2^32. */
+/* The directory word of @a (impl/htab.h): its first bucket's address
+ * and the log2 of its home bucket count, a power of two up to 2^32. */
 static inline uintptr_t htab_dir_word(const htab_array *a)
 {
-	return (uintptr_t)a |
+	return (uintptr_t)a->b |
 	       (uintptr_t)__builtin_ctzll((unsigned long long)a->mask + 1);
 }
 

@@ -290,7 +290,7 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 	 * loads the new array sees all of its slots filled. */
 	atomic_store_explicit(&h->dir[st->index], htab_dir_word(a),
 			      memory_order_release);
-	st->arr = a;
+	st->b0 = a->b;
 	st->mask = a->mask;
 	atomic_store_explicit(&st->buckets, buckets, memory_order_relaxed);
 	htab_set_grow_at(h, st, buckets);

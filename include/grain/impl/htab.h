@@ -76,16 +76,34 @@ struct grain_impl_htab_array {
 	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket b[];
 };
 
-/* A stripe's directory word: the address of its array (cache-line
- * aligned) with the log2 of the array's home bucket count in the low
- * bits, so that a lock-free lookup finds its home bucket from the word
- * alone, without reading the array's header line. */
+/* The array whose first bucket is @b0. The stripe and the directory
+ * hold arrays by their first bucket, so that bucket i is b0 + i, one
+ * scaled add from the hash, and the header is a constant offset behind. */
+static inline struct grain_impl_htab_array *
+grain_impl_htab_array_of(const struct grain_impl_htab_bucket *b0)
+{
+	uintptr_t a = (uintptr_t)b0 - offsetof(struct grain_impl_htab_array, b);
+
+	return (struct grain_impl_htab_array *)a;
+}
+
+/* A stripe's directory word: the address of its array's first bucket
+ * (cache-line aligned) with the log2 of the array's home bucket count in
+ * the low bits, so that a lock-free lookup finds its home bucket from the
+ * word alone, without reading the array's header line. */
 #define GRAIN_IMPL_HTAB_DIR_LOG ((uintptr_t)GRAIN_CACHELINE - 1)
+
+static inline const struct grain_impl_htab_bucket *
+grain_impl_htab_dir_b0(uintptr_t w)
+{
+	return (const struct grain_impl_htab_bucket *)(w &
+						       ~GRAIN_IMPL_HTAB_DIR_LOG);
+}
 
 static inline struct grain_impl_htab_array *
 grain_impl_htab_dir_array(uintptr_t w)
 {
-	return (struct grain_impl_htab_array *)(w & ~GRAIN_IMPL_HTAB_DIR_LOG);
+	return grain_impl_htab_array_of(grain_impl_htab_dir_b0(w));
 }
 
 static inline uint32_t grain_impl_htab_dir_mask(uintptr_t w)
@@ -102,10 +120,11 @@ static inline uint32_t grain_impl_htab_dir_mask(uintptr_t w)
 struct grain_impl_htab_stripe {
 	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
 	_Atomic(uint32_t) entries;
-	/* The stripe's array as the lock holder sees it: the array of
-	 * h->dir[index], written with it under the lock, read only under
-	 * the lock (the line is the lock's, so this costs no line). */
-	struct grain_impl_htab_array *arr;
+	/* The stripe's array as the lock holder sees it, by its first
+	 * bucket (grain_impl_htab_array_of()): the array of h->dir[index],
+	 * written with it under the lock, read only under the lock (the
+	 * line is the lock's, so this costs no line). */
+	struct grain_impl_htab_bucket *b0;
 	struct grain_hnode *lru_tail; /* most recent; the head is below */
 	/* Bytes not in the total, the holder's: always under mem_fold
 	 * either way once stored, and mem_fold < 2^31 (create's check). */
@@ -228,7 +247,7 @@ static inline uint16_t grain_impl_htab_sig(uint64_t hash)
 static inline struct grain_impl_htab_array *
 grain_impl_htab_array_locked(const struct grain_impl_htab_stripe *st)
 {
-	return st->arr;
+	return grain_impl_htab_array_of(st->b0);
 }
 
 /* Add @delta bytes to the stripe's remainder, under its lock; fold the
@@ -289,19 +308,24 @@ static inline uint64_t grain_impl_htab_zero16(uint64_t x)
 }
 
 /* Candidates: the slots of a bucket whose signature matches, as a mask
- * in which slot i is bit i << GRAIN_IMPL_HTAB_CAND_SHIFT. Empty slots may
- * match (their node is NULL). With SSE2 one 16-byte load and compare
- * covers every signature; elsewhere (and under ThreadSanitizer, which
- * must see the atomic loads) SWAR on the two signature words. */
+ * in which slot i is bit i. Empty slots may match (their node is NULL).
+ * With SSE2 one 16-byte load and compare covers every signature;
+ * elsewhere (and under ThreadSanitizer, which must see the atomic loads)
+ * SWAR on the two signature words. */
 #if defined(__SSE2__) && UINTPTR_MAX > 0xffffffffu && !GRAIN_TSAN
 #include <emmintrin.h>
 #define GRAIN_IMPL_HTAB_SSE2 1
-#define GRAIN_IMPL_HTAB_CAND_SHIFT 1
 typedef __m128i grain_impl_htab_sigv;
 
-static inline grain_impl_htab_sigv grain_impl_htab_sigv_of(uint16_t sig)
+/* The signature of @hash (bits 32..47, grain_impl_htab_sig()) in every
+ * lane, taken from the hash's own register: lane 2 of its low quadword
+ * broadcast, with no shift of the hash first. */
+static inline grain_impl_htab_sigv grain_impl_htab_sigv_of(uint64_t hash)
 {
-	return _mm_set1_epi16((short)sig);
+	__m128i v =
+		_mm_shufflelo_epi16(_mm_cvtsi64_si128((long long)hash), 0xaa);
+
+	return _mm_unpacklo_epi64(v, v);
 }
 
 static inline unsigned
@@ -312,20 +336,22 @@ grain_impl_htab_cand(const struct grain_impl_htab_bucket *b,
 	 * aligned) start. Each lane is read whole; which lanes a concurrent
 	 * writer has changed does not matter, as with the relaxed loads of
 	 * the other path: the node's acquire load decides. Bytes 12..15
-	 * (meta) are masked off. */
+	 * (meta) are masked off. The lanes' results are packed to bytes
+	 * first, so that bit i of the mask is slot i and the slot's node is
+	 * one scaled index away. */
 	__m128i w = _mm_load_si128((const __m128i *)(const void *)b);
-	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(w, v));
+	__m128i eq = _mm_cmpeq_epi16(w, v);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(eq, eq));
 
-	return m & 0x555u; /* bit 2i: lane i's low byte, slots 0..5 */
+	return m & GRAIN_IMPL_HTAB_SLOT_MASK;
 }
 #else
 #define GRAIN_IMPL_HTAB_SSE2 0
-#define GRAIN_IMPL_HTAB_CAND_SHIFT 0
 typedef uint64_t grain_impl_htab_sigv;
 
-static inline grain_impl_htab_sigv grain_impl_htab_sigv_of(uint16_t sig)
+static inline grain_impl_htab_sigv grain_impl_htab_sigv_of(uint64_t hash)
 {
-	return (uint64_t)sig * 0x0001000100010001ull;
+	return (uint64_t)grain_impl_htab_sig(hash) * 0x0001000100010001ull;
 }
 
 /* Lanes of the second signature word that hold slots. */
@@ -387,16 +413,21 @@ static inline unsigned grain_impl_htab_ctz(unsigned x)
 	return (unsigned)__builtin_ctz(x);
 }
 
-/* The node slot of the lowest candidate in @m (nonzero), addressed from
- * the bit's position with one scaled index: `node[ctz >> shift]` costs a
- * shift and an add more on every candidate. */
-static inline struct grain_hnode *_Atomic *
-grain_impl_htab_cand_slot(struct grain_impl_htab_bucket *b, unsigned m)
+/* The lowest candidate of @m (nonzero) as an index. On x86-64 one `rep
+ * bsf` (tzcnt where the CPU has it, the same result for a nonzero
+ * operand) that writes the whole register: __builtin_ctz costs a
+ * dependency-breaking xor and a sign extension there, and the extension
+ * keeps the slot's offset out of the load's displacement. */
+static inline size_t grain_impl_htab_first(unsigned m)
 {
-	size_t off = (size_t)grain_impl_htab_ctz(m) *
-		     (sizeof(b->node[0]) >> GRAIN_IMPL_HTAB_CAND_SHIFT);
+#if GRAIN_IMPL_HTAB_SSE2
+	uint64_t i;
 
-	return (struct grain_hnode * _Atomic *)(void *)((char *)b->node + off);
+	__asm__("rep bsfl %1, %k0" : "=r"(i) : "rm"(m) : "cc");
+	return (size_t)i;
+#else
+	return grain_impl_htab_ctz(m);
+#endif
 }
 
 /* Set slot @i's signature. Under the stripe lock (one writer). */
@@ -429,19 +460,19 @@ static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
 #endif
 }
 
-/* The node of @key in @a and the bucket and slot holding it, or NULL.
- * Lock-free: every load that leads to a node or a bucket is an acquire
- * (under the stripe lock they are simply not needed). */
+/* The node of @key in the array whose first bucket is @b0, and the
+ * bucket and slot holding it, or NULL. Lock-free: every load that leads
+ * to a node or a bucket is an acquire (under the stripe lock they are
+ * simply not needed). */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_search_slot(const struct grain_impl_htab_array *a,
+grain_impl_htab_search_slot(const struct grain_impl_htab_bucket *b0,
 			    uint32_t mask, uint64_t hash, const void *key,
 			    const struct grain_htab_params p, void *ctx,
 			    struct grain_impl_htab_bucket **bp, unsigned *slot)
 {
 	struct grain_impl_htab_bucket *b =
-		(struct grain_impl_htab_bucket *)&a->b[hash & mask];
-	const grain_impl_htab_sigv sig =
-		grain_impl_htab_sigv_of(grain_impl_htab_sig(hash));
+		(struct grain_impl_htab_bucket *)&b0[hash & mask];
+	const grain_impl_htab_sigv sig = grain_impl_htab_sigv_of(hash);
 
 	for (;;) {
 		/* A2: pairs with R2 in grain_impl_htab_link(); a filled
@@ -450,35 +481,35 @@ grain_impl_htab_search_slot(const struct grain_impl_htab_array *a,
 			atomic_load_explicit(&b->meta, memory_order_acquire);
 		for (unsigned m = grain_impl_htab_cand(b, sig); m != 0;
 		     m &= m - 1) {
-			unsigned i = grain_impl_htab_ctz(m) >>
-				     GRAIN_IMPL_HTAB_CAND_SHIFT;
+			size_t i = grain_impl_htab_first(m);
 			/* A1: pairs with R1 in grain_impl_htab_link(); the
 			 * node is initialised. */
 			struct grain_hnode *n = atomic_load_explicit(
 				&b->node[i], memory_order_acquire);
 			if (n != NULL && p.eq(n, key, ctx)) {
 				*bp = b;
-				*slot = i;
+				*slot = (unsigned)i;
 				return n;
 			}
 		}
 		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
 		if (nx == 0)
 			return NULL;
-		b = (struct grain_impl_htab_bucket *)&a->b[nx];
+		b = (struct grain_impl_htab_bucket *)&b0[nx];
 	}
 }
 
-/* The node of @key in @a, or NULL; lock-free. */
+/* The node of @key in the array whose first bucket is @b0, or NULL;
+ * lock-free. */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_search(const struct grain_impl_htab_array *a, uint32_t mask,
+grain_impl_htab_search(const struct grain_impl_htab_bucket *b0, uint32_t mask,
 		       uint64_t hash, const void *key,
 		       const struct grain_htab_params p, void *ctx)
 {
 	struct grain_impl_htab_bucket *b;
 	unsigned slot;
 
-	return grain_impl_htab_search_slot(a, mask, hash, key, p, ctx, &b,
+	return grain_impl_htab_search_slot(b0, mask, hash, key, p, ctx, &b,
 					   &slot);
 }
 
@@ -524,14 +555,13 @@ struct grain_impl_htab_probe {
 };
 
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_probe(struct grain_impl_htab_array *a, uint32_t mask,
+grain_impl_htab_probe(struct grain_impl_htab_bucket *b0, uint32_t mask,
 		      uint64_t hash, const void *key,
 		      const struct grain_htab_params p, void *ctx,
 		      struct grain_impl_htab_probe *pr)
 {
-	struct grain_impl_htab_bucket *b = &a->b[hash & mask];
-	const grain_impl_htab_sigv sig =
-		grain_impl_htab_sigv_of(grain_impl_htab_sig(hash));
+	struct grain_impl_htab_bucket *b = &b0[hash & mask];
+	const grain_impl_htab_sigv sig = grain_impl_htab_sigv_of(hash);
 
 	pr->free_b = NULL;
 	pr->free_i = 0;
@@ -543,7 +573,7 @@ grain_impl_htab_probe(struct grain_impl_htab_array *a, uint32_t mask,
 		for (unsigned m = grain_impl_htab_cand(b, sig); m != 0;
 		     m &= m - 1) {
 			struct grain_hnode *n = atomic_load_explicit(
-				grain_impl_htab_cand_slot(b, m),
+				&b->node[grain_impl_htab_first(m)],
 				memory_order_relaxed);
 			if (n != NULL && p.eq(n, key, ctx))
 				return n;
@@ -558,7 +588,7 @@ grain_impl_htab_probe(struct grain_impl_htab_array *a, uint32_t mask,
 			pr->last = b;
 			return NULL;
 		}
-		b = &a->b[nx];
+		b = &b0[nx];
 	}
 }
 
@@ -619,8 +649,8 @@ grain_impl_htab_slot_of(struct grain_impl_htab_array *a,
 						   grain_impl_htab_is_node };
 	struct grain_impl_htab_bucket *b;
 
-	if (grain_impl_htab_search_slot(a, a->mask, n->hash, n, by_node, NULL,
-					&b, slot) == NULL)
+	if (grain_impl_htab_search_slot(a->b, a->mask, n->hash, n, by_node,
+					NULL, &b, slot) == NULL)
 		return NULL;
 	return b;
 }
@@ -775,9 +805,8 @@ grain_htab_find_locked_fast(struct grain_htab_scope *s, const void *key,
 	if (GRAIN_UNLIKELY(s == NULL || s->stripe == NULL || key == NULL))
 		return NULL;
 	struct grain_impl_htab_stripe *st = s->stripe;
-	struct grain_hnode *n =
-		grain_impl_htab_search(grain_impl_htab_array_locked(st),
-				       st->mask, s->hash, key, p, s->h->ctx);
+	struct grain_hnode *n = grain_impl_htab_search(
+		st->b0, st->mask, s->hash, key, p, s->h->ctx);
 
 	grain_impl_htab_bump(n != NULL ? &st->hits : &st->misses, 1);
 	return n;
@@ -880,9 +909,9 @@ grain_impl_htab_insert(struct grain_htab_scope *s, struct grain_hnode *node,
 	if (h->ttl != 0)
 		grain_impl_htab_expire_due(s, now);
 	do {
-		struct grain_hnode *old = grain_impl_htab_probe(
-			grain_impl_htab_array_locked(s->stripe),
-			s->stripe->mask, s->hash, key, p, h->ctx, &pr);
+		struct grain_hnode *old =
+			grain_impl_htab_probe(s->stripe->b0, s->stripe->mask,
+					      s->hash, key, p, h->ctx, &pr);
 		if (old != NULL) {
 			*found = old;
 			return -EEXIST;
@@ -977,8 +1006,7 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 	struct grain_impl_htab_bucket *b = NULL;
 	unsigned i = 0;
 	struct grain_hnode *n = grain_impl_htab_search_slot(
-		grain_impl_htab_array_locked(s.stripe), s.stripe->mask, s.hash,
-		key, p, h->ctx, &b, &i);
+		s.stripe->b0, s.stripe->mask, s.hash, key, p, h->ctx, &b, &i);
 	grain_impl_htab_bump(n != NULL ? &s.stripe->hits : &s.stripe->misses,
 			     1);
 	bool direct = false;
@@ -1019,7 +1047,7 @@ grain_htab_lookup_fast(struct grain_htab *h, const void *key,
 	uintptr_t w = atomic_load_explicit(
 		&h->dir[grain_impl_htab_stripe_index(h, hash)],
 		memory_order_acquire);
-	return grain_impl_htab_search(grain_impl_htab_dir_array(w),
+	return grain_impl_htab_search(grain_impl_htab_dir_b0(w),
 				      grain_impl_htab_dir_mask(w), hash, key, p,
 				      h->ctx);
 }
