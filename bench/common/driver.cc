@@ -716,6 +716,15 @@ std::string TargetsTable(const std::string &measured,
 	return o.str() + ByRegime(targets);
 }
 
+std::string RatioTargets(const std::string &num, const std::string &den,
+			 const std::vector<Target> &targets)
+{
+	return TargetsTable("ratio of medians",
+			    { num + " median (min–max)",
+			      den + " median (min–max)" },
+			    targets);
+}
+
 } // namespace grain_bench
 
 int main(int argc, char **argv)

@@ -250,6 +250,10 @@ void CalibrationLine(std::ostringstream &o, const RunInfo &run,
 std::string TargetsTable(const std::string &measured,
 			 const std::vector<std::string> &titles,
 			 const std::vector<Target> &targets);
+/* The same for targets that are ratios of two medians: the cells are the
+ * numerator's and the denominator's, each "UNIT median (min–max)". */
+std::string RatioTargets(const std::string &num, const std::string &den,
+			 const std::vector<Target> &targets);
 
 } // namespace grain_bench
 

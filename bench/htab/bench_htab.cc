@@ -396,9 +396,7 @@ std::string Summary(const RunInfo &run)
 	     "the (context) rows set grain against its own 1-stripe "
 	     "table; \"grain best striped\" is the fastest in the regime "
 	     "most runs saw, in every regime's column too.\n\n"
-	  << TargetsTable("ratio of medians",
-			  { "numerator, M ops/s median (min–max)",
-			    "denominator, M ops/s median (min–max)" },
+	  << RatioTargets("numerator, M ops/s", "denominator, M ops/s",
 			  Targets());
 	return o.str();
 }

@@ -505,10 +505,7 @@ std::string Summary(const RunInfo &run)
 	SeedSection(o);
 	o << "### Targets\n\nbaseline = the spinlock baseline, same placement "
 	     "and dequeue.\n\n"
-	  << TargetsTable("ratio of medians",
-			  { "grain_prio, M/s median (min–max)",
-			    "baseline, M/s median (min–max)" },
-			  Targets());
+	  << RatioTargets("grain_prio, M/s", "baseline, M/s", Targets());
 	return o.str();
 }
 

@@ -490,10 +490,7 @@ std::string Summary(const RunInfo &run)
 	RatioTables(o, vars);
 	ElemTables(o, vars);
 	o << "\n### Targets\n\n"
-	  << TargetsTable("ratio of medians",
-			  { "numerator, M/s median (min–max)",
-			    "denominator, M/s median (min–max)" },
-			  Targets());
+	  << RatioTargets("numerator, M/s", "denominator, M/s", Targets());
 	return o.str();
 }
 
