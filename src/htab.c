@@ -188,19 +188,9 @@ void htab_process_retired(struct grain_htab *h, struct grain_hnode *list)
 
 /* --- the slow halves of the inline calls ---------------------------------- */
 
-/* UINT64_MAX stands for "empty"; a head stamped UINT64_MAX (a caller's
- * clock may saturate there) reads as one less, or it could never be
- * evicted. */
 void grain_impl_htab_lru_head_changed(struct grain_impl_htab_stripe *st)
 {
-	uint64_t o = UINT64_MAX;
-
-	if (st->lru_head != NULL) {
-		o = st->lru_head->stamp;
-		if (o == UINT64_MAX)
-			o = UINT64_MAX - 1; /* stays evictable */
-	}
-	atomic_store_explicit(&st->oldest, o, memory_order_relaxed);
+	grain_impl_htab_set_oldest(st);
 }
 
 void grain_impl_htab_expire_head(struct grain_htab_scope *s, uint64_t now)
@@ -323,7 +313,7 @@ int grain_htab_touch_locked(struct grain_htab_scope *s, struct grain_hnode *n,
 		grain_impl_htab_lru_unlink(st, n);
 		n->stamp = now;
 		grain_impl_htab_lru_append(st, n);
-		grain_impl_htab_lru_head_changed(st);
+		grain_impl_htab_set_oldest(st);
 	}
 	return rc;
 }

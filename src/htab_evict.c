@@ -22,7 +22,7 @@
 #include "htab_internal.h"
 
 /* The stamp of the stripe's least recently used entry; UINT64_MAX: empty
- * (grain_impl_htab_lru_head_changed() keeps it). */
+ * (grain_impl_htab_set_oldest() keeps it). */
 static uint64_t oldest_of(const htab_stripe *st)
 {
 	return atomic_load_explicit(&((htab_stripe *)st)->oldest,

@@ -197,6 +197,7 @@ GRAIN_API void grain_impl_htab_unlock_slow(struct grain_htab_scope *s);
 GRAIN_API int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why);
 GRAIN_API void grain_impl_htab_expire_head(struct grain_htab_scope *s,
 					   uint64_t now);
+/* grain_impl_htab_set_oldest(), for code built against 0.4's headers. */
 GRAIN_API void
 grain_impl_htab_lru_head_changed(struct grain_impl_htab_stripe *st);
 
@@ -515,6 +516,23 @@ grain_impl_htab_search(const struct grain_impl_htab_bucket *b0, uint32_t mask,
 
 /* --- LRU (under the stripe lock) ----------------------------------------- */
 
+/* Publish the stamp of the stripe's LRU head (UINT64_MAX: empty) on the
+ * evictors' line. A head stamped UINT64_MAX (a caller's clock may
+ * saturate there) reads as one less, or it could never be evicted.
+ * Inline: a remove of the oldest entry, as a reassembler's datagrams
+ * mostly complete in arrival order, does it every time. */
+static inline void grain_impl_htab_set_oldest(struct grain_impl_htab_stripe *st)
+{
+	uint64_t o = UINT64_MAX;
+
+	if (st->lru_head != NULL) {
+		o = st->lru_head->stamp;
+		if (o == UINT64_MAX)
+			o = UINT64_MAX - 1; /* stays evictable */
+	}
+	atomic_store_explicit(&st->oldest, o, memory_order_relaxed);
+}
+
 static inline void grain_impl_htab_lru_append(struct grain_impl_htab_stripe *st,
 					      struct grain_hnode *n)
 {
@@ -524,7 +542,7 @@ static inline void grain_impl_htab_lru_append(struct grain_impl_htab_stripe *st,
 		st->lru_tail->next = n;
 	} else {
 		st->lru_head = n;
-		grain_impl_htab_lru_head_changed(st);
+		grain_impl_htab_set_oldest(st);
 	}
 	st->lru_tail = n;
 }
@@ -540,7 +558,7 @@ static inline void grain_impl_htab_lru_unlink(struct grain_impl_htab_stripe *st,
 		n->prev->next = n->next;
 	} else {
 		st->lru_head = n->next;
-		grain_impl_htab_lru_head_changed(st);
+		grain_impl_htab_set_oldest(st);
 	}
 }
 
