@@ -2234,6 +2234,80 @@ ParameterizedTest(unsigned *mode, htab_chain, rebuild_leaves_room,
 	mode_leave(flags);
 }
 
+/* Keys that share a bucket and a signature: every slot of the home
+ * bucket and of its overflow bucket is a candidate for every search, so
+ * a search must pass the unequal ones in each bucket, from any slot, and
+ * follow the chain; a key with the same signature that is absent is not
+ * found, and slots that removes empty stay candidates that hold nothing.
+ * Locked and (RCU tables) lock-free searches alike. */
+MODE_PARAMETERS(htab_chain, shared_signature);
+
+static struct grain_hnode *find_any(struct grain_htab *h, unsigned flags,
+				    uint64_t key)
+{
+	struct grain_hnode *n = find(h, key);
+
+	if ((flags & GRAIN_HTAB_NO_RCU) == 0) {
+		grain_rcu_read_lock();
+		cr_assert_eq(grain_htab_lookup(h, &key), n, "key %#llx",
+			     (unsigned long long)key);
+		grain_rcu_read_unlock();
+	}
+	return n;
+}
+
+ParameterizedTest(unsigned *mode, htab_chain, shared_signature)
+{
+	const unsigned flags = *mode;
+	static struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, flags);
+	c.ops.hash = hash_ident; /* bucket: low bits; signature: 32..47 */
+	c.stripes = 1;
+	c.buckets = 16;
+	c.max_load = 1u << 20; /* no grow */
+	mode_enter(flags);
+	struct grain_htab *h = make(&c);
+	/* Bucket 5, signature 0xbeef; j in bits 16..31 tells the keys
+	 * apart. Ten: six in the home bucket, four in an overflow one. */
+#define SIG_KEY(j) (5u | (uint64_t)(j) << 16 | (uint64_t)0xbeef << 32)
+	static struct obj o[10];
+	for (unsigned j = 0; j < 10; j++) {
+		obj_init(&o[j], SIG_KEY(j + 1));
+		cr_assert_eq(grain_htab_insert(h, &o[j].node, &o[j].key, 1, 1),
+			     0, "key %u", j);
+	}
+	for (unsigned j = 0; j < 10; j++)
+		cr_assert_eq(find_any(h, flags, SIG_KEY(j + 1)), &o[j].node,
+			     "key %u", j);
+	cr_assert_null(find_any(h, flags, SIG_KEY(11)));
+	cr_assert_null(find_any(h, flags, SIG_KEY(0)));
+	/* Empty slots 0, 3 and 5 of the home bucket and the overflow
+	 * bucket's first; the others are still found past them. */
+	static const unsigned gone[] = { 0, 3, 5, 6 };
+	for (unsigned i = 0; i < 4; i++) {
+		uint64_t k = SIG_KEY(gone[i] + 1);
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0, "key %u",
+			     gone[i]);
+	}
+	mode_settle(h, flags);
+	for (unsigned j = 0; j < 10; j++) {
+		bool removed = j == 0 || j == 3 || j == 5 || j == 6;
+		cr_assert_eq(find_any(h, flags, SIG_KEY(j + 1)),
+			     removed ? NULL : &o[j].node, "key %u", j);
+	}
+	/* A new key goes in, into an emptied slot, and is found. */
+	static struct obj extra;
+	obj_init(&extra, SIG_KEY(12));
+	cr_assert_eq(grain_htab_insert(h, &extra.node, &extra.key, 1, 1), 0);
+	cr_assert_eq(find_any(h, flags, SIG_KEY(12)), &extra.node);
+	cr_assert_eq(find_any(h, flags, SIG_KEY(10)), &o[9].node);
+#undef SIG_KEY
+	cr_assert_eq(stats_of(h).entries, 7);
+	grain_htab_destroy(h);
+	mode_leave(flags);
+}
+
 /* ----------------------------------------------------------------------
  * Statistics
  */
