@@ -2193,17 +2193,27 @@ ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
  * insert would rebuild again forever. */
 MODE_PARAMETERS(htab_chain, rebuild_leaves_room);
 
+/* One stripe of 16 buckets that never grows, keyed by the identity hash
+ * (bucket: the low bits; signature: bits 32..47), so that a test places
+ * each key in the bucket and signature it wants. */
+static struct grain_htab_config chain_config(struct ledger *l, unsigned flags)
+{
+	struct grain_htab_config c = ledger_config(l, flags);
+
+	c.ops.hash = hash_ident;
+	c.stripes = 1;
+	c.buckets = 16;
+	c.max_load = 1u << 20; /* no grow: rebuilds at the same size */
+	return c;
+}
+
 ParameterizedTest(unsigned *mode, htab_chain, rebuild_leaves_room,
 		  .timeout = 30)
 {
 	const unsigned flags = *mode;
 	static struct ledger l;
 	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.ops.hash = hash_ident; /* bucket: low bits; signature: 32..47 */
-	c.stripes = 1;
-	c.buckets = 16;
-	c.max_load = 1u << 20; /* no grow: rebuilds at the same size */
+	struct grain_htab_config c = chain_config(&l, flags);
 	c.max_chain = 1u << 20;
 	mode_enter(flags);
 	struct grain_htab *h = make(&c);
@@ -2261,11 +2271,7 @@ ParameterizedTest(unsigned *mode, htab_chain, shared_signature)
 	const unsigned flags = *mode;
 	static struct ledger l;
 	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.ops.hash = hash_ident; /* bucket: low bits; signature: 32..47 */
-	c.stripes = 1;
-	c.buckets = 16;
-	c.max_load = 1u << 20; /* no grow */
+	struct grain_htab_config c = chain_config(&l, flags);
 	mode_enter(flags);
 	struct grain_htab *h = make(&c);
 	/* Bucket 5, signature 0xbeef; j in bits 16..31 tells the keys
