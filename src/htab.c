@@ -188,11 +188,6 @@ void htab_process_retired(struct grain_htab *h, struct grain_hnode *list)
 
 /* --- the slow halves of the inline calls ---------------------------------- */
 
-void grain_impl_htab_lru_head_changed(struct grain_impl_htab_stripe *st)
-{
-	grain_impl_htab_set_oldest(st);
-}
-
 void grain_impl_htab_expire_head(struct grain_htab_scope *s, uint64_t now)
 {
 	(void)htab_expire_stripe(s->h, s->stripe, now,
@@ -471,8 +466,10 @@ int grain_htab_create(struct grain_htab **htabp,
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < stripes; i++) {
-		h->stripes[i].b0 = htab_dir_load(h, i)->b;
-		h->stripes[i].mask = htab_dir_load(h, i)->mask;
+		htab_array *a = htab_dir_load(h, i);
+
+		h->stripes[i].b0 = a->b;
+		h->stripes[i].mask = a->mask;
 	}
 	*htabp = h;
 	return 0;

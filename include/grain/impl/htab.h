@@ -197,9 +197,6 @@ GRAIN_API void grain_impl_htab_unlock_slow(struct grain_htab_scope *s);
 GRAIN_API int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why);
 GRAIN_API void grain_impl_htab_expire_head(struct grain_htab_scope *s,
 					   uint64_t now);
-/* grain_impl_htab_set_oldest(), for code built against 0.4's headers. */
-GRAIN_API void
-grain_impl_htab_lru_head_changed(struct grain_impl_htab_stripe *st);
 
 /* Reasons for grain_impl_htab_insert_slow(). */
 enum {
