@@ -112,36 +112,41 @@ static inline uint32_t grain_impl_htab_dir_mask(uintptr_t w)
 }
 
 /* Three cache lines: the first holds everything a lookup, an insert or a
- * remove of the lock holder reads and writes; the second the RCU reclaim
- * batch (GRAIN_HTAB_BATCH_RECLAIM tables only); then what evictors on
- * other threads read, written when the LRU head changes or an entry
- * leaves by eviction or expiry. An insert reads `oldest` there, a line
- * that stays shared while the head does not move. */
+ * remove of the lock holder writes; the second where the stripe's array
+ * is, which only a resize writes, and the RCU reclaim batch
+ * (GRAIN_HTAB_BATCH_RECLAIM tables only); then what evictors on other
+ * threads read, written when the LRU head changes or an entry leaves by
+ * eviction or expiry. An insert reads `oldest` there, a line that stays
+ * shared while the head does not move. */
 struct grain_impl_htab_stripe {
 	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
 	_Atomic(uint32_t) entries;
-	/* The stripe's array as the lock holder sees it, by its first
-	 * bucket (grain_impl_htab_array_of()): the array of h->dir[index],
-	 * written with it under the lock, read only under the lock (the
-	 * line is the lock's, so this costs no line). */
-	struct grain_impl_htab_bucket *b0;
 	struct grain_hnode *lru_tail; /* most recent; the head is below */
 	/* Bytes not in the total, the holder's: always under mem_fold
 	 * either way once stored, and mem_fold < 2^31 (create's check). */
 	_Atomic(int32_t) unfolded;
-	/* arr->mask, written with arr: a locked search finds its home
-	 * bucket without reading the array's header line. */
-	uint32_t mask;
 	/* Counters: written under the lock, read by stats() at any time.
 	 * A locked search counts one of hits and misses. */
 	_Atomic(uint64_t) hits, misses, inserts;
 	/* Entry counts that ask for a resize. */
 	_Atomic(uint32_t) grow_at, shrink_at;
+	/* The stripe's array as the lock holder sees it, by its first
+	 * bucket (grain_impl_htab_array_of()), and its mask: those of
+	 * h->dir[index], written with it under the lock, read only under
+	 * the lock. Not on the lock's line: when another CPU wrote that line
+	 * last, the lock's exchange waits for it, and the search's loads
+	 * (this line, the home bucket, the node), whose addresses do not
+	 * depend on it, can be issued meanwhile; with the array on the
+	 * lock's line they waited for it and then ran one after another
+	 * (doc/benchmark-notes.md). A table without the batch below never
+	 * writes this line but to resize. */
+	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket *b0;
+	uint32_t mask;
+	uint32_t index;
 	/* GRAIN_HTAB_BATCH_RECLAIM: removed nodes waiting, under the lock,
 	 * to go to RCU together (linked through next). */
-	alignas(GRAIN_CACHELINE) struct grain_hnode *batch, *batch_tail;
+	struct grain_hnode *batch, *batch_tail;
 	uint32_t nbatch;
-	uint32_t index;
 	/* The LRU head (least recent) and its stamp change together, so
 	 * they share a line: an insert appends at the tail above and only
 	 * reads this line, for the TTL test. */
