@@ -15,10 +15,10 @@ $seed << EOD
 5 20G3F+MQ 440.2 424.2 461.6 405.2 413.6 406.3
 EOD
 $ours << EOD
-0 64K 17.0383 15.8063 34.5336 20.5365 16.9434 32.8288 0.9998 1.20532
-1 3F 6.62753 6.09206 15.1626 6.77535 6.45446 14.3979 1.025 1.0223
-2 64K+DoS 10.8505 10.2537 20.9465 13.5849 10.5505 20.4298 1.074 1.25201
-3 3F+DoS 5.664 4.79776 11.8764 5.67425 4.84896 11.6222 1.282 1.00181
+0 64K 22.0131 14.0932 22.7897 18.3788 15.9221 23.384 0.9998 0.8349
+1 3F 7.78698 6.44147 9.27401 7.60337 6.05573 9.52443 1.025 0.97642
+2 64K+DoS 13.0228 8.53272 14.3043 13.4118 10.7346 14.0939 1.074 1.02987
+3 3F+DoS 6.31992 5.53034 6.58609 6.36745 5.73729 6.51878 1.282 1.00752
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The frag-queue per-hash-bucket locking table (netdev, April 2013) beside examples/reasm"
 set label 99 "Source: netdev, April 2013, \"Re: [net-next PATCH 3/3] net: frag queue per hash bucket locking\" (Jesper Dangaard Brouer)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'
