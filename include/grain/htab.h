@@ -45,7 +45,11 @@
  * low bits and a 16-bit signature from bits 32..47, so the three are
  * independent. Each stripe has its own cache-line aligned spinlock, LRU
  * list, byte count and counters; the stripes' bucket-array pointers sit
- * together on read-mostly lines that writers do not touch.
+ * together on read-mostly lines that writers do not touch, and each
+ * stripe keeps a copy for its lock holder on a line of its own, apart
+ * from the lock's (written by a resize and, in an RCU table, by the
+ * reclaim batch): the address of a locked search's bucket does not
+ * depend on the lock's line.
  *
  * A bucket is one cache line: GRAIN_HTAB_BUCKET_SLOTS slots (6 with 64-bit
  * pointers), each a node pointer and the signature of its key, and the
