@@ -111,13 +111,14 @@ static inline uint32_t grain_impl_htab_dir_mask(uintptr_t w)
 	return (uint32_t)(((uint64_t)1 << (w & GRAIN_IMPL_HTAB_DIR_LOG)) - 1);
 }
 
-/* Three cache lines: the first holds everything a lookup, an insert or a
+/* Four cache lines: the first holds everything a lookup, an insert or a
  * remove of the lock holder writes; the second where the stripe's array
- * is, which only a resize writes, and the RCU reclaim batch
- * (GRAIN_HTAB_BATCH_RECLAIM tables only); then what evictors on other
+ * is, which only a resize writes; the third what evictors on other
  * threads read, written when the LRU head changes or an entry leaves by
- * eviction or expiry. An insert reads `oldest` there, a line that stays
- * shared while the head does not move. */
+ * eviction or expiry (an insert reads `oldest` there, a line that stays
+ * shared while the head does not move); the fourth the rest of the
+ * counters and the RCU reclaim batch (GRAIN_HTAB_BATCH_RECLAIM tables
+ * only), which every remove of such a table writes. */
 struct grain_impl_htab_stripe {
 	alignas(GRAIN_CACHELINE) struct grain_spinlock lock;
 	_Atomic(uint32_t) entries;
@@ -138,15 +139,11 @@ struct grain_impl_htab_stripe {
 	 * (this line, the home bucket, the node), whose addresses do not
 	 * depend on it, can be issued meanwhile; with the array on the
 	 * lock's line they waited for it and then ran one after another
-	 * (doc/benchmark-notes.md). A table without the batch below never
-	 * writes this line but to resize. */
+	 * (doc/benchmark-notes.md). Nothing but a resize writes this
+	 * line. */
 	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket *b0;
 	uint32_t mask;
 	uint32_t index;
-	/* GRAIN_HTAB_BATCH_RECLAIM: removed nodes waiting, under the lock,
-	 * to go to RCU together (linked through next). */
-	struct grain_hnode *batch, *batch_tail;
-	uint32_t nbatch;
 	/* The LRU head (least recent) and its stamp change together, so
 	 * they share a line: an insert appends at the tail above and only
 	 * reads this line, for the TTL test. */
@@ -158,11 +155,18 @@ struct grain_impl_htab_stripe {
 	_Atomic(uint32_t) buckets;  /* the array's size, for stats() */
 	_Atomic(bool) grow_wanted;  /* a chain reached max_chain */
 	_Atomic(uint64_t) deferred; /* handed to ops.defer, not yet done */
+	/* GRAIN_HTAB_BATCH_RECLAIM: removed nodes waiting, under the lock,
+	 * to go to RCU together (linked through next). Last, so that the
+	 * removes that write it stay off the line of the array above. */
+	struct grain_hnode *batch, *batch_tail;
+	uint32_t nbatch;
 };
 
 _Static_assert(offsetof(struct grain_impl_htab_stripe, shrink_at) + 4 <=
 		       GRAIN_CACHELINE,
 	       "the lock holder's fields share the lock's cache line");
+_Static_assert(sizeof(struct grain_impl_htab_stripe) <= 4 * GRAIN_CACHELINE,
+	       "a stripe is four cache lines at most");
 
 /* Removed nodes a GRAIN_HTAB_BATCH_RECLAIM stripe gathers before it hands
  * them to RCU with one call_rcu, unless config.reclaim_batch says. */
