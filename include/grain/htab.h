@@ -47,9 +47,8 @@
  * list, byte count and counters; the stripes' bucket-array pointers sit
  * together on read-mostly lines that writers do not touch, and each
  * stripe keeps a copy for its lock holder on a line of its own, apart
- * from the lock's (written by a resize and, in an RCU table, by the
- * reclaim batch): the address of a locked search's bucket does not
- * depend on the lock's line.
+ * from the lock's and written only by a resize: the address of a locked
+ * search's bucket does not depend on the lock's line.
  *
  * A bucket is one cache line: GRAIN_HTAB_BUCKET_SLOTS slots (6 with 64-bit
  * pointers), each a node pointer and the signature of its key, and the
