@@ -107,6 +107,28 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * A test's configuration: the sizes, limits, policy, ttl and flags of
+ * @shape (NULL: the defaults), its hash if it names one (keyed SipHash if
+ * not), the ledger's callbacks, and the mode @flags.
+ */
+static struct grain_htab_config
+shaped_config(struct ledger *l, unsigned flags,
+	      const struct grain_htab_config *shape)
+{
+	struct grain_htab_config c = ledger_config(l, flags), s;
+
+	if (shape == NULL)
+		return c;
+	s = *shape;
+	if (s.ops.hash != NULL)
+		c.ops.hash = s.ops.hash;
+	s.ops = c.ops;
+	s.ctx = l;
+	s.flags |= flags;
+	return s;
+}
+
 /* ----------------------------------------------------------------------
  * grain/hash.h
  */
@@ -382,88 +404,56 @@ Test(htab_api, null_arguments)
 	cr_assert_eq(atomic_load(&o.reclaims), 1u);
 }
 
-/* One bad field per case, applied to an otherwise good configuration:
+/* One bad field per case, set over ledger_config()'s good configuration:
  * each is -EINVAL with *htabp untouched. */
-enum bad_field {
-	BAD_NO_HASH,
-	BAD_NO_EQ,
-	BAD_STRIPES,
-	BAD_BUCKETS,
-	BAD_FLAGS,
-	BAD_POLICY,
-	BAD_MEM_LOW_ABOVE_HIGH,
+struct bad_config {
+	const char *name;
+	struct grain_htab_config config; /* the bad field (and its flag) */
+	bool no_hash, no_eq;
 };
 
-struct bad_case {
-	enum bad_field field;
-	unsigned value;
-	const char *why;
+static const struct bad_config bad_configs[] = {
+	{ .name = "ops.hash = NULL", .no_hash = true },
+	{ .name = "ops.eq = NULL", .no_eq = true },
+	{ .name = "stripes = 3", .config.stripes = 3 },
+	{ .name = "stripes = 96", .config.stripes = 96 },
+	{ .name = "stripes = 65537", .config.stripes = 65537 },
+	{ .name = "stripes = 131072", .config.stripes = 131072 },
+	{ .name = "buckets = 3", .config.buckets = 3 },
+	{ .name = "buckets = 24", .config.buckets = 24 },
+	{ .name = "flags = 0x4u", .config.flags = 0x4u },
+	{ .name = "flags = 0x80000000u", .config.flags = 0x80000000u },
+	{ .name = "policy = 2", .config.policy = (enum grain_htab_policy)2 },
+	{ .name = "mem_low > mem_high",
+	  .config = { .mem_high = 100, .mem_low = 200 } },
+	{ .name = "reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX + 1",
+	  .config = { .flags = GRAIN_HTAB_BATCH_RECLAIM,
+		      .reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX + 1 } },
 };
-
-static const struct bad_case bad_cases[] = {
-	{ BAD_NO_HASH, 0, "ops.hash = NULL" },
-	{ BAD_NO_EQ, 0, "ops.eq = NULL" },
-	{ BAD_STRIPES, 3, "stripes = 3" },
-	{ BAD_STRIPES, 96, "stripes = 96" },
-	{ BAD_STRIPES, 65537, "stripes = 65537" },
-	{ BAD_STRIPES, 131072, "stripes = 131072" },
-	{ BAD_BUCKETS, 3, "buckets = 3" },
-	{ BAD_BUCKETS, 24, "buckets = 24" },
-	{ BAD_FLAGS, 0x4u, "flags = 0x4u" },
-	{ BAD_FLAGS, 0x80000000u, "flags = 0x80000000u" },
-	{ BAD_POLICY, 2, "policy = 2" },
-	{ BAD_MEM_LOW_ABOVE_HIGH, 100, "mem_low > mem_high" },
-};
-
-#define NBAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
-
-static const unsigned bad_index[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
-
-_Static_assert(sizeof(bad_index) / sizeof(bad_index[0]) == NBAD,
-	       "one index per bad configuration");
 
 ParameterizedTestParameters(htab_create, bad_configurations)
 {
-	return cr_make_param_array(unsigned, (void *)bad_index, NBAD);
+	return cr_make_param_array(struct bad_config, (void *)bad_configs,
+				   sizeof(bad_configs) /
+					   sizeof(bad_configs[0]));
 }
 
-ParameterizedTest(unsigned *i, htab_create, bad_configurations)
+ParameterizedTest(const struct bad_config *b, htab_create, bad_configurations)
 {
-	const struct bad_case *b = &bad_cases[*i];
 	struct ledger l;
 	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, 0);
+	struct grain_htab_config c = shaped_config(&l, 0, &b->config);
 
-	switch (b->field) {
-	case BAD_NO_HASH:
+	if (b->no_hash)
 		c.ops.hash = NULL;
-		break;
-	case BAD_NO_EQ:
+	if (b->no_eq)
 		c.ops.eq = NULL;
-		break;
-	case BAD_STRIPES:
-		c.stripes = b->value;
-		break;
-	case BAD_BUCKETS:
-		c.buckets = b->value;
-		break;
-	case BAD_FLAGS:
-		c.flags = b->value;
-		break;
-	case BAD_POLICY:
-		c.policy = (enum grain_htab_policy)b->value;
-		break;
-	case BAD_MEM_LOW_ABOVE_HIGH:
-		c.mem_high = b->value;
-		c.mem_low = 2 * (size_t)b->value;
-		break;
-	}
 	struct grain_htab *h = (struct grain_htab *)(uintptr_t)8;
-	cr_assert_eq(grain_htab_create(&h, &c, NULL), -EINVAL, "%s", b->why);
-	cr_assert_eq((uintptr_t)h, 8u, "%s: *htabp touched", b->why);
+	cr_assert_eq(grain_htab_create(&h, &c, NULL), -EINVAL, "%s", b->name);
+	cr_assert_eq((uintptr_t)h, 8u, "%s: *htabp touched", b->name);
 }
 
-Test(htab_create, null_arguments_and_limits)
+Test(htab_create, null_arguments)
 {
 	struct ledger l;
 	ledger_init(&l);
@@ -474,42 +464,74 @@ Test(htab_create, null_arguments_and_limits)
 	cr_assert_eq(grain_htab_create(&h, NULL, NULL), -EINVAL);
 	cr_assert_eq((uintptr_t)h, 8u);
 	grain_htab_destroy(NULL);
-
-	/* The limits themselves are fine. */
-	struct grain_htab_config edge = good;
-	edge.flags = GRAIN_HTAB_NO_RCU;
-	edge.stripes = 1;
-	edge.buckets = 1;
-	edge.mem_high = 100;
-	edge.mem_low = 100;
-	h = make(&edge);
-	cr_assert_eq(stats_of(h).buckets, 1u);
-	grain_htab_destroy(h);
-	edge.stripes = 65536;
-	h = make(&edge);
-	cr_assert_eq(stats_of(h).buckets, 65536u);
-	grain_htab_destroy(h);
 }
 
-Test(htab_create, defaults)
+/* Good configurations, the limits among them: each makes an empty table
+ * of the buckets it asks for. */
+struct good_config {
+	const char *name;
+	struct grain_htab_config config;
+	bool no_callbacks; /* ops.hash and ops.eq only, no ctx */
+	uint64_t buckets;
+};
+
+static const struct good_config good_configs[] = {
+	{ .name = "defaults: 64 stripes of 16 buckets",
+	  .no_callbacks = true,
+	  .buckets = 64u * 16u },
+	{ .name = "one stripe of one bucket, mem_low = mem_high",
+	  .config = { .flags = GRAIN_HTAB_NO_RCU,
+		      .stripes = 1,
+		      .buckets = 1,
+		      .mem_high = 100,
+		      .mem_low = 100 },
+	  .buckets = 1 },
+	{ .name = "65536 stripes of one bucket",
+	  .config = { .flags = GRAIN_HTAB_NO_RCU,
+		      .stripes = 65536,
+		      .buckets = 1,
+		      .mem_high = 100,
+		      .mem_low = 100 },
+	  .buckets = 65536 },
+	{ .name = "reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX",
+	  .config = { .flags = GRAIN_HTAB_BATCH_RECLAIM,
+		      .reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX },
+	  .buckets = 64u * 16u },
+};
+
+ParameterizedTestParameters(htab_create, good_configurations)
 {
-	struct grain_htab_config c = { .ops = { .hash = hash_sip,
-						.eq = obj_eq } };
-	grain_rcu_register_thread();
+	return cr_make_param_array(struct good_config, (void *)good_configs,
+				   sizeof(good_configs) /
+					   sizeof(good_configs[0]));
+}
+
+ParameterizedTest(const struct good_config *g, htab_create, good_configurations)
+{
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = shaped_config(&l, 0, &g->config);
+
+	if (g->no_callbacks) {
+		c.ops.unlinked = NULL;
+		c.ops.reclaim = NULL;
+		c.ctx = NULL;
+	}
+	mode_enter(c.flags);
 	struct grain_htab *h = make(&c);
 	struct grain_htab_stats st = stats_of(h);
 
-	cr_assert_eq(st.buckets, 64u * 16u, "64 stripes of 16 buckets");
-	cr_assert_eq(st.entries, 0u);
-	cr_assert_eq(st.bytes, 0u);
+	cr_assert_eq(st.buckets, g->buckets, "%s", g->name);
+	cr_assert_eq(st.entries, 0u, "%s", g->name);
+	cr_assert_eq(st.bytes, 0u, "%s", g->name);
 	cr_assert_eq(st.inserts + st.lookups + st.hits + st.evictions +
 			     st.expirations + st.refusals + st.chain_refusals +
 			     st.resizes,
-		     0u);
-	cr_assert_eq(grain_htab_bytes(h), 0u);
-	cr_assert_eq(grain_htab_bytes_exact(h), 0u);
+		     0u, "%s", g->name);
+	cr_assert_eq(grain_htab_bytes(h), 0u, "%s", g->name);
+	cr_assert_eq(grain_htab_bytes_exact(h), 0u, "%s", g->name);
 	grain_htab_destroy(h);
-	grain_rcu_unregister_thread();
+	mode_leave(c.flags);
 }
 
 MODE_PARAMETERS(htab_create, allocation_failure);
@@ -1084,22 +1106,6 @@ Test(htab_rcu, batched_reclaim_one_scope)
 	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REMOVED]),
 		     (unsigned long)B + 2u);
 	grain_rcu_unregister_thread();
-}
-
-Test(htab_rcu, reclaim_batch_bounds)
-{
-	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c =
-		ledger_config(&l, GRAIN_HTAB_BATCH_RECLAIM);
-	struct grain_htab *h = NULL;
-
-	c.reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX + 1;
-	cr_assert_eq(grain_htab_create(&h, &c, NULL), -EINVAL);
-	cr_assert_null(h, "untouched on error");
-	c.reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX;
-	cr_assert_eq(grain_htab_create(&h, &c, NULL), 0);
-	grain_htab_destroy(h);
 }
 
 /* ops.defer: the user's own grace-period machinery. The first two
