@@ -129,6 +129,36 @@ shaped_config(struct ledger *l, unsigned flags,
 	return s;
 }
 
+/* A new ledger and a table of @shape (NULL: the defaults) in mode @flags,
+ * with this thread registered if the mode needs it. */
+static struct grain_htab *open_table(struct ledger *l, unsigned flags,
+				     const struct grain_htab_config *shape)
+{
+	ledger_init(l);
+	struct grain_htab_config c = shaped_config(l, flags, shape);
+	mode_enter(flags);
+	return make(&c);
+}
+
+static void close_table(struct grain_htab *h, unsigned flags)
+{
+	grain_htab_destroy(h);
+	mode_leave(flags);
+}
+
+/* Insert o[0] .. o[n - 1], each under its index as key, charged @charge
+ * and stamped @now + @step * key. */
+static void insert_keys(struct grain_htab *h, struct obj *o, uint64_t n,
+			uint64_t now, uint64_t step, size_t charge)
+{
+	for (uint64_t k = 0; k < n; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k,
+					       now + step * k, charge),
+			     0, "key %llu", (unsigned long long)k);
+	}
+}
+
 /* ----------------------------------------------------------------------
  * grain/hash.h
  */
@@ -287,9 +317,7 @@ ParameterizedTestParameters(htab_api, null_scope)
 ParameterizedTest(unsigned *pass, htab_api, null_scope)
 {
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, NULL);
 	struct obj o;
 	uint64_t k = 7;
 	struct grain_hnode *found;
@@ -337,9 +365,7 @@ ParameterizedTest(unsigned *pass, htab_api, null_scope)
 Test(htab_api, null_arguments)
 {
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, NULL);
 	struct obj o;
 	uint64_t k = 7;
 	struct grain_hnode *found = &o.node;
@@ -588,13 +614,11 @@ MODE_PARAMETERS(htab_basic, insert_find_remove);
 
 ParameterizedTest(unsigned *mode, htab_basic, insert_find_remove)
 {
+	/* One stripe: c3 (never inserted) is of the scope's stripe. */
+	static const struct grain_htab_config shape = { .stripes = 1 };
 	const unsigned flags = *mode;
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 1; /* c3 (never inserted) is of the scope's stripe */
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, flags, &shape);
 	struct obj a, b, a2, c3;
 	uint64_t ka = 1, kb = 2, kc = 3;
 	struct grain_htab_scope s;
@@ -677,22 +701,17 @@ ParameterizedTest(unsigned *mode, htab_basic, insert_find_remove)
 	obj_init(&a, ka);
 	cr_assert_eq(grain_htab_insert(h, &a.node, &ka, 30, 3), 0);
 	cr_assert_eq(find(h, ka), &a.node);
-	grain_htab_destroy(h);
+	close_table(h, flags);
 	cr_assert_eq(atomic_load(&a.reclaims), 1u);
 	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_DESTROYED);
-	mode_leave(flags);
 }
 
 MODE_PARAMETERS(htab_basic, find_or_insert);
 
 ParameterizedTest(unsigned *mode, htab_basic, find_or_insert)
 {
-	const unsigned flags = *mode;
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, *mode, NULL);
 	struct obj a, a2, b;
 	uint64_t ka = 10, kb = 11;
 	struct grain_hnode *found = NULL;
@@ -735,25 +754,22 @@ ParameterizedTest(unsigned *mode, htab_basic, find_or_insert)
 	cr_assert_eq(st.entries, 2u);
 	cr_assert_eq(st.bytes, 12u, "the refused charge is not counted");
 	cr_assert_eq(st.inserts, 2u);
-	grain_htab_destroy(h);
+	close_table(h, *mode);
 	cr_assert_eq(atomic_load(&a.reclaims), 1u);
 	cr_assert_eq(atomic_load(&b.reclaims), 1u);
 	cr_assert_eq(atomic_load(&a2.reclaims), 0u);
-	mode_leave(flags);
 }
 
 MODE_PARAMETERS(htab_basic, other_stripe);
 
 ParameterizedTest(unsigned *mode, htab_basic, other_stripe)
 {
-	const unsigned flags = *mode;
+	static const struct grain_htab_config shape = {
+		.ops.hash = hash_ident,
+		.stripes = 2,
+	};
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.ops.hash = hash_ident;
-	c.stripes = 2;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, *mode, &shape);
 	uint64_t lo = 0x1, hi = ~(uint64_t)0x1;
 	struct obj a, b;
 	struct grain_htab_scope s;
@@ -773,21 +789,18 @@ ParameterizedTest(unsigned *mode, htab_basic, other_stripe)
 	cr_assert_eq(find(h, hi), &b.node);
 	cr_assert_eq(grain_htab_bytes_exact(h), 30u);
 	cr_assert_eq(stats_of(h).entries, 2u);
-	grain_htab_destroy(h);
-	mode_leave(flags);
+	close_table(h, *mode);
 }
 
 MODE_PARAMETERS(htab_basic, other_table);
 
 ParameterizedTest(unsigned *mode, htab_basic, other_table)
 {
-	const unsigned flags = *mode;
+	static const struct grain_htab_config shape = { .stripes = 1 };
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 1;
-	mode_enter(flags);
-	struct grain_htab *ha = make(&c), *hb = make(&c);
+	struct grain_htab *ha = open_table(&l, *mode, &shape);
+	struct grain_htab_config c = shaped_config(&l, *mode, &shape);
+	struct grain_htab *hb = make(&c);
 	uint64_t k = 42, k2 = 43;
 	struct obj a;
 	struct grain_htab_scope s;
@@ -807,23 +820,18 @@ ParameterizedTest(unsigned *mode, htab_basic, other_table)
 	cr_assert_eq(grain_htab_bytes_exact(ha), 1u);
 	grain_htab_destroy(hb);
 	cr_assert_eq(atomic_load(&a.reclaims), 0u);
-	grain_htab_destroy(ha);
+	close_table(ha, *mode);
 	cr_assert_eq(atomic_load(&a.reclaims), 1u);
-	mode_leave(flags);
 }
 
 MODE_PARAMETERS(htab_basic, charges);
 
 ParameterizedTest(unsigned *mode, htab_basic, charges)
 {
-	const unsigned flags = *mode;
+	static const struct grain_htab_config shape = { .stripes = 4,
+							.mem_batch = 1000 };
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 4;
-	c.mem_batch = 1000;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[100];
 	uint64_t k = 0;
 
@@ -860,26 +868,18 @@ ParameterizedTest(unsigned *mode, htab_basic, charges)
 			     4u * 1000u);
 	}
 	cr_assert_eq(stats_of(h).bytes, 0u);
-	grain_htab_destroy(h);
-	mode_leave(flags);
+	close_table(h, *mode);
 }
 
 MODE_PARAMETERS(htab_basic, destroy_reclaims_everything);
 
 ParameterizedTest(unsigned *mode, htab_basic, destroy_reclaims_everything)
 {
-	const unsigned flags = *mode;
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, *mode, NULL);
 	static struct obj o[200];
 
-	for (uint64_t k = 0; k < 200; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
-	}
+	insert_keys(h, o, 200, 0, 1, 1);
 	for (uint64_t k = 0; k < 200; k += 3)
 		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
 	/* No barrier: destroy waits for the removals' reclaims too. */
@@ -895,7 +895,7 @@ ParameterizedTest(unsigned *mode, htab_basic, destroy_reclaims_everything)
 	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_DESTROYED]), 133u);
 	cr_assert_eq(atomic_load(&l.unlinked[GRAIN_HTAB_DESTROYED]), 0u,
 		     "ops.unlinked is not called at destroy");
-	mode_leave(flags);
+	mode_leave(*mode);
 }
 
 /* ----------------------------------------------------------------------
@@ -905,16 +905,10 @@ ParameterizedTest(unsigned *mode, htab_basic, destroy_reclaims_everything)
 Test(htab_rcu, lookup)
 {
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, 0);
-	grain_rcu_register_thread();
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, 0, NULL);
 	static struct obj o[300];
 
-	for (uint64_t k = 0; k < 300; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
-	}
+	insert_keys(h, o, 300, 0, 1, 1);
 	grain_rcu_read_lock();
 	for (uint64_t k = 0; k < 600; k++) {
 		struct grain_hnode *n = grain_htab_lookup(h, &k);
@@ -931,12 +925,10 @@ Test(htab_rcu, lookup)
 			     k % 2 ? &o[k].node : NULL);
 	grain_rcu_read_unlock();
 	grain_rcu_read_unlock();
-	grain_htab_destroy(h);
-	grain_rcu_unregister_thread();
+	close_table(h, 0);
 
 	/* A NO_RCU table has no lock-free lookup. */
-	c.flags = GRAIN_HTAB_NO_RCU;
-	h = make(&c);
+	h = open_table(&l, GRAIN_HTAB_NO_RCU, NULL);
 	uint64_t k = 1;
 	obj_init(&o[1], k);
 	cr_assert_eq(grain_htab_insert(h, &o[1].node, &k, 1, 1), 0);
@@ -948,10 +940,7 @@ Test(htab_rcu, lookup)
 Test(htab_rcu, reclaim_waits_for_readers)
 {
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, 0);
-	grain_rcu_register_thread();
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, 0, NULL);
 	struct obj a;
 	uint64_t k = 5;
 	struct grain_hnode *r = NULL;
@@ -977,9 +966,8 @@ Test(htab_rcu, reclaim_waits_for_readers)
 	cr_assert_eq(atomic_load(&a.reclaims), 1u);
 	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_REMOVED);
 	cr_assert_eq(grain_htab_resize(h, 64), 0, "outside the section");
-	grain_htab_destroy(h);
+	close_table(h, 0);
 	cr_assert_eq(atomic_load(&a.reclaims), 1u, "reclaimed twice");
-	grain_rcu_unregister_thread();
 }
 
 /* GRAIN_HTAB_BATCH_RECLAIM: removed nodes wait in their stripe's batch
@@ -994,102 +982,106 @@ static unsigned reclaimed_of(struct obj *o, unsigned n)
 	return sum;
 }
 
-/* One batch size: @p cfg_batch in the config (0: the default), @p B what
- * it comes to (more than the 5 the test leaves batched). */
-static void batched_reclaim_case(unsigned cfg_batch, unsigned B)
+/* One batch size per case: reclaim_batch in the configuration (0: the
+ * default), and the size that comes to (more than the 5 the test leaves
+ * batched). */
+struct batch_case {
+	const char *name;
+	unsigned reclaim_batch, size;
+};
+
+static const struct batch_case batch_cases[] = {
+	{ .name = "the default batch", .reclaim_batch = 0, .size = 32 },
+	{ .name = "a batch of 8", .reclaim_batch = 8, .size = 8 },
+	{ .name = "a batch of 64", .reclaim_batch = 64, .size = 64 },
+};
+
+ParameterizedTestParameters(htab_rcu, batched_reclaim)
+{
+	return cr_make_param_array(struct batch_case, (void *)batch_cases,
+				   sizeof(batch_cases) /
+					   sizeof(batch_cases[0]));
+}
+
+ParameterizedTest(const struct batch_case *row, htab_rcu, batched_reclaim)
 {
 	static struct obj o[2 * 64 + 5];
-	const unsigned N = 2 * B + 5;
-	cr_assert(B > 5 && N <= sizeof(o) / sizeof(o[0]));
+	const char *name = row->name;
+	const unsigned B = row->size, N = 2 * B + 5;
+	cr_assert(B > 5 && N <= sizeof(o) / sizeof(o[0]), "%s", name);
+	const struct grain_htab_config shape = {
+		.stripes = 1,
+		.reclaim_batch = row->reclaim_batch,
+	};
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c =
-		ledger_config(&l, GRAIN_HTAB_BATCH_RECLAIM);
-	c.stripes = 1;
-	c.reclaim_batch = cfg_batch;
-	grain_rcu_register_thread();
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_BATCH_RECLAIM, &shape);
 
-	for (uint64_t k = 0; k < N; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 1), 0);
-	}
+	insert_keys(h, o, N, 1, 0, 1);
 	/* B - 1 removed: all wait for the batch to fill. */
 	for (uint64_t k = 0; k < B - 1; k++)
-		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0, "%s", name);
 	grain_rcu_barrier();
-	cr_assert_eq(reclaimed_of(o, N), 0u, "reclaimed before its batch left");
+	cr_assert_eq(reclaimed_of(o, N), 0u,
+		     "%s: reclaimed before its batch left", name);
 	/* A reader holds the next node; its removal fills the batch, which
 	 * goes to RCU but cannot be reclaimed while the reader lasts. */
 	uint64_t k = B - 1;
 	grain_rcu_read_lock();
 	struct grain_hnode *held = grain_htab_lookup(h, &k);
-	cr_assert_eq(held, &o[B - 1].node);
-	cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	cr_assert_eq(held, &o[B - 1].node, "%s", name);
+	cr_assert_eq(grain_htab_remove(h, &k, NULL), 0, "%s", name);
 	sleep_ms(50);
-	cr_assert_eq(reclaimed_of(o, N), 0u, "reclaimed under a reader's feet");
-	cr_assert_eq(obj_of(held)->key, B - 1);
+	cr_assert_eq(reclaimed_of(o, N), 0u,
+		     "%s: reclaimed under a reader's feet", name);
+	cr_assert_eq(obj_of(held)->key, B - 1, "%s", name);
 	grain_rcu_read_unlock();
 	grain_rcu_barrier();
 	cr_assert_eq(reclaimed_of(o, B), (unsigned)B,
-		     "a full batch is reclaimed");
+		     "%s: a full batch is reclaimed", name);
 	for (unsigned i = 0; i < B; i++)
-		cr_assert_eq(atomic_load(&o[i].reclaim_why),
-			     GRAIN_HTAB_REMOVED);
+		cr_assert_eq(atomic_load(&o[i].reclaim_why), GRAIN_HTAB_REMOVED,
+			     "%s", name);
 	/* Five more: only a flush sends them. The removed nodes' memory is
 	 * reused only after its reclaim: re-inserting one before is refused. */
 	for (k = B; k < B + 5; k++)
-		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0, "%s", name);
 	k = B;
 	cr_assert_eq(grain_htab_insert(h, &o[B].node, &k, 1, 1), -EINVAL,
-		     "a batched node re-inserted before its reclaim");
+		     "%s: a batched node re-inserted before its reclaim", name);
 	grain_rcu_barrier();
-	cr_assert_eq(reclaimed_of(o, N), (unsigned)B);
+	cr_assert_eq(reclaimed_of(o, N), (unsigned)B, "%s", name);
 	grain_htab_reclaim_flush(h);
 	grain_rcu_barrier();
-	cr_assert_eq(reclaimed_of(o, N), (unsigned)B + 5u);
-	cr_assert_eq(stats_of(h).entries, (uint64_t)(N - B - 5));
+	cr_assert_eq(reclaimed_of(o, N), (unsigned)B + 5u, "%s", name);
+	cr_assert_eq(stats_of(h).entries, (uint64_t)(N - B - 5), "%s", name);
 	/* Destroy sends what is still batched, then reclaims the rest:
 	 * every node exactly once. */
 	for (k = B + 5; k < B + 8; k++)
-		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0, "%s", name);
 	grain_htab_destroy(h);
 	for (unsigned i = 0; i < N; i++)
-		cr_assert_eq(atomic_load(&o[i].reclaims), 1u, "node %u", i);
+		cr_assert_eq(atomic_load(&o[i].reclaims), 1u, "%s: node %u",
+			     name, i);
 	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REMOVED]),
-		     (unsigned long)B + 8u);
+		     (unsigned long)B + 8u, "%s", name);
 	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_DESTROYED]),
-		     (unsigned long)(N - B - 8));
+		     (unsigned long)(N - B - 8), "%s", name);
 	grain_htab_reclaim_flush(NULL); /* no-op */
 	grain_rcu_unregister_thread();
-}
-
-Test(htab_rcu, batched_reclaim)
-{
-	batched_reclaim_case(0, 32); /* the default */
-	batched_reclaim_case(8, 8);
-	batched_reclaim_case(64, 64);
 }
 
 /* One scope whose removes fill its stripe's batch and go past it: the
  * unlock hands all of them to RCU together, each reclaimed once. */
 Test(htab_rcu, batched_reclaim_one_scope)
 {
-	static struct obj o[12];
-	const unsigned B = 8, N = 12;
+	enum { B = 8, N = 12 };
+	static struct obj o[N];
+	static const struct grain_htab_config shape = { .stripes = 1,
+							.reclaim_batch = B };
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c =
-		ledger_config(&l, GRAIN_HTAB_BATCH_RECLAIM);
-	c.stripes = 1;
-	c.reclaim_batch = B;
-	grain_rcu_register_thread();
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_BATCH_RECLAIM, &shape);
 
-	for (uint64_t k = 0; k < N; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 1), 0);
-	}
+	insert_keys(h, o, N, 1, 0, 1);
 	struct grain_htab_scope s;
 	uint64_t k = 0;
 	grain_htab_lock(h, &k, &s);
@@ -1100,19 +1092,32 @@ Test(htab_rcu, batched_reclaim_one_scope)
 	grain_htab_unlock(&s);
 	grain_rcu_barrier();
 	cr_assert_eq(reclaimed_of(o, N), B + 2, "the whole batch went");
-	grain_htab_destroy(h);
+	close_table(h, GRAIN_HTAB_BATCH_RECLAIM);
 	for (unsigned i = 0; i < N; i++)
 		cr_assert_eq(atomic_load(&o[i].reclaims), 1u, "node %u", i);
 	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REMOVED]),
 		     (unsigned long)B + 2u);
-	grain_rcu_unregister_thread();
+}
+
+/* An RCU table whose retired nodes go to @defer; its ctx is @l, the first
+ * member of the defer's own state. */
+static struct grain_htab *
+open_deferring(struct ledger *l,
+	       void (*defer)(struct grain_hnode *node,
+			     void (*done)(struct grain_hnode *node), void *ctx))
+{
+	ledger_init(l);
+	struct grain_htab_config c = ledger_config(l, 0);
+	c.ops.defer = defer;
+	mode_enter(0);
+	return make(&c);
 }
 
 /* ops.defer: the user's own grace-period machinery. The first two
  * deferrals wait for the test; anything after them is done at once (and
  * counted), so that a table waiting for one cannot hang the test. */
 struct deferrals {
-	struct ledger l;
+	struct ledger l; /* first: the table's ctx is also the ledger's */
 	unsigned n, more;
 	struct grain_hnode *node[2];
 	void (*done[2])(struct grain_hnode *node);
@@ -1136,18 +1141,10 @@ static void defer_later(struct grain_hnode *node,
 Test(htab_rcu, user_defer, .timeout = 30)
 {
 	static struct deferrals d;
-	ledger_init(&d.l);
-	struct grain_htab_config c = ledger_config(&d.l, 0);
-	c.ctx = &d;
-	c.ops.defer = defer_later;
-	grain_rcu_register_thread();
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_deferring(&d.l, defer_later);
 	struct obj o[4];
 
-	for (uint64_t k = 0; k < 4; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 1), 0);
-	}
+	insert_keys(h, o, 4, 1, 0, 1);
 	for (uint64_t k = 0; k < 2; k++)
 		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
 	cr_assert_eq(d.n, 2u, "one deferral per retired node");
@@ -1178,16 +1175,15 @@ Test(htab_rcu, user_defer, .timeout = 30)
 		cr_assert_eq(grain_htab_lookup(h, &k), &o[k].node);
 	grain_rcu_read_unlock();
 	d.at_once = true;
-	grain_htab_destroy(h);
+	close_table(h, 0);
 	for (unsigned k = 0; k < 4; k++)
 		cr_assert_eq(atomic_load(&o[k].reclaims), 1u, "key %u", k);
 	cr_assert_eq(atomic_load(&o[3].reclaim_why), GRAIN_HTAB_DESTROYED);
-	grain_rcu_unregister_thread();
 }
 
 /* destroy waits for reclaims still pending in the user's defer(). */
 struct late_done {
-	struct ledger l;
+	struct ledger l; /* first: the table's ctx is also the ledger's */
 	struct grain_hnode *node;
 	void (*done)(struct grain_hnode *node);
 	_Atomic(bool) done_called;
@@ -1219,12 +1215,7 @@ static void *call_done_later(void *arg)
 Test(htab_rcu, destroy_waits_for_user_defer, .timeout = 30)
 {
 	static struct late_done d;
-	ledger_init(&d.l);
-	struct grain_htab_config c = ledger_config(&d.l, 0);
-	c.ctx = &d;
-	c.ops.defer = defer_keep;
-	grain_rcu_register_thread();
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_deferring(&d.l, defer_keep);
 	static struct obj a, b;
 	uint64_t ka = 1, kb = 2;
 	pthread_t t;
@@ -1244,7 +1235,7 @@ Test(htab_rcu, destroy_waits_for_user_defer, .timeout = 30)
 	cr_assert_eq(atomic_load(&b.reclaims), 1u);
 	cr_assert_eq(atomic_load(&b.reclaim_why), GRAIN_HTAB_DESTROYED);
 	pthread_join(t, NULL);
-	grain_rcu_unregister_thread();
+	mode_leave(0);
 }
 
 /* ----------------------------------------------------------------------
@@ -1255,24 +1246,18 @@ MODE_PARAMETERS(htab_resize, explicit_sizes);
 
 ParameterizedTest(unsigned *mode, htab_resize, explicit_sizes)
 {
+	static const struct grain_htab_config shape = { .stripes = 4 };
 	const unsigned flags = *mode;
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 4;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, flags, &shape);
 	static struct obj o[200];
+	static const unsigned bad[] = { 0, 3, 48, 1u << 25 };
 	static const unsigned sizes[] = { 64, 1024, 2, 1, 16, 4096, 32 };
 
-	for (uint64_t k = 0; k < 200; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
-	}
-	cr_assert_eq(grain_htab_resize(h, 0), -EINVAL);
-	cr_assert_eq(grain_htab_resize(h, 3), -EINVAL);
-	cr_assert_eq(grain_htab_resize(h, 48), -EINVAL);
-	cr_assert_eq(grain_htab_resize(h, 1u << 25), -EINVAL);
+	insert_keys(h, o, 200, 0, 1, 1);
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_assert_eq(grain_htab_resize(h, bad[i]), -EINVAL, "size %u",
+			     bad[i]);
 	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		/* Lookups since the last resize may have resized
 		 * automatically (unlock performs a due resize). */
@@ -1297,23 +1282,19 @@ ParameterizedTest(unsigned *mode, htab_resize, explicit_sizes)
 	}
 	cr_assert_eq(grain_htab_resize(h, stats_of(h).buckets / 4), 0,
 		     "resizing to the current size");
-	grain_htab_destroy(h);
+	close_table(h, flags);
 	for (unsigned k = 0; k < 200; k++)
 		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
-	mode_leave(flags);
 }
 
 MODE_PARAMETERS(htab_resize, automatic);
 
 ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
 {
+	static const struct grain_htab_config shape = { .stripes = 1 };
 	const unsigned flags = *mode;
 	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 1;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, flags, &shape);
 	enum { N = 2000 };
 	static struct obj o[N];
 
@@ -1347,33 +1328,29 @@ ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
 	cr_assert_eq(st.entries, 0u);
 	cr_assert_eq(st.buckets, 16u,
 		     "an empty stripe shrinks back to its initial size");
-	grain_htab_destroy(h);
-	mode_leave(flags);
+	close_table(h, flags);
 }
 
 MODE_PARAMETERS(htab_resize, allocation_failure);
 
 ParameterizedTest(unsigned *mode, htab_resize, allocation_failure)
 {
+	static const struct grain_htab_config shape = { .stripes = 4 };
 	const unsigned flags = *mode;
 	struct ledger l;
 	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
+	struct grain_htab_config c = shaped_config(&l, flags, &shape);
 	struct test_alloc_state st = { .budget = -1 };
 	struct grain_alloc a = { test_alloc_fn, test_free_fn, &st };
 	struct grain_htab *h = NULL;
 	enum { N = 600 };
 	static struct obj o[N];
 
-	c.stripes = 4;
 	mode_enter(flags);
 	cr_assert_eq(grain_htab_create(&h, &c, &a), 0);
 	/* Few enough that no stripe grows (more than 32 of 60 keys in one
 	 * of four stripes is all but impossible). */
-	for (uint64_t k = 0; k < 60; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
-	}
+	insert_keys(h, o, 60, 0, 1, 1);
 	uint64_t buckets = stats_of(h).buckets;
 	cr_assert_eq(buckets, 4u * 16u);
 
@@ -1451,21 +1428,27 @@ static uint64_t stripe_of_key(const struct grain_htab *h, uint64_t k,
 }
 
 struct evict_param {
+	const char *name;
 	unsigned stripes, flags;
 };
 
-static struct evict_param evict_params[] = {
-	{ 1, GRAIN_HTAB_NO_RCU },
-	{ 4, GRAIN_HTAB_NO_RCU },
-	{ 4, 0 },
-	{ 64, GRAIN_HTAB_NO_RCU },
-	{ 64, 0 },
+static const struct evict_param evict_params[] = {
+	{ .name = "1 stripe, NO_RCU", .stripes = 1, .flags = GRAIN_HTAB_NO_RCU },
+	{ .name = "4 stripes, NO_RCU",
+	  .stripes = 4,
+	  .flags = GRAIN_HTAB_NO_RCU },
+	{ .name = "4 stripes, RCU", .stripes = 4, .flags = 0 },
+	{ .name = "64 stripes, NO_RCU",
+	  .stripes = 64,
+	  .flags = GRAIN_HTAB_NO_RCU },
+	{ .name = "64 stripes, RCU", .stripes = 64, .flags = 0 },
 };
-#define NEVICT (sizeof(evict_params) / sizeof(evict_params[0]))
 
 ParameterizedTestParameters(htab_evict, lru_order)
 {
-	return cr_make_param_array(struct evict_param, evict_params, NEVICT);
+	return cr_make_param_array(struct evict_param, (void *)evict_params,
+				   sizeof(evict_params) /
+					   sizeof(evict_params[0]));
 }
 
 /*
@@ -1474,33 +1457,31 @@ ParameterizedTestParameters(htab_evict, lru_order)
  * touches reorder; stamps are distinct, so the order is exact across
  * stripes too.
  */
-ParameterizedTest(struct evict_param *p, htab_evict, lru_order)
+ParameterizedTest(const struct evict_param *p, htab_evict, lru_order)
 {
+	const struct grain_htab_config shape = { .stripes = p->stripes,
+						 .mem_high = 1000,
+						 .mem_low = 1000 };
 	static struct ledger l;
-	ledger_init(&l);
-	l.log_unlinked = true;
-	struct grain_htab_config c = ledger_config(&l, p->flags);
-	c.stripes = p->stripes;
-	c.mem_high = 1000;
-	c.mem_low = 1000;
-	mode_enter(p->flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, p->flags, &shape);
 	enum { N = 300 };
 	static struct obj o[N];
 	uint64_t stamp[N] = { 0 }, now = 1, rng = 0x9E3779B97F4A7C15ULL;
 	unsigned alive = 0, evicted = 0;
 
+	l.log_unlinked = true;
 	for (uint64_t k = 0; k < N; k++) {
 		/* Touch a random live entry now and then. */
 		if (k > 0 && test_rand(&rng) % 3 == 0) {
 			uint64_t t = test_rand(&rng) % k;
 			if (stamp[t] != 0) {
-				cr_assert_eq(touch(h, t, now), 0);
+				cr_assert_eq(touch(h, t, now), 0, "%s",
+					     p->name);
 				stamp[t] = now++;
 			} else {
 				cr_assert_eq(touch(h, t, now), -ENOENT,
-					     "evicted key %llu is back",
-					     (unsigned long long)t);
+					     "%s: evicted key %llu is back",
+					     p->name, (unsigned long long)t);
 			}
 		}
 		uint64_t oldest = 0, oldest_stamp = UINT64_MAX;
@@ -1511,7 +1492,8 @@ ParameterizedTest(struct evict_param *p, htab_evict, lru_order)
 			}
 		obj_init(&o[k], k);
 		l.nlog = 0;
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, now, 100), 0);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, now, 100), 0,
+			     "%s", p->name);
 		stamp[k] = now++;
 		/* With more stripes than an eviction samples, the order is
 		 * exact within the victim's stripe: the victim must be the
@@ -1525,49 +1507,52 @@ ParameterizedTest(struct evict_param *p, htab_evict, lru_order)
 				    stripe_of_key(h, i, p->stripes) == vs)
 					cr_assert_gt(
 						stamp[i], stamp[v],
-						"key %llu: evicted %llu "
+						"%s: key %llu: evicted %llu "
 						"before %llu of its stripe",
-						(unsigned long long)k,
+						p->name, (unsigned long long)k,
 						(unsigned long long)v,
 						(unsigned long long)i);
 		}
 		if (alive < 10) {
 			alive++;
 			cr_assert_eq(l.nlog, 0u,
-				     "key %llu: evicted below "
+				     "%s: key %llu: evicted below "
 				     "mem_high",
-				     (unsigned long long)k);
+				     p->name, (unsigned long long)k);
 		} else {
-			cr_assert_eq(l.nlog, 1u, "key %llu: %u evictions",
-				     (unsigned long long)k, l.nlog);
+			cr_assert_eq(l.nlog, 1u, "%s: key %llu: %u evictions",
+				     p->name, (unsigned long long)k, l.nlog);
 			cr_assert_eq(l.log[0], oldest,
-				     "key %llu: evicted %llu, LRU is %llu",
-				     (unsigned long long)k,
+				     "%s: key %llu: evicted %llu, LRU is %llu",
+				     p->name, (unsigned long long)k,
 				     (unsigned long long)l.log[0],
 				     (unsigned long long)oldest);
 			cr_assert_eq(atomic_load(&o[oldest].unlink_why),
-				     GRAIN_HTAB_EVICTED);
+				     GRAIN_HTAB_EVICTED, "%s", p->name);
 			stamp[oldest] = 0;
 			evicted++;
 		}
-		cr_assert_eq(grain_htab_bytes_exact(h), 100u * alive);
+		cr_assert_eq(grain_htab_bytes_exact(h), 100u * alive, "%s",
+			     p->name);
 	}
 	struct grain_htab_stats st = stats_of(h);
-	cr_assert_eq(st.evictions, evicted);
-	cr_assert_eq(st.entries, 10u);
-	cr_assert_eq(atomic_load(&l.unlinked[GRAIN_HTAB_EVICTED]), evicted);
+	cr_assert_eq(st.evictions, evicted, "%s", p->name);
+	cr_assert_eq(st.entries, 10u, "%s", p->name);
+	cr_assert_eq(atomic_load(&l.unlinked[GRAIN_HTAB_EVICTED]), evicted,
+		     "%s", p->name);
 	mode_settle(h, p->flags);
-	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]), evicted);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]), evicted,
+		     "%s", p->name);
 	for (unsigned k = 0; k < N; k++)
 		if (stamp[k] == 0) {
-			cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
+			cr_assert_eq(atomic_load(&o[k].reclaims), 1u, "%s",
+				     p->name);
 			cr_assert_eq(atomic_load(&o[k].reclaim_why),
-				     GRAIN_HTAB_EVICTED);
+				     GRAIN_HTAB_EVICTED, "%s", p->name);
 		} else {
-			cr_assert_eq(find(h, k), &o[k].node);
+			cr_assert_eq(find(h, k), &o[k].node, "%s", p->name);
 		}
-	grain_htab_destroy(h);
-	mode_leave(p->flags);
+	close_table(h, p->flags);
 }
 
 /*
@@ -1581,18 +1566,19 @@ ParameterizedTest(struct evict_param *p, htab_evict, lru_order)
 Test(htab_evict, own_stripe_horizon)
 {
 	enum { S = 8, OLD = 3, YOUNG = 4, NEW = 6, K = 4096 };
+	static const struct grain_htab_config c = {
+		.stripes = S,
+		.mem_high = (S - 1) * OLD + YOUNG,
+		.mem_low = (S - 1) * OLD + YOUNG,
+		.mem_batch = 1,
+	};
 	static struct ledger l;
 	static struct obj o[K];
-	ledger_init(&l);
-	l.log_unlinked = true;
-	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
-	c.stripes = S;
-	c.mem_high = (S - 1) * OLD + YOUNG;
-	c.mem_low = c.mem_high;
-	c.mem_batch = 1;
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &c);
 	unsigned per[S] = { 0 }, y = 0, placed = 0, fresh = 0;
 	uint64_t old_stamp = 1;
+
+	l.log_unlinked = true;
 
 	/* Old entries in every stripe but Y (stripe 0), young ones in Y. */
 	for (uint64_t k = 0; k < K && placed < c.mem_high; k++) {
@@ -1625,7 +1611,7 @@ Test(htab_evict, own_stripe_horizon)
 		fresh++;
 	}
 	cr_assert_eq(fresh, (unsigned)NEW);
-	grain_htab_destroy(h);
+	close_table(h, GRAIN_HTAB_NO_RCU);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -1636,18 +1622,22 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 struct bound_param {
+	const char *name;
 	unsigned stripes, mem_batch;
+};
+
+static const struct bound_param bound_params[] = {
+	{ .name = "1 stripe, default batch", .stripes = 1, .mem_batch = 0 },
+	{ .name = "8 stripes, default batch", .stripes = 8, .mem_batch = 0 },
+	{ .name = "8 stripes, batch 64", .stripes = 8, .mem_batch = 64 },
+	{ .name = "64 stripes, batch 16", .stripes = 64, .mem_batch = 16 },
 };
 
 ParameterizedTestParameters(htab_evict, watermarks)
 {
-	static struct bound_param p[] = {
-		{ 1, 0 },
-		{ 8, 0 },
-		{ 8, 64 },
-		{ 64, 16 },
-	};
-	return cr_make_param_array(struct bound_param, p, 4);
+	return cr_make_param_array(struct bound_param, (void *)bound_params,
+				   sizeof(bound_params) /
+					   sizeof(bound_params[0]));
 }
 
 /*
@@ -1660,17 +1650,14 @@ ParameterizedTestParameters(htab_evict, watermarks)
  * the table; with more, each victim is the oldest entry of its stripe.
  * Small mem_batch values put the folded total far behind the exact one.
  */
-ParameterizedTest(struct bound_param *p, htab_evict, watermarks)
+ParameterizedTest(const struct bound_param *p, htab_evict, watermarks)
 {
+	const struct grain_htab_config c = { .stripes = p->stripes,
+					     .mem_batch = p->mem_batch,
+					     .mem_high = 20000,
+					     .mem_low = 15000 };
 	static struct ledger l;
-	ledger_init(&l);
-	l.log_unlinked = true;
-	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
-	c.stripes = p->stripes;
-	c.mem_batch = p->mem_batch;
-	c.mem_high = 20000;
-	c.mem_low = 15000;
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &c);
 	enum { N = 3000 };
 	static struct obj o[N];
 	static size_t chg[N];
@@ -1681,33 +1668,38 @@ ParameterizedTest(struct bound_param *p, htab_evict, watermarks)
 	size_t lag = p->stripes == 1 ? 0 : p->stripes * (batch ? batch : 1);
 	bool exact = p->stripes <= GRAIN_HTAB_EVICT_SAMPLE;
 
+	l.log_unlinked = true;
 	memset(gone, 0, sizeof(gone));
 	for (uint64_t k = 0; k < N; k++) {
 		size_t before = grain_htab_bytes_exact(h);
 		chg[k] = 1 + (size_t)(test_rand(&rng) % 1000);
 		obj_init(&o[k], k);
 		l.nlog = 0;
-		cr_assert_eq(
-			grain_htab_insert(h, &o[k].node, &k, k + 1, chg[k]), 0);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k + 1,
+					       chg[k]),
+			     0, "%s", p->name);
 		size_t after = grain_htab_bytes_exact(h);
-		cr_assert_leq(after, c.mem_high + chg[k] + lag, "key %llu",
-			      (unsigned long long)k);
+		cr_assert_leq(after, c.mem_high + chg[k] + lag, "%s: key %llu",
+			      p->name, (unsigned long long)k);
 		if (before + chg[k] + lag <= c.mem_high) {
 			cr_assert_eq(l.nlog, 0u,
-				     "key %llu: evicted at %zu "
+				     "%s: key %llu: evicted at %zu "
 				     "bytes",
-				     (unsigned long long)k, before + chg[k]);
-			cr_assert_eq(after, before + chg[k]);
+				     p->name, (unsigned long long)k,
+				     before + chg[k]);
+			cr_assert_eq(after, before + chg[k], "%s", p->name);
 			continue;
 		}
 		if (l.nlog == 0) {
-			cr_assert_gt(before + chg[k], c.mem_high - lag);
+			cr_assert_gt(before + chg[k], c.mem_high - lag, "%s",
+				     p->name);
 			cr_assert_leq(before + chg[k], c.mem_high + lag,
-				      "key %llu: %zu bytes, no eviction",
-				      (unsigned long long)k, before + chg[k]);
+				      "%s: key %llu: %zu bytes, no eviction",
+				      p->name, (unsigned long long)k,
+				      before + chg[k]);
 			continue;
 		}
-		cr_assert_leq(after, c.mem_low + lag, "key %llu",
+		cr_assert_leq(after, c.mem_low + lag, "%s: key %llu", p->name,
 			      (unsigned long long)k);
 		qsort(l.log, l.nlog, sizeof(l.log[0]), cmp_u64);
 		size_t freed = 0, most = 0;
@@ -1717,10 +1709,10 @@ ParameterizedTest(struct bound_param *p, htab_evict, watermarks)
 			if (exact)
 				cr_assert_eq(
 					v, oldest + i,
-					"key %llu: evicted %llu, not the LRU",
-					(unsigned long long)k,
+					"%s: key %llu: evicted %llu, not the LRU",
+					p->name, (unsigned long long)k,
 					(unsigned long long)v);
-			cr_assert(!gone[v]);
+			cr_assert(!gone[v], "%s", p->name);
 			gone[v] = true;
 			freed += chg[v];
 		}
@@ -1729,28 +1721,30 @@ ParameterizedTest(struct bound_param *p, htab_evict, watermarks)
 			uint64_t v = l.log[i],
 				 vs = stripe_of_key(h, v, p->stripes);
 			for (uint64_t j = 0; j < v; j++)
-				cr_assert(gone[j] || stripe_of_key(
-							     h, j,
-							     p->stripes) != vs,
-					  "key %llu: evicted %llu before %llu "
-					  "of its stripe",
-					  (unsigned long long)k,
-					  (unsigned long long)v,
-					  (unsigned long long)j);
+				cr_assert(
+					gone[j] ||
+						stripe_of_key(h, j,
+							      p->stripes) != vs,
+					"%s: key %llu: evicted %llu before %llu "
+					"of its stripe",
+					p->name, (unsigned long long)k,
+					(unsigned long long)v,
+					(unsigned long long)j);
 		}
-		cr_assert_eq(after, before + chg[k] - freed);
+		cr_assert_eq(after, before + chg[k] - freed, "%s", p->name);
 		cr_assert_gt(after + most + lag, c.mem_low,
-			     "key %llu: evicted more than down to mem_low",
-			     (unsigned long long)k);
+			     "%s: key %llu: evicted more than down to mem_low",
+			     p->name, (unsigned long long)k);
 		oldest += l.nlog;
 		evicted += l.nlog;
 	}
 	struct grain_htab_stats st = stats_of(h);
-	cr_assert_eq(st.evictions, evicted);
-	cr_assert_eq(st.entries, N - evicted);
-	cr_assert_eq(st.bytes, grain_htab_bytes_exact(h));
-	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]), evicted);
-	grain_htab_destroy(h);
+	cr_assert_eq(st.evictions, evicted, "%s", p->name);
+	cr_assert_eq(st.entries, N - evicted, "%s", p->name);
+	cr_assert_eq(st.bytes, grain_htab_bytes_exact(h), "%s", p->name);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]), evicted,
+		     "%s", p->name);
+	close_table(h, GRAIN_HTAB_NO_RCU);
 }
 
 /* ops.unlinked calls back into the table: scoped finds, lock-free lookups,
@@ -1795,16 +1789,13 @@ MODE_PARAMETERS(htab_evict, unlinked_reenters);
 
 ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
 {
+	static const struct grain_htab_config c = { .stripes = 4,
+						    .mem_high = 500,
+						    .mem_low = 300 };
 	const unsigned flags = *mode;
 	static struct ledger l;
 	static struct reenter r;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 4;
-	c.mem_high = 500;
-	c.mem_low = 300;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, flags, &c);
 	enum { N = 100 };
 	static struct obj o[N], pin, extra;
 
@@ -1842,32 +1833,23 @@ ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
 	cr_assert_eq(r.extra_removed, 10u,
 		     "a removal from the callback took effect");
 	cr_assert_eq(stats_of(h).evictions, r.calls);
-	grain_htab_destroy(h);
-	mode_leave(flags);
+	close_table(h, flags);
 }
 
 MODE_PARAMETERS(htab_evict, charge_triggers_eviction);
 
 ParameterizedTest(unsigned *mode, htab_evict, charge_triggers_eviction)
 {
-	const unsigned flags = *mode;
+	static const struct grain_htab_config shape = { .stripes = 4,
+							.mem_high = 1000,
+							.mem_low = 600 };
 	static struct ledger l;
-	ledger_init(&l);
-	l.log_unlinked = true;
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 4;
-	c.mem_high = 1000;
-	c.mem_low = 600;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[8];
 	struct grain_htab_scope s;
 
-	for (uint64_t k = 0; k < 8; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k + 1, 100),
-			     0);
-	}
+	l.log_unlinked = true;
+	insert_keys(h, o, 8, 1, 1, 100);
 	cr_assert_eq(l.nlog, 0u);
 	uint64_t k7 = 7;
 	grain_htab_lock(h, &k7, &s);
@@ -1886,8 +1868,7 @@ ParameterizedTest(unsigned *mode, htab_evict, charge_triggers_eviction)
 	cr_assert_eq(charge(h, 7, -300), 0);
 	cr_assert_eq(stats_of(h).evictions, 5u);
 	cr_assert_eq(grain_htab_bytes_exact(h), 300u);
-	grain_htab_destroy(h);
-	mode_leave(flags);
+	close_table(h, *mode);
 }
 
 /* A clock may saturate at UINT64_MAX: entries stamped there must still be
@@ -1896,58 +1877,42 @@ MODE_PARAMETERS(htab_evict, stamp_at_clock_max);
 
 ParameterizedTest(unsigned *mode, htab_evict, stamp_at_clock_max)
 {
-	const unsigned flags = *mode;
+	static const struct grain_htab_config shape = { .stripes = 1,
+							.mem_high = 1000,
+							.mem_low = 500 };
 	static struct ledger l;
-	ledger_init(&l);
-	l.log_unlinked = true;
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 1;
-	c.mem_high = 1000;
-	c.mem_low = 500;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[3];
 
-	for (uint64_t k = 0; k < 3; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, UINT64_MAX,
-					       400),
-			     0);
-	}
+	l.log_unlinked = true;
+	insert_keys(h, o, 3, UINT64_MAX, 0, 400);
 	/* 1200 bytes went above 1000: evicted down to at most 500. */
 	cr_assert_leq(grain_htab_bytes_exact(h), 500u,
 		      "entries stamped UINT64_MAX were never evicted");
 	cr_assert_eq(stats_of(h).evictions, 2u);
 	cr_assert_eq(l.nlog, 2u);
-	grain_htab_destroy(h);
-	mode_leave(flags);
+	close_table(h, *mode);
 }
 
 MODE_PARAMETERS(htab_evict, refuse_policy);
 
 ParameterizedTest(unsigned *mode, htab_evict, refuse_policy)
 {
-	const unsigned flags = *mode;
+	static const struct grain_htab_config shape = {
+		.stripes = 4,
+		.mem_high = 1000,
+		.mem_low = 500,
+		.policy = GRAIN_HTAB_REFUSE,
+	};
 	static struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 4;
-	c.mem_high = 1000;
-	c.mem_low = 500;
-	c.policy = GRAIN_HTAB_REFUSE;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[40];
 	struct grain_hnode *found = NULL;
 	uint64_t refused = 0;
 
 	/* Ten entries make 1000 bytes, not above mem_high: the eleventh is
 	 * still admitted, the twelfth is not. */
-	for (uint64_t k = 0; k < 11; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), 0,
-			     "key %llu", (unsigned long long)k);
-	}
+	insert_keys(h, o, 11, 0, 1, 100);
 	cr_assert_eq(grain_htab_bytes_exact(h), 1100u);
 	for (uint64_t k = 11; k < 20; k++) {
 		obj_init(&o[k], k);
@@ -1997,12 +1962,11 @@ ParameterizedTest(unsigned *mode, htab_evict, refuse_policy)
 	cr_assert_eq(st.refusals, refused);
 	cr_assert_eq(st.entries, 13u);
 	cr_assert_eq(st.bytes, 1100u);
-	grain_htab_destroy(h);
+	close_table(h, *mode);
 	for (unsigned i = 14; i < 20; i++)
 		cr_assert_eq(atomic_load(&o[i].reclaims), 0u,
 			     "a refused node was reclaimed");
 	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REFUSED]), 0u);
-	mode_leave(flags);
 }
 
 /* ----------------------------------------------------------------------
@@ -2013,21 +1977,15 @@ MODE_PARAMETERS(htab_ttl, expire);
 
 ParameterizedTest(unsigned *mode, htab_ttl, expire)
 {
+	static const struct grain_htab_config shape = { .stripes = 4,
+							.ttl = 10 };
 	const unsigned flags = *mode;
 	static struct ledger l;
-	ledger_init(&l);
-	l.log_unlinked = true;
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 4;
-	c.ttl = 10;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, flags, &shape);
 	static struct obj o[10];
 
-	for (uint64_t k = 0; k < 10; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 10), 0);
-	}
+	l.log_unlinked = true;
+	insert_keys(h, o, 10, 0, 1, 10);
 	cr_assert_eq(grain_htab_expire(h, 9), 0u, "nothing is 10 old at 9");
 	/* Stamps 0..5 are at least 10 old at 15. */
 	cr_assert_eq(grain_htab_expire(h, 15), 6u);
@@ -2066,31 +2024,23 @@ ParameterizedTest(unsigned *mode, htab_ttl, expire)
 		cr_assert_eq(atomic_load(&o[k].reclaim_why),
 			     GRAIN_HTAB_EXPIRED);
 	}
-	grain_htab_destroy(h);
+	close_table(h, flags);
 	for (unsigned k = 0; k < 10; k++)
 		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
-	mode_leave(flags);
 }
 
 MODE_PARAMETERS(htab_ttl, inserts_expire_old_entries);
 
 ParameterizedTest(unsigned *mode, htab_ttl, inserts_expire_old_entries)
 {
-	const unsigned flags = *mode;
+	static const struct grain_htab_config shape = { .stripes = 1,
+							.ttl = 10 };
 	static struct ledger l;
-	ledger_init(&l);
-	l.log_unlinked = true;
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 1;
-	c.ttl = 10;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[10];
 
-	for (uint64_t k = 0; k < 5; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 0, 1), 0);
-	}
+	l.log_unlinked = true;
+	insert_keys(h, o, 5, 0, 0, 1);
 	/* Young enough at 9: no insert expires anything. */
 	uint64_t k = 5;
 	obj_init(&o[k], k);
@@ -2115,8 +2065,7 @@ ParameterizedTest(unsigned *mode, htab_ttl, inserts_expire_old_entries)
 		cr_assert_eq(find(h, k), &o[k].node);
 	cr_assert_eq(stats_of(h).expirations, l.nlog);
 	cr_assert_eq(stats_of(h).entries, 10u - l.nlog);
-	grain_htab_destroy(h);
-	mode_leave(flags);
+	close_table(h, *mode);
 }
 
 /* ----------------------------------------------------------------------
@@ -2127,23 +2076,18 @@ MODE_PARAMETERS(htab_chain, limit);
 
 ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
 {
-	const unsigned flags = *mode;
+	static const struct grain_htab_config shape = {
+		.ops.hash = hash_const,
+		.stripes = 1,
+		.max_chain = 8,
+		.max_load = 1u << 20,
+	};
 	static struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.ops.hash = hash_const;
-	c.stripes = 1;
-	c.max_chain = 8;
-	c.max_load = 1u << 20;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[40];
 	struct grain_hnode *found = (struct grain_hnode *)(uintptr_t)8;
 
-	for (uint64_t k = 0; k < 8; k++) {
-		obj_init(&o[k], k);
-		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
-	}
+	insert_keys(h, o, 8, 0, 1, 1);
 	uint64_t buckets = stats_of(h).buckets;
 	for (uint64_t k = 8; k < 20; k++) {
 		obj_init(&o[k], k);
@@ -2185,10 +2129,9 @@ ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
 	k = 9;
 	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), -EMLINK);
 	cr_assert_leq(stats_of(h).longest_chain, 8u);
-	grain_htab_destroy(h);
+	close_table(h, *mode);
 	for (unsigned i = 9; i < 20; i++)
 		cr_assert_eq(atomic_load(&o[i].reclaims), 0u);
-	mode_leave(flags);
 }
 
 /* An insert whose chain needs an overflow bucket when the stripe has none
@@ -2199,30 +2142,24 @@ ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
  * insert would rebuild again forever. */
 MODE_PARAMETERS(htab_chain, rebuild_leaves_room);
 
-/* One stripe of 16 buckets that never grows, keyed by the identity hash
- * (bucket: the low bits; signature: bits 32..47), so that a test places
- * each key in the bucket and signature it wants. */
-static struct grain_htab_config chain_config(struct ledger *l, unsigned flags)
-{
-	struct grain_htab_config c = ledger_config(l, flags);
-
-	c.ops.hash = hash_ident;
-	c.stripes = 1;
-	c.buckets = 16;
-	c.max_load = 1u << 20; /* no grow: rebuilds at the same size */
-	return c;
-}
+/* One stripe of 16 buckets that never grows (rebuilds keep its size),
+ * keyed by the identity hash (bucket: the low bits; signature: bits
+ * 32..47), so that a test places each key in the bucket and signature it
+ * wants. */
+static const struct grain_htab_config chain_shape = {
+	.ops.hash = hash_ident,
+	.stripes = 1,
+	.buckets = 16,
+	.max_load = 1u << 20,
+};
 
 ParameterizedTest(unsigned *mode, htab_chain, rebuild_leaves_room,
 		  .timeout = 30)
 {
-	const unsigned flags = *mode;
+	struct grain_htab_config shape = chain_shape;
 	static struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = chain_config(&l, flags);
-	c.max_chain = 1u << 20;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	shape.max_chain = 1u << 20;
+	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[16 * 8];
 	unsigned n = 0;
 	/* Key j of bucket b, the j-th to go there. */
@@ -2246,8 +2183,7 @@ ParameterizedTest(unsigned *mode, htab_chain, rebuild_leaves_room,
 	cr_assert_eq(stats_of(h).entries, n);
 	for (unsigned i = 0; i < n; i++)
 		cr_assert_eq(find(h, o[i].key), &o[i].node, "entry %u", i);
-	grain_htab_destroy(h);
-	mode_leave(flags);
+	close_table(h, *mode);
 }
 
 /* Keys that share a bucket and a signature: every slot of the home
@@ -2276,10 +2212,7 @@ ParameterizedTest(unsigned *mode, htab_chain, shared_signature)
 {
 	const unsigned flags = *mode;
 	static struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = chain_config(&l, flags);
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, flags, &chain_shape);
 	/* Bucket 5, signature 0xbeef; j in bits 16..31 tells the keys
 	 * apart. Ten: six in the home bucket, four in an overflow one. */
 #define SIG_KEY(j) (5u | (uint64_t)(j) << 16 | (uint64_t)0xbeef << 32)
@@ -2316,8 +2249,7 @@ ParameterizedTest(unsigned *mode, htab_chain, shared_signature)
 	cr_assert_eq(find_any(h, flags, SIG_KEY(10)), &o[9].node);
 #undef SIG_KEY
 	cr_assert_eq(stats_of(h).entries, 7);
-	grain_htab_destroy(h);
-	mode_leave(flags);
+	close_table(h, flags);
 }
 
 /* ----------------------------------------------------------------------
@@ -2328,13 +2260,9 @@ MODE_PARAMETERS(htab_stats, counters);
 
 ParameterizedTest(unsigned *mode, htab_stats, counters)
 {
-	const unsigned flags = *mode;
+	static const struct grain_htab_config shape = { .stripes = 4 };
 	static struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = ledger_config(&l, flags);
-	c.stripes = 4;
-	mode_enter(flags);
-	struct grain_htab *h = make(&c);
+	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[100], dup;
 	uint64_t bytes = 0, lookups = 0, hits = 0;
 
@@ -2381,6 +2309,5 @@ ParameterizedTest(unsigned *mode, htab_stats, counters)
 		     0u);
 	cr_assert_geq(st.longest_chain, 1u);
 	cr_assert_leq(st.longest_chain, 64u);
-	grain_htab_destroy(h);
-	mode_leave(flags);
+	close_table(h, *mode);
 }
