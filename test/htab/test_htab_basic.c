@@ -26,15 +26,26 @@
 
 static const unsigned modes[] = { 0, GRAIN_HTAB_NO_RCU,
 				  GRAIN_HTAB_BATCH_RECLAIM };
-#define NMODES (sizeof(modes) / sizeof(modes[0]))
+
+/* The cases of a test run once per row of @table, an array of @type: its
+ * parameter points to the row. */
+#define TABLE_PARAMETERS(suite, name, type, table)                      \
+	ParameterizedTestParameters(suite, name)                        \
+	{                                                               \
+		return cr_make_param_array(type, (void *)(table),       \
+					   sizeof(table) /              \
+						   sizeof((table)[0])); \
+	}                                                               \
+	_Static_assert(1, "")
 
 /* The cases of a test run once per mode: its parameter is a mode. */
-#define MODE_PARAMETERS(suite, name)                                         \
-	ParameterizedTestParameters(suite, name)                             \
-	{                                                                    \
-		return cr_make_param_array(unsigned, (void *)modes, NMODES); \
-	}                                                                    \
-	_Static_assert(1, "")
+#define MODE_PARAMETERS(suite, name) \
+	TABLE_PARAMETERS(suite, name, unsigned, modes)
+
+/* A test run once per mode, whose parameter @mode points to the mode. */
+#define MODE_TEST(suite, name)        \
+	MODE_PARAMETERS(suite, name); \
+	ParameterizedTest(unsigned *mode, suite, name)
 
 static struct grain_htab *make(const struct grain_htab_config *c)
 {
@@ -45,13 +56,20 @@ static struct grain_htab *make(const struct grain_htab_config *c)
 	return h;
 }
 
+/* Lock the stripe of @key into @s and find its entry (NULL: none). */
+static struct grain_hnode *lock_find(struct grain_htab *h, uint64_t *key,
+				     struct grain_htab_scope *s)
+{
+	grain_htab_lock(h, key, s);
+	return grain_htab_find_locked(s, key);
+}
+
 /* A scoped find of @key: the way to look on a NO_RCU table. */
 static struct grain_hnode *find(struct grain_htab *h, uint64_t key)
 {
 	struct grain_htab_scope s;
+	struct grain_hnode *n = lock_find(h, &key, &s);
 
-	grain_htab_lock(h, &key, &s);
-	struct grain_hnode *n = grain_htab_find_locked(&s, &key);
 	grain_htab_unlock(&s);
 	return n;
 }
@@ -59,23 +77,20 @@ static struct grain_hnode *find(struct grain_htab *h, uint64_t key)
 static int touch(struct grain_htab *h, uint64_t key, uint64_t now)
 {
 	struct grain_htab_scope s;
-	int rc = -ENOENT;
+	struct grain_hnode *n = lock_find(h, &key, &s);
+	int rc = n != NULL ? grain_htab_touch_locked(&s, n, now) : -ENOENT;
 
-	grain_htab_lock(h, &key, &s);
-	struct grain_hnode *n = grain_htab_find_locked(&s, &key);
-	if (n != NULL)
-		rc = grain_htab_touch_locked(&s, n, now);
 	grain_htab_unlock(&s);
 	return rc;
 }
 
+/* Charge the entry of @key @delta bytes more, or -@delta fewer. */
 static int charge(struct grain_htab *h, uint64_t key, long delta)
 {
 	struct grain_htab_scope s;
+	struct grain_hnode *n = lock_find(h, &key, &s);
 	int rc = -ENOENT;
 
-	grain_htab_lock(h, &key, &s);
-	struct grain_hnode *n = grain_htab_find_locked(&s, &key);
 	if (n != NULL && delta >= 0)
 		rc = grain_htab_charge_locked(&s, n, (size_t)delta);
 	else if (n != NULL)
@@ -129,12 +144,14 @@ shaped_config(struct ledger *l, unsigned flags,
 	return s;
 }
 
-/* A new ledger and a table of @shape (NULL: the defaults) in mode @flags,
- * with this thread registered if the mode needs it. */
+/* A new ledger, which logs the keys unlinked (the tests here run one
+ * thread), and a table of @shape (NULL: the defaults) in mode @flags, with
+ * this thread registered if the mode needs it. */
 static struct grain_htab *open_table(struct ledger *l, unsigned flags,
 				     const struct grain_htab_config *shape)
 {
 	ledger_init(l);
+	l->log_unlinked = true;
 	struct grain_htab_config c = shaped_config(l, flags, shape);
 	mode_enter(flags);
 	return make(&c);
@@ -296,25 +313,24 @@ Test(htab_hash, table_secret)
 static const struct grain_htab_params null_params = { hash_sip, obj_eq };
 
 /* Scopes on NULL, generic and specialised, one way per case: empty. */
-enum null_scope {
-	NULL_SCOPE_TABLE,
-	NULL_SCOPE_KEY,
-	NULL_SCOPE_FAST_TABLE,
-	NULL_SCOPE_FAST_KEY,
+struct null_scope {
+	const char *name;
+	bool no_table; /* NULL for the table, else for the key */
+	bool fast;     /* grain_htab_lock_fast() */
 };
 
-static const unsigned null_scopes[] = { NULL_SCOPE_TABLE, NULL_SCOPE_KEY,
-					NULL_SCOPE_FAST_TABLE,
-					NULL_SCOPE_FAST_KEY };
+static const struct null_scope null_scopes[] = {
+	{ .name = "grain_htab_lock(NULL, key)", .no_table = true },
+	{ .name = "grain_htab_lock(h, NULL)" },
+	{ .name = "grain_htab_lock_fast(NULL, key)",
+	  .no_table = true,
+	  .fast = true },
+	{ .name = "grain_htab_lock_fast(h, NULL)", .fast = true },
+};
 
-ParameterizedTestParameters(htab_api, null_scope)
-{
-	return cr_make_param_array(unsigned, (void *)null_scopes,
-				   sizeof(null_scopes) /
-					   sizeof(null_scopes[0]));
-}
+TABLE_PARAMETERS(htab_api, null_scope, struct null_scope, null_scopes);
 
-ParameterizedTest(unsigned *pass, htab_api, null_scope)
+ParameterizedTest(const struct null_scope *row, htab_api, null_scope)
 {
 	struct ledger l;
 	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, NULL);
@@ -322,44 +338,43 @@ ParameterizedTest(unsigned *pass, htab_api, null_scope)
 	uint64_t k = 7;
 	struct grain_hnode *found;
 	struct grain_htab_scope s;
+	struct grain_htab *table = row->no_table ? NULL : h;
+	const uint64_t *key = row->no_table ? &k : NULL;
 
 	obj_init(&o, k);
 	memset(&s, 0x5a, sizeof(s));
-	switch (*pass) {
-	case NULL_SCOPE_TABLE:
-		grain_htab_lock(NULL, &k, &s);
-		break;
-	case NULL_SCOPE_KEY:
-		grain_htab_lock(h, NULL, &s);
-		break;
-	case NULL_SCOPE_FAST_TABLE:
-		grain_htab_lock_fast(NULL, &k, &s, null_params);
-		break;
-	default:
-		grain_htab_lock_fast(h, NULL, &s, null_params);
-		break;
-	}
-	cr_assert_null(grain_htab_find_locked(&s, &k), "pass %u", *pass);
-	cr_assert_null(grain_htab_find_locked_fast(&s, &k, null_params));
-	cr_assert_eq(grain_htab_insert_locked(&s, &o.node, &k, 1, 1), -EINVAL);
+	if (row->fast)
+		grain_htab_lock_fast(table, key, &s, null_params);
+	else
+		grain_htab_lock(table, key, &s);
+	cr_assert_null(grain_htab_find_locked(&s, &k), "%s", row->name);
+	cr_assert_null(grain_htab_find_locked_fast(&s, &k, null_params), "%s",
+		       row->name);
+	cr_assert_eq(grain_htab_insert_locked(&s, &o.node, &k, 1, 1), -EINVAL,
+		     "%s", row->name);
 	found = &o.node;
 	cr_assert_eq(grain_htab_find_or_insert_locked(&s, &k, &o.node, 1, 1,
 						      &found),
-		     -EINVAL);
-	cr_assert_null(found);
-	cr_assert_eq(grain_htab_remove_locked(&s, &o.node), -EINVAL);
-	cr_assert_eq(grain_htab_touch_locked(&s, &o.node, 1), -EINVAL);
-	cr_assert_eq(grain_htab_charge_locked(&s, &o.node, 1), -EINVAL);
-	cr_assert_eq(grain_htab_uncharge_locked(&s, &o.node, 1), -EINVAL);
+		     -EINVAL, "%s", row->name);
+	cr_assert_null(found, "%s", row->name);
+	cr_assert_eq(grain_htab_remove_locked(&s, &o.node), -EINVAL, "%s",
+		     row->name);
+	cr_assert_eq(grain_htab_touch_locked(&s, &o.node, 1), -EINVAL, "%s",
+		     row->name);
+	cr_assert_eq(grain_htab_charge_locked(&s, &o.node, 1), -EINVAL, "%s",
+		     row->name);
+	cr_assert_eq(grain_htab_uncharge_locked(&s, &o.node, 1), -EINVAL, "%s",
+		     row->name);
 	grain_htab_unlock(&s);
 
 	/* Nothing was linked, and the table still works. */
-	cr_assert_eq(stats_of(h).entries, 0u);
-	cr_assert_null(find(h, k));
-	cr_assert_eq(grain_htab_insert(h, &o.node, &k, 1, 1), 0);
-	cr_assert_eq(find(h, k), &o.node);
+	cr_assert_eq(stats_of(h).entries, 0u, "%s", row->name);
+	cr_assert_null(find(h, k), "%s", row->name);
+	cr_assert_eq(grain_htab_insert(h, &o.node, &k, 1, 1), 0, "%s",
+		     row->name);
+	cr_assert_eq(find(h, k), &o.node, "%s", row->name);
 	grain_htab_destroy(h);
-	cr_assert_eq(atomic_load(&o.reclaims), 1u);
+	cr_assert_eq(atomic_load(&o.reclaims), 1u, "%s", row->name);
 }
 
 Test(htab_api, null_arguments)
@@ -430,53 +445,110 @@ Test(htab_api, null_arguments)
 	cr_assert_eq(atomic_load(&o.reclaims), 1u);
 }
 
-/* One bad field per case, set over ledger_config()'s good configuration:
- * each is -EINVAL with *htabp untouched. */
-struct bad_config {
+/*
+ * Configurations, each set over ledger_config()'s good one: a bad field
+ * per case, -EINVAL with *htabp untouched; then the defaults and the
+ * limits, each an empty table of the buckets it asks for.
+ */
+struct config_case {
 	const char *name;
-	struct grain_htab_config config; /* the bad field (and its flag) */
+	struct grain_htab_config config;
 	bool no_hash, no_eq;
+	bool no_callbacks; /* ops.hash and ops.eq only, no ctx */
+	int rc;
+	uint64_t buckets;
 };
 
-static const struct bad_config bad_configs[] = {
-	{ .name = "ops.hash = NULL", .no_hash = true },
-	{ .name = "ops.eq = NULL", .no_eq = true },
-	{ .name = "stripes = 3", .config.stripes = 3 },
-	{ .name = "stripes = 96", .config.stripes = 96 },
-	{ .name = "stripes = 65537", .config.stripes = 65537 },
-	{ .name = "stripes = 131072", .config.stripes = 131072 },
-	{ .name = "buckets = 3", .config.buckets = 3 },
-	{ .name = "buckets = 24", .config.buckets = 24 },
-	{ .name = "flags = 0x4u", .config.flags = 0x4u },
-	{ .name = "flags = 0x80000000u", .config.flags = 0x80000000u },
-	{ .name = "policy = 2", .config.policy = (enum grain_htab_policy)2 },
+/* The limits: @n stripes of one bucket, with mem_low = mem_high. */
+#define LIMITS(n)                                                         \
+	{                                                                 \
+		.flags = GRAIN_HTAB_NO_RCU, .stripes = (n), .buckets = 1, \
+		.mem_high = 100, .mem_low = 100                           \
+	}
+
+static const struct config_case config_cases[] = {
+	{ .name = "ops.hash = NULL", .no_hash = true, .rc = -EINVAL },
+	{ .name = "ops.eq = NULL", .no_eq = true, .rc = -EINVAL },
+	{ .name = "stripes = 3", .config.stripes = 3, .rc = -EINVAL },
+	{ .name = "stripes = 96", .config.stripes = 96, .rc = -EINVAL },
+	{ .name = "stripes = 65537", .config.stripes = 65537, .rc = -EINVAL },
+	{ .name = "stripes = 131072", .config.stripes = 131072, .rc = -EINVAL },
+	{ .name = "buckets = 3", .config.buckets = 3, .rc = -EINVAL },
+	{ .name = "buckets = 24", .config.buckets = 24, .rc = -EINVAL },
+	{ .name = "flags = 0x4u", .config.flags = 0x4u, .rc = -EINVAL },
+	{ .name = "flags = 0x80000000u",
+	  .config.flags = 0x80000000u,
+	  .rc = -EINVAL },
+	{ .name = "policy = 2",
+	  .config.policy = (enum grain_htab_policy)2,
+	  .rc = -EINVAL },
 	{ .name = "mem_low > mem_high",
-	  .config = { .mem_high = 100, .mem_low = 200 } },
+	  .config = { .mem_high = 100, .mem_low = 200 },
+	  .rc = -EINVAL },
 	{ .name = "reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX + 1",
 	  .config = { .flags = GRAIN_HTAB_BATCH_RECLAIM,
-		      .reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX + 1 } },
+		      .reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX + 1 },
+	  .rc = -EINVAL },
+	{ .name = "defaults: 64 stripes of 16 buckets",
+	  .no_callbacks = true,
+	  .buckets = 64u * 16u },
+	{ .name = "one stripe of one bucket, mem_low = mem_high",
+	  .config = LIMITS(1),
+	  .buckets = 1 },
+	{ .name = "65536 stripes of one bucket, mem_low = mem_high",
+	  .config = LIMITS(65536),
+	  .buckets = 65536 },
+	{ .name = "reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX",
+	  .config = { .flags = GRAIN_HTAB_BATCH_RECLAIM,
+		      .reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX },
+	  .buckets = 64u * 16u },
 };
 
-ParameterizedTestParameters(htab_create, bad_configurations)
+#undef LIMITS
+
+TABLE_PARAMETERS(htab_create, configurations, struct config_case, config_cases);
+
+/* A new table of case @row: empty, of the buckets the row asks for. */
+static void check_empty(const struct config_case *row, struct grain_htab *h)
 {
-	return cr_make_param_array(struct bad_config, (void *)bad_configs,
-				   sizeof(bad_configs) /
-					   sizeof(bad_configs[0]));
+	cr_assert_not_null(h, "%s", row->name);
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.buckets, row->buckets, "%s", row->name);
+	cr_assert_eq(st.entries, 0u, "%s", row->name);
+	cr_assert_eq(st.bytes, 0u, "%s", row->name);
+	cr_assert_eq(st.inserts + st.lookups + st.hits + st.evictions +
+			     st.expirations + st.refusals + st.chain_refusals +
+			     st.resizes,
+		     0u, "%s", row->name);
+	cr_assert_eq(grain_htab_bytes(h), 0u, "%s", row->name);
+	cr_assert_eq(grain_htab_bytes_exact(h), 0u, "%s", row->name);
 }
 
-ParameterizedTest(const struct bad_config *b, htab_create, bad_configurations)
+ParameterizedTest(const struct config_case *row, htab_create, configurations)
 {
 	struct ledger l;
 	ledger_init(&l);
-	struct grain_htab_config c = shaped_config(&l, 0, &b->config);
-
-	if (b->no_hash)
-		c.ops.hash = NULL;
-	if (b->no_eq)
-		c.ops.eq = NULL;
+	struct grain_htab_config c = shaped_config(&l, 0, &row->config);
 	struct grain_htab *h = (struct grain_htab *)(uintptr_t)8;
-	cr_assert_eq(grain_htab_create(&h, &c, NULL), -EINVAL, "%s", b->name);
-	cr_assert_eq((uintptr_t)h, 8u, "%s: *htabp touched", b->name);
+
+	if (row->no_hash)
+		c.ops.hash = NULL;
+	if (row->no_eq)
+		c.ops.eq = NULL;
+	if (row->no_callbacks) {
+		c.ops.unlinked = NULL;
+		c.ops.reclaim = NULL;
+		c.ctx = NULL;
+	}
+	mode_enter(c.flags);
+	cr_assert_eq(grain_htab_create(&h, &c, NULL), row->rc, "%s", row->name);
+	if (row->rc != 0) {
+		cr_assert_eq((uintptr_t)h, 8u, "%s: *htabp touched", row->name);
+	} else {
+		check_empty(row, h);
+		grain_htab_destroy(h);
+	}
+	mode_leave(c.flags);
 }
 
 Test(htab_create, null_arguments)
@@ -492,77 +564,7 @@ Test(htab_create, null_arguments)
 	grain_htab_destroy(NULL);
 }
 
-/* Good configurations, the limits among them: each makes an empty table
- * of the buckets it asks for. */
-struct good_config {
-	const char *name;
-	struct grain_htab_config config;
-	bool no_callbacks; /* ops.hash and ops.eq only, no ctx */
-	uint64_t buckets;
-};
-
-static const struct good_config good_configs[] = {
-	{ .name = "defaults: 64 stripes of 16 buckets",
-	  .no_callbacks = true,
-	  .buckets = 64u * 16u },
-	{ .name = "one stripe of one bucket, mem_low = mem_high",
-	  .config = { .flags = GRAIN_HTAB_NO_RCU,
-		      .stripes = 1,
-		      .buckets = 1,
-		      .mem_high = 100,
-		      .mem_low = 100 },
-	  .buckets = 1 },
-	{ .name = "65536 stripes of one bucket",
-	  .config = { .flags = GRAIN_HTAB_NO_RCU,
-		      .stripes = 65536,
-		      .buckets = 1,
-		      .mem_high = 100,
-		      .mem_low = 100 },
-	  .buckets = 65536 },
-	{ .name = "reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX",
-	  .config = { .flags = GRAIN_HTAB_BATCH_RECLAIM,
-		      .reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX },
-	  .buckets = 64u * 16u },
-};
-
-ParameterizedTestParameters(htab_create, good_configurations)
-{
-	return cr_make_param_array(struct good_config, (void *)good_configs,
-				   sizeof(good_configs) /
-					   sizeof(good_configs[0]));
-}
-
-ParameterizedTest(const struct good_config *g, htab_create, good_configurations)
-{
-	struct ledger l;
-	ledger_init(&l);
-	struct grain_htab_config c = shaped_config(&l, 0, &g->config);
-
-	if (g->no_callbacks) {
-		c.ops.unlinked = NULL;
-		c.ops.reclaim = NULL;
-		c.ctx = NULL;
-	}
-	mode_enter(c.flags);
-	struct grain_htab *h = make(&c);
-	struct grain_htab_stats st = stats_of(h);
-
-	cr_assert_eq(st.buckets, g->buckets, "%s", g->name);
-	cr_assert_eq(st.entries, 0u, "%s", g->name);
-	cr_assert_eq(st.bytes, 0u, "%s", g->name);
-	cr_assert_eq(st.inserts + st.lookups + st.hits + st.evictions +
-			     st.expirations + st.refusals + st.chain_refusals +
-			     st.resizes,
-		     0u, "%s", g->name);
-	cr_assert_eq(grain_htab_bytes(h), 0u, "%s", g->name);
-	cr_assert_eq(grain_htab_bytes_exact(h), 0u, "%s", g->name);
-	grain_htab_destroy(h);
-	mode_leave(c.flags);
-}
-
-MODE_PARAMETERS(htab_create, allocation_failure);
-
-ParameterizedTest(unsigned *mode, htab_create, allocation_failure)
+MODE_TEST(htab_create, allocation_failure)
 {
 	struct ledger l;
 	ledger_init(&l);
@@ -610,9 +612,7 @@ ParameterizedTest(unsigned *mode, htab_create, allocation_failure)
  * Calls and error codes
  */
 
-MODE_PARAMETERS(htab_basic, insert_find_remove);
-
-ParameterizedTest(unsigned *mode, htab_basic, insert_find_remove)
+MODE_TEST(htab_basic, insert_find_remove)
 {
 	/* One stripe: c3 (never inserted) is of the scope's stripe. */
 	static const struct grain_htab_config shape = { .stripes = 1 };
@@ -706,9 +706,7 @@ ParameterizedTest(unsigned *mode, htab_basic, insert_find_remove)
 	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_DESTROYED);
 }
 
-MODE_PARAMETERS(htab_basic, find_or_insert);
-
-ParameterizedTest(unsigned *mode, htab_basic, find_or_insert)
+MODE_TEST(htab_basic, find_or_insert)
 {
 	struct ledger l;
 	struct grain_htab *h = open_table(&l, *mode, NULL);
@@ -760,9 +758,7 @@ ParameterizedTest(unsigned *mode, htab_basic, find_or_insert)
 	cr_assert_eq(atomic_load(&a2.reclaims), 0u);
 }
 
-MODE_PARAMETERS(htab_basic, other_stripe);
-
-ParameterizedTest(unsigned *mode, htab_basic, other_stripe)
+MODE_TEST(htab_basic, other_stripe)
 {
 	static const struct grain_htab_config shape = {
 		.ops.hash = hash_ident,
@@ -792,9 +788,7 @@ ParameterizedTest(unsigned *mode, htab_basic, other_stripe)
 	close_table(h, *mode);
 }
 
-MODE_PARAMETERS(htab_basic, other_table);
-
-ParameterizedTest(unsigned *mode, htab_basic, other_table)
+MODE_TEST(htab_basic, other_table)
 {
 	static const struct grain_htab_config shape = { .stripes = 1 };
 	struct ledger l;
@@ -824,9 +818,7 @@ ParameterizedTest(unsigned *mode, htab_basic, other_table)
 	cr_assert_eq(atomic_load(&a.reclaims), 1u);
 }
 
-MODE_PARAMETERS(htab_basic, charges);
-
-ParameterizedTest(unsigned *mode, htab_basic, charges)
+MODE_TEST(htab_basic, charges)
 {
 	static const struct grain_htab_config shape = { .stripes = 4,
 							.mem_batch = 1000 };
@@ -871,9 +863,7 @@ ParameterizedTest(unsigned *mode, htab_basic, charges)
 	close_table(h, *mode);
 }
 
-MODE_PARAMETERS(htab_basic, destroy_reclaims_everything);
-
-ParameterizedTest(unsigned *mode, htab_basic, destroy_reclaims_everything)
+MODE_TEST(htab_basic, destroy_reclaims_everything)
 {
 	struct ledger l;
 	struct grain_htab *h = open_table(&l, *mode, NULL);
@@ -985,23 +975,16 @@ static unsigned reclaimed_of(struct obj *o, unsigned n)
 /* One batch size per case: reclaim_batch in the configuration (0: the
  * default), and the size that comes to (more than the 5 the test leaves
  * batched). */
-struct batch_case {
+static const struct batch_case {
 	const char *name;
 	unsigned reclaim_batch, size;
-};
-
-static const struct batch_case batch_cases[] = {
-	{ .name = "the default batch", .reclaim_batch = 0, .size = 32 },
+} batch_cases[] = {
+	{ .name = "the default batch", .size = 32 },
 	{ .name = "a batch of 8", .reclaim_batch = 8, .size = 8 },
 	{ .name = "a batch of 64", .reclaim_batch = 64, .size = 64 },
 };
 
-ParameterizedTestParameters(htab_rcu, batched_reclaim)
-{
-	return cr_make_param_array(struct batch_case, (void *)batch_cases,
-				   sizeof(batch_cases) /
-					   sizeof(batch_cases[0]));
-}
+TABLE_PARAMETERS(htab_rcu, batched_reclaim, struct batch_case, batch_cases);
 
 ParameterizedTest(const struct batch_case *row, htab_rcu, batched_reclaim)
 {
@@ -1242,9 +1225,7 @@ Test(htab_rcu, destroy_waits_for_user_defer, .timeout = 30)
  * Resizing
  */
 
-MODE_PARAMETERS(htab_resize, explicit_sizes);
-
-ParameterizedTest(unsigned *mode, htab_resize, explicit_sizes)
+MODE_TEST(htab_resize, explicit_sizes)
 {
 	static const struct grain_htab_config shape = { .stripes = 4 };
 	const unsigned flags = *mode;
@@ -1331,9 +1312,7 @@ ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
 	close_table(h, flags);
 }
 
-MODE_PARAMETERS(htab_resize, allocation_failure);
-
-ParameterizedTest(unsigned *mode, htab_resize, allocation_failure)
+MODE_TEST(htab_resize, allocation_failure)
 {
 	static const struct grain_htab_config shape = { .stripes = 4 };
 	const unsigned flags = *mode;
@@ -1420,6 +1399,18 @@ ParameterizedTest(unsigned *mode, htab_resize, allocation_failure)
  * Eviction (policy EVICT) and refusal (policy REFUSE)
  */
 
+/* The shape of a table of @stripes that evicts above @high bytes down to
+ * @low. */
+static struct grain_htab_config watermarks(unsigned stripes, size_t high,
+					   size_t low)
+{
+	struct grain_htab_config c = { .stripes = stripes,
+				       .mem_high = high,
+				       .mem_low = low };
+
+	return c;
+}
+
 /* The stripe of key @k (htab.h, section 2: the top 16 bits of its hash). */
 static uint64_t stripe_of_key(const struct grain_htab *h, uint64_t k,
 			      unsigned stripes)
@@ -1444,12 +1435,7 @@ static const struct evict_param evict_params[] = {
 	{ .name = "64 stripes, RCU", .stripes = 64, .flags = 0 },
 };
 
-ParameterizedTestParameters(htab_evict, lru_order)
-{
-	return cr_make_param_array(struct evict_param, (void *)evict_params,
-				   sizeof(evict_params) /
-					   sizeof(evict_params[0]));
-}
+TABLE_PARAMETERS(htab_evict, lru_order, struct evict_param, evict_params);
 
 /*
  * mem_low = mem_high = ten entries: from the eleventh insert on, every
@@ -1459,9 +1445,8 @@ ParameterizedTestParameters(htab_evict, lru_order)
  */
 ParameterizedTest(const struct evict_param *p, htab_evict, lru_order)
 {
-	const struct grain_htab_config shape = { .stripes = p->stripes,
-						 .mem_high = 1000,
-						 .mem_low = 1000 };
+	const struct grain_htab_config shape =
+		watermarks(p->stripes, 1000, 1000);
 	static struct ledger l;
 	struct grain_htab *h = open_table(&l, p->flags, &shape);
 	enum { N = 300 };
@@ -1469,7 +1454,6 @@ ParameterizedTest(const struct evict_param *p, htab_evict, lru_order)
 	uint64_t stamp[N] = { 0 }, now = 1, rng = 0x9E3779B97F4A7C15ULL;
 	unsigned alive = 0, evicted = 0;
 
-	l.log_unlinked = true;
 	for (uint64_t k = 0; k < N; k++) {
 		/* Touch a random live entry now and then. */
 		if (k > 0 && test_rand(&rng) % 3 == 0) {
@@ -1578,8 +1562,6 @@ Test(htab_evict, own_stripe_horizon)
 	unsigned per[S] = { 0 }, y = 0, placed = 0, fresh = 0;
 	uint64_t old_stamp = 1;
 
-	l.log_unlinked = true;
-
 	/* Old entries in every stripe but Y (stripe 0), young ones in Y. */
 	for (uint64_t k = 0; k < K && placed < c.mem_high; k++) {
 		unsigned st = (unsigned)stripe_of_key(h, k, S);
@@ -1621,24 +1603,19 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-struct bound_param {
+/* Stripes and mem_batch (0: the default) per case. */
+static const struct bound_param {
 	const char *name;
-	unsigned stripes, mem_batch;
-};
-
-static const struct bound_param bound_params[] = {
-	{ .name = "1 stripe, default batch", .stripes = 1, .mem_batch = 0 },
-	{ .name = "8 stripes, default batch", .stripes = 8, .mem_batch = 0 },
+	unsigned stripes;
+	size_t mem_batch;
+} bound_params[] = {
+	{ .name = "1 stripe, default batch", .stripes = 1 },
+	{ .name = "8 stripes, default batch", .stripes = 8 },
 	{ .name = "8 stripes, batch 64", .stripes = 8, .mem_batch = 64 },
 	{ .name = "64 stripes, batch 16", .stripes = 64, .mem_batch = 16 },
 };
 
-ParameterizedTestParameters(htab_evict, watermarks)
-{
-	return cr_make_param_array(struct bound_param, (void *)bound_params,
-				   sizeof(bound_params) /
-					   sizeof(bound_params[0]));
-}
+TABLE_PARAMETERS(htab_evict, watermarks, struct bound_param, bound_params);
 
 /*
  * Random charges: after every insert, either nothing was evicted and the
@@ -1652,11 +1629,9 @@ ParameterizedTestParameters(htab_evict, watermarks)
  */
 ParameterizedTest(const struct bound_param *p, htab_evict, watermarks)
 {
-	const struct grain_htab_config c = { .stripes = p->stripes,
-					     .mem_batch = p->mem_batch,
-					     .mem_high = 20000,
-					     .mem_low = 15000 };
+	struct grain_htab_config c = watermarks(p->stripes, 20000, 15000);
 	static struct ledger l;
+	c.mem_batch = p->mem_batch;
 	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &c);
 	enum { N = 3000 };
 	static struct obj o[N];
@@ -1668,7 +1643,6 @@ ParameterizedTest(const struct bound_param *p, htab_evict, watermarks)
 	size_t lag = p->stripes == 1 ? 0 : p->stripes * (batch ? batch : 1);
 	bool exact = p->stripes <= GRAIN_HTAB_EVICT_SAMPLE;
 
-	l.log_unlinked = true;
 	memset(gone, 0, sizeof(gone));
 	for (uint64_t k = 0; k < N; k++) {
 		size_t before = grain_htab_bytes_exact(h);
@@ -1789,9 +1763,7 @@ MODE_PARAMETERS(htab_evict, unlinked_reenters);
 
 ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
 {
-	static const struct grain_htab_config c = { .stripes = 4,
-						    .mem_high = 500,
-						    .mem_low = 300 };
+	const struct grain_htab_config c = watermarks(4, 500, 300);
 	const unsigned flags = *mode;
 	static struct ledger l;
 	static struct reenter r;
@@ -1836,19 +1808,14 @@ ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
 	close_table(h, flags);
 }
 
-MODE_PARAMETERS(htab_evict, charge_triggers_eviction);
-
-ParameterizedTest(unsigned *mode, htab_evict, charge_triggers_eviction)
+MODE_TEST(htab_evict, charge_triggers_eviction)
 {
-	static const struct grain_htab_config shape = { .stripes = 4,
-							.mem_high = 1000,
-							.mem_low = 600 };
+	const struct grain_htab_config shape = watermarks(4, 1000, 600);
 	static struct ledger l;
 	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[8];
 	struct grain_htab_scope s;
 
-	l.log_unlinked = true;
 	insert_keys(h, o, 8, 1, 1, 100);
 	cr_assert_eq(l.nlog, 0u);
 	uint64_t k7 = 7;
@@ -1873,18 +1840,13 @@ ParameterizedTest(unsigned *mode, htab_evict, charge_triggers_eviction)
 
 /* A clock may saturate at UINT64_MAX: entries stamped there must still be
  * evictable (the stripe's "oldest" must not read as "empty"). */
-MODE_PARAMETERS(htab_evict, stamp_at_clock_max);
-
-ParameterizedTest(unsigned *mode, htab_evict, stamp_at_clock_max)
+MODE_TEST(htab_evict, stamp_at_clock_max)
 {
-	static const struct grain_htab_config shape = { .stripes = 1,
-							.mem_high = 1000,
-							.mem_low = 500 };
+	const struct grain_htab_config shape = watermarks(1, 1000, 500);
 	static struct ledger l;
 	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[3];
 
-	l.log_unlinked = true;
 	insert_keys(h, o, 3, UINT64_MAX, 0, 400);
 	/* 1200 bytes went above 1000: evicted down to at most 500. */
 	cr_assert_leq(grain_htab_bytes_exact(h), 500u,
@@ -1894,9 +1856,7 @@ ParameterizedTest(unsigned *mode, htab_evict, stamp_at_clock_max)
 	close_table(h, *mode);
 }
 
-MODE_PARAMETERS(htab_evict, refuse_policy);
-
-ParameterizedTest(unsigned *mode, htab_evict, refuse_policy)
+MODE_TEST(htab_evict, refuse_policy)
 {
 	static const struct grain_htab_config shape = {
 		.stripes = 4,
@@ -1973,9 +1933,7 @@ ParameterizedTest(unsigned *mode, htab_evict, refuse_policy)
  * TTL on a fake clock
  */
 
-MODE_PARAMETERS(htab_ttl, expire);
-
-ParameterizedTest(unsigned *mode, htab_ttl, expire)
+MODE_TEST(htab_ttl, expire)
 {
 	static const struct grain_htab_config shape = { .stripes = 4,
 							.ttl = 10 };
@@ -1984,7 +1942,6 @@ ParameterizedTest(unsigned *mode, htab_ttl, expire)
 	struct grain_htab *h = open_table(&l, flags, &shape);
 	static struct obj o[10];
 
-	l.log_unlinked = true;
 	insert_keys(h, o, 10, 0, 1, 10);
 	cr_assert_eq(grain_htab_expire(h, 9), 0u, "nothing is 10 old at 9");
 	/* Stamps 0..5 are at least 10 old at 15. */
@@ -2029,9 +1986,7 @@ ParameterizedTest(unsigned *mode, htab_ttl, expire)
 		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
 }
 
-MODE_PARAMETERS(htab_ttl, inserts_expire_old_entries);
-
-ParameterizedTest(unsigned *mode, htab_ttl, inserts_expire_old_entries)
+MODE_TEST(htab_ttl, inserts_expire_old_entries)
 {
 	static const struct grain_htab_config shape = { .stripes = 1,
 							.ttl = 10 };
@@ -2039,7 +1994,6 @@ ParameterizedTest(unsigned *mode, htab_ttl, inserts_expire_old_entries)
 	struct grain_htab *h = open_table(&l, *mode, &shape);
 	static struct obj o[10];
 
-	l.log_unlinked = true;
 	insert_keys(h, o, 5, 0, 0, 1);
 	/* Young enough at 9: no insert expires anything. */
 	uint64_t k = 5;
@@ -2256,9 +2210,7 @@ ParameterizedTest(unsigned *mode, htab_chain, shared_signature)
  * Statistics
  */
 
-MODE_PARAMETERS(htab_stats, counters);
-
-ParameterizedTest(unsigned *mode, htab_stats, counters)
+MODE_TEST(htab_stats, counters)
 {
 	static const struct grain_htab_config shape = { .stripes = 4 };
 	static struct ledger l;
