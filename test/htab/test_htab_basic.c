@@ -99,6 +99,37 @@ static int charge(struct grain_htab *h, uint64_t key, long delta)
 	return rc;
 }
 
+/* Every call of scope @s that needs @node to be one of its entries fails
+ * with @rc: remove, touch (at @now), charge and uncharge (@bytes). */
+static void check_not_held(struct grain_htab_scope *s, struct grain_hnode *node,
+			   uint64_t now, size_t bytes, int rc, const char *what)
+{
+	cr_assert_eq(grain_htab_remove_locked(s, node), rc, "%s: remove", what);
+	cr_assert_eq(grain_htab_touch_locked(s, node, now), rc, "%s: touch",
+		     what);
+	cr_assert_eq(grain_htab_charge_locked(s, node, bytes), rc, "%s: charge",
+		     what);
+	cr_assert_eq(grain_htab_uncharge_locked(s, node, bytes), rc,
+		     "%s: uncharge", what);
+}
+
+/* Keys 0 .. n-1 are entries, o[key]: found by scoped finds and, on an
+ * RCU table, by lock-free lookups too. */
+static void check_found(struct grain_htab *h, struct obj *o, uint64_t n,
+			unsigned flags)
+{
+	for (uint64_t k = 0; k < n; k++)
+		cr_assert_eq(find(h, k), &o[k].node, "key %llu",
+			     (unsigned long long)k);
+	if (!is_rcu(flags))
+		return;
+	grain_rcu_read_lock();
+	for (uint64_t k = 0; k < n; k++)
+		cr_assert_eq(grain_htab_lookup(h, &k), &o[k].node,
+			     "key %llu: lookup", (unsigned long long)k);
+	grain_rcu_read_unlock();
+}
+
 /* Run every resize that is due: old arrays retired (barrier), then
  * expire() performs what is due, until nothing changes. */
 static void settle_resizes(struct grain_htab *h, unsigned flags)
@@ -357,14 +388,7 @@ ParameterizedTest(const struct null_scope *row, htab_api, null_scope)
 						      &found),
 		     -EINVAL, "%s", row->name);
 	cr_assert_null(found, "%s", row->name);
-	cr_assert_eq(grain_htab_remove_locked(&s, &o.node), -EINVAL, "%s",
-		     row->name);
-	cr_assert_eq(grain_htab_touch_locked(&s, &o.node, 1), -EINVAL, "%s",
-		     row->name);
-	cr_assert_eq(grain_htab_charge_locked(&s, &o.node, 1), -EINVAL, "%s",
-		     row->name);
-	cr_assert_eq(grain_htab_uncharge_locked(&s, &o.node, 1), -EINVAL, "%s",
-		     row->name);
+	check_not_held(&s, &o.node, 1, 1, -EINVAL, row->name);
 	grain_htab_unlock(&s);
 
 	/* Nothing was linked, and the table still works. */
@@ -674,14 +698,9 @@ MODE_TEST(htab_basic, insert_find_remove)
 	cr_assert_eq(n, &b.node);
 	cr_assert_eq(grain_htab_remove_locked(&s, n), 0);
 	cr_assert_null(grain_htab_find_locked(&s, &kb));
-	cr_assert_eq(grain_htab_remove_locked(&s, n), -ENOENT);
+	check_not_held(&s, n, 20, 1, -ENOENT, "a node removed");
 	cr_assert_eq(grain_htab_remove_locked(&s, NULL), -EINVAL);
-	cr_assert_eq(grain_htab_touch_locked(&s, n, 20), -ENOENT);
-	cr_assert_eq(grain_htab_charge_locked(&s, n, 1), -ENOENT);
-	cr_assert_eq(grain_htab_uncharge_locked(&s, n, 1), -ENOENT);
-	cr_assert_eq(grain_htab_remove_locked(&s, &c3.node), -ENOENT,
-		     "a node never inserted");
-	cr_assert_eq(grain_htab_touch_locked(&s, &c3.node, 20), -ENOENT);
+	check_not_held(&s, &c3.node, 20, 1, -ENOENT, "a node never inserted");
 	grain_htab_unlock(&s);
 	st = stats_of(h);
 	cr_assert_eq(st.entries, 0u);
@@ -777,10 +796,7 @@ MODE_TEST(htab_basic, other_stripe)
 
 	grain_htab_lock(h, &lo, &s);
 	cr_assert_eq(grain_htab_find_locked(&s, &lo), &a.node);
-	cr_assert_eq(grain_htab_remove_locked(&s, &b.node), -EINVAL);
-	cr_assert_eq(grain_htab_touch_locked(&s, &b.node, 3), -EINVAL);
-	cr_assert_eq(grain_htab_charge_locked(&s, &b.node, 5), -EINVAL);
-	cr_assert_eq(grain_htab_uncharge_locked(&s, &b.node, 5), -EINVAL);
+	check_not_held(&s, &b.node, 3, 5, -EINVAL, "a node of another stripe");
 	grain_htab_unlock(&s);
 	cr_assert_eq(find(h, hi), &b.node);
 	cr_assert_eq(grain_htab_bytes_exact(h), 30u);
@@ -805,9 +821,7 @@ MODE_TEST(htab_basic, other_table)
 		     "node linked in another table");
 	grain_htab_lock(hb, &k, &s);
 	cr_assert_null(grain_htab_find_locked(&s, &k));
-	cr_assert_eq(grain_htab_remove_locked(&s, &a.node), -ENOENT);
-	cr_assert_eq(grain_htab_touch_locked(&s, &a.node, 2), -ENOENT);
-	cr_assert_eq(grain_htab_charge_locked(&s, &a.node, 2), -ENOENT);
+	check_not_held(&s, &a.node, 2, 2, -ENOENT, "a node of another table");
 	grain_htab_unlock(&s);
 	cr_assert_eq(find(ha, k), &a.node);
 	cr_assert_eq(stats_of(hb).entries, 0u);
@@ -816,6 +830,19 @@ MODE_TEST(htab_basic, other_table)
 	cr_assert_eq(atomic_load(&a.reclaims), 0u);
 	close_table(ha, *mode);
 	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+}
+
+/* The exact byte total of @h is @want, and the folded one is less than
+ * @lag away from it (after key @k). */
+static void check_bytes(struct grain_htab *h, size_t want, size_t lag,
+			uint64_t k)
+{
+	size_t exact = grain_htab_bytes_exact(h), folded = grain_htab_bytes(h);
+
+	cr_assert_eq(exact, want, "k %llu", (unsigned long long)k);
+	cr_assert_lt(exact > folded ? exact - folded : folded - exact, lag,
+		     "k %llu: exact %zu folded %zu", (unsigned long long)k,
+		     exact, folded);
 }
 
 MODE_TEST(htab_basic, charges)
@@ -844,20 +871,11 @@ MODE_TEST(htab_basic, charges)
 	for (k = 1; k < 100; k++) {
 		obj_init(&o[k], k);
 		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 777), 0);
-		size_t exact = grain_htab_bytes_exact(h),
-		       folded = grain_htab_bytes(h);
-		cr_assert_eq(exact, 7 + 777 * k);
-		cr_assert_lt(exact > folded ? exact - folded : folded - exact,
-			     4u * 1000u, "k %llu: exact %zu folded %zu",
-			     (unsigned long long)k, exact, folded);
+		check_bytes(h, 7 + 777 * k, 4u * 1000u, k);
 	}
 	for (k = 0; k < 100; k++) {
 		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
-		size_t exact = grain_htab_bytes_exact(h),
-		       folded = grain_htab_bytes(h);
-		cr_assert_eq(exact, 777 * (99 - k));
-		cr_assert_lt(exact > folded ? exact - folded : folded - exact,
-			     4u * 1000u);
+		check_bytes(h, 777 * (99 - k), 4u * 1000u, k);
 	}
 	cr_assert_eq(stats_of(h).bytes, 0u);
 	close_table(h, *mode);
@@ -1299,8 +1317,7 @@ ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
 	cr_assert_geq(st.buckets, 1024u);
 	cr_assert_geq(st.resizes, 6u, "16 -> 1024 is six doublings");
 	cr_assert_leq(st.longest_chain, 64u);
-	for (uint64_t k = 0; k < N; k++)
-		cr_assert_eq(find(h, k), &o[k].node);
+	check_found(h, o, N, flags);
 	for (uint64_t k = 0; k < N; k++)
 		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
 	cr_assert_eq(grain_htab_expire(h, 0), 0u, "ttl 0: nothing expires");
@@ -1364,8 +1381,7 @@ MODE_TEST(htab_resize, allocation_failure)
 			cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1),
 				     0, "key %llu", (unsigned long long)k);
 	st.budget = 0;
-	for (uint64_t k = 0; k < N; k++)
-		cr_assert_eq(find(h, k), &o[k].node);
+	check_found(h, o, N, flags);
 	buckets = stats_of(h).buckets;
 
 	/* Fail half way: some stripes resized, all entries still there. */
@@ -1375,20 +1391,12 @@ MODE_TEST(htab_resize, allocation_failure)
 	cr_assert_geq(s1.buckets, buckets);
 	cr_assert_lt(s1.buckets, 4u * 1024u);
 	cr_assert_eq(s1.entries, (uint64_t)N);
-	for (uint64_t k = 0; k < N; k++)
-		cr_assert_eq(find(h, k), &o[k].node);
-	if (is_rcu(flags)) {
-		grain_rcu_read_lock();
-		for (uint64_t k = 0; k < N; k++)
-			cr_assert_eq(grain_htab_lookup(h, &k), &o[k].node);
-		grain_rcu_read_unlock();
-	}
+	check_found(h, o, N, flags);
 
 	st.budget = -1;
 	cr_assert_eq(grain_htab_resize(h, 256), 0);
 	cr_assert_eq(stats_of(h).buckets, 4u * 256u);
-	for (uint64_t k = 0; k < N; k++)
-		cr_assert_eq(find(h, k), &o[k].node);
+	check_found(h, o, N, flags);
 	grain_htab_destroy(h);
 	cr_assert_eq(st.live, 0);
 	cr_assert_eq(st.live_bytes, 0u);
@@ -2071,8 +2079,7 @@ ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
 	cr_assert_leq(st.buckets, 4u * 8u,
 		      "colliding keys made the stripe grow past four buckets "
 		      "per entry");
-	for (uint64_t k = 0; k < 8; k++)
-		cr_assert_eq(find(h, k), &o[k].node);
+	check_found(h, o, 8, *mode);
 	for (uint64_t k = 8; k < 20; k++)
 		cr_assert_null(find(h, k));
 
