@@ -77,6 +77,72 @@ static void make_cut(struct pb_dgram *d, int family, uint32_t id,
 }
 
 /* ----------------------------------------------------------------------
+ * Counters: a list of counters of struct reasm_stats and the value each
+ * must have, checked one cr_expect_eq() a counter.
+ */
+
+/* A counter (or the sum of two) and its value. */
+struct want {
+	size_t at, plus; /* offsetof() of the counters; plus: NO_PLUS */
+	uint64_t value;
+	const char *name; /* NULL ends a list */
+};
+
+/* The counter initializers read as a table. */
+/* clang-format off */
+#define NO_PLUS SIZE_MAX
+#define W(field, v) { offsetof(struct reasm_stats, field), NO_PLUS, v, #field }
+#define W_SUM(a, b, v)                                                   \
+	{ offsetof(struct reasm_stats, a), offsetof(struct reasm_stats, b), \
+	  v, #a " + " #b }
+#define COUNTS(...) ((const struct want[]){ __VA_ARGS__, { 0, 0, 0, NULL } })
+/* clang-format on */
+
+static uint64_t stat_at(const struct reasm_stats *st, size_t at)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)st + at, sizeof(v));
+	return v;
+}
+
+/* Every counter of @p w must have its value in @p st; @p what (or NULL)
+ * names the case in a failure. */
+static void expect_counts(const struct reasm_stats *st, const struct want *w,
+			  const char *what)
+{
+	for (; w != NULL && w->name != NULL; w++) {
+		uint64_t v = stat_at(st, w->at);
+		if (w->plus != NO_PLUS)
+			v += stat_at(st, w->plus);
+		cr_expect_eq(v, w->value, "%s: %s %llu, want %llu",
+			     what ? what : "counters", w->name,
+			     (unsigned long long)v,
+			     (unsigned long long)w->value);
+	}
+}
+
+/* The counters now (rig_stats()), checked against @p w. */
+static struct reasm_stats stats_expect(struct rig *g, const struct want *w,
+				       const char *what)
+{
+	struct reasm_stats st = rig_stats(g);
+
+	expect_counts(&st, w, what);
+	return st;
+}
+
+/* The final totals (rig_finish()), checked against @p w. */
+static struct reasm_stats finish_expect(struct rig *g, const struct want *w,
+					const char *what)
+{
+	struct reasm_stats st = rig_finish(g);
+
+	expect_counts(&st, w, what);
+	return st;
+}
+
+/* ----------------------------------------------------------------------
  * api
  */
 
@@ -357,11 +423,10 @@ Test(pass, non_fragments_unchanged)
 	for (size_t i = 0; i < 6; i++)
 		expect_passed(&g, i, f[i]);
 	cr_expect_eq(g.out[1]->dscp, 0x2e, "DSCP of a passed IPv4 packet");
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.packets, 6u);
-	cr_expect_eq(st.passed, 6u);
-	cr_expect_eq(st.ReasmReqds, 0u);
-	cr_expect_eq(st.emitted, 6u);
+	finish_expect(&g,
+		      COUNTS(W(packets, 6), W(passed, 6), W(ReasmReqds, 0),
+			     W(emitted, 6)),
+		      NULL);
 	pb_frames_free(f, 6, false);
 }
 
@@ -414,14 +479,12 @@ ParameterizedTest(struct fam_link *p, order, in_order_and_reversed)
 	}
 	struct reasm_stats st = rig_stats(&g);
 	cr_expect_eq(st.bytes_held, 0u, "bytes held with nothing pending");
-	st = rig_finish(&g);
-	cr_expect_eq(st.ReasmReqds, 10u);
-	cr_expect_eq(st.ReasmOKs, 2u);
-	cr_expect_eq(st.frags_reassembled, 10u);
-	cr_expect_eq(st.ReasmFails, 0u);
-	cr_expect_eq(st.frags_pending, 0u);
-	cr_expect_eq(st.datagrams_pending, 0u);
-	cr_expect_eq(st.emitted, 2u);
+	finish_expect(&g,
+		      COUNTS(W(ReasmReqds, 10), W(ReasmOKs, 2),
+			     W(frags_reassembled, 10), W(ReasmFails, 0),
+			     W(frags_pending, 0), W(datagrams_pending, 0),
+			     W(emitted, 2)),
+		      NULL);
 }
 
 /* Next permutation of @a (n elements) in lexicographic order; false after
@@ -482,13 +545,11 @@ ParameterizedTest(int *family, order, every_permutation)
 		} while (next_perm(perm, n));
 	}
 	cr_assert_eq(oks, 6u + 24u);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, oks);
-	cr_expect_eq(st.ReasmReqds, frags);
-	cr_expect_eq(st.frags_reassembled, frags);
-	cr_expect_eq(st.ReasmFails, 0u);
-	cr_expect_eq(st.duplicates, 0u);
-	cr_expect_eq(st.ReasmOverlaps, 0u);
+	finish_expect(&g,
+		      COUNTS(W(ReasmOKs, oks), W(ReasmReqds, frags),
+			     W(frags_reassembled, frags), W(ReasmFails, 0),
+			     W(duplicates, 0), W(ReasmOverlaps, 0)),
+		      NULL);
 }
 
 /* 64 datagrams of both families, their fragments dealt round-robin:
@@ -523,9 +584,10 @@ Test(order, interleaved_datagrams)
 	cr_assert_eq(g.nout, (size_t)N);
 	for (unsigned k = 0; k < N; k++)
 		expect_dgram(&g, k, &d[k]);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, (uint64_t)N);
-	cr_expect_eq(st.frags_reassembled, (uint64_t)N * FR);
+	finish_expect(&g,
+		      COUNTS(W(ReasmOKs, (uint64_t)N),
+			     W(frags_reassembled, (uint64_t)N * FR)),
+		      NULL);
 	for (unsigned k = 0; k < N; k++)
 		pb_frames_free(f[k], FR, false);
 }
@@ -537,20 +599,8 @@ Test(order, interleaved_datagrams)
  * them.
  */
 
-/* A counter of struct reasm_stats (or the sum of two) and its value. */
-struct want {
-	size_t at, plus; /* offsetof() of the counters; plus: NO_PLUS */
-	uint64_t value;
-	const char *name; /* NULL ends a list */
-};
-
-/* The step and counter initializers read as a table. */
+/* The step initializers read as a table. */
 /* clang-format off */
-#define NO_PLUS SIZE_MAX
-#define W(field, v) { offsetof(struct reasm_stats, field), NO_PLUS, v, #field }
-#define W_SUM(a, b, v)                                                   \
-	{ offsetof(struct reasm_stats, a), offsetof(struct reasm_stats, b), \
-	  v, #a " + " #b }
 
 enum step_kind {
 	STEP_END,
@@ -587,16 +637,10 @@ struct step {
 	  .fill_from = from }
 #define HEAD(o, l, m) \
 	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = ANY_RC, .head = true }
-#define STATS(...)                                    \
-	{ .kind = STEP_STATS,                         \
-	  .want = (const struct want[]){ __VA_ARGS__, \
-					 { 0, 0, 0, NULL } } }
+#define STATS(...) { .kind = STEP_STATS, .want = COUNTS(__VA_ARGS__) }
 #define OUT(n) { .kind = STEP_OUT, .nout = n }
 #define OUT_LEN(n, l) { .kind = STEP_OUT, .nout = n, .out_len = l }
-#define FINISH(...)                                   \
-	{ .kind = STEP_FINISH,                        \
-	  .want = (const struct want[]){ __VA_ARGS__, \
-					 { 0, 0, 0, NULL } } }
+#define FINISH(...) { .kind = STEP_FINISH, .want = COUNTS(__VA_ARGS__) }
 #define FINISH_ONLY { .kind = STEP_FINISH }
 #define STEPS(...) ((const struct step[]){ __VA_ARGS__, { .kind = STEP_END } })
 /* clang-format on */
@@ -646,27 +690,6 @@ static size_t script_runs(const struct script *v, size_t n,
 	return k;
 }
 
-static uint64_t stat_at(const struct reasm_stats *st, size_t at)
-{
-	uint64_t v;
-
-	memcpy(&v, (const char *)st + at, sizeof(v));
-	return v;
-}
-
-static void expect_counts(const struct reasm_stats *st, const struct want *w,
-			  const char *what, size_t step)
-{
-	for (; w != NULL && w->name != NULL; w++) {
-		uint64_t v = stat_at(st, w->at);
-		if (w->plus != NO_PLUS)
-			v += stat_at(st, w->plus);
-		cr_expect_eq(v, w->value, "%s, step %zu: %s %llu, want %llu",
-			     what, step, w->name, (unsigned long long)v,
-			     (unsigned long long)w->value);
-	}
-}
-
 static int feed_step(struct rig *g, const struct pb_dgram *d,
 		     const uint8_t *data, const struct step *s)
 {
@@ -689,8 +712,7 @@ static void run_script(const struct script *s, const struct script_run *p)
 	struct rig g;
 	uint8_t data[64];
 	struct pb_dgram d;
-	struct reasm_stats st;
-	char what[128];
+	char what[128], at[160];
 	bool finished = false;
 
 	snprintf(what, sizeof(what), "%s (IPv%d, %s)", s->name, p->family,
@@ -702,21 +724,19 @@ static void run_script(const struct script *s, const struct script_run *p)
 		const struct step *t = &s->steps[i];
 		int rc;
 
+		snprintf(at, sizeof(at), "%s, step %zu", what, i);
 		switch (t->kind) {
 		case STEP_FRAG:
 			rc = feed_step(&g, &d, data, t);
 			if (t->rc != ANY_RC)
-				cr_expect_eq(rc, t->rc,
-					     "%s, step %zu: [%u, +%u) MF %d",
-					     what, i, t->off, t->len, t->mf);
+				cr_expect_eq(rc, t->rc, "%s: [%u, +%u) MF %d",
+					     at, t->off, t->len, t->mf);
 			break;
 		case STEP_STATS:
-			st = rig_stats(&g);
-			expect_counts(&st, t->want, what, i);
+			stats_expect(&g, t->want, at);
 			break;
 		case STEP_OUT:
-			cr_assert_eq(g.nout, t->nout, "%s, step %zu: outputs",
-				     what, i);
+			cr_assert_eq(g.nout, t->nout, "%s: outputs", at);
 			if (t->nout > 0 && t->out_len > 0) {
 				struct pb_dgram cut;
 				make_cut(&cut, p->family, s->id, data,
@@ -727,9 +747,8 @@ static void run_script(const struct script *s, const struct script_run *p)
 			}
 			break;
 		case STEP_FINISH:
-			st = rig_finish(&g);
+			finish_expect(&g, t->want, at);
 			finished = true;
-			expect_counts(&st, t->want, what, i);
 			break;
 		case STEP_END:
 			break;
@@ -1043,9 +1062,7 @@ Test(limits, ipv4_exactly_65535_reassembles, .timeout = 30)
 	cr_assert_eq(g.nout, 1u);
 	cr_expect_eq(g.out[0]->len, 14u + 65535u);
 	expect_dgram(&g, 0, &d);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.too_big, 0u);
+	finish_expect(&g, COUNTS(W(ReasmOKs, 1), W(too_big, 0)), NULL);
 }
 
 Test(limits, ipv4_65536_fails, .timeout = 30)
@@ -1258,12 +1275,11 @@ ParameterizedTest(bool *reversed, limits, max_frags)
 	cr_assert_eq(g.nout, 1u, "4 fragments fit, 5 do not");
 	make(&d, 4, PB_DLT_ETHERNET, 64, data, 32, 4);
 	expect_dgram(&g, 0, &d);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.too_many_frags, 1u);
-	cr_expect_eq(st.ReasmFails, 1u);
-	cr_expect_eq(st.ReasmReqds, 9u);
-	cr_expect_eq(st.frags_reassembled, 4u);
+	struct reasm_stats st = finish_expect(
+		&g,
+		COUNTS(W(ReasmOKs, 1), W(too_many_frags, 1), W(ReasmFails, 1),
+		       W(ReasmReqds, 9), W(frags_reassembled, 4)),
+		NULL);
 	cr_expect_eq(st.datagrams_pending, 0u,
 		     "the fifth fragment discards the datagram");
 }
@@ -1293,10 +1309,10 @@ Test(limits, max_frags_counts_fragments)
 	want = d;
 	want.data = out;
 	expect_dgram(&g, 0, &want);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.too_many_frags, 0u);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.frags_reassembled, 4u);
+	finish_expect(&g,
+		      COUNTS(W(too_many_frags, 0), W(ReasmOKs, 1),
+			     W(frags_reassembled, 4)),
+		      NULL);
 }
 
 /* ----------------------------------------------------------------------
@@ -1342,9 +1358,9 @@ ParameterizedTest(struct ext_case *p, ipv6, extension_headers_before_fragment)
 	}
 	cr_assert_eq(g.nout, 1u);
 	expect_dgram(&g, 0, &d);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.atomic, p->atomic ? 1u : 0u);
+	finish_expect(&g,
+		      COUNTS(W(ReasmOKs, 1), W(atomic, p->atomic ? 1u : 0u)),
+		      NULL);
 }
 
 /* The fragmentable part starts with @proto; its first fragment carries
@@ -1436,10 +1452,10 @@ ParameterizedTest(struct chain_case *p, ipv6, first_fragment_header_chain)
 		cr_assert_eq(g.nout, 1u);
 		expect_dgram(&g, 0, &d);
 	}
-	st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.ReasmOverlaps, 0u);
-	cr_expect_eq(st.frags_dropped, p->ok ? 0u : 1u);
+	finish_expect(&g,
+		      COUNTS(W(ReasmOKs, 1), W(ReasmOverlaps, 0),
+			     W(frags_dropped, p->ok ? 0u : 1u)),
+		      NULL);
 }
 
 /* A Fragment header nested in the fragmentable part of another: Linux
@@ -1545,19 +1561,16 @@ ParameterizedTest(bool *with_hbh, ipv6, atomic_fragment_leaves_queue_alone)
 		     "atomic: emitted at once");
 	cr_assert_eq(g.nout, 1u);
 	expect_dgram(&g, 0, &a);
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.atomic, 1u);
-	cr_expect_eq(st.ReasmOKs, 1u);
+	struct reasm_stats st =
+		stats_expect(&g, COUNTS(W(atomic, 1), W(ReasmOKs, 1)), NULL);
 	cr_expect_eq(st.datagrams_pending, 1u, "the queue of id 72 stays");
 	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1);
 	cr_assert_eq(g.nout, 2u);
 	expect_dgram(&g, 1, &d);
-	st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 2u);
-	cr_expect_eq(st.atomic, 1u);
-	cr_expect_eq(st.ReasmFails, 0u);
-	cr_expect_eq(st.ReasmReqds, 3u);
-	cr_expect_eq(st.frags_reassembled, 3u);
+	finish_expect(&g,
+		      COUNTS(W(ReasmOKs, 2), W(atomic, 1), W(ReasmFails, 0),
+			     W(ReasmReqds, 3), W(frags_reassembled, 3)),
+		      NULL);
 }
 
 /* ----------------------------------------------------------------------
@@ -1630,11 +1643,12 @@ ParameterizedTest(struct ecn_case *p, ecn, rfc3168_table)
 		cr_expect_eq(g.nout, 0u, "%s ECN %u %u %u", fam, p->ecn[0],
 			     p->ecn[1], p->ecn[2]);
 	}
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.bad_ecn, p->want < 0 ? 1u : 0u);
-	cr_expect_eq(st.ReasmFails, p->want < 0 ? 1u : 0u);
-	cr_expect_eq(st.ReasmOKs, p->want < 0 ? 0u : 1u);
-	cr_expect_eq(st.datagrams_pending, 0u);
+	finish_expect(&g,
+		      COUNTS(W(bad_ecn, p->want < 0 ? 1u : 0u),
+			     W(ReasmFails, p->want < 0 ? 1u : 0u),
+			     W(ReasmOKs, p->want < 0 ? 0u : 1u),
+			     W(datagrams_pending, 0)),
+		      NULL);
 }
 
 /* ----------------------------------------------------------------------
@@ -1726,18 +1740,16 @@ Test(ipv4, bad_header_checksum_dropped)
 	feed_frag(&g, &bad, 16, 16, true);
 	cr_expect_eq(feed_frag(&g, &bad, 32, 16, false), 0,
 		     "a bad last fragment completes nothing");
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.bad_checksum, 2u);
-	cr_expect_eq(st.datagrams_pending, 1u);
+	stats_expect(&g, COUNTS(W(bad_checksum, 2), W(datagrams_pending, 1)),
+		     NULL);
 	cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 0);
 	cr_expect_eq(feed_frag(&g, &d, 16, 16, true), 1);
 	cr_assert_eq(g.nout, 1u);
 	expect_dgram(&g, 0, &d);
-	st = rig_finish(&g);
-	cr_expect_eq(st.bad_checksum, 2u);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.ReasmFails, 0u);
-	cr_expect_eq(st.frags_reassembled, 3u);
+	finish_expect(&g,
+		      COUNTS(W(bad_checksum, 2), W(ReasmOKs, 1),
+			     W(ReasmFails, 0), W(frags_reassembled, 3)),
+		      NULL);
 }
 
 /* ----------------------------------------------------------------------
@@ -1764,10 +1776,10 @@ ParameterizedTest(int *family, keys, id_reuse_after_completion)
 	cr_assert_eq(g.nout, 2u);
 	expect_dgram(&g, 0, &da);
 	expect_dgram(&g, 1, &db);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 2u);
-	cr_expect_eq(st.ReasmOverlaps, 0u);
-	cr_expect_eq(st.duplicates, 0u);
+	finish_expect(&g,
+		      COUNTS(W(ReasmOKs, 2), W(ReasmOverlaps, 0),
+			     W(duplicates, 0)),
+		      NULL);
 }
 
 /* [0, 16) of the 32-byte @p d, then [16, 32) of @p o, which differs in
@@ -1864,10 +1876,10 @@ ParameterizedTest(struct key_case *p, keys, separate_datagrams_never_merge)
 		break;
 	}
 	expect_apart(&g, &d, &o, what);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 2u);
-	cr_expect_eq(st.ReasmOverlaps, 0u);
-	cr_expect_eq(st.duplicates, 0u);
+	finish_expect(&g,
+		      COUNTS(W(ReasmOKs, 2), W(ReasmOverlaps, 0),
+			     W(duplicates, 0)),
+		      NULL);
 }
 
 /* ----------------------------------------------------------------------
@@ -1967,18 +1979,16 @@ ParameterizedTest(struct timeout_case *p, timeout, from_first_fragment)
 	g.now = t0 + T / 2; /* does not extend the timeout */
 	feed_frag(&g, &d, 16, 16, true);
 	cr_expect_eq(reasm_expire(&g.w, t0 + T - 1), 0u, "1 ns early");
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.datagrams_pending, 1u);
-	cr_expect_eq(st.ReasmTimeout, 0u);
+	struct reasm_stats st = stats_expect(
+		&g, COUNTS(W(datagrams_pending, 1), W(ReasmTimeout, 0)), NULL);
 	cr_expect_eq(reasm_expire(&g.w, t0 + T), 1u,
 		     "timeout after the "
 		     "first fragment");
-	st = rig_stats(&g);
-	cr_expect_eq(st.ReasmTimeout, 1u);
-	cr_expect_eq(st.ReasmFails, 1u);
-	cr_expect_eq(st.frags_discarded, 2u);
-	cr_expect_eq(st.datagrams_pending, 0u);
-	cr_expect_eq(st.bytes_held, 0u);
+	st = stats_expect(&g,
+			  COUNTS(W(ReasmTimeout, 1), W(ReasmFails, 1),
+				 W(frags_discarded, 2), W(datagrams_pending, 0),
+				 W(bytes_held, 0)),
+			  NULL);
 	/* The last fragment, late: a new queue of its own. */
 	g.now = t0 + T + 1;
 	cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 0);
@@ -1988,11 +1998,10 @@ ParameterizedTest(struct timeout_case *p, timeout, from_first_fragment)
 	/* It times out on its own clock, T after it came. */
 	cr_expect_eq(reasm_expire(&g.w, g.now + T - 1), 0u);
 	cr_expect_eq(reasm_expire(&g.w, g.now + T), 1u);
-	st = rig_finish(&g);
-	cr_expect_eq(st.ReasmTimeout, 2u);
-	cr_expect_eq(st.ReasmFails, 2u);
-	cr_expect_eq(st.frags_discarded, 3u);
-	cr_expect_eq(st.ReasmOKs, 0u);
+	finish_expect(&g,
+		      COUNTS(W(ReasmTimeout, 2), W(ReasmFails, 2),
+			     W(frags_discarded, 3), W(ReasmOKs, 0)),
+		      NULL);
 }
 
 FAMILY_PARAMS(timeout, late_fragment_without_expire)
@@ -2243,10 +2252,9 @@ Test(link, too_many_vlan_tags_passed_and_counted)
 	cr_assert_eq(g.nout, 1u);
 	expect_passed(&g, 0, f);
 	pb_frame_free(f);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.vlan_too_deep, 1u);
-	cr_expect_eq(st.passed, 1u);
-	cr_expect_eq(st.ReasmReqds, 0u);
+	finish_expect(
+		&g, COUNTS(W(vlan_too_deep, 1), W(passed, 1), W(ReasmReqds, 0)),
+		NULL);
 }
 
 /* @f with @extra bytes after the IP packet (Ethernet padding to 60
@@ -2286,9 +2294,7 @@ ParameterizedTest(int *family, link, ethernet_padding_ignored)
 	cr_assert_eq(g.nout, 1u);
 	expect_dgram(&g, 0, &d);
 	pb_frames_free(f, 3, false);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.malformed, 0u);
+	finish_expect(&g, COUNTS(W(ReasmOKs, 1), W(malformed, 0)), NULL);
 }
 
 static const struct fam_link other_links[] = {
@@ -2319,9 +2325,7 @@ ParameterizedTest(struct fam_link *p, link, cooked_and_raw)
 	cr_assert_eq(g.nout, 2u);
 	expect_passed(&g, 1, w);
 	pb_frame_free(w);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.passed, 1u);
+	finish_expect(&g, COUNTS(W(ReasmOKs, 1), W(passed, 1)), NULL);
 }
 
 /* ----------------------------------------------------------------------
@@ -2349,9 +2353,7 @@ ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 	uint32_t cut = last->l3off + (*family == 4 ? 20u : 48u) + 2u;
 	cr_expect_eq(reasm_input(&g.w, last->data, cut, last->wirelen, g.now),
 		     0);
-	struct reasm_stats st = rig_stats(&g);
-	cr_expect_eq(st.truncated, 2u);
-	cr_expect_eq(st.ReasmOKs, 0u);
+	stats_expect(&g, COUNTS(W(truncated, 2), W(ReasmOKs, 0)), NULL);
 	cr_expect_eq(g.nout, 0u);
 	/* Whole captures of both complete the datagram: the queue was not
 	 * touched. */
@@ -2361,11 +2363,10 @@ ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 	expect_dgram(&g, 0, &d);
 	pb_frame_free(mid);
 	pb_frame_free(last);
-	st = rig_finish(&g);
-	cr_expect_eq(st.truncated, 2u);
-	cr_expect_eq(st.frags_dropped, 2u);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	cr_expect_eq(st.frags_reassembled, 3u);
+	finish_expect(&g,
+		      COUNTS(W(truncated, 2), W(frags_dropped, 2),
+			     W(ReasmOKs, 1), W(frags_reassembled, 3)),
+		      NULL);
 }
 
 FAMILY_PARAMS(truncated, non_fragment_passed_as_captured)
@@ -2411,10 +2412,11 @@ Test(truncated, summary_counts_only_dropped_fragments)
 	f->caplen -= 4;
 	feed(&g, f);
 	pb_frame_free(f);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.truncated, 3u);
-	cr_expect_eq(st.frags_truncated, 1u);
-	cr_expect_eq(st.frags_dropped, 1u);
+	struct reasm_stats st =
+		finish_expect(&g,
+			      COUNTS(W(truncated, 3), W(frags_truncated, 1),
+				     W(frags_dropped, 1)),
+			      NULL);
 	FILE *mf = open_memstream(&buf, &len);
 	cr_assert_not_null(mf);
 	reasm_stats_summary(mf, &st);
