@@ -43,12 +43,33 @@
 static const int families[] = { 4, 6 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
-/* The parameters of a test run once per family (an int *: 4 or 6). */
-#define FAMILY_PARAMS(suite, name)                                            \
-	ParameterizedTestParameters(suite, name)                              \
-	{                                                                     \
-		return cr_make_param_array(int, (void *)families, NFAMILIES); \
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The parameters of a test run once per row of @table. */
+#define TABLE_PARAMS(suite, name, table)                                       \
+	ParameterizedTestParameters(suite, name)                               \
+	{                                                                      \
+		return cr_make_param_array(__typeof__((table)[0]),             \
+					   (void *)(table), ARRAY_LEN(table)); \
 	}
+
+/* The parameters of a test run once per family (an int *: 4 or 6). */
+#define FAMILY_PARAMS(suite, name) TABLE_PARAMS(suite, name, families)
+
+/* Every row of @p base (@p n rows of @p size bytes, the family an int at
+ * @p at) once under each family, into @p out; @return how many rows. */
+static size_t per_family(void *out, const void *base, size_t n, size_t size,
+			 size_t at)
+{
+	char *o = out;
+
+	for (size_t f = 0; f < NFAMILIES; f++)
+		for (size_t i = 0; i < n; i++, o += size) {
+			memcpy(o, (const char *)base + i * size, size);
+			memcpy(o + at, &families[f], sizeof(families[f]));
+		}
+	return NFAMILIES * n;
+}
 
 /* A datagram of @len bytes of fragmentable part on @dlt: a UDP header,
  * then a pattern from @seed. */
@@ -446,11 +467,7 @@ static const struct fam_link fam_links[] = {
 	{ 6, PB_DLT_RAW },
 };
 
-ParameterizedTestParameters(order, in_order_and_reversed)
-{
-	return cr_make_param_array(struct fam_link, (void *)fam_links,
-				   sizeof(fam_links) / sizeof(fam_links[0]));
-}
+TABLE_PARAMS(order, in_order_and_reversed, fam_links)
 
 ParameterizedTest(struct fam_link *p, order, in_order_and_reversed)
 {
@@ -1031,140 +1048,97 @@ SCRIPT_TEST(eight, scripted, eight_scripts)
  * limits
  */
 
-/* Feed @d in fragments of @chunk bytes, in order; @return how many. */
-static size_t feed_split(struct rig *g, const struct pb_dgram *d, size_t chunk)
-{
-	size_t n;
-	struct pb_frame **f = pb_split_every(d, chunk, &n);
+/* Datagrams at the 65535-byte limit, fed in fragments of 1480 bytes
+ * (IPv4) or 1448 (IPv6), in order: those that fit reassemble, the
+ * others fail as too big. */
+struct big_case {
+	const char *name;
+	int family;
+	bool icmp;    /* an ICMP echo, not the UDP datagram of make() */
+	size_t len;   /* the fragmentable part */
+	uint16_t hbh; /* IPv6: hop-by-hop options before the Fragment header */
+	uint8_t optlen; /* IPv4: NOP options of the offset-0 fragment alone */
+	uint32_t id, seed;
+	uint32_t out_len; /* the output frame, when it fits; 0: it fails */
+};
 
-	for (size_t i = 0; i < n; i++)
-		feed(g, f[i]);
-	pb_frames_free(f, n, true);
-	return n;
-}
-
-/* An IPv4 datagram of @len bytes of payload in 1480-byte fragments. */
-static void v4_big(struct rig *g, struct pb_dgram *d, uint8_t *data, size_t len,
-		   uint16_t id)
-{
-	make(d, 4, PB_DLT_ETHERNET, id, data, len, id);
-	feed_split(g, d, 1480);
-}
-
-Test(limits, ipv4_exactly_65535_reassembles, .timeout = 30)
-{
-	struct rig g;
-	static uint8_t data[65515];
-	struct pb_dgram d;
-
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	v4_big(&g, &d, data, sizeof(data), 51);
-	cr_assert_eq(g.nout, 1u);
-	cr_expect_eq(g.out[0]->len, 14u + 65535u);
-	expect_dgram(&g, 0, &d);
-	finish_expect(&g, COUNTS(W(ReasmOKs, 1), W(too_big, 0)), NULL);
-}
-
-Test(limits, ipv4_65536_fails, .timeout = 30)
-{
-	struct rig g;
-	static uint8_t data[65516];
-	struct pb_dgram d;
-
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	v4_big(&g, &d, data, sizeof(data), 52);
-	cr_expect_eq(g.nout, 0u);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 0u);
-	cr_expect_geq(st.too_big, 1u);
-}
-
-Test(limits, ipv4_options_push_datagram_past_65535, .timeout = 30)
-{
-	struct rig g;
-	static uint8_t data[65500];
-	struct pb_dgram d;
-	size_t n;
-
+/* clang-format off */
+static const struct big_case big_cases[] = {
+	{ .name = "IPv4: exactly 65535 reassembles", .family = 4, .len = 65515,
+	  .id = 51, .seed = 51, .out_len = 14 + 65535 },
+	{ .name = "IPv4: 65536 fails", .family = 4, .len = 65516,
+	  .id = 52, .seed = 52 },
 	/* Every fragment fits (20 + offset + len <= 65535), but the
 	 * offset-0 fragment's 60-byte header makes 60 + 65500 = 65560. */
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 53, data, sizeof(data), 12);
-	struct pb_frame **f = pb_split_every(&d, 1480, &n);
-	struct pb_dgram head = d;
-	head.v4.optlen = 40;
-	memset(head.v4.opts, 1, 40); /* NOPs */
-	pb_frame_free(f[0]);
-	f[0] = pb_frag(&head, 0, NULL, 1480, true);
-	for (size_t i = 0; i < n; i++)
-		feed(&g, f[i]);
-	pb_frames_free(f, n, true);
-	cr_expect_eq(g.nout, 0u);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 0u);
-	cr_expect_geq(st.too_big, 1u);
-}
-
-struct v6_big_case {
-	uint16_t hbh;
-	size_t len;
-	bool ok;
+	{ .name = "IPv4: options push the datagram past 65535", .family = 4,
+	  .len = 65500, .optlen = 40, .id = 53, .seed = 12 },
+	/* ICMP echo with 65510 data bytes: 20 + 8 + 65510 = 65538. */
+	{ .name = "IPv4: ping of death", .family = 4, .icmp = true,
+	  .len = 8 + 65510, .id = 56, .seed = 15 },
+	/* The payload length counts the options before the Fragment
+	 * header. */
+	{ .name = "IPv6: 0 + 65535", .family = 6, .len = 65535,
+	  .id = 55, .seed = 14, .out_len = 14 + 40 + 65535 },
+	{ .name = "IPv6: 8 + 65527", .family = 6, .hbh = 8, .len = 65527,
+	  .id = 55, .seed = 14, .out_len = 14 + 40 + 65535 },
+	{ .name = "IPv6: 16 + 65519", .family = 6, .hbh = 16, .len = 65519,
+	  .id = 55, .seed = 14, .out_len = 14 + 40 + 65535 },
+	{ .name = "IPv6: 0 + 65536", .family = 6, .len = 65536,
+	  .id = 55, .seed = 14 },
+	{ .name = "IPv6: 8 + 65528", .family = 6, .hbh = 8, .len = 65528,
+	  .id = 55, .seed = 14 },
+	{ .name = "IPv6: 16 + 65520", .family = 6, .hbh = 16, .len = 65520,
+	  .id = 55, .seed = 14 },
 };
+/* clang-format on */
 
-static const struct v6_big_case v6_big_cases[] = {
-	{ 0, 65535, true },  { 8, 65527, true },  { 16, 65519, true },
-	{ 0, 65536, false }, { 8, 65528, false }, { 16, 65520, false },
-};
+TABLE_PARAMS(limits, big_datagrams, big_cases)
 
-ParameterizedTestParameters(limits, ipv6_payload_65535)
-{
-	return cr_make_param_array(struct v6_big_case, (void *)v6_big_cases,
-				   sizeof(v6_big_cases) /
-					   sizeof(v6_big_cases[0]));
-}
-
-ParameterizedTest(struct v6_big_case *p, limits, ipv6_payload_65535,
-		  .timeout = 30)
+ParameterizedTest(struct big_case *p, limits, big_datagrams, .timeout = 30)
 {
 	struct rig g;
 	uint8_t *data = malloc(p->len);
 	struct pb_dgram d;
+	size_t n;
 
 	cr_assert_not_null(data);
 	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 6, PB_DLT_ETHERNET, 55, data, p->len, 14);
-	d.v6.hbh_len = p->hbh;
-	feed_split(&g, &d, 1448);
-	if (p->ok) {
-		cr_assert_eq(g.nout, 1u, "hbh %u + %zu", p->hbh, p->len);
-		expect_dgram(&g, 0, &d);
+	if (p->icmp) {
+		pb_fill(data, p->len, p->seed);
+		pb_icmp_echo_hdr(data, false, 1, 1);
+		pb_dgram_v4(&d, PB_DLT_ETHERNET, (uint16_t)p->id,
+			    PB_IPPROTO_ICMP, data, p->len);
 	} else {
-		cr_expect_eq(g.nout, 0u, "hbh %u + %zu", p->hbh, p->len);
+		make(&d, p->family, PB_DLT_ETHERNET, p->id, data, p->len,
+		     p->seed);
 	}
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, p->ok ? 1u : 0u);
-	if (!p->ok)
-		cr_expect_geq(st.too_big, 1u);
+	if (p->family == 6)
+		d.v6.hbh_len = p->hbh;
+	struct pb_frame **f =
+		pb_split_every(&d, p->family == 4 ? 1480 : 1448, &n);
+	if (p->optlen > 0) {
+		struct pb_dgram head = d;
+		head.v4.optlen = p->optlen;
+		memset(head.v4.opts, 1, p->optlen); /* NOPs */
+		pb_frame_free(f[0]);
+		f[0] = pb_frag(&head, 0, NULL, 1480, true);
+	}
+	for (size_t i = 0; i < n; i++)
+		feed(&g, f[i]);
+	pb_frames_free(f, n, true);
+	if (p->out_len > 0) {
+		cr_assert_eq(g.nout, 1u, "%s", p->name);
+		cr_expect_eq(g.out[0]->len, p->out_len, "%s", p->name);
+		expect_dgram(&g, 0, &d);
+		finish_expect(&g, COUNTS(W(ReasmOKs, 1), W(too_big, 0)),
+			      p->name);
+	} else {
+		cr_expect_eq(g.nout, 0u, "%s", p->name);
+		struct reasm_stats st =
+			finish_expect(&g, COUNTS(W(ReasmOKs, 0)), p->name);
+		cr_expect_geq(st.too_big, 1u, "%s", p->name);
+	}
 	free(data);
-}
-
-Test(limits, ping_of_death, .timeout = 30)
-{
-	struct rig g;
-	static uint8_t data[8 + 65510];
-	struct pb_dgram d;
-
-	/* ICMP echo with 65510 data bytes: 20 + 8 + 65510 = 65538. */
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	pb_fill(data, sizeof(data), 15);
-	pb_icmp_echo_hdr(data, false, 1, 1);
-	pb_dgram_v4(&d, PB_DLT_ETHERNET, 56, PB_IPPROTO_ICMP, data,
-		    sizeof(data));
-	feed_split(&g, &d, 1480);
-	cr_expect_eq(g.nout, 0u);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 0u);
-	cr_expect_geq(st.too_big, 1u);
 }
 
 static const enum reasm_policy all_policies[] = {
@@ -1248,10 +1222,7 @@ Test(limits, ipv4_tiny_first_fragment)
 
 static const bool orders[] = { false, true };
 
-ParameterizedTestParameters(limits, max_frags)
-{
-	return cr_make_param_array(bool, (void *)orders, 2);
-}
+TABLE_PARAMS(limits, max_frags, orders)
 
 ParameterizedTest(bool *reversed, limits, max_frags)
 {
@@ -1329,11 +1300,7 @@ static const struct ext_case ext_cases[] = {
 	{ 16, 24, false }, { 8, 16, true }, { 0, 8, true },
 };
 
-ParameterizedTestParameters(ipv6, extension_headers_before_fragment)
-{
-	return cr_make_param_array(struct ext_case, (void *)ext_cases,
-				   sizeof(ext_cases) / sizeof(ext_cases[0]));
-}
+TABLE_PARAMS(ipv6, extension_headers_before_fragment, ext_cases)
 
 ParameterizedTest(struct ext_case *p, ipv6, extension_headers_before_fragment)
 {
@@ -1389,12 +1356,7 @@ static const struct chain_case chain_cases[] = {
 	{ PB_IPPROTO_ESP, 0, 0, 8, true, false },
 };
 
-ParameterizedTestParameters(ipv6, first_fragment_header_chain)
-{
-	return cr_make_param_array(struct chain_case, (void *)chain_cases,
-				   sizeof(chain_cases) /
-					   sizeof(chain_cases[0]));
-}
+TABLE_PARAMS(ipv6, first_fragment_header_chain, chain_cases)
 
 ParameterizedTest(struct chain_case *p, ipv6, first_fragment_header_chain)
 {
@@ -1540,10 +1502,7 @@ ParameterizedTest(struct nested_case *p, ipv6, nested_fragment_header)
 	rig_finish(&g);
 }
 
-ParameterizedTestParameters(ipv6, atomic_fragment_leaves_queue_alone)
-{
-	return cr_make_param_array(bool, (void *)orders, 2);
-}
+TABLE_PARAMS(ipv6, atomic_fragment_leaves_queue_alone, orders)
 
 ParameterizedTest(bool *with_hbh, ipv6, atomic_fragment_leaves_queue_alone)
 {
@@ -1602,18 +1561,14 @@ static const struct ecn_case ecn_base[] = {
 	{ 0, { PB_ECN_CE, PB_ECN_CE, PB_ECN_NOT_ECT }, -1 },
 	{ 0, { PB_ECN_NOT_ECT, PB_ECN_NOT_ECT, PB_ECN_CE }, -1 },
 };
-#define NECN (sizeof(ecn_base) / sizeof(ecn_base[0]))
-
 ParameterizedTestParameters(ecn, rfc3168_table)
 {
-	static struct ecn_case v[2 * NECN];
+	static struct ecn_case v[NFAMILIES * ARRAY_LEN(ecn_base)];
 
-	for (size_t f = 0; f < 2; f++)
-		for (size_t i = 0; i < NECN; i++) {
-			v[f * NECN + i] = ecn_base[i];
-			v[f * NECN + i].family = families[f];
-		}
-	return cr_make_param_array(struct ecn_case, v, 2 * NECN);
+	return cr_make_param_array(
+		struct ecn_case, v,
+		per_family(v, ecn_base, ARRAY_LEN(ecn_base), sizeof(v[0]),
+			   offsetof(struct ecn_case, family)));
 }
 
 ParameterizedTest(struct ecn_case *p, ecn, rfc3168_table)
@@ -1696,11 +1651,7 @@ static const struct df_case df_cases[] = {
 	{ { true, false, true }, true },
 };
 
-ParameterizedTestParameters(ipv4, df_of_largest_fragment)
-{
-	return cr_make_param_array(struct df_case, (void *)df_cases,
-				   sizeof(df_cases) / sizeof(df_cases[0]));
-}
+TABLE_PARAMS(ipv4, df_of_largest_fragment, df_cases)
 
 ParameterizedTest(struct df_case *p, ipv4, df_of_largest_fragment)
 {
@@ -1954,12 +1905,7 @@ ParameterizedTest(struct wrap_case *p, ipv4, id_wrap, .timeout = 60)
 	rig_finish(&g);
 }
 
-ParameterizedTestParameters(timeout, from_first_fragment)
-{
-	return cr_make_param_array(struct timeout_case, (void *)timeout_cases,
-				   sizeof(timeout_cases) /
-					   sizeof(timeout_cases[0]));
-}
+TABLE_PARAMS(timeout, from_first_fragment, timeout_cases)
 
 ParameterizedTest(struct timeout_case *p, timeout, from_first_fragment)
 {
@@ -2063,18 +2009,14 @@ static const struct novak_case novak_base[] = {
 	{ 0, REASM_BSD_RIGHT, "AJJJBBKKKLLLMMMFFFGGHHQQ" },
 	{ 0, REASM_STRICT, "" },
 };
-#define NNOVAK_CASES (sizeof(novak_base) / sizeof(novak_base[0]))
-
 ParameterizedTestParameters(policy, novak)
 {
-	static struct novak_case v[2 * NNOVAK_CASES];
+	static struct novak_case v[NFAMILIES * ARRAY_LEN(novak_base)];
 
-	for (size_t f = 0; f < 2; f++)
-		for (size_t i = 0; i < NNOVAK_CASES; i++) {
-			v[f * NNOVAK_CASES + i] = novak_base[i];
-			v[f * NNOVAK_CASES + i].family = families[f];
-		}
-	return cr_make_param_array(struct novak_case, v, 2 * NNOVAK_CASES);
+	return cr_make_param_array(
+		struct novak_case, v,
+		per_family(v, novak_base, ARRAY_LEN(novak_base), sizeof(v[0]),
+			   offsetof(struct novak_case, family)));
 }
 
 ParameterizedTest(struct novak_case *p, policy, novak)
@@ -2181,11 +2123,7 @@ static void link_run(struct rig *g, struct pb_dgram *d)
 	expect_dgram(g, 0, &v[0]);
 }
 
-ParameterizedTestParameters(link, ethernet_vlan_tags)
-{
-	return cr_make_param_array(struct eth_case, (void *)eth_cases,
-				   sizeof(eth_cases) / sizeof(eth_cases[0]));
-}
+TABLE_PARAMS(link, ethernet_vlan_tags, eth_cases)
 
 ParameterizedTest(struct eth_case *p, link, ethernet_vlan_tags)
 {
@@ -2303,12 +2241,7 @@ static const struct fam_link other_links[] = {
 	{ 4, PB_DLT_IPV4 }, { 6, PB_DLT_IPV6 },
 };
 
-ParameterizedTestParameters(link, cooked_and_raw)
-{
-	return cr_make_param_array(struct fam_link, (void *)other_links,
-				   sizeof(other_links) /
-					   sizeof(other_links[0]));
-}
+TABLE_PARAMS(link, cooked_and_raw, other_links)
 
 ParameterizedTest(struct fam_link *p, link, cooked_and_raw)
 {
