@@ -6,18 +6,19 @@
  *
  *   api          configuration checking, policy and link names
  *   pass         non-fragments come out unchanged
- *   order        in order, reversed, every permutation of 3 and 4
+ *   order        in order, reversed, every permutation of 3 and 4, three
+ *                fragments out of order (a tiny IPv4 first fragment, IPv6
+ *                extension headers before the Fragment header, atomic
+ *                fragments)
  *   strict       duplicates kept out, overlaps discard (RFC 5722), the
  *                end of the datagram (second last fragment, data past the
  *                end, zero-length fragments)
  *   ends         each policy's end rules: data past the end, a second
  *                last fragment ending before or after the first's
  *   eight        non-last fragments not a multiple of 8 bytes
- *   limits       65535, ping of death, teardrop, tiny first fragments,
- *                max_frags
- *   ipv6         extension headers before the Fragment header, the
- *                header chain of first fragments (RFC 7112), atomic
- *                fragments (RFC 6946)
+ *   limits       65535, ping of death, teardrop, max_frags
+ *   ipv6         the header chain of first fragments (RFC 7112), nested
+ *                Fragment headers, atomic fragments (RFC 6946)
  *   ecn          RFC 3168 section 5.3, as Linux's table
  *   ipv4         options, DF, header checksums
  *   keys         id reuse, fields that keep datagrams apart
@@ -71,6 +72,17 @@ static size_t per_family(void *out, const void *base, size_t n, size_t size,
 	return NFAMILIES * n;
 }
 
+/* The parameters of a test run once per row of @base under each family
+ * (rows of @type, whose int family is set by per_family()). */
+#define PER_FAMILY_PARAMS(suite, name, type, base)                            \
+	ParameterizedTestParameters(suite, name)                              \
+	{                                                                     \
+		static type v[NFAMILIES * ARRAY_LEN(base)];                   \
+		size_t n = per_family(v, base, ARRAY_LEN(base), sizeof(v[0]), \
+				      offsetof(type, family));                \
+		return cr_make_param_array(type, v, n);                       \
+	}
+
 /* A datagram of @len bytes of fragmentable part on @dlt: a UDP header,
  * then a pattern from @seed. */
 static void make(struct pb_dgram *d, int family, int dlt, uint32_t id,
@@ -83,6 +95,14 @@ static void make(struct pb_dgram *d, int family, int dlt, uint32_t id,
 		pb_dgram_v4(d, dlt, (uint16_t)id, PB_IPPROTO_UDP, data, len);
 	else
 		pb_dgram_v6(d, dlt, id, PB_IPPROTO_UDP, data, len);
+}
+
+/* A rig on Ethernet under strict, and the datagram of make() on it. */
+static void open_make(struct rig *g, struct pb_dgram *d, int family,
+		      uint32_t id, uint8_t *data, size_t len, uint32_t seed)
+{
+	rig_open(g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(d, family, PB_DLT_ETHERNET, id, data, len, seed);
 }
 
 /* The datagram of make() cut to its first @p len bytes (the bytes kept
@@ -421,8 +441,7 @@ Test(pass, non_fragments_unchanged)
 	struct pb_dgram d;
 	struct pb_frame *f[6];
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 7, data, sizeof(data), 1);
+	open_make(&g, &d, 4, 7, data, sizeof(data), 1);
 	f[0] = pb_whole(&d);
 	d.v4.df = true;
 	d.v4.tos = 0x2e << 2 | PB_ECN_CE;
@@ -1194,32 +1213,6 @@ static const struct script limits_scripts[] = {
 
 SCRIPT_TEST(limits, scripted, limits_scripts)
 
-Test(limits, ipv4_tiny_first_fragment)
-{
-	struct rig g;
-	uint8_t data[60];
-	struct pb_dgram d;
-	struct pb_frame *f[3];
-	static const uint32_t starts[] = { 0, 8, 24 };
-
-	/* A TCP header cut after 8 bytes: IPv4 reassembles it (a filter
-	 * may not like it; reassembly has no rule against it). */
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	pb_fill(data, sizeof(data), 17);
-	pb_tcp_hdr(data, 1234, 80, 1);
-	pb_dgram_v4(&d, PB_DLT_ETHERNET, 58, PB_IPPROTO_TCP, data,
-		    sizeof(data));
-	pb_split(&d, starts, 3, f);
-	feed(&g, f[1]);
-	feed(&g, f[0]);
-	cr_expect_eq(feed(&g, f[2]), 1);
-	cr_assert_eq(g.nout, 1u);
-	expect_dgram(&g, 0, &d);
-	struct reasm_stats st = rig_finish(&g);
-	cr_expect_eq(st.ReasmOKs, 1u);
-	pb_frames_free(f, 3, false);
-}
-
 static const bool orders[] = { false, true };
 
 TABLE_PARAMS(limits, max_frags, orders)
@@ -1290,44 +1283,80 @@ Test(limits, max_frags_counts_fragments)
  * ipv6
  */
 
-struct ext_case {
-	uint16_t hbh, dst;
+/* A datagram in three fragments fed out of order, or in one atomic
+ * fragment (IPv6: offset 0, MF 0): it reassembles whole. */
+struct three_case {
+	const char *name;
+	int family;
+	bool tcp; /* a TCP header, not the UDP datagram of make() */
+	size_t len;
+	uint32_t id, seed;
+	uint16_t hbh, dst; /* IPv6 options headers before the Fragment header */
+	uint32_t starts[3];
+	unsigned order[3]; /* the fragments in their order of arrival */
 	bool atomic;
 };
 
-static const struct ext_case ext_cases[] = {
-	{ 8, 0, false },   { 0, 8, false }, { 8, 8, false },
-	{ 16, 24, false }, { 8, 16, true }, { 0, 8, true },
+/* clang-format off */
+#define V6_SPLIT .family = 6, .len = 72, .id = 70, .seed = 18, \
+	.starts = { 0, 24, 48 }, .order = { 2, 0, 1 }
+static const struct three_case three_cases[] = {
+	/* A TCP header cut after 8 bytes: IPv4 reassembles it (a filter
+	 * may not like it; reassembly has no rule against it). */
+	{ .name = "IPv4: a tiny first fragment", .family = 4, .tcp = true,
+	  .len = 60, .id = 58, .seed = 17, .starts = { 0, 8, 24 },
+	  .order = { 1, 0, 2 } },
+	/* Extension headers before the Fragment header. */
+	{ .name = "IPv6: hop-by-hop 8", V6_SPLIT, .hbh = 8 },
+	{ .name = "IPv6: destination 8", V6_SPLIT, .dst = 8 },
+	{ .name = "IPv6: hop-by-hop 8, destination 8", V6_SPLIT, .hbh = 8,
+	  .dst = 8 },
+	{ .name = "IPv6: hop-by-hop 16, destination 24", V6_SPLIT, .hbh = 16,
+	  .dst = 24 },
+	{ .name = "IPv6 atomic: hop-by-hop 8, destination 16", V6_SPLIT,
+	  .hbh = 8, .dst = 16, .atomic = true },
+	{ .name = "IPv6 atomic: destination 8", V6_SPLIT, .dst = 8,
+	  .atomic = true },
 };
+#undef V6_SPLIT
+/* clang-format on */
 
-TABLE_PARAMS(ipv6, extension_headers_before_fragment, ext_cases)
+TABLE_PARAMS(order, three_fragments, three_cases)
 
-ParameterizedTest(struct ext_case *p, ipv6, extension_headers_before_fragment)
+ParameterizedTest(struct three_case *p, order, three_fragments)
 {
 	struct rig g;
 	uint8_t data[72];
 	struct pb_dgram d;
 	struct pb_frame *f[3];
-	static const uint32_t starts[] = { 0, 24, 48 };
 
+	cr_assert_leq(p->len, sizeof(data), "%s", p->name);
 	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 6, PB_DLT_ETHERNET, 70, data, sizeof(data), 18);
+	if (p->tcp) {
+		pb_fill(data, p->len, p->seed);
+		pb_tcp_hdr(data, 1234, 80, 1);
+		pb_dgram_v4(&d, PB_DLT_ETHERNET, (uint16_t)p->id,
+			    PB_IPPROTO_TCP, data, p->len);
+	} else {
+		make(&d, p->family, PB_DLT_ETHERNET, p->id, data, p->len,
+		     p->seed);
+	}
 	d.v6.hbh_len = p->hbh;
 	d.v6.dst_len = p->dst;
 	if (p->atomic) {
-		cr_expect_eq(feed_frag(&g, &d, 0, sizeof(data), false), 1);
+		cr_expect_eq(feed_frag(&g, &d, 0, p->len, false), 1, "%s",
+			     p->name);
 	} else {
-		pb_split(&d, starts, 3, f);
-		feed(&g, f[2]);
-		feed(&g, f[0]);
-		cr_expect_eq(feed(&g, f[1]), 1);
+		pb_split(&d, p->starts, 3, f);
+		feed(&g, f[p->order[0]]);
+		feed(&g, f[p->order[1]]);
+		cr_expect_eq(feed(&g, f[p->order[2]]), 1, "%s", p->name);
 		pb_frames_free(f, 3, false);
 	}
-	cr_assert_eq(g.nout, 1u);
+	cr_assert_eq(g.nout, 1u, "%s", p->name);
 	expect_dgram(&g, 0, &d);
-	finish_expect(&g,
-		      COUNTS(W(ReasmOKs, 1), W(atomic, p->atomic ? 1u : 0u)),
-		      NULL);
+	finish_expect(&g, COUNTS(W(ReasmOKs, 1), W(atomic, p->atomic ? 1 : 0)),
+		      p->name);
 }
 
 /* The fragmentable part starts with @proto; its first fragment carries
@@ -1510,8 +1539,7 @@ ParameterizedTest(bool *with_hbh, ipv6, atomic_fragment_leaves_queue_alone)
 	uint8_t data[32], other[40];
 	struct pb_dgram d, a;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 6, PB_DLT_ETHERNET, 72, data, sizeof(data), 20);
+	open_make(&g, &d, 6, 72, data, sizeof(data), 20);
 	make(&a, 6, PB_DLT_ETHERNET, 72, other, sizeof(other), 21);
 	if (*with_hbh)
 		a.v6.hbh_len = 8;
@@ -1561,15 +1589,7 @@ static const struct ecn_case ecn_base[] = {
 	{ 0, { PB_ECN_CE, PB_ECN_CE, PB_ECN_NOT_ECT }, -1 },
 	{ 0, { PB_ECN_NOT_ECT, PB_ECN_NOT_ECT, PB_ECN_CE }, -1 },
 };
-ParameterizedTestParameters(ecn, rfc3168_table)
-{
-	static struct ecn_case v[NFAMILIES * ARRAY_LEN(ecn_base)];
-
-	return cr_make_param_array(
-		struct ecn_case, v,
-		per_family(v, ecn_base, ARRAY_LEN(ecn_base), sizeof(v[0]),
-			   offsetof(struct ecn_case, family)));
-}
+PER_FAMILY_PARAMS(ecn, rfc3168_table, struct ecn_case, ecn_base)
 
 ParameterizedTest(struct ecn_case *p, ecn, rfc3168_table)
 {
@@ -1577,8 +1597,7 @@ ParameterizedTest(struct ecn_case *p, ecn, rfc3168_table)
 	uint8_t data[48];
 	struct pb_dgram d;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, p->family, PB_DLT_ETHERNET, 80, data, sizeof(data), 22);
+	open_make(&g, &d, p->family, 80, data, sizeof(data), 22);
 	for (uint32_t i = 0; i < 3; i++) {
 		struct pb_dgram f = d;
 		uint8_t tos = (uint8_t)(DSCP_AF11 << 2 | p->ecn[i]);
@@ -1620,8 +1639,7 @@ Test(ipv4, options_from_offset_zero_fragment)
 		0,				  /* end of options */
 	};
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 90, data, sizeof(data), 23);
+	open_make(&g, &d, 4, 90, data, sizeof(data), 23);
 	head = d;
 	head.v4.optlen = sizeof(opts);
 	memcpy(head.v4.opts, opts, sizeof(opts));
@@ -1661,8 +1679,7 @@ ParameterizedTest(struct df_case *p, ipv4, df_of_largest_fragment)
 	static const uint32_t off[3] = { 0, 32, 56 };
 	static const uint32_t len[3] = { 32, 24, 16 };
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 91, data, sizeof(data), 24);
+	open_make(&g, &d, 4, 91, data, sizeof(data), 24);
 	/* Arrival: the middle one, the last, then offset 0. */
 	static const int order[3] = { 1, 2, 0 };
 	for (int k = 0; k < 3; k++) {
@@ -1683,8 +1700,7 @@ Test(ipv4, bad_header_checksum_dropped)
 	uint8_t data[48];
 	struct pb_dgram d, bad;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 92, data, sizeof(data), 25);
+	open_make(&g, &d, 4, 92, data, sizeof(data), 25);
 	bad = d;
 	bad.v4.bad_checksum = true;
 	feed_frag(&g, &d, 0, 16, true);
@@ -1793,8 +1809,7 @@ ParameterizedTest(struct key_case *p, keys, separate_datagrams_never_merge)
 	struct pb_dgram d, o;
 	const char *what = key_names[p->kind];
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, p->family, PB_DLT_ETHERNET, 94, data, sizeof(data), 28);
+	open_make(&g, &d, p->family, 94, data, sizeof(data), 28);
 	d.link.nvlan = 2;
 	d.link.tpid[0] = PB_TPID_8021AD;
 	d.link.tci[0] = 100;
@@ -1874,8 +1889,7 @@ ParameterizedTest(struct wrap_case *p, ipv4, id_wrap, .timeout = 60)
 	uint8_t data[64], other[16];
 	struct pb_dgram d, o;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 7, data, sizeof(data), 1);
+	open_make(&g, &d, 4, 7, data, sizeof(data), 1);
 	cr_expect_eq(feed_frag(&g, &d, 0, 32, true), 0);
 	/* Others from the same source (other IDs, never 7), each complete. */
 	make(&o, 4, PB_DLT_ETHERNET, 8, other, sizeof(other), 2);
@@ -1961,8 +1975,7 @@ ParameterizedTest(int *family, timeout, late_fragment_without_expire)
 	struct pb_dgram d;
 	uint64_t T = (*family == 4 ? 30 : 60) * NS_PER_S;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, *family, PB_DLT_ETHERNET, 96, data, sizeof(data), 30);
+	open_make(&g, &d, *family, 96, data, sizeof(data), 30);
 	uint64_t t0 = g.now;
 	feed_frag(&g, &d, 0, 16, true);
 	g.now = t0 + T + NS_PER_S;
@@ -2009,15 +2022,7 @@ static const struct novak_case novak_base[] = {
 	{ 0, REASM_BSD_RIGHT, "AJJJBBKKKLLLMMMFFFGGHHQQ" },
 	{ 0, REASM_STRICT, "" },
 };
-ParameterizedTestParameters(policy, novak)
-{
-	static struct novak_case v[NFAMILIES * ARRAY_LEN(novak_base)];
-
-	return cr_make_param_array(
-		struct novak_case, v,
-		per_family(v, novak_base, ARRAY_LEN(novak_base), sizeof(v[0]),
-			   offsetof(struct novak_case, family)));
-}
+PER_FAMILY_PARAMS(policy, novak, struct novak_case, novak_base)
 
 ParameterizedTest(struct novak_case *p, policy, novak)
 {
@@ -2131,8 +2136,7 @@ ParameterizedTest(struct eth_case *p, link, ethernet_vlan_tags)
 	uint8_t data[64];
 	struct pb_dgram d;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, p->family, PB_DLT_ETHERNET, 97, data, sizeof(data), 31);
+	open_make(&g, &d, p->family, 97, data, sizeof(data), 31);
 	d.link.nvlan = p->nvlan;
 	for (unsigned i = 0; i < p->nvlan; i++) {
 		d.link.tpid[i] = p->tpid[i];
@@ -2159,8 +2163,7 @@ ParameterizedTest(int *which, link, deep_vlan_stacks_keep_datagrams_apart)
 	uint8_t data[32];
 	struct pb_dgram d, o;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 98, data, sizeof(data), 32);
+	open_make(&g, &d, 4, 98, data, sizeof(data), 32);
 	d.link.nvlan = 7;
 	for (unsigned i = 0; i < 7; i++)
 		d.link.tci[i] = (uint16_t)(400 + i);
@@ -2182,8 +2185,7 @@ Test(link, too_many_vlan_tags_passed_and_counted)
 	uint8_t data[32];
 	struct pb_dgram d;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 99, data, sizeof(data), 33);
+	open_make(&g, &d, 4, 99, data, sizeof(data), 33);
 	d.link.nvlan = 8;
 	struct pb_frame *f = pb_frag(&d, 0, NULL, 16, true);
 	cr_expect_eq(feed(&g, f), 1);
@@ -2219,8 +2221,7 @@ ParameterizedTest(int *family, link, ethernet_padding_ignored)
 	struct pb_dgram d;
 	struct pb_frame *f[3];
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, *family, PB_DLT_ETHERNET, 101, data, sizeof(data), 36);
+	open_make(&g, &d, *family, 101, data, sizeof(data), 36);
 	for (uint32_t i = 0; i < 3; i++) {
 		f[i] = pb_frag(&d, 8 * i, NULL, 8, i < 2);
 		uint32_t extra = f[i]->caplen < 60 ? 60 - f[i]->caplen : 0;
@@ -2272,17 +2273,17 @@ ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 	struct rig g;
 	uint8_t data[48];
 	struct pb_dgram d;
+	struct pb_frame *mid, *last;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, *family, PB_DLT_ETHERNET, 99, data, sizeof(data), 33);
+	open_make(&g, &d, *family, 99, data, sizeof(data), 33);
 	feed_frag(&g, &d, 0, 16, true);
 	/* The middle fragment, its capture 6 bytes short. */
-	struct pb_frame *mid = pb_frag(&d, 16, NULL, 16, true);
+	mid = pb_frag(&d, 16, NULL, 16, true);
 	cr_expect_eq(reasm_input(&g.w, mid->data, mid->caplen - 6, mid->wirelen,
 				 g.now),
 		     0);
 	/* And the last one, its capture cut 2 bytes after its headers. */
-	struct pb_frame *last = pb_frag(&d, 32, NULL, 16, false);
+	last = pb_frag(&d, 32, NULL, 16, false);
 	uint32_t cut = last->l3off + (*family == 4 ? 20u : 48u) + 2u;
 	cr_expect_eq(reasm_input(&g.w, last->data, cut, last->wirelen, g.now),
 		     0);
@@ -2310,8 +2311,7 @@ ParameterizedTest(int *family, truncated, non_fragment_passed_as_captured)
 	uint8_t data[200];
 	struct pb_dgram d;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, *family, PB_DLT_ETHERNET, 100, data, sizeof(data), 34);
+	open_make(&g, &d, *family, 100, data, sizeof(data), 34);
 	struct pb_frame *w = pb_whole(&d);
 	w->caplen = 96; /* a snap length */
 	cr_expect_eq(feed(&g, w), 1);
@@ -2334,8 +2334,7 @@ Test(truncated, summary_counts_only_dropped_fragments)
 	char *buf = NULL;
 	size_t len = 0;
 
-	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
-	make(&d, 4, PB_DLT_ETHERNET, 101, data, sizeof(data), 35);
+	open_make(&g, &d, 4, 101, data, sizeof(data), 35);
 	struct pb_frame *w = pb_whole(&d);
 	w->caplen = 60;
 	feed(&g, w);
