@@ -644,6 +644,7 @@ enum step_kind {
 	STEP_STATS,  /* counters read now (rig_stats) */
 	STEP_OUT,    /* the outputs so far; the last is the datagram */
 	STEP_FINISH, /* counters of rig_finish() */
+	STEP_RUN,    /* the steps of another list */
 };
 
 #define ANY_RC (-1) /* STEP_FRAG: whatever reasm_input() returns */
@@ -659,10 +660,12 @@ struct step {
 	uint8_t fill;
 	uint32_t fill_from;
 	bool head;
+	bool bad_checksum; /* STEP_FRAG: IPv4, a wrong header checksum */
 	size_t nout;		 /* STEP_OUT */
 	size_t out_len;		 /* STEP_OUT: the datagram's first out_len
 				    bytes (0: all of it) */
 	const struct want *want; /* STEP_STATS, STEP_FINISH */
+	const struct step *run;	 /* STEP_RUN */
 };
 
 #define FRAG(o, l, m, r) \
@@ -671,6 +674,8 @@ struct step {
 #define FILL(o, l, m, r, b, from) \
 	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = r, .fill = b, \
 	  .fill_from = from }
+#define BAD_CSUM(o, l, m, r) \
+	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = r, .bad_checksum = true }
 #define HEAD(o, l, m) \
 	{ .kind = STEP_FRAG, .off = o, .len = l, .mf = m, .rc = ANY_RC, .head = true }
 #define STATS(...) { .kind = STEP_STATS, .want = COUNTS(__VA_ARGS__) }
@@ -678,7 +683,9 @@ struct step {
 #define OUT_LEN(n, l) { .kind = STEP_OUT, .nout = n, .out_len = l }
 #define FINISH(...) { .kind = STEP_FINISH, .want = COUNTS(__VA_ARGS__) }
 #define FINISH_ONLY { .kind = STEP_FINISH }
-#define STEPS(...) ((const struct step[]){ __VA_ARGS__, { .kind = STEP_END } })
+#define RUN(list) { .kind = STEP_RUN, .run = list }
+#define STEP_LIST(...) { __VA_ARGS__, { .kind = STEP_END } }
+#define STEPS(...) ((const struct step[])STEP_LIST(__VA_ARGS__))
 /* clang-format on */
 
 #define FAM4 (1u << 4)
@@ -731,7 +738,9 @@ static int feed_step(struct rig *g, const struct pb_dgram *d,
 {
 	uint8_t buf[64];
 	const uint8_t *bytes = NULL;
+	struct pb_dgram bad = *d;
 
+	bad.v4.bad_checksum = s->bad_checksum;
 	if (s->head) {
 		bytes = data;
 	} else if (s->fill != 0) {
@@ -740,7 +749,27 @@ static int feed_step(struct rig *g, const struct pb_dgram *d,
 			buf[k] = k >= s->fill_from ? s->fill : data[s->off + k];
 		bytes = buf;
 	}
-	return feed_bytes(g, d, s->off, bytes, s->len, s->mf);
+	return feed_bytes(g, &bad, s->off, bytes, s->len, s->mf);
+}
+
+#define SCRIPT_STEPS_MAX 32
+
+/* The steps of @p v, each STEP_RUN replaced by the steps of its list, into
+ * @p out from index @p n on; @return the index past the last. */
+static size_t flatten(const struct step *v, struct step *out, size_t n)
+{
+	for (; v->kind != STEP_END; v++) {
+		if (v->kind == STEP_RUN) {
+			n = flatten(v->run, out, n);
+		} else {
+			if (n + 1 >= SCRIPT_STEPS_MAX)
+				cr_assert_fail("more than %d steps",
+					       SCRIPT_STEPS_MAX - 1);
+			out[n++] = *v;
+		}
+	}
+	out[n].kind = STEP_END;
+	return n;
 }
 
 static void run_script(const struct script *s, const struct script_run *p)
@@ -748,6 +777,7 @@ static void run_script(const struct script *s, const struct script_run *p)
 	struct rig g;
 	uint8_t data[64];
 	struct pb_dgram d;
+	struct step steps[SCRIPT_STEPS_MAX];
 	char what[128], at[160];
 	bool finished = false;
 
@@ -756,8 +786,9 @@ static void run_script(const struct script *s, const struct script_run *p)
 	cr_assert_leq(s->len, sizeof(data));
 	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
 	make(&d, p->family, PB_DLT_ETHERNET, s->id, data, s->len, s->seed);
-	for (size_t i = 0; s->steps[i].kind != STEP_END; i++) {
-		const struct step *t = &s->steps[i];
+	flatten(s->steps, steps, 0);
+	for (size_t i = 0; steps[i].kind != STEP_END; i++) {
+		const struct step *t = &steps[i];
 		int rc;
 
 		snprintf(at, sizeof(at), "%s, step %zu", what, i);
@@ -787,6 +818,7 @@ static void run_script(const struct script *s, const struct script_run *p)
 			finished = true;
 			break;
 		case STEP_END:
+		case STEP_RUN:
 			break;
 		}
 	}
@@ -912,19 +944,27 @@ SCRIPT_TEST(strict, scripted, strict_scripts)
 	 POLICY(REASM_WINDOWS) | POLICY(REASM_SOLARIS))
 #define FREEBSD POLICY(REASM_BSD)
 
+/* [0, 8) and [16, 24) MF 0: the end known, [8, 16) missing. */
+static const struct step ends_apart[] =
+	STEP_LIST(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0));
+
 /* clang-format off */
+/* FreeBSD dropped the last fragment fed as past the end, and [8, 16)
+ * completes the 24 bytes. */
+static const struct step bsd_past_end[] = STEP_LIST(
+	STATS(W(past_end, 1)), FRAG(8, 8, true, 1), OUT(1),
+	FINISH(W(ReasmOKs, 1), W(past_end, 1), W(frags_reassembled, 3)));
+
 static const struct script end_scripts[] = {
 	/* [0, 8), [16, 24) MF 0, then [24, 32) MF 1: past the end. */
 	{ "data past the end", BOTH, LINUXES, 24, 61, 21,
-	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
-		JUNK(24, 8, true, 0, 0xee),
+	  STEPS(RUN(ends_apart), JUNK(24, 8, true, 0, 0xee),
 		STATS(W(bad_end, 1), W(ReasmFails, 1), W(past_end, 0),
 		      W(datagrams_pending, 0)),
 		FRAG(8, 8, true, 0), OUT(0),
 		FINISH(W(ReasmOKs, 0), W(datagrams_pending, 1))) },
 	{ "data past the end", BOTH, FREEBSD | FRAG3S, 24, 61, 21,
-	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
-		JUNK(24, 8, true, 0, 0xee),
+	  STEPS(RUN(ends_apart), JUNK(24, 8, true, 0, 0xee),
 		STATS(W(past_end, 1), W(bad_end, 0), W(ReasmFails, 0),
 		      W(datagrams_pending, 1)),
 		FRAG(8, 8, true, 1), OUT(1),
@@ -935,40 +975,27 @@ static const struct script end_scripts[] = {
 	 * non-last fragment that reaches the end (i >= ipq_maxoff); the
 	 * others take it and complete. */
 	{ "a non-last fragment ending at the end", BOTH, STRICT, 24, 62, 22,
-	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
-		FRAG(8, 16, true, 0), OUT(0),
-		FINISH(W(ReasmOverlaps, 1), W(ReasmFails, 1),
-		       W(past_end, 0))) },
+	  STEPS(RUN(ends_apart), FRAG(8, 16, true, 0), OUT(0),
+		FINISH(W(ReasmOverlaps, 1), W(ReasmFails, 1), W(past_end, 0))) },
 	{ "a non-last fragment ending at the end", BOTH,
 	  POLICY(REASM_LINUX) | FRAG3S, 24, 62, 22,
-	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
-		FRAG(8, 16, true, 1), OUT(1),
+	  STEPS(RUN(ends_apart), FRAG(8, 16, true, 1), OUT(1),
 		FINISH(W(ReasmOKs, 1), W(past_end, 0), W(bad_end, 0))) },
 	{ "a non-last fragment ending at the end", BOTH, FREEBSD, 24, 62, 22,
-	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
-		FRAG(8, 16, true, 0), STATS(W(past_end, 1)),
-		FRAG(8, 8, true, 1), OUT(1),
-		FINISH(W(ReasmOKs, 1), W(past_end, 1),
-		       W(frags_reassembled, 3))) },
+	  STEPS(RUN(ends_apart), FRAG(8, 16, true, 0), RUN(bsd_past_end)) },
 	/* [0, 8), [16, 24) MF 0, then [8, 16) MF 0: a second last fragment
 	 * that ends before the first's end, over nothing held. */
 	{ "a second last fragment ending before, apart", BOTH, LINUXES, 24,
 	  63, 23,
-	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
-		FRAG(8, 8, false, 0), OUT(0),
+	  STEPS(RUN(ends_apart), FRAG(8, 8, false, 0), OUT(0),
 		FINISH(W(bad_end, 1), W(ReasmFails, 1),
 		       W(datagrams_pending, 0))) },
 	{ "a second last fragment ending before, apart", BOTH, FREEBSD, 24,
 	  63, 23,
-	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
-		FRAG(8, 8, false, 0), STATS(W(past_end, 1)),
-		FRAG(8, 8, true, 1), OUT(1),
-		FINISH(W(ReasmOKs, 1), W(past_end, 1),
-		       W(frags_reassembled, 3))) },
+	  STEPS(RUN(ends_apart), FRAG(8, 8, false, 0), RUN(bsd_past_end)) },
 	{ "a second last fragment ending before, apart", BOTH, FRAG3S, 24,
 	  63, 23,
-	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, false, 0),
-		FRAG(8, 8, false, 1), OUT(1),
+	  STEPS(RUN(ends_apart), FRAG(8, 8, false, 1), OUT(1),
 		FINISH(W(ReasmOKs, 1), W(past_end, 0),
 		       W(frags_reassembled, 3))) },
 	/* [8, 24) MF 0, then [8, 16) MF 0 (other bytes) over it, then
@@ -1694,30 +1721,19 @@ ParameterizedTest(struct df_case *p, ipv4, df_of_largest_fragment)
 	rig_finish(&g);
 }
 
-Test(ipv4, bad_header_checksum_dropped)
-{
-	struct rig g;
-	uint8_t data[48];
-	struct pb_dgram d, bad;
+/* Fragments with a wrong header checksum are dropped, the queue kept:
+ * the last fragment completes nothing until a good copy comes. */
+static const struct script ipv4_scripts[] = {
+	{ "bad header checksum dropped", FAM4, STRICT, 48, 92, 25,
+	  STEPS(FRAG(0, 16, true, ANY_RC), BAD_CSUM(16, 16, true, ANY_RC),
+		BAD_CSUM(32, 16, false, 0),
+		STATS(W(bad_checksum, 2), W(datagrams_pending, 1)),
+		FRAG(32, 16, false, 0), FRAG(16, 16, true, 1), OUT(1),
+		FINISH(W(bad_checksum, 2), W(ReasmOKs, 1), W(ReasmFails, 0),
+		       W(frags_reassembled, 3))) },
+};
 
-	open_make(&g, &d, 4, 92, data, sizeof(data), 25);
-	bad = d;
-	bad.v4.bad_checksum = true;
-	feed_frag(&g, &d, 0, 16, true);
-	feed_frag(&g, &bad, 16, 16, true);
-	cr_expect_eq(feed_frag(&g, &bad, 32, 16, false), 0,
-		     "a bad last fragment completes nothing");
-	stats_expect(&g, COUNTS(W(bad_checksum, 2), W(datagrams_pending, 1)),
-		     NULL);
-	cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 0);
-	cr_expect_eq(feed_frag(&g, &d, 16, 16, true), 1);
-	cr_assert_eq(g.nout, 1u);
-	expect_dgram(&g, 0, &d);
-	finish_expect(&g,
-		      COUNTS(W(bad_checksum, 2), W(ReasmOKs, 1),
-			     W(ReasmFails, 0), W(frags_reassembled, 3)),
-		      NULL);
-}
+SCRIPT_TEST(ipv4, scripted, ipv4_scripts)
 
 /* ----------------------------------------------------------------------
  * keys
