@@ -1797,53 +1797,83 @@ static void expect_apart(struct rig *g, const struct pb_dgram *d,
 }
 
 /* Ways a second fragment differs from the first one's datagram. */
-enum {
+enum key_kind {
 	KEY_SRC,
 	KEY_DST,
 	KEY_ID,
-	KEY_PROTO,
-	KEY_VLAN,
-	KEY_INNER_VLAN,
-	KEY_NO_VLAN,
-	KEY_KINDS
+	KEY_PROTO, /* IPv4 only: not part of the IPv6 key */
+	KEY_VID,   /* the TCI of tag @at, bits @flip flipped */
+	KEY_DEPTH, /* @at tags instead of @nvlan */
 };
 
-static const char *const key_names[] = {
-	"source",     "destination",	    "id", "protocol", "VLAN",
-	"inner VLAN", "tagged vs untagged",
-};
-
+/* The first datagram carries @nvlan tags of TCI @tci (the first of TPID
+ * @tpid0, when not 0). */
 struct key_case {
+	const char *name;
 	int family;
-	int kind;
+	enum key_kind kind;
+	unsigned at;
+	uint16_t flip;
+	unsigned nvlan;
+	uint16_t tpid0;
+	uint16_t tci[PB_VLAN_MAX];
+	uint32_t id, seed;
 };
 
-ParameterizedTestParameters(keys, separate_datagrams_never_merge)
-{
-	static struct key_case v[2 * KEY_KINDS];
-	size_t n = 0;
+/* clang-format off */
+/* An 802.1ad tag and an 802.1Q one; the VLAN cases flip bit 0 of a VID. */
+#define QINQ .nvlan = 2, .tpid0 = PB_TPID_8021AD, .tci = { 100, 200 }, \
+	.flip = 1, .id = 94, .seed = 28
+#define QINQ4 .family = 4, QINQ
+#define QINQ6 .family = 6, QINQ
+/* Every tag of a deep stack is part of the key: bit 11 of the VID of any
+ * tag, or the depth. */
+#define DEEP .family = 4, .nvlan = 7, \
+	.tci = { 400, 401, 402, 403, 404, 405, 406 }, .flip = 0x800, \
+	.id = 98, .seed = 32
+static const struct key_case key_cases[] = {
+	{ .name = "IPv4: source", .kind = KEY_SRC, QINQ4 },
+	{ .name = "IPv4: destination", .kind = KEY_DST, QINQ4 },
+	{ .name = "IPv4: id", .kind = KEY_ID, QINQ4 },
+	{ .name = "IPv4: protocol", .kind = KEY_PROTO, QINQ4 },
+	{ .name = "IPv4: VLAN", .kind = KEY_VID, .at = 0, QINQ4 },
+	{ .name = "IPv4: inner VLAN", .kind = KEY_VID, .at = 1, QINQ4 },
+	{ .name = "IPv4: tagged vs untagged", .kind = KEY_DEPTH, QINQ4 },
+	{ .name = "IPv6: source", .kind = KEY_SRC, QINQ6 },
+	{ .name = "IPv6: VLAN", .kind = KEY_VID, .at = 0, QINQ6 },
+	{ .name = "IPv6: destination", .kind = KEY_DST, QINQ6 },
+	{ .name = "IPv6: id", .kind = KEY_ID, QINQ6 },
+	{ .name = "IPv6: inner VLAN", .kind = KEY_VID, .at = 1, QINQ6 },
+	{ .name = "IPv6: tagged vs untagged", .kind = KEY_DEPTH, QINQ6 },
+	{ .name = "7 tags: VID of tag 0", .kind = KEY_VID, .at = 0, DEEP },
+	{ .name = "7 tags: VID of tag 1", .kind = KEY_VID, .at = 1, DEEP },
+	{ .name = "7 tags: VID of tag 2", .kind = KEY_VID, .at = 2, DEEP },
+	{ .name = "7 tags: VID of tag 3", .kind = KEY_VID, .at = 3, DEEP },
+	{ .name = "7 tags: VID of tag 4", .kind = KEY_VID, .at = 4, DEEP },
+	{ .name = "7 tags: VID of tag 5", .kind = KEY_VID, .at = 5, DEEP },
+	{ .name = "7 tags: VID of tag 6", .kind = KEY_VID, .at = 6, DEEP },
+	{ .name = "7 tags: one tag fewer", .kind = KEY_DEPTH, .at = 6, DEEP },
+};
+#undef QINQ
+#undef QINQ4
+#undef QINQ6
+#undef DEEP
+/* clang-format on */
 
-	for (int f = 0; f < 2; f++)
-		for (int k = 0; k < KEY_KINDS; k++) {
-			if (families[f] == 6 && k == KEY_PROTO)
-				continue; /* not part of the IPv6 key */
-			v[n++] = (struct key_case){ families[f], k };
-		}
-	return cr_make_param_array(struct key_case, v, n);
-}
+TABLE_PARAMS(keys, separate_datagrams_never_merge, key_cases)
 
 ParameterizedTest(struct key_case *p, keys, separate_datagrams_never_merge)
 {
 	struct rig g;
 	uint8_t data[32];
 	struct pb_dgram d, o;
-	const char *what = key_names[p->kind];
 
-	open_make(&g, &d, p->family, 94, data, sizeof(data), 28);
-	d.link.nvlan = 2;
-	d.link.tpid[0] = PB_TPID_8021AD;
-	d.link.tci[0] = 100;
-	d.link.tci[1] = 200;
+	open_make(&g, &d, p->family, p->id, data, sizeof(data), p->seed);
+	d.link.nvlan = p->nvlan;
+	if (p->tpid0 != 0)
+		d.link.tpid[0] = p->tpid0;
+	for (unsigned i = 0; i < p->nvlan; i++)
+		d.link.tci[i] = p->tci[i];
 	o = d;
 	switch (p->kind) {
 	case KEY_SRC:
@@ -1861,21 +1891,18 @@ ParameterizedTest(struct key_case *p, keys, separate_datagrams_never_merge)
 	case KEY_PROTO:
 		o.v4.proto = PB_IPPROTO_TCP;
 		break;
-	case KEY_VLAN:
-		o.link.tci[0] = 101;
+	case KEY_VID:
+		o.link.tci[p->at] ^= p->flip;
 		break;
-	case KEY_INNER_VLAN:
-		o.link.tci[1] = 201;
-		break;
-	case KEY_NO_VLAN:
-		o.link.nvlan = 0;
+	case KEY_DEPTH:
+		o.link.nvlan = p->at;
 		break;
 	}
-	expect_apart(&g, &d, &o, what);
+	expect_apart(&g, &d, &o, p->name);
 	finish_expect(&g,
 		      COUNTS(W(ReasmOKs, 2), W(ReasmOverlaps, 0),
 			     W(duplicates, 0)),
-		      NULL);
+		      p->name);
 }
 
 /* ----------------------------------------------------------------------
@@ -2169,36 +2196,6 @@ ParameterizedTest(struct eth_case *p, link, ethernet_vlan_tags)
 	struct reasm_stats st = rig_finish(&g);
 	cr_expect_eq(st.ReasmOKs, 1u, "%u tags", p->nvlan);
 	cr_expect_eq(st.passed, 0u, "%u tags", p->nvlan);
-}
-
-/* Every tag of a deep stack is part of the key: two datagrams whose
- * stacks differ in one VID (any position), or in depth, never merge. */
-ParameterizedTestParameters(link, deep_vlan_stacks_keep_datagrams_apart)
-{
-	static const int v[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
-
-	return cr_make_param_array(int, (void *)v, sizeof(v) / sizeof(v[0]));
-}
-
-ParameterizedTest(int *which, link, deep_vlan_stacks_keep_datagrams_apart)
-{
-	struct rig g;
-	uint8_t data[32];
-	struct pb_dgram d, o;
-
-	open_make(&g, &d, 4, 98, data, sizeof(data), 32);
-	d.link.nvlan = 7;
-	for (unsigned i = 0; i < 7; i++)
-		d.link.tci[i] = (uint16_t)(400 + i);
-	o = d;
-	if (*which < 7)
-		o.link.tci[*which] ^= 0x800; /* VID bit 11 of tag *which */
-	else
-		o.link.nvlan = 6; /* one tag fewer */
-	char what[16];
-	snprintf(what, sizeof(what), "case %d", *which);
-	expect_apart(&g, &d, &o, what);
-	rig_finish(&g);
 }
 
 /* Past REASM_MAX_VLAN_TAGS: passed through as it is, and counted. */
