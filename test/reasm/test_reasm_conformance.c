@@ -149,8 +149,8 @@ static uint64_t stat_at(const struct reasm_stats *st, size_t at)
 
 /* Every counter of @p w must have its value in @p st; @p what (or NULL)
  * names the case in a failure. */
-static void expect_counts(const struct reasm_stats *st, const struct want *w,
-			  const char *what)
+static void expect_counts(const struct reasm_stats *st, const char *what,
+			  const struct want *w)
 {
 	for (; w != NULL && w->name != NULL; w++) {
 		uint64_t v = stat_at(st, w->at);
@@ -164,22 +164,22 @@ static void expect_counts(const struct reasm_stats *st, const struct want *w,
 }
 
 /* The counters now (rig_stats()), checked against @p w. */
-static struct reasm_stats stats_expect(struct rig *g, const struct want *w,
-				       const char *what)
+static struct reasm_stats stats_expect(struct rig *g, const char *what,
+				       const struct want *w)
 {
 	struct reasm_stats st = rig_stats(g);
 
-	expect_counts(&st, w, what);
+	expect_counts(&st, what, w);
 	return st;
 }
 
 /* The final totals (rig_finish()), checked against @p w. */
-static struct reasm_stats finish_expect(struct rig *g, const struct want *w,
-					const char *what)
+static struct reasm_stats finish_expect(struct rig *g, const char *what,
+					const struct want *w)
 {
 	struct reasm_stats st = rig_finish(g);
 
-	expect_counts(&st, w, what);
+	expect_counts(&st, what, w);
 	return st;
 }
 
@@ -463,10 +463,9 @@ Test(pass, non_fragments_unchanged)
 	for (size_t i = 0; i < 6; i++)
 		expect_passed(&g, i, f[i]);
 	cr_expect_eq(g.out[1]->dscp, 0x2e, "DSCP of a passed IPv4 packet");
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(packets, 6), W(passed, 6), W(ReasmReqds, 0),
-			     W(emitted, 6)),
-		      NULL);
+			     W(emitted, 6)));
 	pb_frames_free(f, 6, false);
 }
 
@@ -515,12 +514,11 @@ ParameterizedTest(struct fam_link *p, order, in_order_and_reversed)
 	}
 	struct reasm_stats st = rig_stats(&g);
 	cr_expect_eq(st.bytes_held, 0u, "bytes held with nothing pending");
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(ReasmReqds, 10), W(ReasmOKs, 2),
 			     W(frags_reassembled, 10), W(ReasmFails, 0),
 			     W(frags_pending, 0), W(datagrams_pending, 0),
-			     W(emitted, 2)),
-		      NULL);
+			     W(emitted, 2)));
 }
 
 /* Next permutation of @a (n elements) in lexicographic order; false after
@@ -581,11 +579,10 @@ ParameterizedTest(int *family, order, every_permutation)
 		} while (next_perm(perm, n));
 	}
 	cr_assert_eq(oks, 6u + 24u);
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(ReasmOKs, oks), W(ReasmReqds, frags),
 			     W(frags_reassembled, frags), W(ReasmFails, 0),
-			     W(duplicates, 0), W(ReasmOverlaps, 0)),
-		      NULL);
+			     W(duplicates, 0), W(ReasmOverlaps, 0)));
 }
 
 /* 64 datagrams of both families, their fragments dealt round-robin:
@@ -620,10 +617,9 @@ Test(order, interleaved_datagrams)
 	cr_assert_eq(g.nout, (size_t)N);
 	for (unsigned k = 0; k < N; k++)
 		expect_dgram(&g, k, &d[k]);
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(ReasmOKs, (uint64_t)N),
-			     W(frags_reassembled, (uint64_t)N * FR)),
-		      NULL);
+			     W(frags_reassembled, (uint64_t)N * FR)));
 	for (unsigned k = 0; k < N; k++)
 		pb_frames_free(f[k], FR, false);
 }
@@ -804,7 +800,7 @@ static void run_script(const struct script *s, const struct script_run *p)
 					     at, t->off, t->len, t->mf);
 			break;
 		case STEP_STATS:
-			stats_expect(&g, t->want, at);
+			stats_expect(&g, at, t->want);
 			break;
 		case STEP_OUT:
 			cr_assert_eq(g.nout, t->nout, "%s: outputs", at);
@@ -818,7 +814,7 @@ static void run_script(const struct script *s, const struct script_run *p)
 			}
 			break;
 		case STEP_FINISH:
-			finish_expect(&g, t->want, at);
+			finish_expect(&g, at, t->want);
 			finished = true;
 			break;
 		case STEP_CLOCK:
@@ -1190,12 +1186,12 @@ ParameterizedTest(struct big_case *p, limits, big_datagrams, .timeout = 30)
 		cr_assert_eq(g.nout, 1u, "%s", p->name);
 		cr_expect_eq(g.out[0]->len, p->out_len, "%s", p->name);
 		expect_dgram(&g, 0, &d);
-		finish_expect(&g, COUNTS(W(ReasmOKs, 1), W(too_big, 0)),
-			      p->name);
+		finish_expect(&g, p->name,
+			      COUNTS(W(ReasmOKs, 1), W(too_big, 0)));
 	} else {
 		cr_expect_eq(g.nout, 0u, "%s", p->name);
 		struct reasm_stats st =
-			finish_expect(&g, COUNTS(W(ReasmOKs, 0)), p->name);
+			finish_expect(&g, p->name, COUNTS(W(ReasmOKs, 0)));
 		cr_expect_geq(st.too_big, 1u, "%s", p->name);
 	}
 	free(data);
@@ -1281,10 +1277,9 @@ ParameterizedTest(bool *reversed, limits, max_frags)
 	make(&d, 4, PB_DLT_ETHERNET, 64, data, 32, 4);
 	expect_dgram(&g, 0, &d);
 	struct reasm_stats st = finish_expect(
-		&g,
+		&g, NULL,
 		COUNTS(W(ReasmOKs, 1), W(too_many_frags, 1), W(ReasmFails, 1),
-		       W(ReasmReqds, 9), W(frags_reassembled, 4)),
-		NULL);
+		       W(ReasmReqds, 9), W(frags_reassembled, 4)));
 	cr_expect_eq(st.datagrams_pending, 0u,
 		     "the fifth fragment discards the datagram");
 }
@@ -1314,10 +1309,9 @@ Test(limits, max_frags_counts_fragments)
 	want = d;
 	want.data = out;
 	expect_dgram(&g, 0, &want);
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(too_many_frags, 0), W(ReasmOKs, 1),
-			     W(frags_reassembled, 4)),
-		      NULL);
+			     W(frags_reassembled, 4)));
 }
 
 /* ----------------------------------------------------------------------
@@ -1396,8 +1390,8 @@ ParameterizedTest(struct three_case *p, order, three_fragments)
 	}
 	cr_assert_eq(g.nout, 1u, "%s", p->name);
 	expect_dgram(&g, 0, &d);
-	finish_expect(&g, COUNTS(W(ReasmOKs, 1), W(atomic, p->atomic ? 1 : 0)),
-		      p->name);
+	finish_expect(&g, p->name,
+		      COUNTS(W(ReasmOKs, 1), W(atomic, p->atomic ? 1 : 0)));
 }
 
 /* The fragmentable part starts with @proto; its first fragment carries
@@ -1484,10 +1478,9 @@ ParameterizedTest(struct chain_case *p, ipv6, first_fragment_header_chain)
 		cr_assert_eq(g.nout, 1u);
 		expect_dgram(&g, 0, &d);
 	}
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(ReasmOKs, 1), W(ReasmOverlaps, 0),
-			     W(frags_dropped, p->ok ? 0u : 1u)),
-		      NULL);
+			     W(frags_dropped, p->ok ? 0u : 1u)));
 }
 
 /* A Fragment header nested in the fragmentable part of another: Linux
@@ -1590,15 +1583,14 @@ ParameterizedTest(bool *with_hbh, ipv6, atomic_fragment_leaves_queue_alone)
 	cr_assert_eq(g.nout, 1u);
 	expect_dgram(&g, 0, &a);
 	struct reasm_stats st =
-		stats_expect(&g, COUNTS(W(atomic, 1), W(ReasmOKs, 1)), NULL);
+		stats_expect(&g, NULL, COUNTS(W(atomic, 1), W(ReasmOKs, 1)));
 	cr_expect_eq(st.datagrams_pending, 1u, "the queue of id 72 stays");
 	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 1);
 	cr_assert_eq(g.nout, 2u);
 	expect_dgram(&g, 1, &d);
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(ReasmOKs, 2), W(atomic, 1), W(ReasmFails, 0),
-			     W(ReasmReqds, 3), W(frags_reassembled, 3)),
-		      NULL);
+			     W(ReasmReqds, 3), W(frags_reassembled, 3)));
 }
 
 /* ----------------------------------------------------------------------
@@ -1658,12 +1650,11 @@ ParameterizedTest(struct ecn_case *p, ecn, rfc3168_table)
 		cr_expect_eq(g.nout, 0u, "%s ECN %u %u %u", fam, p->ecn[0],
 			     p->ecn[1], p->ecn[2]);
 	}
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(bad_ecn, p->want < 0 ? 1u : 0u),
 			     W(ReasmFails, p->want < 0 ? 1u : 0u),
 			     W(ReasmOKs, p->want < 0 ? 0u : 1u),
-			     W(datagrams_pending, 0)),
-		      NULL);
+			     W(datagrams_pending, 0)));
 }
 
 /* ----------------------------------------------------------------------
@@ -1773,10 +1764,9 @@ ParameterizedTest(int *family, keys, id_reuse_after_completion)
 	cr_assert_eq(g.nout, 2u);
 	expect_dgram(&g, 0, &da);
 	expect_dgram(&g, 1, &db);
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(ReasmOKs, 2), W(ReasmOverlaps, 0),
-			     W(duplicates, 0)),
-		      NULL);
+			     W(duplicates, 0)));
 }
 
 /* [0, 16) of the 32-byte @p d, then [16, 32) of @p o, which differs in
@@ -1899,10 +1889,9 @@ ParameterizedTest(struct key_case *p, keys, separate_datagrams_never_merge)
 		break;
 	}
 	expect_apart(&g, &d, &o, p->name);
-	finish_expect(&g,
+	finish_expect(&g, p->name,
 		      COUNTS(W(ReasmOKs, 2), W(ReasmOverlaps, 0),
-			     W(duplicates, 0)),
-		      p->name);
+			     W(duplicates, 0)));
 }
 
 /* ----------------------------------------------------------------------
@@ -1997,15 +1986,14 @@ ParameterizedTest(struct timeout_case *p, timeout, from_first_fragment)
 	feed_frag(&g, &d, 16, 16, true);
 	cr_expect_eq(reasm_expire(&g.w, t0 + T - 1), 0u, "1 ns early");
 	struct reasm_stats st = stats_expect(
-		&g, COUNTS(W(datagrams_pending, 1), W(ReasmTimeout, 0)), NULL);
+		&g, NULL, COUNTS(W(datagrams_pending, 1), W(ReasmTimeout, 0)));
 	cr_expect_eq(reasm_expire(&g.w, t0 + T), 1u,
 		     "timeout after the "
 		     "first fragment");
-	st = stats_expect(&g,
+	st = stats_expect(&g, NULL,
 			  COUNTS(W(ReasmTimeout, 1), W(ReasmFails, 1),
 				 W(frags_discarded, 2), W(datagrams_pending, 0),
-				 W(bytes_held, 0)),
-			  NULL);
+				 W(bytes_held, 0)));
 	/* The last fragment, late: a new queue of its own. */
 	g.now = t0 + T + 1;
 	cr_expect_eq(feed_frag(&g, &d, 32, 16, false), 0);
@@ -2015,10 +2003,9 @@ ParameterizedTest(struct timeout_case *p, timeout, from_first_fragment)
 	/* It times out on its own clock, T after it came. */
 	cr_expect_eq(reasm_expire(&g.w, g.now + T - 1), 0u);
 	cr_expect_eq(reasm_expire(&g.w, g.now + T), 1u);
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(ReasmTimeout, 2), W(ReasmFails, 2),
-			     W(frags_discarded, 3), W(ReasmOKs, 0)),
-		      NULL);
+			     W(frags_discarded, 3), W(ReasmOKs, 0)));
 }
 
 /* Nobody called reasm_expire(), but the datagram's time is up (30 s for
@@ -2212,9 +2199,9 @@ Test(link, too_many_vlan_tags_passed_and_counted)
 	cr_assert_eq(g.nout, 1u);
 	expect_passed(&g, 0, f);
 	pb_frame_free(f);
-	finish_expect(
-		&g, COUNTS(W(vlan_too_deep, 1), W(passed, 1), W(ReasmReqds, 0)),
-		NULL);
+	finish_expect(&g, NULL,
+		      COUNTS(W(vlan_too_deep, 1), W(passed, 1),
+			     W(ReasmReqds, 0)));
 }
 
 /* @f with @extra bytes after the IP packet (Ethernet padding to 60
@@ -2253,7 +2240,7 @@ ParameterizedTest(int *family, link, ethernet_padding_ignored)
 	cr_assert_eq(g.nout, 1u);
 	expect_dgram(&g, 0, &d);
 	pb_frames_free(f, 3, false);
-	finish_expect(&g, COUNTS(W(ReasmOKs, 1), W(malformed, 0)), NULL);
+	finish_expect(&g, NULL, COUNTS(W(ReasmOKs, 1), W(malformed, 0)));
 }
 
 static const struct fam_link other_links[] = {
@@ -2279,7 +2266,7 @@ ParameterizedTest(struct fam_link *p, link, cooked_and_raw)
 	cr_assert_eq(g.nout, 2u);
 	expect_passed(&g, 1, w);
 	pb_frame_free(w);
-	finish_expect(&g, COUNTS(W(ReasmOKs, 1), W(passed, 1)), NULL);
+	finish_expect(&g, NULL, COUNTS(W(ReasmOKs, 1), W(passed, 1)));
 }
 
 /* ----------------------------------------------------------------------
@@ -2307,7 +2294,7 @@ ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 	uint32_t cut = last->l3off + (*family == 4 ? 20u : 48u) + 2u;
 	cr_expect_eq(reasm_input(&g.w, last->data, cut, last->wirelen, g.now),
 		     0);
-	stats_expect(&g, COUNTS(W(truncated, 2), W(ReasmOKs, 0)), NULL);
+	stats_expect(&g, NULL, COUNTS(W(truncated, 2), W(ReasmOKs, 0)));
 	cr_expect_eq(g.nout, 0u);
 	/* Whole captures of both complete the datagram: the queue was not
 	 * touched. */
@@ -2317,10 +2304,9 @@ ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 	expect_dgram(&g, 0, &d);
 	pb_frame_free(mid);
 	pb_frame_free(last);
-	finish_expect(&g,
+	finish_expect(&g, NULL,
 		      COUNTS(W(truncated, 2), W(frags_dropped, 2),
-			     W(ReasmOKs, 1), W(frags_reassembled, 3)),
-		      NULL);
+			     W(ReasmOKs, 1), W(frags_reassembled, 3)));
 }
 
 FAMILY_PARAMS(truncated, non_fragment_passed_as_captured)
@@ -2365,10 +2351,9 @@ Test(truncated, summary_counts_only_dropped_fragments)
 	feed(&g, f);
 	pb_frame_free(f);
 	struct reasm_stats st =
-		finish_expect(&g,
+		finish_expect(&g, NULL,
 			      COUNTS(W(truncated, 3), W(frags_truncated, 1),
-				     W(frags_dropped, 1)),
-			      NULL);
+				     W(frags_dropped, 1)));
 	FILE *mf = open_memstream(&buf, &len);
 	cr_assert_not_null(mf);
 	reasm_stats_summary(mf, &st);
