@@ -46,7 +46,10 @@ static const int families[] = { 4, 6 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The parameters of a test run once per row of @table. */
+/* The parameters of a test run once per row of @table. Each case runs in
+ * a process of its own, where its row arrives as bytes: a row holds no
+ * pointers, its name included (an array of CASE_NAME_MAX bytes). */
+#define CASE_NAME_MAX 48
 #define TABLE_PARAMS(suite, name, table)                                       \
 	ParameterizedTestParameters(suite, name)                               \
 	{                                                                      \
@@ -1108,7 +1111,7 @@ SCRIPT_TEST(eight, scripted, eight_scripts)
  * (IPv4) or 1448 (IPv6), in order: those that fit reassemble, the
  * others fail as too big. */
 struct big_case {
-	const char *name;
+	char name[CASE_NAME_MAX];
 	int family;
 	bool icmp;    /* an ICMP echo, not the UDP datagram of make() */
 	size_t len;   /* the fragmentable part */
@@ -1321,7 +1324,7 @@ Test(limits, max_frags_counts_fragments)
 /* A datagram in three fragments fed out of order, or in one atomic
  * fragment (IPv6: offset 0, MF 0): it reassembles whole. */
 struct three_case {
-	const char *name;
+	char name[CASE_NAME_MAX];
 	int family;
 	bool tcp; /* a TCP header, not the UDP datagram of make() */
 	size_t len;
@@ -1799,7 +1802,7 @@ enum key_kind {
 /* The first datagram carries @nvlan tags of TCI @tci (the first of TPID
  * @tpid0, when not 0). */
 struct key_case {
-	const char *name;
+	char name[CASE_NAME_MAX];
 	int family;
 	enum key_kind kind;
 	unsigned at;
