@@ -628,10 +628,11 @@ Test(order, interleaved_datagrams)
 }
 
 /* ----------------------------------------------------------------------
- * Scripted cases: one datagram, a list of steps (fragments fed, counters
- * read, outputs counted), run by one body under each family and policy a
- * case names. The strict, eight and limits suites below are tables of
- * them.
+ * Scripted cases: one datagram, a list of steps (fragments fed, the
+ * clock moved, counters read, outputs counted; a step may run a named
+ * list of steps shared by several cases), run by one body under each
+ * family and policy a case names. The strict, ends, eight, limits, ipv4
+ * and timeout suites below have tables of them.
  */
 
 /* The step initializers read as a table. */
