@@ -247,7 +247,9 @@ def ring_charts(res):
 PRIO_NAMES = {"grain_prio": "grain_prio", "grain_prio_bits": "grain_prio, 8 bands (bits)",
               "pfifo_spin": "spinlock baseline", "pfifo_mutex": "mutex baseline"}
 PRIO_WHERE = {"own_core": "consumer alone on CPU 0, producers on CPU 1",
-              "unpinned": "no pinning: the scheduler places every thread"}
+              "unpinned": "no pinning: the scheduler places every thread",
+              "own_core_backoff": "as own_core, producers back off after a full band",
+              "unpinned_backoff": "as unpinned, producers back off after a full band"}
 
 
 def prio_charts(res):

@@ -7,14 +7,18 @@
 // one consumer; the spinlock and the mutex baseline, grain_prio (3 bands:
 // scanned) and grain_prio_bits (8 bands: the non-empty bits); single and
 // burst dequeue; own_core (the consumer alone on CPU 0, producers on the
-// other CPUs) and unpinned. Each run is one prio_run() (adapters/harness.c
-// says what it does and checks); the rate, items_per_sec, is what the
-// consumer dequeued per second.
+// other CPUs) and unpinned; producers that go on at once after a full band
+// refused their item, and producers that back off first (PLACEMENT is
+// own_core, unpinned, own_core_backoff or unpinned_backoff). Each run is
+// one prio_run() (adapters/harness.c says what it does and checks); the
+// rate, items_per_sec, is what the consumer dequeued per second.
 //
 // Flags: those of every driver (common/driver.h); runs of 300 ms x 9, quick
 // 60 ms x 3; --threads=LIST the producer counts (default 1,2,4,8,12), and
 //   --burst=N          items per burst dequeue (default 32)
 //   --placement=P      own_core, unpinned or both (default both)
+//   --producer=W       what a producer does after a full band: drop (go
+//                      on at once), backoff, or both (default both)
 
 #include "adapters/adapters.h"
 #include "../common/driver.h"
@@ -74,10 +78,24 @@ const struct {
 };
 
 const prio_deq kDeqs[] = { PRIO_DEQ_SINGLE, PRIO_DEQ_BURST };
+
+// Where the threads run and what a producer does after a full band: a
+// placement (adapters.h) with producer_backoff off, then on.
+enum Place { kOwnCore, kUnpinned, kOwnCoreBackoff, kUnpinnedBackoff };
+const struct {
+	const char *name;
+	prio_placement placement;
+	bool backoff;
+} kPlaces[] = {
+	{ "own_core", PRIO_PLACE_CONSUMER_CORE, false },
+	{ "unpinned", PRIO_PLACE_FREE, false },
+	{ "own_core_backoff", PRIO_PLACE_CONSUMER_CORE, true },
+	{ "unpinned_backoff", PRIO_PLACE_FREE, true },
+};
 const unsigned kBandLimit = 1024;
 
 struct Case {
-	prio_placement place;
+	Place place;
 	prio_impl impl;
 	prio_deq deq;
 	unsigned producers;
@@ -85,15 +103,16 @@ struct Case {
 };
 
 std::vector<unsigned> g_producers = { 1, 2, 4, 8, 12 };
-std::vector<prio_placement> g_placements = { PRIO_PLACE_CONSUMER_CORE,
-					     PRIO_PLACE_FREE };
+std::vector<Place> g_placements = { kOwnCore, kUnpinned, kOwnCoreBackoff,
+				    kUnpinnedBackoff };
 std::vector<Case> g_cases;
 std::map<std::string, std::vector<prio_result>> g_runs; // by case name
 unsigned g_burst = 32;
-std::string g_placement = "both";
+std::string g_placement = "both", g_producer = "both";
 
 const std::vector<Flag> kFlags = {
 	{ "--placement", nullptr, &g_placement, nullptr },
+	{ "--producer", nullptr, &g_producer, nullptr },
 	{ "--burst", nullptr, nullptr, &g_burst },
 };
 
@@ -103,29 +122,34 @@ std::string DeqLabel(prio_deq d)
 				    : "burst" + std::to_string(g_burst);
 }
 
-const char *PlaceName(prio_placement pl)
+const char *PlaceName(Place pl)
 {
-	return pl == PRIO_PLACE_CONSUMER_CORE ? "own_core" : "unpinned";
+	return kPlaces[pl].name;
 }
 
-std::string PlaceText(prio_placement pl)
+std::string PlaceText(Place pl)
 {
 	unsigned nproc = bench_nproc();
-	if (pl == PRIO_PLACE_FREE)
+	std::string after = kPlaces[pl].backoff
+				    ? "; a producer whose item a full band "
+				      "refused backs off before its next"
+				    : "; a producer whose item a full band "
+				      "refused goes on with its next at once";
+	if (kPlaces[pl].placement == PRIO_PLACE_FREE)
 		return "no pinning, the scheduler places every thread on the " +
-		       std::to_string(nproc) + " CPUs";
+		       std::to_string(nproc) + " CPUs" + after;
 	if (nproc < 2)
-		return "every thread pinned to CPU 0 (one CPU)";
+		return "every thread pinned to CPU 0 (one CPU)" + after;
 	if (nproc == 2)
 		return "the consumer alone on CPU 0, every producer pinned to "
-		       "CPU 1";
+		       "CPU 1" +
+		       after;
 	return "the consumer alone on CPU 0, producers pinned round robin "
 	       "to CPUs 1.." +
-	       std::to_string(nproc - 1);
+	       std::to_string(nproc - 1) + after;
 }
 
-std::string CaseName(prio_placement pl, prio_impl impl, prio_deq deq,
-		     unsigned producers)
+std::string CaseName(Place pl, prio_impl impl, prio_deq deq, unsigned producers)
 {
 	return std::string("prio/") + PlaceName(pl) + "/" + kQueues[impl].name +
 	       "/" + DeqLabel(deq) + "/" + std::to_string(producers) + "P1C";
@@ -134,8 +158,13 @@ std::string CaseName(prio_placement pl, prio_impl impl, prio_deq deq,
 void RunCase(benchmark::State &state, const Case *c)
 {
 	for (auto _ : state) {
-		prio_config cfg = { c->producers, c->deq,	g_burst,
-				    kBandLimit,	  DurationMs(), c->place };
+		prio_config cfg = { c->producers,
+				    c->deq,
+				    g_burst,
+				    kBandLimit,
+				    DurationMs(),
+				    kPlaces[c->place].placement,
+				    kPlaces[c->place].backoff };
 		prio_result res{};
 		int rc = prio_run(c->impl, &cfg, &res);
 		auto why = [&res] {
@@ -165,21 +194,21 @@ void RunCase(benchmark::State &state, const Case *c)
 	}
 }
 
-double Rate(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p)
+double Rate(Place pl, prio_impl impl, prio_deq deq, unsigned p)
 {
 	return grain_bench::Rate(CaseName(pl, impl, deq, p));
 }
 
 // The median of F(result) over the case's runs of the majority regime.
-double Med(prio_placement pl, prio_impl impl, prio_deq deq, unsigned p,
+double Med(Place pl, prio_impl impl, prio_deq deq, unsigned p,
 	   const std::function<double(const prio_result &)> &f)
 {
 	return Median(Each(g_runs, CaseName(pl, impl, deq, p), f));
 }
 
 // QUEUE's rate over the spinlock baseline's, same placement and dequeue.
-std::string ToBase(const char *fmt, prio_placement pl, prio_impl impl,
-		   prio_deq deq, unsigned p)
+std::string ToBase(const char *fmt, Place pl, prio_impl impl, prio_deq deq,
+		   unsigned p)
 {
 	return Fmt(fmt,
 		   Rate(pl, impl, deq, p) / Rate(pl, PRIO_BASE_SPIN, deq, p));
@@ -228,8 +257,8 @@ std::string ProducersLabel(unsigned p)
 
 // " ‡" when the rate is under 10% of the same queue's with one producer
 // (same placement and dequeue): its consumer was all but starved.
-std::string Collapsed(prio_placement pl, prio_impl impl, prio_deq deq,
-		      unsigned p, bool *any)
+std::string Collapsed(Place pl, prio_impl impl, prio_deq deq, unsigned p,
+		      bool *any)
 {
 	double here = Rate(pl, impl, deq, p), one = Rate(pl, impl, deq, 1);
 	bool collapsed = p != 1 && !std::isnan(here) && !std::isnan(one) &&
@@ -251,7 +280,7 @@ void Table(std::ostringstream &o, const std::vector<std::string> &titles,
 	o << "\n";
 }
 
-std::string TargetText(prio_placement pl, unsigned p, prio_deq deq, double goal)
+std::string TargetText(Place pl, unsigned p, prio_deq deq, double goal)
 {
 	std::string d = DeqLabel(deq);
 	return std::string(PlaceName(pl)) + " " + std::to_string(p) + "P1C " +
@@ -267,7 +296,7 @@ std::vector<Target> Targets()
 		unsigned p;
 		double goal;
 	} goals[] = { { 1, 1.0 }, { 2, 1.5 }, { 8, 1.5 }, { 12, 1.5 } };
-	for (prio_placement pl : g_placements)
+	for (Place pl : g_placements)
 		for (const auto &g : goals)
 			for (prio_deq d : kDeqs) {
 				std::string n = CaseName(pl, PRIO_GRAIN, d,
@@ -282,10 +311,10 @@ std::vector<Target> Targets()
 			}
 	// Context where the scheduler decides: the same cases per second
 	// of the consumer's CPU time, each queue's median.
-	for (prio_placement pl : g_placements)
+	for (Place pl : g_placements)
 		for (unsigned p : g_producers)
 			for (prio_deq d : kDeqs) {
-				if (pl != PRIO_PLACE_FREE ||
+				if (kPlaces[pl].placement != PRIO_PLACE_FREE ||
 				    p + 1 <= bench_nproc())
 					continue;
 				double g = Med(pl, PRIO_GRAIN, d, p,
@@ -293,10 +322,9 @@ std::vector<Target> Targets()
 				       b = Med(pl, PRIO_BASE_SPIN, d, p,
 					       PerConsumerCpu);
 				Target x = {
-					"(context) " +
-						std::string(PlaceName(pl)) +
-						" " + std::to_string(p) +
-						"P1C " + DeqLabel(d) +
+					std::string(PlaceName(pl)) + " " +
+						std::to_string(p) + "P1C " +
+						DeqLabel(d) +
 						": grain_prio / baseline, "
 						"per second of consumer CPU",
 					g / b, 0
@@ -321,21 +349,24 @@ void MachineSection(std::ostringstream &o, const RunInfo &run)
 	o << "A run starts P producers and one consumer together. "
 	     "Each producer enqueues 64-byte items from its own preallocated "
 	     "pool by priority, as fast as it can; a full band drops the item "
-	     "and the producer goes on at once (tail drop, as the qdisc). The "
-	     "consumer dequeues by strict priority, one item per call "
+	     "(tail drop, as the qdisc), and the producer goes on with its "
+	     "next item at once or, in the *_backoff placements, after the "
+	     "consumer's backoff (below). The consumer dequeues by strict priority, one item per call "
 	     "(single) or up to "
 	  << g_burst << " (burst" << g_burst
 	  << "), checks each item and hands it back to its producer. "
 	     "items/s = items dequeued by the deadline / elapsed time. "
 	     "Band limit "
 	  << kBandLimit
-	  << " items for every band of every queue. On an empty queue the "
-	     "consumer pauses 8 times, and calls sched_yield() after 64 "
-	     "empty polls in a row.\n";
+	  << " items for every band of every queue. The backoff: on an empty "
+	     "queue the consumer pauses 8 times, and calls sched_yield() "
+	     "after 64 empty polls in a row; a producer that backs off does "
+	     "the same after each refused item (its count starts again at "
+	     "its next accepted one).\n";
 	o << "- Placements, each measured for every case: ";
-	for (prio_placement pl : g_placements)
+	for (Place pl : g_placements)
 		o << "**" << PlaceName(pl) << "**: " << PlaceText(pl)
-		  << (pl == g_placements.back() ? ".\n" : "; ");
+		  << (pl == g_placements.back() ? ".\n" : ". ");
 	o << "- Priority stream (every producer, same table, own offset):";
 	for (unsigned prio = 0; prio < 16; prio++)
 		if (prio_stream_share(prio) > 0)
@@ -357,7 +388,7 @@ void MachineSection(std::ostringstream &o, const RunInfo &run)
 
 // The items-per-second table (the spinlock baseline against grain_prio,
 // then the mutex baseline) and grain_prio with the non-empty bits.
-void RateTables(std::ostringstream &o, prio_placement pl)
+void RateTables(std::ostringstream &o, Place pl)
 {
 	const std::string b = DeqLabel(PRIO_DEQ_BURST);
 	bool any = false;
@@ -409,9 +440,8 @@ void RateTables(std::ostringstream &o, prio_placement pl)
 
 // A detail table: a column per dequeue and queue (the spinlock baseline,
 // grain_prio), each cell CELL(queue, dequeue, producers), then AFTER.
-void DetailTable(std::ostringstream &o, prio_placement pl, const char *title,
-		 std::string (*cell)(prio_placement, prio_impl, prio_deq,
-				     unsigned),
+void DetailTable(std::ostringstream &o, Place pl, const char *title,
+		 std::string (*cell)(Place, prio_impl, prio_deq, unsigned),
 		 const char *after)
 {
 	std::vector<std::string> titles;
@@ -433,7 +463,7 @@ void DetailTable(std::ostringstream &o, prio_placement pl, const char *title,
 // The detail tables' cells: the producers' attempts and drops, the bands
 // the consumer served, its empty polls (grain_prio: and how many of them
 // were blocked).
-std::string Attempts(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
+std::string Attempts(Place pl, prio_impl i, prio_deq d, unsigned p)
 {
 	return Fmt("%.1f", Med(pl, i, d, p,
 			       [](const prio_result &r) {
@@ -445,7 +475,7 @@ std::string Attempts(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
 		   }));
 }
 
-std::string Bands(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
+std::string Bands(Place pl, prio_impl i, prio_deq d, unsigned p)
 {
 	std::string s;
 	for (unsigned b = 0; b < PRIO_BANDS; b++)
@@ -456,13 +486,13 @@ std::string Bands(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
 	return s;
 }
 
-std::string Consumer(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
+std::string Consumer(Place pl, prio_impl i, prio_deq d, unsigned p)
 {
 	return Fmt("%.0f%%", Med(pl, i, d, p, ConsumerPct)) + ", " +
 	       Fmt("%.1f", Med(pl, i, d, p, PerConsumerCpu) / 1e6);
 }
 
-std::string Polls(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
+std::string Polls(Place pl, prio_impl i, prio_deq d, unsigned p)
 {
 	std::string s = Fmt("%.0f", Med(pl, i, d, p, EmptyPolls));
 	if (i == PRIO_GRAIN)
@@ -470,14 +500,19 @@ std::string Polls(prio_placement pl, prio_impl i, prio_deq d, unsigned p)
 	return s;
 }
 
-void DetailTables(std::ostringstream &o, prio_placement pl)
+void DetailTables(std::ostringstream &o, Place pl)
 {
 	DetailTable(o, pl,
 		    "Producers: enqueue attempts per second (millions) and "
 		    "share dropped (median)",
 		    Attempts,
-		    "A producer never waits: when its item's band is full the "
-		    "item is dropped and it goes on with the next.");
+		    kPlaces[pl].backoff
+			    ? "When its item's band is full the item is "
+			      "dropped, and the producer backs off (pauses, "
+			      "then sched_yield()) before its next."
+			    : "A producer never waits: when its item's band is "
+			      "full the item is dropped and it goes on with "
+			      "the next.");
 	DetailTable(o, pl,
 		    "What the consumer served, share per band 0 / 1 / 2 "
 		    "(median, %)",
@@ -508,8 +543,10 @@ void DetailTables(std::ostringstream &o, prio_placement pl)
 		    "figure is the rate per unit of the consumer's own CPU "
 		    "time, what the queue costs the one thread that drains "
 		    "it. The baseline's producers wait for its lock and yield "
-		    "the CPU in the lock's slow path; grain_prio's never wait, "
-		    "so its consumer gets about its fair share of the CPUs.");
+		    "the CPU in the lock's slow path; grain_prio's never wait "
+		    "for one, so unless they back off when a band is full "
+		    "(the *_backoff placements), its consumer gets no more "
+		    "than its fair share of the CPUs.");
 }
 
 void SeedSection(std::ostringstream &o)
@@ -517,7 +554,7 @@ void SeedSection(std::ostringstream &o)
 	std::vector<std::string> titles = { "seed original pps",
 					    "seed lockless pps", "seed ratio" };
 	std::vector<unsigned> rows;
-	for (prio_placement pl : g_placements)
+	for (Place pl : g_placements)
 		for (prio_deq d : kDeqs)
 			titles.push_back(std::string(PlaceName(pl)) +
 					 " ratio " + DeqLabel(d));
@@ -539,7 +576,7 @@ void SeedSection(std::ostringstream &o)
 				    Fmt("%.2fx",
 					s.lockless_pps / s.original_pps) +
 				    " |";
-		for (prio_placement pl : g_placements)
+		for (Place pl : g_placements)
 			for (prio_deq d : kDeqs)
 				c += " " +
 				     ToBase("%.2fx", pl, PRIO_GRAIN, d, p) +
@@ -553,29 +590,49 @@ std::string Summary(const RunInfo &run)
 {
 	std::ostringstream o;
 	MachineSection(o, run);
-	for (prio_placement pl : g_placements) {
+	for (Place pl : g_placements) {
 		o << "### " << PlaceName(pl) << ": " << PlaceText(pl) << "\n\n";
 		RateTables(o, pl);
 		DetailTables(o, pl);
 	}
 	SeedSection(o);
+	std::vector<Target> goals, context;
+	for (const Target &t : Targets())
+		(t.context ? context : goals).push_back(t);
 	o << "### Targets\n\nbaseline = the spinlock baseline, same placement "
 	     "and dequeue.\n\n"
-	  << RatioTargets("grain_prio, M/s", "baseline, M/s", Targets());
+	  << RatioTargets("grain_prio, M/s", "baseline, M/s", goals);
+	if (!context.empty())
+		o << "\nContext, not targets: where threads outnumber CPUs "
+		     "unpinned, the same cases per second of the consumer's "
+		     "CPU time (each queue's median).\n\n"
+		  << TargetsTable("ratio of medians",
+				  { "grain_prio, M items per s of consumer CPU",
+				    "baseline, M items per s of consumer CPU" },
+				  context);
 	return o.str();
 }
 
 int Setup(const Options &opt)
 {
-	if (g_placement == "own_core") {
-		g_placements = { PRIO_PLACE_CONSUMER_CORE };
-	} else if (g_placement == "unpinned") {
-		g_placements = { PRIO_PLACE_FREE };
-	} else if (g_placement != "both") {
-		std::fprintf(stderr,
-			     "--placement: own_core, unpinned or both\n");
+	if ((g_placement != "both" && g_placement != "own_core" &&
+	     g_placement != "unpinned") ||
+	    (g_producer != "both" && g_producer != "drop" &&
+	     g_producer != "backoff")) {
+		std::fprintf(stderr, "--placement: own_core, unpinned or both; "
+				     "--producer: drop, backoff or both\n");
 		return 2;
 	}
+	std::vector<Place> keep;
+	for (Place pl : g_placements) {
+		bool own = kPlaces[pl].placement == PRIO_PLACE_CONSUMER_CORE;
+		if ((g_placement == "both" ||
+		     g_placement == (own ? "own_core" : "unpinned")) &&
+		    (g_producer == "both" ||
+		     g_producer == (kPlaces[pl].backoff ? "backoff" : "drop")))
+			keep.push_back(pl);
+	}
+	g_placements = keep;
 	if (!opt.threads.empty() &&
 	    !ParseCounts(opt.threads, PRIO_MAX_PRODUCERS, &g_producers)) {
 		std::fprintf(stderr,
@@ -588,7 +645,7 @@ int Setup(const Options &opt)
 			     PRIO_MAX_BURST);
 		return 2;
 	}
-	for (prio_placement pl : g_placements)
+	for (Place pl : g_placements)
 		for (unsigned p : g_producers)
 			for (prio_deq d : kDeqs)
 				for (int i = 0; i < PRIO_IMPL_COUNT; i++) {

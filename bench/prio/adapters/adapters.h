@@ -57,6 +57,12 @@ struct prio_config {
 	unsigned band_limit;  /* per band; a power of two (grain_prio) */
 	unsigned duration_ms; /* from release to stop */
 	enum prio_placement placement;
+	/* What a producer does after its put failed (the item's band was
+	 * full; the item is dropped either way): false, go on with the next
+	 * item at once; true, back off first as the consumer does on an
+	 * empty queue (pauses, then sched_yield() after PRIO_SPIN_FAILS
+	 * failures in a row). */
+	bool producer_backoff;
 };
 
 struct prio_result {
