@@ -248,8 +248,8 @@ PRIO_NAMES = {"grain_prio": "grain_prio", "grain_prio_bits": "grain_prio, 8 band
               "pfifo_spin": "spinlock baseline", "pfifo_mutex": "mutex baseline"}
 PRIO_WHERE = {"own_core": "consumer alone on CPU 0, producers on CPU 1",
               "unpinned": "no pinning: the scheduler places every thread",
-              "own_core_backoff": "as own_core, producers back off after a full band",
-              "unpinned_backoff": "as unpinned, producers back off after a full band"}
+              "own_core_yield": "as own_core, producers yield after a full band",
+              "unpinned_yield": "as unpinned, producers yield after a full band"}
 
 
 def prio_charts(res):

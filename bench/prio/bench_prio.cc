@@ -8,8 +8,8 @@
 // scanned) and grain_prio_bits (8 bands: the non-empty bits); single and
 // burst dequeue; own_core (the consumer alone on CPU 0, producers on the
 // other CPUs) and unpinned; producers that go on at once after a full band
-// refused their item, and producers that back off first (PLACEMENT is
-// own_core, unpinned, own_core_backoff or unpinned_backoff). Each run is
+// refused their item, and producers that yield their CPU first (PLACEMENT
+// is own_core, unpinned, own_core_yield or unpinned_yield). Each run is
 // one prio_run() (adapters/harness.c says what it does and checks); the
 // rate, items_per_sec, is what the consumer dequeued per second.
 //
@@ -18,7 +18,7 @@
 //   --burst=N          items per burst dequeue (default 32)
 //   --placement=P      own_core, unpinned or both (default both)
 //   --producer=W       what a producer does after a full band: drop (go
-//                      on at once), backoff, or both (default both)
+//                      on at once), yield, or both (default both)
 
 #include "adapters/adapters.h"
 #include "../common/driver.h"
@@ -80,17 +80,17 @@ const struct {
 const prio_deq kDeqs[] = { PRIO_DEQ_SINGLE, PRIO_DEQ_BURST };
 
 // Where the threads run and what a producer does after a full band: a
-// placement (adapters.h) with producer_backoff off, then on.
-enum Place { kOwnCore, kUnpinned, kOwnCoreBackoff, kUnpinnedBackoff };
+// placement (adapters.h) with producer_yield off, then on.
+enum Place { kOwnCore, kUnpinned, kOwnCoreYield, kUnpinnedYield };
 const struct {
 	const char *name;
 	prio_placement placement;
-	bool backoff;
+	bool yield;
 } kPlaces[] = {
 	{ "own_core", PRIO_PLACE_CONSUMER_CORE, false },
 	{ "unpinned", PRIO_PLACE_FREE, false },
-	{ "own_core_backoff", PRIO_PLACE_CONSUMER_CORE, true },
-	{ "unpinned_backoff", PRIO_PLACE_FREE, true },
+	{ "own_core_yield", PRIO_PLACE_CONSUMER_CORE, true },
+	{ "unpinned_yield", PRIO_PLACE_FREE, true },
 };
 const unsigned kBandLimit = 1024;
 
@@ -103,8 +103,8 @@ struct Case {
 };
 
 std::vector<unsigned> g_producers = { 1, 2, 4, 8, 12 };
-std::vector<Place> g_placements = { kOwnCore, kUnpinned, kOwnCoreBackoff,
-				    kUnpinnedBackoff };
+std::vector<Place> g_placements = { kOwnCore, kUnpinned, kOwnCoreYield,
+				    kUnpinnedYield };
 std::vector<Case> g_cases;
 std::map<std::string, std::vector<prio_result>> g_runs; // by case name
 unsigned g_burst = 32;
@@ -130,9 +130,9 @@ const char *PlaceName(Place pl)
 std::string PlaceText(Place pl)
 {
 	unsigned nproc = bench_nproc();
-	std::string after = kPlaces[pl].backoff
+	std::string after = kPlaces[pl].yield
 				    ? "; a producer whose item a full band "
-				      "refused backs off before its next"
+				      "refused yields its CPU before its next"
 				    : "; a producer whose item a full band "
 				      "refused goes on with its next at once";
 	if (kPlaces[pl].placement == PRIO_PLACE_FREE)
@@ -164,7 +164,7 @@ void RunCase(benchmark::State &state, const Case *c)
 				    kBandLimit,
 				    DurationMs(),
 				    kPlaces[c->place].placement,
-				    kPlaces[c->place].backoff };
+				    kPlaces[c->place].yield };
 		prio_result res{};
 		int rc = prio_run(c->impl, &cfg, &res);
 		auto why = [&res] {
@@ -350,19 +350,21 @@ void MachineSection(std::ostringstream &o, const RunInfo &run)
 	     "Each producer enqueues 64-byte items from its own preallocated "
 	     "pool by priority, as fast as it can; a full band drops the item "
 	     "(tail drop, as the qdisc), and the producer goes on with its "
-	     "next item at once or, in the *_backoff placements, after the "
-	     "consumer's backoff (below). The consumer dequeues by strict priority, one item per call "
-	     "(single) or up to "
+	     "next item at once or, in the *_yield placements, after "
+	     "sched_yield(). The consumer dequeues by strict priority, one "
+	     "item per call (single) or up to "
 	  << g_burst << " (burst" << g_burst
 	  << "), checks each item and hands it back to its producer. "
 	     "items/s = items dequeued by the deadline / elapsed time. "
 	     "Band limit "
 	  << kBandLimit
-	  << " items for every band of every queue. The backoff: on an empty "
-	     "queue the consumer pauses 8 times, and calls sched_yield() "
-	     "after 64 empty polls in a row; a producer that backs off does "
-	     "the same after each refused item (its count starts again at "
-	     "its next accepted one).\n";
+	  << " items for every band of every queue. On an empty queue the "
+	     "consumer pauses 8 times, and calls sched_yield() after 64 "
+	     "empty polls in a row (an item may come any moment from a "
+	     "producer on the other CPU); a producer in the *_yield "
+	     "placements calls sched_yield() after each refused item at once "
+	     "(only the consumer can make room, and pausing would keep the "
+	     "CPU from it and from the other producers).\n";
 	o << "- Placements, each measured for every case: ";
 	for (Place pl : g_placements)
 		o << "**" << PlaceName(pl) << "**: " << PlaceText(pl)
@@ -506,10 +508,10 @@ void DetailTables(std::ostringstream &o, Place pl)
 		    "Producers: enqueue attempts per second (millions) and "
 		    "share dropped (median)",
 		    Attempts,
-		    kPlaces[pl].backoff
+		    kPlaces[pl].yield
 			    ? "When its item's band is full the item is "
-			      "dropped, and the producer backs off (pauses, "
-			      "then sched_yield()) before its next."
+			      "dropped, and the producer calls sched_yield() "
+			      "before its next."
 			    : "A producer never waits: when its item's band is "
 			      "full the item is dropped and it goes on with "
 			      "the next.");
@@ -544,9 +546,9 @@ void DetailTables(std::ostringstream &o, Place pl)
 		    "time, what the queue costs the one thread that drains "
 		    "it. The baseline's producers wait for its lock and yield "
 		    "the CPU in the lock's slow path; grain_prio's never wait "
-		    "for one, so unless they back off when a band is full "
-		    "(the *_backoff placements), its consumer gets no more "
-		    "than its fair share of the CPUs.");
+		    "for one, so unless they yield when a band is full (the "
+		    "*_yield placements), its consumer gets no more than its "
+		    "fair share of the CPUs.");
 }
 
 void SeedSection(std::ostringstream &o)
@@ -618,9 +620,9 @@ int Setup(const Options &opt)
 	if ((g_placement != "both" && g_placement != "own_core" &&
 	     g_placement != "unpinned") ||
 	    (g_producer != "both" && g_producer != "drop" &&
-	     g_producer != "backoff")) {
+	     g_producer != "yield")) {
 		std::fprintf(stderr, "--placement: own_core, unpinned or both; "
-				     "--producer: drop, backoff or both\n");
+				     "--producer: drop, yield or both\n");
 		return 2;
 	}
 	std::vector<Place> keep;
@@ -629,7 +631,7 @@ int Setup(const Options &opt)
 		if ((g_placement == "both" ||
 		     g_placement == (own ? "own_core" : "unpinned")) &&
 		    (g_producer == "both" ||
-		     g_producer == (kPlaces[pl].backoff ? "backoff" : "drop")))
+		     g_producer == (kPlaces[pl].yield ? "yield" : "drop")))
 			keep.push_back(pl);
 	}
 	g_placements = keep;

@@ -59,10 +59,10 @@ struct prio_config {
 	enum prio_placement placement;
 	/* What a producer does after its put failed (the item's band was
 	 * full; the item is dropped either way): false, go on with the next
-	 * item at once; true, back off first as the consumer does on an
-	 * empty queue (pauses, then sched_yield() after PRIO_SPIN_FAILS
-	 * failures in a row). */
-	bool producer_backoff;
+	 * item at once; true, call sched_yield() first, so that a thread
+	 * that can move items (the consumer, where it shares the CPU) runs
+	 * before this one tries again. */
+	bool producer_yield;
 };
 
 struct prio_result {

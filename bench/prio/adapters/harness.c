@@ -5,8 +5,8 @@
  * (one cache line, like the head of an skb) from preallocated pools of
  * their own, by priority through pfifo_fast's priority-to-band map, as
  * fast as they can; a full band refuses the item (tail drop) and the
- * producer goes on with the next, at once or after the consumer's backoff
- * (prio_config.producer_backoff). One consumer dequeues by strict
+ * producer goes on with the next, at once or after yielding its CPU
+ * (prio_config.producer_yield). One consumer dequeues by strict
  * priority, one item per call (single) or up to `burst` (burst), checks
  * each and hands it back by clearing its in-flight flag; a producer skips
  * its items still in flight. Both queues carry the same items through the

@@ -32,7 +32,7 @@
 /* The consumer on an empty queue, the same for every queue: this many
  * pauses per failed try, sched_yield() after PRIO_SPIN_FAILS in a row.
  * A full band drops the item, as the qdisc does; the producer then goes on
- * at once, or backs off in the same way (prio_config.producer_backoff). */
+ * at once, or first yields its CPU (prio_config.producer_yield). */
 #define PRIO_RELAX_PER_FAIL 8u
 #define PRIO_SPIN_FAILS 64u
 /* The priority stream: a table of this many priorities (a power of two)
@@ -121,8 +121,7 @@ static GRAIN_ALWAYS_INLINE void prio_produce(struct prio_thread *t,
 	unsigned slot = 0, at = (index * 97u) & (PRIO_STREAM_LEN - 1);
 	uint64_t seq = 0, sum = 0;
 	uint64_t accepted[PRIO_BANDS] = { 0 }, dropped[PRIO_BANDS] = { 0 };
-	const bool backoff = h->cfg.producer_backoff;
-	unsigned fails = 0;
+	const bool yield = h->cfg.producer_yield;
 
 	/* The pool is ours: touch it first, before the clock starts. */
 	for (unsigned i = 0; i < PRIO_POOL_ITEMS; i++) {
@@ -148,15 +147,13 @@ static GRAIN_ALWAYS_INLINE void prio_produce(struct prio_thread *t,
 		if (put(queue, item) == 0) {
 			accepted[item->band]++;
 			sum += seq;
-			fails = 0;
 		} else {
 			/* Never published: nobody else looks at it. */
 			atomic_store_explicit(&item->busy, 0,
 					      memory_order_relaxed);
 			dropped[item->band]++;
-			if (backoff)
-				bench_backoff(&fails, PRIO_SPIN_FAILS,
-					      PRIO_RELAX_PER_FAIL);
+			if (yield)
+				sched_yield();
 		}
 		seq++;
 	}
@@ -245,7 +242,7 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
 		t->band_at_stop[b] = per_band[b];
 
 	/* AD1: pairs with RD1 in prio_produce(). Producers never wait for
-	 * the consumer (a backoff ends), so this wait ends. */
+	 * the consumer (a yield returns), so this wait ends. */
 	while (atomic_load_explicit(&h->producers_done, memory_order_acquire) <
 	       producers)
 		sched_yield();
