@@ -386,10 +386,13 @@ def htab_charts(res):
 
 
 def reasm_index(res):
-    """{(workload, lock): {workers: case}}, and every worker count."""
+    """{(workload, lock): {workers: case}}, and every worker count: one
+    worker, and several by datagram (reasm's default fanout)."""
     out, workers = {}, set()
     for key in res.cases:
         w = threads_of(key[3]) if len(key) >= 4 and key[0] == "reasm" else None
+        if len(key) > 4 and key[4] != "datagram":
+            w = None
         if w is not None and res.rate(key) is not None:
             out.setdefault((key[1], key[2]), {})[w] = key
             workers.add(w)
@@ -409,7 +412,8 @@ def reasm_charts(res):
                                     for x in workers]) for n, w in enumerate(loads))
     s += ("set multiplot layout 2,2 margins 0.08, 0.98, 0.14, 0.90 spacing 0.08, 0.14 title " +
           gp_str("Fragment reassembly (examples/reasm engine, in memory): one lock against "
-                 f"per-bucket-group locks; {res.note}") + "\n" +
+                 f"per-bucket-group locks; each datagram whole to one worker; {res.note}") +
+          "\n" +
           log2_xaxis(workers, "workers (threads)", res.ncpu + 1) +
           "set ylabel 'Gbit/s reassembled'\n")
     for n, w in enumerate(loads):
@@ -502,8 +506,9 @@ def seed_frag_chart(reasm, ncpu):
                         for j, (row, what, _) in enumerate(SEED_FRAG)], quote=gp_str, xtic=False)
     s += "set xtics autofreq\nunset label 99\n"
     if ours:
-        s += ("set title " + gp_str(f"Ours: examples/reasm in memory, {workers} workers, this "
-                                    "machine\n(not comparable with the seed's NIC figures)") +
+        s += ("set title " + gp_str(f"Ours: examples/reasm in memory, {workers} workers by "
+                                    "datagram, this machine\n(not comparable with the "
+                                    "seed's NIC figures)") +
               f"\nset ylabel 'Gbit/s reassembled, {reasm.note}'\n"
               "set xlabel 'workload' offset 0,0\nset key maxrows 6 at graph 0, graph -0.16\n")
         s += bars("$ours", [(3, "#f9c19a", "ours: one lock"), (6, "#1a5fb4", "ours: 64 stripes")],

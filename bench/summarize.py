@@ -105,10 +105,11 @@ FAMILIES = {
         p[2], {"placement": p[1], "dequeue": p[3], "threads": p[4]}, p[2].startswith("grain"))),
     "htab": ("ops_per_sec", lambda p: None if len(p) < 4 else (  # htab/LOAD/Nt/IMPL[/STRIPES]
         "/".join(p[3:]), {"workload": p[1], "threads": p[2]}, p[3].startswith("grain"))),
-    # reasm/LOAD/LOCK/NW: both sides are grain_htab in the engine; the
-    # striped table is "ours" against its one-lock configuration.
+    # reasm/LOAD/LOCK/NW[/FANOUT]: both sides are grain_htab in the engine;
+    # the striped table is "ours" against its one-lock configuration.
     "reasm": ("dgrams_per_sec", lambda p: None if len(p) < 4 else (
-        p[2], {"workload": p[1], "threads": p[3]}, p[2].startswith("stripes"))),
+        p[2], {"workload": p[1], "threads": p[3], "fanout": p[4] if len(p) > 4 else "-"},
+        p[2].startswith("stripes"))),
 }
 
 # What each other implementation is, for the reader of a ratio.

@@ -5,9 +5,14 @@
 // hash bucket locking" post (netdev, April 2013) beside ours.
 //
 // Cases, each run one experiment of adapters/adapters.h:
-//   reasm/W/LOCK/NW  workload W (64K or 3F, alone or under the flood:
+//   reasm/W/LOCK/NW[/F]  workload W (64K or 3F, alone or under the flood:
 //                    64K+DoS, 3F+DoS), LOCK global or stripes64, N workers
-//                    (1, 2 and 4; 4 is oversubscribed on 2 CPUs)
+//                    (1, 2 and 4; 4 is oversubscribed on 2 CPUs) and, for
+//                    N > 1, the fanout F: datagram (each datagram whole to
+//                    one worker, as reasm's default --fanout hash and a
+//                    NIC that spreads by address give it) or fragment
+//                    (fragment k of datagram i to worker (i + k) % W, as
+//                    --fanout lb: workers share every datagram)
 //   reasm/3F/librte_ip_frag/1W, reasm/3F-v6/librte_ip_frag/1W  the anchor,
 //                    DPDK's reassembly on the same frames, where DPDK was
 //                    found and its EAL starts (else left out with a message)
@@ -26,9 +31,8 @@
 //   --flood_every=N    legitimate fragments per flood fragment (default 8)
 //   --pool_mib=N       MiB of legitimate frames per workload (default 32,
 //                      quick 8)
-//   --fanout=F         fragment (default: fragment k of datagram i to
-//                      worker (i + k) % W) or datagram (datagram i whole to
-//                      worker i % W: a diagnostic, no shared datagrams)
+//   --fanout=F         datagram, fragment or both (default): the fanouts
+//                      of the cases with more than one worker
 //   --pin              pin the workers one per CPU when they fit (default:
 //                      the scheduler places them)
 // The program exits non-zero if any run failed a check (an output of the
@@ -104,7 +108,7 @@ struct ReasmOptions {
 	unsigned flood_every = 8;
 	std::string workers;
 	std::string link = "raw";
-	std::string fanout = "fragment";
+	std::string fanout = "both";
 	bool pin = false;
 } g_ropt;
 
@@ -119,12 +123,18 @@ std::vector<unsigned> g_workers;
 unsigned g_min_passes = 3;
 struct bench_reasm_setup g_setup {};
 
+// How a case with several workers splits the datagrams among them.
+enum Fanout { kByDatagram, kByFragment };
+const char *const kFanoutName[] = { "datagram", "fragment" };
+std::vector<Fanout> g_fanouts;
+
 // One engine case, or (workers 0) one of the anchor.
 struct Case {
 	bench_reasm_workload workload;
 	bool flood;
 	unsigned workers, stripes;
 	std::string name;
+	Fanout fanout;
 };
 std::vector<Case> g_cases, g_rte_cases;
 
@@ -139,11 +149,13 @@ std::string LockName(unsigned stripes)
 	return stripes == 1 ? "global" : "stripes" + std::to_string(stripes);
 }
 
+// One worker has no fanout, and its case no fanout in its name.
 std::string CaseName(bench_reasm_workload w, bool flood, unsigned workers,
-		     unsigned stripes)
+		     unsigned stripes, Fanout f = kByDatagram)
 {
 	return "reasm/" + WorkloadName(w, flood) + "/" + LockName(stripes) +
-	       "/" + std::to_string(workers) + "W";
+	       "/" + std::to_string(workers) + "W" +
+	       (workers > 1 ? std::string("/") + kFanoutName[f] : "");
 }
 
 auto Why(const char *error, uint64_t errors)
@@ -160,7 +172,7 @@ void RunEngine(benchmark::State &state, const Case *c)
 			c->workload,  c->flood,
 			c->workers,   c->stripes,
 			DurationMs(), g_min_passes,
-			g_ropt.pin,   g_ropt.fanout == "datagram"
+			g_ropt.pin,   c->fanout == kByDatagram
 		};
 		bench_reasm_result r{};
 		int rc = bench_reasm_run(&cfg, &r);
@@ -235,8 +247,9 @@ void RteRegister(int reps)
 			     kRteCase, why);
 		return;
 	}
-	g_rte_cases = { { BENCH_REASM_3F, false, 0, 0, kRteCase },
-			{ BENCH_REASM_3F_V6, false, 0, 0, kRte6Case } };
+	g_rte_cases = { { BENCH_REASM_3F, false, 0, 0, kRteCase, kByDatagram },
+			{ BENCH_REASM_3F_V6, false, 0, 0, kRte6Case,
+			  kByDatagram } };
 	Register(g_rte_cases, RunRte, reps);
 #else
 	(void)reps;
@@ -248,29 +261,44 @@ void RteRegister(int reps)
 // --- medians and ratios --------------------------------------------------------
 
 double Med(const char *figure, bench_reasm_workload w, bool flood,
-	   unsigned workers, unsigned stripes)
+	   unsigned workers, unsigned stripes, Fanout f = kByDatagram)
 {
-	return Median(Field(CaseName(w, flood, workers, stripes), figure));
+	return Median(Field(CaseName(w, flood, workers, stripes, f), figure));
 }
 
 double Rate(bench_reasm_workload w, bool flood, unsigned workers,
-	    unsigned stripes)
+	    unsigned stripes, Fanout f = kByDatagram)
 {
-	return grain_bench::Rate(CaseName(w, flood, workers, stripes));
+	return grain_bench::Rate(CaseName(w, flood, workers, stripes, f));
 }
 
-// stripes64 / global, same workload and workers.
-double LockRatio(bench_reasm_workload w, bool flood, unsigned workers)
+// stripes64 / global, same workload, workers and fanout.
+double LockRatio(bench_reasm_workload w, bool flood, unsigned workers,
+		 Fanout f = kByDatagram)
 {
-	return Rate(w, flood, workers, kStriped) /
-	       Rate(w, flood, workers, kGlobal);
+	return Rate(w, flood, workers, kStriped, f) /
+	       Rate(w, flood, workers, kGlobal, f);
 }
 
 // 1 - legitimate rate under the flood / rate without it.
-double FloodCost(bench_reasm_workload w, unsigned workers, unsigned stripes)
+double FloodCost(bench_reasm_workload w, unsigned workers, unsigned stripes,
+		 Fanout f = kByDatagram)
 {
-	return 1.0 - Rate(w, true, workers, stripes) /
-			     Rate(w, false, workers, stripes);
+	return 1.0 - Rate(w, true, workers, stripes, f) /
+			     Rate(w, false, workers, stripes, f);
+}
+
+// The fanouts a row of W workers has: none (one row) for one worker.
+std::vector<Fanout> FanoutsOf(unsigned W)
+{
+	return W > 1 ? g_fanouts : std::vector<Fanout>{ kByDatagram };
+}
+
+// "2", "2, by datagram", "4 (oversubscribed: ...), by fragment".
+std::string RowName(unsigned W, Fanout f)
+{
+	return std::to_string(W) + Oversubscribed(W) +
+	       (W > 1 ? std::string(", by ") + kFanoutName[f] : "");
 }
 
 // The engine, 1 worker, 3F alone; NaN if not run.
@@ -297,11 +325,13 @@ std::string Row(const std::vector<std::string> &cells)
 	return s + "\n";
 }
 
-// "1 worker", "2 workers", "4 workers (oversubscribed: ...)".
-std::string WorkersText(unsigned w)
+// "1 worker", "2 workers by datagram", "4 workers (oversubscribed: ...) by
+// fragment".
+std::string WorkersText(unsigned w, Fanout f = kByDatagram)
 {
 	return std::to_string(w) + (w == 1 ? " worker" : " workers") +
-	       Oversubscribed(w);
+	       Oversubscribed(w) +
+	       (w > 1 ? std::string(" by ") + kFanoutName[f] : "");
 }
 
 // The anchor target's detail: the rates, or why there are none.
@@ -327,10 +357,6 @@ std::vector<Target> Targets()
 {
 	const unsigned W = 2;
 	const bench_reasm_workload f3 = BENCH_REASM_3F;
-	std::string ws = std::to_string(W) + " workers",
-		    dos = CaseName(f3, true, W, kStriped),
-		    global = CaseName(f3, true, W, kGlobal),
-		    alone = CaseName(f3, false, W, kStriped);
 	std::vector<Target> t;
 	// The seed's figure is a cell, and follows the verdict in --targets.
 	auto add = [&t](Target x, const char *fmt, const std::string &seed,
@@ -340,31 +366,44 @@ std::vector<Target> Targets()
 		x.seed = seed;
 		t.push_back(x);
 	};
-	add({ "3F+DoS, " + ws + ": stripes64 >= 1.3x global",
-	      LockRatio(f3, true, W), 1.3, dos, global },
-	    "%.2fx",
-	    "1.28x (" + Fmt("%.2f", kSeedB.m3f_dos) + " -> " +
-		    Fmt("%.2f", kSeedC.m3f_dos) + " Mbit/s, rows B -> C)",
-	    "k dgrams/s stripes64 " + Spread(dos, 1e3, 1) + ", global " +
-		    Spread(global, 1e3, 1));
-	Target cost = { "flood cost on 3F, " + ws + ", stripes64: <= 20%",
-			100.0 * FloodCost(f3, W, kStriped), 20.0, dos, alone };
-	cost.at_most = true;
-	cost.of = [](double r) { return 100.0 * (1.0 - r); };
-	add(cost, "%.0f%%",
-	    Pct(1.0 - kSeedC.m3f_dos / kSeedC.m3f) + " (" +
-		    Fmt("%.1f", kSeedC.m3f) + " -> " +
-		    Fmt("%.2f", kSeedC.m3f_dos) + " Mbit/s, row C)",
-	    "k dgrams/s 3F " + Spread(alone, 1e3, 1) + ", 3F+DoS " +
-		    Spread(dos, 1e3, 1));
-	for (bench_reasm_workload w : kWorkloads)
-		add({ WorkloadName(w, true) + ", " + ws +
-			      ", stripes64: >= 95% of legitimate datagrams "
-			      "complete",
-		      Med("complete_pct", w, true, W, kStriped), 95.0 },
-		    "%.1f%%", "not reported",
-		    "evictions per run " + Fmt("%.0f", Med("evictions", w, true,
-							   W, kStriped)));
+	// Each with every fanout run: neither stands alone.
+	for (Fanout f : g_fanouts) {
+		std::string ws = std::to_string(W) + " workers by " +
+				 kFanoutName[f],
+			    dos = CaseName(f3, true, W, kStriped, f),
+			    global = CaseName(f3, true, W, kGlobal, f),
+			    alone = CaseName(f3, false, W, kStriped, f);
+		add({ "3F+DoS, " + ws + ": stripes64 >= 1.3x global",
+		      LockRatio(f3, true, W, f), 1.3, dos, global },
+		    "%.2fx",
+		    "1.28x (" + Fmt("%.2f", kSeedB.m3f_dos) + " -> " +
+			    Fmt("%.2f", kSeedC.m3f_dos) +
+			    " Mbit/s, rows B -> C)",
+		    "k dgrams/s stripes64 " + Spread(dos, 1e3, 1) +
+			    ", global " + Spread(global, 1e3, 1));
+		Target cost = { "flood cost on 3F, " + ws +
+					", stripes64: <= 20%",
+				100.0 * FloodCost(f3, W, kStriped, f), 20.0,
+				dos, alone };
+		cost.at_most = true;
+		cost.of = [](double r) { return 100.0 * (1.0 - r); };
+		add(cost, "%.0f%%",
+		    Pct(1.0 - kSeedC.m3f_dos / kSeedC.m3f) + " (" +
+			    Fmt("%.1f", kSeedC.m3f) + " -> " +
+			    Fmt("%.2f", kSeedC.m3f_dos) + " Mbit/s, row C)",
+		    "k dgrams/s 3F " + Spread(alone, 1e3, 1) + ", 3F+DoS " +
+			    Spread(dos, 1e3, 1));
+		for (bench_reasm_workload w : kWorkloads)
+			add({ WorkloadName(w, true) + ", " + ws +
+				      ", stripes64: >= 95% of legitimate "
+				      "datagrams complete",
+			      Med("complete_pct", w, true, W, kStriped, f),
+			      95.0 },
+			    "%.1f%%", "not reported",
+			    "evictions per run " +
+				    Fmt("%.0f", Med("evictions", w, true, W,
+						    kStriped, f)));
+	}
 	add({ "engine >= 2x librte_ip_frag, 1 worker, 3F",
 	      RteRan() ? Engine1W(kStriped) / grain_bench::Rate(kRteCase) : NAN,
 	      2.0, CaseName(f3, false, 1, kStriped), kRteCase },
@@ -388,13 +427,8 @@ void MethodLines(std::ostringstream &o, const RunInfo &run)
 	o << "A run creates a fresh engine (examples/reasm, policy strict, "
 	     "mem_high 4 MiB, mem_low 3 MiB, evict LRU; 1 stripe = its global "
 	     "lock, 64 stripes = per-bucket-group locks), fans a pool of "
-	     "pre-built frames out to W worker threads "
-	  << (g_ropt.fanout == "datagram"
-		      ? "(**diagnostic fanout**: datagram i whole to worker "
-			"i % W, so no two workers share a datagram)"
-		      : "(fragment k of datagram i to worker (i + k) % W, so "
-			"workers contend on the same datagrams)")
-	  << ", each with its own struct reasm_worker, and runs the pool as "
+	     "pre-built frames out to W worker threads, each with its own "
+	     "struct reasm_worker, and runs the pool as "
 	     "passes: one untimed warm-up pass, then timed passes until "
 	  << run.duration_ms << " ms have passed (at least " << g_min_passes
 	  << ", and under the flood until it has brought twice mem_high). "
@@ -415,6 +449,14 @@ void MethodLines(std::ostringstream &o, const RunInfo &run)
 			"a shared machine a pinned worker cannot leave a CPU "
 			"another process takes, and with the fanout the "
 			"slowest worker sets the pace).\n")
+	  << "- Fanout, with more than one worker: **by datagram**, datagram "
+	     "i whole to worker i % W, as reasm's default `--fanout hash` "
+	     "(the kernel's flow hash of a fragment covers its addresses, not "
+	     "its offset) and as the seed's NICs, which spread packets by "
+	     "address; **by fragment**, fragment k of datagram i to worker "
+	     "(i + k) % W, as `--fanout lb`, so that the workers share every "
+	     "datagram and its state moves between their caches. Each row "
+	     "says which.\n"
 	  << "- Frames: "
 	  << (g_setup.link == BENCH_REASM_LINK_ETHERNET ? "Ethernet"
 							: "raw IPv4")
@@ -435,10 +477,14 @@ void MethodLines(std::ostringstream &o, const RunInfo &run)
 	     "Before the warm-up the engine is filled with flood fragments "
 	     "until it first evicts, so the timed passes run on a full table; "
 	     "in them the flood brings "
-	  << Fmt("%.0f", Med("flood_fills", BENCH_REASM_3F, true, 2, kStriped))
+	  << Fmt("%.0f", Med("flood_fills", BENCH_REASM_3F, true, 2, kStriped,
+			     g_fanouts.front()))
 	  << " (3F) and "
-	  << Fmt("%.0f", Med("flood_fills", BENCH_REASM_64K, true, 2, kStriped))
-	  << " (64K) times mem_high per run (median, 2 workers, stripes64): "
+	  << Fmt("%.0f", Med("flood_fills", BENCH_REASM_64K, true, 2, kStriped,
+			     g_fanouts.front()))
+	  << " (64K) times mem_high per run (median, 2 workers by "
+	  << kFanoutName[g_fanouts.front()]
+	  << ", stripes64): "
 	     "evictions run throughout.\n- Checks on every run: each output is "
 	     "a legitimate datagram of the right length, key, header checksum "
 	     "and pass (IP ID), and one in 256 has its payload compared byte "
@@ -451,25 +497,27 @@ void MethodLines(std::ostringstream &o, const RunInfo &run)
 	     "non-zero.\n\n";
 }
 
-// Row W of the rate table of workload W, FLOOD: every figure for the
+// Row W, F of the rate table of workload W, FLOOD: every figure for the
 // global lock, then for stripes64.
-std::string RateRow(bench_reasm_workload w, bool flood, unsigned W)
+std::string RateRow(bench_reasm_workload w, bool flood, unsigned W, Fanout f)
 {
 	static const struct {
 		const char *figure, *fmt;
 	} kBoth[] = { { "complete_pct", "%.1f" },
 		      { "evictions", "%.0f" },
 		      { "wait_pct", "%.0f" } };
-	std::vector<std::string> r = { std::to_string(W) + Oversubscribed(W) };
+	std::vector<std::string> r = { RowName(W, f) };
 	for (unsigned s : kStripes) {
-		r.push_back(Fmt("%.1f", Rate(w, flood, W, s) / 1e3));
-		r.push_back(Fmt("%.2f", Med("gbit_per_sec", w, flood, W, s)));
+		r.push_back(Fmt("%.1f", Rate(w, flood, W, s, f) / 1e3));
+		r.push_back(
+			Fmt("%.2f", Med("gbit_per_sec", w, flood, W, s, f)));
 	}
-	r.push_back(Fmt("**%.2fx**", LockRatio(w, flood, W)));
+	r.push_back(Fmt("**%.2fx**", LockRatio(w, flood, W, f)));
 	for (const auto &b : kBoth)
-		r.push_back(Fmt(b.fmt, Med(b.figure, w, flood, W, kGlobal)) +
-			    " / " +
-			    Fmt(b.fmt, Med(b.figure, w, flood, W, kStriped)));
+		r.push_back(
+			Fmt(b.fmt, Med(b.figure, w, flood, W, kGlobal, f)) +
+			" / " +
+			Fmt(b.fmt, Med(b.figure, w, flood, W, kStriped, f)));
 	return Row(r);
 }
 
@@ -489,7 +537,8 @@ void RateTables(std::ostringstream &o)
 					 "workers waiting % global / "
 					 "stripes64" });
 			for (unsigned W : g_workers)
-				o << RateRow(w, flood, W);
+				for (Fanout f : FanoutsOf(W))
+					o << RateRow(w, flood, W, f);
 			o << "\n";
 		}
 	o << "stripes64 / global: ratio of the medians. Workers waiting: the "
@@ -503,14 +552,14 @@ void RateTables(std::ostringstream &o)
 	     "without it), medians\n\n"
 	  << TableHead("| workers |", { "64K global", "64K stripes64",
 					"3F global", "3F stripes64" });
-	for (unsigned W : g_workers) {
-		std::vector<std::string> r = { std::to_string(W) +
-					       Oversubscribed(W) };
-		for (bench_reasm_workload w : kWorkloads)
-			for (unsigned s : kStripes)
-				r.push_back(Pct(FloodCost(w, W, s)));
-		o << Row(r);
-	}
+	for (unsigned W : g_workers)
+		for (Fanout f : FanoutsOf(W)) {
+			std::vector<std::string> r = { RowName(W, f) };
+			for (bench_reasm_workload w : kWorkloads)
+				for (unsigned s : kStripes)
+					r.push_back(Pct(FloodCost(w, W, s, f)));
+			o << Row(r);
+		}
 	o << "\n";
 }
 
@@ -541,14 +590,17 @@ void SeedSection(std::ostringstream &o)
 		   Fmt("%.2fx", kSeedC.m3f / kSeedB.m3f),
 		   Fmt("%.2fx", kSeedC.m64k_dos / kSeedB.m64k_dos),
 		   Fmt("%.2fx", kSeedC.m3f_dos / kSeedB.m3f_dos) });
-	for (unsigned W : g_workers) {
-		std::vector<std::string> r = { "ours, " + WorkersText(W) };
-		for (bool flood : kFloods)
-			for (bench_reasm_workload w : kWorkloads)
-				r.push_back(
-					Fmt("%.2fx", LockRatio(w, flood, W)));
-		o << Row(r);
-	}
+	for (unsigned W : g_workers)
+		for (Fanout f : FanoutsOf(W)) {
+			std::vector<std::string> r = { "ours, " +
+						       WorkersText(W, f) };
+			for (bool flood : kFloods)
+				for (bench_reasm_workload w : kWorkloads)
+					r.push_back(
+						Fmt("%.2fx",
+						    LockRatio(w, flood, W, f)));
+			o << Row(r);
+		}
 	o << "\nFlood cost, 1 - (+DoS / alone): the seed's rows B and C "
 	     "against ours.\n\n"
 	  << TableHead("| |", { "64K", "3F" });
@@ -558,11 +610,14 @@ void SeedSection(std::ostringstream &o)
 			   Pct(1.0 - s->m64k_dos / s->m64k),
 			   Pct(1.0 - s->m3f_dos / s->m3f) });
 	for (unsigned W : g_workers)
-		for (unsigned s : kStripes)
-			o << Row({ "ours, " + WorkersText(W) + ", " +
-					   LockName(s),
-				   Pct(FloodCost(BENCH_REASM_64K, W, s)),
-				   Pct(FloodCost(BENCH_REASM_3F, W, s)) });
+		for (Fanout f : FanoutsOf(W))
+			for (unsigned s : kStripes)
+				o << Row({ "ours, " + WorkersText(W, f) + ", " +
+						   LockName(s),
+					   Pct(FloodCost(BENCH_REASM_64K, W, s,
+							 f)),
+					   Pct(FloodCost(BENCH_REASM_3F, W, s,
+							 f)) });
 	o << "\n";
 }
 
@@ -689,8 +744,9 @@ int Setup(const Options &opt)
 		      std::to_string(BENCH_REASM_MAX_WORKERS) + ", e.g. 1,2,4";
 	else if (ro.link != "raw" && ro.link != "ether")
 		bad = "--link: raw or ether";
-	else if (ro.fanout != "fragment" && ro.fanout != "datagram")
-		bad = "--fanout: fragment or datagram";
+	else if (ro.fanout != "fragment" && ro.fanout != "datagram" &&
+		 ro.fanout != "both")
+		bad = "--fanout: datagram, fragment or both";
 	else if (ro.flood_every == 0)
 		bad = "--flood_every: at least 1";
 	if (!bad.empty()) {
@@ -707,13 +763,20 @@ int Setup(const Options &opt)
 			     std::strerror(-rc));
 		return 2;
 	}
+	if (ro.fanout != "fragment")
+		g_fanouts.push_back(kByDatagram);
+	if (ro.fanout != "datagram")
+		g_fanouts.push_back(kByFragment);
 	for (bench_reasm_workload w : kWorkloads)
 		for (bool flood : kFloods)
 			for (unsigned W : g_workers)
-				for (unsigned s : kStripes)
-					g_cases.push_back(
-						{ w, flood, W, s,
-						  CaseName(w, flood, W, s) });
+				for (Fanout f : FanoutsOf(W))
+					for (unsigned s : kStripes)
+						g_cases.push_back(
+							{ w, flood, W, s,
+							  CaseName(w, flood, W,
+								   s, f),
+							  f });
 	Register(g_cases, RunEngine, Reps());
 	RteRegister(Reps());
 	return reasm_file::Setup(opt, Reps(), ro.link);
