@@ -15,10 +15,10 @@ $seed << EOD
 5 20G3F+MQ 440.2 424.2 461.6 405.2 413.6 406.3
 EOD
 $ours << EOD
-0 64K 22.0131 14.0932 22.7897 18.3788 15.9221 23.384 0.9998 0.8349
-1 3F 7.78698 6.44147 9.27401 7.60337 6.05573 9.52443 1.025 0.97642
-2 64K+DoS 13.0228 8.53272 14.3043 13.4118 10.7346 14.0939 1.074 1.02987
-3 3F+DoS 6.31992 5.53034 6.58609 6.36745 5.73729 6.51878 1.282 1.00752
+0 64K 43.3793 41.6709 45.4116 55.9356 50.9232 57.8504 0.9998 1.28945
+1 3F 30.732 22.7712 34.0888 45.226 42.0399 48.5882 1.025 1.47162
+2 64K+DoS 23.1796 20.0828 23.7557 25.0346 17.344 27.0374 1.074 1.08003
+3 3F+DoS 19.2367 18.6149 19.4431 21.5047 20.1868 21.7864 1.282 1.1179
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The frag-queue per-hash-bucket locking table (netdev, April 2013) beside examples/reasm"
 set label 99 "Source: netdev, April 2013, \"Re: [net-next PATCH 3/3] net: frag queue per hash bucket locking\" (Jesper Dangaard Brouer)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'
@@ -41,7 +41,7 @@ plot $seed using 3 lc rgb '#c0bfbc' title "A: Patch-02", \
      '' using 8 lc rgb '#3d3846' title "F: Patch-03 without _bh"
 set xtics autofreq
 unset label 99
-set title "Ours: examples/reasm in memory, 2 workers, this machine\n(not comparable with the seed's NIC figures)"
+set title "Ours: examples/reasm in memory, 2 workers by datagram, this machine\n(not comparable with the seed's NIC figures)"
 set ylabel 'Gbit/s reassembled, median, bars min–max'
 set xlabel 'workload' offset 0,0
 set key maxrows 6 at graph 0, graph -0.16
