@@ -83,9 +83,13 @@
  * holder's (a plain add, no locked instruction) and what evictors credit
  * to the stripe (below). Each is folded into the shared part once it
  * reaches `mem_batch` / 2 bytes either way (as the kernel's
- * percpu_counter), so no shared line is written per insert. The folded
- * part lags the exact total by less than stripes * mem_batch bytes; the
- * default batch keeps that lag under mem_high / 64.
+ * percpu_counter), so inserts whose charges stay well under that do not
+ * write a shared line each; a charge of mem_batch / 2 or more folds at
+ * once, every time. The folded part lags the exact total by less than
+ * stripes * mem_batch bytes; the default batch keeps that lag under
+ * mem_high / 64, so many stripes and a small mem_high make it small (64
+ * stripes and 4 MiB fold at 512 bytes): a caller whose charges are larger
+ * trades a larger lag for fewer shared writes by setting mem_batch.
  * grain_htab_bytes() returns the folded part, grain_htab_bytes_exact()
  * adds every remainder (O(stripes)).
  *

@@ -881,6 +881,40 @@ MODE_TEST(htab_basic, charges)
 	close_table(h, *mode);
 }
 
+/*
+ * htab.h, section 3: a charge well under half a stripe's batch stays in
+ * the stripe's remainder (no shared write), and one of half a batch or
+ * more folds into the shared total at once. 64 stripes with mem_high 4
+ * MiB give the default batch of 1 KiB: 100-byte entries inserted and
+ * removed across the stripes never reach the total; a 600-byte one does.
+ */
+Test(htab_basic, fold_by_charge)
+{
+	static const struct grain_htab_config shape = { .stripes = 64,
+							.mem_high = 4u << 20,
+							.mem_low = 3u << 20 };
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &shape);
+	static struct obj o[257];
+
+	for (uint64_t k = 0; k < 256; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 100), 0);
+		cr_assert_eq(grain_htab_bytes_exact(h), 100u);
+		cr_assert_eq(grain_htab_bytes(h), 0u, "k %llu: folded",
+			     (unsigned long long)k);
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		cr_assert_eq(grain_htab_bytes(h), 0u, "k %llu: folded",
+			     (unsigned long long)k);
+	}
+	uint64_t k = 256;
+	obj_init(&o[k], k);
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 600), 0);
+	cr_assert_eq(grain_htab_bytes(h), 600u, "folded at once");
+	cr_assert_eq(grain_htab_bytes_exact(h), 600u);
+	close_table(h, GRAIN_HTAB_NO_RCU);
+}
+
 MODE_TEST(htab_basic, destroy_reclaims_everything)
 {
 	struct ledger l;
