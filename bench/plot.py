@@ -19,6 +19,7 @@ inline, to redraw or restyle by hand):
   seed_frag          the frag-queue post's table; beside it, in panels and
                      on axes of their own, reasm's in-memory Gbit/s and the
                      per-bucket / one-lock ratios of both
+(each chart only with its family's JSON, the seed charts included)
 
 Every figure is a median, with an error bar from the minimum to the maximum
 of its repetitions (a y label says so where the JSON lacks them). Points on
@@ -584,7 +585,11 @@ def main():
     charts = [c for fam, charts_of in (("ring", ring_charts), ("prio", prio_charts),
                                        ("htab", htab_charts), ("reasm", reasm_charts))
               if fam in res for c in charts_of(res[fam])]
-    charts += [seed_pfifo_chart(res.get("prio"), ncpu), seed_frag_chart(res.get("reasm"), ncpu)]
+    # Each seed chart with its family's results only: a run of other
+    # families leaves the one drawn from the last full run as it is.
+    charts += [seed(res[fam], ncpu) for fam, seed in (("prio", seed_pfifo_chart),
+                                                     ("reasm", seed_frag_chart))
+               if fam in res]
     term = terminal()
     drawn = [draw(*c, term, out, os.path.abspath(args.dir)) for c in charts]
     return 0 if all(drawn) else 1
