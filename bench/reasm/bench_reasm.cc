@@ -128,6 +128,13 @@ enum Fanout { kByDatagram, kByFragment };
 const char *const kFanoutName[] = { "datagram", "fragment" };
 std::vector<Fanout> g_fanouts;
 
+// @sep and the name of fanout @f in the name of a case or row of @workers
+// workers; nothing for one worker, which has no fanout.
+std::string FanoutPart(unsigned workers, Fanout f, const char *sep)
+{
+	return workers > 1 ? sep + std::string(kFanoutName[f]) : "";
+}
+
 // One engine case, or (workers 0) one of the anchor.
 struct Case {
 	bench_reasm_workload workload;
@@ -149,13 +156,12 @@ std::string LockName(unsigned stripes)
 	return stripes == 1 ? "global" : "stripes" + std::to_string(stripes);
 }
 
-// One worker has no fanout, and its case no fanout in its name.
 std::string CaseName(bench_reasm_workload w, bool flood, unsigned workers,
 		     unsigned stripes, Fanout f = kByDatagram)
 {
 	return "reasm/" + WorkloadName(w, flood) + "/" + LockName(stripes) +
 	       "/" + std::to_string(workers) + "W" +
-	       (workers > 1 ? std::string("/") + kFanoutName[f] : "");
+	       FanoutPart(workers, f, "/");
 }
 
 auto Why(const char *error, uint64_t errors)
@@ -298,7 +304,7 @@ std::vector<Fanout> FanoutsOf(unsigned W)
 std::string RowName(unsigned W, Fanout f)
 {
 	return std::to_string(W) + Oversubscribed(W) +
-	       (W > 1 ? std::string(", by ") + kFanoutName[f] : "");
+	       FanoutPart(W, f, ", by ");
 }
 
 // The engine, 1 worker, 3F alone; NaN if not run.
@@ -330,8 +336,7 @@ std::string Row(const std::vector<std::string> &cells)
 std::string WorkersText(unsigned w, Fanout f = kByDatagram)
 {
 	return std::to_string(w) + (w == 1 ? " worker" : " workers") +
-	       Oversubscribed(w) +
-	       (w > 1 ? std::string(" by ") + kFanoutName[f] : "");
+	       Oversubscribed(w) + FanoutPart(w, f, " by ");
 }
 
 // The anchor target's detail: the rates, or why there are none.
