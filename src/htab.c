@@ -344,6 +344,55 @@ int grain_htab_uncharge_locked(struct grain_htab_scope *s,
 	return 0;
 }
 
+/* --- walk -------------------------------------------------------------------- */
+
+/* Walk stripe @i under its lock, oldest entry first. @return @fn's
+ * nonzero value, or 0. */
+static int walk_stripe(struct grain_htab *h, uint64_t i, grain_htab_walk_fn *fn,
+		       void *ctx)
+{
+	struct grain_htab_scope s = {
+		.h = h,
+		.stripe = &h->stripes[i],
+		/* A hash of this stripe, as a key's would be: the unlock's
+		 * eviction seeds its sampling with it. No time (.now 0):
+		 * what that eviction takes counts as evicted, not expired. */
+		.hash = i << 48,
+	};
+	int rc = 0;
+
+	grain_impl_spin_acquire(&s.stripe->lock);
+	/* The newest entry as the walk starts: an entry @fn touches moves
+	 * behind it, and the walk ends there. */
+	struct grain_hnode *last = s.stripe->lru_tail;
+	for (struct grain_hnode *n = s.stripe->lru_head; n != NULL;) {
+		/* Before @fn, which may retire the node (its links then
+		 * carry the retired list) or move it to the tail. */
+		struct grain_hnode *next = n->next;
+		bool end = n == last;
+		rc = fn(&s, n, ctx);
+		if (rc != 0 || end)
+			break;
+		n = next;
+	}
+	grain_htab_unlock(&s);
+	return rc;
+}
+
+int grain_htab_walk(struct grain_htab *h, grain_htab_walk_fn *fn, void *ctx)
+{
+	if (h == NULL || fn == NULL)
+		return -EINVAL;
+	_Static_assert(HTAB_MAX_STRIPES <= (1u << 16),
+		       "a stripe index fits the hash bits it is taken from");
+	for (uint64_t i = 0; i <= h->smask; i++) {
+		int rc = walk_stripe(h, i, fn, ctx);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* --- lifecycle -------------------------------------------------------------- */
 
 static bool is_pow2(unsigned x)

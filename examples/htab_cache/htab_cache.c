@@ -7,7 +7,8 @@
  * 80: an insert that takes the total above mem_high evicts the least
  * recently used entries down to mem_low. Entries live TTL ticks of our own
  * clock after their insert or last touch. One stripe keeps the LRU order
- * exact, so the program knows which keys must go. It checks its own
+ * exact, so the program knows which keys must go; a walk visits the
+ * entries in that order and drops some. It checks its own
  * result and exits 0 if every check passes. Build:
  * cc htab_cache.c $(pkg-config --cflags --libs grain-htab)
  */
@@ -93,6 +94,24 @@ static bool cached(struct grain_htab *h, uint64_t key)
 	return hit;
 }
 
+/* A walk's callback: the keys must come oldest first; drop the odd
+ * ones. @p ctx is the position in the expected order. */
+static int drop_odd(struct grain_htab_scope *s, struct grain_hnode *n,
+		    void *ctx)
+{
+	unsigned *pos = ctx;
+	uint64_t key = grain_container_of(n, struct entry, node)->key;
+	/* Keys 41..99 (inserted at 41..99), 0..9 (touched at 100..109),
+	 * then 100 (inserted at 110). */
+	uint64_t want = *pos < 59 ? 41 + *pos : *pos < 69 ? *pos - 59 : 100;
+
+	check(key == want, "walk order", key);
+	(*pos)++;
+	if (key % 2 == 1 && grain_htab_remove_locked(s, n) != 0)
+		check(0, "remove in the walk", key);
+	return 0;
+}
+
 int main(void)
 {
 	struct grain_htab_config cfg = {
@@ -145,6 +164,16 @@ int main(void)
 	check(st.entries == 70 && st.evictions == 21 && st.expirations == 10 &&
 		      grain_htab_bytes_exact(h) == 70 * CHARGE,
 	      "stats", st.entries);
+
+	/* Walk the cache (one stripe: its exact LRU order) and drop the odd
+	 * keys on the way; the walk's scope holds the stripe, so the
+	 * removals are _locked calls. */
+	unsigned pos = 0;
+	check(grain_htab_walk(h, drop_odd, &pos) == 0 && pos == 70, "walk",
+	      pos);
+	for (k = 0; k <= 100; k++)
+		check(cached(h, k) == ((k < 10 || k > 40) && k % 2 == 0),
+		      "walk survivor", k);
 
 	grain_htab_destroy(h); /* reclaims all, waits for the deferred */
 	check(reclaimed == 101, "every entry reclaimed", reclaimed);

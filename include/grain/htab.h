@@ -540,6 +540,41 @@ GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
  * Any thread. */
 GRAIN_API unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
 
+/** A grain_htab_walk() callback: @p scope holds @p node's stripe. @return 0
+ * to go on, anything else to stop the walk (the walk returns it). */
+typedef int grain_htab_walk_fn(struct grain_htab_scope *scope,
+			       struct grain_hnode *node, void *ctx);
+
+/**
+ * grain_htab_walk - call @p fn on every entry: stripe by stripe, each
+ * under its lock, oldest first (the stripe's LRU order).
+ *
+ * @p fn runs inside a scope of the entry's stripe and may call, with
+ * @p scope and the @p node it was given only, grain_htab_remove_locked(),
+ * grain_htab_touch_locked(), grain_htab_charge_locked() and
+ * grain_htab_uncharge_locked(). Any other call on the table from @p fn
+ * (another node, a find or insert on the scope, a lock, a one-call form)
+ * may deadlock or break the walk. What the callbacks did takes effect at
+ * each stripe's unlock as after any scope (grain_htab_unlock()): removed
+ * nodes go to reclaim, a charge above mem_high evicts, a due resize runs.
+ *
+ * An entry linked from the start of the walk to its end is visited
+ * exactly once (touched by @p fn, it is not visited again); an entry that
+ * another thread inserts or removes meanwhile may or may not be. Entries
+ * evicted at a stripe's unlock are not visited afterwards.
+ *
+ * @return 0 once every stripe is walked; @p fn's nonzero value, as it is,
+ *         when it stops the walk; -EINVAL if @p htab or @p fn is NULL.
+ * Ordering: each stripe's lock is taken and released as by
+ * grain_htab_lock() and grain_htab_unlock() (acquire, release). Thread
+ * safety: any thread, concurrently with every call, outside a scope of the
+ * same table (never nest scopes in one thread). Holds one stripe lock at
+ * a time, for as long as that stripe's walk takes; never waits for a
+ * grace period.
+ */
+GRAIN_API GRAIN_NODISCARD int
+grain_htab_walk(struct grain_htab *htab, grain_htab_walk_fn *fn, void *ctx);
+
 /** grain_htab_resize - set every stripe to @p buckets buckets (a power of
  * two, 1..2^22) in one copy per stripe; automatic resizing goes on from
  * there. Never waits for a grace period; may run inside a read-side

@@ -374,6 +374,17 @@ void check_htab(unsigned flags)
 	check(st.entries == per_thread &&
 		      grain_htab_bytes_exact(h) == per_thread,
 	      "htab entries and bytes");
+	// A walk with a capture-less lambda as the callback: one visit per
+	// entry.
+	unsigned visits = 0;
+	int rc = grain_htab_walk(
+		h,
+		[](grain_htab_scope *, grain_hnode *, void *ctx) {
+			++*static_cast<unsigned *>(ctx);
+			return 0;
+		},
+		&visits);
+	check(rc == 0 && visits == per_thread, "htab walk visits every entry");
 	grain_htab_destroy(h); // waits for every deferred reclaim
 	unsigned wrong = 0;
 	for (const entry &x : e)

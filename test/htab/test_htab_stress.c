@@ -883,3 +883,174 @@ ParameterizedTest(struct mode *m, htab_stress, churn, .timeout = 180)
 	mode_leave(r.flags);
 	run_fini(&r);
 }
+
+/* ----------------------------------------------------------------------
+ * Walks while other threads write: 1000 stable keys stay linked for the
+ * whole run, while two writers insert and remove their own volatile keys
+ * and touch stable keys (moving them in their stripes' LRU order). Every
+ * walk must visit every stable key exactly once and no volatile key
+ * twice; the walker touches every seventh stable key it visits too.
+ */
+
+#define WALK_STABLE 1000u
+#define WALK_VOLATILE 512u /* per writer */
+#define WALK_WRITERS 2u
+
+struct walker {
+	struct run *r;
+	unsigned visits[WALK_STABLE];
+	unsigned char seen[WALK_WRITERS * WALK_VOLATILE];
+	unsigned volatiles; /* volatile keys visited */
+	unsigned bad;	    /* a volatile key seen twice, or an unknown key */
+};
+
+static _Atomic(unsigned) walk_writers_done;
+
+static int walk_visit(struct grain_htab_scope *s, struct grain_hnode *n,
+		      void *ctx)
+{
+	struct walker *wk = ctx;
+	uint64_t key = sobj_of(n)->key;
+
+	if (key < WALK_STABLE) {
+		if (++wk->visits[key] == 1 && key % 7 == 0 &&
+		    grain_htab_touch_locked(
+			    s, n, atomic_fetch_add(&wk->r->clock, 1)) != 0)
+			wk->bad++;
+	} else if (key - WALK_STABLE < WALK_WRITERS * WALK_VOLATILE) {
+		if (wk->seen[key - WALK_STABLE]++ != 0)
+			wk->bad++;
+		wk->volatiles++;
+	} else {
+		wk->bad++;
+	}
+	return 0;
+}
+
+static void *walk_writer(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->run;
+	uint32_t next_id = w->id * r->ids_per_thread;
+	const uint32_t id_end = next_id + r->ids_per_thread;
+	uint64_t rng = 0x9e3779b97f4a7c15ULL * (w->id + 1);
+
+	mode_enter(r->flags);
+	for (unsigned i = 0; i < r->ops && !failing(r); i++) {
+		if (past_deadline(r, i))
+			break;
+		uint64_t x = test_rand(&rng);
+		struct grain_htab_scope s;
+		if (x % 4 == 0) {
+			uint64_t key = (x >> 8) % WALK_STABLE;
+			grain_htab_lock(r->h, &key, &s);
+			struct grain_hnode *n =
+				grain_htab_find_locked(&s, &key);
+			if (n == NULL ||
+			    grain_htab_touch_locked(
+				    &s, n, atomic_fetch_add(&r->clock, 1)) != 0)
+				fail(r, "a stable key missing");
+			grain_htab_unlock(&s);
+			continue;
+		}
+		uint64_t key = WALK_STABLE + w->id * WALK_VOLATILE +
+			       (x >> 8) % WALK_VOLATILE;
+		grain_htab_lock(r->h, &key, &s);
+		struct grain_hnode *n = grain_htab_find_locked(&s, &key);
+		if (n != NULL) {
+			uint32_t id = sobj_of(n)->id;
+			if (grain_htab_remove_locked(&s, n) == 0) {
+				r->state[id] = REMOVED;
+				atomic_fetch_add(&r->removed, 1);
+			} else {
+				fail(r, "remove_locked failed");
+			}
+		} else {
+			struct sobj *o = new_obj(r, key, &next_id, id_end, 8);
+			if (o != NULL &&
+			    grain_htab_insert_locked(
+				    &s, &o->node, &key,
+				    atomic_fetch_add(&r->clock, 1), 8) == 0)
+				r->state[o->id] = LINKED;
+			else if (o != NULL)
+				fail(r, "insert_locked failed");
+		}
+		grain_htab_unlock(&s);
+		test_jitter(&rng);
+	}
+	atomic_fetch_add(&walk_writers_done, 1u);
+	mode_leave(r->flags);
+	return NULL;
+}
+
+ParameterizedTestParameters(htab_stress, walk)
+{
+	return cr_make_param_array(struct mode, stress_modes, NSTRESS);
+}
+
+ParameterizedTest(struct mode *m, htab_stress, walk, .timeout = 180)
+{
+	static struct run r;
+	static struct walker wk;
+	struct worker w[WALK_WRITERS];
+	const unsigned ops = test_scale(30000);
+
+	/* Ids: WALK_WRITERS writers' ranges, then the stable nodes'. */
+	run_init(&r, m->flags, WALK_WRITERS + 1, ops, 0, 1);
+	cr_assert_geq(r.ids_per_thread, WALK_STABLE);
+	mode_enter(r.flags);
+	struct grain_htab_config c = run_config(&r, m->stripes);
+	cr_assert_eq(grain_htab_create(&r.h, &c, NULL), 0);
+	uint32_t next_id = WALK_WRITERS * r.ids_per_thread;
+	for (uint64_t k = 0; k < WALK_STABLE; k++) {
+		struct sobj *o = new_obj(&r, k, &next_id, r.nids, 8);
+		cr_assert_not_null(o);
+		cr_assert_eq(grain_htab_insert(r.h, &o->node, &k,
+					       atomic_fetch_add(&r.clock, 1),
+					       8),
+			     0);
+		r.state[o->id] = LINKED;
+	}
+
+	atomic_store(&walk_writers_done, 0u);
+	for (unsigned i = 0; i < WALK_WRITERS; i++) {
+		w[i].run = &r;
+		w[i].id = i;
+		cr_assert_eq(pthread_create(&w[i].thread, NULL, walk_writer,
+					    &w[i]),
+			     0);
+	}
+	/* Walk for as long as the writers write (and at least 8 times). */
+	unsigned walks = 0, bad_walks = 0, overlapped = 0;
+	for (; walks < 8 || atomic_load(&walk_writers_done) < WALK_WRITERS;
+	     walks++) {
+		memset(&wk, 0, sizeof(wk));
+		wk.r = &r;
+		if (grain_htab_walk(r.h, walk_visit, &wk) != 0)
+			bad_walks++;
+		for (unsigned k = 0; k < WALK_STABLE; k++)
+			bad_walks += wk.visits[k] != 1;
+		bad_walks += wk.bad != 0;
+		overlapped += wk.volatiles != 0;
+		if (bad_walks != 0 || failing(&r))
+			break;
+		/* Leave the writers some time with no stripe held. */
+		struct timespec pause = { 0, 100000 };
+		nanosleep(&pause, NULL);
+	}
+	for (unsigned i = 0; i < WALK_WRITERS; i++)
+		pthread_join(w[i].thread, NULL);
+	cr_assert_eq(atomic_load(&r.errors), 0u, "%u errors, first: %s",
+		     atomic_load(&r.errors), atomic_load(&r.first_error));
+	cr_assert_eq(bad_walks, 0u,
+		     "walk %u: a stable key not visited exactly once, or a "
+		     "volatile key twice",
+		     walks);
+	cr_assert_gt(atomic_load(&r.removed), 0u, "the writers removed");
+	cr_assert_gt(overlapped, 0u, "no walk met a writer's key");
+
+	grain_htab_destroy(r.h);
+	check_reclaims(&r, GRAIN_HTAB_DESTROYED);
+	mode_leave(r.flags);
+	run_fini(&r);
+}
