@@ -1,0 +1,986 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test_htab_bounds.c - what bounds a grain_htab, one thread at a time:
+ * explicit and automatic resizing, exact LRU eviction and the byte
+ * watermarks (policies EVICT and REFUSE), TTL expiry on a fake clock, and
+ * the chain limit.
+ *
+ * Tests that need nodes of two stripes use the identity hash, with which
+ * keys 0x1 and ~0x1 differ in every high bit and so cannot share a
+ * stripe.
+ */
+#define _GNU_SOURCE
+#include <grain/htab.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "../common/test_util.h"
+#include "htab_cases.h"
+
+/* ----------------------------------------------------------------------
+ * Resizing
+ */
+
+MODE_TEST(htab_resize, explicit_sizes)
+{
+	static const struct grain_htab_config shape = { .stripes = 4 };
+	const unsigned flags = *mode;
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, flags, &shape);
+	static struct obj o[200];
+	static const unsigned bad[] = { 0, 3, 48, 1u << 25 };
+	static const unsigned sizes[] = { 64, 1024, 2, 1, 16, 4096, 32 };
+
+	insert_keys(h, o, 200, 0, 1, 1);
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_assert_eq(grain_htab_resize(h, bad[i]), -EINVAL, "size %u",
+			     bad[i]);
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		/* Lookups since the last resize may have resized
+		 * automatically (unlock performs a due resize). */
+		struct grain_htab_stats before = stats_of(h);
+		cr_assert_eq(grain_htab_resize(h, sizes[i]), 0);
+		struct grain_htab_stats st = stats_of(h);
+		cr_assert_eq(st.buckets, 4u * sizes[i], "size %u", sizes[i]);
+		if (before.buckets != st.buckets)
+			cr_assert_gt(st.resizes, before.resizes, "size %u",
+				     sizes[i]);
+		cr_assert_eq(st.entries, 200u);
+		if (is_rcu(flags)) {
+			grain_rcu_read_lock();
+			for (uint64_t k = 0; k < 200; k++)
+				cr_assert_eq(grain_htab_lookup(h, &k),
+					     &o[k].node);
+			grain_rcu_read_unlock();
+		}
+		for (uint64_t k = 0; k < 200; k++)
+			cr_assert_eq(find(h, k), &o[k].node, "size %u",
+				     sizes[i]);
+	}
+	cr_assert_eq(grain_htab_resize(h, stats_of(h).buckets / 4), 0,
+		     "resizing to the current size");
+	close_table(h, flags);
+	for (unsigned k = 0; k < 200; k++)
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
+}
+
+MODE_PARAMETERS(htab_resize, automatic);
+
+ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
+{
+	static const struct grain_htab_config shape = { .stripes = 1 };
+	const unsigned flags = *mode;
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, flags, &shape);
+	enum { N = 2000 };
+	static struct obj o[N];
+
+	for (uint64_t k = 0; k < N; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0,
+			     "key %llu", (unsigned long long)k);
+		/* Every due grow runs at once (none waits for a grace
+		 * period): never more than max_load (3) entries a bucket. */
+		struct grain_htab_stats st = stats_of(h);
+		cr_assert_leq(st.entries, 3 * st.buckets,
+			      "%llu entries in %llu buckets: no grow",
+			      (unsigned long long)st.entries,
+			      (unsigned long long)st.buckets);
+	}
+	settle_resizes(h, flags);
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_leq(st.entries, 2 * st.buckets, "%llu entries, %llu buckets",
+		      (unsigned long long)st.entries,
+		      (unsigned long long)st.buckets);
+	cr_assert_geq(st.buckets, 1024u);
+	cr_assert_geq(st.resizes, 6u, "16 -> 1024 is six doublings");
+	cr_assert_leq(st.longest_chain, 64u);
+	check_found(h, o, N, flags);
+	for (uint64_t k = 0; k < N; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	cr_assert_eq(grain_htab_expire(h, 0), 0u, "ttl 0: nothing expires");
+	settle_resizes(h, flags);
+	st = stats_of(h);
+	cr_assert_eq(st.entries, 0u);
+	cr_assert_eq(st.buckets, 16u,
+		     "an empty stripe shrinks back to its initial size");
+	close_table(h, flags);
+}
+
+MODE_TEST(htab_resize, allocation_failure)
+{
+	static const struct grain_htab_config shape = { .stripes = 4 };
+	const unsigned flags = *mode;
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = shaped_config(&l, flags, &shape);
+	struct test_alloc_state st = { .budget = -1 };
+	struct grain_alloc a = { test_alloc_fn, test_free_fn, &st };
+	struct grain_htab *h = NULL;
+	enum { N = 600 };
+	static struct obj o[N];
+
+	mode_enter(flags);
+	cr_assert_eq(grain_htab_create(&h, &c, &a), 0);
+	/* Few enough that no stripe grows (more than 32 of 60 keys in one
+	 * of four stripes is all but impossible). */
+	insert_keys(h, o, 60, 0, 1, 1);
+	uint64_t buckets = stats_of(h).buckets;
+	cr_assert_eq(buckets, 4u * 16u);
+
+	st.budget = 0;
+	cr_assert_eq(grain_htab_resize(h, 256), -ENOMEM);
+	cr_assert_gt(st.failures, 0u);
+	cr_assert_eq(stats_of(h).buckets, buckets, "nothing was resized");
+	/* Inserts go on without growing (their grow fails quietly) until
+	 * a stripe's overflow reserve is used up; then an insert that needs
+	 * the stripe rebuilt fails with -ENOMEM and changes nothing. */
+	unsigned nomem = 0;
+	for (uint64_t k = 60; k < N; k++) {
+		obj_init(&o[k], k);
+		int rc = grain_htab_insert(h, &o[k].node, &k, k, 1);
+		cr_assert(rc == 0 || rc == -ENOMEM, "key %llu: %d",
+			  (unsigned long long)k, rc);
+		if (rc == -ENOMEM) {
+			nomem++;
+			cr_assert_null(find(h, k));
+			cr_assert_eq(o[k].node.state, 0u,
+				     "the node is the caller's");
+		}
+	}
+	cr_assert_gt(nomem, 0u,
+		     "600 keys fit in 64 buckets without allocating");
+	cr_assert_eq(stats_of(h).buckets, buckets);
+	cr_assert_eq(stats_of(h).entries, (uint64_t)N - nomem);
+	/* With memory back, the refused keys go in. */
+	st.budget = -1;
+	for (uint64_t k = 60; k < N; k++)
+		if (find(h, k) == NULL)
+			cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1),
+				     0, "key %llu", (unsigned long long)k);
+	st.budget = 0;
+	check_found(h, o, N, flags);
+	buckets = stats_of(h).buckets;
+
+	/* Fail half way: some stripes resized, all entries still there. */
+	st.budget = 3;
+	cr_assert_eq(grain_htab_resize(h, 1024), -ENOMEM);
+	struct grain_htab_stats s1 = stats_of(h);
+	cr_assert_geq(s1.buckets, buckets);
+	cr_assert_lt(s1.buckets, 4u * 1024u);
+	cr_assert_eq(s1.entries, (uint64_t)N);
+	check_found(h, o, N, flags);
+
+	st.budget = -1;
+	cr_assert_eq(grain_htab_resize(h, 256), 0);
+	cr_assert_eq(stats_of(h).buckets, 4u * 256u);
+	check_found(h, o, N, flags);
+	grain_htab_destroy(h);
+	cr_assert_eq(st.live, 0);
+	cr_assert_eq(st.live_bytes, 0u);
+	mode_leave(flags);
+}
+
+/* ----------------------------------------------------------------------
+ * Eviction (policy EVICT) and refusal (policy REFUSE)
+ */
+
+/* The shape of a table of @stripes that evicts above @high bytes down to
+ * @low. */
+static struct grain_htab_config watermarks(unsigned stripes, size_t high,
+					   size_t low)
+{
+	struct grain_htab_config c = { .stripes = stripes,
+				       .mem_high = high,
+				       .mem_low = low };
+
+	return c;
+}
+
+struct evict_param {
+	const char *name;
+	unsigned stripes, flags;
+};
+
+static const struct evict_param evict_params[] = {
+	{ .name = "1 stripe, NO_RCU", .stripes = 1, .flags = GRAIN_HTAB_NO_RCU },
+	{ .name = "4 stripes, NO_RCU",
+	  .stripes = 4,
+	  .flags = GRAIN_HTAB_NO_RCU },
+	{ .name = "4 stripes, RCU", .stripes = 4, .flags = 0 },
+	{ .name = "64 stripes, NO_RCU",
+	  .stripes = 64,
+	  .flags = GRAIN_HTAB_NO_RCU },
+	{ .name = "64 stripes, RCU", .stripes = 64, .flags = 0 },
+};
+
+TABLE_PARAMETERS(htab_evict, lru_order, struct evict_param, evict_params);
+
+/*
+ * mem_low = mem_high = ten entries: from the eleventh insert on, every
+ * insert evicts exactly one entry, the one with the oldest stamp. Random
+ * touches reorder; stamps are distinct, so the order is exact across
+ * stripes too.
+ */
+ParameterizedTest(const struct evict_param *p, htab_evict, lru_order)
+{
+	const struct grain_htab_config shape =
+		watermarks(p->stripes, 1000, 1000);
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, p->flags, &shape);
+	enum { N = 300 };
+	static struct obj o[N];
+	uint64_t stamp[N] = { 0 }, now = 1, rng = 0x9E3779B97F4A7C15ULL;
+	unsigned alive = 0, evicted = 0;
+
+	for (uint64_t k = 0; k < N; k++) {
+		/* Touch a random live entry now and then. */
+		if (k > 0 && test_rand(&rng) % 3 == 0) {
+			uint64_t t = test_rand(&rng) % k;
+			if (stamp[t] != 0) {
+				cr_assert_eq(touch(h, t, now), 0, "%s",
+					     p->name);
+				stamp[t] = now++;
+			} else {
+				cr_assert_eq(touch(h, t, now), -ENOENT,
+					     "%s: evicted key %llu is back",
+					     p->name, (unsigned long long)t);
+			}
+		}
+		uint64_t oldest = 0, oldest_stamp = UINT64_MAX;
+		for (uint64_t i = 0; i < k; i++)
+			if (stamp[i] != 0 && stamp[i] < oldest_stamp) {
+				oldest_stamp = stamp[i];
+				oldest = i;
+			}
+		obj_init(&o[k], k);
+		l.nlog = 0;
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, now, 100), 0,
+			     "%s", p->name);
+		stamp[k] = now++;
+		/* With more stripes than an eviction samples, the order is
+		 * exact within the victim's stripe: the victim must be the
+		 * oldest entry of its own stripe. */
+		if (p->stripes > GRAIN_HTAB_EVICT_SAMPLE && l.nlog == 1) {
+			uint64_t v = l.log[0],
+				 vs = stripe_of_key(h, v, p->stripes);
+			oldest = v;
+			for (uint64_t i = 0; i < k; i++)
+				if (stamp[i] != 0 && i != v &&
+				    stripe_of_key(h, i, p->stripes) == vs)
+					cr_assert_gt(
+						stamp[i], stamp[v],
+						"%s: key %llu: evicted %llu "
+						"before %llu of its stripe",
+						p->name, (unsigned long long)k,
+						(unsigned long long)v,
+						(unsigned long long)i);
+		}
+		if (alive < 10) {
+			alive++;
+			cr_assert_eq(l.nlog, 0u,
+				     "%s: key %llu: evicted below "
+				     "mem_high",
+				     p->name, (unsigned long long)k);
+		} else {
+			cr_assert_eq(l.nlog, 1u, "%s: key %llu: %u evictions",
+				     p->name, (unsigned long long)k, l.nlog);
+			cr_assert_eq(l.log[0], oldest,
+				     "%s: key %llu: evicted %llu, LRU is %llu",
+				     p->name, (unsigned long long)k,
+				     (unsigned long long)l.log[0],
+				     (unsigned long long)oldest);
+			cr_assert_eq(atomic_load(&o[oldest].unlink_why),
+				     GRAIN_HTAB_EVICTED, "%s", p->name);
+			stamp[oldest] = 0;
+			evicted++;
+		}
+		cr_assert_eq(grain_htab_bytes_exact(h), 100u * alive, "%s",
+			     p->name);
+	}
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.evictions, evicted, "%s", p->name);
+	cr_assert_eq(st.entries, 10u, "%s", p->name);
+	cr_assert_eq(atomic_load(&l.unlinked[GRAIN_HTAB_EVICTED]), evicted,
+		     "%s", p->name);
+	mode_settle(h, p->flags);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]), evicted,
+		     "%s", p->name);
+	for (unsigned k = 0; k < N; k++)
+		if (stamp[k] == 0) {
+			cr_assert_eq(atomic_load(&o[k].reclaims), 1u, "%s",
+				     p->name);
+			cr_assert_eq(atomic_load(&o[k].reclaim_why),
+				     GRAIN_HTAB_EVICTED, "%s", p->name);
+		} else {
+			cr_assert_eq(find(h, k), &o[k].node, "%s", p->name);
+		}
+	close_table(h, p->flags);
+}
+
+/*
+ * The unlock's own-stripe shortcut takes entries no newer than what the
+ * table has evicted so far. Stripe Y holds young entries, the seven others
+ * three old ones each (21: six evictions empty at most two stripes, so
+ * every sample of three other stripes holds an old entry). Every insert
+ * into Y then evicts one entry, never Y's: the horizon (at most the
+ * newest old stamp) is below Y's oldest, and sampling finds older ones.
+ */
+Test(htab_evict, own_stripe_horizon)
+{
+	enum { S = 8, OLD = 3, YOUNG = 4, NEW = 6, K = 4096 };
+	static const struct grain_htab_config c = {
+		.stripes = S,
+		.mem_high = (S - 1) * OLD + YOUNG,
+		.mem_low = (S - 1) * OLD + YOUNG,
+		.mem_batch = 1,
+	};
+	static struct ledger l;
+	static struct obj o[K];
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &c);
+	unsigned per[S] = { 0 }, y = 0, placed = 0, fresh = 0;
+	uint64_t old_stamp = 1;
+
+	/* Old entries in every stripe but Y (stripe 0), young ones in Y. */
+	for (uint64_t k = 0; k < K && placed < c.mem_high; k++) {
+		unsigned st = (unsigned)stripe_of_key(h, k, S);
+		unsigned want = st == y ? YOUNG : OLD;
+		if (per[st] == want)
+			continue;
+		obj_init(&o[k], k);
+		uint64_t now = st == y ? 100 + per[st] : old_stamp++;
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, now, 1), 0);
+		per[st]++;
+		placed++;
+	}
+	cr_assert_eq(placed, (unsigned)c.mem_high, "not enough keys");
+	cr_assert_eq(l.nlog, 0u);
+	for (uint64_t k = 0; k < K && fresh < NEW; k++) {
+		if (stripe_of_key(h, k, S) != y || find(h, k) != NULL ||
+		    o[k].node.state != 0)
+			continue;
+		obj_init(&o[k], k);
+		l.nlog = 0;
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 200 + fresh,
+					       1),
+			     0);
+		cr_assert_eq(l.nlog, 1u, "one eviction per insert");
+		cr_assert_neq(stripe_of_key(h, l.log[0], S), (uint64_t)y,
+			      "evicted %llu of the inserting stripe, which "
+			      "holds only entries newer than the others",
+			      (unsigned long long)l.log[0]);
+		fresh++;
+	}
+	cr_assert_eq(fresh, (unsigned)NEW);
+	close_table(h, GRAIN_HTAB_NO_RCU);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Stripes and mem_batch (0: the default) per case. */
+static const struct bound_param {
+	const char *name;
+	unsigned stripes;
+	size_t mem_batch;
+} bound_params[] = {
+	{ .name = "1 stripe, default batch", .stripes = 1 },
+	{ .name = "8 stripes, default batch", .stripes = 8 },
+	{ .name = "8 stripes, batch 64", .stripes = 8, .mem_batch = 64 },
+	{ .name = "64 stripes, batch 16", .stripes = 64, .mem_batch = 16 },
+};
+
+TABLE_PARAMETERS(htab_evict, watermarks, struct bound_param, bound_params);
+
+/*
+ * Random charges: after every insert, either nothing was evicted and the
+ * total grew by the charge, or the total had gone above mem_high and the
+ * insert's unlock evicted the oldest entries until the total reached
+ * mem_low. The checks see the total through the lag the folding allows
+ * (htab.h, section 3: stripes * mem_batch; none with one stripe). With up
+ * to GRAIN_HTAB_EVICT_SAMPLE stripes the eviction order is exact across
+ * the table; with more, each victim is the oldest entry of its stripe.
+ * Small mem_batch values put the folded total far behind the exact one.
+ */
+ParameterizedTest(const struct bound_param *p, htab_evict, watermarks)
+{
+	struct grain_htab_config c = watermarks(p->stripes, 20000, 15000);
+	static struct ledger l;
+	c.mem_batch = p->mem_batch;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &c);
+	enum { N = 3000 };
+	static struct obj o[N];
+	static size_t chg[N];
+	static bool gone[N];
+	uint64_t rng = 0xB7E151628AED2A6BULL, oldest = 0, evicted = 0;
+	size_t batch = p->mem_batch != 0 ? p->mem_batch
+					 : c.mem_high / 64u / p->stripes;
+	size_t lag = p->stripes == 1 ? 0 : p->stripes * (batch ? batch : 1);
+	bool exact = p->stripes <= GRAIN_HTAB_EVICT_SAMPLE;
+
+	memset(gone, 0, sizeof(gone));
+	for (uint64_t k = 0; k < N; k++) {
+		size_t before = grain_htab_bytes_exact(h);
+		chg[k] = 1 + (size_t)(test_rand(&rng) % 1000);
+		obj_init(&o[k], k);
+		l.nlog = 0;
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k + 1,
+					       chg[k]),
+			     0, "%s", p->name);
+		size_t after = grain_htab_bytes_exact(h);
+		cr_assert_leq(after, c.mem_high + chg[k] + lag, "%s: key %llu",
+			      p->name, (unsigned long long)k);
+		if (before + chg[k] + lag <= c.mem_high) {
+			cr_assert_eq(l.nlog, 0u,
+				     "%s: key %llu: evicted at %zu "
+				     "bytes",
+				     p->name, (unsigned long long)k,
+				     before + chg[k]);
+			cr_assert_eq(after, before + chg[k], "%s", p->name);
+			continue;
+		}
+		if (l.nlog == 0) {
+			cr_assert_gt(before + chg[k], c.mem_high - lag, "%s",
+				     p->name);
+			cr_assert_leq(before + chg[k], c.mem_high + lag,
+				      "%s: key %llu: %zu bytes, no eviction",
+				      p->name, (unsigned long long)k,
+				      before + chg[k]);
+			continue;
+		}
+		cr_assert_leq(after, c.mem_low + lag, "%s: key %llu", p->name,
+			      (unsigned long long)k);
+		qsort(l.log, l.nlog, sizeof(l.log[0]), cmp_u64);
+		size_t freed = 0, most = 0;
+		for (unsigned i = 0; i < l.nlog; i++) {
+			uint64_t v = l.log[i];
+			most = chg[v] > most ? chg[v] : most;
+			if (exact)
+				cr_assert_eq(
+					v, oldest + i,
+					"%s: key %llu: evicted %llu, not the LRU",
+					p->name, (unsigned long long)k,
+					(unsigned long long)v);
+			cr_assert(!gone[v], "%s", p->name);
+			gone[v] = true;
+			freed += chg[v];
+		}
+		/* Stamps are k + 1: a stripe's LRU is its lowest live key. */
+		for (unsigned i = 0; i < l.nlog; i++) {
+			uint64_t v = l.log[i],
+				 vs = stripe_of_key(h, v, p->stripes);
+			for (uint64_t j = 0; j < v; j++)
+				cr_assert(
+					gone[j] ||
+						stripe_of_key(h, j,
+							      p->stripes) != vs,
+					"%s: key %llu: evicted %llu before %llu "
+					"of its stripe",
+					p->name, (unsigned long long)k,
+					(unsigned long long)v,
+					(unsigned long long)j);
+		}
+		cr_assert_eq(after, before + chg[k] - freed, "%s", p->name);
+		cr_assert_gt(after + most + lag, c.mem_low,
+			     "%s: key %llu: evicted more than down to mem_low",
+			     p->name, (unsigned long long)k);
+		oldest += l.nlog;
+		evicted += l.nlog;
+	}
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.evictions, evicted, "%s", p->name);
+	cr_assert_eq(st.entries, N - evicted, "%s", p->name);
+	cr_assert_eq(st.bytes, grain_htab_bytes_exact(h), "%s", p->name);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]), evicted,
+		     "%s", p->name);
+	close_table(h, GRAIN_HTAB_NO_RCU);
+}
+
+/* ops.unlinked calls back into the table: scoped finds, lock-free lookups,
+ * statistics and a removal. */
+struct reenter {
+	uint64_t pinned, extra;
+	struct grain_hnode *pinned_node;
+	bool rcu;
+	unsigned calls, bad;
+	unsigned extra_removed;
+};
+
+static void reenter_unlinked(struct ledger *l, struct grain_hnode *node,
+			     enum grain_htab_reason why)
+{
+	struct reenter *r = l->user;
+	uint64_t key = obj_of(node)->key;
+
+	r->calls++;
+	if (why != GRAIN_HTAB_EVICTED)
+		r->bad++;
+	if (find(l->h, key) != NULL)
+		r->bad++;
+	if (find(l->h, r->pinned) != r->pinned_node)
+		r->bad++;
+	if (r->rcu) {
+		grain_rcu_read_lock();
+		if (grain_htab_lookup(l->h, &key) != NULL ||
+		    grain_htab_lookup(l->h, &r->pinned) != r->pinned_node)
+			r->bad++;
+		grain_rcu_read_unlock();
+	}
+	struct grain_htab_stats st;
+	grain_htab_stats(l->h, &st);
+	if (st.entries > 10 || grain_htab_bytes_exact(l->h) > 1000)
+		r->bad++;
+	if (grain_htab_remove(l->h, &r->extra, NULL) == 0)
+		r->extra_removed++;
+}
+
+MODE_PARAMETERS(htab_evict, unlinked_reenters);
+
+ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
+{
+	const struct grain_htab_config c = watermarks(4, 500, 300);
+	const unsigned flags = *mode;
+	static struct ledger l;
+	static struct reenter r;
+	struct grain_htab *h = open_table(&l, flags, &c);
+	enum { N = 100 };
+	static struct obj o[N], pin, extra;
+
+	r = (struct reenter){ .pinned = 1000,
+			      .extra = 2000,
+			      .pinned_node = &pin.node,
+			      .rcu = is_rcu(flags) };
+	l.h = h;
+	l.user = &r;
+	l.on_unlinked = reenter_unlinked;
+	obj_init(&pin, r.pinned);
+	cr_assert_eq(grain_htab_insert(h, &pin.node, &r.pinned, 1, 100), 0);
+	uint64_t now = 2;
+	for (uint64_t k = 0; k < N; k++) {
+		if (k % 10 == 0) {
+			obj_init(&extra, r.extra);
+			cr_assert_eq(grain_htab_insert(h, &extra.node, &r.extra,
+						       now++, 1),
+				     0);
+		}
+		cr_assert_eq(touch(h, r.pinned, now++), 0,
+			     "the pinned entry was evicted");
+		/* extra stays young too, so that only the callback removes
+		 * it; it is gone after the first eviction. */
+		(void)touch(h, r.extra, now++);
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, now++, 100),
+			     0);
+		cr_assert_leq(grain_htab_bytes_exact(h), c.mem_high + 100);
+		mode_settle(h, flags); /* extra's memory is reused */
+	}
+	cr_assert_gt(r.calls, 50u);
+	cr_assert_eq(r.bad, 0u, "%u of %u callbacks saw a wrong table", r.bad,
+		     r.calls);
+	cr_assert_eq(r.extra_removed, 10u,
+		     "a removal from the callback took effect");
+	cr_assert_eq(stats_of(h).evictions, r.calls);
+	close_table(h, flags);
+}
+
+MODE_TEST(htab_evict, charge_triggers_eviction)
+{
+	const struct grain_htab_config shape = watermarks(4, 1000, 600);
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, *mode, &shape);
+	static struct obj o[8];
+	struct grain_htab_scope s;
+
+	insert_keys(h, o, 8, 1, 1, 100);
+	cr_assert_eq(l.nlog, 0u);
+	uint64_t k7 = 7;
+	grain_htab_lock(h, &k7, &s);
+	cr_assert_eq(grain_htab_charge_locked(&s, &o[7].node, 300), 0);
+	cr_assert_eq(l.nlog, 0u, "nothing is evicted under the lock");
+	grain_htab_unlock(&s);
+	/* 1100 bytes: the five oldest go, 600 remain. */
+	cr_assert_eq(grain_htab_bytes_exact(h), 600u);
+	cr_assert_eq(l.nlog, 5u);
+	qsort(l.log, l.nlog, sizeof(l.log[0]), cmp_u64);
+	for (unsigned i = 0; i < 5; i++)
+		cr_assert_eq(l.log[i], i);
+	cr_assert_eq(find(h, 7), &o[7].node);
+	cr_assert_eq(stats_of(h).evictions, 5u);
+	/* Uncharging evicts nothing. */
+	cr_assert_eq(charge(h, 7, -300), 0);
+	cr_assert_eq(stats_of(h).evictions, 5u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 300u);
+	close_table(h, *mode);
+}
+
+/* A clock may saturate at UINT64_MAX: entries stamped there must still be
+ * evictable (the stripe's "oldest" must not read as "empty"). */
+MODE_TEST(htab_evict, stamp_at_clock_max)
+{
+	const struct grain_htab_config shape = watermarks(1, 1000, 500);
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, *mode, &shape);
+	static struct obj o[3];
+
+	insert_keys(h, o, 3, UINT64_MAX, 0, 400);
+	/* 1200 bytes went above 1000: evicted down to at most 500. */
+	cr_assert_leq(grain_htab_bytes_exact(h), 500u,
+		      "entries stamped UINT64_MAX were never evicted");
+	cr_assert_eq(stats_of(h).evictions, 2u);
+	cr_assert_eq(l.nlog, 2u);
+	close_table(h, *mode);
+}
+
+MODE_TEST(htab_evict, refuse_policy)
+{
+	static const struct grain_htab_config shape = {
+		.stripes = 4,
+		.mem_high = 1000,
+		.mem_low = 500,
+		.policy = GRAIN_HTAB_REFUSE,
+	};
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, *mode, &shape);
+	static struct obj o[40];
+	struct grain_hnode *found = NULL;
+	uint64_t refused = 0;
+
+	/* Ten entries make 1000 bytes, not above mem_high: the eleventh is
+	 * still admitted, the twelfth is not. */
+	insert_keys(h, o, 11, 0, 1, 100);
+	cr_assert_eq(grain_htab_bytes_exact(h), 1100u);
+	for (uint64_t k = 11; k < 20; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1),
+			     -ENOSPC);
+		refused++;
+		cr_assert_eq(grain_htab_find_or_insert(h, &k, &o[k].node, k, 1,
+						       &found),
+			     -ENOSPC);
+		cr_assert_null(found);
+		refused++;
+	}
+	/* An existing key is found, not refused; present entries grow. */
+	uint64_t k3 = 3;
+	obj_init(&o[30], k3);
+	cr_assert_eq(grain_htab_find_or_insert(h, &k3, &o[30].node, 1, 1,
+					       &found),
+		     -EEXIST);
+	cr_assert_eq(found, &o[3].node);
+	cr_assert_eq(charge(h, 3, 400), 0);
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.bytes, 1500u);
+	cr_assert_eq(st.entries, 11u);
+	cr_assert_eq(st.evictions, 0u, "REFUSE never evicts");
+	cr_assert_eq(st.refusals, refused);
+	cr_assert_eq(atomic_load(&l.unlinked[GRAIN_HTAB_EVICTED]), 0u);
+
+	/* Back at mem_high by removal and uncharge: admitted again. */
+	cr_assert_eq(charge(h, 3, -400), 0);
+	cr_assert_eq(grain_htab_remove(h, &k3, NULL), 0);
+	cr_assert_eq(grain_htab_bytes_exact(h), 1000u);
+	uint64_t k = 11;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), 0);
+	k = 12;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), -ENOSPC);
+	refused++;
+	cr_assert_eq(charge(h, 0, -100), 0);
+	cr_assert_eq(charge(h, 1, -100), 0);
+	cr_assert_eq(grain_htab_bytes_exact(h), 900u);
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), 0);
+	k = 13;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), 0);
+	k = 14;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 100), -ENOSPC);
+	refused++;
+	st = stats_of(h);
+	cr_assert_eq(st.refusals, refused);
+	cr_assert_eq(st.entries, 13u);
+	cr_assert_eq(st.bytes, 1100u);
+	close_table(h, *mode);
+	for (unsigned i = 14; i < 20; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaims), 0u,
+			     "a refused node was reclaimed");
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REFUSED]), 0u);
+}
+
+/* ----------------------------------------------------------------------
+ * TTL on a fake clock
+ */
+
+MODE_TEST(htab_ttl, expire)
+{
+	static const struct grain_htab_config shape = { .stripes = 4,
+							.ttl = 10 };
+	const unsigned flags = *mode;
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, flags, &shape);
+	static struct obj o[10];
+
+	insert_keys(h, o, 10, 0, 1, 10);
+	cr_assert_eq(grain_htab_expire(h, 9), 0u, "nothing is 10 old at 9");
+	/* Stamps 0..5 are at least 10 old at 15. */
+	cr_assert_eq(grain_htab_expire(h, 15), 6u);
+	cr_assert_eq(l.nlog, 6u);
+	qsort(l.log, l.nlog, sizeof(l.log[0]), cmp_u64);
+	for (unsigned i = 0; i < 6; i++) {
+		cr_assert_eq(l.log[i], i);
+		cr_assert_eq(atomic_load(&o[i].unlink_why), GRAIN_HTAB_EXPIRED);
+		cr_assert_null(find(h, i));
+	}
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.expirations, 6u);
+	cr_assert_eq(st.entries, 4u);
+	cr_assert_eq(st.bytes, 40u);
+	cr_assert_eq(st.evictions, 0u);
+
+	/* Touching restarts the TTL. */
+	cr_assert_eq(touch(h, 7, 14), 0);
+	l.nlog = 0;
+	cr_assert_eq(grain_htab_expire(h, 19), 3u, "stamps 6, 8 and 9");
+	qsort(l.log, l.nlog, sizeof(l.log[0]), cmp_u64);
+	cr_assert_eq(l.nlog, 3u);
+	cr_assert_eq(l.log[0], 6u);
+	cr_assert_eq(l.log[1], 8u);
+	cr_assert_eq(l.log[2], 9u);
+	cr_assert_eq(find(h, 7), &o[7].node);
+	cr_assert_eq(grain_htab_expire(h, 23), 0u);
+	cr_assert_eq(grain_htab_expire(h, 24), 1u);
+	st = stats_of(h);
+	cr_assert_eq(st.expirations, 10u);
+	cr_assert_eq(st.entries, 0u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 0u);
+	mode_settle(h, flags);
+	for (unsigned k = 0; k < 10; k++) {
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
+		cr_assert_eq(atomic_load(&o[k].reclaim_why),
+			     GRAIN_HTAB_EXPIRED);
+	}
+	close_table(h, flags);
+	for (unsigned k = 0; k < 10; k++)
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
+}
+
+MODE_TEST(htab_ttl, inserts_expire_old_entries)
+{
+	static const struct grain_htab_config shape = { .stripes = 1,
+							.ttl = 10 };
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, *mode, &shape);
+	static struct obj o[10];
+
+	insert_keys(h, o, 5, 0, 0, 1);
+	/* Young enough at 9: no insert expires anything. */
+	uint64_t k = 5;
+	obj_init(&o[k], k);
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 9, 1), 0);
+	cr_assert_eq(l.nlog, 0u);
+	k = 6;
+	obj_init(&o[k], k);
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 50, 1), 0);
+	cr_assert_geq(l.nlog, 1u, "an insert at 50 expired nothing");
+	for (k = 7; k < 10; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 50, 1), 0);
+	}
+	cr_assert_geq(l.nlog, 4u, "four inserts, fewer expiries");
+	cr_assert_leq(l.nlog, 6u);
+	for (unsigned i = 0; i < l.nlog; i++) {
+		cr_assert_leq(l.log[i], 5u, "expired a young entry");
+		cr_assert_eq(atomic_load(&o[l.log[i]].unlink_why),
+			     GRAIN_HTAB_EXPIRED);
+	}
+	for (k = 6; k < 10; k++)
+		cr_assert_eq(find(h, k), &o[k].node);
+	cr_assert_eq(stats_of(h).expirations, l.nlog);
+	cr_assert_eq(stats_of(h).entries, 10u - l.nlog);
+	close_table(h, *mode);
+}
+
+/* ----------------------------------------------------------------------
+ * Chain limit
+ */
+
+MODE_PARAMETERS(htab_chain, limit);
+
+ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
+{
+	static const struct grain_htab_config shape = {
+		.ops.hash = hash_const,
+		.stripes = 1,
+		.max_chain = 8,
+		.max_load = 1u << 20,
+	};
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, *mode, &shape);
+	static struct obj o[40];
+	struct grain_hnode *found = (struct grain_hnode *)(uintptr_t)8;
+
+	insert_keys(h, o, 8, 0, 1, 1);
+	uint64_t buckets = stats_of(h).buckets;
+	for (uint64_t k = 8; k < 20; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1),
+			     -EMLINK, "key %llu", (unsigned long long)k);
+	}
+	uint64_t k20 = 20, k3 = 3;
+	obj_init(&o[20], k20);
+	obj_init(&o[21], k3);
+	cr_assert_eq(grain_htab_find_or_insert(h, &k20, &o[20].node, 1, 1,
+					       &found),
+		     -EMLINK);
+	cr_assert_null(found);
+	cr_assert_eq(grain_htab_find_or_insert(h, &k3, &o[21].node, 1, 1,
+					       &found),
+		     -EEXIST, "a full chain still finds its keys");
+	cr_assert_eq(found, &o[3].node);
+
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.chain_refusals, 13u);
+	cr_assert_leq(st.longest_chain, 8u);
+	cr_assert_geq(st.longest_chain, 7u);
+	cr_assert_eq(st.entries, 8u);
+	cr_assert_eq(st.bytes, 8u);
+	cr_assert_eq(st.refusals, 0u, "-EMLINK is not a memory refusal");
+	cr_assert_gt(st.buckets, buckets, "a refusal grows the stripe");
+	cr_assert_leq(st.buckets, 4u * 8u,
+		      "colliding keys made the stripe grow past four buckets "
+		      "per entry");
+	check_found(h, o, 8, *mode);
+	for (uint64_t k = 8; k < 20; k++)
+		cr_assert_null(find(h, k));
+
+	/* Room again after a removal. */
+	cr_assert_eq(grain_htab_remove(h, &k3, NULL), 0);
+	uint64_t k = 8;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), 0);
+	k = 9;
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), -EMLINK);
+	cr_assert_leq(stats_of(h).longest_chain, 8u);
+	close_table(h, *mode);
+	for (unsigned i = 9; i < 20; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaims), 0u);
+}
+
+/* An insert whose chain needs an overflow bucket when the stripe has none
+ * left rebuilds the stripe's array at its size and then links. Here the
+ * rebuild's first guess at the reserve fits the entries already present
+ * exactly (eight chains of seven, eight of six, in 16 buckets): the
+ * rebuild must still leave room for the insert that asked for it, or that
+ * insert would rebuild again forever. */
+MODE_PARAMETERS(htab_chain, rebuild_leaves_room);
+
+/* One stripe of 16 buckets that never grows (rebuilds keep its size),
+ * keyed by the identity hash (bucket: the low bits; signature: bits
+ * 32..47), so that a test places each key in the bucket and signature it
+ * wants. */
+static const struct grain_htab_config chain_shape = {
+	.ops.hash = hash_ident,
+	.stripes = 1,
+	.buckets = 16,
+	.max_load = 1u << 20,
+};
+
+ParameterizedTest(unsigned *mode, htab_chain, rebuild_leaves_room,
+		  .timeout = 30)
+{
+	struct grain_htab_config shape = chain_shape;
+	static struct ledger l;
+	shape.max_chain = 1u << 20;
+	struct grain_htab *h = open_table(&l, *mode, &shape);
+	static struct obj o[16 * 8];
+	unsigned n = 0;
+	/* Key j of bucket b, the j-th to go there. */
+#define CHAIN_KEY(b, j) ((uint64_t)(b) | (uint64_t)((j) + 1) << 32)
+	for (unsigned j = 0; j < 7; j++)
+		for (unsigned b = 0; b < 16; b++) {
+			if (j == 6 && b >= 8)
+				break;
+			uint64_t k = CHAIN_KEY(b, j);
+			obj_init(&o[n], k);
+			cr_assert_eq(grain_htab_insert(h, &o[n].node, &k, 1, 1),
+				     0, "bucket %u, key %u", b, j);
+			n++;
+		}
+	/* Bucket 8 holds six: the seventh needs an overflow bucket. */
+	uint64_t k = CHAIN_KEY(8, 6);
+	obj_init(&o[n], k);
+	cr_assert_eq(grain_htab_insert(h, &o[n].node, &k, 1, 1), 0);
+	n++;
+#undef CHAIN_KEY
+	cr_assert_eq(stats_of(h).entries, n);
+	for (unsigned i = 0; i < n; i++)
+		cr_assert_eq(find(h, o[i].key), &o[i].node, "entry %u", i);
+	close_table(h, *mode);
+}
+
+/* Keys that share a bucket and a signature: every slot of the home
+ * bucket and of its overflow bucket is a candidate for every search, so
+ * a search must pass the unequal ones in each bucket, from any slot, and
+ * follow the chain; a key with the same signature that is absent is not
+ * found, and slots that removes empty stay candidates that hold nothing.
+ * Locked and (RCU tables) lock-free searches alike. */
+MODE_PARAMETERS(htab_chain, shared_signature);
+
+static struct grain_hnode *find_any(struct grain_htab *h, unsigned flags,
+				    uint64_t key)
+{
+	struct grain_hnode *n = find(h, key);
+
+	if ((flags & GRAIN_HTAB_NO_RCU) == 0) {
+		grain_rcu_read_lock();
+		cr_assert_eq(grain_htab_lookup(h, &key), n, "key %#llx",
+			     (unsigned long long)key);
+		grain_rcu_read_unlock();
+	}
+	return n;
+}
+
+ParameterizedTest(unsigned *mode, htab_chain, shared_signature)
+{
+	const unsigned flags = *mode;
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, flags, &chain_shape);
+	/* Bucket 5, signature 0xbeef; j in bits 16..31 tells the keys
+	 * apart. Ten: six in the home bucket, four in an overflow one. */
+#define SIG_KEY(j) (5u | (uint64_t)(j) << 16 | (uint64_t)0xbeef << 32)
+	static struct obj o[10];
+	for (unsigned j = 0; j < 10; j++) {
+		obj_init(&o[j], SIG_KEY(j + 1));
+		cr_assert_eq(grain_htab_insert(h, &o[j].node, &o[j].key, 1, 1),
+			     0, "key %u", j);
+	}
+	for (unsigned j = 0; j < 10; j++)
+		cr_assert_eq(find_any(h, flags, SIG_KEY(j + 1)), &o[j].node,
+			     "key %u", j);
+	cr_assert_null(find_any(h, flags, SIG_KEY(11)));
+	cr_assert_null(find_any(h, flags, SIG_KEY(0)));
+	/* Empty slots 0, 3 and 5 of the home bucket and the overflow
+	 * bucket's first; the others are still found past them. */
+	static const unsigned gone[] = { 0, 3, 5, 6 };
+	for (unsigned i = 0; i < 4; i++) {
+		uint64_t k = SIG_KEY(gone[i] + 1);
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0, "key %u",
+			     gone[i]);
+	}
+	mode_settle(h, flags);
+	for (unsigned j = 0; j < 10; j++) {
+		bool removed = j == 0 || j == 3 || j == 5 || j == 6;
+		cr_assert_eq(find_any(h, flags, SIG_KEY(j + 1)),
+			     removed ? NULL : &o[j].node, "key %u", j);
+	}
+	/* A new key goes in, into an emptied slot, and is found. */
+	static struct obj extra;
+	obj_init(&extra, SIG_KEY(12));
+	cr_assert_eq(grain_htab_insert(h, &extra.node, &extra.key, 1, 1), 0);
+	cr_assert_eq(find_any(h, flags, SIG_KEY(12)), &extra.node);
+	cr_assert_eq(find_any(h, flags, SIG_KEY(10)), &o[9].node);
+#undef SIG_KEY
+	cr_assert_eq(stats_of(h).entries, 7);
+	close_table(h, flags);
+}

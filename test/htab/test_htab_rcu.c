@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test_htab_rcu.c - grain_htab's lock-free lookups and deferred reclaim,
+ * one thread at a time: lookups inside read-side sections, reclaim only
+ * after the readers, batched reclaim and grain_htab_reclaim_flush(), the
+ * user's ops.defer, and destroy waiting for what is deferred.
+ */
+#define _GNU_SOURCE
+#include <grain/htab.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <pthread.h>
+
+#include "../common/test_util.h"
+#include "htab_cases.h"
+
+/* ----------------------------------------------------------------------
+ * Lock-free lookup and RCU reclaim
+ */
+
+Test(htab_rcu, lookup)
+{
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, 0, NULL);
+	static struct obj o[300];
+
+	insert_keys(h, o, 300, 0, 1, 1);
+	grain_rcu_read_lock();
+	for (uint64_t k = 0; k < 600; k++) {
+		struct grain_hnode *n = grain_htab_lookup(h, &k);
+		cr_assert_eq(n, k < 300 ? &o[k].node : NULL, "key %llu",
+			     (unsigned long long)k);
+	}
+	grain_rcu_read_unlock();
+	for (uint64_t k = 0; k < 300; k += 2)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	grain_rcu_read_lock();
+	grain_rcu_read_lock(); /* nests */
+	for (uint64_t k = 0; k < 300; k++)
+		cr_assert_eq(grain_htab_lookup(h, &k),
+			     k % 2 ? &o[k].node : NULL);
+	grain_rcu_read_unlock();
+	grain_rcu_read_unlock();
+	close_table(h, 0);
+
+	/* A NO_RCU table has no lock-free lookup. */
+	h = open_table(&l, GRAIN_HTAB_NO_RCU, NULL);
+	uint64_t k = 1;
+	obj_init(&o[1], k);
+	cr_assert_eq(grain_htab_insert(h, &o[1].node, &k, 1, 1), 0);
+	cr_assert_null(grain_htab_lookup(h, &k));
+	cr_assert_eq(find(h, k), &o[1].node);
+	grain_htab_destroy(h);
+}
+
+Test(htab_rcu, reclaim_waits_for_readers)
+{
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, 0, NULL);
+	struct obj a;
+	uint64_t k = 5;
+	struct grain_hnode *r = NULL;
+
+	obj_init(&a, k);
+	cr_assert_eq(grain_htab_insert(h, &a.node, &k, 1, 1), 0);
+	grain_rcu_read_lock();
+	struct grain_hnode *n = grain_htab_lookup(h, &k);
+	cr_assert_eq(n, &a.node);
+	cr_assert_eq(grain_htab_remove(h, &k, &r), 0);
+	cr_assert_eq(r, &a.node);
+	cr_assert_null(grain_htab_lookup(h, &k), "removed, yet found");
+	/* A resize never waits for a grace period, so it may run here. */
+	cr_assert_eq(grain_htab_resize(h, 64), 0,
+		     "resize inside a read-side section");
+	/* The grace period cannot end while this section lasts. */
+	sleep_ms(50);
+	cr_assert_eq(atomic_load(&a.reclaims), 0u,
+		     "reclaimed under a reader's feet");
+	cr_assert_eq(obj_of(n)->key, k);
+	grain_rcu_read_unlock();
+	grain_rcu_barrier();
+	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_REMOVED);
+	cr_assert_eq(grain_htab_resize(h, 64), 0, "outside the section");
+	close_table(h, 0);
+	cr_assert_eq(atomic_load(&a.reclaims), 1u, "reclaimed twice");
+}
+
+/* GRAIN_HTAB_BATCH_RECLAIM: removed nodes wait in their stripe's batch
+ * (one stripe here) until it is full or flushed, and a full batch still
+ * waits for the readers that may hold its nodes. */
+static unsigned reclaimed_of(struct obj *o, unsigned n)
+{
+	unsigned sum = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += atomic_load(&o[i].reclaims);
+	return sum;
+}
+
+/* One batch size per case: reclaim_batch in the configuration (0: the
+ * default), and the size that comes to (more than the 5 the test leaves
+ * batched). */
+static const struct batch_case {
+	const char *name;
+	unsigned reclaim_batch, size;
+} batch_cases[] = {
+	{ .name = "the default batch", .size = 32 },
+	{ .name = "a batch of 8", .reclaim_batch = 8, .size = 8 },
+	{ .name = "a batch of 64", .reclaim_batch = 64, .size = 64 },
+};
+
+TABLE_PARAMETERS(htab_rcu, batched_reclaim, struct batch_case, batch_cases);
+
+ParameterizedTest(const struct batch_case *row, htab_rcu, batched_reclaim)
+{
+	static struct obj o[2 * 64 + 5];
+	const char *name = row->name;
+	const unsigned B = row->size, N = 2 * B + 5;
+	cr_assert(B > 5 && N <= sizeof(o) / sizeof(o[0]), "%s", name);
+	const struct grain_htab_config shape = {
+		.stripes = 1,
+		.reclaim_batch = row->reclaim_batch,
+	};
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_BATCH_RECLAIM, &shape);
+
+	insert_keys(h, o, N, 1, 0, 1);
+	/* B - 1 removed: all wait for the batch to fill. */
+	for (uint64_t k = 0; k < B - 1; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0, "%s", name);
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, N), 0u,
+		     "%s: reclaimed before its batch left", name);
+	/* A reader holds the next node; its removal fills the batch, which
+	 * goes to RCU but cannot be reclaimed while the reader lasts. */
+	uint64_t k = B - 1;
+	grain_rcu_read_lock();
+	struct grain_hnode *held = grain_htab_lookup(h, &k);
+	cr_assert_eq(held, &o[B - 1].node, "%s", name);
+	cr_assert_eq(grain_htab_remove(h, &k, NULL), 0, "%s", name);
+	sleep_ms(50);
+	cr_assert_eq(reclaimed_of(o, N), 0u,
+		     "%s: reclaimed under a reader's feet", name);
+	cr_assert_eq(obj_of(held)->key, B - 1, "%s", name);
+	grain_rcu_read_unlock();
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, B), (unsigned)B,
+		     "%s: a full batch is reclaimed", name);
+	for (unsigned i = 0; i < B; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaim_why), GRAIN_HTAB_REMOVED,
+			     "%s", name);
+	/* Five more: only a flush sends them. The removed nodes' memory is
+	 * reused only after its reclaim: re-inserting one before is refused. */
+	for (k = B; k < B + 5; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0, "%s", name);
+	k = B;
+	cr_assert_eq(grain_htab_insert(h, &o[B].node, &k, 1, 1), -EINVAL,
+		     "%s: a batched node re-inserted before its reclaim", name);
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, N), (unsigned)B, "%s", name);
+	grain_htab_reclaim_flush(h);
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, N), (unsigned)B + 5u, "%s", name);
+	cr_assert_eq(stats_of(h).entries, (uint64_t)(N - B - 5), "%s", name);
+	/* Destroy sends what is still batched, then reclaims the rest:
+	 * every node exactly once. */
+	for (k = B + 5; k < B + 8; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0, "%s", name);
+	grain_htab_destroy(h);
+	for (unsigned i = 0; i < N; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaims), 1u, "%s: node %u",
+			     name, i);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REMOVED]),
+		     (unsigned long)B + 8u, "%s", name);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_DESTROYED]),
+		     (unsigned long)(N - B - 8), "%s", name);
+	grain_htab_reclaim_flush(NULL); /* no-op */
+	grain_rcu_unregister_thread();
+}
+
+/* One scope whose removes fill its stripe's batch and go past it: the
+ * unlock hands all of them to RCU together, each reclaimed once. */
+Test(htab_rcu, batched_reclaim_one_scope)
+{
+	enum { B = 8, N = 12 };
+	static struct obj o[N];
+	static const struct grain_htab_config shape = { .stripes = 1,
+							.reclaim_batch = B };
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_BATCH_RECLAIM, &shape);
+
+	insert_keys(h, o, N, 1, 0, 1);
+	struct grain_htab_scope s;
+	uint64_t k = 0;
+	grain_htab_lock(h, &k, &s);
+	for (unsigned i = 0; i < B + 2; i++) /* the one stripe's nodes */
+		cr_assert_eq(grain_htab_remove_locked(&s, &o[i].node), 0);
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, N), 0u, "reclaimed before the unlock");
+	grain_htab_unlock(&s);
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, N), B + 2, "the whole batch went");
+	close_table(h, GRAIN_HTAB_BATCH_RECLAIM);
+	for (unsigned i = 0; i < N; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaims), 1u, "node %u", i);
+	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_REMOVED]),
+		     (unsigned long)B + 2u);
+}
+
+/* An RCU table whose retired nodes go to @defer; its ctx is @l, the first
+ * member of the defer's own state. */
+static struct grain_htab *
+open_deferring(struct ledger *l,
+	       void (*defer)(struct grain_hnode *node,
+			     void (*done)(struct grain_hnode *node), void *ctx))
+{
+	ledger_init(l);
+	struct grain_htab_config c = ledger_config(l, 0);
+	c.ops.defer = defer;
+	mode_enter(0);
+	return make(&c);
+}
+
+/* ops.defer: the user's own grace-period machinery. The first two
+ * deferrals wait for the test; anything after them is done at once (and
+ * counted), so that a table waiting for one cannot hang the test. */
+struct deferrals {
+	struct ledger l; /* first: the table's ctx is also the ledger's */
+	unsigned n, more;
+	struct grain_hnode *node[2];
+	void (*done[2])(struct grain_hnode *node);
+	bool at_once;
+};
+
+static void defer_later(struct grain_hnode *node,
+			void (*done)(struct grain_hnode *node), void *ctx)
+{
+	struct deferrals *d = ctx;
+
+	if (d->at_once || d->n == 2) {
+		d->more += !d->at_once;
+		done(node);
+		return;
+	}
+	d->node[d->n] = node;
+	d->done[d->n++] = done;
+}
+
+Test(htab_rcu, user_defer, .timeout = 30)
+{
+	static struct deferrals d;
+	struct grain_htab *h = open_deferring(&d.l, defer_later);
+	struct obj o[4];
+
+	insert_keys(h, o, 4, 1, 0, 1);
+	for (uint64_t k = 0; k < 2; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	cr_assert_eq(d.n, 2u, "one deferral per retired node");
+	cr_assert_eq(d.more, 0u);
+	cr_assert(d.node[0] == &o[0].node || d.node[0] == &o[1].node);
+	cr_assert_neq(d.node[0], d.node[1]);
+	grain_rcu_barrier();
+	cr_assert_eq(atomic_load(&o[0].reclaims) + atomic_load(&o[1].reclaims),
+		     0u, "reclaimed before done()");
+	d.done[0](d.node[0]);
+	cr_assert_eq(atomic_load(&obj_of(d.node[0])->reclaims), 1u);
+	cr_assert_eq(atomic_load(&obj_of(d.node[0])->reclaim_why),
+		     GRAIN_HTAB_REMOVED);
+	cr_assert_eq(atomic_load(&obj_of(d.node[1])->reclaims), 0u);
+	d.done[1](d.node[1]);
+	cr_assert_eq(atomic_load(&obj_of(d.node[1])->reclaims), 1u);
+	/* Resizes back to back: each stripe's old bucket array is retired
+	 * through ops.defer too (as an opaque node), so that a user-supplied
+	 * grace period also covers readers of the old arrays. */
+	cr_assert_eq(grain_htab_resize(h, 64), 0);
+	cr_assert_eq(grain_htab_resize(h, 256), 0);
+	cr_assert_eq(grain_htab_resize(h, 2), 0);
+	cr_assert_eq(stats_of(h).buckets, 64u * 2u);
+	cr_assert_eq(d.more, 3u * 64u,
+		     "one deferral per retired bucket array, got %u", d.more);
+	grain_rcu_read_lock();
+	for (uint64_t k = 2; k < 4; k++)
+		cr_assert_eq(grain_htab_lookup(h, &k), &o[k].node);
+	grain_rcu_read_unlock();
+	d.at_once = true;
+	close_table(h, 0);
+	for (unsigned k = 0; k < 4; k++)
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u, "key %u", k);
+	cr_assert_eq(atomic_load(&o[3].reclaim_why), GRAIN_HTAB_DESTROYED);
+}
+
+/* destroy waits for reclaims still pending in the user's defer(). */
+struct late_done {
+	struct ledger l; /* first: the table's ctx is also the ledger's */
+	struct grain_hnode *node;
+	void (*done)(struct grain_hnode *node);
+	_Atomic(bool) done_called;
+};
+
+static void defer_keep(struct grain_hnode *node,
+		       void (*done)(struct grain_hnode *node), void *ctx)
+{
+	struct late_done *d = ctx;
+
+	if (d->node != NULL) {
+		done(node); /* only the first one waits */
+		return;
+	}
+	d->node = node;
+	d->done = done;
+}
+
+static void *call_done_later(void *arg)
+{
+	struct late_done *d = arg;
+
+	sleep_ms(100);
+	atomic_store(&d->done_called, true);
+	d->done(d->node);
+	return NULL;
+}
+
+Test(htab_rcu, destroy_waits_for_user_defer, .timeout = 30)
+{
+	static struct late_done d;
+	struct grain_htab *h = open_deferring(&d.l, defer_keep);
+	static struct obj a, b;
+	uint64_t ka = 1, kb = 2;
+	pthread_t t;
+
+	obj_init(&a, ka);
+	obj_init(&b, kb);
+	cr_assert_eq(grain_htab_insert(h, &a.node, &ka, 1, 1), 0);
+	cr_assert_eq(grain_htab_insert(h, &b.node, &kb, 1, 1), 0);
+	cr_assert_eq(grain_htab_remove(h, &ka, NULL), 0);
+	cr_assert_eq(d.node, &a.node);
+	cr_assert_eq(pthread_create(&t, NULL, call_done_later, &d), 0);
+	grain_htab_destroy(h);
+	cr_assert(atomic_load(&d.done_called),
+		  "destroy returned with a reclaim pending in defer()");
+	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_REMOVED);
+	cr_assert_eq(atomic_load(&b.reclaims), 1u);
+	cr_assert_eq(atomic_load(&b.reclaim_why), GRAIN_HTAB_DESTROYED);
+	pthread_join(t, NULL);
+	mode_leave(0);
+}
