@@ -16,7 +16,8 @@
  *   6. Scoped access: lock, *_locked, unlock
  *   7. One-call forms and lock-free lookup
  *   8. Specialised fast paths (compile-time hash and equality)
- *   9. Maintenance and statistics; RCU thread helpers
+ *   9. Maintenance (expire, walk, resize) and statistics; RCU thread
+ *      helpers
  *
  * 1\. Synchronization table
  *
@@ -29,6 +30,9 @@
  * |                               |   blocks, never takes a lock, writes   |
  * |                               |   nothing shared                       |
  * | expire, resize, stats, bytes  | everything but create/destroy          |
+ * | walk                          | everything but create/destroy; takes   |
+ * |                               |   one stripe lock at a time, never     |
+ * |                               |   from inside a scope                  |
  * | create, destroy               | nothing on the same table              |
  *
  * Ordering: a scope's unlock is a release and the next lock of the same
