@@ -556,11 +556,13 @@ typedef int grain_htab_walk_fn(struct grain_htab_scope *scope,
  * @p fn runs inside a scope of the entry's stripe and may call, with
  * @p scope and the @p node it was given only, grain_htab_remove_locked(),
  * grain_htab_touch_locked(), grain_htab_charge_locked() and
- * grain_htab_uncharge_locked(). Any other call on the table from @p fn
- * (another node, a find or insert on the scope, a lock, a one-call form)
- * may deadlock or break the walk. What the callbacks did takes effect at
- * each stripe's unlock as after any scope (grain_htab_unlock()): removed
- * nodes go to reclaim, a charge above mem_high evicts, a due resize runs.
+ * grain_htab_uncharge_locked(); calls that take no lock (grain_htab_lookup()
+ * in a read-side section, grain_htab_stats(), the byte counts) are safe
+ * too. Any other call on the table from @p fn (on another node, a find or
+ * insert on the scope, a lock, a one-call form) may deadlock or break the
+ * walk. What the callbacks did takes effect at each stripe's unlock as
+ * after any scope (grain_htab_unlock()): removed nodes go to reclaim, a
+ * charge above mem_high evicts, a due resize runs.
  *
  * An entry linked from the start of the walk to its end is visited
  * exactly once (touched by @p fn, it is not visited again); an entry that

@@ -30,6 +30,8 @@ struct walk_log {
 	bool ordered;	     /* stripes ascending, stamps within a stripe */
 	unsigned stop_after; /* return 42 at this visit (0: never) */
 	int act;	     /* what the callback does: WALK_* */
+	bool probe;	     /* also call what takes no lock (htab.h) */
+	bool rcu;	     /* with a lock-free lookup of the node's key */
 	int errors;	     /* _locked calls that failed */
 };
 
@@ -50,6 +52,18 @@ static int walk_note(struct grain_htab_scope *s, struct grain_hnode *n,
 	w->last_stripe = st;
 	w->last_stamp = n->stamp;
 	w->n++;
+	if (w->probe) {
+		/* Calls that take no lock, from inside the walk. */
+		struct grain_htab_stats st;
+		grain_htab_stats(w->h, &st);
+		w->errors += st.entries == 0;
+		w->errors += grain_htab_bytes_exact(w->h) == 0;
+		if (w->rcu) {
+			grain_rcu_read_lock();
+			w->errors += grain_htab_lookup(w->h, &o->key) != n;
+			grain_rcu_read_unlock();
+		}
+	}
 	if (w->act == WALK_ACT) {
 		/* Every third key removed, every third touched (it moves to
 		 * the tail: the walk must not come back to it), every third
@@ -77,7 +91,9 @@ static void walk_log_init(struct walk_log *w, struct grain_htab *h,
 /*
  * Every entry once, stripe by stripe, oldest first: keys inserted with
  * rising stamps, a fifth of them touched later (so LRU order is not
- * insertion order), on tables of 1, 16 and 64 stripes.
+ * insertion order), on tables of 1, 16 and 64 stripes. The callback also
+ * calls what takes no lock (stats, bytes, a lock-free lookup of its own
+ * node on an RCU table), which htab.h allows inside a walk.
  */
 MODE_TEST(htab_walk, every_entry_once_oldest_first)
 {
@@ -95,8 +111,12 @@ MODE_TEST(htab_walk, every_entry_once_oldest_first)
 		for (uint64_t k = 0; k < WALK_KEYS; k += 5)
 			cr_assert_eq(touch(h, k, 10000 + k), 0);
 		walk_log_init(&w, h, stripes[i], WALK_LOOK);
+		w.probe = true;
+		w.rcu = is_rcu(*mode);
 		cr_assert_eq(grain_htab_walk(h, walk_note, &w), 0);
 		cr_assert_eq(w.n, WALK_KEYS, "%u stripes", stripes[i]);
+		cr_assert_eq(w.errors, 0, "%u stripes: lock-free calls inside",
+			     stripes[i]);
 		for (unsigned k = 0; k < WALK_KEYS; k++)
 			cr_assert_eq(w.visits[k], 1u, "%u stripes: key %u",
 				     stripes[i], k);
