@@ -32,7 +32,7 @@ struct walk_log {
 	int act;	     /* what the callback does: WALK_* */
 	bool probe;	     /* also call what takes no lock (htab.h) */
 	bool rcu;	     /* with a lock-free lookup of the node's key */
-	int errors;	     /* _locked calls that failed */
+	int errors;	     /* calls made in the callback that failed */
 };
 
 enum { WALK_LOOK, WALK_ACT };
@@ -42,14 +42,15 @@ static int walk_note(struct grain_htab_scope *s, struct grain_hnode *n,
 {
 	struct walk_log *w = ctx;
 	struct obj *o = obj_of(n);
-	uint64_t st = stripe_of_key(w->h, o->key, w->stripes);
+	uint64_t stripe = stripe_of_key(w->h, o->key, w->stripes);
 
 	if (o->key < WALK_KEYS)
 		w->visits[o->key]++;
-	if (w->n > 0 && (st < w->last_stripe ||
-			 (st == w->last_stripe && n->stamp <= w->last_stamp)))
+	if (w->n > 0 &&
+	    (stripe < w->last_stripe ||
+	     (stripe == w->last_stripe && n->stamp <= w->last_stamp)))
 		w->ordered = false;
-	w->last_stripe = st;
+	w->last_stripe = stripe;
 	w->last_stamp = n->stamp;
 	w->n++;
 	if (w->probe) {
