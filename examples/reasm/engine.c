@@ -329,18 +329,18 @@ static int parse_link(int link, const uint8_t *f, uint32_t caplen, uint32_t *l3,
 	case REASM_LINK_PPP_SERIAL:
 		return parse_ppp(f, caplen, 0, l3, etype, e);
 	case REASM_LINK_SLL:
-		if (caplen < 16)
+		if (caplen < INET_SLL_HLEN)
 			return 0;
 		*etype = inet_rd16(f + 14);
-		*l3 = 16;
+		*l3 = INET_SLL_HLEN;
 		e->type_off = 14;
 		e->type_kind = TYPE_ETHER;
 		return 1;
 	case REASM_LINK_SLL2:
-		if (caplen < 20)
+		if (caplen < INET_SLL2_HLEN)
 			return 0;
 		*etype = inet_rd16(f);
-		*l3 = 20;
+		*l3 = INET_SLL2_HLEN;
 		e->type_kind = TYPE_ETHER; /* at offset 0 */
 		return 1;
 	case REASM_LINK_RAW:

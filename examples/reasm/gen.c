@@ -286,24 +286,10 @@ static void write_frame(struct gen *g, const uint8_t *l3, size_t len,
 	case LINK_RAW:
 		break;
 	case LINK_SLL:
-		inet_wr16(frame, 0);	 /* packet type: to us */
-		inet_wr16(frame + 2, 1); /* ARPHRD_ETHER */
-		inet_wr16(frame + 4, 6); /* address length */
-		memset(frame + 6, 0, 8);
-		memcpy(frame + 6, mac_a, 6);
-		inet_wr16(frame + 14, ethertype);
-		hl = 16;
+		hl = inet_put_sll(frame, (uint16_t)ethertype, mac_a);
 		break;
 	case LINK_SLL2:
-		inet_wr16(frame, ethertype);
-		inet_wr16(frame + 2, 0); /* reserved */
-		inet_wr32(frame + 4, 1); /* interface index */
-		inet_wr16(frame + 8, 1); /* ARPHRD_ETHER */
-		frame[10] = 0;		 /* packet type: to us */
-		frame[11] = 6;		 /* address length */
-		memset(frame + 12, 0, 8);
-		memcpy(frame + 12, mac_a, 6);
-		hl = 20;
+		hl = inet_put_sll2(frame, (uint16_t)ethertype, 1, mac_a);
 		break;
 	case LINK_PPP: /* PPP in HDLC-like framing: 0xff 0x03, protocol */
 		frame[0] = 0xff;

@@ -2,7 +2,8 @@
 /*
  * inet.h - what every part of examples/reasm needs to read and write
  * Internet headers: big-endian loads and stores, the header sizes and
- * protocol numbers, and the Internet checksum (RFC 1071).
+ * protocol numbers, the Internet checksum (RFC 1071) and the Linux
+ * cooked-capture headers that captures put before them.
  *
  * Used by the engine, the command-line programs (reasm, reasm-gen), the
  * tests' packet builder (test/reasm/pktbuild.c), the fuzz harness, the
@@ -144,6 +145,40 @@ static inline uint16_t inet_udp_fold(uint32_t sum)
 	uint16_t c = inet_fold(sum);
 
 	return c == 0 ? 0xffffu : c;
+}
+
+/* --- Linux cooked-capture headers (pcap link types SLL and SLL2) ---------- */
+
+#define INET_SLL_HLEN 16u  /* DLT_LINUX_SLL */
+#define INET_SLL2_HLEN 20u /* DLT_LINUX_SLL2 */
+
+/* Write at @p p the DLT_LINUX_SLL header that a capture on Linux gives a
+ * frame received from an Ethernet device: packet type 0 (to us),
+ * ARPHRD_ETHER, the 6-byte source address @p mac (zero-padded to the
+ * field's 8 bytes) and @p ethertype. @return INET_SLL_HLEN. */
+static inline size_t inet_put_sll(uint8_t *p, uint16_t ethertype,
+				  const uint8_t mac[6])
+{
+	memset(p, 0, INET_SLL_HLEN);
+	inet_wr16(p + 2, 1); /* ARPHRD_ETHER */
+	inet_wr16(p + 4, 6); /* address length */
+	memcpy(p + 6, mac, 6);
+	inet_wr16(p + 14, ethertype);
+	return INET_SLL_HLEN;
+}
+
+/* The same frame's DLT_LINUX_SLL2 header, received on interface
+ * @p ifindex. @return INET_SLL2_HLEN. */
+static inline size_t inet_put_sll2(uint8_t *p, uint16_t ethertype,
+				   uint32_t ifindex, const uint8_t mac[6])
+{
+	memset(p, 0, INET_SLL2_HLEN);
+	inet_wr16(p, ethertype);
+	inet_wr32(p + 4, ifindex);
+	inet_wr16(p + 8, 1); /* ARPHRD_ETHER; p[10], the packet type: 0 */
+	p[11] = 6;	     /* address length */
+	memcpy(p + 12, mac, 6);
+	return INET_SLL2_HLEN;
 }
 
 #endif /* REASM_INET_H */

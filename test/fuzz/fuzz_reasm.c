@@ -420,7 +420,7 @@ static void on_emit(struct reasm_out *o, void *arg)
 /* Link header for @p s into @p f; its length. */
 static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype)
 {
-	static const uint8_t mac[8] = { 2, 0, 0, 0, 0, 1, 0, 0 };
+	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
 	unsigned tags = s->addr >> 4 & 3, sel = s->addr >> 6;
 	uint32_t n = 0;
 
@@ -459,20 +459,9 @@ static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype)
 		inet_wr16(f + n, etype);
 		return n + 2;
 	case REASM_LINK_SLL:
-		memset(f, 0, 16);
-		inet_wr16(f + 2, 1); /* ARPHRD_ETHER */
-		inet_wr16(f + 4, 6);
-		memcpy(f + 6, mac, 8);
-		inet_wr16(f + 14, etype);
-		return 16;
+		return (uint32_t)inet_put_sll(f, etype, mac);
 	case REASM_LINK_SLL2:
-		memset(f, 0, 20);
-		inet_wr16(f, etype);
-		f[7] = 1; /* ifindex */
-		inet_wr16(f + 8, 1);
-		f[11] = 6;
-		memcpy(f + 12, mac, 8);
-		return 20;
+		return (uint32_t)inet_put_sll2(f, etype, 1, mac);
 	default:
 		return 0;
 	}

@@ -119,9 +119,9 @@ int pb_link_len(const struct pb_link *l)
 			die("more than PB_VLAN_MAX VLAN tags");
 		return 14 + 4 * (int)l->nvlan;
 	case PB_DLT_SLL:
-		return 16;
+		return INET_SLL_HLEN;
 	case PB_DLT_SLL2:
-		return 20;
+		return INET_SLL2_HLEN;
 	case PB_DLT_RAW:
 	case PB_DLT_IPV4:
 	case PB_DLT_IPV6:
@@ -144,6 +144,8 @@ static uint16_t ethertype_of(int family)
 size_t pb_link_hdr(const struct pb_link *l, int family, uint8_t *buf)
 {
 	uint16_t type = ethertype_of(family);
+	/* The cooked headers' source address; its last byte is the mark. */
+	const uint8_t mac[6] = { 0x02, 0, 0, 0, 0x01, l->mark };
 	uint8_t *p = buf;
 
 	switch (l->dlt) {
@@ -162,24 +164,10 @@ size_t pb_link_hdr(const struct pb_link *l, int family, uint8_t *buf)
 		p += 2;
 		break;
 	case PB_DLT_SLL:
-		inet_wr16(p, 0);     /* packet type: to us */
-		inet_wr16(p + 2, 1); /* ARPHRD_ETHER */
-		inet_wr16(p + 4, 6); /* address length */
-		memcpy(p + 6, "\x02\x00\x00\x00\x01\x00\x00\x00", 8);
-		p[11] = l->mark;
-		inet_wr16(p + 14, type);
-		p += 16;
+		p += inet_put_sll(p, type, mac);
 		break;
 	case PB_DLT_SLL2:
-		inet_wr16(p, type);
-		inet_wr16(p + 2, 0); /* reserved */
-		inet_wr32(p + 4, 2); /* interface index */
-		inet_wr16(p + 8, 1); /* ARPHRD_ETHER */
-		p[10] = 0;	     /* packet type: to us */
-		p[11] = 6;	     /* address length */
-		memcpy(p + 12, "\x02\x00\x00\x00\x01\x00\x00\x00", 8);
-		p[17] = l->mark;
-		p += 20;
+		p += inet_put_sll2(p, type, 2, mac);
 		break;
 	default:
 		(void)pb_link_len(l);
