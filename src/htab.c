@@ -445,10 +445,12 @@ static void apply_config(struct grain_htab *h,
 	h->smask = stripes - 1u;
 	h->ops = cfg->ops;
 	h->ctx = cfg->ctx;
-	if (cfg->secret != NULL)
+	if (cfg->secret != NULL) {
 		h->secret = *cfg->secret;
-	else
-		(void)grain_hash_key_random(&h->secret);
+	} else if (grain_hash_key_random(&h->secret) != 0) {
+		/* -EIO: the key derived from the clock and addresses is in
+		 * place (hash.h); the table works with it. */
+	}
 	h->min_buckets = buckets;
 	h->max_load = cfg->max_load ? cfg->max_load : HTAB_DEFAULT_MAX_LOAD;
 	h->max_chain = cfg->max_chain ? cfg->max_chain : HTAB_DEFAULT_MAX_CHAIN;

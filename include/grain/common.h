@@ -44,7 +44,8 @@ extern "C" {
  *   -ENOTSUP    the object's mode does not offer the call (grain_ring)
  *   -EIO        the kernel failed a request (grain_hash_key_random())
  * Each call's documentation lists every value it can return. No grain
- * call sets errno.
+ * call sets errno. Every such call is GRAIN_NODISCARD (section 2), but
+ * grain_prio_stats(), a read that writes nothing when it fails.
  *
  * NULL. Every call checks its pointer arguments, the inline fast paths
  * included (one predictable branch): a NULL object, or NULL where the call

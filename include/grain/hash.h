@@ -47,7 +47,7 @@ GRAIN_API uint64_t grain_siphash(const void *data, size_t len,
  *         and addresses: unpredictable to a remote sender in practice, but
  *         not cryptographically random). Any thread.
  */
-GRAIN_API int grain_hash_key_random(struct grain_hash_key *key);
+GRAIN_API GRAIN_NODISCARD int grain_hash_key_random(struct grain_hash_key *key);
 
 /**
  * grain_hash_mix64 - a bijective 64-bit finaliser (xor-shift-multiply):
