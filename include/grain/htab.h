@@ -178,9 +178,16 @@
  * periods protect the table's readers (&urcu_memb_flavor, the default when
  * NULL, &urcu_qsbr_flavor, &urcu_bp_flavor, ...). Readers may use that
  * flavour's own read-side calls, inline with _LGPL_SOURCE, or the
- * grain_rcu_* helpers, which are the memb flavour's. Threads that call
- * into an RCU table must be registered with that flavour, and lookup must
- * run inside one of its read-side sections.
+ * grain_rcu_* helpers, which are the memb flavour's. Threads that call into
+ * an RCU table must be registered with that flavour, and lookup must run
+ * inside one of its read-side sections. Choosing one: memb's inline
+ * read-side section (a thread-local counter stored twice, loads and branches
+ * around it) costs about as much as the uncontended stripe lock a
+ * GRAIN_HTAB_NO_RCU table takes for a lookup: what its lookups buy is that
+ * they never wait for a writer and write only their thread's own counter;
+ * qsbr's section is empty, but every reader thread must announce quiescent
+ * states (urcu_qsbr_quiescent_state()) often, as each grace period waits for
+ * all of them (doc/benchmark-notes.md has the measurements).
  */
 #ifndef GRAIN_HTAB_H
 #define GRAIN_HTAB_H

@@ -54,6 +54,62 @@ Test(htab_rcu, lookup)
 	grain_htab_destroy(h);
 }
 
+/* Lock-free lookups never wait for a writer (htab.h): with a scope holding
+ * a stripe lock, they run and find every key, the one just linked in that
+ * scope included, on this thread (a lookup that took the lock would never
+ * return: the test's timeout fails it) and on another. */
+struct held_lookup {
+	struct grain_htab *h;
+	struct obj *o;	   /* keys 0 .. n - 1 */
+	struct obj *extra; /* key extra_key, linked in the held scope */
+	uint64_t n, extra_key;
+	unsigned found;
+};
+
+static void lookup_all(struct held_lookup *w)
+{
+	grain_rcu_read_lock();
+	for (uint64_t k = 0; k < w->n; k++)
+		w->found += grain_htab_lookup(w->h, &k) == &w->o[k].node;
+	w->found += grain_htab_lookup(w->h, &w->extra_key) == &w->extra->node;
+	grain_rcu_read_unlock();
+}
+
+static void *lookup_all_thread(void *arg)
+{
+	grain_rcu_register_thread();
+	lookup_all(arg);
+	grain_rcu_unregister_thread();
+	return NULL;
+}
+
+Test(htab_rcu, lookup_while_locked, .timeout = 30)
+{
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, 0, NULL);
+	static struct obj o[64];
+	struct obj extra;
+	struct grain_htab_scope s;
+	struct held_lookup here = { h, o, &extra, 64, 1000, 0 }, there = here;
+	pthread_t t;
+
+	insert_keys(h, o, 64, 0, 1, 1);
+	obj_init(&extra, here.extra_key);
+	grain_htab_lock(h, &here.extra_key, &s);
+	cr_assert_eq(grain_htab_insert_locked(&s, &extra.node, &here.extra_key,
+					      1, 1),
+		     0);
+	lookup_all(&here);
+	cr_assert_eq(here.found, 65u, "found %u of 65 with the lock held",
+		     here.found);
+	cr_assert_eq(pthread_create(&t, NULL, lookup_all_thread, &there), 0);
+	cr_assert_eq(pthread_join(t, NULL), 0);
+	cr_assert_eq(there.found, 65u, "another thread found %u of 65",
+		     there.found);
+	grain_htab_unlock(&s);
+	close_table(h, 0);
+}
+
 Test(htab_rcu, reclaim_waits_for_readers)
 {
 	struct ledger l;
