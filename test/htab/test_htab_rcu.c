@@ -110,6 +110,58 @@ Test(htab_rcu, lookup_while_locked, .timeout = 30)
 	close_table(h, 0);
 }
 
+/* A resize copies and never moves (htab.h, section 2): a reader that
+ * loaded a stripe's array before the resize replaced it finds in it every
+ * key that was present then, removed since or not, and nothing inserted
+ * since; the array stays readable until the reader's section ends. The
+ * reader's side is taken apart here so that it holds the old arrays across
+ * the resize and the writes after it, every time, not by luck. */
+Test(htab_rcu, old_array_after_resize)
+{
+	enum { N = 200, STRIPES = 4 };
+	struct ledger l;
+	const struct grain_htab_config shape = { .stripes = STRIPES };
+	struct grain_htab *h = open_table(&l, 0, &shape);
+	static struct obj o[N], fresh[N];
+	const struct grain_htab_params p = { hash_sip, obj_eq };
+	uintptr_t old[STRIPES];
+
+	insert_keys(h, o, N, 0, 1, 1);
+	grain_rcu_read_lock();
+	for (unsigned i = 0; i < STRIPES; i++)
+		old[i] = atomic_load_explicit(&h->dir[i], memory_order_acquire);
+	cr_assert_eq(grain_htab_resize(h, 1024), 0);
+	for (unsigned i = 0; i < STRIPES; i++)
+		cr_assert_neq(atomic_load(&h->dir[i]), old[i],
+			      "stripe %u has the same array after a resize", i);
+	/* Writes after the resize go to the new arrays only. */
+	for (uint64_t k = 0; k < N; k += 2)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	for (uint64_t k = N; k < 2 * N; k++) {
+		obj_init(&fresh[k - N], k);
+		cr_assert_eq(grain_htab_insert(h, &fresh[k - N].node, &k, 1, 1),
+			     0);
+	}
+	for (uint64_t k = 0; k < 2 * N; k++) {
+		uint64_t hash = grain_htab_hash(h, &k);
+		uintptr_t w = old[grain_impl_htab_stripe_index(h, hash)];
+		struct grain_hnode *n = grain_impl_htab_search(
+			grain_impl_htab_dir_b0(w), grain_impl_htab_dir_mask(w),
+			hash, &k, p, h->ctx);
+		cr_assert_eq(n, k < N ? &o[k].node : NULL,
+			     "key %llu in the array a reader held",
+			     (unsigned long long)k);
+		cr_assert_eq(grain_htab_lookup(h, &k),
+			     k < N && k % 2 == 0 ? NULL
+			     : k < N		 ? &o[k].node
+						 : &fresh[k - N].node,
+			     "key %llu in the current array",
+			     (unsigned long long)k);
+	}
+	grain_rcu_read_unlock();
+	close_table(h, 0);
+}
+
 Test(htab_rcu, reclaim_waits_for_readers)
 {
 	struct ledger l;
