@@ -123,7 +123,6 @@ Test(htab_rcu, old_array_after_resize)
 	const struct grain_htab_config shape = { .stripes = STRIPES };
 	struct grain_htab *h = open_table(&l, 0, &shape);
 	static struct obj o[N], fresh[N];
-	const struct grain_htab_params p = { hash_sip, obj_eq };
 	uintptr_t old[STRIPES];
 
 	insert_keys(h, o, N, 0, 1, 1);
@@ -147,7 +146,7 @@ Test(htab_rcu, old_array_after_resize)
 		uintptr_t w = old[grain_impl_htab_stripe_index(h, hash)];
 		struct grain_hnode *n = grain_impl_htab_search(
 			grain_impl_htab_dir_b0(w), grain_impl_htab_dir_mask(w),
-			hash, &k, p, h->ctx);
+			hash, &k, grain_impl_htab_ops(h), h->ctx);
 		cr_assert_eq(n, k < N ? &o[k].node : NULL,
 			     "key %llu in the array a reader held",
 			     (unsigned long long)k);
