@@ -2,13 +2,15 @@
 /*
  * test_prio_basic.c - grain_prio single-thread semantics: strict order
  * across bands, FIFO within a band, priomap and TOS/DSCP helpers, drops,
- * statistics, weighted shares, blocking timeouts and bad arguments.
+ * statistics, weighted shares and round order, blocking timeouts, bad
+ * arguments and configurations, and refused calls that change nothing.
  */
 #define _GNU_SOURCE
 #include <grain/prio.h>
 
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <string.h>
 
 #include "../common/test_util.h"
 
@@ -192,6 +194,82 @@ Test(prio_basic, priomap)
 	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), -EINVAL);
 }
 
+/* Without a priomap, pfifo_fast's map; with fewer than its 3 bands, what
+ * it maps beyond the last band goes to the last band. */
+Test(prio_basic, default_priomap_folds_into_last_band)
+{
+	for (unsigned bands = 1; bands <= GRAIN_PRIO_SCAN_BANDS + 2; bands++) {
+		struct grain_prio *p = make(bands, 32, 0);
+		void *o;
+		unsigned band;
+
+		for (unsigned prio = 0; prio < GRAIN_PRIO_PRIORITIES; prio++) {
+			unsigned want = grain_prio_default_priomap[prio];
+			if (want >= bands)
+				want = bands - 1;
+			cr_assert_eq(grain_prio_try_enqueue_prio(
+					     p, prio, tok(want, prio)),
+				     0, "%u bands, priority %u", bands, prio);
+			cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), 0);
+			cr_assert_eq(band, want, "%u bands, priority %u", bands,
+				     prio);
+			cr_assert_eq(o, tok(want, prio));
+		}
+		grain_prio_destroy(p);
+	}
+}
+
+/* The configuration, and the arrays it points to, are copied: changing
+ * them after create changes nothing in the queue. */
+Test(prio_basic, configuration_is_copied)
+{
+	unsigned caps[3] = { 2, 4, 4 }, w[3] = { 2, 1, 1 };
+	uint8_t map[16];
+	struct grain_prio_config cfg = { .bands = 3,
+					 .capacities = caps,
+					 .weights = w,
+					 .priomap = map,
+					 .flags = GRAIN_PRIO_WEIGHTED };
+	struct grain_prio *p = NULL;
+	void *o;
+	unsigned band;
+
+	for (unsigned i = 0; i < 16; i++)
+		map[i] = i == 0 ? 0 : 2;
+	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
+	cfg.bands = 1;
+	cfg.capacity = 64;
+	cfg.flags = 0;
+	for (unsigned b = 0; b < 3; b++) {
+		caps[b] = 64;
+		w[b] = b == 2 ? 9 : 1;
+	}
+	memset(map, 1, sizeof(map));
+
+	cr_assert_eq(grain_prio_bands(p), 3u);
+	for (unsigned i = 0; i < 3; i++)
+		cr_assert_eq(grain_prio_try_enqueue_prio(p, 0, tok(0, i)),
+			     i < 2 ? 0 : -EAGAIN, "priority 0: band 0, of 2");
+	for (unsigned i = 0; i < 5; i++)
+		cr_assert_eq(grain_prio_try_enqueue(p, 1, tok(1, i)),
+			     i < 4 ? 0 : -EAGAIN, "band 1 holds 4");
+	for (unsigned i = 0; i < 5; i++)
+		cr_assert_eq(grain_prio_try_enqueue_prio(p, 5, tok(2, i)),
+			     i < 4 ? 0 : -EAGAIN, "priority 5: band 2, of 4");
+	/* Weights 2, 1, 1: rounds of 0 0 1 2, then 1 2 once band 0 is
+	 * empty. */
+	static const unsigned order[10] = { 0, 0, 1, 2, 1, 2, 1, 2, 1, 2 };
+	unsigned seq[3] = { 0 };
+	for (unsigned i = 0; i < 10; i++) {
+		cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), 0);
+		cr_assert_eq(band, order[i], "dequeue %u: band %u, want %u", i,
+			     band, order[i]);
+		cr_assert_eq(o, tok(band, seq[band]++));
+	}
+	cr_assert_eq(grain_prio_try_dequeue(p, &o, &band), -EAGAIN);
+	grain_prio_destroy(p);
+}
+
 Test(prio_basic, tos_and_dscp)
 {
 	cr_assert_eq(grain_prio_tos_to_priority(0x00), 0u);
@@ -224,6 +302,39 @@ Test(prio_basic, tos_and_dscp)
 		     1);
 }
 
+/* Every TOS byte, DSCP and traffic class against prio.h's table, the
+ * code points built from their definitions (CSn: n << 3, AFxy: x << 3 |
+ * y << 1, EF: 46, LE: 1). */
+Test(prio_basic, tos_dscp_and_tclass_tables)
+{
+	unsigned want[64] = { 0 };
+
+	want[6 << 3] = want[7 << 3] = 7;
+	want[46] = want[4 << 3] = want[5 << 3] = 6;
+	want[2 << 3] = want[3 << 3] = 4;
+	want[1 << 3] = want[1] = 2;
+	for (unsigned y = 1; y <= 3; y++) {
+		want[4 << 3 | y << 1] = 6;
+		want[3 << 3 | y << 1] = 4;
+		want[2 << 3 | y << 1] = 4;
+		want[1 << 3 | y << 1] = 2;
+	}
+	for (unsigned dscp = 0; dscp < 64; dscp++)
+		cr_assert_eq(grain_prio_dscp_to_priority((uint8_t)dscp),
+			     want[dscp], "DSCP %u", dscp);
+	for (unsigned tc = 0; tc < 256; tc++)
+		cr_assert_eq(grain_prio_tclass_to_priority((uint8_t)tc),
+			     want[tc >> 2], "traffic class %#x", tc);
+	/* RFC 1349: low delay 0x10, throughput 0x08; reliability, cost,
+	 * precedence and ECN bits do not count. */
+	for (unsigned tos = 0; tos < 256; tos++) {
+		bool delay = tos & 0x10, thru = tos & 0x08;
+		unsigned w = delay && thru ? 4 : delay ? 6 : thru ? 2 : 0;
+		cr_assert_eq(grain_prio_tos_to_priority((uint8_t)tos), w,
+			     "TOS %#x", tos);
+	}
+}
+
 Test(prio_basic, drops_and_stats)
 {
 	unsigned caps[3] = { 2, 4, 8 };
@@ -254,6 +365,36 @@ Test(prio_basic, drops_and_stats)
 	cr_assert_eq(grain_prio_backlog(p), 6u);
 	cr_assert_eq(grain_prio_stats(p, 3, &st), -EINVAL);
 	grain_prio_destroy(p);
+}
+
+/* A burst into a band with room for part of it queues its first objects,
+ * in order, after what the band held; the rest are counted as drops. */
+Test(prio_basic, burst_enqueue_keeps_the_first_that_fit)
+{
+	enum { CAP = 4 };
+	void *in[6], *out[8];
+
+	for (unsigned i = 0; i < 6; i++)
+		in[i] = tok(9, i);
+	for (unsigned q = 0; q < 2; q++) {
+		unsigned bands = q ? GRAIN_PRIO_SCAN_BANDS + 1 : 3, b = 2;
+		struct grain_prio *p = make(bands, CAP, 0);
+		struct grain_prio_band_stats st;
+
+		cr_assert_eq(grain_prio_try_enqueue(p, b, tok(b, 0)), 0);
+		cr_assert_eq(grain_prio_try_enqueue_burst(p, b, in, 5),
+			     CAP - 1);
+		cr_assert_eq(grain_prio_try_enqueue_burst(p, b, in + 5, 1), 0);
+		cr_assert_eq(grain_prio_stats(p, b, &st), 0);
+		cr_assert_eq(st.enqueued, (uint64_t)CAP);
+		cr_assert_eq(st.dropped, 5u - (CAP - 1) + 1);
+		cr_assert_eq(grain_prio_try_dequeue_burst(p, out, 8), CAP);
+		cr_assert_eq(out[0], tok(b, 0));
+		for (unsigned i = 0; i < CAP - 1; i++)
+			cr_assert_eq(out[1 + i], in[i], "%u bands: object %u",
+				     bands, 1 + i);
+		grain_prio_destroy(p);
+	}
 }
 
 /* Keeps every band backlogged and counts what a long run hands out. */
@@ -332,6 +473,96 @@ Test(prio_basic, weighted_no_starvation_and_idle_bands)
 	grain_prio_destroy(p);
 }
 
+/*
+ * The order in which a weighted queue gives out what it holds, nothing
+ * being added meanwhile: rounds over the non-empty bands, highest first,
+ * each visit to band b taking up to w[b] objects (w NULL: 1). Returns the
+ * count; bands_out[i] is the band of the i-th object.
+ */
+static unsigned weighted_order(const unsigned *w, const unsigned *held,
+			       unsigned nb, unsigned *bands_out)
+{
+	unsigned left[GRAIN_PRIO_MAX_BANDS], k = 0;
+	bool any = true;
+
+	memcpy(left, held, nb * sizeof(*left));
+	while (any) {
+		any = false;
+		for (unsigned b = 0; b < nb; b++)
+			for (unsigned i = 0; i < (w ? w[b] : 1u) && left[b] > 0;
+			     i++, left[b]--) {
+				bands_out[k++] = b;
+				any = true;
+			}
+	}
+	return k;
+}
+
+/* Takes in calls of `take` objects (1: try_dequeue) and checks each
+ * object's band against weighted_order() and its place in its band. */
+static void weighted_round_order_in(unsigned qbands, const unsigned *w,
+				    unsigned take)
+{
+	enum { MAXN = 64 };
+	struct grain_prio_config cfg = { .bands = qbands,
+					 .capacity = 16,
+					 .weights = w,
+					 .flags = GRAIN_PRIO_WEIGHTED };
+	static const unsigned counts[6] = { 7, 5, 9, 0, 3, 4 };
+	unsigned held[GRAIN_PRIO_MAX_BANDS] = { 0 }, want[MAXN];
+	unsigned seq[GRAIN_PRIO_MAX_BANDS] = { 0 };
+	struct grain_prio *p = NULL;
+	void *objs[MAXN];
+
+	cr_assert_leq(qbands, 6u);
+	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
+	for (unsigned b = 0; b < qbands; b++) {
+		held[b] = counts[b];
+		for (unsigned i = 0; i < held[b]; i++)
+			cr_assert_eq(grain_prio_try_enqueue(p, b, tok(b, i)),
+				     0);
+	}
+	unsigned total = weighted_order(w, held, qbands, want);
+	cr_assert_leq(total, (unsigned)MAXN);
+
+	for (unsigned at = 0; at < total;) {
+		int n;
+		unsigned band = 99;
+		if (take == 1)
+			n = grain_prio_try_dequeue(p, objs, &band) == 0;
+		else
+			n = grain_prio_try_dequeue_burst(p, objs, take);
+		cr_assert_gt(n, 0, "%u bands: empty after %u of %u", qbands, at,
+			     total);
+		for (int i = 0; i < n; i++, at++) {
+			unsigned b = (unsigned)((uintptr_t)objs[i] >> 24);
+			cr_assert(take != 1 || band == b, "reported band");
+			cr_assert_eq(b, want[at],
+				     "%u bands, takes of %u: object %u from "
+				     "band %u, want band %u",
+				     qbands, take, at, b, want[at]);
+			cr_assert_eq(objs[i], tok(b, seq[b]++), "FIFO");
+		}
+	}
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, objs, MAXN), 0);
+	grain_prio_destroy(p);
+}
+
+Test(prio_basic, weighted_round_order)
+{
+	static const unsigned w[6] = { 3, 2, 1, 4, 2, 5 };
+	static const unsigned takes[3] = { 1, 3, 8 };
+
+	/* Scanned (3 bands) and with the bits (6, of which band 3 stays
+	 * empty); given weights and the default weight 1. */
+	for (unsigned t = 0; t < 3; t++) {
+		weighted_round_order_in(3, w, takes[t]);
+		weighted_round_order_in(6, w, takes[t]);
+		weighted_round_order_in(3, NULL, takes[t]);
+		weighted_round_order_in(6, NULL, takes[t]);
+	}
+}
+
 Test(prio_basic, bad_arguments)
 {
 	struct grain_prio_config cfg = { .bands = 3, .capacity = 8 };
@@ -378,6 +609,248 @@ Test(prio_basic, bad_arguments)
 	cr_assert_eq(grain_prio_backlog(p), 0u);
 	grain_prio_destroy(p);
 	grain_prio_destroy(NULL);
+}
+
+/*
+ * memsize's limits: capacities from 2 to 2^31 (each band's, when given per
+ * band), and no flag bit it does not know. init refuses what memsize
+ * refuses, and memory that is not aligned to GRAIN_CACHELINE.
+ */
+Test(prio_basic, config_limits)
+{
+	const unsigned known = GRAIN_PRIO_SC | GRAIN_PRIO_WAIT |
+			       GRAIN_PRIO_WEIGHTED;
+	struct grain_prio_config cfg = { .bands = 3, .capacity = 2 };
+
+	cr_assert_gt(grain_prio_memsize(&cfg), 0u, "capacity 2: the least");
+	cfg.capacity = 1;
+	cr_assert_eq(grain_prio_memsize(&cfg), 0u, "capacity 1");
+	cfg.capacity = 0;
+	cr_assert_eq(grain_prio_memsize(&cfg), 0u, "capacity 0");
+	cfg.capacity = 0x80000000u;
+	cr_assert_gt(grain_prio_memsize(&cfg), 0u, "capacity 2^31: the most");
+	cfg.capacity = 0x80000001u;
+	cr_assert_eq(grain_prio_memsize(&cfg), 0u);
+	cfg.capacity = UINT32_MAX;
+	cr_assert_eq(grain_prio_memsize(&cfg), 0u);
+
+	cfg.capacity = 8;
+	size_t uniform = grain_prio_memsize(&cfg);
+	cfg.capacity = 2; /* not used: every band has its own */
+	cfg.capacities = (const unsigned[]){ 8, 8, 8 };
+	cr_assert_eq(grain_prio_memsize(&cfg), uniform,
+		     "capacities of 8 each: as capacity 8");
+	cfg.capacities = (const unsigned[]){ 2, 3, 8 };
+	cr_assert_eq(grain_prio_memsize(&cfg), 0u, "band 1: not a power of 2");
+	cfg.capacities = (const unsigned[]){ 2, 4, 1 };
+	cr_assert_eq(grain_prio_memsize(&cfg), 0u, "band 2: capacity 1");
+	cfg.capacities = NULL;
+	cfg.capacity = 8;
+
+	for (unsigned i = 0; i < 32; i++) {
+		cfg.flags = 1u << i;
+		if (known & cfg.flags)
+			cr_assert_gt(grain_prio_memsize(&cfg), 0u,
+				     "flag %#x is known", cfg.flags);
+		else
+			cr_assert_eq(grain_prio_memsize(&cfg), 0u,
+				     "flag %#x is unknown", cfg.flags);
+	}
+	cfg.flags = known;
+	cr_assert_gt(grain_prio_memsize(&cfg), 0u, "all known flags at once");
+	cfg.flags = 0;
+
+	/* init, on memory with room and alignment to spare. */
+	size_t size = grain_prio_memsize(&cfg);
+	char *mem = aligned_alloc(GRAIN_CACHELINE, size + GRAIN_CACHELINE);
+	struct grain_prio *p = (struct grain_prio *)(void *)mem;
+
+	cr_assert_not_null(mem);
+	cr_assert_eq(
+		grain_prio_init(
+			(struct grain_prio *)(void *)(mem + sizeof(void *)),
+			&cfg),
+		-EINVAL, "misaligned");
+	cr_assert_eq(grain_prio_init(p, NULL), -EINVAL);
+	cfg.bands = 0;
+	cr_assert_eq(grain_prio_init(p, &cfg), -EINVAL, "no band");
+	cfg.bands = 3;
+	cfg.capacity = 6;
+	cr_assert_eq(grain_prio_init(p, &cfg), -EINVAL, "capacity 6");
+	cfg.capacity = 8;
+	uint8_t map[16] = { 0 };
+	map[15] = 3;
+	cfg.priomap = map;
+	cr_assert_eq(grain_prio_init(p, &cfg), -EINVAL, "priomap entry 3");
+	cfg.priomap = NULL;
+	cfg.flags = 0x8;
+	cr_assert_eq(grain_prio_init(p, &cfg), -EINVAL, "unknown flag");
+	cfg.flags = 0;
+	cr_assert_eq(grain_prio_init(p, &cfg), 0);
+	cr_assert_eq(grain_prio_bands(p), 3u);
+	free(mem);
+}
+
+/* *priop is untouched by a create that fails, whatever the reason. */
+Test(prio_basic, failed_create_leaves_pointer)
+{
+	struct test_alloc_state st = { .budget = 0 };
+	struct grain_alloc a = { test_alloc_fn, test_free_fn, &st };
+	struct grain_prio_config cfg = { .bands = 3, .capacity = 8 };
+	struct grain_prio *const mark = (struct grain_prio *)(uintptr_t)0x40;
+	struct grain_prio *p = mark;
+
+	cr_assert_eq(grain_prio_create(&p, &cfg, &a), -ENOMEM);
+	cr_assert_eq(p, mark, "untouched after -ENOMEM");
+	cr_assert_eq(st.live, 0);
+	cfg.capacity = 6;
+	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), -EINVAL);
+	cr_assert_eq(p, mark, "untouched after -EINVAL");
+	cfg.capacity = 8;
+	cfg.bands = GRAIN_PRIO_MAX_BANDS + 1;
+	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), -EINVAL);
+	cr_assert_eq(p, mark, "untouched after -EINVAL");
+	cfg.bands = GRAIN_PRIO_MAX_BANDS;
+	cr_assert_eq(grain_prio_create(&p, &cfg, NULL), 0);
+	cr_assert_neq(p, mark);
+	cr_assert_eq(grain_prio_bands(p), GRAIN_PRIO_MAX_BANDS);
+	grain_prio_destroy(p);
+}
+
+/* The statistics of every band, and the backlog, equal those taken
+ * before. */
+static void assert_stats_are(struct grain_prio *p,
+			     const struct grain_prio_band_stats *before,
+			     const char *what)
+{
+	unsigned total = 0;
+
+	for (unsigned b = 0; b < grain_prio_bands(p); b++) {
+		struct grain_prio_band_stats st;
+		cr_assert_eq(grain_prio_stats(p, b, &st), 0);
+		cr_assert(st.enqueued == before[b].enqueued &&
+				  st.dequeued == before[b].dequeued &&
+				  st.dropped == before[b].dropped &&
+				  st.backlog == before[b].backlog,
+			  "%s: band %u changed", what, b);
+		total += (unsigned)st.backlog;
+	}
+	cr_assert_eq(grain_prio_backlog(p), total, "%s", what);
+}
+
+/*
+ * A refused call changes nothing: after every -EINVAL the queue holds the
+ * same objects with the same statistics, and -EAGAIN of a full band
+ * counts the drops and leaves what is queued alone. The contents are
+ * checked object by object at the end. A count of 0 is no error.
+ */
+static void errors_change_nothing_in(unsigned bands, unsigned flags)
+{
+	enum { CAP = 4 };
+	const unsigned big = (unsigned)INT32_MAX + 1u;
+	struct grain_prio *p = make(bands, CAP, flags);
+	struct grain_prio_band_stats before[GRAIN_PRIO_MAX_BANDS], st;
+	const unsigned last = bands - 1;
+	void *in[CAP], *out[16], *o = NULL;
+	unsigned band = 99;
+
+	for (unsigned i = 0; i < CAP; i++)
+		in[i] = tok(7, i);
+	/* Band 0: two objects; band 1: full; the last band: one. */
+	cr_assert_eq(grain_prio_try_enqueue(p, 0, tok(0, 0)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 0, tok(0, 1)), 0);
+	for (unsigned i = 0; i < CAP; i++)
+		cr_assert_eq(grain_prio_try_enqueue(p, 1, tok(1, i)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, last, tok(last, 0)), 0);
+	for (unsigned b = 0; b < bands; b++)
+		cr_assert_eq(grain_prio_stats(p, b, &before[b]), 0);
+
+	cr_assert_eq(grain_prio_try_enqueue(p, bands, in[0]), -EINVAL);
+	assert_stats_are(p, before, "try_enqueue, band out of range");
+	cr_assert_eq(grain_prio_try_enqueue(p, UINT32_MAX, in[0]), -EINVAL);
+	assert_stats_are(p, before, "try_enqueue, band UINT_MAX");
+	cr_assert_eq(grain_prio_try_enqueue_prio(p, 16, in[0]), -EINVAL);
+	assert_stats_are(p, before, "try_enqueue_prio, priority 16");
+	cr_assert_eq(grain_prio_try_enqueue_prio(p, UINT32_MAX, in[0]),
+		     -EINVAL);
+	assert_stats_are(p, before, "try_enqueue_prio, priority UINT_MAX");
+	cr_assert_eq(grain_prio_try_enqueue_burst(p, bands, in, 1), -EINVAL);
+	assert_stats_are(p, before, "try_enqueue_burst, band out of range");
+	cr_assert_eq(grain_prio_try_enqueue_burst(p, 0, NULL, 1), -EINVAL);
+	assert_stats_are(p, before, "try_enqueue_burst, NULL objects");
+	cr_assert_eq(grain_prio_try_enqueue_burst(p, 0, in, big), -EINVAL);
+	assert_stats_are(p, before, "try_enqueue_burst, n over INT_MAX");
+	cr_assert_eq(grain_prio_try_enqueue_burst(p, 0, in, UINT32_MAX),
+		     -EINVAL);
+	assert_stats_are(p, before, "try_enqueue_burst, n UINT_MAX");
+	cr_assert_eq(grain_prio_try_enqueue_burst(p, 0, NULL, 0), 0);
+	assert_stats_are(p, before, "try_enqueue_burst, NULL objects, n 0");
+
+	cr_assert_eq(grain_prio_try_dequeue(p, NULL, &band), -EINVAL);
+	assert_stats_are(p, before, "try_dequeue, NULL objp");
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, NULL, 1), -EINVAL);
+	assert_stats_are(p, before, "try_dequeue_burst, NULL objects");
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, out, big), -EINVAL);
+	assert_stats_are(p, before, "try_dequeue_burst, n over INT_MAX");
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, out, UINT32_MAX), -EINVAL);
+	assert_stats_are(p, before, "try_dequeue_burst, n UINT_MAX");
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, NULL, 0), 0);
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, out, 0), 0);
+	assert_stats_are(p, before, "try_dequeue_burst, n 0");
+
+	cr_assert_eq(grain_prio_dequeue_wait(p, NULL, &band, 0), -EINVAL);
+	assert_stats_are(p, before, "dequeue_wait, NULL objp");
+	cr_assert_eq(grain_prio_dequeue_burst_wait(p, NULL, 4, 0), -EINVAL);
+	assert_stats_are(p, before, "dequeue_burst_wait, NULL objects");
+	cr_assert_eq(grain_prio_dequeue_burst_wait(p, out, 0, -1), -EINVAL);
+	assert_stats_are(p, before, "dequeue_burst_wait, n 0");
+	cr_assert_eq(grain_prio_dequeue_burst_wait(p, out, big, -1), -EINVAL);
+	assert_stats_are(p, before, "dequeue_burst_wait, n over INT_MAX");
+	if (!(flags & GRAIN_PRIO_WAIT)) {
+		cr_assert_eq(grain_prio_dequeue_wait(p, &o, &band, -1),
+			     -EINVAL);
+		assert_stats_are(p, before, "dequeue_wait, no WAIT flag");
+		cr_assert_eq(grain_prio_dequeue_burst_wait(p, out, 4, -1),
+			     -EINVAL);
+		assert_stats_are(p, before, "dequeue_burst_wait, no WAIT flag");
+	}
+
+	/* stats: nothing written on error. */
+	memset(&st, 0xa5, sizeof(st));
+	struct grain_prio_band_stats mark = st;
+	cr_assert_eq(grain_prio_stats(p, bands, &st), -EINVAL);
+	cr_assert_eq(memcmp(&st, &mark, sizeof(st)), 0,
+		     "stats wrote on -EINVAL");
+	cr_assert_eq(grain_prio_stats(p, UINT32_MAX, &st), -EINVAL);
+	cr_assert_eq(memcmp(&st, &mark, sizeof(st)), 0,
+		     "stats wrote on -EINVAL");
+
+	/* A full band: -EAGAIN, drops counted, the queue as it was. */
+	cr_assert_eq(grain_prio_try_enqueue(p, 1, in[0]), -EAGAIN);
+	cr_assert_eq(grain_prio_try_enqueue_prio(p, 0, in[1]), -EAGAIN,
+		     "priority 0 maps to band 1");
+	cr_assert_eq(grain_prio_try_enqueue_burst(p, 1, in, CAP), 0);
+	before[1].dropped += 2 + CAP;
+	assert_stats_are(p, before, "-EAGAIN of a full band");
+
+	/* The objects, each once, in order. */
+	cr_assert_eq(grain_prio_try_dequeue_burst(p, out, 16), 2 + CAP + 1);
+	cr_assert_eq(out[0], tok(0, 0));
+	cr_assert_eq(out[1], tok(0, 1));
+	for (unsigned i = 0; i < CAP; i++)
+		cr_assert_eq(out[2 + i], tok(1, i), "band 1, object %u", i);
+	cr_assert_eq(out[2 + CAP], tok(last, 0));
+	cr_assert_eq(grain_prio_try_dequeue(p, &o, NULL), -EAGAIN);
+	grain_prio_destroy(p);
+}
+
+Test(prio_basic, errors_change_nothing)
+{
+	for (unsigned wait = 0; wait < 2; wait++) {
+		unsigned flags = wait ? GRAIN_PRIO_WAIT : 0;
+		errors_change_nothing_in(3, flags);
+		errors_change_nothing_in(GRAIN_PRIO_SCAN_BANDS + 2, flags);
+	}
 }
 
 Test(prio_basic, one_band_with_custom_map_and_caller_memory)
@@ -437,6 +910,44 @@ Test(prio_basic, wait_timeout)
 	cr_assert_eq(grain_prio_dequeue_burst_wait(p, objs, 4, -1), 2);
 	cr_assert_eq(objs[0], tok(1, 0));
 	grain_prio_destroy(p);
+}
+
+/* Timeout 0 is one attempt, which takes what is ready (highest band
+ * first); only an empty queue gives -ETIMEDOUT, and takes nothing. */
+static void wait_zero_timeout_in(unsigned qbands)
+{
+	struct grain_prio *p = make(qbands, 8, GRAIN_PRIO_WAIT);
+	void *o = NULL, *objs[4];
+	unsigned band = 99;
+
+	cr_assert_eq(grain_prio_try_enqueue(p, 2, tok(2, 0)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 1, tok(1, 0)), 0);
+	cr_assert_eq(grain_prio_try_enqueue(p, 1, tok(1, 1)), 0);
+	cr_assert_eq(grain_prio_dequeue_wait(p, &o, &band, 0), 0);
+	cr_assert_eq(band, 1u);
+	cr_assert_eq(o, tok(1, 0));
+	cr_assert_eq(grain_prio_dequeue_burst_wait(p, objs, 4, 0), 2);
+	cr_assert_eq(objs[0], tok(1, 1));
+	cr_assert_eq(objs[1], tok(2, 0));
+	cr_assert_eq(grain_prio_dequeue_wait(p, &o, &band, 0), -ETIMEDOUT);
+	cr_assert_eq(grain_prio_dequeue_burst_wait(p, objs, 4, 0), -ETIMEDOUT);
+	cr_assert_eq(grain_prio_try_enqueue(p, 0, tok(0, 0)), 0);
+	cr_assert_eq(grain_prio_dequeue_wait(p, &o, &band, 1000000000), 0);
+	cr_assert_eq(o, tok(0, 0));
+	cr_assert_eq(band, 0u);
+	struct grain_prio_band_stats st;
+	for (unsigned b = 0; b < 3; b++) {
+		cr_assert_eq(grain_prio_stats(p, b, &st), 0);
+		cr_assert_eq(st.enqueued, st.dequeued, "band %u", b);
+	}
+	cr_assert_eq(grain_prio_backlog(p), 0u);
+	grain_prio_destroy(p);
+}
+
+Test(prio_basic, wait_zero_timeout_takes_ready_objects)
+{
+	wait_zero_timeout_in(3);
+	wait_zero_timeout_in(GRAIN_PRIO_SCAN_BANDS + 1);
 }
 
 struct waiter {

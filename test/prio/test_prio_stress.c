@@ -4,11 +4,11 @@
  * 1..2 consumers, every accepted object dequeued exactly once, per-producer
  * order kept within each band, statistics conserved (enqueued = dequeued +
  * backlog, drops add up); a run that tries hard to strand an object
- * behind a cleared non-empty bit; and weighted shares with several
- * dequeuers at once. Objects use bands 0..2 only; each run is made on a
- * queue of BANDS bands (scanned, no bits) and on one of BIT_BANDS (the
- * bits; the bands above 2 stay empty). The blocking calls under stress:
- * test_prio_wait.c.
+ * behind a cleared non-empty bit; band order between several dequeuers;
+ * and weighted shares with several dequeuers at once. Objects use bands
+ * 0..2 only; each run is made on a queue of BANDS bands (scanned, no bits)
+ * and on one of BIT_BANDS (the bits; the bands above 2 stay empty). The
+ * blocking calls under stress: test_prio_wait.c.
  */
 #define _GNU_SOURCE
 #include <grain/prio.h>
@@ -34,6 +34,7 @@ struct run {
 	_Atomic(unsigned char) *seen; /* [producer][seq] */
 	_Atomic(uint64_t) accepted[BANDS], dropped[BANDS], consumed;
 	_Atomic(unsigned) producers_left;
+	_Atomic(bool) low_seen; /* a dequeue returned a band above 0 */
 	_Atomic(unsigned) errors;
 	_Atomic(const char *) first_error;
 	int64_t give_up_ns;
@@ -316,6 +317,192 @@ Test(prio_stress, no_object_stranded, .timeout = 240)
 			     grain_prio_backlog(r.p));
 		cr_assert_eq(atomic_load(&r.consumed),
 			     atomic_load(&r.accepted[2]));
+		free(r.seen);
+		grain_prio_destroy(r.p);
+	}
+}
+
+/*
+ * Band order between dequeuers. Band 0 is filled once and never again,
+ * while producers keep bands 1 and 2 busy and several dequeuers take
+ * singles and bursts at once. A dequeue returns an object of a lower band
+ * only after it found band 0 empty, and band 0 stays empty from then on:
+ * so a call that starts after another has returned a lower band's object
+ * gets nothing from band 0, and within one burst band 0's objects come
+ * first. Every object comes out exactly once, in order per source and
+ * band, and the statistics, read meanwhile, add up. Strict mode, scanned
+ * and with the bits.
+ */
+#define ORDER_PRODUCERS 2u
+#define ORDER_CONSUMERS 3u
+#define ORDER_SOURCES (ORDER_PRODUCERS + 1) /* the last: band 0's fill */
+
+static void *order_producer(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->run;
+	uint64_t rng = 0x452821E638D01377ULL * (w->id + 1);
+	uint64_t acc[BANDS] = { 0 }, drop[BANDS] = { 0 };
+
+	for (unsigned s = 0; s < r->per_producer; s++) {
+		unsigned band = 1 + (unsigned)(test_rand(&rng) & 1);
+		int rc = grain_prio_try_enqueue(r->p, band,
+						token(w->id, band, s));
+		if (rc == 0)
+			acc[band]++;
+		else if (rc == -EAGAIN)
+			drop[band]++;
+		else
+			fail(r, "enqueue returned an unexpected error");
+		test_jitter(&rng);
+	}
+	for (unsigned b = 0; b < BANDS; b++) {
+		atomic_fetch_add(&r->accepted[b], acc[b]);
+		atomic_fetch_add(&r->dropped[b], drop[b]);
+	}
+	atomic_fetch_sub(&r->producers_left, 1);
+	return NULL;
+}
+
+static void *order_consumer(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->run;
+	int64_t last[ORDER_SOURCES][BANDS];
+	void *objs[8];
+
+	for (unsigned i = 0; i < ORDER_SOURCES; i++)
+		for (unsigned b = 0; b < BANDS; b++)
+			last[i][b] = -1;
+	for (unsigned iter = w->id;; iter++) {
+		bool done = atomic_load(&r->producers_left) == 0;
+		/* Read before the call: set by a call that has returned. */
+		bool after_low = atomic_load(&r->low_seen);
+		unsigned band = BANDS;
+		int n;
+		if (iter % 3 == 0)
+			n = grain_prio_try_dequeue(r->p, objs, &band) == 0;
+		else
+			n = grain_prio_try_dequeue_burst(r->p, objs,
+							 1 + iter % 8);
+		if (n < 0) {
+			fail(r, "dequeue returned an error");
+			break;
+		}
+		bool low = false;
+		for (int i = 0; i < n; i++) {
+			uintptr_t t = (uintptr_t)objs[i];
+			unsigned p = (unsigned)(t >> 40),
+				 b = (unsigned)(t >> 32) & 0xff;
+			unsigned s = (unsigned)t;
+			if (p >= ORDER_SOURCES || b >= BANDS ||
+			    s >= r->per_producer || (int64_t)s <= last[p][b]) {
+				fail(r, "object invented or out of order in "
+					"its band");
+				continue;
+			}
+			last[p][b] = s;
+			if (atomic_fetch_add(
+				    &r->seen[(uint64_t)p * r->per_producer + s],
+				    1))
+				fail(r, "object dequeued twice");
+			if (band != BANDS && band != b)
+				fail(r, "wrong band reported");
+			if (b == 0 && after_low)
+				fail(r, "band 0 given out after a call had "
+					"found it empty");
+			if (b == 0 && low)
+				fail(r, "band 0 after a lower band in a "
+					"burst");
+			low |= b != 0;
+		}
+		if (low)
+			atomic_store(&r->low_seen, true);
+		atomic_fetch_add(&r->consumed, (uint64_t)n);
+		/* The statistics may be read meanwhile: a snapshot never
+		 * counts more taken than accepted. */
+		for (unsigned b = 0; (iter & 63) == 0 && b < BANDS; b++) {
+			struct grain_prio_band_stats st;
+			if (grain_prio_stats(r->p, b, &st) != 0 ||
+			    st.dequeued > st.enqueued)
+				fail(r, "inconsistent statistics");
+		}
+		if (done && n == 0)
+			break;
+		if (n == 0)
+			sched_yield();
+		if ((iter & 1023) == 0 && test_now_ns() > r->give_up_ns) {
+			fail(r, "stalled");
+			break;
+		}
+	}
+	return NULL;
+}
+
+Test(prio_stress, band_order_between_dequeuers, .timeout = 120)
+{
+	for (unsigned round = 0; round < 16; round++) {
+		struct grain_prio_config cfg = {
+			.bands = round % 2 ? BIT_BANDS : BANDS,
+			.capacity = 4096,
+		};
+		struct run r = { .producers = ORDER_PRODUCERS,
+				 .consumers = ORDER_CONSUMERS,
+				 .per_producer = test_scale(4000) };
+		struct worker pw[ORDER_PRODUCERS], cw[ORDER_CONSUMERS];
+		const unsigned fill = r.per_producer;
+
+		cr_assert_eq(grain_prio_create(&r.p, &cfg, NULL), 0);
+		r.seen = calloc((size_t)ORDER_SOURCES * r.per_producer, 1);
+		cr_assert_not_null(r.seen);
+		for (unsigned s = 0; s < fill; s++)
+			cr_assert_eq(grain_prio_try_enqueue(
+					     r.p, 0,
+					     token(ORDER_PRODUCERS, 0, s)),
+				     0);
+		atomic_store(&r.producers_left, ORDER_PRODUCERS);
+		r.give_up_ns = test_now_ns() + 60LL * 1000000000;
+		for (unsigned i = 0; i < ORDER_PRODUCERS; i++) {
+			pw[i] = (struct worker){ &r, i, 0 };
+			cr_assert_eq(pthread_create(&pw[i].thread, NULL,
+						    order_producer, &pw[i]),
+				     0);
+		}
+		for (unsigned i = 0; i < ORDER_CONSUMERS; i++) {
+			cw[i] = (struct worker){ &r, i, 0 };
+			cr_assert_eq(pthread_create(&cw[i].thread, NULL,
+						    order_consumer, &cw[i]),
+				     0);
+		}
+		for (unsigned i = 0; i < ORDER_PRODUCERS; i++)
+			pthread_join(pw[i].thread, NULL);
+		for (unsigned i = 0; i < ORDER_CONSUMERS; i++)
+			pthread_join(cw[i].thread, NULL);
+
+		cr_assert_eq(atomic_load(&r.errors), 0u,
+			     "round %u, %u bands: %u errors, first: %s", round,
+			     cfg.bands, atomic_load(&r.errors),
+			     atomic_load(&r.first_error));
+		uint64_t accepted = fill;
+		for (unsigned b = 1; b < BANDS; b++)
+			accepted += atomic_load(&r.accepted[b]);
+		cr_assert_eq(grain_prio_backlog(r.p), 0u);
+		cr_assert_eq(atomic_load(&r.consumed), accepted);
+		uint64_t once = 0;
+		for (uint64_t i = 0; i < (uint64_t)ORDER_SOURCES * fill; i++)
+			once += atomic_load(&r.seen[i]);
+		cr_assert_eq(once, accepted, "every object exactly once");
+		for (unsigned b = 0; b < BANDS; b++) {
+			struct grain_prio_band_stats st;
+			cr_assert_eq(grain_prio_stats(r.p, b, &st), 0);
+			cr_assert_eq(st.enqueued,
+				     b == 0 ? fill
+					    : atomic_load(&r.accepted[b]),
+				     "band %u", b);
+			cr_assert_eq(st.dropped, atomic_load(&r.dropped[b]),
+				     "band %u", b);
+			cr_assert_eq(st.dequeued, st.enqueued, "band %u", b);
+		}
 		free(r.seen);
 		grain_prio_destroy(r.p);
 	}

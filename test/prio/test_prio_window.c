@@ -320,18 +320,42 @@ Test(prio_window, drained_band_keeps_its_bit)
  * written) as with the bits. If it does not, W sleeps through its whole
  * timeout with the objects queued.
  */
+enum via { VIA_ONE, VIA_BURST, VIA_PRIO };
+
 struct last_step_case {
 	unsigned bands, band, w_want;
+	enum via via; /* how the producer enqueues */
 };
+
+/* A priority the default map sends to @p band (bands 0..2 of a queue of
+ * at least 3 bands; every priority, with 1 band). */
+static unsigned priority_of(unsigned bands, unsigned band)
+{
+	for (unsigned prio = 0; prio < GRAIN_PRIO_PRIORITIES; prio++) {
+		unsigned b = grain_prio_default_priomap[prio];
+		if ((b < bands ? b : bands - 1) == band)
+			return prio;
+	}
+	cr_assert_fail("no priority maps to band %u", band);
+	return 0;
+}
 
 ParameterizedTestParameters(prio_window, producer_wakes_registered_sleeper)
 {
 	static struct last_step_case c[] = {
-		{ 1, 0, 1 },
-		{ 3, 2, 4 },
-		{ 3, 0, 1 },
-		{ GRAIN_PRIO_SCAN_BANDS, GRAIN_PRIO_SCAN_BANDS - 1, 1 },
-		{ 6, 5, 4 }, /* with the bits */
+		{ 1, 0, 1, VIA_ONE },
+		{ 3, 2, 4, VIA_ONE },
+		{ 3, 0, 1, VIA_ONE },
+		{ GRAIN_PRIO_SCAN_BANDS, GRAIN_PRIO_SCAN_BANDS - 1, 1,
+		  VIA_ONE },
+		{ 6, 5, 4, VIA_ONE }, /* with the bits */
+		/* Burst and priority enqueues wake as single ones do. */
+		{ 1, 0, 1, VIA_BURST },
+		{ 3, 2, 4, VIA_BURST },
+		{ 6, 5, 1, VIA_BURST },
+		{ 1, 0, 4, VIA_PRIO },
+		{ 3, 1, 1, VIA_PRIO },
+		{ 6, 2, 4, VIA_PRIO },
 	};
 	return cr_make_param_array(struct last_step_case, c,
 				   sizeof(c) / sizeof(c[0]));
@@ -358,8 +382,22 @@ ParameterizedTest(struct last_step_case *c, prio_window,
 	cr_assert_eq(atomic_load(&p->sleepers.waiters), 1u, "W is registered");
 	uint32_t epoch = atomic_load(&p->sleepers.epoch);
 
-	for (unsigned i = 0; i < nobj; i++)
-		cr_assert_eq(grain_prio_try_enqueue(p, c->band, obj_of(i)), 0);
+	if (c->via == VIA_BURST) {
+		void *objs[2] = { obj_of(0), obj_of(1) };
+		cr_assert_eq(grain_prio_try_enqueue_burst(p, c->band, objs,
+							  nobj),
+			     (int)nobj);
+	} else {
+		unsigned prio =
+			c->via == VIA_PRIO ? priority_of(c->bands, c->band) : 0;
+		for (unsigned i = 0; i < nobj; i++)
+			cr_assert_eq(c->via == VIA_PRIO
+					     ? grain_prio_try_enqueue_prio(
+						       p, prio, obj_of(i))
+					     : grain_prio_try_enqueue(
+						       p, c->band, obj_of(i)),
+				     0);
+	}
 	cr_assert_neq(atomic_load(&p->sleepers.epoch), epoch,
 		      "the producer found W and woke it");
 	if (scanned)
