@@ -309,6 +309,7 @@ int grain_htab_touch_locked(struct grain_htab_scope *s, struct grain_hnode *n,
 		n->stamp = now;
 		grain_impl_htab_lru_append(st, n);
 		grain_impl_htab_set_oldest(st);
+		s->now = now;
 	}
 	return rc;
 }

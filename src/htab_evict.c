@@ -267,12 +267,14 @@ unsigned grain_htab_expire(struct grain_htab *h, uint64_t now)
 {
 	unsigned total = 0;
 
-	if (h == NULL || h->ttl == 0)
+	if (h == NULL)
 		return 0;
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *st = &h->stripes[i];
 		unsigned n;
 		do {
+			if (h->ttl == 0)
+				break; /* nothing expires; resizes still run */
 			struct grain_hnode *retired = NULL;
 			/* Skip, without the lock, stripes whose oldest entry
 			 * is still young. */

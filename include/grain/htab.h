@@ -146,7 +146,10 @@
  *
  * TTL: with ttl > 0 an entry whose stamp (insert or last touch time, the
  * caller's clock) is at least ttl old is expired by grain_htab_expire(now),
- * by eviction, and, a few at a time, by inserts into its stripe.
+ * by eviction, and, a few at a time, by inserts into its stripe. An
+ * eviction knows the time from the insert or touch of the scope whose
+ * unlock runs it; one that follows only charges (or a walk) has no time
+ * and gives its victims reason EVICTED.
  *
  * 4. Node life cycle
  *

@@ -282,6 +282,60 @@ Test(htab_api, null_arguments)
 	cr_assert_eq(atomic_load(&o.reclaims), 1u);
 }
 
+/* The scoped calls that take a node or *found, on a NULL scope, node, key
+ * or found pointer: -EINVAL (with *found NULL), and nothing is linked,
+ * whether the key is present or not. */
+Test(htab_api, null_scoped_arguments)
+{
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, NULL);
+	struct obj o, spare;
+	uint64_t k = 7, absent = 8;
+	struct grain_hnode *found;
+	struct grain_htab_scope s;
+
+	obj_init(&o, k);
+	cr_assert_eq(grain_htab_insert(h, &o.node, &k, 1, 10), 0);
+	check_not_held(NULL, &o.node, 2, 1, -EINVAL, "NULL scope");
+	found = &o.node;
+	cr_assert_eq(grain_htab_find_or_insert_locked(NULL, &k, &o.node, 2, 1,
+						      &found),
+		     -EINVAL);
+	cr_assert_null(found, "*found is NULL on error");
+
+	const uint64_t keys[] = { k, absent };
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t key = keys[i];
+		obj_init(&spare, key);
+		grain_htab_lock(h, &key, &s);
+		check_not_held(&s, NULL, 2, 1, -EINVAL, "NULL node");
+		found = &o.node;
+		cr_assert_eq(grain_htab_find_or_insert_locked(
+				     &s, NULL, &spare.node, 2, 1, &found),
+			     -EINVAL, "key %llu", (unsigned long long)key);
+		cr_assert_null(found);
+		found = &o.node;
+		cr_assert_eq(grain_htab_find_or_insert_locked(&s, &key, NULL, 2,
+							      1, &found),
+			     -EINVAL, "key %llu", (unsigned long long)key);
+		cr_assert_null(found);
+		cr_assert_eq(grain_htab_find_or_insert_locked(
+				     &s, &key, &spare.node, 2, 1, NULL),
+			     -EINVAL, "key %llu", (unsigned long long)key);
+		grain_htab_unlock(&s);
+		cr_assert(node_is_zero(&spare.node), "key %llu",
+			  (unsigned long long)key);
+	}
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.entries, 1u);
+	cr_assert_eq(st.inserts, 1u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 10u);
+	cr_assert_eq(find(h, k), &o.node);
+	cr_assert_null(find(h, absent));
+	grain_htab_destroy(h);
+	cr_assert_eq(atomic_load(&o.reclaims), 1u);
+}
+
 /*
  * Configurations, each set over ledger_config()'s good one: a bad field
  * per case, -EINVAL with *htabp untouched; then the defaults and the
@@ -312,6 +366,9 @@ static const struct config_case config_cases[] = {
 	{ .name = "stripes = 131072", .config.stripes = 131072, .rc = -EINVAL },
 	{ .name = "buckets = 3", .config.buckets = 3, .rc = -EINVAL },
 	{ .name = "buckets = 24", .config.buckets = 24, .rc = -EINVAL },
+	{ .name = "buckets = 1 << 23",
+	  .config.buckets = 1u << 23,
+	  .rc = -EINVAL },
 	{ .name = "flags = 0x4u", .config.flags = 0x4u, .rc = -EINVAL },
 	{ .name = "flags = 0x80000000u",
 	  .config.flags = 0x80000000u,
@@ -335,6 +392,11 @@ static const struct config_case config_cases[] = {
 	{ .name = "65536 stripes of one bucket, mem_low = mem_high",
 	  .config = LIMITS(65536),
 	  .buckets = 65536 },
+	{ .name = "one stripe of 1 << 22 buckets",
+	  .config = { .flags = GRAIN_HTAB_NO_RCU,
+		      .stripes = 1,
+		      .buckets = 1u << 22 },
+	  .buckets = 1u << 22 },
 	{ .name = "reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX",
 	  .config = { .flags = GRAIN_HTAB_BATCH_RECLAIM,
 		      .reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX },
@@ -645,6 +707,146 @@ MODE_TEST(htab_basic, other_table)
 	cr_assert_eq(atomic_load(&a.reclaims), 1u);
 }
 
+/* Keys of one stripe's walk, in the order visited. */
+struct key_order {
+	unsigned n;
+	uint64_t key[16];
+};
+
+static int note_key(struct grain_htab_scope *s, struct grain_hnode *n,
+		    void *ctx)
+{
+	struct key_order *ko = ctx;
+
+	(void)s;
+	if (ko->n < 16)
+		ko->key[ko->n] = obj_of(n)->key;
+	ko->n++;
+	return 0;
+}
+
+/*
+ * -EEXIST from every insert form changes nothing: the entry present keeps
+ * its place in the LRU order (the walk's order), its stamp (it expires when
+ * it would have) and its charge; the spare node is untouched, and no insert
+ * or byte is counted. One stripe, ttl 10, keys 0..4 stamped 1..5; the
+ * refused inserts come at 6, when nothing is ttl old.
+ */
+MODE_TEST(htab_basic, exists_changes_nothing)
+{
+	static const struct grain_htab_config shape = { .stripes = 1,
+							.ttl = 10 };
+	const unsigned flags = *mode;
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, flags, &shape);
+	static struct obj o[5], spare;
+	struct grain_hnode *found;
+	struct grain_htab_scope s;
+	uint64_t k0 = 0;
+
+	insert_keys(h, o, 5, 1, 1, 10);
+	struct grain_htab_stats before = stats_of(h);
+	obj_init(&spare, k0);
+	cr_assert_eq(grain_htab_insert(h, &spare.node, &k0, 6, 99), -EEXIST);
+	found = NULL;
+	cr_assert_eq(grain_htab_find_or_insert(h, &k0, &spare.node, 6, 99,
+					       &found),
+		     -EEXIST);
+	cr_assert_eq(found, &o[0].node);
+	grain_htab_lock(h, &k0, &s);
+	cr_assert_eq(grain_htab_insert_locked(&s, &spare.node, &k0, 6, 99),
+		     -EEXIST);
+	found = NULL;
+	cr_assert_eq(grain_htab_find_or_insert_locked(&s, &k0, &spare.node, 6,
+						      99, &found),
+		     -EEXIST);
+	cr_assert_eq(found, &o[0].node);
+	grain_htab_unlock(&s);
+
+	cr_assert(node_is_zero(&spare.node), "the spare node was touched");
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.entries, 5u);
+	cr_assert_eq(st.inserts, before.inserts);
+	cr_assert_eq(st.bytes, 50u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 50u);
+	struct key_order ko = { 0 };
+	cr_assert_eq(grain_htab_walk(h, note_key, &ko), 0);
+	cr_assert_eq(ko.n, 5u);
+	for (unsigned i = 0; i < 5; i++)
+		cr_assert_eq(ko.key[i], i, "LRU position %u: key %llu", i,
+			     (unsigned long long)ko.key[i]);
+	/* Still stamped 1: ttl old at 11, when key 1 (stamped 2) is not. */
+	cr_assert_eq(grain_htab_expire(h, 11), 1u);
+	cr_assert_eq(l.nlog, 1u);
+	cr_assert_eq(l.log[0], 0u);
+	cr_assert_null(find(h, k0));
+	cr_assert_eq(grain_htab_bytes_exact(h), 40u, "its charge was 10");
+	mode_settle(h, flags);
+	cr_assert_eq(atomic_load(&o[0].reclaims), 1u);
+	close_table(h, flags);
+	cr_assert_eq(atomic_load(&spare.reclaims), 0u, "never linked");
+}
+
+#if SIZE_MAX > UINT32_MAX
+/*
+ * A charge is at most UINT32_MAX bytes: an insert charged more is refused
+ * (-EINVAL, the node untouched, nothing counted), one of UINT32_MAX goes
+ * in; a charge_locked() that would take an entry past UINT32_MAX is
+ * refused and changes nothing, one that takes it to UINT32_MAX is not.
+ * mem_high is 0: no limit, so nothing is evicted.
+ */
+MODE_TEST(htab_basic, charge_limits)
+{
+	static const struct grain_htab_config shape = { .stripes = 1 };
+	const unsigned flags = *mode;
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, flags, &shape);
+	const size_t max = UINT32_MAX;
+	struct obj a, b;
+	uint64_t ka = 1, kb = 2;
+	struct grain_hnode *found = NULL;
+	struct grain_htab_scope s;
+
+	obj_init(&a, ka);
+	obj_init(&b, kb);
+	cr_assert_eq(grain_htab_insert(h, &a.node, &ka, 1, max + 1), -EINVAL);
+	found = &b.node;
+	cr_assert_eq(grain_htab_find_or_insert(h, &ka, &a.node, 1, max + 1,
+					       &found),
+		     -EINVAL);
+	cr_assert_null(found);
+	grain_htab_lock(h, &ka, &s);
+	cr_assert_eq(grain_htab_insert_locked(&s, &a.node, &ka, 1, SIZE_MAX),
+		     -EINVAL);
+	grain_htab_unlock(&s);
+	cr_assert(node_is_zero(&a.node), "a refused node was touched");
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.entries + st.inserts + st.bytes, 0u);
+	cr_assert_null(find(h, ka));
+
+	cr_assert_eq(grain_htab_insert(h, &a.node, &ka, 1, max), 0);
+	cr_assert_eq(grain_htab_bytes_exact(h), max);
+	cr_assert_eq(grain_htab_insert(h, &b.node, &kb, 2, 10), 0);
+	cr_assert_eq(charge(h, kb, (long)(max - 9)), -EINVAL,
+		     "past UINT32_MAX");
+	cr_assert_eq(grain_htab_bytes_exact(h), max + 10, "nothing changed");
+	cr_assert_eq(charge(h, kb, -11), -EINVAL, "the entry's charge is 10");
+	cr_assert_eq(charge(h, kb, (long)(max - 10)), 0, "up to UINT32_MAX");
+	cr_assert_eq(grain_htab_bytes_exact(h), 2 * max);
+	cr_assert_eq(charge(h, ka, 1), -EINVAL);
+	cr_assert_eq(charge(h, kb, 1), -EINVAL);
+	st = stats_of(h);
+	cr_assert_eq(st.bytes, 2 * max);
+	cr_assert_eq(st.entries, 2u);
+	cr_assert_eq(st.evictions, 0u, "mem_high 0: no limit");
+	cr_assert_eq(charge(h, kb, -(long)max), 0);
+	cr_assert_eq(grain_htab_bytes_exact(h), max);
+	close_table(h, flags);
+	cr_assert_eq(atomic_load(&a.reclaims), 1u);
+	cr_assert_eq(atomic_load(&b.reclaims), 1u);
+}
+#endif
+
 /* The exact byte total of @h is @want, and the folded one is less than
  * @lag away from it (after key @k). */
 static void check_bytes(struct grain_htab *h, size_t want, size_t lag,
@@ -728,6 +930,68 @@ Test(htab_basic, fold_by_charge)
 	close_table(h, GRAIN_HTAB_NO_RCU);
 }
 
+/*
+ * The fold point and the default batch (htab.h, section 3; the config's
+ * mem_batch): a remainder folds into the shared total once it reaches
+ * half the batch, and the default batch is mem_high / 64 / stripes, at
+ * most 64 KiB, or 64 KiB with no mem_high. One stripe per case: an entry
+ * charged half a batch less one stays in the remainder, in and out; one
+ * charged half a batch folds at once, in and out, every time.
+ */
+static const struct fold_case {
+	char name[40]; /* by value: a test may run in a fresh process */
+	size_t mem_high, mem_batch, batch;
+} fold_cases[] = {
+	{ .name = "mem_high 64000: batch 1000",
+	  .mem_high = 64000,
+	  .batch = 1000 },
+	{ .name = "mem_high 1 GiB: batch 64 KiB",
+	  .mem_high = (size_t)1 << 30,
+	  .batch = 65536 },
+	{ .name = "no mem_high: batch 64 KiB", .batch = 65536 },
+	{ .name = "mem_batch 300",
+	  .mem_high = 64000,
+	  .mem_batch = 300,
+	  .batch = 300 },
+};
+
+TABLE_PARAMETERS(htab_basic, fold_at_half_batch, struct fold_case, fold_cases);
+
+ParameterizedTest(const struct fold_case *row, htab_basic, fold_at_half_batch)
+{
+	const struct grain_htab_config shape = { .stripes = 1,
+						 .mem_high = row->mem_high,
+						 .mem_batch = row->mem_batch };
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &shape);
+	const size_t half = row->batch / 2;
+	static struct obj o;
+	uint64_t k = 1;
+
+	for (unsigned round = 0; round < 3; round++) {
+		obj_init(&o, k);
+		cr_assert_eq(grain_htab_insert(h, &o.node, &k, 1, half - 1), 0);
+		cr_assert_eq(grain_htab_bytes_exact(h), half - 1, "%s",
+			     row->name);
+		cr_assert_eq(grain_htab_bytes(h), 0u, "%s: %zu bytes folded",
+			     row->name, half - 1);
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		cr_assert_eq(grain_htab_bytes(h), 0u, "%s", row->name);
+		obj_init(&o, k);
+		cr_assert_eq(grain_htab_insert(h, &o.node, &k, 1, half), 0);
+		cr_assert_eq(grain_htab_bytes(h), half,
+			     "%s: round %u: %zu bytes not folded at once",
+			     row->name, round, half);
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		cr_assert_eq(grain_htab_bytes(h), 0u,
+			     "%s: round %u: the removal not folded at once",
+			     row->name, round);
+		cr_assert_eq(grain_htab_bytes_exact(h), 0u, "%s", row->name);
+	}
+	cr_assert_eq(stats_of(h).evictions, 0u, "%s", row->name);
+	close_table(h, GRAIN_HTAB_NO_RCU);
+}
+
 MODE_TEST(htab_basic, destroy_reclaims_everything)
 {
 	struct ledger l;
@@ -808,5 +1072,85 @@ MODE_TEST(htab_stats, counters)
 		     0u);
 	cr_assert_geq(st.longest_chain, 1u);
 	cr_assert_leq(st.longest_chain, 64u);
+	close_table(h, *mode);
+}
+
+/*
+ * What the lookup counters count (htab.h, grain_htab_stats()): the search
+ * of every grain_htab_remove(), a hit when it finds the key, and every
+ * grain_htab_find_locked(); never a lock-free grain_htab_lookup().
+ */
+MODE_TEST(htab_stats, lookups_counted)
+{
+	const unsigned flags = *mode;
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, flags, NULL);
+	static struct obj o[40];
+	struct grain_htab_stats a, b;
+
+	insert_keys(h, o, 40, 1, 1, 1);
+	a = stats_of(h);
+	for (uint64_t k = 0; k < 40; k += 2)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	for (uint64_t k = 0; k < 10; k += 2)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), -ENOENT);
+	for (uint64_t k = 100; k < 105; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), -ENOENT);
+	b = stats_of(h);
+	cr_assert_eq(b.lookups - a.lookups, 30u, "one per remove");
+	cr_assert_eq(b.hits - a.hits, 20u, "one per remove that found");
+
+	if (is_rcu(flags)) {
+		grain_rcu_read_lock();
+		for (uint64_t k = 0; k < 60; k++)
+			cr_assert_eq(grain_htab_lookup(h, &k),
+				     k < 40 && k % 2 ? &o[k].node : NULL);
+		grain_rcu_read_unlock();
+		a = stats_of(h);
+		cr_assert_eq(a.lookups, b.lookups, "lock-free lookups counted");
+		cr_assert_eq(a.hits, b.hits);
+	}
+
+	for (uint64_t k = 0; k < 40; k++)
+		cr_assert_eq(find(h, k), k % 2 ? &o[k].node : NULL);
+	a = stats_of(h);
+	cr_assert_eq(a.lookups - b.lookups, 40u);
+	cr_assert_eq(a.hits - b.hits, 20u);
+
+	/* Resizes count stripe arrays rebuilt: 64 stripes of 16 buckets
+	 * resized to 64 each, then to the size they have. */
+	cr_assert_eq(grain_htab_resize(h, 64), 0);
+	b = stats_of(h);
+	cr_assert_eq(b.resizes - a.resizes, 64u);
+	cr_assert_eq(grain_htab_resize(h, 64), 0);
+	cr_assert_eq(stats_of(h).resizes, b.resizes);
+	cr_assert_eq(b.inserts, 40u);
+	close_table(h, flags);
+}
+
+/* The longest chain is the most entries an insert has passed: with every
+ * key on one chain, the n-th insert passes n - 1. Removals do not lower
+ * it. */
+MODE_TEST(htab_stats, longest_chain)
+{
+	static const struct grain_htab_config shape = {
+		.ops.hash = hash_const,
+		.stripes = 1,
+		.max_load = 1u << 20,
+	};
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, *mode, &shape);
+	static struct obj o[20];
+
+	for (uint64_t k = 0; k < 20; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 1), 0);
+		cr_assert_eq(stats_of(h).longest_chain, k, "after %llu inserts",
+			     (unsigned long long)k + 1);
+	}
+	for (uint64_t k = 0; k < 20; k += 2)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	cr_assert_eq(stats_of(h).longest_chain, 19u);
+	cr_assert_eq(stats_of(h).chain_refusals, 0u);
 	close_table(h, *mode);
 }

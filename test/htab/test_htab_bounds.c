@@ -29,7 +29,7 @@ MODE_TEST(htab_resize, explicit_sizes)
 	struct ledger l;
 	struct grain_htab *h = open_table(&l, flags, &shape);
 	static struct obj o[200];
-	static const unsigned bad[] = { 0, 3, 48, 1u << 25 };
+	static const unsigned bad[] = { 0, 3, 48, 1u << 23, 1u << 25 };
 	static const unsigned sizes[] = { 64, 1024, 2, 1, 16, 4096, 32 };
 
 	insert_keys(h, o, 200, 0, 1, 1);
@@ -180,6 +180,104 @@ MODE_TEST(htab_resize, allocation_failure)
 	cr_assert_eq(st.live, 0);
 	cr_assert_eq(st.live_bytes, 0u);
 	mode_leave(flags);
+}
+
+/*
+ * A stripe doubles when it holds more than max_load entries a bucket and
+ * halves when it holds fewer than max_load / 8, never below its initial
+ * size; both at the unlock of the scope that crossed the line. One stripe
+ * of 16 buckets, keyed by the identity hash (key k in bucket k mod the
+ * size): keys 0 .. 16 * max_load fit, one more grows the stripe to 32;
+ * removals from the top shrink it back once fewer than 4 * max_load are
+ * left, and no further.
+ */
+static const struct load_case {
+	char name[16]; /* by value: a test may run in a fresh process */
+	unsigned max_load;
+} load_cases[] = {
+	{ .name = "max_load 1", .max_load = 1 },
+	{ .name = "max_load 8", .max_load = 8 },
+};
+
+TABLE_PARAMETERS(htab_resize, max_load, struct load_case, load_cases);
+
+ParameterizedTest(const struct load_case *row, htab_resize, max_load)
+{
+	const struct grain_htab_config shape = { .ops.hash = hash_ident,
+						 .stripes = 1,
+						 .buckets = 16,
+						 .max_load = row->max_load };
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &shape);
+	static struct obj o[8 * 16 + 1];
+	const uint64_t fit = 16u * row->max_load;
+
+	for (uint64_t k = 0; k <= fit; k++) {
+		obj_init(&o[k], k);
+		cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 1, 1), 0);
+		cr_assert_eq(stats_of(h).buckets, k < fit ? 16u : 32u,
+			     "%s: %llu entries", row->name,
+			     (unsigned long long)k + 1);
+	}
+	for (uint64_t k = fit + 1; k-- > 0;) {
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		/* k entries left. */
+		cr_assert_eq(stats_of(h).buckets,
+			     k < 4u * row->max_load ? 16u : 32u,
+			     "%s: %llu entries", row->name,
+			     (unsigned long long)k);
+	}
+	settle_resizes(h, GRAIN_HTAB_NO_RCU);
+	cr_assert_eq(stats_of(h).buckets, 16u, "%s", row->name);
+	close_table(h, GRAIN_HTAB_NO_RCU);
+}
+
+/*
+ * grain_htab_expire() runs the resizes that are due (htab.h). A grow the
+ * allocator refused stays due: the stripe keeps its size (a scoped find
+ * does not change that), and the next expire, with memory back, grows it.
+ * One stripe of 16 buckets, identity hash: 60 keys, three or four a
+ * bucket, need no overflow bucket; more than 48 ask for a grow.
+ */
+static void check_expire_runs_due_resize(uint64_t ttl)
+{
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c = ledger_config(&l, GRAIN_HTAB_NO_RCU);
+	struct test_alloc_state st = { .budget = -1 };
+	struct grain_alloc a = { test_alloc_fn, test_free_fn, &st };
+	struct grain_htab *h = NULL;
+	static struct obj o[60];
+
+	c.ops.hash = hash_ident;
+	c.stripes = 1;
+	c.ttl = ttl;
+	cr_assert_eq(grain_htab_create(&h, &c, &a), 0);
+	st.budget = 0;
+	insert_keys(h, o, 60, 1, 0, 1);
+	cr_assert_gt(st.failures, 0u, "no grow was tried");
+	cr_assert_eq(stats_of(h).buckets, 16u);
+	st.budget = -1;
+	cr_assert_eq(find(h, 59), &o[59].node);
+	cr_assert_eq(stats_of(h).buckets, 16u);
+	cr_assert_eq(grain_htab_expire(h, 2), 0u, "nothing is ttl old");
+	cr_assert_eq(stats_of(h).buckets, 32u,
+		     "ttl %llu: the due grow did not run",
+		     (unsigned long long)ttl);
+	check_found(h, o, 60, GRAIN_HTAB_NO_RCU);
+	grain_htab_destroy(h);
+	cr_assert_eq(st.live, 0);
+}
+
+Test(htab_resize, expire_runs_due_resize)
+{
+	check_expire_runs_due_resize(1000);
+}
+
+/* With no TTL nothing expires, and the due resizes still run. */
+Test(htab_resize, expire_runs_due_resize_ttl_0)
+{
+	check_expire_runs_due_resize(0);
 }
 
 /* ----------------------------------------------------------------------
@@ -588,6 +686,112 @@ ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
 	close_table(h, flags);
 }
 
+/* mem_low defaults to three quarters of mem_high: ten entries of 100
+ * bytes make mem_high 1000; the eleventh evicts the four oldest, down to
+ * 700, the first total at most 750. */
+MODE_TEST(htab_evict, default_mem_low)
+{
+	static const struct grain_htab_config shape = { .stripes = 1,
+							.mem_high = 1000 };
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, *mode, &shape);
+	static struct obj o[11];
+
+	insert_keys(h, o, 10, 1, 1, 100);
+	cr_assert_eq(l.nlog, 0u);
+	uint64_t k = 10;
+	obj_init(&o[k], k);
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 11, 100), 0);
+	cr_assert_eq(grain_htab_bytes_exact(h), 700u);
+	cr_assert_eq(l.nlog, 4u);
+	qsort(l.log, l.nlog, sizeof(l.log[0]), cmp_u64);
+	for (unsigned i = 0; i < 4; i++)
+		cr_assert_eq(l.log[i], i);
+	cr_assert_eq(stats_of(h).evictions, 4u);
+	close_table(h, *mode);
+}
+
+/* mem_high 0 is no limit, under either policy: entries of UINT32_MAX
+ * bytes each are neither evicted nor refused. */
+#if SIZE_MAX > UINT32_MAX
+Test(htab_evict, no_limit)
+{
+	static const enum grain_htab_policy policies[] = { GRAIN_HTAB_EVICT,
+							   GRAIN_HTAB_REFUSE };
+	static struct obj o[8];
+
+	for (unsigned i = 0; i < 2; i++) {
+		const struct grain_htab_config shape = {
+			.stripes = 1, .policy = policies[i]
+		};
+		struct ledger l;
+		struct grain_htab *h =
+			open_table(&l, GRAIN_HTAB_NO_RCU, &shape);
+
+		insert_keys(h, o, 8, 1, 1, UINT32_MAX);
+		struct grain_htab_stats st = stats_of(h);
+		cr_assert_eq(st.entries, 8u, "policy %u", i);
+		cr_assert_eq(st.bytes, 8u * (uint64_t)UINT32_MAX);
+		cr_assert_eq(st.evictions + st.refusals, 0u, "policy %u", i);
+		close_table(h, GRAIN_HTAB_NO_RCU);
+	}
+}
+#endif
+
+/*
+ * A burst down to mem_low (htab.h, section 3): after its first 64
+ * entries, which are sampled, an eviction takes the oldest entries of the
+ * table, from whichever stripe holds them. 64 stripes (more than an
+ * eviction samples), identity hash (key: stripe << 48 | index, stamped
+ * index + 1): stripe 0 holds the 500 oldest entries, the other 63 the
+ * 1500 after them, 10 bytes each, mem_high in all; one more insert asks
+ * for about 1000 evictions. Every entry evicted in exact order is older
+ * than every entry left, so at most 64 evicted entries may be newer than
+ * the oldest one left.
+ */
+Test(htab_evict, burst_takes_oldest)
+{
+	enum { N = 2000, OLD = 500, CHARGE = 10 };
+	static const struct grain_htab_config shape = {
+		.ops.hash = hash_ident,
+		.stripes = 64,
+		.mem_high = N * CHARGE,
+		.mem_low = N * CHARGE / 2,
+	};
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &shape);
+	static struct obj o[N + 1];
+	static bool gone[N + 1];
+
+	for (uint64_t i = 0; i <= N; i++) {
+		uint64_t stripe = i < OLD ? 0 : 1 + i % 63;
+		uint64_t k = stripe << 48 | i;
+		obj_init(&o[i], k);
+		cr_assert_eq(
+			grain_htab_insert(h, &o[i].node, &k, i + 1, CHARGE), 0);
+		if (i < N)
+			cr_assert_eq(l.nlog, 0u);
+	}
+	size_t after = grain_htab_bytes_exact(h);
+	cr_assert_leq(after, shape.mem_low);
+	cr_assert_gt(after + CHARGE, shape.mem_low, "evicted past mem_low");
+	cr_assert_geq(l.nlog, 900u);
+	memset(gone, 0, sizeof(gone));
+	for (unsigned i = 0; i < l.nlog; i++)
+		gone[l.log[i] & 0xffffffffu] = true;
+	uint64_t oldest_left = 0;
+	while (gone[oldest_left])
+		oldest_left++;
+	unsigned newer = 0;
+	for (unsigned i = 0; i < l.nlog; i++)
+		newer += (l.log[i] & 0xffffffffu) > oldest_left;
+	cr_assert_leq(newer, 64u,
+		      "%u of %u evicted entries are newer than entry %llu, "
+		      "still there",
+		      newer, l.nlog, (unsigned long long)oldest_left);
+	close_table(h, GRAIN_HTAB_NO_RCU);
+}
+
 MODE_TEST(htab_evict, charge_triggers_eviction)
 {
 	const struct grain_htab_config shape = watermarks(4, 1000, 600);
@@ -802,6 +1006,191 @@ MODE_TEST(htab_ttl, inserts_expire_old_entries)
 	close_table(h, *mode);
 }
 
+/*
+ * Eviction expires what is ttl old (htab.h, section 3): its victims that
+ * are at least ttl old at the insert's time leave as EXPIRED, the others
+ * as EVICTED. Two stripes (identity hash: bit 48 picks the stripe):
+ * stripe 1 holds five entries stamped 1..5, stripe 0 four stamped 20..23.
+ * An insert of 400 bytes into stripe 0 at 24 (nothing of stripe 0 is ttl
+ * old, so the insert expires nothing itself) takes the total to 1300: the
+ * eviction down to 600 takes stripe 1's five, ttl old, then stripe 0's
+ * two oldest.
+ */
+MODE_TEST(htab_ttl, eviction_expires_old_entries)
+{
+	static const struct grain_htab_config shape = {
+		.ops.hash = hash_ident,
+		.stripes = 2,
+		.ttl = 10,
+		.mem_high = 1000,
+		.mem_low = 600,
+	};
+	const unsigned flags = *mode;
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, flags, &shape);
+	static struct obj old[5], young[4], big;
+	const uint64_t s1 = (uint64_t)1 << 48;
+
+	for (uint64_t i = 0; i < 5; i++) {
+		uint64_t k = s1 | i;
+		obj_init(&old[i], k);
+		cr_assert_eq(grain_htab_insert(h, &old[i].node, &k, 1 + i, 100),
+			     0);
+	}
+	for (uint64_t i = 0; i < 4; i++) {
+		uint64_t k = 100 + i;
+		obj_init(&young[i], k);
+		cr_assert_eq(grain_htab_insert(h, &young[i].node, &k, 20 + i,
+					       100),
+			     0);
+	}
+	cr_assert_eq(l.nlog, 0u);
+	uint64_t k = 200;
+	obj_init(&big, k);
+	cr_assert_eq(grain_htab_insert(h, &big.node, &k, 24, 400), 0);
+	cr_assert_eq(grain_htab_bytes_exact(h), 600u);
+	cr_assert_eq(l.nlog, 7u);
+	for (unsigned i = 0; i < 5; i++)
+		cr_assert_eq(atomic_load(&old[i].unlink_why),
+			     GRAIN_HTAB_EXPIRED, "stamp %u, ttl old at 24",
+			     i + 1);
+	for (unsigned i = 0; i < 4; i++)
+		cr_assert_eq(atomic_load(&young[i].unlink_why),
+			     i < 2 ? GRAIN_HTAB_EVICTED : -1, "stamp %u",
+			     20 + i);
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.expirations, 5u);
+	cr_assert_eq(st.evictions, 2u);
+	cr_assert_eq(st.entries, 3u);
+	mode_settle(h, flags);
+	for (unsigned i = 0; i < 5; i++)
+		cr_assert_eq(atomic_load(&old[i].reclaim_why),
+			     GRAIN_HTAB_EXPIRED);
+	close_table(h, flags);
+}
+
+/*
+ * ops.unlinked of an expired entry runs with no table lock held (htab.h,
+ * section 4), so it may call into the table, into the entry's own stripe
+ * too: here a scoped find of its key (gone by then) and an insert of a
+ * new key stamped at the time of the call. One stripe, ttl 10. First
+ * grain_htab_expire(15) takes keys 0..4 (stamped 1..5), whose callbacks
+ * insert five keys stamped 15; then an insert at 40 expires some of those,
+ * whose callbacks' inserts expire the rest: one new key per expiry, so
+ * six entries are left.
+ */
+struct ttl_reenter {
+	struct grain_htab *h;
+	uint64_t now; /* the stamp of the keys the callback inserts */
+	unsigned calls, bad;
+	struct obj extra[16];
+};
+
+static void ttl_reenter_unlinked(struct ledger *l, struct grain_hnode *node,
+				 enum grain_htab_reason why)
+{
+	struct ttl_reenter *r = l->user;
+	uint64_t key = obj_of(node)->key;
+
+	if (why != GRAIN_HTAB_EXPIRED || find(r->h, key) != NULL ||
+	    r->calls == 16) {
+		r->bad++;
+		return;
+	}
+	struct obj *x = &r->extra[r->calls];
+	uint64_t k = 1000 + r->calls++;
+	obj_init(x, k);
+	if (grain_htab_insert(r->h, &x->node, &k, r->now, 1) != 0)
+		r->bad++;
+}
+
+MODE_PARAMETERS(htab_ttl, unlinked_reenters);
+
+ParameterizedTest(unsigned *mode, htab_ttl, unlinked_reenters, .timeout = 30)
+{
+	static const struct grain_htab_config shape = { .stripes = 1,
+							.ttl = 10 };
+	const unsigned flags = *mode;
+	static struct ledger l;
+	static struct ttl_reenter r;
+	struct grain_htab *h = open_table(&l, flags, &shape);
+	static struct obj o[6];
+
+	memset(&r, 0, sizeof(r));
+	r.h = h;
+	l.user = &r;
+	l.on_unlinked = ttl_reenter_unlinked;
+	insert_keys(h, o, 5, 1, 1, 1);
+	r.now = 15;
+	cr_assert_eq(grain_htab_expire(h, 15), 5u);
+	cr_assert_eq(r.calls, 5u);
+	cr_assert_eq(r.bad, 0u);
+	for (uint64_t k = 1000; k < 1005; k++)
+		cr_assert_eq(find(h, k), &r.extra[k - 1000].node);
+	cr_assert_eq(stats_of(h).entries, 5u);
+
+	r.now = 40;
+	uint64_t k = 5;
+	obj_init(&o[5], k);
+	cr_assert_eq(grain_htab_insert(h, &o[5].node, &k, 40, 1), 0);
+	cr_assert_eq(r.bad, 0u);
+	cr_assert_eq(r.calls, 10u, "%u expiries", r.calls);
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.expirations, r.calls);
+	cr_assert_eq(st.entries, 6u);
+	cr_assert_eq(find(h, k), &o[5].node);
+	for (uint64_t j = 1005; j < 1010; j++)
+		cr_assert_eq(find(h, j), &r.extra[j - 1000].node);
+	close_table(h, flags);
+}
+
+/*
+ * A scope that only charges has no time: the eviction its unlock runs
+ * evicts (reason EVICTED), as the walk's does, whatever the stack held
+ * where the scope lives. ttl 10; keys 0..7 stamped 1..8, none ttl old at
+ * the latest time the table was given; the charge takes the total to
+ * 1100 and the unlock evicts the five oldest, down to 600. A touch in
+ * the scope gives it the time: at 100 the same five leave as EXPIRED.
+ */
+static void charge_evicts_five(uint64_t touch_at, enum grain_htab_reason why)
+{
+	static const struct grain_htab_config shape = {
+		.stripes = 1, .ttl = 10, .mem_high = 1000, .mem_low = 600
+	};
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &shape);
+	static struct obj o[8];
+	struct grain_htab_scope s;
+	uint64_t k7 = 7;
+
+	memset(o, 0, sizeof(o));
+	insert_keys(h, o, 8, 1, 1, 100);
+	memset(&s, 0xff, sizeof(s));
+	grain_htab_lock(h, &k7, &s);
+	if (touch_at != 0)
+		cr_assert_eq(grain_htab_touch_locked(&s, &o[7].node, touch_at),
+			     0);
+	cr_assert_eq(grain_htab_charge_locked(&s, &o[7].node, 300), 0);
+	grain_htab_unlock(&s);
+	cr_assert_eq(grain_htab_bytes_exact(h), 600u);
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.evictions, why == GRAIN_HTAB_EVICTED ? 5u : 0u);
+	cr_assert_eq(st.expirations, why == GRAIN_HTAB_EXPIRED ? 5u : 0u);
+	for (unsigned i = 0; i < 5; i++)
+		cr_assert_eq(atomic_load(&o[i].unlink_why), why, "key %u", i);
+	close_table(h, GRAIN_HTAB_NO_RCU);
+}
+
+Test(htab_ttl, charge_eviction_is_not_expiry)
+{
+	charge_evicts_five(0, GRAIN_HTAB_EVICTED);
+}
+
+Test(htab_ttl, touch_gives_eviction_the_time)
+{
+	charge_evicts_five(100, GRAIN_HTAB_EXPIRED);
+}
+
 /* ----------------------------------------------------------------------
  * Chain limit
  */
@@ -865,6 +1254,29 @@ ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
 	close_table(h, *mode);
 	for (unsigned i = 9; i < 20; i++)
 		cr_assert_eq(atomic_load(&o[i].reclaims), 0u);
+}
+
+/* max_chain defaults to 64: every key on one chain, 64 go in, the 65th
+ * is refused. */
+Test(htab_chain, default_limit)
+{
+	static const struct grain_htab_config shape = {
+		.ops.hash = hash_const,
+		.stripes = 1,
+		.max_load = 1u << 20,
+	};
+	static struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &shape);
+	static struct obj o[65];
+
+	insert_keys(h, o, 64, 0, 1, 1);
+	uint64_t k = 64;
+	obj_init(&o[k], k);
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, k, 1), -EMLINK);
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_eq(st.entries, 64u);
+	cr_assert_eq(st.chain_refusals, 1u);
+	close_table(h, GRAIN_HTAB_NO_RCU);
 }
 
 /* An insert whose chain needs an overflow bucket when the stripe has none

@@ -398,6 +398,215 @@ Test(htab_rcu, user_defer, .timeout = 30)
 	cr_assert_eq(atomic_load(&o[3].reclaim_why), GRAIN_HTAB_DESTROYED);
 }
 
+/*
+ * GRAIN_HTAB_BATCH_RECLAIM is for RCU tables without ops.defer (htab.h):
+ * on a GRAIN_HTAB_NO_RCU table a removed node is reclaimed right after
+ * the unlock, and with ops.defer each removed node goes to defer() at
+ * once; neither waits for a batch or a flush.
+ */
+Test(htab_rcu, batch_flag_ignored, .timeout = 30)
+{
+	const unsigned no_rcu = GRAIN_HTAB_NO_RCU | GRAIN_HTAB_BATCH_RECLAIM;
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, no_rcu, NULL);
+	static struct obj o[4];
+	struct grain_htab_scope s;
+
+	insert_keys(h, o, 4, 1, 1, 1);
+	for (uint64_t k = 0; k < 3; k++) {
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u,
+			     "NO_RCU: key %llu waits in a batch",
+			     (unsigned long long)k);
+	}
+	uint64_t k3 = 3;
+	grain_htab_lock(h, &k3, &s);
+	cr_assert_eq(grain_htab_remove_locked(&s, &o[3].node), 0);
+	grain_htab_unlock(&s);
+	cr_assert_eq(atomic_load(&o[3].reclaims), 1u);
+	close_table(h, no_rcu);
+
+	static struct deferrals d;
+	memset(&d, 0, sizeof(d));
+	ledger_init(&d.l);
+	struct grain_htab_config c =
+		ledger_config(&d.l, GRAIN_HTAB_BATCH_RECLAIM);
+	c.ops.defer = defer_later;
+	mode_enter(0);
+	h = make(&c);
+	insert_keys(h, o, 4, 1, 1, 1);
+	for (uint64_t k = 0; k < 2; k++) {
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		cr_assert_eq(d.n, k + 1, "ops.defer: key %llu waits in a batch",
+			     (unsigned long long)k);
+		cr_assert_eq(d.node[k], &o[k].node);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		d.done[i](d.node[i]);
+		cr_assert_eq(atomic_load(&o[i].reclaims), 1u);
+	}
+	d.at_once = true;
+	close_table(h, 0);
+	for (unsigned k = 0; k < 4; k++)
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u, "key %u", k);
+}
+
+/*
+ * With GRAIN_HTAB_BATCH_RECLAIM only removed nodes wait in a batch:
+ * evicted and expired ones go to RCU from the unlock that retired them,
+ * and a barrier, with no flush, reclaims them. One stripe, five entries
+ * of 100 bytes make mem_high; a sixth evicts the three oldest; expire()
+ * takes the other three. A removed node, for contrast, waits for the
+ * flush.
+ */
+Test(htab_rcu, evicted_and_expired_not_batched, .timeout = 30)
+{
+	static const struct grain_htab_config shape = {
+		.stripes = 1, .ttl = 10, .mem_high = 500, .mem_low = 300
+	};
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_BATCH_RECLAIM, &shape);
+	static struct obj o[7];
+
+	insert_keys(h, o, 6, 1, 1, 100);
+	cr_assert_eq(stats_of(h).evictions, 3u);
+	grain_rcu_barrier();
+	for (unsigned k = 0; k < 3; k++) {
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u,
+			     "evicted key %u waits in a batch", k);
+		cr_assert_eq(atomic_load(&o[k].reclaim_why),
+			     GRAIN_HTAB_EVICTED);
+	}
+	cr_assert_eq(grain_htab_expire(h, 20), 3u);
+	grain_rcu_barrier();
+	for (unsigned k = 3; k < 6; k++) {
+		cr_assert_eq(atomic_load(&o[k].reclaims), 1u,
+			     "expired key %u waits in a batch", k);
+		cr_assert_eq(atomic_load(&o[k].reclaim_why),
+			     GRAIN_HTAB_EXPIRED);
+	}
+	uint64_t k = 6;
+	obj_init(&o[k], k);
+	cr_assert_eq(grain_htab_insert(h, &o[k].node, &k, 20, 1), 0);
+	cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	grain_rcu_barrier();
+	cr_assert_eq(atomic_load(&o[k].reclaims), 0u);
+	grain_htab_reclaim_flush(h);
+	grain_rcu_barrier();
+	cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
+	close_table(h, GRAIN_HTAB_BATCH_RECLAIM);
+}
+
+/* grain_htab_reclaim_flush() never waits for a grace period, so it may
+ * run inside a read-side section (a flush that waited would never return
+ * there: the test's timeout fails it); what it sends still waits for that
+ * section. */
+Test(htab_rcu, flush_inside_read_section, .timeout = 30)
+{
+	static const struct grain_htab_config shape = { .stripes = 1 };
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_BATCH_RECLAIM, &shape);
+	static struct obj o[3];
+
+	insert_keys(h, o, 3, 1, 1, 1);
+	grain_rcu_read_lock();
+	uint64_t k0 = 0;
+	struct grain_hnode *held = grain_htab_lookup(h, &k0);
+	cr_assert_eq(held, &o[0].node);
+	for (uint64_t k = 0; k < 3; k++)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	grain_htab_reclaim_flush(h);
+	sleep_ms(20);
+	cr_assert_eq(reclaimed_of(o, 3), 0u, "reclaimed under a reader");
+	cr_assert_eq(obj_of(held)->key, 0u);
+	grain_rcu_read_unlock();
+	grain_rcu_barrier();
+	cr_assert_eq(reclaimed_of(o, 3), 3u, "the flush sent them");
+	for (unsigned k = 0; k < 3; k++)
+		cr_assert_eq(atomic_load(&o[k].reclaim_why),
+			     GRAIN_HTAB_REMOVED);
+	close_table(h, GRAIN_HTAB_BATCH_RECLAIM);
+}
+
+/*
+ * ops.defer is called with no table lock held (htab.h): here it walks
+ * the whole table, which takes every stripe lock in turn, before it calls
+ * done(). Removal, eviction, expiry, and automatic and explicit resizes
+ * all hand it nodes or bucket arrays; a defer called under a stripe lock
+ * would wait for that lock forever (the test's timeout fails it).
+ */
+struct walking_defer {
+	struct ledger l; /* first: the table's ctx is also the ledger's */
+	struct grain_htab *h;
+	unsigned calls, bad;
+};
+
+static int count_one(struct grain_htab_scope *s, struct grain_hnode *n,
+		     void *ctx)
+{
+	(void)s;
+	(void)n;
+	(*(unsigned *)ctx)++;
+	return 0;
+}
+
+static void defer_walk(struct grain_hnode *node,
+		       void (*done)(struct grain_hnode *node), void *ctx)
+{
+	struct walking_defer *d = ctx;
+	unsigned n = 0;
+
+	d->calls++;
+	if (d->h != NULL && grain_htab_walk(d->h, count_one, &n) != 0)
+		d->bad++;
+	done(node);
+}
+
+Test(htab_rcu, defer_runs_without_locks, .timeout = 30)
+{
+	static struct walking_defer d;
+	static struct obj o[400];
+
+	memset(&d, 0, sizeof(d));
+	ledger_init(&d.l);
+	struct grain_htab_config c = ledger_config(&d.l, 0);
+	c.ops.defer = defer_walk;
+	c.stripes = 4;
+	c.ttl = 100000;
+	c.mem_high = 400 * 10;
+	c.mem_low = 300 * 10;
+	mode_enter(0);
+	struct grain_htab *h = make(&c);
+	d.h = h;
+
+	/* 400 entries in 4 stripes of 16 buckets: every stripe grows. */
+	insert_keys(h, o, 400, 1, 1, 10);
+	struct grain_htab_stats st = stats_of(h);
+	cr_assert_geq(st.resizes, 4u, "no automatic resize");
+	cr_assert_eq(st.evictions, 0u);
+	unsigned arrays = d.calls;
+	cr_assert_geq(arrays, 4u, "old arrays not deferred");
+	for (uint64_t k = 0; k < 400; k += 4)
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+	cr_assert_eq(grain_htab_resize(h, 1024), 0);
+	/* 300 entries left, 3000 bytes: an insert past mem_high evicts the
+	 * oldest down to mem_low; expire() then takes all that is left. */
+	static struct obj big;
+	uint64_t kb = 400;
+	obj_init(&big, kb);
+	cr_assert_eq(grain_htab_insert(h, &big.node, &kb, 401, 2000), 0);
+	cr_assert_gt(stats_of(h).evictions, 0u);
+	cr_assert_gt(grain_htab_expire(h, 100000 + 401), 0u);
+	cr_assert_eq(stats_of(h).entries, 0u);
+	st = stats_of(h);
+	cr_assert_eq(d.bad, 0u);
+	cr_assert_geq(d.calls,
+		      arrays + 100u + 4u + st.evictions + st.expirations);
+	d.h = NULL;
+	close_table(h, 0);
+	cr_assert_eq(atomic_load(&d.l.reclaimed[GRAIN_HTAB_REMOVED]), 100ul);
+}
+
 /* destroy waits for reclaims still pending in the user's defer(). */
 struct late_done {
 	struct ledger l; /* first: the table's ctx is also the ledger's */

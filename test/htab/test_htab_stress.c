@@ -7,6 +7,8 @@
  *           (insert, find_or_insert, remove, lookup, charge, uncharge,
  *           touch, and now and then stats, expire and an explicit resize),
  *           comparing every result with a private single-threaded map.
+ *   flush:  the model run on GRAIN_HTAB_BATCH_RECLAIM tables while one
+ *           more thread keeps calling grain_htab_reclaim_flush().
  *   shared: every thread works on the same 16 keys (find_or_insert and
  *           remove races, scoped compound steps); checked at the end: per
  *           key, successful inserts minus removes is 0 or 1 and matches
@@ -26,6 +28,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "../common/test_util.h"
@@ -397,6 +400,54 @@ ParameterizedTestParameters(htab_stress, model)
 	return cr_make_param_array(struct mode, stress_modes, NSTRESS);
 }
 
+/* After a model run of @r->threads workers @w: every key as its thread's
+ * map says, entries and bytes as the maps add up to, every removed node
+ * reclaimed once (after the grace periods), and at destroy every node
+ * still linked. */
+static void check_model_run(struct run *r, struct worker *w)
+{
+	uint64_t live = 0, bytes = 0;
+
+	for (unsigned t = 0; t < r->threads; t++)
+		for (unsigned k = 0; k < r->keys; k++) {
+			struct slot *sl = &w[t].map[k];
+			uint64_t key = (uint64_t)t << 32 | k;
+			struct grain_htab_scope s;
+			grain_htab_lock(r->h, &key, &s);
+			struct grain_hnode *n =
+				grain_htab_find_locked(&s, &key);
+			grain_htab_unlock(&s);
+			cr_assert_eq(n, sl->o != NULL ? &sl->o->node : NULL,
+				     "thread %u key %u", t, k);
+			if (sl->o != NULL) {
+				live++;
+				bytes += sl->charge;
+			}
+		}
+	struct grain_htab_stats st = stats_of(r->h);
+	cr_assert_eq(st.entries, live);
+	cr_assert_eq(st.bytes, bytes);
+	cr_assert_eq(grain_htab_bytes_exact(r->h), bytes);
+	cr_assert_eq(st.inserts, atomic_load(&r->inserted));
+	cr_assert_eq(live,
+		     atomic_load(&r->inserted) - atomic_load(&r->removed));
+	cr_assert_eq(st.evictions + st.expirations + st.refusals +
+			     st.chain_refusals,
+		     0u);
+	cr_assert_gt(atomic_load(&r->removed), 0u);
+	mode_settle(r->h, r->flags);
+	cr_assert_eq(atomic_load(&r->reclaimed[GRAIN_HTAB_REMOVED]),
+		     atomic_load(&r->removed));
+	cr_assert_eq(
+		atomic_load(&r->bytes_in) - atomic_load(&r->bytes_out) -
+			atomic_load(&r->reclaimed_bytes[GRAIN_HTAB_REMOVED]),
+		bytes, "bytes not conserved");
+
+	grain_htab_destroy(r->h);
+	check_reclaims(r, GRAIN_HTAB_DESTROYED);
+	cr_assert_eq(atomic_load(&r->reclaimed[GRAIN_HTAB_DESTROYED]), live);
+}
+
 ParameterizedTest(struct mode *m, htab_stress, model, .timeout = 180)
 {
 	static struct run r;
@@ -412,45 +463,84 @@ ParameterizedTest(struct mode *m, htab_stress, model, .timeout = 180)
 		cr_assert_not_null(w[i].map);
 	}
 	run_threads(&r, w, model_worker);
+	check_model_run(&r, w);
+	mode_leave(r.flags);
+	for (unsigned i = 0; i < threads; i++)
+		free(w[i].map);
+	run_fini(&r);
+}
 
-	uint64_t live = 0, bytes = 0;
-	for (unsigned t = 0; t < threads; t++)
-		for (unsigned k = 0; k < r.keys; k++) {
-			struct slot *sl = &w[t].map[k];
-			uint64_t key = (uint64_t)t << 32 | k;
-			struct grain_htab_scope s;
-			grain_htab_lock(r.h, &key, &s);
-			struct grain_hnode *n =
-				grain_htab_find_locked(&s, &key);
-			grain_htab_unlock(&s);
-			cr_assert_eq(n, sl->o != NULL ? &sl->o->node : NULL,
-				     "thread %u key %u", t, k);
-			if (sl->o != NULL) {
-				live++;
-				bytes += sl->charge;
-			}
-		}
-	struct grain_htab_stats st = stats_of(r.h);
-	cr_assert_eq(st.entries, live);
-	cr_assert_eq(st.bytes, bytes);
-	cr_assert_eq(grain_htab_bytes_exact(r.h), bytes);
-	cr_assert_eq(st.inserts, atomic_load(&r.inserted));
-	cr_assert_eq(live, atomic_load(&r.inserted) - atomic_load(&r.removed));
-	cr_assert_eq(st.evictions + st.expirations + st.refusals +
-			     st.chain_refusals,
-		     0u);
-	cr_assert_gt(atomic_load(&r.removed), 0u);
-	mode_settle(r.h, r.flags);
-	cr_assert_eq(atomic_load(&r.reclaimed[GRAIN_HTAB_REMOVED]),
-		     atomic_load(&r.removed));
-	cr_assert_eq(
-		atomic_load(&r.bytes_in) - atomic_load(&r.bytes_out) -
-			atomic_load(&r.reclaimed_bytes[GRAIN_HTAB_REMOVED]),
-		bytes, "bytes not conserved");
+/* ----------------------------------------------------------------------
+ * Flushes from another thread: the model run on GRAIN_HTAB_BATCH_RECLAIM
+ * tables with batches of 8, while one more thread sends the stripes'
+ * reclaim batches with grain_htab_reclaim_flush() the whole time (any
+ * thread may, htab.h). The model's checks hold: every removed node is
+ * reclaimed exactly once, as REMOVED, and every node still linked once
+ * at destroy, as DESTROYED; entries and bytes add up.
+ */
 
-	grain_htab_destroy(r.h);
-	check_reclaims(&r, GRAIN_HTAB_DESTROYED);
-	cr_assert_eq(atomic_load(&r.reclaimed[GRAIN_HTAB_DESTROYED]), live);
+static _Atomic(unsigned) flush_workers_done;
+
+static void *model_worker_counted(void *arg)
+{
+	model_worker(arg);
+	atomic_fetch_add(&flush_workers_done, 1u);
+	return NULL;
+}
+
+struct flusher {
+	struct run *run;
+	unsigned long flushes;
+};
+
+static void *flusher_main(void *arg)
+{
+	struct flusher *f = arg;
+
+	grain_rcu_register_thread();
+	while (atomic_load(&flush_workers_done) < f->run->threads) {
+		grain_htab_reclaim_flush(f->run->h);
+		f->flushes++;
+		sched_yield();
+	}
+	grain_rcu_unregister_thread();
+	return NULL;
+}
+
+static const unsigned flush_stripes[] = { 1, 64 };
+
+ParameterizedTestParameters(htab_stress, flush_while_removing)
+{
+	return cr_make_param_array(unsigned, (void *)flush_stripes,
+				   sizeof(flush_stripes) /
+					   sizeof(flush_stripes[0]));
+}
+
+ParameterizedTest(unsigned *stripes, htab_stress, flush_while_removing,
+		  .timeout = 60)
+{
+	static struct run r;
+	struct worker w[MAXT];
+	const unsigned threads = 2;
+	struct flusher f = { &r, 0 };
+	pthread_t t;
+
+	run_init(&r, GRAIN_HTAB_BATCH_RECLAIM, threads, test_scale(50000), 256,
+		 1);
+	mode_enter(r.flags);
+	struct grain_htab_config c = run_config(&r, *stripes);
+	c.reclaim_batch = 8;
+	cr_assert_eq(grain_htab_create(&r.h, &c, NULL), 0);
+	for (unsigned i = 0; i < threads; i++) {
+		w[i].map = calloc(r.keys, sizeof(*w[i].map));
+		cr_assert_not_null(w[i].map);
+	}
+	atomic_store(&flush_workers_done, 0u);
+	cr_assert_eq(pthread_create(&t, NULL, flusher_main, &f), 0);
+	run_threads(&r, w, model_worker_counted);
+	cr_assert_eq(pthread_join(t, NULL), 0);
+	cr_assert_gt(f.flushes, 0ul);
+	check_model_run(&r, w);
 	mode_leave(r.flags);
 	for (unsigned i = 0; i < threads; i++)
 		free(w[i].map);

@@ -241,3 +241,59 @@ Test(htab_walk, charges_evict_at_unlock)
 		cr_assert_eq(l.log[i], i, "oldest first");
 	close_table(h, GRAIN_HTAB_NO_RCU);
 }
+
+/* On the walk's first entry of stripe 0, charge it 200 bytes more. */
+static int charge_first(struct grain_htab_scope *s, struct grain_hnode *n,
+			void *ctx)
+{
+	struct walk_log *w = ctx;
+
+	if (w->n == 0)
+		w->errors += grain_htab_charge_locked(s, n, 200) != 0;
+	return walk_note(s, n, ctx);
+}
+
+/*
+ * What a stripe's unlock evicts is gone before the walk reaches the next
+ * stripe: two stripes (identity hash: bit 48 picks the stripe), stripe 1
+ * holding the five oldest entries, stripe 0 five newer ones, 100 bytes
+ * each, mem_high 1000 in all. The walk charges stripe 0's first entry
+ * 200 bytes; that stripe's unlock evicts down to mem_low 600: stripe 1's
+ * five, then stripe 0's oldest (now 300 bytes). The walk then finds
+ * stripe 1 empty.
+ */
+Test(htab_walk, evicted_at_unlock_not_visited)
+{
+	static const struct grain_htab_config shape = { .ops.hash = hash_ident,
+							.stripes = 2,
+							.mem_high = 1000,
+							.mem_low = 600 };
+	static struct obj o[10];
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_NO_RCU, &shape);
+	struct walk_log w;
+
+	/* Entries 0..4 in stripe 1, stamped 1..5; 5..9 (keys 5..9) in
+	 * stripe 0, stamped 10..14. */
+	for (uint64_t i = 0; i < 10; i++) {
+		uint64_t k = i < 5 ? (uint64_t)1 << 48 | i : i;
+		obj_init(&o[i], k);
+		cr_assert_eq(grain_htab_insert(h, &o[i].node, &k,
+					       i < 5 ? 1 + i : 5 + i, 100),
+			     0);
+	}
+	cr_assert_eq(l.nlog, 0u);
+	walk_log_init(&w, h, 2, WALK_LOOK);
+	cr_assert_eq(grain_htab_walk(h, charge_first, &w), 0);
+	cr_assert_eq(w.errors, 0);
+	cr_assert_eq(w.n, 5u, "visited %u entries", w.n);
+	for (unsigned i = 5; i < 10; i++)
+		cr_assert_eq(w.visits[i], 1u, "key %u of stripe 0", i);
+	cr_assert_eq(l.nlog, 6u);
+	for (unsigned i = 0; i < 6; i++)
+		cr_assert_eq(atomic_load(&o[i].unlink_why), GRAIN_HTAB_EVICTED,
+			     "entry %u", i);
+	cr_assert_eq(stats_of(h).entries, 4u);
+	cr_assert_eq(grain_htab_bytes_exact(h), 400u);
+	close_table(h, GRAIN_HTAB_NO_RCU);
+}

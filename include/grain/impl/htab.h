@@ -802,6 +802,9 @@ grain_htab_lock_fast(struct grain_htab *h, const void *key,
 	s->stripe = &h->stripes[grain_impl_htab_stripe_index(h, s->hash)];
 	/* A live table's stripes: so the scope's later NULL tests vanish. */
 	GRAIN_ASSUME(s->stripe != NULL);
+	/* No clock yet: an eviction at the unlock labels its victims
+	 * EXPIRED only after a call of this scope gave it the time. */
+	s->now = 0;
 	s->retired = NULL;
 	s->todo = 0;
 	grain_impl_spin_acquire(&s->stripe->lock);
