@@ -360,7 +360,11 @@ grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
  * position stores for a third thread) is raised to the head, so a racing
  * count may read 0 for a ring that was never empty, and a count that
  * reads the tail well after the head is capped at the capacity. Slots
- * claimed but not yet filled or emptied count as used. Any thread. */
+ * a producer has claimed but not yet filled count as used. A slot that a
+ * consumer of a multi-consumer ring (MPMC, SPMC) has claimed but not yet
+ * emptied counts as free, though no enqueue can have it until that
+ * consumer is done; a single consumer's slots count as used until its
+ * call returns. Any thread. */
 
 /**
  * grain_ring_totals - objects enqueued and dequeued since init (positions

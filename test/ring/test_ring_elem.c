@@ -11,13 +11,19 @@
  *
  * Single thread: zero copy across the end of the slot array, a second
  * reserve or peek, commit and release of more than is open, modes without
- * zero copy, NULL arguments, full and empty, argument checks at init.
+ * zero copy, NULL arguments, full and empty, argument checks at init;
+ * cancels and empty opens, the copy calls of a side while its reservation
+ * is open, failed opens, element alignment; creation and allocation
+ * failure, caller memory of exactly memsize bytes, the _wait calls, and
+ * failed calls that must change nothing. With a second thread: commit and
+ * release wake a sleeper of the other side.
  */
 #define _GNU_SOURCE
 #include <grain/ring_elem.h>
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdalign.h>
@@ -813,4 +819,725 @@ Test(ring_elem, null_arguments)
 	cr_assert_eq(grain_ring_elem_commit(e, 1), -ENOENT);
 	cr_assert_eq(grain_ring_elem_release(e, 1), -ENOENT);
 	grain_ring_elem_destroy(e);
+}
+
+/* --- zero copy: wake-ups, cancels, the copy calls, failed opens ---------- */
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* The grain_ring that either kind of ring is (for its sleepers). */
+static struct grain_ring *any_base(struct any_ring *a)
+{
+	return a->elem ? &a->e->ring : a->p;
+}
+
+enum any_form { ANY_SINGLE, ANY_BULK, ANY_BURST };
+
+/* One copy call of the form given (its _wait form with timeout t if wait)
+ * enqueueing the values v .. v + n - 1 (ANY_SINGLE: n is 1); returns the
+ * call's result. */
+static int any_put_n(struct any_ring *a, enum any_form f, bool wait, int64_t t,
+		     uint32_t v, unsigned n)
+{
+	alignas(8) unsigned char b[8 * MAX_WORDS * 4];
+	void *objs[8];
+
+	cr_assert_leq(n, 8u);
+	for (unsigned i = 0; i < n; i++) {
+		if (a->elem)
+			fill(b + i * a->esize, a->esize, 7, v + i);
+		else
+			objs[i] = (void *)(uintptr_t)(v + i + 1);
+	}
+	if (a->elem) {
+		struct grain_ring_elem *e = a->e;
+
+		if (f == ANY_SINGLE)
+			return wait ? grain_ring_elem_enqueue_wait(e, b, t)
+				    : grain_ring_elem_try_enqueue(e, b);
+		if (f == ANY_BULK)
+			return wait ? grain_ring_elem_enqueue_bulk_wait(e, b, n,
+									t)
+				    : grain_ring_elem_try_enqueue_bulk(e, b, n);
+		return wait ? grain_ring_elem_enqueue_burst_wait(e, b, n, t)
+			    : grain_ring_elem_try_enqueue_burst(e, b, n);
+	}
+	if (f == ANY_SINGLE)
+		return wait ? grain_ring_enqueue_wait(a->p, objs[0], t)
+			    : grain_ring_try_enqueue(a->p, objs[0]);
+	if (f == ANY_BULK)
+		return wait ? grain_ring_enqueue_bulk_wait(a->p, objs, n, t)
+			    : grain_ring_try_enqueue_bulk(a->p, objs, n);
+	return wait ? grain_ring_enqueue_burst_wait(a->p, objs, n, t)
+		    : grain_ring_try_enqueue_burst(a->p, objs, n);
+}
+
+/* One copy call of the form given dequeueing up to n (at most 8) values
+ * into vals; returns the call's result. */
+static int any_take_n(struct any_ring *a, enum any_form f, bool wait, int64_t t,
+		      unsigned n, uint32_t *vals)
+{
+	alignas(8) unsigned char b[8 * MAX_WORDS * 4];
+	void *objs[8];
+	int rc;
+
+	cr_assert_leq(n, 8u);
+	if (a->elem) {
+		struct grain_ring_elem *e = a->e;
+
+		if (f == ANY_SINGLE)
+			rc = wait ? grain_ring_elem_dequeue_wait(e, b, t)
+				  : grain_ring_elem_try_dequeue(e, b);
+		else if (f == ANY_BULK)
+			rc = wait ? grain_ring_elem_dequeue_bulk_wait(e, b, n,
+								      t)
+				  : grain_ring_elem_try_dequeue_bulk(e, b, n);
+		else
+			rc = wait ? grain_ring_elem_dequeue_burst_wait(e, b, n,
+								       t)
+				  : grain_ring_elem_try_dequeue_burst(e, b, n);
+	} else {
+		if (f == ANY_SINGLE)
+			rc = wait ? grain_ring_dequeue_wait(a->p, objs, t)
+				  : grain_ring_try_dequeue(a->p, objs);
+		else if (f == ANY_BULK)
+			rc = wait ? grain_ring_dequeue_bulk_wait(a->p, objs, n,
+								 t)
+				  : grain_ring_try_dequeue_bulk(a->p, objs, n);
+		else
+			rc = wait ? grain_ring_dequeue_burst_wait(a->p, objs, n,
+								  t)
+				  : grain_ring_try_dequeue_burst(a->p, objs, n);
+	}
+	unsigned got = rc < 0 ? 0 : f == ANY_BURST ? (unsigned)rc : n;
+	for (unsigned i = 0; i < got; i++)
+		vals[i] = a->elem ? any_get(a, b + i * a->esize)
+				  : (uint32_t)((uintptr_t)objs[i] - 1);
+	return rc;
+}
+
+/* A thread in the single _wait call of one side. */
+struct zc_sleeper {
+	struct any_ring *a;
+	bool enqueue;
+	uint32_t v; /* enqueued, or the value dequeued */
+	int rc;
+	_Atomic(bool) returned;
+	pthread_t thread;
+};
+
+static void *zc_sleep(void *arg)
+{
+	struct zc_sleeper *s = arg;
+
+	s->rc = s->enqueue
+			? any_put_n(s->a, ANY_SINGLE, true, WAIT_NS, s->v, 1)
+			: any_take_n(s->a, ANY_SINGLE, true, WAIT_NS, 1, &s->v);
+	atomic_store(&s->returned, true);
+	return NULL;
+}
+
+/* Start s and wait until it has registered as a sleeper, and a little
+ * more, so that it is in the futex. */
+static void sleeper_start(struct zc_sleeper *s)
+{
+	struct grain_ring *r = any_base(s->a);
+	_Atomic(uint32_t) *waiters = s->enqueue ? &r->cons.sleepers.waiters
+						: &r->prod.sleepers.waiters;
+
+	cr_assert_eq(pthread_create(&s->thread, NULL, zc_sleep, s), 0);
+	for (int i = 0; i < 5000 && atomic_load(waiters) == 0; i++)
+		pause_ms(1);
+	cr_assert_eq(atomic_load(waiters), 1u, "the sleeper registered");
+	pause_ms(10);
+	cr_assert(!atomic_load(&s->returned), "returned at once: %d", s->rc);
+}
+
+/* The call that lets s proceed has been made: s returns 0 within 5 s (a
+ * sleeper nobody wakes would sleep out its WAIT_NS). */
+static void sleeper_join(struct zc_sleeper *s)
+{
+	for (int i = 0; i < 5000 && !atomic_load(&s->returned); i++)
+		pause_ms(1);
+	cr_assert(atomic_load(&s->returned), "the sleeper was not woken");
+	cr_assert_eq(pthread_join(s->thread, NULL), 0);
+	cr_assert_eq(s->rc, 0);
+}
+
+static const struct zc_case wake_cases[] = {
+	{ false, 0, GRAIN_RING_SPSC | GRAIN_RING_WAIT },
+	{ false, 0, GRAIN_RING_SPMC | GRAIN_RING_WAIT },
+	{ false, 0, GRAIN_RING_MPSC | GRAIN_RING_WAIT },
+	{ true, 64, GRAIN_RING_SPSC | GRAIN_RING_WAIT },
+	{ true, 16, GRAIN_RING_SPMC | GRAIN_RING_WAIT },
+	{ true, 24, GRAIN_RING_MPSC | GRAIN_RING_WAIT },
+};
+
+ParameterizedTestParameters(ring_zc, close_wakes_the_other_side)
+{
+	return cr_make_param_array(struct zc_case, (void *)wake_cases,
+				   sizeof(wake_cases) / sizeof(wake_cases[0]));
+}
+
+/* On a WAIT ring of either kind, a commit wakes a consumer asleep on the
+ * empty ring and a release a producer asleep on the full one. */
+ParameterizedTest(const struct zc_case *zcc, ring_zc,
+		  close_wakes_the_other_side, .timeout = 60)
+{
+	const unsigned cap = 4;
+	struct any_ring a = any_make(zcc->elem, cap, zcc->esize, zcc->flags);
+	struct grain_ring_zc zc;
+	uint32_t got;
+
+	if (zcc->flags & GRAIN_RING_SP) {
+		struct zc_sleeper s = { .a = &a, .enqueue = false };
+
+		sleeper_start(&s);
+		cr_assert_eq(any_reserve(&a, 2, false, &zc), 0);
+		any_put(&a, grain_ring_zc_at(&zc, 0), 5);
+		any_put(&a, grain_ring_zc_at(&zc, 1), 6);
+		cr_assert_eq(any_commit(&a, 2), 0);
+		sleeper_join(&s);
+		cr_assert_eq(s.v, 5u);
+		cr_assert_eq(any_dequeue(&a, &got), 0);
+		cr_assert_eq(got, 6u);
+	}
+	if (zcc->flags & GRAIN_RING_SC) {
+		struct zc_sleeper s = { .a = &a, .enqueue = true, .v = 9 };
+
+		for (unsigned i = 0; i < cap; i++)
+			cr_assert_eq(any_enqueue(&a, i), 0);
+		sleeper_start(&s);
+		cr_assert_eq(any_peek(&a, 1, false, &zc), 0);
+		cr_assert_eq(any_get(&a, grain_ring_zc_at(&zc, 0)), 0u);
+		cr_assert_eq(any_release(&a, 1), 0);
+		sleeper_join(&s);
+		for (unsigned i = 1; i <= cap; i++) {
+			cr_assert_eq(any_dequeue(&a, &got), 0);
+			cr_assert_eq(got, i < cap ? i : 9u);
+		}
+	}
+	cr_assert_eq(any_count(&a), 0u);
+	any_destroy(&a);
+}
+
+ParameterizedTestParameters(ring_zc, cancel_and_empty_opens)
+{
+	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
+}
+
+/* A commit or release of 0 closes what is open and publishes or frees
+ * nothing; a reserve or peek of 0 succeeds, writes an empty reservation
+ * and leaves nothing open. */
+ParameterizedTest(const struct zc_case *zcc, ring_zc, cancel_and_empty_opens)
+{
+	struct any_ring a = any_make(zcc->elem, 8, zcc->esize, zcc->flags);
+	const bool sp = zcc->flags & GRAIN_RING_SP;
+	const bool sc = zcc->flags & GRAIN_RING_SC;
+	struct grain_ring_zc zc, zc2;
+	uint32_t got;
+
+	if (sp) {
+		cr_assert_eq(any_reserve(&a, 3, false, &zc), 0);
+		for (unsigned i = 0; i < 3; i++)
+			any_put(&a, grain_ring_zc_at(&zc, i), 100 + i);
+		cr_assert_eq(any_commit(&a, 0), 0);
+		cr_assert_eq(any_count(&a), 0u, "a cancel publishes nothing");
+		cr_assert_eq(any_commit(&a, 1), -ENOENT, "and closes");
+		cr_assert_eq(any_enqueue(&a, 1), 0);
+		memset(&zc2, 0xa5, sizeof(zc2));
+		cr_assert_eq(any_reserve(&a, 0, false, &zc2), 0);
+		cr_assert_eq(zc2.n, 0u);
+		cr_assert_eq(zc2.len[0], 0u);
+		cr_assert_eq(zc2.len[1], 0u);
+		cr_assert_null(zc2.span[0]);
+		cr_assert_null(zc2.span[1]);
+		cr_assert_eq(any_commit(&a, 1), -ENOENT, "nothing left open");
+		cr_assert_eq(any_reserve(&a, 2, false, &zc2), 0);
+		cr_assert_eq(zc2.span[0], grain_ring_zc_at(&zc, 1),
+			     "the cancelled slots are free");
+		any_put(&a, grain_ring_zc_at(&zc2, 0), 2);
+		any_put(&a, grain_ring_zc_at(&zc2, 1), 3);
+		cr_assert_eq(any_commit(&a, 2), 0);
+	} else {
+		for (unsigned i = 1; i <= 3; i++)
+			cr_assert_eq(any_enqueue(&a, i), 0);
+	}
+	cr_assert_eq(any_count(&a), 3u);
+
+	if (sc) {
+		cr_assert_eq(any_peek(&a, 3, false, &zc), 0);
+		for (unsigned i = 0; i < 3; i++)
+			cr_assert_eq(any_get(&a, grain_ring_zc_at(&zc, i)),
+				     1 + i);
+		cr_assert_eq(any_release(&a, 0), 0);
+		cr_assert_eq(any_count(&a), 3u, "a release of 0 frees none");
+		cr_assert_eq(any_release(&a, 1), -ENOENT, "and closes");
+		memset(&zc2, 0xa5, sizeof(zc2));
+		cr_assert_eq(any_peek(&a, 0, false, &zc2), 0);
+		cr_assert_eq(zc2.n, 0u);
+		cr_assert_null(zc2.span[0]);
+		cr_assert_null(zc2.span[1]);
+		cr_assert_eq(any_release(&a, 1), -ENOENT, "nothing left open");
+		cr_assert_eq(any_dequeue(&a, &got), 0);
+		cr_assert_eq(got, 1u);
+		cr_assert_eq(any_peek(&a, 8, true, &zc), 2);
+		cr_assert_eq(any_get(&a, grain_ring_zc_at(&zc, 0)), 2u);
+		cr_assert_eq(any_get(&a, grain_ring_zc_at(&zc, 1)), 3u);
+		cr_assert_eq(any_release(&a, 2), 0);
+	} else {
+		for (unsigned i = 1; i <= 3; i++) {
+			cr_assert_eq(any_dequeue(&a, &got), 0);
+			cr_assert_eq(got, i);
+		}
+	}
+	cr_assert_eq(any_count(&a), 0u);
+	any_destroy(&a);
+}
+
+ParameterizedTestParameters(ring_zc, open_blocks_every_call_of_its_side)
+{
+	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
+}
+
+/* While a side's reservation or peek is open, every copy call of that
+ * side moves nothing: single and bulk -EAGAIN, burst 0, each _wait form
+ * -ETIMEDOUT (a WAIT ring), although the ring has room or objects. */
+ParameterizedTest(const struct zc_case *zcc, ring_zc,
+		  open_blocks_every_call_of_its_side, .timeout = 30)
+{
+	struct any_ring a = any_make(zcc->elem, 8, zcc->esize, zcc->flags);
+	const bool sp = zcc->flags & GRAIN_RING_SP;
+	const bool sc = zcc->flags & GRAIN_RING_SC;
+	const bool wait = zcc->flags & GRAIN_RING_WAIT;
+	struct grain_ring_zc zc;
+	uint32_t got[8];
+
+	if (sp) {
+		cr_assert_eq(any_reserve(&a, 2, false, &zc), 0);
+		any_put(&a, grain_ring_zc_at(&zc, 0), 10);
+		any_put(&a, grain_ring_zc_at(&zc, 1), 11);
+		cr_assert_eq(any_put_n(&a, ANY_SINGLE, false, 0, 50, 1),
+			     -EAGAIN);
+		cr_assert_eq(any_put_n(&a, ANY_BULK, false, 0, 50, 1), -EAGAIN);
+		cr_assert_eq(any_put_n(&a, ANY_BURST, false, 0, 50, 3), 0);
+		for (int f = ANY_SINGLE; wait && f <= ANY_BURST; f++)
+			cr_assert_eq(any_put_n(&a, (enum any_form)f, true,
+					       1000000, 50, 1),
+				     -ETIMEDOUT, "wait form %d", f);
+		cr_assert_eq(any_count(&a), 0u);
+		cr_assert_eq(any_commit(&a, 2), 0);
+	} else {
+		cr_assert_eq(any_enqueue(&a, 10), 0);
+		cr_assert_eq(any_enqueue(&a, 11), 0);
+	}
+	cr_assert_eq(any_enqueue(&a, 12), 0, "closed: enqueues work again");
+
+	if (sc) {
+		cr_assert_eq(any_peek(&a, 1, false, &zc), 0);
+		cr_assert_eq(any_take_n(&a, ANY_SINGLE, false, 0, 1, got),
+			     -EAGAIN);
+		cr_assert_eq(any_take_n(&a, ANY_BULK, false, 0, 1, got),
+			     -EAGAIN);
+		cr_assert_eq(any_take_n(&a, ANY_BURST, false, 0, 3, got), 0);
+		for (int f = ANY_SINGLE; wait && f <= ANY_BURST; f++)
+			cr_assert_eq(any_take_n(&a, (enum any_form)f, true,
+						1000000, 1, got),
+				     -ETIMEDOUT, "wait form %d", f);
+		cr_assert_eq(any_count(&a), 3u);
+		cr_assert_eq(any_get(&a, grain_ring_zc_at(&zc, 0)), 10u);
+		cr_assert_eq(any_release(&a, 1), 0);
+	} else {
+		cr_assert_eq(any_dequeue(&a, got), 0);
+		cr_assert_eq(got[0], 10u);
+	}
+	cr_assert_eq(any_take_n(&a, ANY_BURST, false, 0, 8, got), 2,
+		     "closed: dequeues work again");
+	cr_assert_eq(got[0], 11u);
+	cr_assert_eq(got[1], 12u);
+	any_destroy(&a);
+}
+
+/* The alignment ring_elem.h promises an element: the largest power of two
+ * that divides esize, 64 at most. */
+static uintptr_t elem_align(unsigned esize)
+{
+	uintptr_t al = (uintptr_t)esize & (0u - esize);
+
+	return al > 64 ? 64 : al;
+}
+
+ParameterizedTestParameters(ring_zc, failed_opens_change_nothing)
+{
+	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
+}
+
+/* Every error of a reserve or peek (-EAGAIN, -ENOTSUP, -EINVAL) leaves the
+ * reservation argument and the ring as they were. A burst opens exactly
+ * what there is; a reservation without wrap is one run (span[1] NULL),
+ * and elements are aligned as promised, their array from a cache line. */
+ParameterizedTest(const struct zc_case *zcc, ring_zc,
+		  failed_opens_change_nothing)
+{
+	const unsigned cap = 8;
+	struct any_ring a = any_make(zcc->elem, cap, zcc->esize, zcc->flags);
+	const bool sp = zcc->flags & GRAIN_RING_SP;
+	const bool sc = zcc->flags & GRAIN_RING_SC;
+	struct grain_ring_zc zc, mark;
+	uint32_t got;
+
+	memset(&mark, 0xa5, sizeof(mark));
+	for (unsigned i = 0; i < 5; i++)
+		cr_assert_eq(any_enqueue(&a, i), 0);
+	struct {
+		bool peek, burst;
+		unsigned n;
+		int rc;
+	} const calls[] = {
+		{ false, false, 4, sp ? -EAGAIN : -ENOTSUP },
+		{ false, false, 1, sp ? -EBUSY : -ENOTSUP },
+		{ false, true, 1, sp ? -EBUSY : -ENOTSUP },
+		{ false, false, cap + 1, -EINVAL },
+		{ false, true, 0x80000000u, -EINVAL },
+		{ true, false, 6, sc ? -EAGAIN : -ENOTSUP },
+		{ true, false, 1, sc ? -EBUSY : -ENOTSUP },
+		{ true, true, 1, sc ? -EBUSY : -ENOTSUP },
+		{ true, false, cap + 1, -EINVAL },
+		{ true, true, 0x80000000u, -EINVAL },
+	};
+	for (unsigned i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		struct grain_ring_zc open;
+
+		/* The -EBUSY cases: a reservation or peek of 1 is open. */
+		if (calls[i].rc == -EBUSY)
+			cr_assert_eq(calls[i].peek
+					     ? any_peek(&a, 1, false, &open)
+					     : any_reserve(&a, 1, false, &open),
+				     0);
+		zc = mark;
+		int rc = calls[i].peek
+				 ? any_peek(&a, calls[i].n, calls[i].burst, &zc)
+				 : any_reserve(&a, calls[i].n, calls[i].burst,
+					       &zc);
+		cr_assert_eq(rc, calls[i].rc, "call %u: %d", i, rc);
+		cr_assert(memcmp(&zc, &mark, sizeof(zc)) == 0,
+			  "call %u wrote its reservation", i);
+		if (calls[i].rc == -EBUSY)
+			cr_assert_eq(calls[i].peek ? any_release(&a, 0)
+						   : any_commit(&a, 0),
+				     0);
+	}
+	cr_assert_eq(any_count(&a), 5u);
+
+	if (sp) {
+		cr_assert_eq(any_reserve(&a, cap, true, &zc), 3,
+			     "a burst reserves every free slot");
+		cr_assert_eq(zc.n, 3u);
+		cr_assert_eq(zc.len[0], 3u);
+		cr_assert_eq(zc.len[1], 0u);
+		cr_assert_null(zc.span[1], "no wrap: one run");
+		cr_assert_eq(any_commit(&a, 0), 0);
+	}
+	if (sc) {
+		cr_assert_eq(any_peek(&a, cap, true, &zc), 5,
+			     "a burst peeks every ready slot");
+		cr_assert_eq(zc.n, 5u);
+		cr_assert_eq(zc.len[0], 5u);
+		cr_assert_eq(zc.len[1], 0u);
+		cr_assert_null(zc.span[1], "no wrap: one run");
+		cr_assert_eq(any_release(&a, 0), 0);
+	}
+	for (unsigned i = 0; i < 5; i++) {
+		cr_assert_eq(any_dequeue(&a, &got), 0);
+		cr_assert_eq(got, i, "the ring's objects are in place");
+	}
+
+	/* Positions 5 .. 8: the reservation wraps to the first slot. */
+	if (sp) {
+		cr_assert_eq(any_reserve(&a, 4, false, &zc), 0);
+	} else {
+		for (unsigned i = 0; i < 4; i++)
+			cr_assert_eq(any_enqueue(&a, i), 0);
+		cr_assert_eq(any_peek(&a, 4, false, &zc), 0);
+	}
+	cr_assert_eq(zc.len[0], 3u);
+	cr_assert_eq(zc.len[1], 1u);
+	cr_assert_not_null(zc.span[1]);
+	for (unsigned i = 0; i < 4; i++) {
+		uintptr_t at = (uintptr_t)grain_ring_zc_at(&zc, i);
+
+		cr_assert_eq(at % (a.elem ? elem_align(a.esize)
+					  : _Alignof(void *)),
+			     0u, "slot %u misaligned", i);
+	}
+	if (a.elem)
+		cr_assert_eq((uintptr_t)zc.span[1] % GRAIN_CACHELINE, 0u,
+			     "the element array starts a cache line");
+	cr_assert_eq(sp ? any_commit(&a, 0) : any_release(&a, 4), 0);
+	any_destroy(&a);
+}
+
+/* --- grain_ring_elem: creation, the _wait calls, failed calls ------------ */
+
+Test(ring_elem, create_and_allocation_failure)
+{
+	struct test_alloc_state st = { .budget = 0 };
+	struct grain_alloc al = { test_alloc_fn, test_free_fn, &st };
+	struct grain_ring_elem *e = (struct grain_ring_elem *)(uintptr_t)1;
+	alignas(8) unsigned char in[64 * 48], out[64 * 48];
+
+	cr_assert_eq(grain_ring_elem_create(&e, 64, 48, GRAIN_RING_MPMC, &al),
+		     -ENOMEM);
+	cr_assert_eq((uintptr_t)e, 1u, "untouched on error");
+	cr_assert_eq(st.failures, 1u);
+	cr_assert_eq(st.live, 0);
+	cr_assert_eq(grain_ring_elem_create(&e, 3, 48, 0, &al), -EINVAL);
+	cr_assert_eq(grain_ring_elem_create(&e, 0, 48, 0, &al), -EINVAL);
+	cr_assert_eq(grain_ring_elem_create(&e, 64, 6, 0, &al), -EINVAL);
+	cr_assert_eq(grain_ring_elem_create(&e, 64, 48, 0x80, &al), -EINVAL);
+	cr_assert_eq((uintptr_t)e, 1u, "untouched on error");
+	cr_assert_eq(st.failures, 1u, "nothing allocated for bad arguments");
+
+	st.budget = -1;
+	cr_assert_eq(grain_ring_elem_create(&e, 64, 48, GRAIN_RING_MPMC, &al),
+		     0);
+	cr_assert_eq(st.live, 1);
+	cr_assert_eq(st.live_bytes, grain_ring_elem_memsize(64, 48));
+	cr_assert_eq((uintptr_t)e % GRAIN_CACHELINE, 0u);
+	for (unsigned i = 0; i < 64; i++)
+		fill(in + i * 48, 48, 4, i);
+	cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, in, 64), 0);
+	cr_assert(grain_ring_elem_full(e));
+	cr_assert_eq(grain_ring_elem_try_dequeue_bulk(e, out, 64), 0);
+	cr_assert(memcmp(in, out, sizeof(in)) == 0);
+	grain_ring_elem_destroy(e);
+	cr_assert_eq(st.live, 0, "destroy returns the memory to the hooks");
+	cr_assert_eq(st.live_bytes, 0u, "all of it");
+}
+
+/* A ring in exactly grain_ring_elem_memsize() bytes of caller memory holds
+ * capacity elements (a write past the end is an AddressSanitizer error),
+ * for element sizes up to GRAIN_RING_ELEM_MAX_SIZE, each aligned as
+ * promised in an array that starts a cache line. */
+Test(ring_elem, init_in_exactly_memsize_bytes)
+{
+	static const unsigned esizes[] = { 4, 12, 64, 200, 256 };
+	static const unsigned caps[] = { 2, 8 };
+	alignas(8) unsigned char in[8 * 256], out[8 * 256];
+
+	for (unsigned s = 0; s < sizeof(esizes) / sizeof(esizes[0]); s++) {
+		for (unsigned c = 0; c < 2; c++) {
+			unsigned esize = esizes[s], cap = caps[c];
+			size_t size = grain_ring_elem_memsize(cap, esize);
+			struct grain_ring_elem *e =
+				aligned_alloc(GRAIN_CACHELINE, size);
+
+			cr_assert_not_null(e);
+			cr_assert_eq(grain_ring_elem_init(e, cap, esize,
+							  GRAIN_RING_SPSC),
+				     0);
+			for (unsigned i = 0; i < cap; i++)
+				fill(in + i * esize, esize, 1, i);
+			cr_assert_eq(grain_ring_elem_try_enqueue_burst(e, in,
+								       8),
+				     (int)cap);
+			cr_assert(grain_ring_elem_full(e));
+			cr_assert_eq(grain_ring_elem_try_dequeue_burst(e, out,
+								       8),
+				     (int)cap);
+			cr_assert(memcmp(in, out, cap * esize) == 0);
+			/* Positions cap ..: element 0 first, from a line. */
+			struct grain_ring_zc zc;
+			cr_assert_eq(grain_ring_elem_try_reserve_bulk(e, cap,
+								      &zc),
+				     0);
+			cr_assert_eq((uintptr_t)zc.span[0] % GRAIN_CACHELINE,
+				     0u, "esize %u: element array", esize);
+			for (unsigned i = 0; i < cap; i++)
+				cr_assert_eq((uintptr_t)grain_ring_zc_at(&zc,
+									 i) %
+						     elem_align(esize),
+					     0u);
+			cr_assert_eq(grain_ring_elem_commit(e, 0), 0);
+			free(e);
+		}
+	}
+
+	const unsigned max = GRAIN_RING_ELEM_MAX_SIZE;
+	size_t size = grain_ring_elem_memsize(2, max);
+	struct grain_ring_elem *e = aligned_alloc(GRAIN_CACHELINE, size);
+	unsigned char *big = malloc(max), *back = malloc(max);
+
+	cr_assert_gt(size, 2u * max, "the largest element size is accepted");
+	cr_assert(e != NULL && big != NULL && back != NULL);
+	cr_assert_eq(grain_ring_elem_init(e, 2, max, GRAIN_RING_MPMC), 0);
+	cr_assert_eq(grain_ring_elem_esize(e), max);
+	for (unsigned i = 0; i < max; i++)
+		big[i] = (unsigned char)(i * 7 + i / 251);
+	for (unsigned k = 0; k < 3; k++) {
+		cr_assert_eq(grain_ring_elem_try_enqueue(e, big), 0);
+		cr_assert_eq(grain_ring_elem_try_enqueue(e, big), 0);
+		cr_assert_eq(grain_ring_elem_try_enqueue(e, big), -EAGAIN);
+		memset(back, 0, max);
+		cr_assert_eq(grain_ring_elem_try_dequeue(e, back), 0);
+		cr_assert(memcmp(big, back, max) == 0);
+		cr_assert_eq(grain_ring_elem_try_dequeue(e, back), 0);
+	}
+	cr_assert_eq(grain_ring_elem_init(e, 3, 8, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_init(e, 1, 8, 0), -EINVAL);
+	free(back);
+	free(big);
+	free(e);
+}
+
+/* The six _wait calls move elements as their try_ forms do; a full or
+ * empty ring makes them time out, moving nothing and writing no output;
+ * a bulk of 0 returns 0 at once. */
+Test(ring_elem, wait_forms, .timeout = 30)
+{
+	enum { ES = 24 };
+	struct grain_ring_elem *e;
+	alignas(8) unsigned char in[16 * ES], out[8 * ES], mark[8 * ES];
+
+	cr_assert_eq(grain_ring_elem_create(&e, 8, ES,
+					    GRAIN_RING_MPMC | GRAIN_RING_WAIT,
+					    NULL),
+		     0);
+	for (unsigned i = 0; i < 16; i++)
+		fill(in + i * ES, ES, 5, i);
+	memset(mark, 0xa5, sizeof(mark));
+
+	cr_assert_eq(grain_ring_elem_enqueue_wait(e, in, -1), 0);
+	cr_assert_eq(grain_ring_elem_enqueue_bulk_wait(e, in + ES, 3, -1), 0);
+	cr_assert_eq(grain_ring_elem_enqueue_burst_wait(e, in + 4 * ES, 8, 0),
+		     4, "a burst takes the free slots");
+	cr_assert(grain_ring_elem_full(e));
+	cr_assert_eq(grain_ring_elem_enqueue_wait(e, in, 1000000), -ETIMEDOUT);
+	cr_assert_eq(grain_ring_elem_enqueue_bulk_wait(e, in, 1, 0),
+		     -ETIMEDOUT);
+	cr_assert_eq(grain_ring_elem_enqueue_burst_wait(e, in, 2, 1000000),
+		     -ETIMEDOUT);
+	cr_assert_eq(grain_ring_elem_count(e), 8u);
+
+	cr_assert_eq(grain_ring_elem_dequeue_wait(e, out, -1), 0);
+	cr_assert_eq(check_elem(out, ES), (uint64_t)5 << 32 | 0);
+	cr_assert_eq(grain_ring_elem_dequeue_bulk_wait(e, out, 3, -1), 0);
+	for (unsigned i = 0; i < 3; i++)
+		cr_assert_eq(check_elem(out + i * ES, ES),
+			     (uint64_t)5 << 32 | (1 + i));
+	cr_assert_eq(grain_ring_elem_dequeue_burst_wait(e, out, 8, 0), 4);
+	for (unsigned i = 0; i < 4; i++)
+		cr_assert_eq(check_elem(out + i * ES, ES),
+			     (uint64_t)5 << 32 | (4 + i));
+	cr_assert(grain_ring_elem_empty(e));
+
+	memcpy(out, mark, sizeof(out));
+	cr_assert_eq(grain_ring_elem_dequeue_wait(e, out, 0), -ETIMEDOUT);
+	cr_assert_eq(grain_ring_elem_dequeue_bulk_wait(e, out, 1, 1000000),
+		     -ETIMEDOUT);
+	cr_assert_eq(grain_ring_elem_dequeue_burst_wait(e, out, 2, 1000000),
+		     -ETIMEDOUT);
+	cr_assert_eq(grain_ring_elem_enqueue_bulk_wait(e, NULL, 0, -1), 0);
+	cr_assert_eq(grain_ring_elem_dequeue_bulk_wait(e, NULL, 0, -1), 0);
+	cr_assert_eq(grain_ring_elem_enqueue_wait(e, in + 8 * ES, 0), 0);
+	cr_assert_eq(grain_ring_elem_dequeue_bulk_wait(e, out, 2, 1000000),
+		     -ETIMEDOUT, "a bulk waits for all it wants");
+	cr_assert(memcmp(out, mark, sizeof(out)) == 0,
+		  "a timed-out call writes nothing");
+	cr_assert_eq(grain_ring_elem_count(e), 1u);
+	cr_assert_eq(grain_ring_elem_dequeue_burst_wait(e, out, 8, -1), 1);
+	cr_assert_eq(check_elem(out, ES), (uint64_t)5 << 32 | 8);
+	grain_ring_elem_destroy(e);
+}
+
+/* Every -EINVAL and -EAGAIN of the copy calls, the _wait forms' included
+ * (a ring without GRAIN_RING_WAIT among them): no output written, the
+ * elements in place and in order. */
+Test(ring_elem, failed_calls_change_nothing, .timeout = 30)
+{
+	enum { ES = 16 };
+	struct grain_ring_elem *plain, *w;
+	alignas(8) unsigned char in[8 * ES], out[8 * ES], mark[8 * ES];
+
+	cr_assert_eq(grain_ring_elem_create(&plain, 8, ES, GRAIN_RING_MPMC,
+					    NULL),
+		     0);
+	cr_assert_eq(grain_ring_elem_create(&w, 8, ES,
+					    GRAIN_RING_MPMC | GRAIN_RING_WAIT,
+					    NULL),
+		     0);
+	for (unsigned i = 0; i < 8; i++)
+		fill(in + i * ES, ES, 6, i);
+	memset(mark, 0xa5, sizeof(mark));
+	memcpy(out, mark, sizeof(out));
+	struct grain_ring_elem *both[2] = { plain, w };
+	for (unsigned k = 0; k < 2; k++) {
+		struct grain_ring_elem *e = both[k];
+
+		cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, in, 3), 0);
+		cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, in, 9),
+			     -EINVAL);
+		cr_assert_eq(grain_ring_elem_try_enqueue_burst(e, in,
+							       0x80000000u),
+			     -EINVAL);
+		cr_assert_eq(grain_ring_elem_try_enqueue_burst(e, NULL, 1),
+			     -EINVAL);
+		cr_assert_eq(grain_ring_elem_try_dequeue_bulk(e, out, 9),
+			     -EINVAL);
+		cr_assert_eq(grain_ring_elem_try_dequeue_bulk(e, NULL, 1),
+			     -EINVAL);
+		cr_assert_eq(grain_ring_elem_try_dequeue_burst(e, out,
+							       0x80000000u),
+			     -EINVAL);
+		cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, in, 6),
+			     -EAGAIN);
+		cr_assert_eq(grain_ring_elem_try_dequeue_bulk(e, out, 4),
+			     -EAGAIN);
+	}
+	cr_assert_eq(grain_ring_elem_enqueue_wait(plain, in, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_wait(plain, out, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_enqueue_bulk_wait(plain, in, 1, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_bulk_wait(plain, out, 1, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_elem_enqueue_burst_wait(plain, in, 1, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_burst_wait(plain, out, 1, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_elem_enqueue_bulk_wait(w, NULL, 1, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_bulk_wait(w, NULL, 1, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_enqueue_burst_wait(w, NULL, 1, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_burst_wait(w, NULL, 1, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_burst_wait(w, out, 0, 0), -EINVAL);
+	cr_assert_eq(grain_ring_elem_enqueue_burst_wait(w, in, 0x80000000u, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_elem_dequeue_burst_wait(w, out, 0x80000000u, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_elem_enqueue_bulk_wait(w, in, 9, 0), -EINVAL);
+	cr_assert(memcmp(out, mark, sizeof(out)) == 0, "no output written");
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct grain_ring_elem *e = both[k];
+
+		cr_assert_eq(grain_ring_elem_count(e), 3u);
+		cr_assert_eq(grain_ring_elem_try_dequeue_burst(e, out, INT_MAX),
+			     3);
+		cr_assert(memcmp(in, out, 3 * ES) == 0);
+		cr_assert(memcmp(out + 3 * ES, mark + 3 * ES, 5 * ES) == 0);
+		memcpy(out, mark, sizeof(out));
+		cr_assert_eq(grain_ring_elem_try_dequeue(e, out), -EAGAIN);
+		cr_assert_eq(grain_ring_elem_try_dequeue_bulk(e, out, 1),
+			     -EAGAIN);
+		cr_assert_eq(grain_ring_elem_try_dequeue_burst(e, out, 8), 0);
+		cr_assert(memcmp(out, mark, sizeof(out)) == 0,
+			  "a failed dequeue writes nothing");
+		grain_ring_elem_destroy(e);
+	}
 }

@@ -2,15 +2,23 @@
 /*
  * test_ring_wait.c - the blocking calls: sleepers all wake and drain,
  * timeouts, no lost wake-up in long ping-pongs (single and bulk), waiters
- * that want different counts, and stress through the _wait forms.
+ * that want different counts, and stress through the _wait forms. Also
+ * their argument checks, what a timed-out call leaves, spurious wake-ups
+ * and signals, and wake-ups by the other side's burst calls.
  */
 #define _GNU_SOURCE
 #include <grain/ring.h>
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../common/test_util.h"
 #include "stress.h"
@@ -287,4 +295,339 @@ ParameterizedTest(unsigned *mode, ring_wait, stress, .timeout = 240)
 	c.batch = 4;
 	c.jitter = true;
 	stress_run(&c);
+}
+
+/* The _wait calls' -EINVAL cases: the bulk and burst forms on a ring made
+ * without GRAIN_RING_WAIT (each could proceed at once), NULL arrays, a
+ * burst of 0 or over INT_MAX, a bulk over the capacity. None writes an
+ * output or changes either ring; a bulk of 0 returns 0 at once, with or
+ * without an array, and a burst of INT_MAX is valid. */
+Test(ring_wait, argument_checks_change_nothing, .timeout = 30)
+{
+	struct grain_ring *plain = NULL, *r = make(8, GRAIN_RING_MPMC);
+	void *in[8], *out[8], *const mark = (void *)0xdead;
+	uint64_t enq, deq;
+
+	cr_assert_eq(grain_ring_create(&plain, 8, GRAIN_RING_MPMC, NULL), 0);
+	for (uintptr_t i = 0; i < 8; i++) {
+		in[i] = (void *)(i + 1);
+		out[i] = mark;
+	}
+	cr_assert_eq(grain_ring_try_enqueue_bulk(plain, in, 2), 0);
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 2), 0);
+
+	cr_assert_eq(grain_ring_enqueue_bulk_wait(plain, in + 2, 2, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_dequeue_bulk_wait(plain, out, 1, 0), -EINVAL);
+	cr_assert_eq(grain_ring_enqueue_burst_wait(plain, in + 2, 2, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_dequeue_burst_wait(plain, out, 2, 0), -EINVAL);
+
+	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, NULL, 1, 0), -EINVAL);
+	cr_assert_eq(grain_ring_dequeue_bulk_wait(r, NULL, 1, 0), -EINVAL);
+	cr_assert_eq(grain_ring_enqueue_burst_wait(r, NULL, 1, 0), -EINVAL);
+	cr_assert_eq(grain_ring_dequeue_burst_wait(r, out, 0, 0), -EINVAL);
+	cr_assert_eq(grain_ring_enqueue_burst_wait(r, in, 0x80000000u, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_dequeue_burst_wait(r, out, 0x80000000u, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_dequeue_bulk_wait(r, out, 9, 0), -EINVAL);
+	cr_assert_eq(grain_ring_enqueue_bulk_wait(r, NULL, 0, -1), 0);
+	cr_assert_eq(grain_ring_dequeue_bulk_wait(r, NULL, 0, -1), 0);
+	cr_assert_eq(grain_ring_dequeue_bulk_wait(r, out, 0, 0), 0);
+
+	for (unsigned i = 0; i < 8; i++)
+		cr_assert_eq(out[i], mark, "out[%u] written", i);
+	grain_ring_totals(plain, &enq, &deq);
+	cr_assert(enq == 2 && deq == 0, "plain ring: %llu in, %llu out",
+		  (unsigned long long)enq, (unsigned long long)deq);
+	grain_ring_totals(r, &enq, &deq);
+	cr_assert(enq == 2 && deq == 0, "WAIT ring: %llu in, %llu out",
+		  (unsigned long long)enq, (unsigned long long)deq);
+
+	cr_assert_eq(grain_ring_dequeue_burst_wait(r, out, INT_MAX, 0), 2);
+	cr_assert_eq(out[0], in[0]);
+	cr_assert_eq(out[1], in[1]);
+	cr_assert_eq(out[2], mark);
+	cr_assert_eq(grain_ring_enqueue_burst_wait(r, in, INT_MAX, 0), 8);
+	cr_assert(grain_ring_full(r));
+	grain_ring_destroy(plain);
+	grain_ring_destroy(r);
+}
+
+ParameterizedTestParameters(ring_wait, timed_out_calls_move_and_write_nothing)
+{
+	return cr_make_param_array(unsigned, (void *)wait_modes, 4);
+}
+
+/* -ETIMEDOUT, with 0 (one attempt) or a short timeout: nothing moved,
+ * *objp and the output arrays untouched, the queued objects in place. */
+ParameterizedTest(unsigned *mode, ring_wait,
+		  timed_out_calls_move_and_write_nothing, .timeout = 30)
+{
+	struct grain_ring *r = make(4, *mode);
+	void *in[4], *out[4], *const mark = (void *)0xdead;
+	uint64_t enq, deq;
+
+	for (uintptr_t i = 0; i < 4; i++) {
+		in[i] = (void *)(i + 1);
+		out[i] = mark;
+	}
+	for (int64_t t = 0; t <= 1000000; t += 1000000) {
+		cr_assert_eq(grain_ring_dequeue_wait(r, out, t), -ETIMEDOUT);
+		cr_assert_eq(grain_ring_dequeue_bulk_wait(r, out, 2, t),
+			     -ETIMEDOUT);
+		cr_assert_eq(grain_ring_dequeue_burst_wait(r, out, 4, t),
+			     -ETIMEDOUT);
+	}
+	cr_assert_eq(grain_ring_try_enqueue(r, in[0]), 0);
+	cr_assert_eq(grain_ring_dequeue_bulk_wait(r, out, 2, 1000000),
+		     -ETIMEDOUT);
+	for (unsigned i = 0; i < 4; i++)
+		cr_assert_eq(out[i], mark, "out[%u] written", i);
+	cr_assert_eq(grain_ring_count(r), 1u);
+
+	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in + 1, 3), 0);
+	for (int64_t t = 0; t <= 1000000; t += 1000000) {
+		cr_assert_eq(grain_ring_enqueue_wait(r, out[0], t), -ETIMEDOUT);
+		cr_assert_eq(grain_ring_enqueue_bulk_wait(r, out, 1, t),
+			     -ETIMEDOUT);
+		cr_assert_eq(grain_ring_enqueue_burst_wait(r, out, 2, t),
+			     -ETIMEDOUT);
+	}
+	grain_ring_totals(r, &enq, &deq);
+	cr_assert(enq == 4 && deq == 0);
+	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 4), 0);
+	for (unsigned i = 0; i < 4; i++)
+		cr_assert_eq(out[i], in[i], "object %u replaced", i);
+	grain_ring_destroy(r);
+}
+
+/* One thread in enqueue_wait() (on a full ring) or dequeue_wait(). */
+struct lone_sleeper {
+	struct grain_ring *ring;
+	bool enqueue;
+	void *obj;
+	int rc;
+	_Atomic(bool) returned;
+	pthread_t thread;
+};
+
+static void *lone_sleep(void *arg)
+{
+	struct lone_sleeper *s = arg;
+
+	s->rc = s->enqueue ? grain_ring_enqueue_wait(s->ring, s->obj, LONG_NS)
+			   : grain_ring_dequeue_wait(s->ring, &s->obj, LONG_NS);
+	atomic_store(&s->returned, true);
+	return NULL;
+}
+
+/* The sleepers a lone sleeper registers with: a producer's are on the
+ * consumers' line, a consumer's on the producers'. */
+static struct grain_impl_ring_sleepers *sleepers_of(struct lone_sleeper *s)
+{
+	return s->enqueue ? &s->ring->cons.sleepers : &s->ring->prod.sleepers;
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Start s and wait until it has registered as a sleeper. */
+static void lone_start(struct lone_sleeper *s)
+{
+	cr_assert_eq(pthread_create(&s->thread, NULL, lone_sleep, s), 0);
+	for (int i = 0; i < 5000 && atomic_load(&sleepers_of(s)->waiters) == 0;
+	     i++)
+		pause_ms(1);
+	cr_assert_eq(atomic_load(&sleepers_of(s)->waiters), 1u);
+	cr_assert(!atomic_load(&s->returned), "returned at once: %d", s->rc);
+}
+
+/* FUTEX_WAKE on the sleepers' futex word; returns how many threads it
+ * woke. */
+static long futex_wake(struct grain_impl_ring_sleepers *sl)
+{
+	return syscall(SYS_futex, (uint32_t *)&sl->epoch, FUTEX_WAKE_PRIVATE,
+		       INT_MAX, NULL, NULL, 0);
+}
+
+/* Wake the sleeper without changing the ring, once it is in the futex:
+ * true if it was found there within 5 s, false if it returned or never
+ * slept. With bump, the epoch moves first, as for a wake-up that another
+ * thread's call made useless. */
+static bool wake_for_nothing(struct lone_sleeper *s, bool bump)
+{
+	struct grain_impl_ring_sleepers *sl = sleepers_of(s);
+
+	for (int i = 0; i < 5000 && !atomic_load(&s->returned); i++) {
+		if (bump)
+			atomic_fetch_add(&sl->epoch, 1);
+		if (futex_wake(sl) == 1)
+			return true;
+		pause_ms(1);
+	}
+	return false;
+}
+
+/* The other side has just made the call that lets s proceed: s must
+ * return within 5 s (its own timeout is far longer, and a sleeper that is
+ * never woken succeeds only when that timeout ends its sleep). */
+static void lone_join(struct lone_sleeper *s)
+{
+	for (int i = 0; i < 5000 && !atomic_load(&s->returned); i++)
+		pause_ms(1);
+	cr_assert(atomic_load(&s->returned), "the sleeper was not woken");
+	cr_assert_eq(pthread_join(s->thread, NULL), 0);
+}
+
+static _Atomic(unsigned) signals_handled;
+
+static void count_signal(int sig)
+{
+	(void)sig;
+	atomic_fetch_add(&signals_handled, 1);
+}
+
+struct lone_param {
+	unsigned mode;
+	bool enqueue;
+};
+
+static const struct lone_param lone_params[] = {
+	{ GRAIN_RING_MPMC, false },
+	{ GRAIN_RING_MPMC, true },
+	{ GRAIN_RING_SPSC, false },
+	{ GRAIN_RING_SPSC, true },
+};
+
+ParameterizedTestParameters(ring_wait, spurious_wakeups_and_signals)
+{
+	return cr_make_param_array(struct lone_param, (void *)lone_params, 4);
+}
+
+/* A sleeper woken with nothing to take, by a bare FUTEX_WAKE or after an
+ * epoch bump, or interrupted by a signal (a handler installed without
+ * SA_RESTART, so that the futex call fails with EINTR), goes back to
+ * sleep; the next real operation of the other side then ends its wait
+ * with the right object. */
+ParameterizedTest(struct lone_param *p, ring_wait, spurious_wakeups_and_signals,
+		  .timeout = 60)
+{
+	struct grain_ring *r = make(4, p->mode);
+	struct lone_sleeper s = { .ring = r,
+				  .enqueue = p->enqueue,
+				  .obj = (void *)0x77 };
+	struct sigaction sa = { .sa_handler = count_signal }, old;
+	void *in[4] = { (void *)1, (void *)2, (void *)3, (void *)4 }, *out[4];
+
+	sigemptyset(&sa.sa_mask);
+	cr_assert_eq(sigaction(SIGUSR1, &sa, &old), 0);
+	atomic_store(&signals_handled, 0);
+	if (p->enqueue)
+		cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 4), 0);
+	lone_start(&s);
+
+	/* After each event the sleeper is given 5 ms to return, which it
+	 * must not do, or to go back to sleep. */
+	for (unsigned i = 0; i < 4; i++) {
+		cr_assert(wake_for_nothing(&s, i % 2 == 1),
+			  "wake-up %u found no sleeper in the futex", i);
+		pause_ms(5);
+		cr_assert(!atomic_load(&s.returned),
+			  "wake-up %u ended the wait: %d", i, s.rc);
+	}
+	for (unsigned i = 1; i <= 3; i++) {
+		cr_assert_eq(pthread_kill(s.thread, SIGUSR1), 0);
+		for (int t = 0; t < 5000 && atomic_load(&signals_handled) < i;
+		     t++)
+			pause_ms(1);
+		cr_assert_eq(atomic_load(&signals_handled), i);
+		pause_ms(5);
+		cr_assert(!atomic_load(&s.returned),
+			  "signal %u ended the wait: %d", i, s.rc);
+	}
+	cr_assert(wake_for_nothing(&s, false), "the sleeper is not asleep");
+	cr_assert_eq(grain_ring_count(r), p->enqueue ? 4u : 0u);
+
+	if (p->enqueue)
+		cr_assert_eq(grain_ring_try_dequeue(r, out), 0);
+	else
+		cr_assert_eq(grain_ring_try_enqueue(r, in[0]), 0);
+	lone_join(&s);
+	cr_assert_eq(s.rc, 0);
+	if (p->enqueue) {
+		cr_assert_eq(out[0], in[0]);
+		cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 4), 0);
+		for (unsigned i = 0; i < 3; i++)
+			cr_assert_eq(out[i], in[i + 1]);
+		cr_assert_eq(out[3], (void *)0x77, "the sleeper's object last");
+	} else {
+		cr_assert_eq(s.obj, in[0]);
+		cr_assert(grain_ring_empty(r));
+	}
+	cr_assert_eq(sigaction(SIGUSR1, &old, NULL), 0);
+	grain_ring_destroy(r);
+}
+
+struct waker_param {
+	unsigned mode;
+	bool enqueue;	/* the sleeper enqueues, the waker dequeues */
+	bool wait_form; /* the waker calls the _burst_wait form */
+};
+
+ParameterizedTestParameters(ring_wait, burst_calls_wake_sleepers)
+{
+	static struct waker_param p[16];
+	size_t n = 0;
+
+	for (unsigned m = 0; m < 4; m++)
+		for (unsigned e = 0; e < 2; e++)
+			for (unsigned w = 0; w < 2; w++)
+				p[n++] = (struct waker_param){ wait_modes[m], e,
+							       w };
+	return cr_make_param_array(struct waker_param, p, n);
+}
+
+/* The other side's burst calls, try_ and _wait, wake a sleeper as its
+ * other calls do. */
+ParameterizedTest(struct waker_param *p, ring_wait, burst_calls_wake_sleepers,
+		  .timeout = 60)
+{
+	struct grain_ring *r = make(4, p->mode);
+	struct lone_sleeper s = { .ring = r,
+				  .enqueue = p->enqueue,
+				  .obj = (void *)0x77 };
+	void *in[4] = { (void *)1, (void *)2, (void *)3, (void *)4 }, *out[4];
+	int rc;
+
+	if (p->enqueue)
+		cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 4), 0);
+	lone_start(&s);
+	pause_ms(10);
+	if (p->enqueue)
+		rc = p->wait_form ? grain_ring_dequeue_burst_wait(r, out, 4, 0)
+				  : grain_ring_try_dequeue_burst(r, out, 4);
+	else
+		rc = p->wait_form ? grain_ring_enqueue_burst_wait(r, in, 2, 0)
+				  : grain_ring_try_enqueue_burst(r, in, 2);
+	cr_assert_eq(rc, p->enqueue ? 4 : 2);
+	lone_join(&s);
+	cr_assert_eq(s.rc, 0);
+	if (p->enqueue) {
+		for (unsigned i = 0; i < 4; i++)
+			cr_assert_eq(out[i], in[i]);
+		cr_assert_eq(grain_ring_try_dequeue(r, out), 0);
+		cr_assert_eq(out[0], (void *)0x77);
+	} else {
+		cr_assert_eq(s.obj, in[0]);
+		cr_assert_eq(grain_ring_try_dequeue(r, out), 0);
+		cr_assert_eq(out[0], in[1]);
+	}
+	cr_assert(grain_ring_empty(r));
+	grain_ring_destroy(r);
 }
