@@ -23,15 +23,17 @@ void (*grain_test_hook)(enum grain_test_point point, const void *obj,
 
 void *grain_mem_alloc(const struct grain_alloc *a, size_t size, size_t align)
 {
-	if (align == 0 || (align & (align - 1)) != 0 || size == 0)
+	if (align == 0 || (align & (align - 1)) != 0 || size == 0 ||
+	    size > SIZE_MAX - (align - 1))
 		return NULL;
 	if (a != NULL && a->alloc != NULL)
 		return a->alloc(size, align, a->state);
 	if (align < sizeof(void *))
 		align = sizeof(void *);
-	if (size > SIZE_MAX - (align - 1))
-		return NULL;
-	return aligned_alloc(align, (size + align - 1) & ~(align - 1));
+	int saved = errno; /* no grain call sets errno */
+	void *p = aligned_alloc(align, (size + align - 1) & ~(align - 1));
+	errno = saved;
+	return p;
 }
 
 void grain_mem_free(const struct grain_alloc *a, void *ptr, size_t size,

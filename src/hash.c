@@ -91,7 +91,10 @@ int grain_hash_key_random(struct grain_hash_key *key)
 
 	if (key == NULL)
 		return -EINVAL;
-	if (getrandom(buf, sizeof(buf), 0) == (ssize_t)sizeof(buf)) {
+	int saved = errno; /* no grain call sets errno */
+	ssize_t got = getrandom(buf, sizeof(buf), 0);
+	errno = saved;
+	if (got == (ssize_t)sizeof(buf)) {
 		key->k0 = load_le64(buf);
 		key->k1 = load_le64(buf + 8);
 		return 0;

@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include "htab_internal.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -30,11 +31,14 @@
 static void *map_huge(size_t size)
 {
 	size_t len = size + HUGE_SIZE;
+	int saved = errno; /* no grain call sets errno */
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (p == MAP_FAILED)
+	if (p == MAP_FAILED) {
+		errno = saved;
 		return NULL;
+	}
 	/* Trim to a 2 MiB aligned run of @size bytes. */
 	char *start =
 		(char *)(((uintptr_t)p + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
@@ -44,6 +48,7 @@ static void *map_huge(size_t size)
 	if (tail != 0)
 		munmap(start + size, tail);
 	(void)madvise(start, size, MADV_HUGEPAGE); /* a hint: may be refused */
+	errno = saved;
 	return start;
 }
 

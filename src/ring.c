@@ -31,6 +31,7 @@
 #define _GNU_SOURCE /* syscall(), clock_gettime() */
 #include <grain/ring.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <string.h>
@@ -167,17 +168,22 @@ void grain_impl_ring_wake(struct grain_impl_ring_sleepers *s)
 	/* Release: a sleeper that reads the new epoch (acquire) sees the
 	 * operation that made us wake it. */
 	atomic_fetch_add_explicit(&s->epoch, 1, memory_order_release);
+	int saved = errno; /* no grain call sets errno */
 	syscall(SYS_futex, (uint32_t *)&s->epoch, FUTEX_WAKE_PRIVATE, INT_MAX,
 		NULL, NULL, 0);
+	errno = saved;
 }
 
 static void futex_sleep(struct grain_impl_ring_sleepers *s, uint32_t epoch,
 			const struct timespec *deadline)
 {
 	/* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline, so
-	 * early returns (EINTR, EAGAIN, spurious) need no recomputation. */
+	 * early returns (EINTR, EAGAIN, spurious) need no recomputation.
+	 * Those returns set errno, which no grain call may change. */
+	int saved = errno;
 	syscall(SYS_futex, (uint32_t *)&s->epoch, FUTEX_WAIT_BITSET_PRIVATE,
 		epoch, deadline, NULL, FUTEX_BITSET_MATCH_ANY);
+	errno = saved;
 }
 
 static bool past(const struct timespec *deadline)

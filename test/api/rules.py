@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
 """rules.py - two rules of common.h, section 1, checked on the public
-headers (CTest: api_rules).
+headers, and what its attribute macros promise, checked with a compiler
+(CTest: api_rules).
 
 Usage: rules.py INCLUDE_DIR
 
@@ -22,11 +23,25 @@ call broken (the attribute taken off grain_ring_try_enqueue; the try_
 taken off grain_ring_try_dequeue_burst) and fails unless the rule catches
 it. It also fails if it finds fewer calls than the headers have had
 (MIN_INT_CALLS, MIN_QUEUE_CALLS): their shape changed under it.
+
+3. Attributes (common.h, section 2): a caller that drops the result of a
+   GRAIN_NODISCARD call gets a warning (grain_hash_key_random()), and one
+   that calls a GRAIN_DEPRECATED alias gets a warning with the alias's
+   message (grain_ring_enqueue_bulk()). Small programs are compiled with
+   the C compiler ($CC, else cc, gcc or clang) as C11, and with the C++
+   one ($CXX, else c++, g++ or clang++) as C++17, when there is one; the
+   same program with the result used and the new name called must compile
+   without a warning, so that the rule sees the attributes and nothing
+   else. With no compiler at all the rule is skipped, and says so.
 """
 import glob
 import os
 import re
+import shlex
+import shutil
+import subprocess
 import sys
+import tempfile
 
 READS = {"grain_prio_stats"}
 MIN_INT_CALLS = 60
@@ -80,6 +95,69 @@ def mutate(headers, pattern, repl):
     return out
 
 
+# Rule 3: each case is a body for attr_program() and the diagnostics that
+# its compilation must show (all of them), or none for the clean one.
+DEPRECATED_MSG = "use grain_ring_try_enqueue_bulk()"
+ATTR_CASES = [
+    ("clean",
+     "return grain_hash_key_random(k) + "
+     "grain_ring_try_enqueue_bulk(r, objs, 1);", []),
+    ("dropped GRAIN_NODISCARD result",
+     "grain_hash_key_random(k); return 0;", ["-Wunused-result"]),
+    ("GRAIN_DEPRECATED alias",
+     "return grain_ring_enqueue_bulk(r, objs, 1);",
+     ["-Wdeprecated-declarations", DEPRECATED_MSG]),
+]
+
+
+def attr_program(body):
+    return ("#include <grain/hash.h>\n#include <grain/ring.h>\n"
+            "int use(struct grain_hash_key *k, struct grain_ring *r,\n"
+            "        void *const *objs);\n"
+            "int use(struct grain_hash_key *k, struct grain_ring *r,\n"
+            "        void *const *objs)\n{\n    %s\n}\n" % body)
+
+
+def find_compiler(env, names):
+    for cmd in [os.environ.get(env)] + names:
+        if cmd and shutil.which(shlex.split(cmd)[0]):
+            return shlex.split(cmd)
+    return None
+
+
+def attribute_failures(include):
+    """Rule 3: a list of what went wrong; None if no compiler was found."""
+    langs = [(find_compiler("CC", ["cc", "gcc", "clang"]), "c", "-std=c11"),
+             (find_compiler("CXX", ["c++", "g++", "clang++"]), "c++",
+              "-std=c++17")]
+    langs = [lang for lang in langs if lang[0]]
+    if not langs:
+        return None
+    bad = []
+    with tempfile.TemporaryDirectory(prefix="grain-rules.") as tmp:
+        for cc, lang, std in langs:
+            for name, body, want in ATTR_CASES:
+                src = os.path.join(tmp, "use." + ("c" if lang == "c"
+                                                  else "cc"))
+                with open(src, "w", encoding="utf-8") as f:
+                    f.write(attr_program(body))
+                res = subprocess.run(
+                    cc + ["-x", lang, std, "-c", "-o", os.devnull, "-Wall",
+                          "-I", include, src],
+                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                    universal_newlines=True, check=False)
+                out = res.stdout
+                if res.returncode != 0:
+                    bad.append("%s, %s: does not compile:\n%s"
+                               % (lang, name, out))
+                elif not want and "warning" in out:
+                    bad.append("%s, %s: warns:\n%s" % (lang, name, out))
+                elif [w for w in want if w not in out]:
+                    bad.append("%s, %s: no warning with %s:\n%s"
+                               % (lang, name, " and ".join(want), out))
+    return bad
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: rules.py INCLUDE_DIR")
@@ -117,10 +195,16 @@ def main():
         print("rules.py: FAILED: queue calls named neither try_ nor _wait: "
               + ", ".join(misnamed(found)))
         status = 1
+    attr = attribute_failures(sys.argv[1])
+    if attr:
+        print("rules.py: FAILED: attributes:\n" + "\n".join(attr))
+        status = 1
     if status == 0:
         print("rules.py: %d int calls, every one GRAIN_NODISCARD but %s; "
-              "%d queue calls, each try_, _wait or deprecated"
-              % (len(ints), ", ".join(sorted(READS)), len(queue)))
+              "%d queue calls, each try_, _wait or deprecated; %s"
+              % (len(ints), ", ".join(sorted(READS)), len(queue),
+                 "attributes not checked: no compiler" if attr is None
+                 else "GRAIN_NODISCARD and GRAIN_DEPRECATED warn"))
     sys.exit(status)
 
 

@@ -20,6 +20,10 @@
 #include "../common/test_util.h"
 #include "htab_cases.h"
 
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 /* ----------------------------------------------------------------------
  * grain/hash.h
  */
@@ -1153,4 +1157,45 @@ MODE_TEST(htab_stats, longest_chain)
 	cr_assert_eq(stats_of(h).longest_chain, 19u);
 	cr_assert_eq(stats_of(h).chain_refusals, 0u);
 	close_table(h, *mode);
+}
+
+/* madvise(2) as a kernel without transparent huge pages answers it:
+ * MADV_HUGEPAGE fails with EINVAL. Every other advice goes through. */
+static _Atomic(unsigned) hugepage_refusals;
+
+int madvise(void *addr, size_t len, int advice)
+{
+	if (advice == MADV_HUGEPAGE) {
+		atomic_fetch_add(&hugepage_refusals, 1);
+		errno = EINVAL;
+		return -1;
+	}
+	return (int)syscall(SYS_madvise, addr, len, advice);
+}
+
+/*
+ * No grain call sets errno (common.h, section 1). A table whose arrays
+ * come to 2 MiB or more is mapped on its own and offered huge pages, a
+ * hint that madvise(2) may refuse with an error; the same for a grow.
+ */
+Test(htab_basic, mapped_arrays_leave_errno_alone)
+{
+	static const struct grain_htab_config shape = { .buckets = 1u << 16,
+							.stripes = 1,
+							.max_load = 1 };
+	struct ledger l;
+	ledger_init(&l);
+	struct grain_htab_config c =
+		shaped_config(&l, GRAIN_HTAB_NO_RCU, &shape);
+
+	errno = 12345;
+	struct grain_htab *h = make(&c);
+	cr_assert_eq(errno, 12345, "create set errno to %d", errno);
+	cr_assert_eq(grain_htab_resize(h, 1u << 17), 0);
+	cr_assert_eq(errno, 12345, "resize set errno to %d", errno);
+	cr_assert_geq(atomic_load(&hugepage_refusals), 2u,
+		      "the arrays were not offered huge pages");
+	cr_assert_eq(stats_of(h).buckets, 1u << 17);
+	grain_htab_destroy(h);
+	cr_assert_eq(errno, 12345, "destroy set errno to %d", errno);
 }

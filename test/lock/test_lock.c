@@ -2,9 +2,11 @@
 /*
  * test_lock.c - grain_spinlock on its own: mutual exclusion (a plain
  * counter and a two-field invariant updated under the lock come out
- * exact), trylock from other threads, both initialisers, and progress
- * when the holder sleeps or computes while more threads than cores spin
- * (the spinners back off and yield, so everyone gets through).
+ * exact), trylock from other threads, both initialisers and the all-zero
+ * unlocked word, how a waiter waits (it only reads a held lock's word and
+ * yields the CPU), and progress when the holder sleeps or computes while
+ * more threads than cores spin (the spinners back off and yield, so
+ * everyone gets through).
  */
 #define _GNU_SOURCE
 #include <grain/lock.h>
@@ -12,9 +14,13 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../common/test_util.h"
 
@@ -152,6 +158,23 @@ Test(lock, trylock_across_threads)
 
 /* --- initialisers ------------------------------------------------------- */
 
+/* lock.h: C++ sees the lock as one unsigned, of the same size and
+ * alignment, whose unlocked state is all zero bytes. */
+_Static_assert(sizeof(struct grain_spinlock) == sizeof(unsigned),
+	       "struct grain_spinlock is the size of an unsigned");
+_Static_assert(alignof(struct grain_spinlock) == alignof(unsigned),
+	       "struct grain_spinlock is aligned as an unsigned");
+
+static bool all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i] != 0)
+			return false;
+	return true;
+}
+
 static struct grain_spinlock static_lock = GRAIN_SPINLOCK_INIT;
 
 Test(lock, initialisers)
@@ -166,20 +189,147 @@ Test(lock, initialisers)
 	cr_assert(!grain_spin_trylock(&static_lock));
 	grain_spin_unlock(&static_lock);
 
+	cr_assert(all_zero(&static_lock, sizeof(static_lock)),
+		  "unlocked is all zero bytes after an unlock");
+
 	memset(&s, 0xA5, sizeof(s));
 	grain_spin_init(&s.l);
+	cr_assert(all_zero(&s.l, sizeof(s.l)),
+		  "grain_spin_init leaves all zero bytes");
 	cr_assert(grain_spin_trylock(&s.l), "grain_spin_init makes it free");
 	cr_assert(!grain_spin_trylock(&s.l));
 	grain_spin_unlock(&s.l);
 	grain_spin_lock(&s.l);
 	grain_spin_unlock(&s.l);
+	cr_assert(all_zero(&s.l, sizeof(s.l)));
 	cr_assert_eq(s.guard, 0xA5A5A5A5u, "init touches only the lock");
+
+	/* grain_spin_init frees a lock that was held. */
+	grain_spin_lock(&s.l);
+	grain_spin_init(&s.l);
+	cr_assert(grain_spin_trylock(&s.l));
+	grain_spin_unlock(&s.l);
 
 	/* A zeroed lock is the same state as GRAIN_SPINLOCK_INIT. */
 	struct grain_spinlock z;
 	memset(&z, 0, sizeof(z));
 	cr_assert(grain_spin_trylock(&z));
 	grain_spin_unlock(&z);
+}
+
+/* --- how a waiter waits ------------------------------------------------- */
+
+/*
+ * The contended path of grain_spin_lock() calls sched_yield(). This
+ * definition takes the place of the C library's in the whole program: it
+ * still yields (through the system call), and it counts the calls made by
+ * a thread that has pointed yield_counter at a counter. Once such a
+ * thread has yielded it is past its first attempt and waiting; every
+ * further yield is one more round of its wait.
+ */
+static _Thread_local _Atomic(unsigned) *yield_counter;
+
+int sched_yield(void)
+{
+	if (yield_counter != NULL)
+		atomic_fetch_add_explicit(yield_counter, 1,
+					  memory_order_relaxed);
+	return (int)syscall(SYS_sched_yield);
+}
+
+/* A lock alone on its own page, so that the page can be made read-only
+ * while the lock is held: any write to the lock word then faults. */
+static struct grain_spinlock *page_lock(size_t *page)
+{
+	*page = (size_t)sysconf(_SC_PAGESIZE);
+	void *mem = mmap(NULL, *page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	cr_assert_neq(mem, MAP_FAILED);
+	grain_spin_init(mem);
+	return mem;
+}
+
+static void page_protect(struct grain_spinlock *l, size_t page, bool ro)
+{
+	cr_assert_eq(mprotect(l, page, ro ? PROT_READ : PROT_READ | PROT_WRITE),
+		     0);
+}
+
+struct waiter {
+	struct grain_spinlock *lock;
+	_Atomic(unsigned) yields; /* sched_yield() calls inside the lock */
+	_Atomic(bool) got;
+};
+
+static void *wait_worker(void *arg)
+{
+	struct waiter *w = arg;
+
+	yield_counter = &w->yields;
+	grain_spin_lock(w->lock);
+	yield_counter = NULL;
+	atomic_store(&w->got, true);
+	grain_spin_unlock(w->lock);
+	return NULL;
+}
+
+/* Waits (without a clock) until the waiter has yielded @n times. */
+static void await_yields(struct waiter *w, unsigned n)
+{
+	while (atomic_load(&w->yields) < n)
+		sched_yield();
+}
+
+Test(lock, waiter_only_reads_a_held_lock_and_yields, .timeout = 60)
+{
+	/* lock.h: waiters spin on a plain load, with no bus-locked
+	 * operation while the lock is held, and yield the CPU after a long
+	 * spin. The waiter must come to yield while the lock stays held
+	 * (without it the test hangs and times out); then, with the lock's
+	 * page read-only, it must go on waiting through many more rounds
+	 * without writing the word (a write would crash the test), and take
+	 * the lock once it is released. */
+	size_t page;
+	struct grain_spinlock *l = page_lock(&page);
+	struct waiter w = { .lock = l };
+	pthread_t t;
+
+	grain_spin_lock(l);
+	cr_assert_eq(pthread_create(&t, NULL, wait_worker, &w), 0);
+	await_yields(&w, 1);
+	page_protect(l, page, true);
+	unsigned base = atomic_load(&w.yields);
+	await_yields(&w, base + 200);
+	cr_assert_not(atomic_load(&w.got), "taken while held");
+	page_protect(l, page, false);
+	grain_spin_unlock(l);
+	pthread_join(t, NULL);
+	cr_assert(atomic_load(&w.got), "the waiter took the lock");
+	cr_assert(grain_spin_trylock(l), "and released it");
+	grain_spin_unlock(l);
+	munmap(l, page);
+}
+
+Test(lock, trylock_only_reads_a_held_lock)
+{
+	/* A thread that waits by calling grain_spin_trylock() in a loop is
+	 * a waiter too: a failed trylock reads the word and writes nothing
+	 * (the page is read-only: a write would crash the test). */
+	size_t page;
+	struct grain_spinlock *l = page_lock(&page);
+
+	grain_spin_lock(l);
+	page_protect(l, page, true);
+	for (unsigned i = 0; i < 10; i++) {
+		cr_assert_not(grain_spin_trylock(l));
+		cr_assert_not(helper(l, true, false), "from another thread");
+	}
+	page_protect(l, page, false);
+	grain_spin_unlock(l);
+	cr_assert(grain_spin_trylock(l));
+	grain_spin_unlock(l);
+	munmap(l, page);
 }
 
 /* --- progress with a slow holder ---------------------------------------- */
