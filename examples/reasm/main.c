@@ -916,6 +916,70 @@ static void out_drop_tmp(struct out_file *of, bool remove)
 	out_forget(of);
 }
 
+/* The path of the link that @p path names, read against the folder of
+ * @p path; NULL with errno set on error. */
+static char *link_next(const char *path)
+{
+	char link[PATH_MAX];
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+	if (n < 0)
+		return NULL;
+	link[n] = '\0';
+	const char *slash = strrchr(path, '/');
+	if (link[0] == '/' || slash == NULL)
+		return strdup(link);
+	size_t dirlen = (size_t)(slash - path) + 1;
+	char *next = malloc(dirlen + (size_t)n + 1);
+	if (next != NULL) {
+		memcpy(next, path, dirlen);
+		memcpy(next + dirlen, link, (size_t)n + 1);
+	}
+	return next;
+}
+
+/* The file that writing @p path replaces or creates: symbolic links
+ * followed, a link to nothing yet included, and the folder made
+ * absolute where it exists (two spellings of one file then compare
+ * equal). NULL with errno set on error. */
+static char *out_resolve(const char *path)
+{
+	char *cur = strdup(path);
+	struct stat lst;
+
+	for (unsigned hops = 0;
+	     cur != NULL && lstat(cur, &lst) == 0 && S_ISLNK(lst.st_mode);
+	     hops++) {
+		char *next = hops < 40 ? link_next(cur) : NULL;
+		if (hops >= 40)
+			errno = ELOOP;
+		free(cur);
+		cur = next;
+	}
+	if (cur == NULL)
+		return NULL;
+	const char *slash = strrchr(cur, '/');
+	const char *base = slash != NULL ? slash + 1 : cur;
+	char *dir = slash == NULL  ? strdup(".")
+		    : slash == cur ? strdup("/")
+				   : strndup(cur, (size_t)(slash - cur));
+	char *real = dir != NULL ? realpath(dir, NULL) : NULL;
+	free(dir);
+	if (real == NULL || *base == '\0') {
+		/* Left as given: the write reports what is wrong. */
+		free(real);
+		return cur;
+	}
+	size_t n = strlen(real) + strlen(base) + 2;
+	char *out = malloc(n);
+	if (out != NULL)
+		snprintf(out, n, "%s/%s", strcmp(real, "/") == 0 ? "" : real,
+			 base);
+	free(real);
+	free(cur);
+	return out;
+}
+
 /* Opens @p path for writing as described above. @return 0, or 2 after a
  * message. */
 static int out_open(struct out_file *of, const char *path)
@@ -940,12 +1004,9 @@ static int out_open(struct out_file *of, const char *path)
 		}
 		return 0;
 	}
-	/* A symbolic link to a file: replace the file, keep the link. */
-	struct stat lst;
-	if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
-		of->target = realpath(path, NULL);
-	else
-		of->target = strdup(path);
+	/* A symbolic link: replace (or create) the file it names, keep the
+	 * link. */
+	of->target = out_resolve(path);
 	if (of->target == NULL) {
 		errorf("%s: %s", path, strerror(errno));
 		return 2;
@@ -1349,6 +1410,30 @@ static bool same_file(const char *read_path, const char *write_path)
 	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* Do outputs @p a and @p b end in one file: one spelling, one existing
+ * file, one file to be created under two spellings or through a link, or
+ * stdout ("-") sent to the regular file that the other names? */
+static bool same_output(const char *a, const char *b)
+{
+	bool a_out = strcmp(a, "-") == 0, b_out = strcmp(b, "-") == 0;
+
+	if (strcmp(a, b) == 0)
+		return true;
+	if (a_out || b_out) {
+		struct stat o, f;
+		return fstat(STDOUT_FILENO, &o) == 0 && S_ISREG(o.st_mode) &&
+		       stat(a_out ? b : a, &f) == 0 && o.st_dev == f.st_dev &&
+		       o.st_ino == f.st_ino;
+	}
+	if (same_file(a, b))
+		return true;
+	char *ra = out_resolve(a), *rb = out_resolve(b);
+	bool same = ra != NULL && rb != NULL && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
 /* Linux's pipe resize (fcntl.h defines it only with _GNU_SOURCE). */
 #ifndef F_SETPIPE_SZ
 #define F_SETPIPE_SZ 1031
@@ -1443,8 +1528,7 @@ static int open_rest(struct run *rn)
 		return 2;
 	}
 	if (o->write_path != NULL && o->stats_path != NULL &&
-	    (strcmp(o->write_path, o->stats_path) == 0 ||
-	     same_file(o->write_path, o->stats_path))) {
+	    same_output(o->write_path, o->stats_path)) {
 		errorf("%s: --stats and --write name the same file",
 		       o->stats_path);
 		return 2;

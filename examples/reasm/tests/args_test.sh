@@ -121,4 +121,81 @@ for v in gre ipip all gre,ipip ipip,gre,all; do
 	fi
 done
 
+# Every value out of its documented range, and every missing or clashing
+# input and output, has a message of its own.
+refused "--timeout must be a number of seconds > 0, not '0'" \
+	--read "$demo" --write "$out" --timeout 0
+refused "--mem-high must be a byte count > 0 (suffix K, M or G allowed), not '0'" \
+	--read "$demo" --write "$out" --mem-high 0
+refused "--mem-low must be a byte count > 0 (suffix K, M or G allowed), not '1T'" \
+	--read "$demo" --write "$out" --mem-low 1T
+refused "--mem-policy must be evict or refuse, not 'lru'" \
+	--read "$demo" --write "$out" --mem-policy lru
+refused "--max-frags must be a number from 1 to 8192, not '8193'" \
+	--read "$demo" --write "$out" --max-frags 8193
+for v in 0 12 131072; do
+	refused "--stripes must be a power of two from 1 to 65536, not '$v'" \
+		--read "$demo" --write "$out" --stripes "$v"
+done
+refused "--threads must be a number from 1 to 64, not '0'" \
+	--read "$demo" --write "$out" --threads 0
+refused "unknown --policy 'best' (strict, first, last, bsd, bsd-right, linux, windows, solaris)" \
+	--read "$demo" --write "$out" --policy best
+refused "--fanout must be lb, cpu or hash, not 'rr'" --in "$noif" \
+	--out "$noif" --fanout rr
+refused "--duration must be a number of seconds > 0, not '-1'" \
+	--in "$noif" --out "$noif" --duration -1
+refused "--stats-interval must be a number of seconds > 0, not '0'" \
+	--in "$noif" --out "$noif" --stats-interval 0
+refused "--in needs an interface name" --in= --write "$out"
+refused "--read or --in is required (try --help)" --write "$out"
+refused "--write or --out is required (try --help)" --read "$demo"
+refused "--read and --in are exclusive: one input" --read "$demo" \
+	--in "$noif" --write "$out"
+refused "--write and --out are exclusive: one output" --read "$demo" \
+	--write "$out" --out "$noif"
+refused "--fanout needs --in" --read "$demo" --write "$out" --fanout lb
+for opt in --qdisc-bypass "--tx-frames 8" "--dst-mac 02:00:00:00:00:01" \
+	"--src-mac 02:00:00:00:00:01"; do
+	# shellcheck disable=SC2086 # $opt: an option and its value
+	refused "${opt%% *} needs --out" --in "$noif" --write "$out" $opt
+done
+refused "--stats-interval needs --in or --out" --read "$demo" \
+	--write "$out" --stats-interval 1
+refused "--duration needs --in or --out" --read "$demo" --write "$out" \
+	--duration 1
+refused "--read given twice ('$demo', then '$out')" --read "$demo" \
+	--read "$out" --write "$out"
+refused "--stats given twice ('$tmp/a.json', then '$tmp/b.json')" \
+	--read "$demo" --write "$out" --stats "$tmp/a.json" \
+	--stats="$tmp/b.json"
+refused "--in given twice ('$noif', then '$noif')" --in "$noif" \
+	--in "$noif" --write "$out"
+
+# --mem-high defaults to 4M, and K, M and G are powers of 1024: a
+# --mem-low one KiB above each is refused with both counts in bytes.
+refused "--mem-low (4195328) is above --mem-high (4194304)" \
+	--read "$demo" --write "$out" --mem-low 4097K
+refused "--mem-low (1049600) is above --mem-high (1048576)" \
+	--read "$demo" --write "$out" --mem-high 1M --mem-low 1025K
+refused "--mem-low (1073742848) is above --mem-high (1073741824)" \
+	--read "$demo" --write "$out" --mem-high 1G --mem-low 1048577K
+
+# The top of each range is taken: the run goes on to the interface. From
+# the demo (without --stripes 65536: 64 engines of 65536 stripes take
+# long to make) the output is the same file as with no options.
+refused "$noif: no such interface" --in "$noif" --out "$noif" \
+	--tx-frames 65536 --threads 64 --stripes 65536 --max-frags 8192 \
+	--mem-low 4M --stats-interval 0.5 --duration 1
+rm -f "$out"
+if "$REASM" --read "$demo" --write "$tmp/plain.pcap" --quiet \
+	2>"$tmp/stderr" &&
+	"$REASM" --read "$demo" --write "$out" --quiet --threads 64 \
+		--max-frags 8192 --mem-low 4M 2>>"$tmp/stderr" &&
+	[ -s "$out" ] && cmp -s "$out" "$tmp/plain.pcap"; then
+	pass "--threads 64 --max-frags 8192 --mem-low 4M: the same output"
+else
+	fail "the top of each range: $(cat "$tmp/stderr")"
+fi
+
 finish args_test

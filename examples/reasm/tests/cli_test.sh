@@ -15,9 +15,14 @@
 # --stats writes every counter and agrees with the output file; one thread
 # and four give the same file; one thread gives the same file twice;
 # every link type reasm-gen writes goes through, with one thread and two
-# giving the same file; a failed run leaves existing outputs alone; a
+# giving the same file; a failed run (a bad option, a bad or unreadable
+# input, a capture cut short, an output that cannot be written, a signal)
+# leaves existing outputs alone and no temporary file; a
 # closed pipe on --write - is reported; the live options are checked
-# (without opening any interface).
+# (without opening any interface). Also: the output's pcap header; the
+# summary the README shows; the documented defaults of --policy,
+# --timeout, --max-frags and --mem-low, and --mem-policy refuse; '-',
+# FIFOs and pcapng input; reasm-gen's and reasm-pcapdump's errors.
 set -u
 
 : "${REASM:?}" "${REASM_GEN:?}" "${REASM_PCAPDUMP:?}" "${REASM_DEMO:?}"
@@ -44,6 +49,15 @@ expect_error() {
 	fi
 }
 
+# said NAME PATTERN: the last run's stderr matches the shell PATTERN.
+said() {
+	# shellcheck disable=SC2254 # PATTERN is a pattern
+	case $(cat "$tmp/err") in
+	$2) pass "$1: the message says so" ;;
+	*) fail "$1: message '$(cat "$tmp/err")', want '$2'" ;;
+	esac
+}
+
 # run_ok NAME ARGS... : reasm ARGS exits 0. Its stderr is shown, so that a
 # sanitizer report there fails the test.
 run_ok() {
@@ -58,6 +72,24 @@ run_ok() {
 	fi
 	pass "$name"
 	return 0
+}
+
+# header FILE: a pcap file header's magic number (in this machine's byte
+# order, as reasm writes it), snapshot length and link type.
+header() {
+	echo "$(od -An -tx4 -N4 "$1" | tr -d ' ')$(od -An -tu4 -j16 -N8 "$1" |
+		tr -s ' ')"
+}
+
+# check_header NAME OUT IN: OUT is a pcap file with nanosecond timestamps,
+# a snapshot length of 262144 and IN's link type.
+check_header() {
+	want="a1b23c4d 262144 $(od -An -tu4 -j20 -N4 "$3" | tr -d ' ')"
+	if [ "$(header "$2")" = "$want" ]; then
+		pass "$1: pcap header '$want'"
+	else
+		fail "$1: pcap header '$(header "$2")', want '$want'"
+	fi
 }
 
 # --- help ------------------------------------------------------------------------
@@ -80,6 +112,15 @@ if "$REASM" --version >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
 	pass "--version: $(cat "$tmp/out")"
 else
 	fail "--version: status or text wrong: '$(cat "$tmp/out" "$tmp/err")'"
+fi
+# grain's version is the project's, in the top CMakeLists.txt.
+top=$(dirname "$0")/../../..
+version=$(sed -n '/^project(grain/,/)/s/^ *VERSION \([0-9.]*\).*/\1/p' \
+	"$top/CMakeLists.txt")
+if [ -n "$version" ] && [ "$(cat "$tmp/out")" = "reasm $version" ]; then
+	pass "--version is grain's ($version)"
+else
+	fail "--version: '$(cat "$tmp/out")', grain is '$version'"
 fi
 
 # --- bad invocations --------------------------------------------------------------
@@ -113,12 +154,37 @@ expect_error "--stats twice" --read "$demo" --write "$out" \
 expect_error "--in twice" --in lo --in lo --write "$out"
 expect_error "--stats and --write the same" --read "$demo" --write "$out" \
 	--stats "$out"
+said "--stats and --write the same" \
+	"reasm: $out: --stats and --write name the same file"
+# The same file under another spelling, before it exists, and stdout (a
+# regular file here) named by its path.
+expect_error "--stats names --write differently" --read "$demo" \
+	--write "$tmp/new.pcap" --stats "$tmp/./new.pcap"
+said "--stats names --write differently" \
+	"reasm: $tmp/./new.pcap: --stats and --write name the same file"
+[ -e "$tmp/new.pcap" ] && fail "--stats names --write differently: file left"
+expect_error "--stats names stdout" --read "$demo" --write - \
+	--stats /dev/stdout
+said "--stats names stdout" \
+	"reasm: /dev/stdout: --stats and --write name the same file"
 expect_error "nonexistent input" --read "$tmp/no-such.pcap" --write "$out"
+said "nonexistent input" \
+	"reasm: $tmp/no-such.pcap: No such file or directory"
 printf 'this is not a capture file\n' >"$tmp/text.pcap"
 expect_error "input not a capture" --read "$tmp/text.pcap" --write "$out"
+said "input not a capture" "reasm: $tmp/text.pcap: *"
+expect_error "empty stdin" --read - --write "$out" </dev/null
+said "empty stdin" "reasm: -: *"
 expect_error "unwritable output" --read "$demo" --write "$tmp/no/such/dir.pcap"
+said "unwritable output" \
+	"reasm: $tmp/no/such/dir.pcap: No such file or directory"
+mkdir -p "$tmp/adir"
+expect_error "output a directory" --read "$demo" --write "$tmp/adir"
+said "output a directory" "reasm: $tmp/adir: Is a directory"
 expect_error "unwritable --stats" --read "$demo" --write "$out" \
 	--stats "$tmp/no/such/dir.json"
+said "unwritable --stats" \
+	"reasm: $tmp/no/such/dir.json: No such file or directory"
 
 # A failing run never touches an existing output: outputs are written to
 # temporary files beside them and renamed only when the run succeeds.
@@ -174,6 +240,29 @@ if run_ok "--write through a symbolic link" --read "$demo" \
 	pass "the link kept, the file it names replaced"
 else
 	fail "--write through a symbolic link: $(ls -lA "$tmp/link")"
+fi
+
+# A failed run through the link leaves the link and the file it names.
+cp "$tmp/link/real.pcap" "$tmp/link.orig"
+expect_error "failed run through a symbolic link" --read "$tmp/text.pcap" \
+	--write "$tmp/link/via.pcap"
+if [ -L "$tmp/link/via.pcap" ] &&
+	cmp -s "$tmp/link/real.pcap" "$tmp/link.orig" &&
+	[ "$(ls -A "$tmp/link" | wc -l)" -eq 2 ]; then
+	pass "failed run through a symbolic link: link and file kept"
+else
+	fail "failed run through a symbolic link: $(ls -lA "$tmp/link")"
+fi
+# A link to a file that does not exist yet: the link stays, the file is
+# created.
+ln -s new.pcap "$tmp/link/dangling.pcap"
+if run_ok "--write through a dangling link" --read "$demo" \
+	--write "$tmp/link/dangling.pcap" --quiet &&
+	[ -L "$tmp/link/dangling.pcap" ] &&
+	cmp -s "$tmp/link/new.pcap" "$keep"; then
+	pass "dangling link kept, the file it names created"
+else
+	fail "--write through a dangling link: $(ls -lA "$tmp/link")"
 fi
 
 # --write - into a pipe whose reader goes away: a clear message and exit
@@ -235,6 +324,140 @@ else
 	fail "unsupported link type: message is '$(cat "$tmp/err")'"
 fi
 
+# --- bad input leaves existing outputs alone ------------------------------------
+# $kept holds an existing capture and stats file; every run below fails
+# and must leave both as they were, with nothing beside them.
+kept=$tmp/kept
+mkdir -p "$kept"
+printf 'old capture\n' >"$kept/out.pcap"
+printf '{"old": 1}\n' >"$kept/out.json"
+cp "$kept/out.pcap" "$tmp/kept.pcap.orig"
+cp "$kept/out.json" "$tmp/kept.json.orig"
+
+# expect_kept NAME ARGS... : expect_error NAME ARGS..., then $kept is as
+# it was.
+expect_kept() {
+	expect_error "$@"
+	if cmp -s "$kept/out.pcap" "$tmp/kept.pcap.orig" &&
+		cmp -s "$kept/out.json" "$tmp/kept.json.orig" &&
+		[ "$(ls -A "$kept" | tr '\n' ' ')" = "out.json out.pcap " ]; then
+		pass "$1: existing outputs kept"
+	else
+		fail "$1: existing outputs changed: $(ls -lA "$kept")"
+	fi
+}
+
+w="--write $kept/out.pcap --stats $kept/out.json"
+size=$(wc -c <"$demo")
+head -c $((size / 2 + 7)) "$demo" >"$tmp/half.pcap"
+# $w unquoted: the outputs' options, split into words (no spaces in $tmp).
+# shellcheck disable=SC2086
+{
+	expect_kept "kept: bad --threads" --read "$demo" $w --threads 0
+	expect_kept "kept: --mem-low above --mem-high" --read "$demo" $w \
+		--mem-low 5M
+	expect_kept "kept: input not a capture" --read "$tmp/text.pcap" $w
+	expect_kept "kept: input a directory" --read "$tmp/adir" $w
+	said "kept: input a directory" "reasm: $tmp/adir: *"
+	: >"$tmp/empty.pcap"
+	expect_kept "kept: empty input" --read "$tmp/empty.pcap" $w
+	said "kept: empty input" "reasm: $tmp/empty.pcap: *"
+	expect_kept "kept: unsupported link type" --read "$tmp/null.pcap" $w
+	expect_kept "kept: unwritable --write" --read "$demo" \
+		--write "$tmp/no/such/dir.pcap" --stats "$kept/out.json"
+	for threads in 1 2; do
+		expect_kept "kept: capture cut short, $threads thread(s)" \
+			--read "$tmp/half.pcap" $w --threads $threads --quiet
+	done
+	expect_kept "kept: capture cut short, from stdin, 2 threads" \
+		--read - $w --threads 2 --quiet <"$tmp/half.pcap"
+	expect_kept "kept: --stats names the existing --write" \
+		--read "$demo" --write "$kept/out.pcap" \
+		--stats "$kept/./out.pcap"
+}
+said "kept: --stats names the existing --write" \
+	"reasm: $kept/./out.pcap: --stats and --write name the same file"
+
+# A --write that names the --read file, under any spelling, is refused
+# and the input left whole.
+cp "$demo" "$tmp/in.pcap"
+expect_error "--write names --read" --read "$tmp/in.pcap" \
+	--write "$tmp/./in.pcap"
+said "--write names --read" \
+	"reasm: $tmp/./in.pcap: --write would overwrite --read"
+if cmp -s "$tmp/in.pcap" "$demo"; then
+	pass "--write names --read: the input is whole"
+else
+	fail "--write names --read: the input changed"
+fi
+
+# Permissions (not enforced for root): an input that cannot be read, and
+# an existing output in a folder where no file can be created.
+mkdir -p "$tmp/ro"
+printf 'old capture\n' >"$tmp/ro/out.pcap"
+cp "$demo" "$tmp/noread.pcap"
+chmod 000 "$tmp/noread.pcap"
+chmod 555 "$tmp/ro"
+if cat "$tmp/noread.pcap" >/dev/null 2>&1; then
+	pass "skipped: permissions are not enforced for this user"
+else
+	expect_kept "kept: unreadable input" --read "$tmp/noread.pcap" \
+		--write "$kept/out.pcap" --stats "$kept/out.json"
+	said "kept: unreadable input" \
+		"reasm: $tmp/noread.pcap: Permission denied"
+	expect_error "read-only folder" --read "$demo" \
+		--write "$tmp/ro/out.pcap"
+	said "read-only folder" "reasm: $tmp/ro/out.pcap: Permission denied"
+	if [ "$(cat "$tmp/ro/out.pcap")" = "old capture" ] &&
+		[ "$(ls -A "$tmp/ro")" = "out.pcap" ]; then
+		pass "read-only folder: the existing output kept"
+	else
+		fail "read-only folder: $(ls -lA "$tmp/ro")"
+	fi
+fi
+chmod 755 "$tmp/ro"
+chmod 644 "$tmp/noread.pcap"
+
+# A signal during a file run (SIGINT, SIGTERM, SIGHUP) ends it by that
+# signal, removes the temporary outputs and leaves the existing ones. The
+# input is a FIFO that stays open after the demo, so the run is still
+# going, its temporary files made, when the signal comes.
+killed() {
+	sig=$1 threads=$2
+	d=$tmp/sig-$sig-$threads
+	mkdir -p "$d"
+	cp "$tmp/kept.pcap.orig" "$d/out.pcap"
+	cp "$tmp/kept.json.orig" "$d/out.json"
+	mkfifo "$d/fifo"
+	"$REASM" --read - --write "$d/out.pcap" --stats "$d/out.json" \
+		--threads "$threads" --quiet <"$d/fifo" 2>"$tmp/err" &
+	pid=$!
+	(cat "$demo" && exec sleep 60) >"$d/fifo" &
+	feeder=$!
+	n=0
+	while set -- "$d"/.out.* && [ $# -lt 2 ] && [ $n -lt 200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	kill -"$sig" "$pid"
+	wait "$pid" 2>/dev/null
+	rc=$?
+	kill "$feeder" 2>/dev/null
+	wait "$feeder" 2>/dev/null
+	rm -f "$d/fifo"
+	if [ "$rc" -gt 128 ] && [ "$(kill -l "$rc")" = "$sig" ] &&
+		cmp -s "$d/out.pcap" "$tmp/kept.pcap.orig" &&
+		cmp -s "$d/out.json" "$tmp/kept.json.orig" &&
+		[ "$(ls -A "$d" | tr '\n' ' ')" = "out.json out.pcap " ]; then
+		pass "SIG$sig, $threads thread(s): outputs kept, no temporary file"
+	else
+		fail "SIG$sig, $threads thread(s): exit $rc, $(ls -lA "$d")"
+	fi
+}
+killed INT 1
+killed HUP 1
+killed TERM 2
+
 # --- the demo capture --------------------------------------------------------------
 if "$REASM_GEN" --write "$tmp/gen-demo.pcap" 2>/dev/null &&
 	cmp -s "$tmp/gen-demo.pcap" "$demo"; then
@@ -245,6 +468,8 @@ fi
 
 if run_ok "demo, one thread" --read "$demo" --write "$tmp/t1.pcap" \
 	--stats "$tmp/t1.json"; then
+	cp "$tmp/err" "$tmp/t1.summary"
+	check_header "demo output" "$tmp/t1.pcap" "$demo"
 	for key in packets passed ReasmReqds ReasmOKs ReasmFails ReasmTimeout \
 		ReasmOverlaps duplicates evicted refused too_big \
 		too_many_frags bad_end past_end bad_ecn truncated malformed \
@@ -290,6 +515,200 @@ if run_ok "demo, four threads" --read "$demo" --write "$tmp/t4.pcap" \
 	fi
 fi
 
+# The summary is the one the README shows for the demo, but for the
+# memory line: its peak is sampled (a lower bound) and varies.
+readme=$(dirname "$0")/../README.md
+awk '/The summary goes to stderr:/ { f = 1; next }
+	f == 1 && /^```$/ { f = 2; next }
+	f == 2 && /^```$/ { exit }
+	f == 2' "$readme" >"$tmp/readme.summary"
+if [ -s "$tmp/readme.summary" ] &&
+	grep -v '^memory:' "$tmp/readme.summary" >"$tmp/readme.cmp" &&
+	grep -v '^memory:' "$tmp/t1.summary" | cmp -s - "$tmp/readme.cmp" &&
+	grep -Eq '^memory: +peak [0-9]+ bytes, 0 held$' "$tmp/t1.summary"; then
+	pass "the demo's summary is the README's"
+else
+	fail "the demo's summary differs from the README's:"
+	diff "$tmp/readme.summary" "$tmp/t1.summary"
+fi
+
+# --- defaults, and what the engine's options change, on the demo --------------
+# demo_run NAME ARGS... : the demo through reasm ARGS into $tmp/NAME.pcap
+# and $tmp/NAME.json; its counters but the sampled bytes_peak in
+# $tmp/NAME.counts.
+demo_run() {
+	dname=$1
+	shift
+	if "$REASM" --read "$demo" --write "$tmp/$dname.pcap" \
+		--stats "$tmp/$dname.json" --quiet "$@" 2>"$tmp/err"; then
+		grep -v '"bytes_peak"' "$tmp/$dname.json" >"$tmp/$dname.counts"
+	else
+		fail "$dname: exit status $?: $(cat "$tmp/err")"
+		echo "{}" >"$tmp/$dname.json"
+		: >"$tmp/$dname.counts"
+	fi
+}
+
+# counter NAME KEY: a counter of demo_run NAME (-1 if missing).
+counter() {
+	v=$(sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$tmp/$1.json")
+	echo "${v:--1}"
+}
+
+grep -v '"bytes_peak"' "$tmp/t1.json" >"$tmp/t1.counts"
+# --policy is strict by default; the demo's overlapping set tells the
+# policies apart.
+demo_run strict --policy strict
+demo_run last --policy last
+if cmp -s "$tmp/t1.pcap" "$tmp/strict.pcap" &&
+	cmp -s "$tmp/t1.counts" "$tmp/strict.counts" &&
+	[ -s "$tmp/last.pcap" ] && ! cmp -s "$tmp/t1.pcap" "$tmp/last.pcap"; then
+	pass "--policy strict is the default"
+else
+	fail "--policy: the default run is not strict's"
+fi
+
+# --timeout: IPv4's default is 30 s. Two IPv4 datagrams are left
+# incomplete before the demo's 31.5 s pause: 30 s times them out, 40 s
+# leaves them pending.
+demo_run t30 --timeout 30
+demo_run t40 --timeout 40
+if cmp -s "$tmp/t1.counts" "$tmp/t30.counts" &&
+	[ "$(counter t1 ReasmTimeout)" -eq 2 ] &&
+	[ "$(counter t40 ReasmTimeout)" -eq 0 ] &&
+	[ "$(counter t40 datagrams_pending)" -eq 2 ]; then
+	pass "--timeout: 30 s for IPv4 by default"
+else
+	fail "--timeout: $(counter t1 ReasmTimeout) timed out by default," \
+		"$(counter t40 ReasmTimeout) at 40 s"
+fi
+
+# --max-frags: the demo's datagram of 45 fragments passes the default,
+# and is dropped at 44.
+demo_run mf44 --max-frags 44
+if [ "$(counter t1 too_many_frags)" -eq 0 ] &&
+	[ "$(counter mf44 too_many_frags)" -eq 1 ] &&
+	[ "$(counter mf44 ReasmOKs)" -eq $(($(counter t1 ReasmOKs) - 1)) ]; then
+	pass "--max-frags: 45 fragments pass the default, not 44"
+else
+	fail "--max-frags 44: too_many_frags $(counter mf44 too_many_frags)"
+fi
+
+# --mem-high, --mem-low, --mem-policy. With one stripe the tables evict
+# in one LRU order, the same on every run: --mem-high 2K alone evicts as
+# with --mem-low 1536 (3/4), not as with 256; refuse refuses instead.
+demo_run m2k --stripes 1 --mem-high 2K
+demo_run m2k-1536 --stripes 1 --mem-high 2K --mem-low 1536
+demo_run m2k-256 --stripes 1 --mem-high 2K --mem-low 256
+demo_run m2k-refuse --stripes 1 --mem-high 2K --mem-policy refuse
+if [ "$(counter m2k evicted)" -gt 0 ] && [ "$(counter m2k refused)" -eq 0 ] &&
+	cmp -s "$tmp/m2k.counts" "$tmp/m2k-1536.counts" &&
+	[ "$(counter m2k-256 evicted)" -ne "$(counter m2k evicted)" ]; then
+	pass "--mem-low: 3/4 of --mem-high by default ($(counter m2k evicted) evicted)"
+else
+	fail "--mem-low: evicted $(counter m2k evicted) by default," \
+		"$(counter m2k-1536 evicted) at 1536," \
+		"$(counter m2k-256 evicted) at 256"
+fi
+if [ "$(counter m2k-refuse refused)" -gt 0 ] &&
+	[ "$(counter m2k-refuse evicted)" -eq 0 ]; then
+	pass "--mem-policy refuse: $(counter m2k-refuse refused) refused, none evicted"
+else
+	fail "--mem-policy refuse: refused $(counter m2k-refuse refused)," \
+		"evicted $(counter m2k-refuse evicted)"
+fi
+
+# --- outputs written in place ----------------------------------------------------
+# '-' is stdout and reads stdin; a FIFO is written in place and stays one.
+if "$REASM" --read "$demo" --write - --quiet >"$tmp/stdout.pcap" \
+	2>"$tmp/err" && cmp -s "$tmp/stdout.pcap" "$tmp/t1.pcap"; then
+	pass "--write -: the file on stdout"
+else
+	fail "--write -: $(cat "$tmp/err")"
+fi
+if "$REASM" --read - --write "$tmp/stdin.pcap" --quiet <"$demo" \
+	2>"$tmp/err" && cmp -s "$tmp/stdin.pcap" "$tmp/t1.pcap"; then
+	pass "--read -: the capture from stdin"
+else
+	fail "--read -: $(cat "$tmp/err")"
+fi
+mkfifo "$tmp/out.fifo"
+cat "$tmp/out.fifo" >"$tmp/fifo.pcap" &
+reader=$!
+run_ok "--write FIFO" --read "$demo" --write "$tmp/out.fifo" --quiet
+wait "$reader"
+if [ -p "$tmp/out.fifo" ] && cmp -s "$tmp/fifo.pcap" "$tmp/t1.pcap"; then
+	pass "--write FIFO: written in place, still a FIFO"
+else
+	fail "--write FIFO: $(ls -l "$tmp/out.fifo")"
+fi
+
+# --- pcapng input ----------------------------------------------------------------
+# to_pcapng IN OUT: the records of the pcap file IN as a pcapng file OUT:
+# a Section Header Block, an Interface Description Block (IN's link
+# type, if_tsresol 9: nanoseconds) and an Enhanced Packet Block per
+# record, every byte an octal escape for printf. A timestamp's 64-bit
+# nanosecond count is split exactly in doubles: seconds = a * 65536 + b.
+to_pcapng() {
+	# shellcheck disable=SC2059 # the format is the file
+	printf "$("$REASM_PCAPDUMP" "$1" |
+		awk -v lt="$(od -An -tu4 -j20 -N4 "$1" | tr -d ' ')" '
+		function le(x, n,   s, i) {
+			s = ""
+			for (i = 0; i < n; i++) {
+				s = s oct[x % 256]
+				x = int(x / 256)
+			}
+			return s
+		}
+		BEGIN {
+			for (i = 0; i < 256; i++)
+				oct[i] = sprintf("\\%03o", i)
+			hex = "0123456789abcdef"
+			printf "%s", le(168627466, 4) le(28, 4) \
+				le(439041101, 4) le(1, 2) le(0, 2) \
+				le(4294967295, 4) le(4294967295, 4) le(28, 4)
+			printf "%s", le(1, 4) le(32, 4) le(lt, 2) le(0, 2) \
+				le(262144, 4) le(9, 2) le(1, 2) le(9, 4) \
+				le(0, 4) le(32, 4)
+		}
+		{
+			split($1, t, ".")
+			a = int(t[1] / 65536)
+			b = t[1] % 65536
+			lo = (a * 1e9) % 65536 * 65536 + b * 1e9 + t[2]
+			hi = int(a * 1e9 / 65536) + int(lo / 4294967296)
+			lo %= 4294967296
+			pad = (4 - $2 % 4) % 4
+			data = ""
+			for (i = 1; i < 2 * $2; i += 2)
+				data = data oct[(index(hex, substr($4, i, 1)) - 1) * \
+					16 + index(hex, substr($4, i + 1, 1)) - 1]
+			printf "%s", le(6, 4) le(32 + $2 + pad, 4) le(0, 4) \
+				le(hi, 4) le(lo, 4) le($2, 4) le($3, 4) data \
+				le(0, pad) le(32 + $2 + pad, 4)
+		}')" >"$2"
+}
+
+# The demo as pcapng (libpcap reads back the same records) gives the
+# pcap file's output, with one thread and, through the rings, with two.
+to_pcapng "$demo" "$tmp/demo.pcapng"
+if [ "$(od -An -tx1 -N4 "$tmp/demo.pcapng" | tr -d ' ')" = 0a0d0d0a ] &&
+	"$REASM_PCAPDUMP" "$demo" >"$tmp/demo.txt" &&
+	"$REASM_PCAPDUMP" "$tmp/demo.pcapng" | cmp -s - "$tmp/demo.txt"; then
+	for threads in 1 2; do
+		if run_ok "pcapng, $threads thread(s)" --read "$tmp/demo.pcapng" \
+			--write "$tmp/ng-$threads.pcap" --threads $threads --quiet &&
+			cmp -s "$tmp/ng-$threads.pcap" "$tmp/t1.pcap"; then
+			pass "pcapng, $threads thread(s): the pcap file's output"
+		else
+			fail "pcapng, $threads thread(s): the output differs"
+		fi
+	done
+else
+	fail "to_pcapng: the pcapng copy of the demo is wrong"
+fi
+
 # --- every link type reasm-gen writes -------------------------------------------------
 for link in raw sll sll2; do
 	if ! "$REASM_GEN" --write "$tmp/$link.pcap" --link "$link" \
@@ -299,8 +718,11 @@ for link in raw sll sll2; do
 	fi
 	expect_error "$link capture to --out" --read "$tmp/$link.pcap" \
 		--out "$noif"
+	said "$link capture to --out" \
+		"reasm: $tmp/$link.pcap: --out sends Ethernet frames, and this capture's link type is * (*)"
 	run_ok "$link, one thread" --read "$tmp/$link.pcap" \
 		--write "$tmp/$link-1.pcap" --quiet || continue
+	check_header "$link output" "$tmp/$link-1.pcap" "$tmp/$link.pcap"
 	run_ok "$link, two threads" --read "$tmp/$link.pcap" \
 		--write "$tmp/$link-2.pcap" --threads 2 --quiet || continue
 	if [ -s "$tmp/$link-1.pcap" ] &&
@@ -350,5 +772,94 @@ if "$REASM_GEN" --write "$tmp/praw.pcap" --link raw --count 40 --seed 9 \
 		fi
 	done
 fi
+
+# --- reasm-gen -------------------------------------------------------------------
+# Its defaults (--seed 1 --count 100 --link ether) make the demo; --help
+# prints the usage on stdout; a bad argument exits 2 with one
+# "reasm-gen: " line and leaves an existing --write file alone.
+if "$REASM_GEN" --write "$tmp/gen-1.pcap" --seed 1 --count 100 \
+	--link ether 2>/dev/null && cmp -s "$tmp/gen-1.pcap" "$demo"; then
+	pass "reasm-gen: the defaults spelt out make the demo"
+else
+	fail "reasm-gen --seed 1 --count 100 --link ether: not the demo"
+fi
+if "$REASM_GEN" --help >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+	grep -q '^usage: reasm-gen --write OUT.pcap' "$tmp/out"; then
+	pass "reasm-gen --help"
+else
+	fail "reasm-gen --help: status or text wrong"
+fi
+
+# gen_refused MESSAGE ARGS... : reasm-gen ARGS exits 2, prints nothing on
+# stdout and exactly "reasm-gen: MESSAGE" on stderr, and $tmp/gen-keep.pcap
+# is as it was.
+printf 'old capture\n' >"$tmp/gen-keep.pcap"
+gen_refused() {
+	want="reasm-gen: $1"
+	shift
+	"$REASM_GEN" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne 2 ] || [ -s "$tmp/out" ] ||
+		[ "$(cat "$tmp/err")" != "$want" ]; then
+		fail "reasm-gen $*: exit $rc, '$(cat "$tmp/err")', want '$want'"
+	elif [ "$(cat "$tmp/gen-keep.pcap")" != "old capture" ]; then
+		fail "reasm-gen $*: the existing output changed"
+	else
+		pass "reasm-gen $*: $want"
+	fi
+}
+gk=$tmp/gen-keep.pcap
+gen_refused "--write is required (try --help)"
+gen_refused "bad argument '--count' (try --help)" --write "$gk" --count
+gen_refused "bad argument '--frob' (try --help)" --write "$gk" --frob 1
+gen_refused "bad --seed '-1'" --write "$gk" --seed -1
+gen_refused "--count must be 0..100000, not '100001'" --write "$gk" \
+	--count 100001
+gen_refused "--bulk must be 1..10000000, not '0'" --write "$gk" --bulk 0
+gen_refused "--link must be ether, raw, sll, sll2, ppp or pppoe, not 'fddi'" \
+	--write "$gk" --link fddi
+gen_refused "$tmp/no/such/dir.pcap: No such file or directory" \
+	--write "$tmp/no/such/dir.pcap"
+
+# --- reasm-pcapdump --------------------------------------------------------------
+# One line per record, "SECONDS.NANOSECONDS CAPLEN WIRELEN HEX" (no
+# timestamp under --no-ts), HEX two lowercase digits a byte; exit status
+# 0, or 2 with a message on stderr.
+"$REASM_PCAPDUMP" "$demo" >"$tmp/dump.txt" 2>"$tmp/err"
+rc=$?
+"$REASM_PCAPDUMP" --no-ts "$demo" >"$tmp/dump-nots.txt" 2>>"$tmp/err"
+rc=$((rc + $?))
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] &&
+	[ "$(wc -l <"$tmp/dump.txt")" -eq 495 ] &&
+	awk '!/^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9] [0-9]+ [0-9]+ [0-9a-f]*$/ ||
+		length($4) != 2 * $2 || $3 < $2 { bad = 1 } END { exit bad }' \
+		"$tmp/dump.txt" &&
+	cut -d ' ' -f 2- "$tmp/dump.txt" | cmp -s - "$tmp/dump-nots.txt"; then
+	pass "reasm-pcapdump: 495 lines of the documented form"
+else
+	fail "reasm-pcapdump: exit $rc, or lines not of the documented form"
+fi
+
+# dump_refused NAME PATTERN ARGS... : reasm-pcapdump ARGS exits 2 with a
+# stderr matching the shell PATTERN.
+dump_refused() {
+	dname=$1 want=$2
+	shift 2
+	"$REASM_PCAPDUMP" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	# shellcheck disable=SC2254 # PATTERN is a pattern
+	case $rc:$(cat "$tmp/err") in
+	2:$want) pass "reasm-pcapdump, $dname: $(cat "$tmp/err")" ;;
+	*) fail "reasm-pcapdump, $dname: exit $rc, '$(cat "$tmp/err")'" ;;
+	esac
+}
+dump_refused "no file" "usage: reasm-pcapdump *FILE"
+dump_refused "unknown option" "usage: *" -x "$demo"
+dump_refused "nonexistent file" "reasm-pcapdump: $tmp/no-such.pcap: *" \
+	"$tmp/no-such.pcap"
+dump_refused "not a capture" "reasm-pcapdump: $tmp/text.pcap: *" \
+	"$tmp/text.pcap"
+dump_refused "capture cut short" "reasm-pcapdump: $tmp/half.pcap: *" \
+	"$tmp/half.pcap"
 
 finish cli_test
