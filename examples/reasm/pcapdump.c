@@ -44,7 +44,11 @@ int main(int argc, char **argv)
 	p = pcap_open_offline_with_tstamp_precision(
 		path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (p == NULL) {
-		fprintf(stderr, "reasm-pcapdump: %s: %s\n", path, errbuf);
+		/* libpcap's message may start with the path already. */
+		size_t n = strlen(path);
+		bool named = strncmp(errbuf, path, n) == 0 && errbuf[n] == ':';
+		fprintf(stderr, "reasm-pcapdump: %s%s%s\n", named ? "" : path,
+			named ? "" : ": ", errbuf);
 		return 2;
 	}
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {

@@ -855,7 +855,8 @@ dump_refused() {
 }
 dump_refused "no file" "usage: reasm-pcapdump *FILE"
 dump_refused "unknown option" "usage: *" -x "$demo"
-dump_refused "nonexistent file" "reasm-pcapdump: $tmp/no-such.pcap: *" \
+dump_refused "nonexistent file" \
+	"reasm-pcapdump: $tmp/no-such.pcap: No such file or directory" \
 	"$tmp/no-such.pcap"
 dump_refused "not a capture" "reasm-pcapdump: $tmp/text.pcap: *" \
 	"$tmp/text.pcap"
