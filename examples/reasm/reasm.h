@@ -226,8 +226,8 @@ struct reasm_stats {
 				      with the inner header in place */
 	uint64_t no_memory;	   /**< allocation failures */
 	/* Of frags_dropped, by reason, beside the counters above that count
-	 * only dropped fragments (duplicates, refused, malformed,
-	 * bad_checksum, incomplete_chain); these eight add up to
+	 * only dropped fragments (duplicates, past_end, refused, malformed,
+	 * bad_checksum, incomplete_chain); these nine add up to
 	 * frags_dropped. */
 	uint64_t frags_truncated; /**< fragments cut short by the capture
 				       (of truncated, which counts every

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * stats.c - the engine's small helpers that need no engine state: policy
- * and link-type names, freeing an output frame, the sum of two struct
+ * names, the link types the engine parses, freeing an output frame, the sum of two struct
  * reasm_stats and its two renderings (JSON for machines, a few lines for
  * people).
  *
