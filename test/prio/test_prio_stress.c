@@ -31,6 +31,7 @@ struct run {
 	struct grain_prio *p;
 	unsigned producers, consumers, per_producer;
 	bool jitter, use_wait;
+	bool no_band0;		      /* producers use bands 1 and 2 only */
 	_Atomic(unsigned char) *seen; /* [producer][seq] */
 	_Atomic(uint64_t) accepted[BANDS], dropped[BANDS], consumed;
 	_Atomic(unsigned) producers_left;
@@ -70,7 +71,10 @@ static void *producer(void *arg)
 	for (unsigned s = 0; s < r->per_producer; s++) {
 		/* A mixed stream: band 1 most often, band 0 least. */
 		unsigned x = (unsigned)(test_rand(&rng) % 8);
-		unsigned band = x == 0 ? 0 : x < 6 ? 1 : 2;
+		unsigned band = r->no_band0 ? 1 + (x & 1)
+				: x == 0    ? 0
+				: x < 6	    ? 1
+					    : 2;
 		int rc = grain_prio_try_enqueue(r->p, band,
 						token(w->id, band, s));
 		if (rc == 0)
@@ -337,33 +341,6 @@ Test(prio_stress, no_object_stranded, .timeout = 240)
 #define ORDER_CONSUMERS 3u
 #define ORDER_SOURCES (ORDER_PRODUCERS + 1) /* the last: band 0's fill */
 
-static void *order_producer(void *arg)
-{
-	struct worker *w = arg;
-	struct run *r = w->run;
-	uint64_t rng = 0x452821E638D01377ULL * (w->id + 1);
-	uint64_t acc[BANDS] = { 0 }, drop[BANDS] = { 0 };
-
-	for (unsigned s = 0; s < r->per_producer; s++) {
-		unsigned band = 1 + (unsigned)(test_rand(&rng) & 1);
-		int rc = grain_prio_try_enqueue(r->p, band,
-						token(w->id, band, s));
-		if (rc == 0)
-			acc[band]++;
-		else if (rc == -EAGAIN)
-			drop[band]++;
-		else
-			fail(r, "enqueue returned an unexpected error");
-		test_jitter(&rng);
-	}
-	for (unsigned b = 0; b < BANDS; b++) {
-		atomic_fetch_add(&r->accepted[b], acc[b]);
-		atomic_fetch_add(&r->dropped[b], drop[b]);
-	}
-	atomic_fetch_sub(&r->producers_left, 1);
-	return NULL;
-}
-
 static void *order_consumer(void *arg)
 {
 	struct worker *w = arg;
@@ -448,6 +425,8 @@ Test(prio_stress, band_order_between_dequeuers, .timeout = 120)
 		};
 		struct run r = { .producers = ORDER_PRODUCERS,
 				 .consumers = ORDER_CONSUMERS,
+				 .jitter = true,
+				 .no_band0 = true,
 				 .per_producer = test_scale(4000) };
 		struct worker pw[ORDER_PRODUCERS], cw[ORDER_CONSUMERS];
 		const unsigned fill = r.per_producer;
@@ -465,7 +444,7 @@ Test(prio_stress, band_order_between_dequeuers, .timeout = 120)
 		for (unsigned i = 0; i < ORDER_PRODUCERS; i++) {
 			pw[i] = (struct worker){ &r, i, 0 };
 			cr_assert_eq(pthread_create(&pw[i].thread, NULL,
-						    order_producer, &pw[i]),
+						    producer, &pw[i]),
 				     0);
 		}
 		for (unsigned i = 0; i < ORDER_CONSUMERS; i++) {
