@@ -745,6 +745,8 @@ static int parse_args(int argc, char **argv, struct gen *g, const char **path,
 		      unsigned long long *seed, unsigned long long *count,
 		      unsigned long long *bulk)
 {
+	bool counted = false;
+
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -774,6 +776,7 @@ static int parse_args(int argc, char **argv, struct gen *g, const char **path,
 				       v);
 				return 2;
 			}
+			counted = true;
 		} else if (strcmp(a, "--bulk") == 0) {
 			if (parse_num(v, MAX_BULK, bulk) != 0 || *bulk == 0) {
 				errorf("--bulk must be 1..%u, not '%s'",
@@ -789,6 +792,10 @@ static int parse_args(int argc, char **argv, struct gen *g, const char **path,
 	}
 	if (*path == NULL) {
 		errorf("--write is required (try --help)");
+		return 2;
+	}
+	if (counted && *bulk != 0) {
+		errorf("--count and --bulk are alternatives (try --help)");
 		return 2;
 	}
 	return -1;

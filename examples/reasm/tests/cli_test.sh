@@ -816,6 +816,8 @@ gen_refused "bad --seed '-1'" --write "$gk" --seed -1
 gen_refused "--count must be 0..100000, not '100001'" --write "$gk" \
 	--count 100001
 gen_refused "--bulk must be 1..10000000, not '0'" --write "$gk" --bulk 0
+gen_refused "--count and --bulk are alternatives (try --help)" \
+	--write "$gk" --count 5 --bulk 5
 gen_refused "--link must be ether, raw, sll, sll2, ppp or pppoe, not 'fddi'" \
 	--write "$gk" --link fddi
 gen_refused "$tmp/no/such/dir.pcap: No such file or directory" \
