@@ -132,9 +132,11 @@ struct reasm_config {
 	uint64_t timeout_v4_ns;	  /**< 30 s */
 	uint64_t timeout_v6_ns;	  /**< 60 s */
 	size_t mem_high;	  /**< bytes per family; 4 MiB */
-	size_t mem_low;		  /**< bytes per family; 3 MiB */
+	size_t mem_low;		  /**< bytes per family; 3/4 of
+				         mem_high (3 MiB) */
 	bool mem_refuse;	  /**< refuse new datagrams above mem_high
-				         (Linux) instead of evicting LRU ones */
+				         (Linux) instead of evicting the
+				         ones begun first */
 	unsigned max_frags;	  /**< per datagram; 128; <= LIMIT */
 	unsigned stripes;	  /**< lock stripes per table, power of
 				         two; 64. 1 is the global lock */
@@ -177,7 +179,8 @@ struct reasm_stats {
 				      overlap; other policies: fragments
 				      that overlapped held data */
 	uint64_t duplicates;	   /**< fragments inside held data (dropped) */
-	uint64_t evicted;	   /**< datagrams evicted (memory, LRU) */
+	uint64_t evicted;	   /**< datagrams evicted (memory, the
+				        ones begun first) */
 	uint64_t refused;	   /**< fragments refused above mem_high */
 	uint64_t too_big;	   /**< fragments or datagrams past 65535 */
 	uint64_t too_many_frags;   /**< datagrams past max_frags */

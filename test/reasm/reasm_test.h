@@ -15,7 +15,8 @@
  * Every rig_zc.decline_every-th reservation (0: none) is declined, which
  * sends that frame through the emit callback. Each commit is checked
  * against its reservation: the same area, the same description, and a
- * frame that begins with the lead bytes reserve() was given.
+ * frame that begins with the lead bytes reserve() was given, which on
+ * Ethernet cover the link header through its type field.
  */
 #ifndef REASM_TEST_RIG_H
 #define REASM_TEST_RIG_H
@@ -41,6 +42,7 @@ static struct {
 
 struct rig {
 	struct reasm *r;
+	int link; /* the engine's link type */
 	struct reasm_worker w;
 	struct reasm_out **out; /* every frame emitted, in order */
 	size_t nout, cap;
@@ -103,6 +105,23 @@ static uint8_t *rig_reserve(void *arg, const struct reasm_meta *m,
 	return g->zc_buf;
 }
 
+/* The bytes of the Ethernet frame @p f (@p len bytes) through its type
+ * field: 14, and 4 more for each VLAN tag the engine parses. */
+static inline uint32_t eth_through_type(const uint8_t *f, uint32_t len)
+{
+	uint32_t off = 12;
+
+	for (unsigned tags = 0; tags < REASM_MAX_VLAN_TAGS; tags++) {
+		if (off + 2 > len)
+			break;
+		unsigned type = (unsigned)f[off] << 8 | f[off + 1];
+		if (type != 0x8100 && type != 0x88a8)
+			break;
+		off += 4;
+	}
+	return off + 2 <= len ? off + 2 : len;
+}
+
 static void rig_commit(void *arg, uint8_t *data, const struct reasm_meta *m)
 {
 	struct rig *g = arg;
@@ -114,6 +133,11 @@ static void rig_commit(void *arg, uint8_t *data, const struct reasm_meta *m)
 	cr_assert_eq(memcmp(data, g->zc_lead, g->zc_lead_len), 0,
 		     "the frame does not begin with its %u lead bytes",
 		     g->zc_lead_len);
+	if (g->link == REASM_LINK_ETHERNET)
+		cr_assert_geq(g->zc_lead_len, eth_through_type(data, m->len),
+			      "a lead of %u bytes, short of the Ethernet "
+			      "type field",
+			      g->zc_lead_len);
 	g->zc_open = false;
 	g->zc_commits++;
 	o = malloc(sizeof(*o) + m->len);
@@ -140,6 +164,7 @@ static inline struct reasm_config rig_config(int dlt, enum reasm_policy p)
 static inline void rig_init(struct rig *g, const struct reasm_config *c)
 {
 	memset(g, 0, sizeof(*g));
+	g->link = c->link;
 	g->now = 1000 * NS_PER_S;
 	int rc = reasm_create(&g->r, c);
 	cr_assert_eq(rc, 0, "reasm_create: %d", rc);

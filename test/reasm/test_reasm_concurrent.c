@@ -7,6 +7,7 @@
  * stripes. Invariants: every datagram comes out exactly once and byte for
  * byte; with a memory limit small enough to evict, nothing is emitted
  * twice, nothing wrong is emitted, and every fragment is accounted for.
+ * Then reasm_expire() and reasm_stats_shared() beside the workers.
  * Runs under ThreadSanitizer in CI.
  */
 #define _DEFAULT_SOURCE /* be16toh() and friends, for inet.h */
@@ -28,7 +29,8 @@ struct cworker {
 	struct pb_frame **frames;
 	size_t n, cap;
 	uint64_t now;
-	unsigned *seen; /* per datagram: outputs this worker saw */
+	_Atomic(uint64_t) clock; /* now, for other threads to read */
+	unsigned *seen;		 /* per datagram: outputs this worker saw */
 	struct cctx *c;
 	unsigned wrong;
 	pthread_t t;
@@ -57,10 +59,12 @@ static long index_of(const struct reasm_out *o)
 {
 	const uint8_t *ip = o->data + 14;
 
-	if (o->len < 14 + 40)
+	if (o->len < 14 + 20)
 		return -1;
 	if ((ip[0] >> 4) == 4)
 		return (long)inet_rd16(ip + 4);
+	if (o->len < 14 + 40)
+		return -1;
 	/* IPv6: the id is gone with the Fragment header; the flow label
 	 * carries the index (set below). */
 	return (long)(inet_rd32(ip) & 0xfffff);
@@ -91,6 +95,7 @@ static void *run(void *arg)
 		(void)reasm_input(&k->w, f->data, f->caplen, f->wirelen,
 				  k->now);
 		k->now += 1000;
+		atomic_store_explicit(&k->clock, k->now, memory_order_relaxed);
 	}
 	return NULL;
 }
@@ -241,4 +246,214 @@ ParameterizedTest(struct cparam *p, reasm_concurrent, shared_datagrams,
 	for (unsigned i = 0; i < NDGRAMS; i++)
 		free(c->data[i]);
 	free(c);
+}
+
+/*
+ * reasm_expire() from a thread with a worker of its own, and
+ * reasm_stats_shared() and reasm_flow_of() from a thread with none, while
+ * two workers feed fragments; the last fragment of every fourth datagram
+ * never comes, so there is always something to time out (timeouts of
+ * 200 us of the workers' clocks, 1 us a frame; the expiring thread's
+ * clock is the slowest worker's). Invariants: nothing wrong or twice,
+ * every fragment accounted for, the shared counters never go back,
+ * reasm_flow_of() gives one fragment the same value throughout,
+ * reasm_expire()'s returns are timeouts of the tables, and once the
+ * threads are joined one reasm_expire() returns every datagram left.
+ */
+struct side {
+	struct cctx *c;
+	struct reasm *r;
+	struct reasm_worker w; /* the expiring thread's */
+	_Atomic(unsigned) *go, stop;
+	uint64_t expired;	      /* reasm_expire()'s returns */
+	unsigned went_back, reads;    /* the reader's */
+	const struct pb_frame *probe; /* a fragment, for reasm_flow_of() */
+	int32_t flow;		      /* its value */
+	unsigned flow_changed;
+	pthread_t te, tr;
+};
+
+static void *expire_run(void *arg)
+{
+	struct side *s = arg;
+
+	while (!atomic_load_explicit(s->go, memory_order_acquire))
+		;
+	while (!atomic_load_explicit(&s->stop, memory_order_acquire)) {
+		uint64_t now = UINT64_MAX;
+		for (unsigned w = 0; w < s->c->nw; w++) {
+			uint64_t t = atomic_load_explicit(&s->c->wk[w].clock,
+							  memory_order_relaxed);
+			now = t < now ? t : now;
+		}
+		s->expired += reasm_expire(&s->w, now);
+	}
+	return NULL;
+}
+
+static void *read_run(void *arg)
+{
+	struct side *s = arg;
+	struct reasm_stats st, last;
+
+	memset(&last, 0, sizeof(last));
+	while (!atomic_load_explicit(s->go, memory_order_acquire))
+		;
+	while (!atomic_load_explicit(&s->stop, memory_order_acquire)) {
+		reasm_stats_shared(s->r, &st);
+		s->went_back += st.ReasmTimeout < last.ReasmTimeout ||
+				st.evicted < last.evicted;
+		s->flow_changed += reasm_flow_of(s->r, s->probe->data,
+						 s->probe->caplen) != s->flow;
+		last = st;
+		s->reads++;
+	}
+	return NULL;
+}
+
+static void discard_out(struct reasm_out *o, void *arg)
+{
+	(void)arg;
+	reasm_out_free(o);
+}
+
+Test(reasm_concurrent, expire_and_shared_stats_beside_input, .timeout = 120)
+{
+	struct cctx *c = calloc(1, sizeof(*c));
+	struct side *s = calloc(1, sizeof(*s));
+	struct reasm_config cfg;
+	uint32_t rng = 777;
+	size_t total_frags = 0, complete = 0;
+
+	cr_assert_not_null(c);
+	cr_assert_not_null(s);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.link = REASM_LINK_ETHERNET;
+	cfg.policy = REASM_STRICT;
+	cfg.timeout_v4_ns = 200000;
+	cfg.timeout_v6_ns = 200000;
+	cr_assert_eq(reasm_create(&s->r, &cfg), 0);
+	c->nw = 2;
+	for (unsigned w = 0; w < c->nw; w++) {
+		struct cworker *k = &c->wk[w];
+		k->c = c;
+		k->now = 1000000000ull;
+		atomic_init(&k->clock, k->now);
+		k->seen = calloc(NDGRAMS, sizeof(unsigned));
+		cr_assert_not_null(k->seen);
+		cr_assert_eq(reasm_worker_init(&k->w, s->r, on_emit, k), 0);
+	}
+	cr_assert_eq(reasm_worker_init(&s->w, s->r, discard_out, NULL), 0);
+	s->c = c;
+	s->go = &c->go;
+
+	for (unsigned i = 0; i < NDGRAMS; i++) {
+		rng = rng * 1103515245u + 12345u;
+		size_t chunk = 8u * (1u + (rng >> 8) % 125u);
+		size_t nfr = 2u + (rng >> 20) % 7u;
+		size_t len = chunk * (nfr - 1) + 1 + (rng >> 4) % chunk;
+		c->data[i] = malloc(len);
+		cr_assert_not_null(c->data[i]);
+		pb_fill(c->data[i], len, i);
+		if (i % 3 == 2) {
+			pb_dgram_v6(&c->d[i], PB_DLT_ETHERNET, i,
+				    PB_IPPROTO_NONE, c->data[i], len);
+			c->d[i].v6.flow = i;
+		} else {
+			pb_dgram_v4(&c->d[i], PB_DLT_ETHERNET, (uint16_t)i,
+				    PB_IPPROTO_UDP, c->data[i], len);
+		}
+		size_t n;
+		struct pb_frame **v = pb_split_every(&c->d[i], chunk, &n);
+		bool whole = i % 4 != 3;
+		for (size_t k = 0; k < n; k++) {
+			if (!whole && k + 1 == n) {
+				pb_frame_free(v[k]);
+				continue;
+			}
+			push(&c->wk[(i + k) % c->nw], v[k]);
+			total_frags++;
+		}
+		complete += whole;
+		free(v);
+	}
+
+	s->probe = c->wk[0].frames[0];
+	s->flow = reasm_flow_of(s->r, s->probe->data, s->probe->caplen);
+	cr_assert_geq(s->flow, 0);
+	for (unsigned w = 0; w < c->nw; w++)
+		cr_assert_eq(pthread_create(&c->wk[w].t, NULL, run, &c->wk[w]),
+			     0);
+	cr_assert_eq(pthread_create(&s->te, NULL, expire_run, s), 0);
+	cr_assert_eq(pthread_create(&s->tr, NULL, read_run, s), 0);
+	atomic_store_explicit(&c->go, 1, memory_order_release);
+	for (unsigned w = 0; w < c->nw; w++)
+		pthread_join(c->wk[w].t, NULL);
+	atomic_store_explicit(&s->stop, 1, memory_order_release);
+	pthread_join(s->te, NULL);
+	pthread_join(s->tr, NULL);
+
+	struct reasm_stats st, sh;
+	reasm_stats_read(s->r, &st);
+	reasm_stats_shared(s->r, &sh);
+	uint64_t left = st.datagrams_pending, found = 0;
+	for (unsigned w = 0; w < c->nw; w++)
+		found += c->wk[w].w.st.ReasmTimeout;
+	cr_expect_eq(sh.ReasmTimeout + found, st.ReasmTimeout);
+	cr_expect_leq(s->expired, sh.ReasmTimeout,
+		      "reasm_expire() returned %llu, the tables timed out %llu",
+		      (unsigned long long)s->expired,
+		      (unsigned long long)sh.ReasmTimeout);
+	cr_expect_eq(s->went_back, 0u, "%u of %u shared reads went back",
+		     s->went_back, s->reads);
+	cr_expect_eq(s->flow_changed, 0u,
+		     "reasm_flow_of() changed %u times while workers ran",
+		     s->flow_changed);
+	cr_expect_eq(reasm_expire(&s->w, UINT64_MAX / 2), left);
+	memset(&st, 0, sizeof(st));
+	reasm_destroy(s->r, &st);
+
+	unsigned once = 0, twice = 0, wrong = 0;
+	for (unsigned i = 0; i < NDGRAMS; i++) {
+		unsigned n = 0;
+		for (unsigned w = 0; w < c->nw; w++)
+			n += c->wk[w].seen[i];
+		once += n == 1;
+		twice += n > 1;
+		if (i % 4 == 3)
+			cr_expect_eq(n, 0u, "datagram %u lacks a fragment", i);
+	}
+	for (unsigned w = 0; w < c->nw; w++)
+		wrong += c->wk[w].wrong;
+	cr_expect_eq(wrong, 0u, "%u outputs were wrong", wrong);
+	cr_expect_eq(twice, 0u, "%u datagrams came out more than once", twice);
+	cr_expect_leq(once, complete);
+	cr_expect_eq(st.ReasmOKs, once);
+	cr_expect_eq(st.ReasmReqds, total_frags);
+	cr_expect_eq(st.ReasmReqds,
+		     st.frags_reassembled + st.frags_dropped +
+			     st.frags_discarded + st.frags_pending,
+		     "accounting: %llu != %llu + %llu + %llu + %llu",
+		     (unsigned long long)st.ReasmReqds,
+		     (unsigned long long)st.frags_reassembled,
+		     (unsigned long long)st.frags_dropped,
+		     (unsigned long long)st.frags_discarded,
+		     (unsigned long long)st.frags_pending);
+	cr_expect_eq(st.frags_pending, 0u);
+	cr_expect_eq(st.datagrams_pending, 0u);
+	cr_log_info("expire beside input: %llu timed out by reasm_expire, "
+		    "%llu found late, %u of %zu complete datagrams out, "
+		    "%u shared reads",
+		    (unsigned long long)s->expired, (unsigned long long)found,
+		    once, complete, s->reads);
+
+	for (unsigned w = 0; w < c->nw; w++) {
+		struct cworker *k = &c->wk[w];
+		pb_frames_free(k->frames, k->n, true);
+		free(k->seen);
+	}
+	for (unsigned i = 0; i < NDGRAMS; i++)
+		free(c->data[i]);
+	free(c);
+	free(s);
 }

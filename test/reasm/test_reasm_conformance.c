@@ -4,7 +4,9 @@
  * one frame at a time on a fake clock, against reasm.h and the behaviour
  * of the Linux stack it follows:
  *
- *   api          configuration checking, policy and link names
+ *   api          configuration checking, policy and link names, workers,
+ *                the counters' helpers (sum, JSON), bytes_peak,
+ *                reasm_flow_of(), reasm_stats_shared()
  *   pass         non-fragments come out unchanged
  *   order        in order, reversed, every permutation of 3 and 4, three
  *                fragments out of order (a tiny IPv4 first fragment, IPv6
@@ -21,11 +23,15 @@
  *                Fragment headers, atomic fragments (RFC 6946)
  *   ecn          RFC 3168 section 5.3, as Linux's table
  *   ipv4         options, DF, header checksums
- *   keys         id reuse, fields that keep datagrams apart
+ *   keys         id reuse, fields that keep datagrams apart, fields
+ *                that do not
  *   timeout      30 s / 60 s from the first fragment
- *   policy       the target-based policies on Novak's overlap test
+ *   policy       the target-based policies on Novak's overlap test,
+ *                overlaps counted per fragment
  *   link         Ethernet with 0..7 tags (more: passed), SLL, SLL2, raw links
  *   truncated    captures shorter than the packet
+ *   memory       what a datagram is charged, the default watermarks per
+ *                family, eviction order, mem_refuse
  *
  * Every test ends with rig_finish(), which checks the accounting
  * invariant of reasm.h on the engine's final totals.
@@ -264,12 +270,16 @@ Test(api, stats_json_names_every_counter)
 		"frags_too_big",     "frags_no_memory", "frags_reassembled",
 		"frags_dropped",     "frags_discarded", "frags_pending",
 		"datagrams_pending", "emitted",		"emitted_bytes",
-		"bytes_held",	     "bytes_peak",
+		"bytes_held",	     "bytes_peak",	"id_wrapped",
+		"ppp_other",	     "bad_link",	"tunneled",
+		"bad_tunnel",
 	};
 	struct reasm_stats st;
 	char *buf = NULL;
 	size_t len = 0;
 
+	cr_assert_eq(sizeof(names) / sizeof(names[0]),
+		     sizeof(st) / sizeof(uint64_t), "a counter left unnamed");
 	memset(&st, 0, sizeof(st));
 	st.ReasmOKs = 12345;
 	FILE *f = open_memstream(&buf, &len);
@@ -311,6 +321,373 @@ Test(api, bytes_peak_is_most_held)
 		      "bytes_peak %llu, but %llu were held at once",
 		      (unsigned long long)st.bytes_peak,
 		      (unsigned long long)most);
+	rig_finish(&g);
+}
+
+/* Between reads, bytes_peak still sees a sample every 64 fragments of a
+ * worker: of 200 first fragments, the last 64 were sampled at least once.
+ * A second engine fed the same fragments, read after each, gives the
+ * bytes held at each step. It is a lower bound: never past the most held.
+ * (mem_high 1 MiB: the samples read the table's folded total, which lags
+ * the exact one by less than mem_high / 64.) */
+Test(api, bytes_peak_sampled_between_reads)
+{
+	enum { N = 200, LEN = 1400, FIRST = 1392 };
+	static uint8_t data[N][LEN];
+	static struct pb_dgram d[N];
+	static uint64_t held[N];
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	struct rig a, b;
+
+	c.mem_high = 1u << 20;
+	c.mem_low = 3u << 18;
+	rig_init(&a, &c);
+	rig_init(&b, &c);
+	for (unsigned k = 0; k < N; k++) {
+		make(&d[k], 4, PB_DLT_ETHERNET, 500 + k, data[k], LEN, k);
+		feed_frag(&a, &d[k], 0, FIRST, true);
+		held[k] = rig_stats(&a).bytes_held;
+		feed_frag(&b, &d[k], 0, FIRST, true);
+	}
+	cr_assert_lt(held[N - 1], c.mem_high, "nothing may be evicted here");
+	for (unsigned k = 0; k < N; k++)
+		cr_expect_eq(feed_frag(&b, &d[k], FIRST, LEN - FIRST, false),
+			     1);
+	struct reasm_stats st = rig_stats(&b);
+	cr_expect_eq(st.bytes_held, 0u);
+	cr_expect_geq(st.bytes_peak, held[N - 64] - (c.mem_high / 64),
+		      "bytes_peak %llu: no sample of the last 64 first "
+		      "fragments (%llu held 64 fragments before the peak)",
+		      (unsigned long long)st.bytes_peak,
+		      (unsigned long long)held[N - 64]);
+	cr_expect_gt(st.bytes_peak, held[N / 2],
+		     "bytes_peak %llu below what half the datagrams held",
+		     (unsigned long long)st.bytes_peak);
+	cr_expect_leq(st.bytes_peak, held[N - 1],
+		      "bytes_peak %llu past the most held, %llu",
+		      (unsigned long long)st.bytes_peak,
+		      (unsigned long long)held[N - 1]);
+	rig_finish(&a);
+	rig_finish(&b);
+}
+
+static void count_and_free(struct reasm_out *o, void *arg)
+{
+	unsigned *n = arg;
+
+	(*n)++;
+	reasm_out_free(o);
+}
+
+/* reasm_worker_init(): -EINVAL without an engine or an emit callback,
+ * -ENOSPC for a 65th worker; reasm_stats_read() and reasm_destroy() sum
+ * every worker registered. */
+Test(api, worker_init_limits_and_sums)
+{
+	static struct reasm_worker w[65];
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	struct reasm *r = NULL;
+	uint8_t data[32];
+	struct pb_dgram d;
+	unsigned n = 0;
+
+	cr_assert_eq(reasm_create(&r, &c), 0);
+	cr_expect_eq(reasm_worker_init(&w[0], NULL, count_and_free, &n),
+		     -EINVAL);
+	cr_expect_eq(reasm_worker_init(&w[0], r, NULL, &n), -EINVAL);
+	for (unsigned i = 0; i < 64; i++)
+		cr_assert_eq(reasm_worker_init(&w[i], r, count_and_free, &n), 0,
+			     "worker %u", i);
+	cr_expect_eq(reasm_worker_init(&w[64], r, count_and_free, &n), -ENOSPC);
+
+	/* A whole packet through workers 0 and 63, a fragment through 31. */
+	make(&d, 4, PB_DLT_ETHERNET, 140, data, sizeof(data), 40);
+	struct pb_frame *whole = pb_whole(&d);
+	struct pb_frame *frag = pb_frag(&d, 0, NULL, 16, true);
+	cr_expect_eq(reasm_input(&w[0], whole->data, whole->caplen,
+				 whole->wirelen, NS_PER_S),
+		     1);
+	cr_expect_eq(reasm_input(&w[63], whole->data, whole->caplen,
+				 whole->wirelen, NS_PER_S),
+		     1);
+	cr_expect_eq(reasm_input(&w[31], frag->data, frag->caplen,
+				 frag->wirelen, NS_PER_S),
+		     0);
+	cr_expect_eq(n, 2u);
+	struct reasm_stats st;
+	reasm_stats_read(r, &st);
+	expect_counts(&st, "read",
+		      COUNTS(W(packets, 3), W(passed, 2), W(emitted, 2),
+			     W(ReasmReqds, 1), W(frags_pending, 1),
+			     W(datagrams_pending, 1)));
+	memset(&st, 0, sizeof(st));
+	reasm_destroy(r, &st);
+	check_invariant(&st);
+	expect_counts(&st, "destroy",
+		      COUNTS(W(packets, 3), W(passed, 2), W(ReasmReqds, 1),
+			     W(frags_pending, 1), W(datagrams_pending, 1)));
+	pb_frame_free(whole);
+	pb_frame_free(frag);
+}
+
+/* reasm_stats_add(): every counter summed, but bytes_peak, the larger. */
+Test(api, stats_add_sums_but_peak)
+{
+	struct reasm_stats a, b;
+	uint64_t *pa = (uint64_t *)(void *)&a, *pb = (uint64_t *)(void *)&b;
+	const size_t n = sizeof(a) / sizeof(uint64_t);
+	const size_t peak =
+		offsetof(struct reasm_stats, bytes_peak) / sizeof(uint64_t);
+
+	for (int round = 0; round < 2; round++) {
+		for (size_t k = 0; k < n; k++) {
+			pa[k] = k + 1;
+			pb[k] = 1000 * (k + 1);
+		}
+		/* The larger peak on either side. */
+		pa[peak] = round ? 9000 : 7;
+		pb[peak] = round ? 11 : 5000;
+		reasm_stats_add(&a, &b);
+		for (size_t k = 0; k < n; k++)
+			if (k != peak)
+				cr_expect_eq(pa[k], 1001 * (k + 1),
+					     "counter %zu: %llu", k,
+					     (unsigned long long)pa[k]);
+		cr_expect_eq(a.bytes_peak, round ? 9000u : 5000u,
+			     "bytes_peak %llu",
+			     (unsigned long long)a.bytes_peak);
+	}
+}
+
+/* reasm_stats_json_members(): one `  "name": value` per counter,
+ * separated by ",\n", no braces, nothing after the last value;
+ * -EINVAL without a stream or counters. reasm_stats_json(): -errno when
+ * the write fails. */
+Test(api, stats_json_members_and_errors)
+{
+	struct reasm_stats st;
+	uint64_t *v = (uint64_t *)(void *)&st;
+	const size_t n = sizeof(st) / sizeof(uint64_t);
+	bool seen[sizeof(struct reasm_stats) / sizeof(uint64_t)] = { false };
+	char *buf = NULL;
+	size_t len = 0, members = 0;
+
+	for (size_t k = 0; k < n; k++)
+		v[k] = 70000 + k;
+	FILE *f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	cr_expect_eq(reasm_stats_json_members(f, &st), 0);
+	fclose(f);
+	cr_assert_not_null(buf);
+	cr_assert_gt(len, 0u);
+	cr_expect_null(strpbrk(buf, "{}"), "braces: %s", buf);
+	cr_expect_neq(buf[len - 1], '\n', "a newline after the last member");
+	for (char *p = buf; p != NULL; members++) {
+		char name[64];
+		unsigned long long value;
+		int used = 0;
+		char *next = strstr(p, ",\n");
+		if (next != NULL)
+			*next = '\0';
+		cr_expect_eq(sscanf(p, "  \"%63[A-Za-z_]\": %llu%n", name,
+				    &value, &used),
+			     2, "member %zu: \"%s\"", members, p);
+		cr_expect_eq((size_t)used, strlen(p), "member %zu: \"%s\"",
+			     members, p);
+		if (value >= 70000 && value < 70000 + n) {
+			cr_expect_not(seen[value - 70000], "%s twice", name);
+			seen[value - 70000] = true;
+		} else {
+			cr_expect_fail("%s: %llu, no counter's", name, value);
+		}
+		p = next != NULL ? next + 2 : NULL;
+	}
+	cr_expect_eq(members, n, "%zu members for %zu counters", members, n);
+	free(buf);
+	cr_expect_eq(reasm_stats_json_members(NULL, &st), -EINVAL);
+	f = fopen("/dev/null", "w");
+	cr_assert_not_null(f);
+	cr_expect_eq(reasm_stats_json_members(f, NULL), -EINVAL);
+	fclose(f);
+
+	f = fopen("/dev/null", "r"); /* every write fails */
+	cr_assert_not_null(f);
+	int rc = reasm_stats_json(f, &st);
+	cr_expect_lt(rc, 0, "a failed write returned %d", rc);
+	fclose(f);
+}
+
+/* reasm_flow_of(): -1 for what the engine passes or drops on sight;
+ * else a value in [0, INT32_MAX], one for every IPv4 fragment of a source
+ * and one for every fragment of an IPv6 datagram, keyed so that another
+ * engine gives other values. It feeds nothing. */
+Test(api, flow_of)
+{
+	struct rig g, h;
+	uint8_t data[48], data6[48];
+	struct pb_dgram d, o, d6;
+	struct pb_frame *f;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	rig_open(&h, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, 4, PB_DLT_ETHERNET, 150, data, sizeof(data), 41);
+	make(&d6, 6, PB_DLT_ETHERNET, 151, data6, sizeof(data6), 42);
+
+	/* Passed or dropped on sight. */
+	struct pb_frame *none[6];
+	static const uint8_t arp[28] = { 0, 1, 8, 0, 6, 4, 0, 1 };
+	none[0] = pb_whole(&d);
+	none[1] = pb_whole(&d6);
+	none[2] = pb_wrap(&d.link, PB_ETH_ARP, arp, sizeof(arp));
+	o = d;
+	o.v4.bad_checksum = true;
+	none[3] = pb_frag(&o, 0, NULL, 16, true);
+	none[4] = pb_frag(&d, 0, NULL, 16, true);
+	none[4]->caplen -= 4; /* cut short */
+	o = d;
+	o.link.nvlan = REASM_MAX_VLAN_TAGS + 1;
+	none[5] = pb_frag(&o, 0, NULL, 16, true);
+	for (size_t i = 0; i < 6; i++)
+		cr_expect_eq(reasm_flow_of(g.r, none[i]->data, none[i]->caplen),
+			     -1, "frame %zu", i);
+	pb_frames_free(none, 6, false);
+
+	/* IPv4: one value per source, whatever the id, destination,
+	 * protocol or offset. */
+	f = pb_frag(&d, 0, NULL, 16, true);
+	int32_t v4 = reasm_flow_of(g.r, f->data, f->caplen);
+	pb_frame_free(f);
+	cr_expect_geq(v4, 0);
+	for (unsigned k = 0; k < 8; k++) {
+		o = d;
+		o.v4.id = (uint16_t)(1000 + 77 * k);
+		o.v4.dst ^= k << 8;
+		o.v4.proto = k % 2 ? PB_IPPROTO_TCP : PB_IPPROTO_UDP;
+		/* Offset 0 with MF set: a fragment, not a whole packet. */
+		f = pb_frag(&o, 8 * (k % 5), NULL, 8, k % 5 == 0 || k % 2 == 0);
+		cr_expect_eq(reasm_flow_of(g.r, f->data, f->caplen), v4,
+			     "IPv4 fragment %u", k);
+		pb_frame_free(f);
+	}
+
+	/* IPv6: one value per datagram; another engine, other values. */
+	unsigned differ = 0;
+	for (uint32_t id = 0; id < 16; id++) {
+		o = d6;
+		o.v6.id = 151 + id;
+		int32_t v6 = -1;
+		for (uint32_t off = 0; off < 48; off += 16) {
+			f = pb_frag(&o, off, NULL, 16, off < 32);
+			int32_t x = reasm_flow_of(g.r, f->data, f->caplen);
+			cr_expect_geq(x, 0, "IPv6 id %u offset %u", o.v6.id,
+				      off);
+			if (off == 0)
+				v6 = x;
+			cr_expect_eq(x, v6, "IPv6 id %u offset %u", o.v6.id,
+				     off);
+			if (off == 0)
+				differ += reasm_flow_of(h.r, f->data,
+							f->caplen) != x;
+			pb_frame_free(f);
+		}
+	}
+	cr_expect_gt(differ, 0u, "two engines, the same values");
+	rig_finish(&h);
+	finish_expect(&g, NULL,
+		      COUNTS(W(packets, 0), W(ReasmReqds, 0), W(passed, 0)));
+}
+
+/* reasm_stats_shared(): the tables' timeouts and evictions (not the
+ * timeouts a worker found itself), the datagrams held, the bytes held
+ * within the tables' fold lag (< mem_high / 64 each); every other field
+ * 0. */
+static void expect_shared(struct rig *g, const char *what,
+			  struct reasm_stats *sh, struct reasm_stats *rd)
+{
+	static const size_t kept[] = {
+		offsetof(struct reasm_stats, ReasmTimeout),
+		offsetof(struct reasm_stats, evicted),
+		offsetof(struct reasm_stats, datagrams_pending),
+		offsetof(struct reasm_stats, bytes_held),
+	};
+	const uint64_t *v = (const uint64_t *)(const void *)sh;
+
+	memset(sh, 0xa5, sizeof(*sh));
+	reasm_stats_shared(g->r, sh);
+	*rd = rig_stats(g);
+	for (size_t k = 0; k < sizeof(*sh) / sizeof(uint64_t); k++) {
+		bool is_kept = false;
+		for (size_t i = 0; i < ARRAY_LEN(kept); i++)
+			is_kept |= kept[i] == k * sizeof(uint64_t);
+		if (!is_kept)
+			cr_expect_eq(v[k], 0u, "%s: counter %zu is %llu", what,
+				     k, (unsigned long long)v[k]);
+	}
+	cr_expect_eq(sh->datagrams_pending, rd->datagrams_pending, "%s", what);
+	cr_expect_eq(sh->evicted, rd->evicted, "%s", what);
+}
+
+Test(api, stats_shared)
+{
+	enum { N = 700, LEN = 1400, FIRST = 1392 };
+	static uint8_t data[LEN];
+	struct reasm_stats sh, rd;
+	struct pb_dgram d;
+	struct rig g;
+	const uint64_t lag = 2 * ((4u << 20) / 64); /* two tables */
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	pb_fill(data, sizeof(data), 43);
+	uint64_t t0 = g.now;
+	/* About 1.3 MB held in the IPv4 table, far more than its lag. */
+	for (unsigned k = 0; k < N; k++) {
+		pb_dgram_v4(&d, PB_DLT_ETHERNET, (uint16_t)k, PB_IPPROTO_UDP,
+			    data, LEN);
+		feed_frag(&g, &d, 0, FIRST, true);
+	}
+	pb_dgram_v6(&d, PB_DLT_ETHERNET, 900, PB_IPPROTO_UDP, data, LEN);
+	feed_frag(&g, &d, 0, 16, true);
+	g.now = t0 + 10 * NS_PER_S;
+	pb_dgram_v4(&d, PB_DLT_ETHERNET, 1000, PB_IPPROTO_UDP, data, 32);
+	feed_frag(&g, &d, 0, 16, true);
+
+	expect_shared(&g, "held", &sh, &rd);
+	cr_expect_eq(sh.datagrams_pending, N + 2u);
+	cr_expect_eq(sh.ReasmTimeout, 0u);
+	cr_expect_gt(rd.bytes_held, 4 * lag);
+	cr_expect_leq(sh.bytes_held, rd.bytes_held + lag,
+		      "bytes_held %llu, exactly %llu",
+		      (unsigned long long)sh.bytes_held,
+		      (unsigned long long)rd.bytes_held);
+	cr_expect_geq(sh.bytes_held + lag, rd.bytes_held,
+		      "bytes_held %llu, exactly %llu",
+		      (unsigned long long)sh.bytes_held,
+		      (unsigned long long)rd.bytes_held);
+
+	/* The N first datagrams time out in the table; id 1000 is found
+	 * late by the worker. */
+	cr_expect_eq(reasm_expire(&g.w, t0 + 30 * NS_PER_S), N);
+	g.now = t0 + 40 * NS_PER_S;
+	cr_expect_eq(feed_frag(&g, &d, 16, 16, false), 0);
+	expect_shared(&g, "timed out", &sh, &rd);
+	cr_expect_eq(sh.ReasmTimeout, N, "the tables' timeouts");
+	cr_expect_eq(rd.ReasmTimeout, N + 1u);
+	cr_expect_eq(sh.datagrams_pending, 2u);
+	rig_finish(&g);
+
+	/* Evictions. */
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	c.mem_high = 64u << 10;
+	c.mem_low = 32u << 10;
+	rig_init(&g, &c);
+	for (unsigned k = 0; k < 100; k++) {
+		pb_dgram_v4(&d, PB_DLT_ETHERNET, (uint16_t)k, PB_IPPROTO_UDP,
+			    data, LEN);
+		feed_frag(&g, &d, 0, FIRST, true);
+	}
+	expect_shared(&g, "evicted", &sh, &rd);
+	cr_expect_gt(sh.evicted, 0u);
+	cr_expect_eq(sh.ReasmTimeout, 0u);
 	rig_finish(&g);
 }
 
@@ -442,7 +819,7 @@ Test(pass, non_fragments_unchanged)
 	struct rig g;
 	uint8_t data[100];
 	struct pb_dgram d;
-	struct pb_frame *f[6];
+	struct pb_frame *f[7];
 
 	open_make(&g, &d, 4, 7, data, sizeof(data), 1);
 	f[0] = pb_whole(&d);
@@ -459,17 +836,31 @@ Test(pass, non_fragments_unchanged)
 	d.link.nvlan = 1;
 	d.link.tci[0] = 42;
 	f[5] = pb_wrap(&d.link, PB_ETH_ARP, arp, sizeof(arp));
+	/* Not IP (a local experimental EtherType), though its first bytes
+	 * read as an IPv4 header with DSCP 46: its DSCP is 0. */
+	uint8_t other[24] = { 0x45, 0x2e << 2 };
+	f[6] = pb_wrap(&d.link, 0x88b5, other, sizeof(other));
 
-	for (size_t i = 0; i < 6; i++)
+	uint64_t bytes = 0;
+	for (size_t i = 0; i < 7; i++) {
+		g.now += 1000;
 		cr_expect_eq(feed(&g, f[i]), 1, "frame %zu", i);
-	cr_assert_eq(g.nout, 6u);
-	for (size_t i = 0; i < 6; i++)
+		bytes += f[i]->caplen;
+		cr_expect(g.nout == i + 1 && g.out[i]->ts_ns == g.now,
+			  "frame %zu: not emitted at once, or not stamped with "
+			  "its capture time",
+			  i);
+	}
+	cr_assert_eq(g.nout, 7u);
+	for (size_t i = 0; i < 7; i++)
 		expect_passed(&g, i, f[i]);
 	cr_expect_eq(g.out[1]->dscp, 0x2e, "DSCP of a passed IPv4 packet");
+	cr_expect_eq(g.out[4]->dscp, 0, "DSCP of an ARP frame");
+	cr_expect_eq(g.out[6]->dscp, 0, "DSCP of a frame that is not IP");
 	finish_expect(&g, NULL,
-		      COUNTS(W(packets, 6), W(passed, 6), W(ReasmReqds, 0),
-			     W(emitted, 6)));
-	pb_frames_free(f, 6, false);
+		      COUNTS(W(packets, 7), W(passed, 7), W(ReasmReqds, 0),
+			     W(emitted, 7), W(emitted_bytes, bytes)));
+	pb_frames_free(f, 7, false);
 }
 
 /* ----------------------------------------------------------------------
@@ -517,11 +908,12 @@ ParameterizedTest(struct fam_link *p, order, in_order_and_reversed)
 	}
 	struct reasm_stats st = rig_stats(&g);
 	cr_expect_eq(st.bytes_held, 0u, "bytes held with nothing pending");
+	uint64_t bytes = (uint64_t)g.out[0]->len + g.out[1]->len;
 	finish_expect(&g, NULL,
-		      COUNTS(W(ReasmReqds, 10), W(ReasmOKs, 2),
+		      COUNTS(W(packets, 10), W(ReasmReqds, 10), W(ReasmOKs, 2),
 			     W(frags_reassembled, 10), W(ReasmFails, 0),
 			     W(frags_pending, 0), W(datagrams_pending, 0),
-			     W(emitted, 2)));
+			     W(emitted, 2), W(emitted_bytes, bytes)));
 }
 
 /* Next permutation of @a (n elements) in lexicographic order; false after
@@ -1288,6 +1680,41 @@ ParameterizedTest(bool *reversed, limits, max_frags)
 		     "the fifth fragment discards the datagram");
 }
 
+/* max_frags 0 is the default, 128: a datagram of 128 fragments
+ * completes, one of 129 is discarded at its 129th. */
+FAMILY_PARAMS(limits, max_frags_default)
+
+ParameterizedTest(int *family, limits, max_frags_default)
+{
+	static uint8_t data[128 * 8], more[129 * 8];
+	struct rig g;
+	struct pb_dgram d, e;
+	size_t n;
+
+	rig_open(&g, REASM_LINK_ETHERNET, REASM_STRICT);
+	make(&d, *family, PB_DLT_ETHERNET, 67, data, sizeof(data), 36);
+	make(&e, *family, PB_DLT_ETHERNET, 68, more, sizeof(more), 37);
+	struct pb_frame **f = pb_split_every(&d, 8, &n);
+	cr_assert_eq(n, 128u);
+	for (size_t i = 0; i < n; i++)
+		cr_expect_eq(feed(&g, f[n - 1 - i]), i + 1 == n ? 1 : 0,
+			     "128 fragments, fragment %zu", i);
+	pb_frames_free(f, n, true);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	f = pb_split_every(&e, 8, &n);
+	cr_assert_eq(n, 129u);
+	for (size_t i = 0; i < n; i++)
+		cr_expect_eq(feed(&g, f[n - 1 - i]), 0,
+			     "129 fragments, fragment %zu", i);
+	pb_frames_free(f, n, true);
+	cr_expect_eq(g.nout, 1u);
+	finish_expect(&g, NULL,
+		      COUNTS(W(ReasmOKs, 1), W(too_many_frags, 1),
+			     W(ReasmFails, 1), W(frags_reassembled, 128),
+			     W(frags_discarded, 129), W(datagrams_pending, 0)));
+}
+
 /* max_frags counts fragments: under FIRST one fragment that fills three
  * gaps between held ones ([8, 48) over [0, 8), [16, 24), [32, 40)) is one
  * fragment, though it leaves six pieces. */
@@ -1898,6 +2325,73 @@ ParameterizedTest(struct key_case *p, keys, separate_datagrams_never_merge)
 			     W(duplicates, 0)));
 }
 
+/* What is not part of a datagram's key: a fragment that differs from the
+ * others only there belongs to the same datagram, which carries the
+ * offset-0 fragment's headers. */
+enum same_kind {
+	SAME_PCP,  /* the VLAN tag's priority and DEI bits */
+	SAME_TPID, /* 802.1ad instead of 802.1Q */
+	SAME_TTL,  /* IPv4 TTL, IPv6 hop limit */
+	SAME_NEXT, /* IPv6: the Fragment header's Next Header */
+	SAME_FLOW, /* IPv6: the flow label */
+};
+
+struct same_case {
+	char name[CASE_NAME_MAX];
+	int family;
+	enum same_kind kind;
+};
+
+static const struct same_case same_cases[] = {
+	{ "IPv4: VLAN priority and DEI", 4, SAME_PCP },
+	{ "IPv6: VLAN priority and DEI", 6, SAME_PCP },
+	{ "IPv4: 802.1ad and 802.1Q", 4, SAME_TPID },
+	{ "IPv6: 802.1ad and 802.1Q", 6, SAME_TPID },
+	{ "IPv4: TTL", 4, SAME_TTL },
+	{ "IPv6: hop limit", 6, SAME_TTL },
+	{ "IPv6: Fragment header Next Header", 6, SAME_NEXT },
+	{ "IPv6: flow label", 6, SAME_FLOW },
+};
+
+TABLE_PARAMS(keys, other_fields_same_datagram, same_cases)
+
+ParameterizedTest(struct same_case *p, keys, other_fields_same_datagram)
+{
+	struct rig g;
+	uint8_t data[32];
+	struct pb_dgram d, o;
+
+	open_make(&g, &d, p->family, 102, data, sizeof(data), 37);
+	d.link.nvlan = 1;
+	d.link.tci[0] = 0x2000 | 100; /* priority 1, VID 100 */
+	o = d;
+	switch (p->kind) {
+	case SAME_PCP:
+		o.link.tci[0] ^= 0xf000;
+		break;
+	case SAME_TPID:
+		o.link.tpid[0] = PB_TPID_8021AD;
+		break;
+	case SAME_TTL:
+		o.v4.ttl = 3;
+		o.v6.hlim = 3;
+		break;
+	case SAME_NEXT:
+		o.v6.proto = PB_IPPROTO_TCP;
+		break;
+	case SAME_FLOW:
+		o.v6.flow = 0x54321;
+		break;
+	}
+	cr_expect_eq(feed_frag(&g, &o, 16, 16, false), 0, "%s", p->name);
+	cr_expect_eq(feed_frag(&g, &d, 0, 16, true), 1, "%s", p->name);
+	cr_assert_eq(g.nout, 1u, "%s", p->name);
+	expect_dgram(&g, 0, &d);
+	finish_expect(&g, p->name,
+		      COUNTS(W(ReasmOKs, 1), W(datagrams_pending, 0),
+			     W(frags_reassembled, 2)));
+}
+
 /* ----------------------------------------------------------------------
  * timeout
  */
@@ -1917,20 +2411,24 @@ static const struct timeout_case timeout_cases[] = {
 
 /* IPv4 IDs are 16 bits. A datagram left incomplete while its source
  * begins REASM_ID_DIST others is not completed by a later fragment with
- * its ID (most likely a newer datagram's); below that distance it is. */
+ * its ID (most likely a newer datagram's); below that distance it is.
+ * The count is its source's: datagrams of a source in another slot
+ * (another reasm_flow_of() value) do not count. */
 struct wrap_case {
-	unsigned between; /* datagrams from the same source in between */
+	unsigned between; /* datagrams from one source in between */
 	bool completes;
+	bool other_slot; /* that source is another one, in another slot */
 };
 
 ParameterizedTestParameters(ipv4, id_wrap)
 {
 	static struct wrap_case p[] = {
-		{ 1000, true },
-		{ REASM_ID_DIST - 8, true },
-		{ REASM_ID_DIST + 8, false },
+		{ 1000, true, false },
+		{ REASM_ID_DIST - 8, true, false },
+		{ REASM_ID_DIST + 8, false, false },
+		{ REASM_ID_DIST + 8, true, true },
 	};
-	return cr_make_param_array(struct wrap_case, p, 3);
+	return cr_make_param_array(struct wrap_case, p, 4);
 }
 
 ParameterizedTest(struct wrap_case *p, ipv4, id_wrap, .timeout = 60)
@@ -1943,6 +2441,20 @@ ParameterizedTest(struct wrap_case *p, ipv4, id_wrap, .timeout = 60)
 	cr_expect_eq(feed_frag(&g, &d, 0, 32, true), 0);
 	/* Others from the same source (other IDs, never 7), each complete. */
 	make(&o, 4, PB_DLT_ETHERNET, 8, other, sizeof(other), 2);
+	if (p->other_slot) {
+		struct pb_frame *f = pb_frag(&d, 0, NULL, 32, true);
+		int32_t mine = reasm_flow_of(g.r, f->data, f->caplen);
+		pb_frame_free(f);
+		for (uint32_t s = 1;; s++) {
+			cr_assert_lt(s, 4096u, "no source in another slot");
+			o.v4.src = d.v4.src + s;
+			f = pb_frag(&o, 0, NULL, 8, true);
+			int32_t theirs = reasm_flow_of(g.r, f->data, f->caplen);
+			pb_frame_free(f);
+			if (theirs != mine)
+				break;
+		}
+	}
 	for (unsigned k = 0; k < p->between; k++) {
 		o.v4.id = (uint16_t)(8 + k % 60000);
 		cr_expect_eq(feed_frag(&g, &o, 0, 8, true), 0);
@@ -2022,6 +2534,40 @@ static const struct script timeout_scripts[] = {
 	{ "late fragment without expire", FAM6, STRICT, 32, 96, 30,
 	  STEPS(FRAG(0, 16, true, ANY_RC), CLOCK(61 * NS_PER_S),
 		FRAG(16, 16, false, 0), OUT(0)) },
+	/* Exactly the timeout after the first fragment, the datagram is
+	 * retired (a timeout) and the fragment begins a new one, which the
+	 * other half then completes. */
+	{ "fragment at the timeout retires and begins anew", FAM4, STRICT, 32,
+	  97, 31,
+	  STEPS(FRAG(0, 16, true, 0), CLOCK(30 * NS_PER_S),
+		FRAG(16, 16, false, 0),
+		STATS(W(ReasmTimeout, 1), W(ReasmFails, 1),
+		      W(frags_discarded, 1), W(datagrams_pending, 1),
+		      W(frags_pending, 1)),
+		FRAG(0, 16, true, 1), OUT(1),
+		FINISH(W(packets, 3), W(ReasmOKs, 1), W(ReasmTimeout, 1),
+		       W(ReasmFails, 1), W(frags_reassembled, 2),
+		       W(frags_discarded, 1))) },
+	{ "fragment at the timeout retires and begins anew", FAM6, STRICT, 32,
+	  97, 31,
+	  STEPS(FRAG(0, 16, true, 0), CLOCK(60 * NS_PER_S),
+		FRAG(16, 16, false, 0),
+		STATS(W(ReasmTimeout, 1), W(ReasmFails, 1),
+		      W(frags_discarded, 1), W(datagrams_pending, 1),
+		      W(frags_pending, 1)),
+		FRAG(0, 16, true, 1), OUT(1),
+		FINISH(W(packets, 3), W(ReasmOKs, 1), W(ReasmTimeout, 1),
+		       W(ReasmFails, 1), W(frags_reassembled, 2),
+		       W(frags_discarded, 1))) },
+	/* 1 ns before it, the datagram still completes. */
+	{ "fragment 1 ns before the timeout", FAM4, STRICT, 32, 98, 32,
+	  STEPS(FRAG(0, 16, true, 0), CLOCK(30 * NS_PER_S - 1),
+		FRAG(16, 16, false, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(ReasmTimeout, 0), W(ReasmFails, 0))) },
+	{ "fragment 1 ns before the timeout", FAM6, STRICT, 32, 98, 32,
+	  STEPS(FRAG(0, 16, true, 0), CLOCK(60 * NS_PER_S - 1),
+		FRAG(16, 16, false, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(ReasmTimeout, 0), W(ReasmFails, 0))) },
 };
 
 SCRIPT_TEST(timeout, scripted, timeout_scripts)
@@ -2113,6 +2659,22 @@ ParameterizedTest(struct novak_case *p, policy, novak)
 	cr_expect_eq(st.ReasmFails, 0u, "%s", name);
 	cr_expect_eq(st.frags_pending, 0u, "%s", name);
 }
+
+/* Under the target-based policies ReasmOverlaps counts fragments: one
+ * over two held fragments counts once, one inside held data (a duplicate
+ * under some policies) once more. The bytes are the datagram's own, so
+ * every policy completes it. */
+static const struct script overlap_scripts[] = {
+	{ "overlaps counted per fragment", BOTH, EVERY_POLICY & ~STRICT, 48,
+	  104, 38,
+	  STEPS(FRAG(0, 8, true, 0), FRAG(16, 8, true, 0), FRAG(0, 24, true, 0),
+		STATS(W(ReasmOverlaps, 1)), FRAG(8, 16, true, 0),
+		STATS(W(ReasmOverlaps, 2)), FRAG(24, 24, false, 1), OUT(1),
+		FINISH(W(ReasmOverlaps, 2), W(ReasmOKs, 1), W(ReasmFails, 0),
+		       W(ReasmReqds, 5))) },
+};
+
+SCRIPT_TEST(policy, scripted, overlap_scripts)
 
 /* ----------------------------------------------------------------------
  * link
@@ -2366,4 +2928,226 @@ Test(truncated, summary_counts_only_dropped_fragments)
 	cr_expect_not_null(strstr(buf, "fragments:   1 dropped (truncated 1),"),
 			   "summary:\n%s", buf);
 	free(buf);
+}
+
+/* ----------------------------------------------------------------------
+ * memory
+ */
+
+#define KIB 1024u
+#define MIB (1024u * 1024u)
+
+/* A datagram is charged what it holds: its state and a copy of each
+ * fragment's payload, never a buffer for the whole datagram. An 8-byte
+ * fragment at offset 64000 costs far less than 64 KiB; 1000 more bytes
+ * cost 1000 and a small header. */
+FAMILY_PARAMS(memory, charged_what_is_held)
+
+ParameterizedTest(int *family, memory, charged_what_is_held)
+{
+	static uint8_t data[64008];
+	struct pb_dgram d;
+	struct rig g;
+
+	open_make(&g, &d, *family, 130, data, sizeof(data), 41);
+	cr_expect_eq(feed_frag(&g, &d, 64000, 8, false), 0);
+	struct reasm_stats st = rig_stats(&g);
+	uint64_t one = st.bytes_held;
+	cr_expect_eq(st.datagrams_pending, 1u);
+	cr_expect_gt(one, 8u);
+	cr_expect_lt(one, 2 * KIB, "8 bytes held cost %llu",
+		     (unsigned long long)one);
+	cr_expect_eq(feed_frag(&g, &d, 0, 1000, true), 0);
+	st = rig_stats(&g);
+	cr_expect_geq(st.bytes_held, one + 1000);
+	cr_expect_leq(st.bytes_held, one + 1000 + 64,
+		      "1000 bytes more cost %llu",
+		      (unsigned long long)(st.bytes_held - one));
+	rig_finish(&g);
+}
+
+/* A datagram of WM_LEN bytes of @p family, id @p id; the tests here feed
+ * its first WM_FIRST bytes. */
+#define WM_LEN 1400u
+#define WM_FIRST 1392u
+
+static void wm_dgram(struct pb_dgram *d, int family, uint32_t id,
+		     const uint8_t *data)
+{
+	if (family == 4)
+		pb_dgram_v4(d, PB_DLT_ETHERNET, (uint16_t)id, PB_IPPROTO_UDP,
+			    data, WM_LEN);
+	else
+		pb_dgram_v6(d, PB_DLT_ETHERNET, id, PB_IPPROTO_UDP, data,
+			    WM_LEN);
+}
+
+/* The default watermarks: 4 MiB per family, eviction down to 3 MiB, the
+ * oldest datagrams first, each a failure. With one stripe the totals are
+ * exact. The IPv6 table has its own 4 MiB: filling it evicts nothing,
+ * though both tables together hold more. */
+Test(memory, default_watermarks_per_family, .timeout = 60)
+{
+	static uint8_t data[WM_LEN];
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	struct reasm_stats st;
+	struct pb_dgram d;
+	struct rig g;
+	uint64_t before = 0, per = 0;
+	unsigned k;
+
+	c.stripes = 1;
+	rig_init(&g, &c);
+	pb_fill(data, sizeof(data), 44);
+	for (k = 0; k < 4000; k++) {
+		wm_dgram(&d, 4, k, data);
+		g.now += 1000;
+		feed_frag(&g, &d, 0, WM_FIRST, true);
+		st = rig_stats(&g);
+		if (k == 0)
+			per = st.bytes_held;
+		if (st.evicted == 0) {
+			cr_assert_leq(st.bytes_held, 4 * MIB,
+				      "%llu held, nothing evicted",
+				      (unsigned long long)st.bytes_held);
+			before = st.bytes_held;
+			continue;
+		}
+		cr_expect_gt(before + per, 4 * MIB,
+			     "eviction with %llu held before",
+			     (unsigned long long)before);
+		cr_expect_leq(st.bytes_held, 3 * MIB, "%llu held after",
+			      (unsigned long long)st.bytes_held);
+		cr_expect_gt(st.bytes_held + per, 3 * MIB,
+			     "evicted down to %llu",
+			     (unsigned long long)st.bytes_held);
+		break;
+	}
+	cr_assert_lt(k, 4000u, "nothing evicted");
+	cr_expect_eq(st.ReasmFails, st.evicted);
+	cr_expect_eq(st.datagrams_pending + st.evicted, k + 1u);
+	/* The evicted are the oldest: the first datagram kept completes,
+	 * the last one evicted does not. */
+	uint32_t gone = (uint32_t)st.evicted;
+	wm_dgram(&d, 4, gone, data);
+	cr_expect_eq(feed_frag(&g, &d, WM_FIRST, WM_LEN - WM_FIRST, false), 1,
+		     "the oldest datagram kept, %u", gone);
+	wm_dgram(&d, 4, gone - 1, data);
+	cr_expect_eq(feed_frag(&g, &d, WM_FIRST, WM_LEN - WM_FIRST, false), 0,
+		     "the newest datagram evicted, %u", gone - 1);
+
+	st = rig_stats(&g);
+	uint64_t v4 = st.bytes_held, evicted = st.evicted;
+	for (k = 0;; k++) {
+		cr_assert_lt(k, 4000u);
+		wm_dgram(&d, 6, k, data);
+		g.now += 1000;
+		feed_frag(&g, &d, 0, WM_FIRST, true);
+		st = rig_stats(&g);
+		cr_assert_eq(st.evicted, evicted,
+			     "IPv6 datagram %u evicted, %llu held", k,
+			     (unsigned long long)st.bytes_held);
+		if (st.bytes_held - v4 >= 7 * MIB / 2)
+			break;
+	}
+	cr_expect_gt(st.bytes_held, 6 * MIB);
+	rig_finish(&g);
+}
+
+/* mem_refuse: above mem_high a new datagram is refused (its fragment
+ * dropped, keeping nothing) and nothing is evicted; once memory is free
+ * again, new datagrams are taken. */
+Test(memory, refuse_new_datagrams_above_mem_high)
+{
+	static uint8_t data[WM_LEN];
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	struct reasm_stats st;
+	struct pb_dgram d;
+	struct rig g;
+	unsigned k;
+
+	c.stripes = 1;
+	c.mem_high = 64 * KIB;
+	c.mem_low = 48 * KIB;
+	c.mem_refuse = true;
+	rig_init(&g, &c);
+	pb_fill(data, sizeof(data), 45);
+	for (k = 0;; k++) {
+		cr_assert_lt(k, 100u);
+		wm_dgram(&d, 4, k, data);
+		feed_frag(&g, &d, 0, WM_FIRST, true);
+		st = rig_stats(&g);
+		cr_assert_eq(st.refused, 0u, "refused at %llu held",
+			     (unsigned long long)st.bytes_held);
+		if (st.bytes_held > c.mem_high)
+			break;
+	}
+	uint64_t pending = st.datagrams_pending, held = st.bytes_held;
+	cr_expect_eq(pending, k + 1u);
+	wm_dgram(&d, 4, 1000, data);
+	cr_expect_eq(feed_frag(&g, &d, 0, WM_FIRST, true), 0);
+	stats_expect(&g, "above mem_high",
+		     COUNTS(W(refused, 1), W(frags_dropped, 1), W(evicted, 0),
+			    W(ReasmFails, 0), W(datagrams_pending, pending),
+			    W(bytes_held, held)));
+	g.now += 30 * NS_PER_S;
+	cr_expect_eq(reasm_expire(&g.w, g.now), pending);
+	wm_dgram(&d, 4, 1001, data);
+	cr_expect_eq(feed_frag(&g, &d, 0, WM_FIRST, true), 0);
+	cr_expect_eq(feed_frag(&g, &d, WM_FIRST, WM_LEN - WM_FIRST, false), 1);
+	cr_assert_eq(g.nout, 1u);
+	expect_dgram(&g, 0, &d);
+	finish_expect(&g, NULL,
+		      COUNTS(W(refused, 1), W(evicted, 0), W(ReasmOKs, 1),
+			     W(ReasmTimeout, pending)));
+}
+
+/* Eviction takes the datagrams that began first, whatever came since: a
+ * fragment does not renew its datagram, as it does not restart its
+ * timeout. Datagram 0 takes a second fragment just before the eviction
+ * and still goes first. */
+Test(memory, eviction_oldest_begun_first)
+{
+	static uint8_t data[3 * WM_LEN];
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	struct reasm_stats st;
+	struct pb_dgram d;
+	struct rig g;
+
+	c.stripes = 1;
+	c.mem_high = 64 * KIB;
+	c.mem_low = 48 * KIB;
+	rig_init(&g, &c);
+	pb_fill(data, sizeof(data), 46);
+	/* Datagrams 0, 1, 2 ... while below mem_high. */
+	unsigned k;
+	for (k = 0;; k++) {
+		cr_assert_lt(k, 100u);
+		pb_dgram_v4(&d, PB_DLT_ETHERNET, (uint16_t)k, PB_IPPROTO_UDP,
+			    data, sizeof(data));
+		g.now += 1000;
+		feed_frag(&g, &d, 0, WM_FIRST, true);
+		st = rig_stats(&g);
+		if (st.bytes_held + 2 * (st.bytes_held / (k + 1)) > c.mem_high)
+			break;
+	}
+	cr_assert_eq(st.evicted, 0u);
+	/* Datagram 0 is used again; then one more datagram goes past
+	 * mem_high. */
+	pb_dgram_v4(&d, PB_DLT_ETHERNET, 0, PB_IPPROTO_UDP, data, sizeof(data));
+	g.now += 1000;
+	feed_frag(&g, &d, WM_FIRST, WM_FIRST, true);
+	for (unsigned m = k + 1; st.evicted == 0; m++) {
+		cr_assert_lt(m, 200u);
+		pb_dgram_v4(&d, PB_DLT_ETHERNET, (uint16_t)m, PB_IPPROTO_UDP,
+			    data, sizeof(data));
+		g.now += 1000;
+		feed_frag(&g, &d, 0, WM_FIRST, true);
+		st = rig_stats(&g);
+	}
+	pb_dgram_v4(&d, PB_DLT_ETHERNET, 0, PB_IPPROTO_UDP, data, sizeof(data));
+	cr_expect_eq(feed_frag(&g, &d, 2 * WM_FIRST,
+			       sizeof(data) - 2 * WM_FIRST, false),
+		     0, "the datagram begun first was kept");
+	rig_finish(&g);
 }

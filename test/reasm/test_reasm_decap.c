@@ -30,6 +30,8 @@ enum lk {
 	L_PPP,	 /* 0xff 0x03, 2-byte protocol */
 	L_PPP1,	 /* a compressed 1-byte protocol, no 0xff 0x03 */
 	L_RAW,	 /* DLT_RAW */
+	L_IPV4,	 /* DLT_IPV4: no link header, the link type names IPv4 */
+	L_IPV6,	 /* DLT_IPV6 */
 	L_COUNT
 };
 
@@ -59,6 +61,10 @@ static int dlt_of(enum lk l)
 		return DLT_PPP;
 	case L_RAW:
 		return PB_DLT_RAW;
+	case L_IPV4:
+		return PB_DLT_IPV4;
+	case L_IPV6:
+		return PB_DLT_IPV6;
 	default:
 		return PB_DLT_ETHERNET;
 	}
@@ -278,7 +284,7 @@ static void expect_bytes(const uint8_t *got, size_t glen, const uint8_t *want,
 }
 
 static const char *const link_names[] = { "eth", "pppoe", "ppp", "ppp1",
-					  "raw" };
+					  "raw", "ipv4",  "ipv6" };
 static const char *const tun_names[] = { "none", "ipip", "gre", "gre-ppp",
 					 "pptp" };
 
@@ -471,6 +477,40 @@ Test(decap, every_tunnel_zero_copy)
 	every_tunnel();
 }
 
+/* decap_strip on DLT_IPV4 and DLT_IPV6, whose link type names the
+ * family: an inner datagram of the outer family is stripped of the outer
+ * headers; one of the other family keeps them. Every IP-in-IP and GRE
+ * case, checked byte by byte. */
+Test(decap, strip_on_fixed_family_links)
+{
+	static uint8_t want[8192];
+	static const enum tn tuns[] = { T_IPIP, T_GRE };
+
+	for (int i = 0; i < 8; i++) {
+		int outer = i & 1 ? 6 : 4, fam = i & 2 ? 6 : 4;
+		enum tn tn = tuns[i >> 2];
+		struct tun t = { outer == 4 ? L_IPV4 : L_IPV6, outer, tn, 0,
+				 false };
+		struct tun s = { t.link, 0, T_NONE, 0, false };
+		unsigned decap = tn == T_IPIP ? REASM_DECAP_IPIP
+					      : REASM_DECAP_GRE;
+		char what[64];
+		uint8_t *w;
+		size_t wl;
+
+		snprintf(what, sizeof(what), "%s v%d in v%d on %s",
+			 tun_names[tn], fam, outer, link_names[t.link]);
+		struct case_out o =
+			run_case(&t, fam, 2400, 800, decap, true, &w, &wl);
+		cr_assert_eq(o.nout, 1, "%s: %zu outputs", what, o.nout);
+		cr_expect_eq(o.st.ReasmOKs, 1, "%s", what);
+		size_t n = build(fam == outer ? &s : &t, fam, w, wl, want);
+		expect_bytes(o.data, o.len, want, n, what);
+		free(o.data);
+		free(w);
+	}
+}
+
 /* A datagram whose outer headers cannot describe it fails once it has
  * been written: its reservation lapses, and it is counted too_big as on
  * the emit path. Stripped, the same datagram is committed. */
@@ -572,6 +612,53 @@ Test(decap, max_ip_packet_in_gre_v0_ppp)
 	cr_expect_eq(o.st.frags_discarded, 1024);
 	free(o.data);
 	free(w);
+}
+
+/* One level of tunnel only: fragments of IPv4 in GRE in IPv4, inside GRE
+ * in IPv4 again, are not opened: each frame passes through unchanged and
+ * counts no fragment. The same fragments in the outer tunnel alone are
+ * reassembled. */
+Test(decap, one_level_only)
+{
+	static const struct tun in = { L_RAW, 4, T_GRE, 0, false };
+	static const struct tun out = { L_ETH, 4, T_GRE, 0, false };
+	struct reasm_config c = rig_config(PB_DLT_ETHERNET, REASM_STRICT);
+	uint8_t data[2400], mid[1024], f[1200];
+	struct pb_dgram d;
+	struct rig g;
+	size_t n;
+
+	c.decap = REASM_DECAP_ALL;
+	rig_init(&g, &c);
+	pb_fill(data, sizeof(data), 78);
+	pb_udp_hdr(data, 1000, 2000, sizeof(data));
+	pb_dgram_v4(&d, PB_DLT_RAW, 0x4321, PB_IPPROTO_UDP, data, sizeof(data));
+	struct pb_frame **fr = pb_split_every(&d, 800, &n);
+	for (size_t i = 0; i < n; i++) {
+		size_t ml = build(&in, 4, fr[i]->data, fr[i]->caplen, mid);
+		size_t fl = build(&out, 4, mid, ml, f);
+		cr_expect_eq(reasm_input(&g.w, f, (uint32_t)fl, (uint32_t)fl,
+					 g.now),
+			     1, "frame %zu", i);
+		cr_assert_eq(g.nout, i + 1);
+		cr_expect_not(g.out[i]->reassembled);
+		expect_bytes(g.out[i]->data, g.out[i]->len, f, fl,
+			     "two levels");
+	}
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.passed, n);
+	cr_expect_eq(st.ReasmReqds, 0);
+	cr_expect_eq(st.tunneled, 0);
+	for (size_t i = 0; i < n; i++) {
+		size_t fl = build(&out, 4, fr[i]->data, fr[i]->caplen, f);
+		cr_expect_eq(reasm_input(&g.w, f, (uint32_t)fl, (uint32_t)fl,
+					 g.now),
+			     i + 1 == n, "one level, frame %zu", i);
+	}
+	pb_frames_free(fr, n, true);
+	st = rig_finish(&g);
+	cr_expect_eq(st.ReasmOKs, 1);
+	cr_expect_eq(st.tunneled, n);
 }
 
 /* Broken tunnel headers pass through under bad_tunnel; every prefix of a

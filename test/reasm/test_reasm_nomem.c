@@ -77,7 +77,8 @@ Test(reasm_nomem, create_fails_cleanly)
 		struct reasm_config c =
 			rig_config(REASM_LINK_RAW, REASM_STRICT);
 		c.alloc = &f.hooks;
-		struct reasm *r = NULL;
+		struct reasm *const untouched = (struct reasm *)&c;
+		struct reasm *r = untouched;
 		int rc = reasm_create(&r, &c);
 		if (rc == 0) {
 			cr_assert_not_null(r);
@@ -91,7 +92,8 @@ Test(reasm_nomem, create_fails_cleanly)
 		failures++;
 		cr_expect_eq(rc, -ENOMEM, "create with failure %llu: %d",
 			     (unsigned long long)n, rc);
-		cr_expect_null(r);
+		cr_expect_eq((void *)r, (void *)untouched,
+			     "*rp touched on error");
 		cr_expect_eq(f.outstanding, 0,
 			     "a failed create leaked %lld allocations",
 			     (long long)f.outstanding);
@@ -214,4 +216,137 @@ ParameterizedTest(struct nomem_param *p, reasm_nomem, during_reassembly,
 	rig_finish(&g);
 	cr_expect_eq(f.outstanding, 0, "%lld allocations leaked",
 		     (long long)f.outstanding);
+}
+
+/* Each allocation made for a fragment, failed alone: the fragment at hand
+ * is dropped (no_memory) and nothing else; its datagram keeps what it
+ * held, and the same fragment fed again completes it. Cases: fragments
+ * in order; more pieces than a datagram holds inline; an overlap (the
+ * merge's scratch array); an IPv6 offset-0 fragment whose headers are
+ * too long to be kept inline. */
+struct alloc_case {
+	char name[48];
+	int family;
+	enum reasm_policy policy;
+	uint16_t hbh; /* IPv6: hop-by-hop options before the Fragment header */
+	unsigned n;   /* fragments, fed in this order */
+	uint32_t off[6], len[6];
+};
+
+#define ALLOC_LEN 48u
+
+/* clang-format off */
+static const struct alloc_case alloc_cases[] = {
+	{ "IPv4, in order", 4, REASM_STRICT, 0, 3,
+	  { 0, 16, 32 }, { 16, 16, 16 } },
+	{ "IPv4, six pieces, last first", 4, REASM_STRICT, 0, 6,
+	  { 40, 32, 24, 16, 8, 0 }, { 8, 8, 8, 8, 8, 8 } },
+	{ "IPv4, an overlap under first", 4, REASM_FIRST, 0, 3,
+	  { 0, 8, 32 }, { 16, 24, 16 } },
+	{ "IPv6, an overlap under last", 6, REASM_LAST, 0, 4,
+	  { 0, 8, 24, 40 }, { 24, 8, 16, 8 } },
+	{ "IPv6, long headers", 6, REASM_STRICT, 64, 3,
+	  { 16, 0, 32 }, { 16, 16, 16 } },
+};
+/* clang-format on */
+
+ParameterizedTestParameters(reasm_nomem, each_allocation_fails_alone)
+{
+	return cr_make_param_array(struct alloc_case, (void *)alloc_cases,
+				   sizeof(alloc_cases) /
+					   sizeof(alloc_cases[0]));
+}
+
+static int feed_nth(struct rig *g, const struct pb_dgram *d,
+		    const struct alloc_case *p, unsigned i)
+{
+	return feed_frag(g, d, p->off[i], p->len[i],
+			 p->off[i] + p->len[i] < ALLOC_LEN);
+}
+
+ParameterizedTest(struct alloc_case *p, reasm_nomem,
+		  each_allocation_fails_alone)
+{
+	static struct failing f;
+	uint8_t data[ALLOC_LEN];
+	uint64_t calls[7]; /* allocations before fragment i */
+	struct pb_dgram d;
+	struct rig g;
+	unsigned runs = 0;
+	char why[200];
+
+	pb_fill(data, sizeof(data), 61);
+	pb_udp_hdr(data, 7, 9, ALLOC_LEN);
+	if (p->family == 4)
+		pb_dgram_v4(&d, PB_DLT_ETHERNET, 77, PB_IPPROTO_UDP, data,
+			    ALLOC_LEN);
+	else
+		pb_dgram_v6(&d, PB_DLT_ETHERNET, 77, PB_IPPROTO_UDP, data,
+			    ALLOC_LEN);
+	d.v6.hbh_len = p->hbh;
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, p->policy);
+	c.alloc = &f.hooks;
+
+	/* Without failures: how many allocations each fragment makes. */
+	failing_init(&f);
+	rig_init(&g, &c);
+	for (unsigned i = 0; i < p->n; i++) {
+		calls[i] = f.calls;
+		cr_assert_eq(feed_nth(&g, &d, p, i), i + 1 == p->n ? 1 : 0,
+			     "%s: fragment %u", p->name, i);
+	}
+	calls[p->n] = f.calls;
+	cr_assert_eq(g.nout, 1u, "%s", p->name);
+	rig_finish(&g);
+
+	for (unsigned i = 0; i < p->n; i++)
+		for (uint64_t at = calls[i] + 1; at <= calls[i + 1]; at++) {
+			failing_init(&f);
+			rig_init(&g, &c);
+			for (unsigned k = 0; k < i; k++)
+				feed_nth(&g, &d, p, k);
+			cr_assert_eq(f.calls, calls[i], "%s", p->name);
+			f.fail_at = at;
+			cr_expect_eq(feed_nth(&g, &d, p, i), 0,
+				     "%s: fragment %u, allocation %llu",
+				     p->name, i,
+				     (unsigned long long)(at - calls[i]));
+			cr_assert_eq(f.failed, 1u, "%s", p->name);
+			struct reasm_stats st = rig_stats(&g);
+			cr_expect(
+				st.no_memory == 1 && st.frags_no_memory == 1 &&
+					st.frags_dropped == 1 &&
+					st.ReasmFails == 0 &&
+					st.frags_pending == i &&
+					st.datagrams_pending == (i > 0),
+				"%s: fragment %u, allocation %llu failed: "
+				"no_memory %llu, dropped %llu, failed "
+				"%llu, %llu fragments in %llu datagrams",
+				p->name, i, (unsigned long long)(at - calls[i]),
+				(unsigned long long)st.no_memory,
+				(unsigned long long)st.frags_dropped,
+				(unsigned long long)st.ReasmFails,
+				(unsigned long long)st.frags_pending,
+				(unsigned long long)st.datagrams_pending);
+			/* The same fragment again, then the rest. */
+			for (unsigned k = i; k < p->n; k++)
+				feed_nth(&g, &d, p, k);
+			cr_expect_eq(g.nout, 1u,
+				     "%s: fragment %u, allocation %llu: the "
+				     "datagram did not complete",
+				     p->name, i,
+				     (unsigned long long)(at - calls[i]));
+			if (g.nout == 1)
+				cr_expect(pb_check(g.out[0]->data,
+						   g.out[0]->len, &d, why,
+						   sizeof(why)),
+					  "%s: %s", p->name, why);
+			struct reasm_stats fin = rig_finish(&g);
+			cr_expect_eq(fin.ReasmOKs, 1u, "%s", p->name);
+			cr_expect_eq(fin.frags_reassembled, p->n, "%s",
+				     p->name);
+			cr_expect_eq(f.outstanding, 0, "%s: leaked", p->name);
+			runs++;
+		}
+	cr_expect_geq(runs, p->n, "%s: %u failures tried", p->name, runs);
 }

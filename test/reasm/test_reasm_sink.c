@@ -14,6 +14,9 @@
  * too deep), overlaps under every policy, IPv6 atomic fragments (always
  * the emit path), and datagrams that fail while they are written (a
  * nested Fragment header under strict: the reservation lapses).
+ *
+ * And the callbacks, the emit callback's included, run with no lock of
+ * the engine held: from inside them, the same engine takes more input.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -432,5 +435,108 @@ Test(sink, nested_fragment_lapses_under_strict)
 		cr_expect_eq(z.reserves, 2, "%s", name);
 		cr_expect_eq(z.lapses, strict ? 1 : 0, "%s", name);
 		cr_expect_eq(z.commits, strict ? 1 : 2, "%s", name);
+	}
+}
+
+/* The emit callback and the sink's reserve() and commit() run with no
+ * lock of the engine held: each feeds the first fragment of a datagram of
+ * its own, through a second worker, to the same engine, whose tables have
+ * one stripe each (a lock held would be the one that fragment needs). */
+static struct {
+	struct reasm_worker w2;
+	struct pb_dgram d;
+	uint8_t data[32];
+	uint16_t next_id;
+	unsigned calls;
+	uint8_t buf[4096];
+} re;
+
+static void reenter(void)
+{
+	re.d.v4.id = re.next_id++;
+	struct pb_frame *f = pb_frag(&re.d, 0, NULL, 16, true);
+	cr_expect_eq(reasm_input(&re.w2, f->data, f->caplen, f->wirelen,
+				 NS_PER_S),
+		     0);
+	pb_frame_free(f);
+	re.calls++;
+}
+
+static void reenter_emit(struct reasm_out *o, void *arg)
+{
+	(void)arg;
+	reenter();
+	reasm_out_free(o);
+}
+
+static uint8_t *reenter_reserve(void *arg, const struct reasm_meta *m,
+				const uint8_t *lead, uint32_t lead_len)
+{
+	(void)arg;
+	(void)lead;
+	(void)lead_len;
+	cr_assert_leq(m->len, sizeof(re.buf));
+	reenter();
+	return re.buf;
+}
+
+static void reenter_commit(void *arg, uint8_t *data, const struct reasm_meta *m)
+{
+	(void)arg;
+	(void)data;
+	(void)m;
+	reenter();
+}
+
+static void drop_out(struct reasm_out *o, void *arg)
+{
+	(void)arg;
+	reasm_out_free(o);
+}
+
+Test(sink, callbacks_hold_no_engine_lock, .timeout = 30)
+{
+	static const struct reasm_sink s = { reenter_reserve, reenter_commit,
+					     NULL };
+
+	fill_payload();
+	for (int zc = 0; zc < 2; zc++) {
+		struct reasm_config c =
+			rig_config(PB_DLT_ETHERNET, REASM_STRICT);
+		struct reasm_worker w;
+		struct reasm *r = NULL;
+		struct pb_dgram d;
+
+		c.stripes = 1;
+		cr_assert_eq(reasm_create(&r, &c), 0);
+		cr_assert_eq(reasm_worker_init(&w, r, reenter_emit, NULL), 0);
+		cr_assert_eq(reasm_worker_init(&re.w2, r, drop_out, NULL), 0);
+		if (zc)
+			w.sink = &s;
+		re.calls = 0;
+		re.next_id = 1000;
+		pb_dgram_v4(&re.d, PB_DLT_ETHERNET, 0, PB_IPPROTO_UDP, re.data,
+			    sizeof(re.data));
+		re.d.v4.src ^= 0xff;
+
+		pb_dgram_v4(&d, PB_DLT_ETHERNET, 1, PB_IPPROTO_UDP, payload,
+			    64);
+		struct pb_frame *f[3] = { pb_frag(&d, 0, NULL, 32, true),
+					  pb_frag(&d, 32, NULL, 32, false),
+					  pb_whole(&d) };
+		for (int i = 0; i < 3; i++)
+			cr_expect_eq(reasm_input(&w, f[i]->data, f[i]->caplen,
+						 f[i]->wirelen, NS_PER_S),
+				     i > 0, "frame %d", i);
+		pb_frames_free(f, 3, false);
+		/* A datagram and a frame passed: each a call of emit, or a
+		 * reserve() and a commit(). */
+		cr_expect_eq(re.calls, zc ? 4u : 2u);
+		struct reasm_stats st;
+		reasm_stats_read(r, &st);
+		cr_expect_eq(st.ReasmOKs, 1u);
+		cr_expect_eq(st.passed, 1u);
+		cr_expect_eq(st.datagrams_pending, re.calls);
+		reasm_destroy(r, NULL);
 	}
 }
