@@ -118,26 +118,6 @@
 
 /* --- Messages -------------------------------------------------------------- */
 
-/* libpcap's messages, cut at the first newline so that ours stay one
- * line. */
-static void one_line(char *msg)
-{
-	msg[strcspn(msg, "\r\n")] = '\0';
-}
-
-/* Reports a libpcap error about @p path, which the message may already
- * name. */
-static void pcap_errorf(const char *path, char *msg)
-{
-	size_t n = strlen(path);
-
-	one_line(msg);
-	if (strncmp(msg, path, n) == 0 && msg[n] == ':')
-		errorf("%s", msg);
-	else
-		errorf("%s: %s", path, msg);
-}
-
 /* clang-format off: the help text is laid out as printed. */
 static void usage(FILE *f)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * msg.h - the one-line error messages of the reasm programs:
- * "<program>: <message>" on stderr, and the start of a thread that says
+ * "<program>: <message>" on stderr, libpcap's errors as such a line, and
+ * the start of a thread that says
  * why it could not start. Define MSG_PROG (the program's name, a string
  * literal) before including.
  */
@@ -35,6 +36,20 @@ static inline void errorf(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/* Reports a libpcap error @p msg about @p path, which the message may
+ * already name; @p msg is cut at its first newline so that the report
+ * stays one line. */
+static inline void pcap_errorf(const char *path, char *msg)
+{
+	size_t n = strlen(path);
+
+	msg[strcspn(msg, "\r\n")] = '\0';
+	if (strncmp(msg, path, n) == 0 && msg[n] == ':')
+		errorf("%s", msg);
+	else
+		errorf("%s: %s", path, msg);
 }
 
 static inline int thread_start(pthread_t *thread, void *(*fn)(void *),

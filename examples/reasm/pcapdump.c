@@ -10,6 +10,8 @@
  * hex digits. Exit status 0, or 2 with a message on stderr.
  */
 #define _DEFAULT_SOURCE /* pcap.h needs u_char and friends */
+#define MSG_PROG "reasm-pcapdump"
+#include "msg.h"
 #include <pcap/pcap.h>
 
 #include <stdbool.h>
@@ -44,11 +46,7 @@ int main(int argc, char **argv)
 	p = pcap_open_offline_with_tstamp_precision(
 		path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (p == NULL) {
-		/* libpcap's message may start with the path already. */
-		size_t n = strlen(path);
-		bool named = strncmp(errbuf, path, n) == 0 && errbuf[n] == ':';
-		fprintf(stderr, "reasm-pcapdump: %s%s%s\n", named ? "" : path,
-			named ? "" : ": ", errbuf);
+		pcap_errorf(path, errbuf);
 		return 2;
 	}
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {

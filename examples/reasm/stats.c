@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * stats.c - the engine's small helpers that need no engine state: policy
- * names, the link types the engine parses, freeing an output frame, the sum of two struct
- * reasm_stats and its two renderings (JSON for machines, a few lines for
- * people).
+ * names, the link types the engine parses, freeing an output frame, the
+ * sum of two struct reasm_stats and its two renderings (JSON for machines,
+ * a few lines for people).
  *
  * The sum and the JSON writer walk a table of (name, offset) pairs, one
  * per field of struct reasm_stats; a static_assert ties the table's length
