@@ -100,6 +100,32 @@ static void *run(void *arg)
 	return NULL;
 }
 
+/* Datagram @p i of @p c: its payload filled and its headers built, from
+ * 2 to @p spread + 1 fragments of a chunk of 8..1000 bytes drawn from
+ * *@p rng (advanced), every third one IPv6. @return the chunk. */
+static size_t make_dgram(struct cctx *c, unsigned i, uint32_t *rng,
+			 unsigned spread)
+{
+	*rng = *rng * 1103515245u + 12345u;
+	uint32_t r = *rng;
+	size_t chunk = 8u * (1u + (r >> 8) % 125u);
+	size_t nfr = 2u + (r >> 20) % spread;
+	size_t len = chunk * (nfr - 1) + 1 + (r >> 4) % chunk;
+
+	c->data[i] = malloc(len);
+	cr_assert_not_null(c->data[i]);
+	pb_fill(c->data[i], len, i);
+	if (i % 3 == 2) {
+		pb_dgram_v6(&c->d[i], PB_DLT_ETHERNET, i, PB_IPPROTO_NONE,
+			    c->data[i], len);
+		c->d[i].v6.flow = i;
+	} else {
+		pb_dgram_v4(&c->d[i], PB_DLT_ETHERNET, (uint16_t)i,
+			    PB_IPPROTO_UDP, c->data[i], len);
+	}
+	return chunk;
+}
+
 struct cparam {
 	unsigned workers;
 	unsigned stripes;
@@ -150,21 +176,7 @@ ParameterizedTest(struct cparam *p, reasm_concurrent, shared_datagrams,
 	 * some fragments are sent twice (duplicates, to other workers). */
 	size_t total_frags = 0, copies = 0;
 	for (unsigned i = 0; i < NDGRAMS; i++) {
-		rng = rng * 1103515245u + 12345u;
-		size_t chunk = 8u * (1u + (rng >> 8) % 125u);
-		size_t nfr = 2u + (rng >> 20) % 11u;
-		size_t len = chunk * (nfr - 1) + 1 + (rng >> 4) % chunk;
-		c->data[i] = malloc(len);
-		cr_assert_not_null(c->data[i]);
-		pb_fill(c->data[i], len, i);
-		if (i % 3 == 2) {
-			pb_dgram_v6(&c->d[i], PB_DLT_ETHERNET, i,
-				    PB_IPPROTO_NONE, c->data[i], len);
-			c->d[i].v6.flow = i;
-		} else {
-			pb_dgram_v4(&c->d[i], PB_DLT_ETHERNET, (uint16_t)i,
-				    PB_IPPROTO_UDP, c->data[i], len);
-		}
+		size_t chunk = make_dgram(c, i, &rng, 11);
 		size_t n;
 		struct pb_frame **v = pb_split_every(&c->d[i], chunk, &n);
 		for (size_t k = 0; k < n; k++) {
@@ -348,21 +360,7 @@ Test(reasm_concurrent, expire_and_shared_stats_beside_input, .timeout = 120)
 	s->go = &c->go;
 
 	for (unsigned i = 0; i < NDGRAMS; i++) {
-		rng = rng * 1103515245u + 12345u;
-		size_t chunk = 8u * (1u + (rng >> 8) % 125u);
-		size_t nfr = 2u + (rng >> 20) % 7u;
-		size_t len = chunk * (nfr - 1) + 1 + (rng >> 4) % chunk;
-		c->data[i] = malloc(len);
-		cr_assert_not_null(c->data[i]);
-		pb_fill(c->data[i], len, i);
-		if (i % 3 == 2) {
-			pb_dgram_v6(&c->d[i], PB_DLT_ETHERNET, i,
-				    PB_IPPROTO_NONE, c->data[i], len);
-			c->d[i].v6.flow = i;
-		} else {
-			pb_dgram_v4(&c->d[i], PB_DLT_ETHERNET, (uint16_t)i,
-				    PB_IPPROTO_UDP, c->data[i], len);
-		}
+		size_t chunk = make_dgram(c, i, &rng, 7);
 		size_t n;
 		struct pb_frame **v = pb_split_every(&c->d[i], chunk, &n);
 		bool whole = i % 4 != 3;
