@@ -148,15 +148,27 @@ int main(void)
 	}
 	/* Key 100 takes the total above mem_high: the insert evicts (after
 	 * its unlock) down to mem_low, 21 entries, the least recently used:
-	 * keys 10..30. */
+	 * keys 10..30. A reader that found key 10 before keeps it: evicted
+	 * entries are freed only after every read-side section that was
+	 * open at their eviction has ended. */
+	k = 10;
+	grain_rcu_read_lock();
+	struct grain_hnode *held = grain_htab_lookup(h, &k);
 	add(h, 100, now++);
-	check(evicted == 21, "21 evictions", evicted);
+	check(held != NULL && reclaimed == 0 &&
+		      grain_container_of(held, struct entry, node)->key == 10,
+	      "evicted entry kept for its reader", reclaimed);
+	grain_rcu_read_unlock();
+	grain_rcu_barrier(); /* the deferred reclaims have run */
+	check(evicted == 21 && reclaimed == 21, "21 evictions", evicted);
 	for (k = 0; k <= 100; k++)
 		check(cached(h, k) == (k < 10 || k > 30), "LRU survivor", k);
 
 	/* Time passes: at TTL + 40 the entries stamped 0..40 are TTL old.
 	 * Of those only keys 31..40 are left (0..9 were touched later). */
-	check(grain_htab_expire(h, TTL + 40) == 10, "10 expired", expired);
+	unsigned n = grain_htab_expire(h, TTL + 40);
+	check(n == 10, "10 expired", n);
+	check(expired == 10, "10 expiry callbacks", expired);
 	for (k = 0; k <= 100; k++)
 		check(cached(h, k) == (k < 10 || k > 40), "TTL survivor", k);
 
@@ -174,6 +186,15 @@ int main(void)
 	for (k = 0; k <= 100; k++)
 		check(cached(h, k) == ((k < 10 || k > 40) && k % 2 == 0),
 		      "walk survivor", k);
+
+	/* At TTL + 105 all that is left is TTL old but keys 6 and 8
+	 * (touched at 106 and 108) and 100 (inserted at 110): the touch
+	 * restarted the TTL of keys 0..9, which were inserted at 0..9. */
+	n = grain_htab_expire(h, TTL + 105);
+	check(n == 32, "32 more expired", n);
+	for (k = 0; k <= 100; k++)
+		check(cached(h, k) == (k == 6 || k == 8 || k == 100),
+		      "TTL survivor after the touch", k);
 
 	grain_htab_destroy(h); /* reclaims all, waits for the deferred */
 	check(reclaimed == 101, "every entry reclaimed", reclaimed);

@@ -7,20 +7,25 @@
  * bulk) and the scheduler always sends from the highest non-empty band.
  * Part 2, weighted round robin between threads: two producer threads feed
  * a queue with weights 4:2:1 and the scheduler thread sleeps in
- * grain_prio_dequeue_wait() while there is nothing to send.
+ * grain_prio_dequeue_wait() while there is nothing to send: at least once,
+ * as the last packet waits until the queue has been empty for a while.
  *
  * The program checks its own result and exits 0 if every check passes:
  * strict order by band and FIFO inside a band; every packet sent exactly
  * once; each producer's packets of one band in the order it queued them;
- * while all bands are backlogged, shares near 4/7, 2/7 and 1/7.
+ * while all bands are backlogged, shares near 4/7, 2/7 and 1/7; the
+ * scheduler woken by an enqueue, never by the 5 s guard of its wait.
  *
  * Build: cc prio_scheduler.c $(pkg-config --cflags --libs grain) -pthread
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep() */
 #include <grain/prio.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 struct packet {
 	unsigned seq;  /* per producer and band, from 0 */
@@ -84,6 +89,15 @@ static void *producer(void *arg)
 		p->from = from;
 		p->band = (i * 7 + from) % 3;
 		p->seq = seq[p->band]++;
+		if (from == 1 && i == N - 1) {
+			/* The last packet waits for an empty queue, then 10 ms
+			 * more: the scheduler is asleep when it comes, and its
+			 * enqueue must wake it. */
+			while (grain_prio_backlog(wq) != 0)
+				sched_yield();
+			nanosleep(&(struct timespec){ .tv_nsec = 10000000 },
+				  NULL);
+		}
 		/* A full band refuses (-EAGAIN): a real sender would drop;
 		 * here we retry so that every packet gets through. */
 		while (grain_prio_try_enqueue(wq, p->band, p) == -EAGAIN)
@@ -112,11 +126,16 @@ static void weighted(void)
 	if (pthread_create(&tid[1], NULL, producer, (void *)1) != 0)
 		exit(1);
 	while (got < 2 * N) {
-		/* Sleeps while every band is empty; 5 s is only a guard. */
+		time_t start = time(NULL);
+
+		/* Sleeps while every band is empty, until an enqueue wakes
+		 * it; 5 s is only a guard. */
 		if (grain_prio_dequeue_wait(wq, &obj, &band, 5000000000) != 0) {
 			check(0, "dequeue_wait timed out");
 			break;
 		}
+		/* It ran to the guard with a packet there: not woken. */
+		check(difftime(time(NULL), start) < 5, "woken by the enqueue");
 		struct packet *p = obj;
 
 		check(p->band == band, "band reported");

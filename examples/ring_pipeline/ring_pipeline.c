@@ -13,7 +13,9 @@
  * the producer sends one per worker, each worker forwards its own.
  *
  * The program checks its own result: every job arrives exactly once, and
- * the sum of squares is JOBS(JOBS+1)(2 JOBS+1)/6. It exits 0 if so.
+ * the sum of squares is JOBS(JOBS+1)(2 JOBS+1)/6. It exits 0 if so. A
+ * stage asleep that is not woken when its ring changes stops the pipeline:
+ * after STALL_S seconds without progress the program says so and exits 1.
  *
  * Build: cc ring_pipeline.c $(pkg-config --cflags --libs grain) -pthread
  */
@@ -24,9 +26,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define JOBS 20000u
 #define WORKERS 2u
+#define STALL_S 10
 
 struct job {
 	uint64_t n;	 /* input: 1..JOBS */
@@ -68,6 +72,7 @@ int main(void)
 	pthread_t tid[WORKERS];
 	uint64_t sum = 0, expected;
 	unsigned done = 0, received = 0, i;
+	time_t moved = time(NULL);
 	void *obj;
 	int bad = 0;
 
@@ -113,8 +118,15 @@ int main(void)
 			sum += j->result;
 			received++;
 		}
-		if (i + received + done == before)
+		if (i + received + done != before) {
+			moved = time(NULL);
+		} else if (difftime(time(NULL), moved) > STALL_S) {
+			fprintf(stderr, "ring_pipeline: stalled for %d s\n",
+				STALL_S);
+			return 1;
+		} else {
 			sched_yield(); /* nothing moved: let the workers run */
+		}
 	}
 	for (i = 0; i < WORKERS; i++)
 		pthread_join(tid[i], NULL);
