@@ -24,8 +24,9 @@
 //   --old-method       --checked --backoff=8,64 (an explicit --backoff
 //                      wins) and the old placement (pinned only when
 //                      P + C <= CPUs), one variant
-// The program exits non-zero if any run reported an ordering or count
-// error, or could not run.
+// The program exits non-zero if any run reported a count error (or, with
+// --checked, an ordering error), or could not run. bench/run --quick
+// passes --checked.
 
 #include "adapters/adapters.h"
 #include "../common/driver.h"
