@@ -13,7 +13,9 @@
  *      inserts - removes - evictions; under churn the table holds its
  *      limit (grain_htab: give or take one entry per thread and the lag
  *      of its byte total, limit / 64); in a mixed workload a quarter to
- *      three quarters of the lookups hit; the audit again.
+ *      three quarters of the lookups hit, and every key of the universe
+ *      looked up once finds as many entries as the table counts, each
+ *      with its value; the audit again.
  * Every check that fails, a wrong value, a failed insert of a fresh key
  * or remove of a present one is an error of the run.
  */
@@ -135,6 +137,31 @@ static uint64_t set_up(const struct bench_htab_adapter *a, void *table,
 	return entries;
 }
 
+/* Every key of the universe looked up once, untimed: the keys found are
+ * as many as the entries counted, each with its value. Catches an entry
+ * that is counted but cannot be found. */
+static void sweep(const struct bench_htab_adapter *a, void *table,
+		  uint64_t entries, struct bench_htab_result *res)
+{
+	uint64_t found = 0;
+
+	for (uint64_t k = 1; k <= BENCH_HTAB_UNIVERSE; k++) {
+		uint64_t v =
+			a->lookup(table, k); /* values are odd: 0 is none */
+		if (v == 0)
+			continue;
+		found++;
+		if (v != bench_htab_value(k)) {
+			fail(res, "sweep: key %llu gave %llu",
+			     (unsigned long long)k, (unsigned long long)v);
+			return;
+		}
+	}
+	if (found != entries)
+		fail(res, "sweep: %llu keys found, %llu entries counted",
+		     (unsigned long long)found, (unsigned long long)entries);
+}
+
 /* After the join: add up the threads and check the books (4 above). */
 static void settle(const struct bench_htab_adapter *a, void *table,
 		   const struct bench_htab_config *cfg,
@@ -178,6 +205,8 @@ static void settle(const struct bench_htab_adapter *a, void *table,
 		fail(res, "lookups: %llu hits of %llu",
 		     (unsigned long long)res->hits,
 		     (unsigned long long)res->lookups);
+	if (cfg->workload != BENCH_HTAB_CHURN)
+		sweep(a, table, after, res);
 	audit(a, table, res, "audit after the run");
 }
 
