@@ -146,8 +146,8 @@ static void sweep(const struct bench_htab_adapter *a, void *table,
 	uint64_t found = 0;
 
 	for (uint64_t k = 1; k <= BENCH_HTAB_UNIVERSE; k++) {
-		uint64_t v =
-			a->lookup(table, k); /* values are odd: 0 is none */
+		/* Values are odd: 0 is a key not found. */
+		uint64_t v = a->lookup(table, k);
 		if (v == 0)
 			continue;
 		found++;
