@@ -24,7 +24,9 @@
  * and reordering within a band); the queue's own per-band statistics
  * agree with the producers'; and strict priority where it can be checked
  * without a race: in the drain after the producers stop, the bands never
- * go up in priority (0 after 1 after 2 is wrong).
+ * go up in priority (0 after 1 after 2 is wrong); and, after those
+ * checks, a probe of the empty queue alone (prio_probe(), harness.h)
+ * that must come out in strict priority order.
  */
 #include "harness.h"
 
@@ -208,6 +210,9 @@ int prio_run(enum prio_impl impl, const struct prio_config *cfg,
 			pthread_join(tid[i], NULL);
 		res->drain_seconds = bench_now_s() - stopped;
 		collect(res, th, np, a, h.queue);
+		uint64_t probe = a->probe(h.queue, cfg);
+		res->priority_errors += probe;
+		res->errors += probe;
 	}
 	a->destroy(h.queue);
 out:

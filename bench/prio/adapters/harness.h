@@ -106,6 +106,8 @@ struct prio_adapter {
 	void *(*consumer[PRIO_DEQ_COUNT])(void *thread);
 	uint64_t (*check)(void *queue, const uint64_t *accepted_band,
 			  const uint64_t *dropped_band);
+	/* prio_probe() through the adapter's calls. */
+	uint64_t (*probe)(void *queue, const struct prio_config *cfg);
 };
 
 extern const struct prio_adapter prio_adapter_grain, prio_adapter_pfifo;
@@ -258,6 +260,48 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
 	t->drained = drained;
 }
 
+/* After the run and its checks, alone on the empty queue: up to 8 items
+ * a band, their priorities cycling through the stream's three (bands 1,
+ * 0, 2 in turn), put in and taken out as the consumer takes them (@n a
+ * call, @single: one, with its band). Strict priority must give bands 0,
+ * 1, 2 in that order, each band in the order its items went in, every
+ * item once; the drain of a run checks this only on what is left at its
+ * stop, often nothing. @return the errors. */
+static inline uint64_t prio_probe(void *queue, prio_put_fn put, prio_get_fn get,
+				  unsigned n, bool single, unsigned band_limit)
+{
+	static const uint8_t prios[] = { 0, 6, 2 };
+	const unsigned total = 3u * (band_limit < 8u ? band_limit : 8u);
+	struct prio_item items[3 * 8], *out[PRIO_MAX_BURST];
+	uint64_t errors = 0, last_seq = 0;
+	unsigned got = 0, band = 0, last_band = 0, k;
+
+	for (unsigned i = 0; i < total; i++) {
+		items[i] = (struct prio_item){ .seq = i, .prio = prios[i % 3] };
+		items[i].band = pfifo_list_prio2band[items[i].prio];
+		atomic_init(&items[i].busy, 1);
+		errors += put(queue, &items[i]) != 0;
+	}
+	while ((k = get(queue, out, n, single ? &band : NULL)) != 0) {
+		for (unsigned i = 0; i < k; i++) {
+			const struct prio_item *it = out[i];
+			if (it < items || it >= items + total) {
+				errors++;
+				continue;
+			}
+			errors += single && band != it->band;
+			/* In order: (band, seq) only goes up. */
+			errors += got != 0 && (it->band < last_band ||
+					       (it->band == last_band &&
+						it->seq <= last_seq));
+			last_band = it->band;
+			last_seq = it->seq;
+			got++;
+		}
+	}
+	return errors + (got != total);
+}
+
 /*
  * PRIO_ADAPTER - the adapter @name over the calls @p_create, _destroy,
  * _put, _get_single, _get_burst and _backlog: its producer and consumers
@@ -266,35 +310,44 @@ static GRAIN_ALWAYS_INLINE void prio_consume(struct prio_thread *t,
  * @stats_type: enqueued, dropped, backlog; 0 or -errno) against the
  * producers' counts: accepted and dropped per band, nothing left behind.
  */
-#define PRIO_ADAPTER(name, p, stats_type, stats)                           \
-	BENCH_THREAD_FN(p##_producer, prio_produce, p##_put)               \
-	BENCH_THREAD_FN(p##_consumer_single, prio_consume, p##_get_single, \
-			p##_backlog, true)                                 \
-	BENCH_THREAD_FN(p##_consumer_burst, prio_consume, p##_get_burst,   \
-			p##_backlog, false)                                \
-	static uint64_t p##_check(void *queue, const uint64_t *accepted,   \
-				  const uint64_t *dropped)                 \
-	{                                                                  \
-		uint64_t errors = 0;                                       \
-		struct stats_type st;                                      \
-		for (unsigned b = 0; b < PRIO_BANDS; b++) {                \
-			if (stats(queue, b, &st) != 0) {                   \
-				errors++;                                  \
-				continue;                                  \
-			}                                                  \
-			errors += st.enqueued != accepted[b];              \
-			errors += st.dropped != dropped[b];                \
-			errors += st.backlog != 0;                         \
-		}                                                          \
-		return errors;                                             \
-	}                                                                  \
-	const struct prio_adapter name = {                                 \
-		.create = p##_create,                                      \
-		.destroy = p##_destroy,                                    \
-		.producer = p##_producer,                                  \
-		.consumer = { [PRIO_DEQ_SINGLE] = p##_consumer_single,     \
-			      [PRIO_DEQ_BURST] = p##_consumer_burst },     \
-		.check = p##_check,                                        \
+#define PRIO_ADAPTER(name, p, stats_type, stats)                              \
+	BENCH_THREAD_FN(p##_producer, prio_produce, p##_put)                  \
+	BENCH_THREAD_FN(p##_consumer_single, prio_consume, p##_get_single,    \
+			p##_backlog, true)                                    \
+	BENCH_THREAD_FN(p##_consumer_burst, prio_consume, p##_get_burst,      \
+			p##_backlog, false)                                   \
+	static uint64_t p##_check(void *queue, const uint64_t *accepted,      \
+				  const uint64_t *dropped)                    \
+	{                                                                     \
+		uint64_t errors = 0;                                          \
+		struct stats_type st;                                         \
+		for (unsigned b = 0; b < PRIO_BANDS; b++) {                   \
+			if (stats(queue, b, &st) != 0) {                      \
+				errors++;                                     \
+				continue;                                     \
+			}                                                     \
+			errors += st.enqueued != accepted[b];                 \
+			errors += st.dropped != dropped[b];                   \
+			errors += st.backlog != 0;                            \
+		}                                                             \
+		return errors;                                                \
+	}                                                                     \
+	static uint64_t p##_probe(void *queue, const struct prio_config *cfg) \
+	{                                                                     \
+		bool single = cfg->deq == PRIO_DEQ_SINGLE;                    \
+		return prio_probe(queue, p##_put,                             \
+				  single ? p##_get_single : p##_get_burst,    \
+				  single ? 1u : cfg->burst, single,           \
+				  cfg->band_limit);                           \
+	}                                                                     \
+	const struct prio_adapter name = {                                    \
+		.create = p##_create,                                         \
+		.destroy = p##_destroy,                                       \
+		.producer = p##_producer,                                     \
+		.consumer = { [PRIO_DEQ_SINGLE] = p##_consumer_single,        \
+			      [PRIO_DEQ_BURST] = p##_consumer_burst },        \
+		.check = p##_check,                                           \
+		.probe = p##_probe,                                           \
 	};
 
 /* The baseline's calls, which bench/instr counts too. */
