@@ -531,20 +531,66 @@ GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
  * pattern is Linux rhashtable's: a const parameter struct passed by value
  * to always-inline functions. */
 
-/* Declared here, defined in impl/htab.h:
- *   grain_htab_lookup_fast(htab, key, p)
- *   grain_htab_lock_fast(htab, key, scope, p)
- *   grain_htab_find_locked_fast(scope, key, p)
- *   grain_htab_insert_locked_fast(scope, node, key, now, charge, p)
- *   grain_htab_find_or_insert_locked_fast(scope, key, node, now, charge,
- *                                         found, p)
- *   grain_htab_insert_fast(htab, node, key, now, charge, p)
- *   grain_htab_find_or_insert_fast(htab, key, node, now, charge, found, p)
- *   grain_htab_remove_fast(htab, key, removed, p)
- * with the returns, ordering and thread safety of their generic forms.
- * They exist in C only: a call without the inline body (C++, another
- * language) cannot specialise anything, and uses the generic forms, which
- * libgrain exports. */
+/* C only: a call without the inline body (C++, another language) cannot
+ * specialise anything, and uses the generic forms, which libgrain
+ * exports. Each has the returns, ordering and thread safety of its
+ * generic form; the bodies are in impl/htab.h. */
+#ifndef __cplusplus
+/** grain_htab_lookup_fast - grain_htab_lookup() with @p p's hash and
+ * equality (C only). */
+static inline struct grain_hnode *
+grain_htab_lookup_fast(struct grain_htab *htab, const void *key,
+		       const struct grain_htab_params p);
+
+/** grain_htab_lock_fast - grain_htab_lock() with @p p's hash (C only). */
+static inline void grain_htab_lock_fast(struct grain_htab *htab,
+					const void *key,
+					struct grain_htab_scope *scope,
+					const struct grain_htab_params p);
+
+/** grain_htab_find_locked_fast - grain_htab_find_locked() with @p p's
+ * equality (C only). */
+static inline struct grain_hnode *
+grain_htab_find_locked_fast(struct grain_htab_scope *scope, const void *key,
+			    const struct grain_htab_params p);
+
+/** grain_htab_insert_locked_fast - grain_htab_insert_locked() with @p p's
+ * equality (C only). */
+GRAIN_NODISCARD static inline int
+grain_htab_insert_locked_fast(struct grain_htab_scope *scope,
+			      struct grain_hnode *node, const void *key,
+			      uint64_t now, size_t charge,
+			      const struct grain_htab_params p);
+
+/** grain_htab_find_or_insert_locked_fast -
+ * grain_htab_find_or_insert_locked() with @p p's equality (C only). */
+GRAIN_NODISCARD static inline int grain_htab_find_or_insert_locked_fast(
+	struct grain_htab_scope *scope, const void *key,
+	struct grain_hnode *node, uint64_t now, size_t charge,
+	struct grain_hnode **found, const struct grain_htab_params p);
+
+/** grain_htab_insert_fast - grain_htab_insert() with @p p's hash and
+ * equality (C only). */
+GRAIN_NODISCARD static inline int
+grain_htab_insert_fast(struct grain_htab *htab, struct grain_hnode *node,
+		       const void *key, uint64_t now, size_t charge,
+		       const struct grain_htab_params p);
+
+/** grain_htab_find_or_insert_fast - grain_htab_find_or_insert() with @p p's
+ * hash and equality (C only). */
+GRAIN_NODISCARD static inline int
+grain_htab_find_or_insert_fast(struct grain_htab *htab, const void *key,
+			       struct grain_hnode *node, uint64_t now,
+			       size_t charge, struct grain_hnode **found,
+			       const struct grain_htab_params p);
+
+/** grain_htab_remove_fast - grain_htab_remove() with @p p's hash and
+ * equality (C only). */
+GRAIN_NODISCARD static inline int
+grain_htab_remove_fast(struct grain_htab *htab, const void *key,
+		       struct grain_hnode **removed,
+		       const struct grain_htab_params p);
+#endif
 
 /* 9. Maintenance and statistics */
 

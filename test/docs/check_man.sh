@@ -7,8 +7,9 @@
 #   - `man -M <prefix>/share/man grain_ring_try_enqueue` shows ring.h's
 #     page, with the call's own documentation in it;
 #   - every public call of cmake/libgrain.symbols and
-#     cmake/libgrain-htab.symbols (grain_impl_* are ABI, not API) has a
-#     page (man -w);
+#     cmake/libgrain-htab.symbols (grain_impl_* are ABI, not API), and
+#     every C-only _fast call the public headers declare (they have no
+#     symbol), has a page (man -w);
 #   - no page is installed under a name that is not grain's.
 #
 # Environment (set by test/CMakeLists.txt):
@@ -49,6 +50,16 @@ for list in libgrain.symbols libgrain-htab.symbols; do
 		man -M "$mandir" -w "$sym" >/dev/null 2>&1 ||
 			{ echo "FAILED: no man page for $sym"; failed=1; }
 	done
+done
+
+# The C-only _fast calls: declared in include/grain/*.h, never exported.
+fast=$(sed -n 's/.*\(grain_[a-z0-9_]*_fast\)(.*/\1/p' \
+	"$GRAIN_SOURCE_DIR"/include/grain/*.h | sort -u)
+[ -n "$fast" ] || { echo "FAILED: no _fast call found in the headers"; failed=1; }
+for sym in $fast; do
+	count=$((count + 1))
+	man -M "$mandir" -w "$sym" >/dev/null 2>&1 ||
+		{ echo "FAILED: no man page for $sym"; failed=1; }
 done
 
 for page in "$mandir"/man3/*; do
