@@ -8,7 +8,8 @@
 #   1. every header of GRAIN_CXX_HEADERS compiles on its own, included
 #      twice (the include guard);
 #   2. test/cxx/test_cxx_threads.cc compiles, links against the libgrain.so
-#      of the build and runs.
+#      of the build (with test/cxx/layout.c, built by gcc or clang) and
+#      runs.
 # The header test of the build (test/CMakeLists.txt) does the same with the
 # compiler CMake found; this script adds the other one.
 #
@@ -49,8 +50,8 @@ for cxx in g++ clang++; do
 		continue
 	fi
 	case "$cxx" in
-	g++) family=GNU ;;
-	clang++) family=Clang ;;
+	g++) family=GNU cc=gcc ;;
+	clang++) family=Clang cc=clang ;;
 	esac
 	for std in c++17 c++20; do
 		for header in $GRAIN_CXX_HEADERS; do
@@ -74,10 +75,20 @@ for cxx in g++ clang++; do
 			continue
 		fi
 		exe="$tmp/test_cxx_threads"
+		# C's side of the layout check, by the C compiler of the family.
+		# shellcheck disable=SC2086
+		if ! "$cc" -std=c11 $warnings $include $GRAIN_SANITIZE_FLAGS \
+			-c -o "$tmp/layout.o" \
+			"$GRAIN_SOURCE_DIR/test/cxx/layout.c"; then
+			say "FAILED: building layout.c with $cc"
+			failed=1
+			continue
+		fi
 		# shellcheck disable=SC2086
 		if ! "$cxx" -std="$std" $warnings $include \
 			$GRAIN_SANITIZE_FLAGS -pthread -o "$exe" \
 			"$GRAIN_SOURCE_DIR/test/cxx/test_cxx_threads.cc" \
+			"$tmp/layout.o" \
 			-L"$GRAIN_LIB_DIR" -lgrain-htab -lgrain \
 			-Wl,-rpath,"$GRAIN_LIB_DIR"; then
 			say "FAILED: building test_cxx_threads with $cxx -std=$std"

@@ -11,13 +11,17 @@
 // a grain_spinlock embedded in a C++ struct. At the end every item must
 // have arrived exactly once, in FIFO order on the ring and within each band
 // (one producer, one consumer each), and the queues' statistics must agree
-// with what the threads counted. Exit status 0: every check passed.
+// with what the threads counted. Before that: the types C++ shares with C
+// by value have C's layout (layout.h), and the queues and the table are
+// incomplete types in C++. Exit status 0: every check passed.
 //
 // Built by test/CMakeLists.txt as C++17 and C++20 with the compiler CMake
 // found, and by test/cxx/compilers.sh with g++ and clang++.
 
 #include <grain/grain.h>
 #include <grain/grain.h> // the include guards hold in C++ too
+
+#include "layout.h"
 
 #include <atomic>
 #include <chrono>
@@ -26,6 +30,7 @@
 #include <cstdio>
 #include <cstring>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -41,6 +46,37 @@ void check(bool ok, const char *what)
 		std::fprintf(stderr, "test_cxx_threads: FAILED: %s\n", what);
 		failures++;
 	}
+}
+
+// The queues and the table are incomplete types in C++: only ever used
+// through pointers, made by the _create calls.
+template <typename T, typename = void> struct complete : std::false_type {
+};
+template <typename T>
+struct complete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {
+};
+static_assert(!complete<grain_ring>::value && !complete<grain_prio>::value &&
+		      !complete<grain_htab>::value,
+	      "grain_ring, grain_prio and grain_htab are incomplete in C++");
+
+// The types a program shares with C by value have C's layout (layout.h,
+// layout.c).
+void check_layout()
+{
+#define GRAIN_TEST_FACT(e) (e),
+	const std::size_t cxx[] = { GRAIN_TEST_LAYOUT(GRAIN_TEST_FACT) };
+#undef GRAIN_TEST_FACT
+	constexpr std::size_t n = sizeof(cxx) / sizeof(cxx[0]);
+	std::size_t c[n] = {};
+
+	check(grain_test_layout_c(c, n) == n, "layout: as many facts in C");
+	for (std::size_t i = 0; i < n; i++)
+		if (c[i] != cxx[i]) {
+			std::fprintf(stderr,
+				     "layout fact %zu: C %zu, C++ %zu\n", i,
+				     c[i], cxx[i]);
+			check(false, "layout: C and C++ agree");
+		}
 }
 
 struct item {
@@ -400,6 +436,7 @@ int main()
 	      "grain_version() is GRAIN_VERSION_STRING");
 	check(grain_hash_mix64(0) == 0 && grain_hash_mix64(1) != 1,
 	      "grain_hash_mix64 (inline in C++)");
+	check_layout();
 	check_lock_alone();
 	check_ring_elem();
 	check_htab(GRAIN_HTAB_NO_RCU);
