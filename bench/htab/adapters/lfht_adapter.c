@@ -2,16 +2,19 @@
 /*
  * lfht_adapter.c - anchor: liburcu's resizable lock-free hash table,
  * cds_lfht (split-ordered lists; Shalev and Shavit, with RCU), on the memb
- * flavour grain_htab uses, through the shared libraries (no _LGPL_SOURCE:
- * every call is a call into liburcu). Created with CDS_LFHT_AUTO_RESIZE |
- * CDS_LFHT_ACCOUNTING and BENCH_HTAB_BUCKETS buckets, also its minimum,
- * like the other chained tables.
+ * flavour grain_htab uses. cds_lfht's calls go through the shared library;
+ * the memb read side is inline (_LGPL_SOURCE), as grain-rcu's is, so that
+ * both RCU tables' lookups pay the same read-side section. Created with
+ * CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING and BENCH_HTAB_BUCKETS
+ * buckets, also its minimum, like the other chained tables.
  *
  * lookup: cds_lfht_lookup in a read-side section, the value read inside;
  * insert: cds_lfht_add_unique (a node that lost was never visible: freed
  * at once); remove: cds_lfht_lookup + cds_lfht_del, the node freed by
  * call_rcu after a grace period. Churn goes through the key FIFO.
  */
+/* liburcu-memb's read side inline, as grain_adapter.c has it. */
+#define _LGPL_SOURCE
 #include "harness.h"
 
 #include <grain/hash.h>
