@@ -637,6 +637,10 @@ std::string TableHead(const std::string &lead,
 
 void MethodStart(std::ostringstream &o, const RunInfo &run, bool up_to, bool ms)
 {
+	// Runs of a regime other than the majority's are dropped (LoadLines):
+	// a figure then has fewer runs than the repetitions.
+	int all = std::accumulate(g_count, g_count + kRegimes, 0);
+	up_to |= all > g_count[g_majority];
 	o << "- Source revision: " << GitRevision() << "\n";
 	o << "- Method: each figure is the median of "
 	  << (up_to ? "up to " : "") << run.reps << " runs";

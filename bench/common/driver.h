@@ -228,7 +228,8 @@ std::string TableHead(const std::string &lead,
 		      const std::vector<std::string> &titles);
 
 /* The source revision, and the start of the method: "each figure is the
- * median of [up to ]R runs[ of D ms] (repetitions ... in random order). " */
+ * median of [up to ]R runs[ of D ms] (repetitions ... in random order). ",
+ * "up to" when UP_TO or when some run fell outside the majority regime. */
 void MethodStart(std::ostringstream &o, const RunInfo &run, bool up_to,
 		 bool ms);
 /* The summary's first lines: the command, the machine (with its caches if

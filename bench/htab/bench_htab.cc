@@ -80,9 +80,11 @@ const struct {
 	{ "cds_lfht",
 	  "anchor liburcu cds_lfht (split-ordered lock-free lists), memb "
 	  "flavour, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, 2^19 buckets "
-	  "at start; lookups cds_lfht_lookup in a read-side section, inserts "
-	  "cds_lfht_add_unique, removes lookup + cds_lfht_del; removed nodes "
-	  "freed after a grace period (call_rcu)",
+	  "at start, its calls through the shared library; lookups "
+	  "cds_lfht_lookup between liburcu-memb's inline read_lock and "
+	  "read_unlock (as grain-rcu's), inserts cds_lfht_add_unique, "
+	  "removes lookup + cds_lfht_del; removed nodes freed after a grace "
+	  "period (call_rcu)",
 	  CHURN_FIFO("under a grain_spinlock") "; removed nodes freed after "
 					       "a grace period" },
 	{ "ck_ht",
@@ -93,7 +95,8 @@ const struct {
 	  "(put_spmc alone may duplicate a key behind a tombstone); the slot "
 	  "holds the node's address, freed at once on remove, so lookups "
 	  "check the key in the slot and never read the node",
-	  CHURN_FIFO("under the writer mutex") },
+	  CHURN_FIFO("under the writer mutex") "; the insert is put_spmc "
+					       "alone (its key is fresh)" },
 };
 
 const bench_htab_workload kWorkloads[] = { BENCH_HTAB_READ90, BENCH_HTAB_MIX50,
@@ -346,11 +349,12 @@ std::string Summary(const RunInfo &run)
 	o << "- Node memory, the same rule for every table: each entry is a "
 	     "node malloc'd by the inserting thread (an insert of a key "
 	     "already present frees its node again). Tables with lock-free "
-	     "readers that follow node pointers (grain-rcu, cds_lfht) free "
-	     "removed and evicted nodes after an RCU grace period (liburcu "
-	     "memb call_rcu, freed on liburcu's call_rcu thread; grain's "
-	     "RCU tables hand them over 256 at a time per stripe, "
-	     "config.reclaim_batch); tables whose readers lock (grain with "
+	     "readers that follow node pointers (grain-rcu, grain-qsbr, "
+	     "cds_lfht) free removed and evicted nodes after an RCU grace "
+	     "period (call_rcu of their liburcu flavour, memb or qsbr, freed "
+	     "on liburcu's call_rcu thread; grain's RCU tables hand them over "
+	     "256 at a time per stripe, config.reclaim_batch); tables whose "
+	     "readers lock (grain with "
 	     "GRAIN_HTAB_NO_RCU, both baselines) free them at once; ck_ht "
 	     "frees them at once too, which is safe only because its lookups "
 	     "never follow the slot's pointer (see its note).\n";
@@ -359,8 +363,10 @@ std::string Summary(const RunInfo &run)
 	     "absent keys not found); during the run every value a lookup "
 	     "returns is checked; after it, entries = before + inserts - "
 	     "removes - evictions must hold (and grain's byte total must "
-	     "equal its entry count). A failure stops the program with a "
-	     "non-zero exit.\n";
+	     "equal its entry count), and after a mixed run every key of "
+	     "the universe is looked up once, untimed: the keys found must "
+	     "be the entries counted, each with its value. A failure stops "
+	     "the program with a non-zero exit.\n";
 	o << "- Tables:\n";
 	std::string missing;
 	for (int i = 0; i < BENCH_HTAB_IMPL_COUNT; i++)

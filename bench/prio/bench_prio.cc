@@ -67,10 +67,10 @@ const struct {
 	  "instead of the spinlock" },
 	{ "grain_prio", "grain_prio",
 	  "grain_prio, 3 bands, GRAIN_PRIO_SC, strict; "
-	  "grain_prio_enqueue_prio() through the default priomap; "
-	  "grain_prio_try_dequeue() (single) or grain_prio_dequeue_burst() "
-	  "(burst); with 3 bands it keeps no non-empty bits (a dequeue scans "
-	  "the band heads)" },
+	  "grain_prio_try_enqueue_prio() through the default priomap; "
+	  "grain_prio_try_dequeue() (single) or "
+	  "grain_prio_try_dequeue_burst() (burst); with 3 bands it keeps no "
+	  "non-empty bits (a dequeue scans the band heads)" },
 	{ "grain_prio_bits", "grain_prio (bits)",
 	  "the same calls on a grain_prio of 8 bands, of which the stream "
 	  "uses 0..2: more than GRAIN_PRIO_SCAN_BANDS, so it keeps the "
@@ -361,7 +361,9 @@ void MachineSection(std::ostringstream &o, const RunInfo &run)
 	  << " items for every band of every queue. On an empty queue the "
 	     "consumer pauses 8 times, and calls sched_yield() after 64 "
 	     "empty polls in a row (an item may come any moment from a "
-	     "producer on the other CPU); a producer in the *_yield "
+	     "producer on the other CPU; past those 64, grain_prio's "
+	     "consumer also reads grain_prio_backlog() before each yield, "
+	     "for the blocked count); a producer in the *_yield "
 	     "placements calls sched_yield() after each refused item at once "
 	     "(only the consumer can make room, and pausing would keep the "
 	     "CPU from it and from the other producers).\n";
@@ -381,7 +383,10 @@ void MachineSection(std::ostringstream &o, const RunInfo &run)
 	     "band each single dequeue reports, every accepted item dequeued "
 	     "exactly once, the queue's own statistics against the "
 	     "producers' counts, and strict priority (bands in order) while "
-	     "the consumer drains the queue after the producers stop.\n";
+	     "the consumer drains the queue after the producers stop; then, "
+	     "alone on the empty queue, up to 8 items a band put in and "
+	     "taken out by the run's own dequeue must come out by band, in "
+	     "order, each once.\n";
 	o << "- Queues:\n";
 	for (const auto &q : kQueues)
 		o << "  - " << q.label << ": " << q.note << "\n";

@@ -295,8 +295,10 @@ void MethodLines(std::ostringstream &o, const RunInfo &run)
 			  "end)")
 	  << "; pairs/s = tokens dequeued by the deadline / elapsed time. "
 	     "single: one token per call; bulkN: N per call, all-or-nothing "
-	     "enqueue and as-many-as-ready dequeue (loops of single calls "
-	     "for ck_ring and wfcqueue); burstN: partial enqueue and "
+	     "enqueue and as-many-as-ready dequeue (ck_ring, wfcqueue, "
+	     "boost_queue and tbb_queue have no batch calls: loops of single "
+	     "calls that stop at the first that fails, so their bulk enqueue "
+	     "may move part of a batch); burstN: partial enqueue and "
 	     "dequeue. A call that moves nothing costs every queue the same: "
 	  << relax << (relax == 1 ? " pause" : " pauses") << ", and after "
 	  << fails
