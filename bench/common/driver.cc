@@ -202,6 +202,18 @@ std::map<std::string, std::vector<Mark>> g_marks;
 int g_count[kRegimes], g_majority = kCheap;
 std::vector<double> g_rtts;
 
+// The runs measured, all regimes together.
+int RunsMeasured()
+{
+	return std::accumulate(g_count, g_count + kRegimes, 0);
+}
+
+// The runs of a regime other than the majority's, which no figure counts.
+int RunsDropped()
+{
+	return RunsMeasured() - g_count[g_majority];
+}
+
 // One run of case NAME, with the round trip measured before it; if it went
 // well, its round trip, regime and rate are recorded.
 void Timed(benchmark::State &state, const std::string &name,
@@ -637,10 +649,9 @@ std::string TableHead(const std::string &lead,
 
 void MethodStart(std::ostringstream &o, const RunInfo &run, bool up_to, bool ms)
 {
-	// Runs of a regime other than the majority's are dropped (LoadLines):
-	// a figure then has fewer runs than the repetitions.
-	int all = std::accumulate(g_count, g_count + kRegimes, 0);
-	up_to |= all > g_count[g_majority];
+	// With runs dropped (LoadLines), a figure has fewer runs than the
+	// repetitions.
+	up_to |= RunsDropped() > 0;
 	o << "- Source revision: " << GitRevision() << "\n";
 	o << "- Method: each figure is the median of "
 	  << (up_to ? "up to " : "") << run.reps << " runs";
@@ -672,17 +683,15 @@ void LoadLines(std::ostringstream &o, const RunInfo &run)
 	  << "; after: " << LoadAverage() << "\n";
 	o << "- During the run: " << OtherLoad(g_cpu_before, g_cpu_after)
 	  << "\n";
-	int all = std::accumulate(g_count, g_count + kRegimes, 0);
-	o << "- Regime: the round trip was measured before each of the " << all
-	  << " runs (the fastest of " << kProbes << " probes of "
-	  << kProbeRounds << " round trips), median (min–max) "
+	o << "- Regime: the round trip was measured before each of the "
+	  << RunsMeasured() << " runs (the fastest of " << kProbes
+	  << " probes of " << kProbeRounds << " round trips), median (min–max) "
 	  << Spread(g_rtts, 1, 0) << " ns. Runs per regime:";
 	for (int r = 0; r < kRegimes; r++)
 		o << (r ? ", " : " ") << Band(r) << " " << g_count[r];
 	o << ". Every figure below is the median of the runs of the "
 	  << kRegimeName[g_majority]
-	  << " regime only, which most runs saw; the "
-	  << all - g_count[g_majority]
+	  << " regime only, which most runs saw; the " << RunsDropped()
 	  << " runs of other regimes were dropped (the counters rtt_ns and "
 	     "regime in the JSON give each case's).\n";
 }
