@@ -104,6 +104,16 @@ static uint64_t hash_probe(const void *key, const struct grain_hash_key *secret,
 	return grain_siphash(key, sizeof(uint64_t), secret);
 }
 
+/* README.md and htab.h promise a 40-byte node on 64-bit targets: two
+ * links, the hash, the stamp, the charge and the state, no padding. */
+Test(htab_layout, node_is_40_bytes_on_64_bit)
+{
+	cr_assert_eq(sizeof(struct grain_hnode), 2 * sizeof(void *) + 24);
+	if (sizeof(void *) == 8)
+		cr_assert_eq(sizeof(struct grain_hnode), 40);
+	cr_assert_leq(alignof(struct grain_hnode), 8);
+}
+
 Test(htab_hash, table_secret)
 {
 	struct grain_htab_config c = { .ops = { .hash = hash_sip,
