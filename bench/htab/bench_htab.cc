@@ -365,8 +365,11 @@ std::string Summary(const RunInfo &run)
 	     "removes - evictions must hold (and grain's byte total must "
 	     "equal its entry count), and after a mixed run every key of "
 	     "the universe is looked up once, untimed: the keys found must "
-	     "be the entries counted, each with its value. A failure stops "
-	     "the program with a non-zero exit.\n";
+	     "be the entries counted, each with its value; then 4096 keys "
+	     "spread over it are each looked up and removed: the remove "
+	     "must say removed exactly where the lookup found the key, and "
+	     "the count drop by as many. A failure stops the program with "
+	     "a non-zero exit.\n";
 	o << "- Tables:\n";
 	std::string missing;
 	for (int i = 0; i < BENCH_HTAB_IMPL_COUNT; i++)

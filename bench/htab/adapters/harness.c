@@ -15,7 +15,9 @@
  *      of its byte total, limit / 64); in a mixed workload a quarter to
  *      three quarters of the lookups hit, and every key of the universe
  *      looked up once finds as many entries as the table counts, each
- *      with its value; the audit again.
+ *      with its value, and SAMPLE keys looked up and removed: the
+ *      remove says removed exactly where the lookup found the key (the
+ *      table is not used again); the audit again.
  * Every check that fails, a wrong value, a failed insert of a fresh key
  * or remove of a present one is an error of the run.
  */
@@ -162,6 +164,43 @@ static void sweep(const struct bench_htab_adapter *a, void *table,
 		     (unsigned long long)found, (unsigned long long)entries);
 }
 
+/* Untimed, after the sweep: SAMPLE keys spread over the universe, each
+ * looked up and then removed with the workers' own remove, which must say
+ * removed exactly when the lookup found the key, and leave it unfound;
+ * the count drops by the removes. Catches a remove that answers "absent"
+ * for a present key, or "removed" and leaves it, which the books alone
+ * cannot see. */
+static void remove_probe(const struct bench_htab_adapter *a, void *table,
+			 uint64_t entries, struct bench_htab_result *res)
+{
+	/* An odd step: odd (first present) and even keys alike. */
+	uint64_t removed = 0, step = (BENCH_HTAB_UNIVERSE / SAMPLE) | 1u;
+
+	for (uint64_t k = 1; k <= BENCH_HTAB_UNIVERSE; k += step) {
+		uint64_t v = a->lookup(table, k);
+		int rc = a->remove(table, k);
+		if (rc != (v != 0 ? 1 : 0)) {
+			fail(res, "remove probe: key %llu (%s) gave %d",
+			     (unsigned long long)k,
+			     v != 0 ? "present" : "absent", rc);
+			return;
+		}
+		removed += (uint64_t)rc;
+		if (rc == 1 && a->lookup(table, k) != 0) {
+			fail(res,
+			     "remove probe: key %llu found after its remove",
+			     (unsigned long long)k);
+			return;
+		}
+	}
+	uint64_t after = a->count(table);
+	if (after + removed != entries)
+		fail(res,
+		     "remove probe: %llu entries after %llu removes of %llu",
+		     (unsigned long long)after, (unsigned long long)removed,
+		     (unsigned long long)entries);
+}
+
 /* After the join: add up the threads and check the books (4 above). */
 static void settle(const struct bench_htab_adapter *a, void *table,
 		   const struct bench_htab_config *cfg,
@@ -205,8 +244,10 @@ static void settle(const struct bench_htab_adapter *a, void *table,
 		fail(res, "lookups: %llu hits of %llu",
 		     (unsigned long long)res->hits,
 		     (unsigned long long)res->lookups);
-	if (cfg->workload != BENCH_HTAB_CHURN)
+	if (cfg->workload != BENCH_HTAB_CHURN) {
 		sweep(a, table, after, res);
+		remove_probe(a, table, after, res);
+	}
 	audit(a, table, res, "audit after the run");
 }
 

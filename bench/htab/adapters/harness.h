@@ -228,6 +228,7 @@ struct bench_htab_adapter {
 	void (*destroy)(void *table);
 	int (*populate)(void *table, uint64_t key);
 	bench_htab_lookup_fn lookup;
+	bench_htab_remove_fn remove; /* the workers' own, for the probe */
 	uint64_t (*count)(void *table);
 	/* Evictions the table made on its own, or NULL where the churn
 	 * calls count them. */
@@ -257,6 +258,7 @@ struct bench_htab_adapter {
 	BENCH_THREAD_FN(name##_churn, bench_htab_churn, churn_fn)             \
 	const struct bench_htab_adapter name = { .populate = name##_populate, \
 						 .lookup = lookup_fn,         \
+						 .remove = remove_fn,         \
 						 .mixed = name##_mixed,       \
 						 .churn = name##_churn,       \
 						 __VA_ARGS__ };
