@@ -8,7 +8,8 @@
  * that both sides touch every element once, as an application building and
  * reading records would. Copying, the producer builds up to a batch of
  * elements in its thread's buffer and calls try_enqueue_burst, and the
- * consumer try_dequeue_burst into its buffer and reads them there. Zero
+ * consumer try_dequeue_burst into its buffer and reads them there (a
+ * retry builds nothing again: bench_elem_stage(), harness.h). Zero
  * copy, the producer reserves slots (try_reserve_burst), builds the
  * elements in them and commits; the consumer peeks, reads them in place
  * and releases them.
@@ -43,9 +44,11 @@ static GRAIN_ALWAYS_INLINE unsigned put_copy(void *q, unsigned char *buf,
 					     void *const *objs, unsigned n,
 					     unsigned esize)
 {
-	for (unsigned i = 0; i < n; i++)
-		bench_elem_build(buf + (size_t)i * esize, objs[i], esize);
-	return bench_moved(grain_ring_elem_try_enqueue_burst(q, buf, n));
+	unsigned char *from = bench_elem_stage(buf, objs, n, esize);
+
+	return bench_elem_staged(
+		buf, objs, n,
+		bench_moved(grain_ring_elem_try_enqueue_burst(q, from, n)));
 }
 
 static GRAIN_ALWAYS_INLINE unsigned
@@ -104,8 +107,8 @@ static GRAIN_ALWAYS_INLINE unsigned get_zc(void *q, void **objs, unsigned n,
 	BENCH_GET(get_zc##sz, get_zc(q, objs, n, sz))                          \
 	BENCH_GET(drain##sz, get_copy(q, local, objs, n, sz))                  \
 	BENCH_ADAPTER(bench_adapter_elem##sz, elem_create, elem_destroy,       \
-		      bench_stack_buf, drain##sz, NULL, NULL, put_copy##sz,    \
-		      NULL, get_copy##sz, NULL, NULL)                          \
+		      bench_elem_stage_buf, drain##sz, NULL, NULL,             \
+		      put_copy##sz, NULL, get_copy##sz, NULL, NULL)            \
 	BENCH_ADAPTER(bench_adapter_elem##sz##_zc, elem_create, elem_destroy,  \
 		      bench_no_local, drain##sz, NULL, NULL, put_zc##sz, NULL, \
 		      get_zc##sz, NULL, NULL)

@@ -32,13 +32,14 @@
 	"consumer, which sleeps in grain_ring_dequeue_wait / _burst_wait)"
 #define ELEM_NOTE(sz, how)                                                 \
 	"grain_ring_elem of " #sz "-byte elements, " how "; the producer " \
-	"writes the token into every word of an element, the consumer "    \
-	"reads the first and last"
+	"writes the token into every word of an element (copying: once, "  \
+	"a retry sends what is built), the consumer reads the first and "  \
+	"last"
 #define RTE_ELEM_NOTE(sz, sync)                                                \
 	"anchor DPDK rte_ring_" sync "_burst_elem with esize " #sz ", set up " \
 	"without EAL by rte_ring_init(RING_F_EXACT_SZ) on "                    \
-	"rte_ring_get_memsize_elem() bytes; elements built and read in a "     \
-	"buffer"
+	"rte_ring_get_memsize_elem() bytes; elements built (once: a retry "    \
+	"sends what is built) and read in a buffer"
 
 /* In the order of enum bench_impl: name, mode, adapter, most producers
  * and consumers, element size, and what exactly is measured. */

@@ -34,8 +34,9 @@
 
 #define BENCH_DRAIN_MS 200u   /* the drain's deadline after stop */
 #define BENCH_WAIT_NS 1000000 /* a waiting consumer's timeout */
-/* Enough for a batch of the largest elements (element rings). */
-#define BENCH_LOCAL_BYTES (BENCH_MAX_BATCH * 64u)
+/* Enough for a batch of the largest elements (element rings), and a line
+ * after it for what an adapter keeps of that batch. */
+#define BENCH_LOCAL_BYTES (BENCH_MAX_BATCH * 64u + GRAIN_CACHELINE)
 
 struct bench_harness {
 	struct bench_gate gate;
@@ -320,6 +321,65 @@ static GRAIN_ALWAYS_INLINE void bench_elem_build(unsigned char *dst, void *tok,
 
 	for (unsigned i = 0; i < esize / 8; i++)
 		memcpy(dst + 8 * i, &w, 8);
+}
+
+/* A copying producer's batch of elements, built in its thread's buffer.
+ * A retry after a call that moved none or part of the batch enqueues the
+ * elements already built, as an application would, and builds nothing
+ * again (so a full ring costs a copying producer no more than a zero copy
+ * one, whose failed reserve builds nothing). What the buffer holds is
+ * kept after its elements: the last n built, from element `off` on, are
+ * still to enqueue, the first of them made from token `next`. */
+struct bench_elem_stage {
+	void *next;
+	unsigned left, off;
+};
+
+static inline struct bench_elem_stage *bench_elem_stage_of(unsigned char *buf)
+{
+	return (struct bench_elem_stage *)(void *)(buf + BENCH_MAX_BATCH * 64u);
+}
+
+/* LOCAL of a copying element adapter: the thread's buffer, nothing built
+ * in it yet. */
+static inline void *bench_elem_stage_buf(struct bench_thread *t,
+					 unsigned char *buf)
+{
+	(void)t;
+	*bench_elem_stage_of(buf) = (struct bench_elem_stage){ NULL, 0, 0 };
+	return buf;
+}
+
+/* The n elements of objs, built unless this is a retry (tokens are
+ * unique: the same first token and count is one); then
+ * bench_elem_staged() with what the call moved. */
+static GRAIN_ALWAYS_INLINE unsigned char *bench_elem_stage(unsigned char *buf,
+							   void *const *objs,
+							   unsigned n,
+							   unsigned esize)
+{
+	struct bench_elem_stage *st = bench_elem_stage_of(buf);
+
+	if (st->left != n || st->next != objs[0]) {
+		for (unsigned i = 0; i < n; i++)
+			bench_elem_build(buf + (size_t)i * esize, objs[i],
+					 esize);
+		st->off = 0;
+	}
+	return buf + (size_t)st->off * esize;
+}
+
+static GRAIN_ALWAYS_INLINE unsigned bench_elem_staged(unsigned char *buf,
+						      void *const *objs,
+						      unsigned n,
+						      unsigned moved)
+{
+	struct bench_elem_stage *st = bench_elem_stage_of(buf);
+
+	st->off += moved;
+	st->left = n - moved;
+	st->next = moved < n ? objs[moved] : NULL;
+	return moved;
 }
 
 static GRAIN_ALWAYS_INLINE void *bench_elem_token(const unsigned char *src,

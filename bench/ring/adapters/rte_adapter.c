@@ -105,15 +105,16 @@ RTE_PTR_ADAPTER(bench_adapter_rte_sync, sync, rte_ring_enqueue,
 		rte_ring_dequeue_burst)
 
 /* The adapter NAME of an element ring of SZ-byte elements through the
- * burst calls ENQ and DEQ; its calls are NAME_put and NAME_get. */
+ * burst calls ENQ and DEQ; its calls are NAME_put and NAME_get. A retry
+ * builds nothing again (bench_elem_stage(), harness.h). */
 #define RTE_ELEM_ADAPTER(name, sz, enq, deq)                                  \
 	static GRAIN_ALWAYS_INLINE unsigned name##_put(                       \
 		void *q, void *local, void *const *objs, unsigned n)          \
 	{                                                                     \
 		unsigned char *buf = local;                                   \
-		for (unsigned i = 0; i < n; i++)                              \
-			bench_elem_build(buf + (size_t)i * sz, objs[i], sz);  \
-		return enq(q, buf, sz, n, NULL);                              \
+		unsigned char *from = bench_elem_stage(buf, objs, n, sz);     \
+		return bench_elem_staged(buf, objs, n,                        \
+					 enq(q, from, sz, n, NULL));          \
 	}                                                                     \
 	static unsigned name##_get(void *q, void *local, void **objs,         \
 				   unsigned n)                                \
@@ -124,9 +125,9 @@ RTE_PTR_ADAPTER(bench_adapter_rte_sync, sync, rte_ring_enqueue,
 			objs[i] = bench_elem_token(buf + (size_t)i * sz, sz); \
 		return k;                                                     \
 	}                                                                     \
-	BENCH_ADAPTER(name, rte_elem_create, rte_destroy, bench_stack_buf,    \
-		      name##_get, NULL, NULL, name##_put, NULL, name##_get,   \
-		      NULL, NULL)
+	BENCH_ADAPTER(name, rte_elem_create, rte_destroy,                     \
+		      bench_elem_stage_buf, name##_get, NULL, NULL,           \
+		      name##_put, NULL, name##_get, NULL, NULL)
 
 RTE_ELEM_ADAPTER(bench_adapter_rte_elem16_spsc, 16,
 		 rte_ring_sp_enqueue_burst_elem, rte_ring_sc_dequeue_burst_elem)
