@@ -94,6 +94,7 @@ const struct bench_htab_adapter bench_htab_adapter_grain_qsbr = {
 	.destroy = bench_htab_grain_destroy,
 	.populate = qsbr_populate,
 	.lookup = qsbr_check_lookup,
+	.remove = bench_htab_grain_remove, /* main's probe, as populate */
 	.count = bench_htab_grain_count,
 	.evictions = bench_htab_grain_evictions,
 	.audit = bench_htab_grain_audit,

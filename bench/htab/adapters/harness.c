@@ -176,6 +176,11 @@ static void remove_probe(const struct bench_htab_adapter *a, void *table,
 	/* An odd step: odd (first present) and even keys alike. */
 	uint64_t removed = 0, step = (BENCH_HTAB_UNIVERSE / SAMPLE) | 1u;
 
+	if (a->remove == NULL) {
+		fail(res, "remove probe: the adapter has no remove");
+		return;
+	}
+
 	for (uint64_t k = 1; k <= BENCH_HTAB_UNIVERSE; k += step) {
 		uint64_t v = a->lookup(table, k);
 		int rc = a->remove(table, k);
