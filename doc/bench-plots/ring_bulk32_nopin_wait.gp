@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 49.8531 31.9176 284.861 30.4268 23.948 51.3706 93.6908 30.3039 242.743 21.2783 17.4489 216.72
-1 13.7209 13.1852 17.0894 NaN NaN NaN 13.7221 12.4279 15.0269 NaN NaN NaN
-2 69.9773 42.5394 82.3315 34.7454 32.475 53.3455 NaN NaN NaN NaN NaN NaN
-3 12.2889 11.9973 13.9096 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 10.1404 9.11746 11.9678 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 7.32515 6.33146 16.1048 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 52.3467 51.2744 60.0412 31.8798 22.9077 39.8322 83.0894 24.2509 96.4942 22.5225 18.2535 28.0627
+1 17.0559 13.9002 19.1651 NaN NaN NaN 11.8448 9.11813 15.5212 NaN NaN NaN
+2 55.8745 54.7824 61.6332 32.6637 30.702 59.0099 NaN NaN NaN NaN NaN NaN
+3 16.1174 14.7577 17.9838 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 12.8084 10.9935 13.3415 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 8.62851 8.14426 10.4605 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

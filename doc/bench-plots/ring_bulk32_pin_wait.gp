@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 68.3575 30.1728 72.0036 49.5485 28.6156 52.693 32.7212 25.9593 240.276 20.5977 17.1461 31.6927
-1 8.02117 7.26396 9.72039 NaN NaN NaN 7.84914 7.19977 8.43398 NaN NaN NaN
-2 33.2899 31.6386 56.5051 38.0253 26.9969 52.2506 NaN NaN NaN NaN NaN NaN
-3 12.5396 9.67684 15.6619 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 9.73462 8.78527 11.3189 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 8.07639 6.90081 9.06354 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 34.732 25.8766 60.9848 30.07 21.6501 40.1215 93.0654 90.5136 95.6943 22.3403 19.6182 28.1867
+1 9.38972 7.79766 9.86573 NaN NaN NaN 9.16898 7.9973 9.47759 NaN NaN NaN
+2 54.9051 44.1924 56.3824 53.6449 31.6018 58.7108 NaN NaN NaN NaN NaN NaN
+3 16.3992 14.2914 17.2756 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 11.051 10.2736 11.9257 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 9.34389 7.82735 11.0739 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: batches of 32 (all-or-nothing enqueue, as-many-as-ready dequeue; ck_ring and wfcqueue loop single calls) (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

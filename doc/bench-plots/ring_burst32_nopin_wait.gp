@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 47.0485 42.7602 56.2778 41.1761 22.6818 228.974 80.871 27.428 83.1875 24.5976 20.3533 34.4256
-1 12.9814 7.96916 17.2297 NaN NaN NaN 13.7848 13.1023 16.6762 NaN NaN NaN
-2 52.1645 38.5404 213.137 51.786 41.1884 53.5215 NaN NaN NaN NaN NaN NaN
-3 15.7474 14.4318 16.4282 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 9.98921 8.70652 10.27 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 7.76022 7.59073 8.08045 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 49.6721 29.4568 70.0873 39.0494 26.5885 61.1449 88.7443 35.7562 97.617 22.5077 20.0241 24.5638
+1 14.6679 9.32349 17.8409 NaN NaN NaN 18.0199 14.2479 18.2498 NaN NaN NaN
+2 68.6089 53.9121 75.6384 40.5816 31.672 59.0681 NaN NaN NaN NaN NaN NaN
+3 16.9449 14.549 17.8443 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 11.5791 10.802 13.1157 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 8.49429 7.88101 9.20872 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (nopin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

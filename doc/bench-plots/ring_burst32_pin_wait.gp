@@ -7,12 +7,12 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-0 50.8772 36.7399 73.1155 41.7872 24.0873 263.471 83.913 26.9947 255.869 33.5026 19.1781 36.2916
-1 8.07415 6.86243 10.2783 NaN NaN NaN 8.26828 7.28131 8.72183 NaN NaN NaN
-2 53.6597 34.3148 181.393 30.9447 26.5968 54.4275 NaN NaN NaN NaN NaN NaN
-3 13.0394 12.7099 19.0654 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 9.09222 7.58541 10.6772 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 8.84987 8.18104 17.2579 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 53.0439 52.9905 56.613 35.7279 24.2291 39.4401 84.4837 18.2629 93.1535 22.815 21.9152 25.4146
+1 9.302 9.21847 9.44087 NaN NaN NaN 9.26868 7.81546 9.59966 NaN NaN NaN
+2 54.5853 47.9639 56.693 37.0182 33.2559 57.3032 NaN NaN NaN NaN NaN NaN
+3 14.6459 13.7631 16.8131 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 11.9931 10.7974 12.7584 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 9.57515 8.53817 10.8535 NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 set title "grain_ring against the other queues: bursts of 32 (partial enqueue and dequeue) (pin/wait)"
 set ylabel 'million pairs/s, median, bars min–max, log scale'

@@ -15,10 +15,10 @@ $seed << EOD
 5 20G3F+MQ 440.2 424.2 461.6 405.2 413.6 406.3
 EOD
 $ours << EOD
-0 64K 43.3793 41.6709 45.4116 55.9356 50.9232 57.8504 0.9998 1.28945
-1 3F 30.732 22.7712 34.0888 45.226 42.0399 48.5882 1.025 1.47162
-2 64K+DoS 23.1796 20.0828 23.7557 25.0346 17.344 27.0374 1.074 1.08003
-3 3F+DoS 19.2367 18.6149 19.4431 21.5047 20.1868 21.7864 1.282 1.1179
+0 64K 43.2338 35.6993 44.4825 51.7296 41.3056 54.8941 0.9998 1.19651
+1 3F 34.7939 30.288 35.6939 43.0712 30.2667 45.95 1.025 1.2379
+2 64K+DoS 23.5284 18.8864 24.1773 25.8933 21.8504 27.7501 1.074 1.10051
+3 3F+DoS 19.2441 16.7001 19.7384 21.7361 17.7567 22.6628 1.282 1.1295
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The frag-queue per-hash-bucket locking table (netdev, April 2013) beside examples/reasm"
 set label 99 "Source: netdev, April 2013, \"Re: [net-next PATCH 3/3] net: frag queue per hash bucket locking\" (Jesper Dangaard Brouer)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'
