@@ -36,7 +36,8 @@
 #define BENCH_WAIT_NS 1000000 /* a waiting consumer's timeout */
 /* Enough for a batch of the largest elements (element rings), and a line
  * after it for what an adapter keeps of that batch. */
-#define BENCH_LOCAL_BYTES (BENCH_MAX_BATCH * 64u + GRAIN_CACHELINE)
+#define BENCH_LOCAL_ELEMS (BENCH_MAX_BATCH * 64u)
+#define BENCH_LOCAL_BYTES (BENCH_LOCAL_ELEMS + GRAIN_CACHELINE)
 
 struct bench_harness {
 	struct bench_gate gate;
@@ -337,7 +338,7 @@ struct bench_elem_stage {
 
 static inline struct bench_elem_stage *bench_elem_stage_of(unsigned char *buf)
 {
-	return (struct bench_elem_stage *)(void *)(buf + BENCH_MAX_BATCH * 64u);
+	return (struct bench_elem_stage *)(void *)(buf + BENCH_LOCAL_ELEMS);
 }
 
 /* LOCAL of a copying element adapter: the thread's buffer, nothing built
