@@ -222,13 +222,13 @@ GRAIN_API void grain_mem_free(const struct grain_alloc *a, void *ptr,
  * ABI".
  */
 #define GRAIN_VERSION_MAJOR 0	     /**< major version of the headers */
-#define GRAIN_VERSION_MINOR 5	     /**< minor version of the headers */
+#define GRAIN_VERSION_MINOR 6	     /**< minor version of the headers */
 #define GRAIN_VERSION_PATCH 0	     /**< patch version of the headers */
-#define GRAIN_VERSION_STRING "0.5.0" /**< "MAJOR.MINOR.PATCH" */
+#define GRAIN_VERSION_STRING "0.6.0" /**< "MAJOR.MINOR.PATCH" */
 
 /**
  * grain_version - the version of the libgrain that is running, as
- * "MAJOR.MINOR.PATCH" (for example "0.5.0"): the GRAIN_VERSION_STRING the
+ * "MAJOR.MINOR.PATCH" (for example "0.6.0"): the GRAIN_VERSION_STRING the
  * library was built with, which may differ from the headers a program was
  * compiled with. A static string; never NULL. Any thread.
  */
