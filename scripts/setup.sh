@@ -12,6 +12,7 @@
 # pages (target docs; tests docs_warnings and docs_man, which reads them
 # with man-db's man). debhelper and lintian build and check the Debian
 # packages (test/deb/check.sh; dpkg-dev comes with build-essential).
+# abigail-tools (abidw, abidiff) is the ABI gate's, test/abi/abi.sh.
 # clang-format-14 is the formatter scripts/format-check.sh runs (CI's
 # format check; the version is pinned, as others format differently).
 #
@@ -48,6 +49,7 @@ packages="
 	man-db
 	debhelper
 	lintian
+	abigail-tools
 "
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
