@@ -9,8 +9,12 @@
 #      itself is left as it was (checked with git status);
 #   2. lintian on the .changes: any error fails (warnings are shown);
 #   3. the packages hold what they should: the SONAMEs, the man pages, the
-#      pkg-config files, the CMake package; libgrain needs no liburcu;
-#   4. installs them (dpkg -i) and runs test/install/consumers.sh with the
+#      pkg-config files, the CMake package, a symbols file per runtime
+#      package; libgrain needs no liburcu;
+#   4. installs them (dpkg -i), runs the autopkgtest
+#      (debian/tests/build-and-run), checks that a program built on them
+#      depends on the runtime packages at the version of the nodes it
+#      uses (dpkg-shlibdeps), and runs test/install/consumers.sh with the
 #      system's cmake and pkg-config: C and C++, find_package and
 #      pkg-config, ring, prio and htab;
 #   5. removes the packages again (also on failure).
@@ -33,9 +37,11 @@ done
 version=$(sed -n '1s/^grain (\([^)]*\)).*/\1/p' "$root/debian/changelog")
 project=$(sed -n 's/^  VERSION \([0-9.]*\)$/\1/p' "$root/CMakeLists.txt" |
 	head -n 1)
-[ "$version" = "$project" ] ||
+# A version in development may carry a ~ suffix (0.6.0~dev).
+upstream=${version%%~*}
+[ "$upstream" = "$project" ] ||
 	fail "debian/changelog is at $version, CMakeLists.txt at $project"
-soversion=${version%.*}
+soversion=${upstream%.*}
 packages="libgrain$soversion libgrain-htab$soversion libgrain-dev"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/grain-deb.XXXXXX")
@@ -101,6 +107,15 @@ has libgrain-dev "/usr/share/man/man3/grain_ring_try_enqueue\.3(\.gz)?"
 has libgrain-dev "/usr/share/man/man3/grain_ring\.h\.3(\.gz)?"
 
 # --- 4. Install, then the outside programs ---------------------------------
+# Each runtime package has a symbols file (debian/gen-symbols), whose
+# minimal versions come from the version nodes.
+for p in libgrain"$soversion" libgrain-htab"$soversion"; do
+	dpkg-deb -I "$tmp/${p}_${version}_$arch.deb" symbols >"$tmp/symbols" ||
+		fail "package $p has no symbols file"
+	grep -q "@GRAIN_.*$soversion $soversion.0~\$" "$tmp/symbols" ||
+		fail "package $p: symbols without the node's version"
+done
+
 say "installing the packages"
 installed=yes
 # $debs is a list of paths without blanks ($tmp is mktemp's): split it.
@@ -117,9 +132,27 @@ if command -v man >/dev/null 2>&1 &&
 		fail "man does not find grain_ring_try_enqueue"
 fi
 
+say "the autopkgtest, debian/tests/build-and-run"
+mkdir "$tmp/autopkgtest"
+(cd "$root" && AUTOPKGTEST_TMP="$tmp/autopkgtest" \
+	sh debian/tests/build-and-run) || fail "debian/tests/build-and-run"
+# A program that calls into both libraries depends on the versions whose
+# nodes it needs (dpkg-shlibdeps reads the installed symbols files).
+mkdir -p "$tmp/shlibdeps/debian"
+printf 'Source: probe\n\nPackage: probe\nArchitecture: any\n' \
+	>"$tmp/shlibdeps/debian/control"
+(cd "$tmp/shlibdeps" && dpkg-shlibdeps -O \
+	"$tmp/autopkgtest/htab_prog") >"$tmp/deps" 2>"$tmp/deps.err" ||
+	{ cat "$tmp/deps.err"; fail "dpkg-shlibdeps"; }
+for p in libgrain"$soversion" libgrain-htab"$soversion"; do
+	grep -q "$p (>= $soversion.0~)" "$tmp/deps" ||
+		{ cat "$tmp/deps"; fail "no dependency on $p (>= $soversion.0~)"; }
+done
+say "dependencies of a program: $(sed -n 's/^shlibs:Depends=//p' "$tmp/deps")"
+
 mkdir "$tmp/consumers"
 GRAIN_PREFIX="" GRAIN_WORK="$tmp/consumers" \
 	GRAIN_CONSUMER_DIR="$root/test/install/consumer" \
-	GRAIN_VERSION="$version" \
+	GRAIN_VERSION="$upstream" \
 	sh "$root/test/install/consumers.sh" || fail "the consumers"
 say "ok"
