@@ -218,8 +218,7 @@ int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why)
 	if (why == GRAIN_IMPL_HTAB_SLOW_FULL) {
 		/* The overflow reserve is used up: copy the stripe now, at
 		 * the size its load wants, with a fresh reserve. */
-		return htab_relink(h, st, htab_wanted_buckets(h, st),
-				   &s->retired);
+		return htab_resize_locked(h, st, true, &s->retired);
 	}
 	if (h->policy == GRAIN_HTAB_REFUSE && h->mem_high != 0 &&
 	    htab_total_near(h, st) > h->mem_high) {
@@ -511,6 +510,7 @@ int grain_htab_create(struct grain_htab **htabp,
 		st->index = i;
 		atomic_init(&st->oldest, UINT64_MAX);
 		atomic_init(&st->buckets, buckets);
+		st->hold = UINT32_MAX;
 		htab_set_grow_at(h, st, buckets);
 	}
 	if (htab_arrays_first(h, buckets, buckets / 8u + 2u) != 0) {
