@@ -503,8 +503,10 @@ grain_htab_find_or_insert(struct grain_htab *htab, const void *key,
 			  struct grain_hnode **found);
 
 /** grain_htab_remove - remove the entry for @p key and retire it; *removed
- * (if not NULL) gets it, valid as for find_or_insert. @return 0, -ENOENT,
- * -EINVAL. */
+ * (if not NULL) gets it, valid as for find_or_insert, or NULL on a
+ * GRAIN_HTAB_NO_RCU table: there the node has been handed to ops.reclaim
+ * before the call returns, and no pointer to it comes back. NULL also
+ * with -ENOENT. @return 0, -ENOENT, -EINVAL (*removed untouched). */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_htab_remove(struct grain_htab *htab, const void *key,
 		  struct grain_hnode **removed);

@@ -1061,8 +1061,10 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 	} else {
 		grain_htab_unlock(&s);
 	}
+	/* A NO_RCU table has handed the node to reclaim by now: no pointer
+	 * to it goes back (htab.h). */
 	if (removed != NULL)
-		*removed = n;
+		*removed = (h->flags & GRAIN_HTAB_NO_RCU) == 0 ? n : NULL;
 	return n != NULL ? 0 : -ENOENT;
 }
 
