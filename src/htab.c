@@ -161,7 +161,7 @@ static void defer_list(struct grain_htab *h, struct grain_hnode *list)
 /* Nodes and arrays retired under a lock, linked through next: run the
  * user's unlinked callback (evicted, expired), then defer reclaim. With
  * no table lock held. */
-void htab_process_retired(struct grain_htab *h, struct grain_hnode *list)
+static void process_list(struct grain_htab *h, struct grain_hnode *list)
 {
 	for (struct grain_hnode *n = list; n != NULL; n = n->next) {
 		if (n->state == GRAIN_IMPL_HNODE_ARRAY)
@@ -184,6 +184,83 @@ void htab_process_retired(struct grain_htab *h, struct grain_hnode *list)
 		return;
 	}
 	defer_list(h, list);
+}
+
+/*
+ * A callback that calls into a table (an unlinked that inserts, say) may
+ * retire more nodes, whose callbacks may do the same: run from its own
+ * unlock, they would nest without bound. So on each thread only the
+ * outermost call runs callbacks; lists retired meanwhile wait on this
+ * thread's queue (linked through their first node's prev, which a retired
+ * node does not use, and naming their table in its stamp, as set_owner()
+ * does anyway) and the outermost call takes them in turn. Callbacks then
+ * nest one deep at most, and every one has run before the outermost call
+ * returns.
+ */
+static _Thread_local struct grain_hnode *nested_lists;
+static _Thread_local bool in_callbacks;
+
+/* Does processing @list call the caller's code on this thread (unlinked,
+ * reclaim without RCU, ops.defer)? Removed nodes and arrays going to
+ * call_rcu do not: they skip the queue, and its thread-local accesses. */
+static bool calls_back(const struct grain_htab *h,
+		       const struct grain_hnode *list)
+{
+	if (!htab_has_rcu(h) || h->ops.defer != NULL)
+		return true;
+	if (h->ops.unlinked == NULL)
+		return false;
+	for (const struct grain_hnode *n = list; n != NULL; n = n->next) {
+		if (n->state == GRAIN_IMPL_HNODE_ARRAY)
+			continue;
+		uint32_t why = n->state & 0xffu;
+		if (why == GRAIN_HTAB_EVICTED || why == GRAIN_HTAB_EXPIRED)
+			return true;
+	}
+	return false;
+}
+
+void htab_process_retired(struct grain_htab *h, struct grain_hnode *list)
+{
+	if (list == NULL)
+		return;
+	if (!calls_back(h, list)) {
+		process_list(h, list);
+		return;
+	}
+	if (in_callbacks) {
+		set_owner(list, h);
+		list->prev = nested_lists;
+		nested_lists = list;
+		return;
+	}
+	in_callbacks = true;
+	for (;;) {
+		process_list(h, list);
+		list = nested_lists;
+		if (list == NULL)
+			break;
+		nested_lists = list->prev;
+		h = owner_of(list);
+	}
+	in_callbacks = false;
+}
+
+/* Lists of @h on this thread's queue go now: grain_htab_destroy() called
+ * from a callback of another table. */
+static void process_queued(struct grain_htab *h)
+{
+	struct grain_hnode **pp = &nested_lists;
+
+	while (*pp != NULL) {
+		struct grain_hnode *list = *pp;
+		if (owner_of(list) != h) {
+			pp = &list->prev;
+			continue;
+		}
+		*pp = list->prev;
+		process_list(h, list);
+	}
 }
 
 /* --- the slow halves of the inline calls ---------------------------------- */
@@ -218,8 +295,7 @@ int grain_impl_htab_insert_slow(struct grain_htab_scope *s, int why)
 	if (why == GRAIN_IMPL_HTAB_SLOW_FULL) {
 		/* The overflow reserve is used up: copy the stripe now, at
 		 * the size its load wants, with a fresh reserve. */
-		return htab_relink(h, st, htab_wanted_buckets(h, st),
-				   &s->retired);
+		return htab_resize_locked(h, st, true, &s->retired);
 	}
 	if (h->policy == GRAIN_HTAB_REFUSE && h->mem_high != 0 &&
 	    htab_total_near(h, st) > h->mem_high) {
@@ -511,6 +587,7 @@ int grain_htab_create(struct grain_htab **htabp,
 		st->index = i;
 		atomic_init(&st->oldest, UINT64_MAX);
 		atomic_init(&st->buckets, buckets);
+		st->hold = UINT32_MAX;
 		htab_set_grow_at(h, st, buckets);
 	}
 	if (htab_arrays_first(h, buckets, buckets / 8u + 2u) != 0) {
@@ -536,7 +613,10 @@ void grain_htab_reclaim_flush(struct grain_htab *h)
 		grain_impl_spin_acquire(&st->lock);
 		struct grain_hnode *list = grain_impl_htab_take_batch(st);
 		grain_impl_spin_release(&st->lock);
-		htab_process_retired(h, list);
+		/* Removed nodes only: no callback runs here, and none waits
+		 * on a queue for a table that destroy is about to free. */
+		if (list != NULL)
+			process_list(h, list);
 	}
 }
 
@@ -547,6 +627,7 @@ void grain_htab_destroy(struct grain_htab *h)
 	/* Removed nodes still batched go to RCU first: a reader that found
 	 * one before its removal may still hold it. */
 	grain_htab_reclaim_flush(h);
+	process_queued(h);
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *st = &h->stripes[i];
 		/* Nobody else uses the table: reclaim at once. */

@@ -125,7 +125,10 @@ void htab_evict_own(struct grain_htab_scope *s)
 
 /* Evict up to HTAB_EVICT_BATCH entries and at most @need bytes' worth
  * (the last one may pass it) from the head of @st while they are no newer
- * than @second. @return the bytes evicted; *@count gets the entries. */
+ * than @second. What is left to evict is read again under the lock: the
+ * caller's @need was read without it, and another evictor may have taken
+ * those bytes meanwhile. @return the bytes evicted; *@count gets the
+ * entries. */
 static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 			  const htab_stripe *own, uint64_t second, int64_t need,
 			  uint64_t now, unsigned *count)
@@ -136,6 +139,13 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 	unsigned n = 0;
 
 	grain_impl_spin_acquire(&st->lock);
+	/* Evictors credit what they free before they release the lock they
+	 * evicted under: with one stripe this is the exact total, whatever
+	 * another evictor took since the caller looked; with more, what
+	 * they credited to other stripes shows once folded (the lag). */
+	int64_t left = htab_total_near(h, own) - h->mem_low;
+	if (left < need)
+		need = left;
 	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL && freed < need &&
 	       (n == 0 || st->lru_head->stamp <= second)) {
 		if (st->lru_head->stamp > newest)

@@ -115,6 +115,10 @@ static inline void htab_set_grow_at(const struct grain_htab *h, htab_stripe *st,
 						       ? UINT32_MAX
 						       : (g + 7u) / 8u)
 				  : 0u;
+	/* A stripe the chain rule grew keeps its size until its entries
+	 * fall below the hold (src/htab_resize.c). */
+	if (shrink > st->hold)
+		shrink = st->hold;
 	atomic_store_explicit(&st->grow_at, grow, memory_order_relaxed);
 	atomic_store_explicit(&st->shrink_at, shrink, memory_order_relaxed);
 }
@@ -144,12 +148,18 @@ int htab_arrays_first(struct grain_htab *h, uint32_t buckets, uint32_t nover);
 /* The mapping of the first arrays, if any; at destroy. */
 void htab_slab_free(struct grain_htab *h);
 #define HTAB_SLAB UINT32_MAX /* array.mapped: carved from h->slab */
-/* Copy the stripe into @buckets buckets (under its lock); the old array
- * is pushed on *@retired. @return 0 or -ENOMEM. */
+/* Copy the stripe into @buckets buckets (under its lock), with @hold as
+ * its new hold (htab_stripe.hold); the old array is pushed on *@retired.
+ * @return 0 or -ENOMEM (nothing changed). */
 int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
-		struct grain_hnode **retired);
+		uint32_t hold, struct grain_hnode **retired);
 /* The size the stripe's load asks for (its current size if in range). */
 uint32_t htab_wanted_buckets(const struct grain_htab *h, const htab_stripe *st);
+/* Resize the stripe (under its lock) to htab_wanted_buckets(), if that
+ * differs, or copy it at its size if @rebuild; clears grow_wanted.
+ * @return 0 or -ENOMEM (nothing changed). */
+int htab_resize_locked(struct grain_htab *h, htab_stripe *st, bool rebuild,
+		       struct grain_hnode **retired);
 /* Resize @st if its load asks for it; takes and releases its lock. */
 void htab_resize_if_due(struct grain_htab *h, htab_stripe *st);
 

@@ -257,7 +257,7 @@ static int64_t overflow_needed(struct grain_htab *h, htab_array *old,
 }
 
 int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
-		struct grain_hnode **retired)
+		uint32_t hold, struct grain_hnode **retired)
 {
 	htab_array *old = grain_impl_htab_array_locked(st);
 	/* The overflow buckets the new array keeps free for the inserts to
@@ -298,6 +298,7 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 	st->b0 = a->b;
 	st->mask = a->mask;
 	atomic_store_explicit(&st->buckets, buckets, memory_order_relaxed);
+	st->hold = hold;
 	htab_set_grow_at(h, st, buckets);
 	grain_impl_htab_bump(&st->resizes, 1);
 	old->carrier.next = *retired;
@@ -316,10 +317,46 @@ uint32_t htab_wanted_buckets(const struct grain_htab *h, const htab_stripe *st)
 	if ((grow || entries > (uint64_t)h->max_load * buckets) &&
 	    buckets < HTAB_MAX_BUCKETS)
 		return (uint32_t)buckets * 2u;
+	/* Below an eighth of max_load (htab_set_grow_at()), or below the
+	 * hold of a stripe the chain rule grew. */
 	if (buckets > h->min_buckets &&
-	    entries * 8u < (uint64_t)h->max_load * buckets)
+	    entries < atomic_load_explicit(&((htab_stripe *)st)->shrink_at,
+					   memory_order_relaxed))
 		return (uint32_t)buckets / 2u;
 	return (uint32_t)buckets;
+}
+
+/*
+ * The chain rule grows a stripe whose chain is full up to four buckets an
+ * entry, the load rule shrinks one below an eighth of max_load entries a
+ * bucket (2.67 buckets an entry with the default 3): on their own the two
+ * would take turns, a refused insert growing the stripe and the next
+ * remove shrinking it, one copy each. So a stripe that the chain rule
+ * grew holds its size until its entries fall below half of what they
+ * were then; any other change of size ends the hold. Between a growth and
+ * the next shrink at least half of the entries leave, so the copies stay
+ * in proportion to the inserts and removes, not to refused inserts.
+ */
+int htab_resize_locked(struct grain_htab *h, htab_stripe *st, bool rebuild,
+		       struct grain_hnode **retired)
+{
+	uint32_t buckets = grain_impl_htab_array_locked(st)->mask + 1;
+	uint32_t target = htab_wanted_buckets(h, st);
+	uint32_t entries = grain_impl_htab_entries(st);
+	uint32_t hold = st->hold;
+
+	if (target == buckets && !rebuild)
+		return 0;
+	if (target > buckets &&
+	    (uint64_t)entries <= (uint64_t)h->max_load * buckets)
+		hold = entries / 2u; /* grown by the chain rule */
+	else if (target != buckets)
+		hold = UINT32_MAX;
+	int rc = htab_relink(h, st, target, hold, retired);
+	if (rc == 0)
+		atomic_store_explicit(&st->grow_wanted, false,
+				      memory_order_relaxed);
+	return rc;
 }
 
 void htab_resize_if_due(struct grain_htab *h, htab_stripe *st)
@@ -330,13 +367,9 @@ void htab_resize_if_due(struct grain_htab *h, htab_stripe *st)
 	if (!htab_resize_wanted(st))
 		return;
 	grain_impl_spin_acquire(&st->lock);
-	uint32_t target = htab_wanted_buckets(h, st);
-	if (target != grain_impl_htab_array_locked(st)->mask + 1 &&
-	    htab_relink(h, st, target, &retired) == 0)
-		atomic_store_explicit(&st->grow_wanted, false,
-				      memory_order_relaxed);
 	/* On -ENOMEM the load stays out of range: the next scope that
 	 * changes the stripe tries again. */
+	(void)htab_resize_locked(h, st, false, &retired);
 	grain_impl_spin_release(&st->lock);
 	htab_process_retired(h, retired);
 }
@@ -353,7 +386,7 @@ int grain_htab_resize(struct grain_htab *h, unsigned buckets)
 
 		grain_impl_spin_acquire(&st->lock);
 		if (grain_impl_htab_array_locked(st)->mask + 1 != buckets)
-			rc = htab_relink(h, st, buckets, &retired);
+			rc = htab_relink(h, st, buckets, UINT32_MAX, &retired);
 		grain_impl_spin_release(&st->lock);
 		htab_process_retired(h, retired);
 		if (rc != 0)

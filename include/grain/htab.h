@@ -72,10 +72,27 @@
  * wait. No resize ever waits for a grace period, inside a lock or out.
  * Writers of the stripe wait while it copies.
  *
+ * Memory held for a stalled reader: a retired array is freed after a
+ * grace period, so while one reader stays inside its read-side section
+ * every array retired meanwhile stays allocated, and the table sets no
+ * limit on their sum. Each is one stripe copy (a cache line a bucket),
+ * made only when the stripe's load leaves its range (above max_load
+ * entries a bucket, or below an eighth of that), when the chain rule
+ * grows it (below), when an
+ * insert finds its overflow reserve used up (at least buckets / 8 inserts
+ * after the last copy), and at each grain_htab_resize(): what piles up
+ * grows with the inserts, removes and resize calls made during the
+ * stall, never with lookups or refused inserts. Removed nodes wait the
+ * same way (section 4).
+ *
  * Chains are bounded: an insert into a bucket chain that holds max_chain
  * entries is refused (-EMLINK) and counted, and the stripe grows, up to
  * four buckets per entry (beyond that the keys collide and more buckets
  * cannot help; growth stops so that they cannot make the table allocate).
+ * A stripe so grown keeps its size until its entries fall below half of
+ * what they were then (the load rule would shrink it at 8 / max_load
+ * buckets an entry): refused inserts and removes in turn cost at most
+ * the few copies up to that size, and none after it.
  * With the default keyed hash (SipHash-2-4 under a random per-table key)
  * nobody outside can aim keys at one chain.
  *
@@ -105,7 +122,10 @@
  * churn at the watermark (an insert, then its eviction) seldom writes a
  * shared line. Hence the exact total
  * may exceed mem_high, or fall below mem_low, by less than the lag plus
- * one entry per thread; with one stripe it is exact.
+ * one entry per thread; with one stripe there is no lag. Each eviction
+ * step reads what is left to evict under the lock of the stripe it
+ * evicts from, so two evictors do not both take the same bytes (with
+ * more stripes, not beyond the lag).
  *
  * Policy EVICT (default): a scope that added bytes and ends with the total
  * above mem_high evicts, in its unlock, until the total is at most
@@ -156,12 +176,26 @@
  * A node is free, linked (owned by the table) or retired. remove and
  * remove_locked retire a node; so do eviction (reason EVICTED) and expiry
  * (EXPIRED), which also call ops.unlinked, after every table lock is
- * released, so it may call back into the table. A retired node is handed
+ * released, so it may call back into the table. ops.unlinked never runs
+ * inside another ops.unlinked call: nodes that a call made from inside
+ * one retires (an insert whose unlock evicts, say) get their unlinked
+ * calls after it returns, from the outermost table call on the thread
+ * and before that returns, so callbacks that call into the table cannot
+ * recurse without bound. A retired node is handed
  * to ops.reclaim once no lock-free reader can still see it: after an RCU
  * grace period of the table's flavour (call_rcu), or through ops.defer if
  * set, or right after the unlock for a GRAIN_HTAB_NO_RCU table. Only then
  * may its memory be reused. Inserting a node that is linked or retired
- * and not yet reclaimed is refused (-EINVAL).
+ * and not yet reclaimed is refused (-EINVAL). That check is a guard
+ * against misuse, with a bound: the table marks a node free just before
+ * it calls ops.reclaim, on whichever thread runs the reclaim, and the
+ * inserting thread reads that mark without synchronizing with it. It is
+ * reliable where the insert is ordered after the retirement and before
+ * the reclaim begins (the thread that removed it, or any thread that
+ * learned of the removal); an insert that races with the reclaim itself
+ * is a data race, as any use of an object being freed, and may go
+ * undetected. Insert a node again only after its ops.reclaim call has
+ * begun and happens-before the insert.
  *
  * Reclaim batches: each call_rcu costs a shared enqueue (and on 2 cores a
  * cache-line transfer), so the nodes one lock hold retires go to RCU with
@@ -272,7 +306,8 @@ struct grain_htab_ops {
 	 * fields that stay valid until reclaim). */
 	bool (*eq)(const struct grain_hnode *node, const void *key, void *ctx);
 	/** EVICTED and EXPIRED nodes, right after the table unlinked them, with
-	 * no table lock held. May call into the table. */
+	 * no table lock held. May call into the table; nodes that such a call
+	 * retires get their calls after this one returns (section 4). */
 	void (*unlinked)(struct grain_hnode *node, enum grain_htab_reason why,
 			 void *ctx);
 	/** Every retired node, when nothing can see it any more: free it here.
@@ -503,8 +538,10 @@ grain_htab_find_or_insert(struct grain_htab *htab, const void *key,
 			  struct grain_hnode **found);
 
 /** grain_htab_remove - remove the entry for @p key and retire it; *removed
- * (if not NULL) gets it, valid as for find_or_insert. @return 0, -ENOENT,
- * -EINVAL. */
+ * (if not NULL) gets it, valid as for find_or_insert, or NULL on a
+ * GRAIN_HTAB_NO_RCU table: there the node has been handed to ops.reclaim
+ * before the call returns, and no pointer to it comes back. NULL also
+ * with -ENOENT. @return 0, -ENOENT, -EINVAL (*removed untouched). */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_htab_remove(struct grain_htab *htab, const void *key,
 		  struct grain_hnode **removed);

@@ -78,6 +78,28 @@
  * returns -EAGAIN, a burst stops before it) until its producer runs
  * again; nobody spins on it.
  *
+ * Short calls under preemption. For that reason a non-blocking call may
+ * come up short of what grain_ring_count() or grain_ring_free_count()
+ * showed a moment before, with no other thread taking those slots,
+ * while a thread of the other side is descheduled between its claim and
+ * its release:
+ *   - dequeues (try_dequeue -EAGAIN, try_dequeue_bulk -EAGAIN,
+ *     try_dequeue_burst fewer; on an SC ring try_peek_bulk and
+ *     try_peek_burst too), on every ring: they stop at a slot that a
+ *     producer has claimed (a single producer: moved its position over)
+ *     but not yet released, which the count already includes;
+ *   - enqueues (try_enqueue -EAGAIN, try_enqueue_bulk -EAGAIN,
+ *     try_enqueue_burst fewer; on an SP ring try_reserve_bulk and
+ *     try_reserve_burst too), on MPMC and SPMC rings only: they stop at
+ *     a slot that a consumer has claimed but not yet emptied, which
+ *     free_count already includes (section 7). A single consumer (MPSC,
+ *     SPSC) publishes its position only once it is done.
+ *
+ * A bulk call is all or nothing, so it fails whole where a burst would
+ * have moved the slots before the delayed one. A caller that needs n
+ * slots retries, or uses a _wait form, which sleeps until the delayed
+ * thread's release wakes it.
+ *
  * 3. Modes and capacity
  *
  * The capacity is a power of two from 2 to 2^31 and every one of its
@@ -191,10 +213,15 @@ GRAIN_API void grain_ring_destroy(struct grain_ring *ring);
 GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
 
 /* 5. Non-blocking operations (try_). None of them sleeps or spins on
- * another thread; a multi-producer/-consumer call retries its CAS only
- * when another thread made progress. Each changes the ring on success
- * only: a call that fails (-EAGAIN, -EINVAL) or moves 0 objects leaves it
- * as it was. Thread safety: see section 1. */
+ * another thread. A multi-producer/-consumer call retries its CAS when
+ * another thread of its side moved the position first (that thread made
+ * progress), or when the CAS failed spuriously: it is a weak
+ * compare-exchange, which may fail on LL/SC machines (Arm without LSE,
+ * POWER, RISC-V) with the position unchanged; the call then checks the
+ * slots again and retries at once (x86-64's compare-exchange never fails
+ * so). Each changes the ring on success only: a call that fails
+ * (-EAGAIN, -EINVAL) or moves 0 objects leaves it as it was. Thread
+ * safety: see section 1. */
 
 /*
  * 6. Blocking operations (_wait), declared beside their try_ forms.

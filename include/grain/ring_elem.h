@@ -29,6 +29,9 @@
  *     acquire A2), and the dequeue or release that frees a slot
  *     happens-before the enqueue or reserve that reuses it (R2 or R2',
  *     acquire A1 or A1'). Failed calls give no ordering;
+ *   - the non-blocking calls may come up short while a thread of the
+ *     other side is descheduled between its claim and its release, as
+ *     ring.h, section 2, lists ("Short calls under preemption");
  *   - every call checks its pointers (common.h, section 1): int calls
  *     return -EINVAL for a NULL ring or a NULL element array (n > 0),
  *     snapshots read a NULL ring as empty with capacity 0, destroy(NULL)

@@ -305,7 +305,8 @@ static void model_op(struct worker *w, uint64_t *rng, uint32_t *next_id,
 				fail(r, "remove of an absent key: not -ENOENT");
 			return;
 		}
-		if (rc != 0 || n != want) {
+		/* *removed: the entry, or none on a NO_RCU table. */
+		if (rc != 0 || n != (is_rcu(r->flags) ? want : NULL)) {
 			fail(r, "remove of a present key failed");
 			return;
 		}
@@ -677,8 +678,8 @@ static void *shared_worker(void *arg)
 			rc = grain_htab_remove(h, &key, &n);
 			if (rc == 0) {
 				atomic_fetch_add(&r->rem[k], 1);
-				if (n == NULL ||
-				    (rcu && sobj_of(n)->key != key))
+				if (rcu ? n == NULL || sobj_of(n)->key != key
+					: n != NULL)
 					fail(r, "remove: *removed is wrong");
 			} else if (rc != -ENOENT) {
 				fail(r, "remove: unexpected error");

@@ -144,6 +144,11 @@ struct grain_impl_htab_stripe {
 	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket *b0;
 	uint32_t mask;
 	uint32_t index;
+	/* The entry count below which a stripe that the chain rule grew may
+	 * shrink again (UINT32_MAX: no such hold), so that refused inserts
+	 * and removes in turn do not grow and shrink it each time. Under
+	 * the lock, written by resizes only. */
+	uint32_t hold;
 	/* The LRU head (least recent) and its stamp change together, so
 	 * they share a line: an insert appends at the tail above and only
 	 * reads this line, for the TTL test. */
@@ -1056,8 +1061,10 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 	} else {
 		grain_htab_unlock(&s);
 	}
+	/* A NO_RCU table has handed the node to reclaim by now: no pointer
+	 * to it goes back (htab.h). */
 	if (removed != NULL)
-		*removed = n;
+		*removed = (h->flags & GRAIN_HTAB_NO_RCU) == 0 ? n : NULL;
 	return n != NULL ? 0 : -ENOENT;
 }
 

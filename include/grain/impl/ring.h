@@ -211,7 +211,9 @@ static GRAIN_ALWAYS_INLINE unsigned grain_impl_ring_fit(uint64_t avail,
  * Move a multi side's position from *pos to *pos + k, claiming [*pos,
  * *pos + k) for the caller: true, with the first claimed position in
  * *posp; false if another thread moved it first, *pos then holding its
- * new value. Relaxed: what the claim may touch was checked with acquire
+ * new value, or if the weak compare-exchange failed spuriously (LL/SC
+ * machines), *pos then unchanged: either way the caller looks again and
+ * retries. Relaxed: what the claim may touch was checked with acquire
  * loads before. The claimed position is the copy made before the CAS:
  * the compiler then need not take it from the register the CAS writes.
  */
