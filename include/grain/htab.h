@@ -653,13 +653,14 @@ GRAIN_API GRAIN_NODISCARD int grain_htab_resize(struct grain_htab *htab,
  * Any thread. */
 GRAIN_API void grain_htab_reclaim_flush(struct grain_htab *htab);
 
-/** @{ */
-/** grain_htab_bytes - the folded byte total (lags by < stripes *
- * mem_batch). grain_htab_bytes_exact - plus every stripe's remainder:
- * exact once writers are quiet; O(stripes). Any thread. */
+/** grain_htab_bytes - the folded byte total (lags the exact total by
+ * less than stripes * mem_batch; section 3). O(1); 0 for NULL. Any
+ * thread. */
 GRAIN_API size_t grain_htab_bytes(const struct grain_htab *htab);
+/** grain_htab_bytes_exact - the folded byte total plus every stripe's
+ * remainders: exact once writers are quiet. O(stripes); 0 for NULL. Any
+ * thread. */
 GRAIN_API size_t grain_htab_bytes_exact(const struct grain_htab *htab);
-/** @} */
 
 /** grain_htab_stats - fill @p st. Any thread, also inside a scope; takes
  * no lock; a snapshot. Lookups count the searches made under a stripe
