@@ -37,6 +37,17 @@ import xml.etree.ElementTree as ET
 
 all_headers = {}
 MISSING = []
+# What each errno means where a call gives no reason of its own: the
+# table of common.h, section 1 (read by read_errno_meanings()).
+ERRNO_MEANING = {}
+
+
+def read_errno_meanings(common_h):
+    with open(common_h) as f:
+        for ln in f:
+            m = re.match(r"^ \*\s+-(E[A-Z]+)\s+(.*)$", ln)
+            if m:
+                ERRNO_MEANING[m.group(1)] = m.group(2).strip()
 
 
 def esc(text):
@@ -163,11 +174,17 @@ def code_text(el):
     return "".join(el.itertext())
 
 
+def verbatim(text):
+    """A line of a no-fill block: indentation kept (tabs as 8 columns)."""
+    text = esc(text.rstrip().expandtabs(8))
+    return "\\&" + text if text.startswith((".", "'")) else text
+
+
 def code_block(text):
-    out = [".PP", ".in +4n", ".EX"]
+    out = [".PP", ".EX"]
     for ln in text.rstrip("\n").split("\n"):
-        out.append(line(esc(ln)) if ln.strip() else "")
-    out += [".EE", ".in"]
+        out.append(verbatim(ln))
+    out += [".EE"]
     return out
 
 
@@ -244,6 +261,8 @@ def load(xmldir):
         path = os.path.join(xmldir, comp.get("refid") + ".xml")
         if comp.get("kind") == "file":
             cd = ET.parse(path).getroot().find("compounddef")
+            for t in cd.iter("xreftitle"):
+                t.text = (t.text or "") + ": "
             name = cd.findtext("compoundname")
             if not name.endswith(".h"):
                 continue  # the main page
@@ -341,7 +360,8 @@ def struct_synopsis(cd):
         args = m.findtext("argsstring") or ""
         name = m.findtext("name")
         if typ.endswith("(*"):  # a function pointer
-            lines.append("    %s%s%s;" % (typ, name, args))
+            args = args.replace("void(*", "void (*")
+            lines.append("    %s (*%s%s;" % (typ[:-2], name, args))
         else:
             sep = "" if typ.endswith("*") else " "
             lines.append("    %s%s%s%s;" % (typ, sep, name, args))
@@ -397,6 +417,28 @@ class Examples:
         return best[1] + "\n\n" + best[2] + "\n"
 
 
+def borrowed_returns(m, by_name, depth):
+    """(name, its @return sections) of the call whose returns @p m refers
+    to, following such references; (None, [])."""
+    if depth > 3:
+        return None, []
+    text = plain(m.el.find("briefdescription")) + " " + \
+        plain(m.el.find("detaileddescription"))
+    text = re.sub(r"^%s\s+-\s+" % re.escape(m.name), "", text)
+    for base in borrow_candidates(m, text):
+        b = by_name.get(base)
+        if b is None or b is m:
+            continue
+        got = [s for s in b.el.iter("simplesect")
+               if s.get("kind") == "return"]
+        if got:
+            return base, got
+        name, got = borrowed_returns(b, by_name, depth + 1)
+        if got:
+            return name, got
+    return None, []
+
+
 def borrow_candidates(m, summary):
     names = []
     if m.name.endswith("_fast"):
@@ -434,7 +476,11 @@ def member_page(m, h, headers, structs, examples, version, all_names,
     brief_plain = plain(brief_el)
     group = [x.name for x in h.members]
     summary_plain = summary_of(m.name, brief_plain, group)
-    summary = esc(summary_plain) if brief else ""
+    from_detail = summary_plain in ("", m.name + " -", m.name)
+    if from_detail:
+        summary_plain = sentences(plain(detail_el))[0]
+    summary = esc(summary_plain[:1].upper() + summary_plain[1:]) \
+        if brief and not from_detail else ""
     title = summary_plain.split(". ")[0].rstrip(".") or m.name
     if len(title) > 70:
         title = title[:title.rfind(" ", 0, 68)] + " ..."
@@ -447,7 +493,7 @@ def member_page(m, h, headers, structs, examples, version, all_names,
         syn = struct_synopsis(structs[m.name])
     else:
         syn = synopsis(m)
-    lines += [line(esc(s)) if s.strip() else "" for s in syn]
+    lines += [verbatim(s) for s in syn]
     lines += [".fi"]
     if m.kind == "function" and not m.static:
         lines += [".PP", "Link with \\fB\\-l%s\\fR (pkg\\-config \\fB%s\\fR)."
@@ -471,10 +517,6 @@ def member_page(m, h, headers, structs, examples, version, all_names,
             elif s.get("kind") in ("note", "warning", "see", "par"):
                 for sp in s.findall("para"):
                     body += out.para(sp)
-    if m.kind in ("struct",):
-        cd = structs[m.name]
-        for p in cd.find("detaileddescription").findall("para"):
-            body += out.para(p)
     fields = []
     if m.kind == "struct":
         fields = [f for f in structs[m.name].iter("memberdef")
@@ -485,7 +527,8 @@ def member_page(m, h, headers, structs, examples, version, all_names,
         for f in fields:
             fo = out.inline(f.find("briefdescription").find("para")) if \
                 f.find("briefdescription").find("para") is not None else ""
-            fd = [q for p in f.find("detaileddescription").findall("para")
+            fd = [".IP" if q == ".PP" else q
+                  for p in f.find("detaileddescription").findall("para")
                   for q in out.para(p)]
             body += [".TP", "\\fB%s\\fR" % esc(f.findtext("name"))]
             body += [line(fo)] if fo else []
@@ -502,16 +545,9 @@ def member_page(m, h, headers, structs, examples, version, all_names,
     ret_lines = []
     if not returns and m.kind == "function" and \
             decl_type(el) not in ("void", "static void"):
-        for base in borrow_candidates(m, summary_plain):
-            b = by_name.get(base)
-            if b is None or b is m:
-                continue
-            got = [s for s in b.el.iter("simplesect")
-                   if s.get("kind") == "return"]
-            if got:
-                returns = got
-                ret_lines = [".PP", "As \\fB%s\\fR(3):" % esc(base)]
-                break
+        base, returns = borrowed_returns(m, by_name, 0)
+        if returns:
+            ret_lines = [".PP", "As \\fB%s\\fR(3):" % esc(base)]
     ret_text = " ".join(plain(s) for s in returns)
     for s in returns:
         for p in s.findall("para"):
@@ -531,19 +567,30 @@ def member_page(m, h, headers, structs, examples, version, all_names,
         lines += [".PP", line(ret_lines and "" or
                               "As DESCRIPTION says for the callback.")]
         lines += ret_lines
+    elif m.kind == "define" and el.find("param") is not None:
+        lines += [".PP", "None: %s is a macro, not a call; it expands to "
+                  "what SYNOPSIS shows." % esc(m.name)]
     else:
         lines += [".PP", "None: %s is a %s, not a call." %
-                  (esc(m.name), {"define": "macro", "enum": "type",
+                  (esc(m.name), {"define": "constant", "enum": "type",
                                  "struct": "type", "variable": "table"}
                    [m.kind])]
     errs = errors_of(ret_text or (all_text if m.kind in
                                   ("function", "typedef") else ""))
+    # "or the errors of X()": X's too.
+    for other in re.findall(r"errors of ([a-z_0-9]+)\(\)", ret_text):
+        if other in by_name:
+            o_text = " ".join(plain(x) for x in by_name[other].el.iter(
+                "simplesect") if x.get("kind") == "return")
+            errs += [e for e in errors_of(o_text)
+                     if e[0] not in [f[0] for f in errs]]
     lines += [".SH ERRORS"]
     if errs:
         for name, reason in errs:
+            if not reason:
+                reason = ERRNO_MEANING.get(name, "see RETURN VALUE")
             lines += [".TP", "\\fB%s\\fR" % name,
-                      line(esc(reason)) if reason else
-                      "(See RETURN VALUE.)"]
+                      line(esc(reason[:1].upper() + reason[1:]) + ".")]
     elif m.kind == "function":
         lines += [".PP", "None: the call cannot fail."
                   if decl_type(el) in ("void", "static void") else
@@ -632,12 +679,14 @@ def main():
     ap.add_argument("--examples")
     ap.add_argument("--out", required=True)
     ap.add_argument("--version")
+    ap.add_argument("--common", help="include/grain/common.h")
     ap.add_argument("--readme", help="write the main page from README.md")
     a = ap.parse_args()
     if a.readme:
         mainpage(a.readme, a.out)
         return
 
+    read_errno_meanings(a.common)
     headers, structs = load(a.xml)
     examples = Examples(a.examples)
     os.makedirs(a.out, exist_ok=True)
@@ -680,7 +729,7 @@ def main():
             if m.kind == "struct" and m.name in funcs:
                 o = Out()
                 extra = [".SS struct %s" % esc(m.name), ".nf"]
-                extra += [line(esc(x)) for x in struct_synopsis(m.el)]
+                extra += [verbatim(x) for x in struct_synopsis(m.el)]
                 extra += [".fi"]
                 for f in m.el.iter("memberdef"):
                     if f.get("kind") != "variable":
