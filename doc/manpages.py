@@ -761,6 +761,8 @@ def main():
         raise SystemExit("manpages.py: no example in %s uses %s" %
                          (a.examples, ", ".join(MISSING)))
     for name, text in pages.items():
+        if "\n.TS\n" in text:  # man runs tbl for the page
+            text = "'\\\" t\n" + text
         with open(os.path.join(a.out, name), "w") as f:
             f.write(text)
     print("manpages.py: %d pages in %s" % (len(pages), a.out))
