@@ -479,8 +479,12 @@ def member_page(m, h, headers, structs, examples, version, all_names,
     from_detail = summary_plain in ("", m.name + " -", m.name)
     if from_detail:
         summary_plain = sentences(plain(detail_el))[0]
-    summary = esc(summary_plain[:1].upper() + summary_plain[1:]) \
-        if brief and not from_detail else ""
+    if re.match(r"^[a-z_0-9]+\(\)\.?$", summary_plain):
+        summary_plain = "The same as %s." % summary_plain.rstrip(".")
+    first = summary_plain.split(" ")[0]
+    if "_" not in first and "(" not in first:
+        summary_plain = summary_plain[:1].upper() + summary_plain[1:]
+    summary = esc(summary_plain) if brief and not from_detail else ""
     title = summary_plain.split(". ")[0].rstrip(".") or m.name
     if len(title) > 70:
         title = title[:title.rfind(" ", 0, 68)] + " ..."
@@ -639,7 +643,9 @@ def header_page(h, version, names):
         lines += [".SH CALLS, TYPES AND MACROS"]
         for n, t in names:
             lines += [".TP", "\\fB%s\\fR(3)" % esc(n), line(esc(t))]
-    lines += see_also([n for n, _ in names] + ["grain.h"])
+    others = [x.page for x in sorted(all_headers.values(),
+                                     key=lambda x: x.page) if x is not h]
+    lines += see_also([n for n, _ in names] + others)
     return "\n".join(lines) + "\n"
 
 

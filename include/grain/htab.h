@@ -42,7 +42,7 @@
  * is an acquire (A1), so a lookup that finds a node sees it, and the
  * object around it, as the inserter built them.
  *
- * 2. Layout
+ * 2\. Layout
  *
  * The table is `stripes` independent shards. A key's stripe comes from the
  * top 16 bits of its 64-bit hash, its bucket inside the stripe from the
@@ -79,7 +79,7 @@
  * With the default keyed hash (SipHash-2-4 under a random per-table key)
  * nobody outside can aim keys at one chain.
  *
- * 3. Bytes, watermarks, eviction, TTL
+ * 3\. Bytes, watermarks, eviction, TTL
  *
  * Each entry carries a charge in bytes (at most UINT32_MAX) that the caller
  * sets at insert and changes under the lock (charge/uncharge). The table
@@ -151,7 +151,7 @@
  * unlock runs it; one that follows only charges (or a walk) has no time
  * and gives its victims reason EVICTED.
  *
- * 4. Node life cycle
+ * 4\. Node life cycle
  *
  * A node is free, linked (owned by the table) or retired. remove and
  * remove_locked retire a node; so do eviction (reason EVICTED) and expiry
