@@ -16,10 +16,11 @@
 #   GRAIN_SOURCE_DIR   the source tree (include/)
 #   GRAIN_CC           the C compiler
 #   GRAIN_LIBS         the shared libraries to link, :-separated
+#   GRAIN_SANITIZE_FLAGS  compile and link flags of a sanitizer build
 set -eu
 
 : "${GRAIN_MAN_DIR:?}" "${GRAIN_SOURCE_DIR:?}" "${GRAIN_CC:?}"
-: "${GRAIN_LIBS:?}"
+: "${GRAIN_LIBS:?}" "${GRAIN_SANITIZE_FLAGS:=}"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/grain-examples.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -36,6 +37,7 @@ IFS=$old_ifs
 
 failed=0
 pages=0
+built=0
 for page in "$GRAIN_MAN_DIR"/*.3; do
 	name=${page##*/}
 	name=${name%.3}
@@ -69,7 +71,8 @@ for page in "$GRAIN_MAN_DIR"/*.3; do
 	} >"$tmp/$sum.c"
 	# shellcheck disable=SC2086
 	if ! "$GRAIN_CC" -std=c11 -Wall -Wextra -Wshadow -Werror \
-		-Wno-deprecated-declarations -I"$GRAIN_SOURCE_DIR/include" \
+		-Wno-deprecated-declarations $GRAIN_SANITIZE_FLAGS \
+		-I"$GRAIN_SOURCE_DIR/include" \
 		-o "$tmp/$sum" "$tmp/$sum.c" $libs $rpath -lpthread \
 		>"$tmp/cc.log" 2>&1; then
 		echo "FAILED: $name: its EXAMPLE ($fn) does not build:"
@@ -86,9 +89,10 @@ for page in "$GRAIN_MAN_DIR"/*.3; do
 		continue
 	fi
 	touch "$tmp/$sum.ok"
+	built=$((built + 1))
 	echo "ok: $fn (first for $name)"
 done
 [ "$pages" -gt 0 ] || { echo "FAILED: no page in $GRAIN_MAN_DIR"; exit 1; }
 [ "$failed" -eq 0 ] || exit 1
 echo "examples: the EXAMPLE of all $pages pages builds and runs" \
-	"($(ls "$tmp"/*.ok | wc -l) distinct)"
+	"($built distinct)"

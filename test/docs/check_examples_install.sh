@@ -13,11 +13,13 @@
 #
 # Environment (set by test/CMakeLists.txt):
 #   GRAIN_BUILD_DIR, GRAIN_CONFIG, GRAIN_CMAKE, GRAIN_CC, GRAIN_LIBDIR,
-#   GRAIN_PKG_CONFIG
+#   GRAIN_PKG_CONFIG, GRAIN_SANITIZE_FLAGS (compile and link flags of a
+#   sanitizer build)
 set -eu
 
 : "${GRAIN_BUILD_DIR:?}" "${GRAIN_LIBDIR:?}" "${GRAIN_CONFIG:=}"
 : "${GRAIN_CMAKE:=cmake}" "${GRAIN_CC:=cc}" "${GRAIN_PKG_CONFIG:=pkg-config}"
+: "${GRAIN_SANITIZE_FLAGS:=}"
 
 command -v make >/dev/null 2>&1 || { echo "make not found: skipped"; exit 77; }
 
@@ -47,7 +49,9 @@ run() { # dir: run the three programs built there
 cp -R "$ex" "$tmp/cmake-src"
 chmod -R u+w "$tmp/cmake-src"
 set -- -S "$tmp/cmake-src" -B "$tmp/cmake-build" \
-	-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$GRAIN_CC"
+	-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$GRAIN_CC" \
+	-DCMAKE_C_FLAGS="$GRAIN_SANITIZE_FLAGS" \
+	-DCMAKE_EXE_LINKER_FLAGS="$GRAIN_SANITIZE_FLAGS"
 [ -n "$GRAIN_CONFIG" ] && set -- "$@" -DCMAKE_BUILD_TYPE="$GRAIN_CONFIG"
 { "$GRAIN_CMAKE" "$@" && "$GRAIN_CMAKE" --build "$tmp/cmake-build"; } \
 	>"$tmp/cmake.log" 2>&1 ||
@@ -59,7 +63,8 @@ echo "examples: built with find_package(grain) from $ex, and ran"
 mkdir "$tmp/make-build"
 PKG_CONFIG_PATH="$prefix/$GRAIN_LIBDIR/pkgconfig" \
 	make -f "$ex/Makefile" -C "$tmp/make-build" CC="$GRAIN_CC" \
-	PKG_CONFIG="$GRAIN_PKG_CONFIG" >"$tmp/make.log" 2>&1 ||
+	PKG_CONFIG="$GRAIN_PKG_CONFIG" CFLAGS="-O2 -g $GRAIN_SANITIZE_FLAGS" \
+	LDFLAGS="$GRAIN_SANITIZE_FLAGS" >"$tmp/make.log" 2>&1 ||
 	{ cat "$tmp/make.log"; echo "FAILED: make -f $ex/Makefile"; exit 1; }
 run "$tmp/make-build"
 echo "examples: built with $ex/Makefile (pkg-config), and ran"
