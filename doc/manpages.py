@@ -122,7 +122,6 @@ class Out:
                             sub = sub[1:]
                         first = False
                         out += sub
-                out += [".PP"] if False else []
             elif c.tag == "table":
                 out += self.table(c)
             elif c.tag in ("programlisting", "verbatim", "preformatted"):
@@ -330,7 +329,7 @@ def synopsis(m):
         params = [p.findtext("defname") for p in el.findall("param")]
         head = m.name + ("(" + ", ".join(params) + ")" if params or
                          el.find("param") is not None else "")
-        init = plain(el.find("initializer"))
+        init = re.sub(r"\s*\\\s*", " ", plain(el.find("initializer")))
         if len(init) > 60 or "\n" in init:
             init = "..."
         return ["#define %s %s" % (head, init)]
@@ -365,10 +364,9 @@ def struct_synopsis(cd):
         else:
             sep = "" if typ.endswith("*") else " "
             lines.append("    %s%s%s%s;" % (typ, sep, name, args))
-    lines.append("    /* ... private fields */" if
-                 re.search(r"private", plain(cd.find("briefdescription")) +
-                           plain(cd.find("detaileddescription"))) else None)
-    return [ln for ln in lines if ln] + ["};"]
+    if len(lines) == 1:
+        lines.append("    /* private: only grain's calls use the fields */")
+    return lines + ["};"]
 
 
 def summary_of(name, brief, group):
@@ -568,9 +566,8 @@ def member_page(m, h, headers, structs, examples, version, all_names,
             lines += [".PP", "Returns " + line(summary or esc(title)) if
                       summary else "See DESCRIPTION."]
     elif m.kind == "typedef":
-        lines += [".PP", line(ret_lines and "" or
-                              "As DESCRIPTION says for the callback.")]
-        lines += ret_lines
+        lines += [".PP", "The callback returns:"] + ret_lines if ret_lines \
+            else [".PP", "None: %s is a type, not a call." % esc(m.name)]
     elif m.kind == "define" and el.find("param") is not None:
         lines += [".PP", "None: %s is a macro, not a call; it expands to "
                   "what SYNOPSIS shows." % esc(m.name)]

@@ -672,16 +672,20 @@ GRAIN_API void grain_htab_stats(const struct grain_htab *htab,
 
 /* RCU helpers (liburcu, memb flavour: the default flavour of RCU tables).
  * A table of another flavour uses that flavour's calls instead. */
-GRAIN_API void
-grain_rcu_register_thread(void); /**< once per thread, before use */
-GRAIN_API void
-grain_rcu_unregister_thread(void); /**< before the thread exits */
-/** @{ */
-/** Nests; never blocks. In a debug build of libgrain (NDEBUG not
- * defined) it aborts with a message on a thread that did not register. */
+/** grain_rcu_register_thread - register the calling thread with the memb
+ * flavour: once per thread, before its first call into a table of that
+ * flavour. Affects the calling thread only. */
+GRAIN_API void grain_rcu_register_thread(void);
+/** grain_rcu_unregister_thread - undo grain_rcu_register_thread(): before
+ * the thread exits, outside any read-side section. */
+GRAIN_API void grain_rcu_unregister_thread(void);
+/** grain_rcu_read_lock - begin a read-side section of the memb flavour.
+ * Nests; never blocks. In a debug build of libgrain (NDEBUG not defined)
+ * it aborts with a message on a thread that did not register. */
 GRAIN_API void grain_rcu_read_lock(void);
+/** grain_rcu_read_unlock - end the read-side section that the matching
+ * grain_rcu_read_lock() of the same thread began. Never blocks. */
 GRAIN_API void grain_rcu_read_unlock(void);
-/** @} */
 /** grain_rcu_barrier - wait until every reclaim already deferred through
  * the memb flavour has run. Not inside a read-side section. */
 GRAIN_API void grain_rcu_barrier(void);
