@@ -5,6 +5,8 @@ Doxygen's XML output over include/grain/*.h.
 
     manpages.py --xml <doxygen xml dir> --examples <doc/examples>
                 --out <man3 dir> --version <x.y.z>
+                --common <include/grain/common.h>
+    manpages.py --readme <README.md> --out <mainpage.md>
 
 The header comments are the source of truth. Each call, macro, enum,
 typedef and struct of a public header gets a page with the sections NAME,
@@ -13,26 +15,30 @@ ERRORS, THREAD SAFETY AND ORDERING, EXAMPLE and SEE ALSO; enum values get
 a link to their enum's page; each header gets an overview page
 (grain_<h>.h.3, grain.h.3) that renders its synchronization table with tbl.
 
-RETURN VALUE is the comment's @return text (a call without one returns
-what its summary says; void calls return nothing); ERRORS lists every
--E... value that text names, with its reason. THREAD SAFETY AND ORDERING
+RETURN VALUE is the comment's @return text; a call without one that
+refers to another (a _fast form, an old name, a one-call form of a
+_locked call) shows that call's, else what its summary says (void calls
+return nothing). ERRORS lists every -E... value that text names, with its
+reason, or common.h's meaning of the value (--common). THREAD SAFETY AND ORDERING
 is what the call's own comment says about threads and ordering, then the
 header's synchronization table and ordering rules.
 
 EXAMPLE: doc/examples/*.c hold the examples. Each file starts with its
-#include lines; each example in it begins with a line
-`/* example */` and defines one function `int example_<name>(void)` that
-returns 0 when all went well. A page shows the shortest example that uses
-its name (as a whole word): the file's #include lines and that block. A
-name that no example uses is an error, as is a summary that names another
-call (test/docs/check_examples.sh compiles, links and runs every EXAMPLE
-as the pages show it).
+#include lines and any code its examples share; each example begins with
+a line `/* example */` and defines one function `int example_<name>(void)`
+that returns 0 when all went well. A page shows the shortest example that
+uses its name as a whole word (an example of deprecated names only where
+no other does): the file's code before its first example, then that
+block. A name that no example uses is an error, as is a summary that
+names another call. test/docs/check_examples.sh compiles, links and runs
+every EXAMPLE as the pages show it.
+
+With --readme, it writes the Doxygen main page instead (mainpage()).
 """
 import argparse
 import glob
 import os
 import re
-import sys
 import xml.etree.ElementTree as ET
 
 all_headers = {}
@@ -190,28 +196,43 @@ def code_block(text):
 ERRNO = re.compile(r"-(E[A-Z0-9]+)")
 
 
+def clause(s):
+    """The reason that follows an errno name: a parenthesis, or the words
+    up to the next ";" or sentence end outside parentheses."""
+    if s.startswith("("):
+        depth = 0
+        for i, ch in enumerate(s):
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0:
+                return s[1:i]
+        return ""
+    if not re.match(r"^(if|when|as|for|on|while)\b", s):
+        return ""
+    depth = 0
+    for i, ch in enumerate(s):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and (ch == ";" or (ch == "." and
+                                         s[i + 1:i + 2] in (" ", ""))):
+            return s[:i]
+    return s
+
+
 def errors_of(text):
-    """[(ERRNO, reason)] for every -E... in @p text, in order: the reason
-    is the parenthesis right after the name, if any."""
+    """[(ERRNO, reason)] for every -E... in @p text, in order; a name given
+    twice gets both reasons."""
     found = []
     for m in ERRNO.finditer(text):
         name = m.group(1)
-        rest = text[m.end():]
-        reason = ""
-        s = rest.lstrip()
-        if s.startswith("("):
-            depth = 0
-            for i, ch in enumerate(s):
-                depth += ch == "("
-                depth -= ch == ")"
-                if depth == 0:
-                    reason = s[1:i]
-                    break
-        if name not in [f[0] for f in found]:
+        reason = clause(text[m.end():].lstrip()).strip()
+        names = [f[0] for f in found]
+        if name not in names:
             found.append((name, reason))
         elif reason:
-            found = [(n, (r + "; " + reason) if n == name and r else
-                      (reason if n == name else r)) for n, r in found]
+            i = names.index(name)
+            old = found[i][1]
+            found[i] = (name, old + "; " + reason if old else reason)
     return found
 
 
@@ -407,6 +428,9 @@ class Examples:
         best = None
         for f, prelude, b in self.blocks:
             size = len(prelude) + len(b)
+            # The examples of old names only for what no other shows.
+            if "deprecat" in b:
+                size += 1 << 20
             if pat.search(prelude + "\n" + b) and (best is None or
                                                   size < best[0]):
                 best = (size, prelude, b)
@@ -588,8 +612,11 @@ def member_page(m, h, headers, structs, examples, version, all_names,
     lines += [".SH ERRORS"]
     if errs:
         for name, reason in errs:
+            generic = ERRNO_MEANING.get(name, "see RETURN VALUE")
             if not reason:
-                reason = ERRNO_MEANING.get(name, "see RETURN VALUE")
+                reason = generic
+            elif len(reason.split()) < 3:  # "(none)": say what it means
+                reason = "%s (%s)" % (generic, reason)
             lines += [".TP", "\\fB%s\\fR" % name,
                       line(esc(reason[:1].upper() + reason[1:]) + ".")]
     elif m.kind == "function":
@@ -730,7 +757,6 @@ def main():
         members = []
         for m in h.members:
             if m.kind == "struct" and m.name in funcs:
-                o = Out()
                 extra = [".SS struct %s" % esc(m.name), ".nf"]
                 extra += [verbatim(x) for x in struct_synopsis(m.el)]
                 extra += [".fi"]
