@@ -11,6 +11,9 @@
 #                        grainTargets*.cmake   (grain::grain, grain::htab,
 #                        grain::grain_static, grain::htab_static)
 #   <libdir>/pkgconfig/grain.pc, grain-htab.pc
+#   <docdir>/examples/   ring_pipeline.c, prio_scheduler.c, htab_cache.c,
+#                        with a CMakeLists.txt (find_package) and a Makefile
+#                        (pkg-config) that build them there
 #
 # Components: Runtime (the shared library), Development (everything else).
 
@@ -26,6 +29,17 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/grain"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
   COMPONENT Development
   FILES_MATCHING PATTERN "*.h")
+
+# The three short example programs, with the files that build them
+# against this installed grain (examples/install/).
+install(FILES
+  "${PROJECT_SOURCE_DIR}/examples/ring_pipeline/ring_pipeline.c"
+  "${PROJECT_SOURCE_DIR}/examples/prio_scheduler/prio_scheduler.c"
+  "${PROJECT_SOURCE_DIR}/examples/htab_cache/htab_cache.c"
+  "${PROJECT_SOURCE_DIR}/examples/install/CMakeLists.txt"
+  "${PROJECT_SOURCE_DIR}/examples/install/Makefile"
+  DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples"
+  COMPONENT Development)
 
 install(TARGETS grain grain_htab grain_static grain_htab_static
   EXPORT grainTargets

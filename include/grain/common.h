@@ -167,7 +167,8 @@ extern "C" {
 #endif
 
 /**
- * 4. grain_container_of - the object that embeds @p member at @p ptr.
+ * grain_container_of - the object that embeds @p member at @p ptr
+ * (section 4).
  */
 /* clang-format would read "(ptr) -" as a cast of "-offsetof". */
 /* clang-format off */

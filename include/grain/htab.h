@@ -42,7 +42,7 @@
  * is an acquire (A1), so a lookup that finds a node sees it, and the
  * object around it, as the inserter built them.
  *
- * 2. Layout
+ * 2\. Layout
  *
  * The table is `stripes` independent shards. A key's stripe comes from the
  * top 16 bits of its 64-bit hash, its bucket inside the stripe from the
@@ -96,7 +96,7 @@
  * With the default keyed hash (SipHash-2-4 under a random per-table key)
  * nobody outside can aim keys at one chain.
  *
- * 3. Bytes, watermarks, eviction, TTL
+ * 3\. Bytes, watermarks, eviction, TTL
  *
  * Each entry carries a charge in bytes (at most UINT32_MAX) that the caller
  * sets at insert and changes under the lock (charge/uncharge). The table
@@ -171,7 +171,7 @@
  * unlock runs it; one that follows only charges (or a walk) has no time
  * and gives its victims reason EVICTED.
  *
- * 4. Node life cycle
+ * 4\. Node life cycle
  *
  * A node is free, linked (owned by the table) or retired. remove and
  * remove_locked retire a node; so do eviction (reason EVICTED) and expiry
@@ -690,13 +690,14 @@ GRAIN_API GRAIN_NODISCARD int grain_htab_resize(struct grain_htab *htab,
  * Any thread. */
 GRAIN_API void grain_htab_reclaim_flush(struct grain_htab *htab);
 
-/** @{ */
-/** grain_htab_bytes - the folded byte total (lags by < stripes *
- * mem_batch). grain_htab_bytes_exact - plus every stripe's remainder:
- * exact once writers are quiet; O(stripes). Any thread. */
+/** grain_htab_bytes - the folded byte total (lags the exact total by
+ * less than stripes * mem_batch; section 3). O(1); 0 for NULL. Any
+ * thread. */
 GRAIN_API size_t grain_htab_bytes(const struct grain_htab *htab);
+/** grain_htab_bytes_exact - the folded byte total plus every stripe's
+ * remainders: exact once writers are quiet. O(stripes); 0 for NULL. Any
+ * thread. */
 GRAIN_API size_t grain_htab_bytes_exact(const struct grain_htab *htab);
-/** @} */
 
 /** grain_htab_stats - fill @p st. Any thread, also inside a scope; takes
  * no lock; a snapshot. Lookups count the searches made under a stripe
@@ -708,16 +709,20 @@ GRAIN_API void grain_htab_stats(const struct grain_htab *htab,
 
 /* RCU helpers (liburcu, memb flavour: the default flavour of RCU tables).
  * A table of another flavour uses that flavour's calls instead. */
-GRAIN_API void
-grain_rcu_register_thread(void); /**< once per thread, before use */
-GRAIN_API void
-grain_rcu_unregister_thread(void); /**< before the thread exits */
-/** @{ */
-/** Nests; never blocks. In a debug build of libgrain (NDEBUG not
- * defined) it aborts with a message on a thread that did not register. */
+/** grain_rcu_register_thread - register the calling thread with the memb
+ * flavour: once per thread, before its first call into a table of that
+ * flavour. Affects the calling thread only. */
+GRAIN_API void grain_rcu_register_thread(void);
+/** grain_rcu_unregister_thread - undo grain_rcu_register_thread(): before
+ * the thread exits, outside any read-side section. */
+GRAIN_API void grain_rcu_unregister_thread(void);
+/** grain_rcu_read_lock - begin a read-side section of the memb flavour.
+ * Nests; never blocks. In a debug build of libgrain (NDEBUG not defined)
+ * it aborts with a message on a thread that did not register. */
 GRAIN_API void grain_rcu_read_lock(void);
+/** grain_rcu_read_unlock - end the read-side section that the matching
+ * grain_rcu_read_lock() of the same thread began. Never blocks. */
 GRAIN_API void grain_rcu_read_unlock(void);
-/** @} */
 /** grain_rcu_barrier - wait until every reclaim already deferred through
  * the memb flavour has run. Not inside a read-side section. */
 GRAIN_API void grain_rcu_barrier(void);

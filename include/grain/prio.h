@@ -31,7 +31,7 @@
  * each dequeue takes from the highest band it finds non-empty (strict
  * mode) at the moment it looks.
  *
- * 2. Scanned queues and the non-empty bits
+ * 2\. Scanned queues and the non-empty bits
  *
  * Scanned queues. A queue of at most GRAIN_PRIO_SCAN_BANDS bands
  * (pfifo_fast has 3) keeps no bits: a strict dequeue looks at each band's
@@ -80,7 +80,7 @@
  * or the sleeper sees the bit. test/model/prio.pml checks both protocols
  * with Spin.
  *
- * 3. Scheduling
+ * 3\. Scheduling
  *
  * Strict (default, as pfifo_fast): always the highest non-empty band; a
  * busy high band starves lower ones. A burst takes the highest band's

@@ -37,7 +37,7 @@
  * happens-before the enqueue that reuses it (R2 -> A1). Failed calls
  * (-EAGAIN, a short burst) give no ordering.
  *
- * 2. The algorithm
+ * 2\. The algorithm
  *
  * Slot i holds an object pointer and a 64-bit sequence number. A slot
  * whose sequence equals position p is free for the producer of position p;
@@ -100,7 +100,7 @@
  * slots retries, or uses a _wait form, which sleeps until the delayed
  * thread's release wakes it.
  *
- * 3. Modes and capacity
+ * 3\. Modes and capacity
  *
  * The capacity is a power of two from 2 to 2^31 and every one of its
  * slots is usable: a ring of capacity 1024 holds exactly 1024 objects.
