@@ -1642,9 +1642,20 @@ static void drop_nomem(struct reasm_stats *st)
  * Step 1: the checks on the fragment alone, before any lock. On false the
  * fragment is dropped (and counted) and nothing else moves; on true *ne
  * is the end of its data as the engine keeps it.
+ *
+ * An IPv4 fragment that ends past 65535 bytes (with a 20-byte header) is
+ * dropped alone under the target-based policies, as FreeBSD's ip_input()
+ * and frag3 drop it. Linux has no such check before ip_frag_queue(): the
+ * fragment goes into its queue like any other, its end raises the
+ * queue's length, and the queue can then only die (the end rules discard
+ * it when the real last fragment ends short of it, or when it lies past
+ * a last fragment already in; a queue that fills up fails as too big).
+ * STRICT and LINUX let it in the same way, so that a datagram the host
+ * never gets is not emitted either. IPv6 drops such a fragment alone
+ * (ip6_frag_queue()), under every policy.
  */
-static bool frag_acceptable(struct reasm_stats *st, const struct frag *fr,
-			    uint32_t *ne)
+static bool frag_acceptable(struct reasm_stats *st, enum reasm_policy pol,
+			    const struct frag *fr, uint32_t *ne)
 {
 	uint32_t end = fr->offset + fr->len;
 
@@ -1667,7 +1678,8 @@ static bool frag_acceptable(struct reasm_stats *st, const struct frag *fr,
 	} else {
 		if (fr->mf)
 			end &= ~7u; /* Linux: round a non-last end down */
-		if (20 + end > IP_MAXPACKET) {
+		if (20 + end > IP_MAXPACKET && pol != REASM_STRICT &&
+		    pol != REASM_LINUX) {
 			/* ping of death: no header fits */
 			st->frags_too_big++;
 			drop(st, &st->too_big);
@@ -1891,7 +1903,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 
 	if (fr->family == 6 && fr->offset == 0 && !fr->mf)
 		return emit_atomic(w, fr, now);
-	if (!frag_acceptable(&w->st, fr, &ne))
+	if (!frag_acceptable(&w->st, r->cfg.policy, fr, &ne))
 		return 0;
 	/* The payload copy is made before the stripe lock is taken, so the
 	 * lock covers bookkeeping only; unused, it is freed after unlock. */

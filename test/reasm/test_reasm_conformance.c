@@ -1599,14 +1599,80 @@ static const enum reasm_policy all_policies[] = {
 };
 #define NPOLICIES (sizeof(all_policies) / sizeof(all_policies[0]))
 
+#define LINUX_ENDS (STRICT | POLICY(REASM_LINUX))
+#define TARGET_ENDS (EVERY_POLICY & ~LINUX_ENDS)
+
+/* [0, 16) MF 1, [16, 32) MF 0 on the same ID after a datagram was
+ * discarded: a new datagram, emitted (as the second output, or the
+ * first). */
+#define AGAIN(nout) FRAG(0, 16, true, 0), FRAG(16, 16, false, 1), OUT(nout)
+
 static const struct script limits_scripts[] = {
 	/* 20 + 65512 + 8 = 65540; 20 + 65512 + 4 = 65536, one byte too
-	 * many, as a last fragment; 20 + 65504 + 8 = 65532 fits. */
-	{ "IPv4: a fragment past 65535 dropped", FAM4, STRICT, 16, 50, 11,
+	 * many, as a last fragment; 20 + 65504 + 8 = 65532 fits. The
+	 * target-based policies drop each fragment past 65535 alone, as
+	 * FreeBSD's ip_input() does. */
+	{ "IPv4: a fragment past 65535 dropped", FAM4, TARGET_ENDS, 16, 50, 11,
 	  STEPS(HEAD(65512, 8, true), HEAD(65512, 4, false),
 		HEAD(65504, 8, true),
 		FINISH(W(too_big, 2), W(ReasmReqds, 3), W(frags_pending, 1),
 		       W(datagrams_pending, 1))) },
+	/* Linux queues it: [65512, 65520) raises the queue's length, the
+	 * last fragment [65512, 65516) then ends short of it and the queue
+	 * is discarded with both; [65504, 65512) starts a new one. */
+	{ "IPv4: a fragment past 65535 raises the end", FAM4, LINUX_ENDS, 16,
+	  50, 11,
+	  STEPS(HEAD(65512, 8, true), HEAD(65512, 4, false),
+		HEAD(65504, 8, true),
+		FINISH(W(too_big, 0), W(bad_end, 1), W(ReasmFails, 1),
+		       W(ReasmReqds, 3), W(frags_discarded, 2),
+		       W(frags_pending, 1), W(datagrams_pending, 1))) },
+	/* The datagram [0, 32) with a fragment past 65535 slipped in
+	 * before its last fragment, then the same datagram again on the
+	 * same ID. Linux delivers only the second (the first queue ends
+	 * short of the length the bad fragment gave it); the target-based
+	 * policies drop the bad fragment and emit both. */
+	{ "IPv4: a fragment past 65535 kills its datagram", FAM4, LINUX_ENDS,
+	  32, 59, 18,
+	  STEPS(FRAG(0, 16, true, 0), HEAD(65512, 8, true),
+		FRAG(16, 16, false, 0), OUT(0),
+		STATS(W(bad_end, 1), W(ReasmFails, 1), W(frags_discarded, 3),
+		      W(datagrams_pending, 0)),
+		AGAIN(1),
+		FINISH(W(ReasmOKs, 1), W(too_big, 0), W(frags_reassembled, 2),
+		       W(frags_dropped, 0))) },
+	{ "IPv4: a fragment past 65535 kills its datagram", FAM4, TARGET_ENDS,
+	  32, 59, 18,
+	  STEPS(FRAG(0, 16, true, 0), HEAD(65512, 8, true),
+		FRAG(16, 16, false, 1), OUT(1), AGAIN(2),
+		FINISH(W(ReasmOKs, 2), W(too_big, 1), W(frags_too_big, 1),
+		       W(bad_end, 0), W(frags_reassembled, 4))) },
+	/* The bad fragment first: it starts the queue, whose length it
+	 * sets; the last fragment ends short of it. */
+	{ "IPv4: a fragment past 65535 first", FAM4, LINUX_ENDS, 32, 60, 19,
+	  STEPS(HEAD(65512, 8, true), FRAG(0, 16, true, 0),
+		FRAG(16, 16, false, 0), OUT(0), AGAIN(1),
+		FINISH(W(ReasmOKs, 1), W(bad_end, 1), W(frags_discarded, 3),
+		       W(frags_reassembled, 2))) },
+	{ "IPv4: a fragment past 65535 first", FAM4, TARGET_ENDS, 32, 60, 19,
+	  STEPS(HEAD(65512, 8, true), FRAG(0, 16, true, 0),
+		FRAG(16, 16, false, 1), OUT(1), AGAIN(2),
+		FINISH(W(ReasmOKs, 2), W(too_big, 1), W(bad_end, 0))) },
+	/* The last fragment first: the bad fragment lies past the end and
+	 * discards the queue; [0, 16) then starts a queue that never
+	 * completes. */
+	{ "IPv4: a fragment past 65535 after the last", FAM4, LINUX_ENDS, 32,
+	  61, 20,
+	  STEPS(FRAG(16, 16, false, 0), HEAD(65512, 8, true),
+		FRAG(0, 16, true, 0), OUT(0),
+		FINISH(W(ReasmOKs, 0), W(bad_end, 1), W(too_big, 0),
+		       W(frags_discarded, 2), W(frags_pending, 1),
+		       W(datagrams_pending, 1))) },
+	{ "IPv4: a fragment past 65535 after the last", FAM4, TARGET_ENDS, 32,
+	  61, 20,
+	  STEPS(FRAG(16, 16, false, 0), HEAD(65512, 8, true),
+		FRAG(0, 16, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(too_big, 1), W(bad_end, 0))) },
 	/* 65536, 65536, then 65535 fits. */
 	{ "IPv6: a fragment past 65535 dropped", FAM6, STRICT, 16, 54, 13,
 	  STEPS(HEAD(65528, 8, true), HEAD(65528, 8, false),
