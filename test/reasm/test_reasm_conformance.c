@@ -272,7 +272,7 @@ Test(api, stats_json_names_every_counter)
 		"datagrams_pending", "emitted",		"emitted_bytes",
 		"bytes_held",	     "bytes_peak",	"id_wrapped",
 		"ppp_other",	     "bad_link",	"tunneled",
-		"bad_tunnel",
+		"bad_tunnel",	     "bad_ext",
 	};
 	struct reasm_stats st;
 	char *buf = NULL;
@@ -2058,6 +2058,129 @@ ParameterizedTest(struct nested_case *p, ipv6, nested_fragment_header)
 		pb_frame_free(w);
 		cr_expect_eq(st.ReasmOKs, 1u, "%s", name);
 		cr_expect_eq(st.ReasmFails, 0u, "%s", name);
+	}
+	rig_finish(&g);
+}
+
+/* Headers a Linux host refuses in an IPv6 datagram: a Hop-by-Hop header
+ * anywhere but right after the IPv6 header (no handler: Parameter
+ * Problem), a Segment Routing header (routing type 4, dropped while
+ * seg6_enabled is 0, the default), before the Fragment header or in the
+ * fragmentable part. STRICT discards the datagram, the other policies
+ * emit it; both count bad_ext. A Hop-by-Hop header first and a routing
+ * header of type 0 with no segments left are taken. Each case is a
+ * datagram in two fragments, or atomic. */
+struct ext_case {
+	char name[CASE_NAME_MAX];
+	uint16_t hbh_len; /* before the Fragment header */
+	uint8_t rt_type;  /* a routing header before it (with rt) */
+	bool rt;
+	uint8_t inner[2][2]; /* the fragmentable part's headers before UDP:
+				{ Next Header value, routing type }; 0, 0
+				ends the list unless it is the first */
+	unsigned ninner;
+	bool refused;
+};
+
+/* clang-format off */
+static const struct ext_case ext_base[] = {
+	{ "Hop-by-Hop opens the fragmentable part",
+	  .inner = { { PB_IPPROTO_HOPOPTS, 0 } }, .ninner = 1,
+	  .refused = true },
+	{ "Hop-by-Hop after destination options",
+	  .inner = { { PB_IPPROTO_DSTOPTS, 0 }, { PB_IPPROTO_HOPOPTS, 0 } },
+	  .ninner = 2, .refused = true },
+	{ "Hop-by-Hop before the Fragment header and after",
+	  .hbh_len = 8, .inner = { { PB_IPPROTO_HOPOPTS, 0 } }, .ninner = 1,
+	  .refused = true },
+	{ "Segment Routing before the Fragment header", .rt = true,
+	  .rt_type = 4, .refused = true },
+	{ "Segment Routing in the fragmentable part",
+	  .inner = { { PB_IPPROTO_ROUTING, 4 } }, .ninner = 1,
+	  .refused = true },
+	{ "Hop-by-Hop first, destination options inside", .hbh_len = 8,
+	  .inner = { { PB_IPPROTO_DSTOPTS, 0 } }, .ninner = 1 },
+	{ "routing type 0, no segments left", .rt = true, .rt_type = 0,
+	  .inner = { { PB_IPPROTO_ROUTING, 0 } }, .ninner = 1 },
+};
+/* clang-format on */
+
+struct ext_run {
+	size_t index;
+	enum reasm_policy policy;
+	bool atomic;
+};
+
+ParameterizedTestParameters(ipv6, refused_extension_headers)
+{
+	static struct ext_run v[ARRAY_LEN(ext_base) * NPOLICIES * 2];
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_LEN(ext_base); i++)
+		for (size_t k = 0; k < NPOLICIES; k++)
+			for (int a = 0; a < 2; a++)
+				v[n++] = (struct ext_run){ i, all_policies[k],
+							   a != 0 };
+	return cr_make_param_array(struct ext_run, v, n);
+}
+
+ParameterizedTest(struct ext_run *p, ipv6, refused_extension_headers)
+{
+	const struct ext_case *c = &ext_base[p->index];
+	const char *pol = reasm_policy_name(p->policy);
+	uint8_t data[56];
+	struct pb_dgram d;
+	struct rig g;
+	size_t h = 0;
+
+	pb_fill(data, sizeof(data), 41);
+	/* Each inner header 8 bytes: Next Header, length 0, then a PadN
+	 * option (options headers) or the routing type and segments left
+	 * 0 (routing). */
+	for (unsigned i = 0; i < c->ninner; i++, h += 8) {
+		memset(data + h, 0, 8);
+		data[h] = i + 1 < c->ninner ? c->inner[i + 1][0]
+					    : PB_IPPROTO_UDP;
+		if (c->inner[i][0] == PB_IPPROTO_ROUTING) {
+			data[h + 2] = c->inner[i][1];
+		} else {
+			data[h + 2] = 1; /* PadN, 4 bytes */
+			data[h + 3] = 4;
+		}
+	}
+	pb_udp_hdr(data + h, 4000, 5000, (uint16_t)(sizeof(data) - h));
+	pb_dgram_v6(&d, PB_DLT_ETHERNET, 74,
+		    c->ninner > 0 ? c->inner[0][0] : PB_IPPROTO_UDP, data,
+		    sizeof(data));
+	d.v6.hbh_len = c->hbh_len;
+	if (c->rt) {
+		d.v6.rt_len = 8;
+		d.v6.rt_type = c->rt_type;
+	}
+	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
+	if (p->atomic) {
+		feed_frag(&g, &d, 0, sizeof(data), false);
+	} else {
+		feed_frag(&g, &d, 0, 32, true);
+		feed_frag(&g, &d, 32, sizeof(data) - 32, false);
+	}
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.bad_ext, c->refused ? 1u : 0u, "%s (%s)", c->name, pol);
+	cr_expect_eq(st.datagrams_pending, 0u, "%s (%s)", c->name, pol);
+	if (c->refused && p->policy == REASM_STRICT) {
+		cr_expect_eq(g.nout, 0u, "%s: strict discards it", c->name);
+		cr_expect_eq(st.ReasmOKs, 0u, "%s", c->name);
+		cr_expect_eq(st.ReasmFails, 1u, "%s", c->name);
+	} else {
+		cr_assert_eq(g.nout, 1u, "%s (%s): emitted", c->name, pol);
+		struct pb_frame *w = pb_whole(&d);
+		cr_expect(g.out[0]->len == w->caplen &&
+				  memcmp(g.out[0]->data, w->data, w->caplen) ==
+					  0,
+			  "%s (%s): bytes differ", c->name, pol);
+		pb_frame_free(w);
+		cr_expect_eq(st.ReasmOKs, 1u, "%s (%s)", c->name, pol);
+		cr_expect_eq(st.ReasmFails, 0u, "%s (%s)", c->name, pol);
 	}
 	rig_finish(&g);
 }

@@ -473,7 +473,8 @@ if run_ok "demo, one thread" --read "$demo" --write "$tmp/t1.pcap" \
 	for key in packets passed ReasmReqds ReasmOKs ReasmFails ReasmTimeout \
 		ReasmOverlaps duplicates evicted refused too_big \
 		too_many_frags bad_end past_end bad_ecn truncated malformed \
-		bad_checksum incomplete_chain vlan_too_deep atomic nested_frag no_memory \
+		bad_checksum incomplete_chain vlan_too_deep atomic nested_frag \
+		bad_ext no_memory \
 		frags_truncated frags_too_big frags_no_memory \
 		frags_reassembled frags_dropped frags_discarded frags_pending \
 		datagrams_pending emitted emitted_bytes bytes_held bytes_peak; do
