@@ -1781,6 +1781,46 @@ ParameterizedTest(int *family, limits, max_frags_default)
 			     W(frags_discarded, 129), W(datagrams_pending, 0)));
 }
 
+/* The default 128 is below what Linux takes (it has no count, only its
+ * memory limit): 129 fragments of 8 bytes pass the host and not reasm.
+ * max_frags REASM_MAX_FRAGS_LIMIT closes that: the most fragments a
+ * datagram can have without overlaps, 8189 of 8 bytes and a last one of
+ * 3 (65515 bytes of IPv4 data), reassemble, in order and reversed (the
+ * dearest order: every fragment goes in at the front). */
+TABLE_PARAMS(limits, max_frags_limit_takes_every_datagram, orders)
+
+ParameterizedTest(bool *reversed, limits, max_frags_limit_takes_every_datagram,
+		  .timeout = 60)
+{
+	static uint8_t data[65515], small[129 * 8];
+	struct rig g;
+	struct pb_dgram d, e;
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	size_t n;
+
+	c.max_frags = REASM_MAX_FRAGS_LIMIT;
+	c.mem_high = 64u << 20;
+	rig_init(&g, &c);
+	make(&e, 4, PB_DLT_ETHERNET, 69, small, sizeof(small), 38);
+	make(&d, 4, PB_DLT_ETHERNET, 70, data, sizeof(data), 39);
+	struct pb_frame **f = pb_split_every(&e, 8, &n);
+	cr_assert_eq(n, 129u);
+	for (size_t i = 0; i < n; i++)
+		feed(&g, f[*reversed ? n - 1 - i : i]);
+	pb_frames_free(f, n, true);
+	f = pb_split_every(&d, 8, &n);
+	cr_assert_eq(n, 8190u);
+	for (size_t i = 0; i < n; i++)
+		feed(&g, f[*reversed ? n - 1 - i : i]);
+	pb_frames_free(f, n, true);
+	cr_assert_eq(g.nout, 2u);
+	expect_dgram(&g, 0, &e);
+	expect_dgram(&g, 1, &d);
+	finish_expect(&g, NULL,
+		      COUNTS(W(ReasmOKs, 2), W(too_many_frags, 0),
+			     W(frags_reassembled, 129 + 8190)));
+}
+
 /* max_frags counts fragments: under FIRST one fragment that fills three
  * gaps between held ones ([8, 48) over [0, 8), [16, 24), [32, 40)) is one
  * fragment, though it leaves six pieces. */
