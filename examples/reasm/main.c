@@ -619,8 +619,8 @@ static int set_decap(unsigned *bits, const char *value)
 	return 2;
 }
 
-/* One option that getopt_long() took. @return -1 to go on, 0 after
- * --help or --version, or 2 after a message. */
+/* One option that getopt_long() took (--help and --version are the
+ * caller's). @return -1 to go on, or 2 after a message. */
 static int set_option(struct options *o, struct mem_args *mem, int id,
 		      const char *name, const char *value)
 {
@@ -639,12 +639,6 @@ static int set_option(struct options *o, struct mem_args *mem, int id,
 	case OPT_DECAP_STRIP:
 		o->cfg.decap_strip = true;
 		return -1;
-	case OPT_HELP:
-		usage(stdout);
-		return 0;
-	case OPT_VERSION:
-		printf("reasm %s\n", grain_version());
-		return 0;
 	case OPT_POLICY:
 	case OPT_THREADS:
 	case OPT_TIMEOUT:
@@ -740,13 +734,15 @@ static int set_watermarks(struct options *o, struct mem_args mem)
 /*
  * Fills *o from argv with getopt_long(): long options only, by their
  * whole names, each value after '=' or in the next word; "-h" as
- * --help. Any other word is an error, "--" included. @return -1 to go
- * on, 0 after --help, or 2 after a message.
+ * --help. Any other word is an error, "--" included. --help and --version
+ * (the first given) act once every word has been read, so that a word
+ * they leave over is refused too. @return -1 to go on, 0 after --help or
+ * --version, or 2 after a message.
  */
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	struct mem_args mem = { 0, 0 };
-	int at, rc;
+	int at, rc, early = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->threads = 1;
@@ -767,9 +763,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 			return bad_word(argv[at], c);
 		if (check_word(argv[at], c) != 0)
 			return 2;
-		rc = set_option(o, &mem, c == 'h' ? OPT_HELP : c,
-				idx >= 0 ? long_options[idx].name : "help",
-				optarg);
+		if (c == 'h')
+			c = OPT_HELP;
+		if (c == OPT_HELP || c == OPT_VERSION) {
+			if (early == 0)
+				early = c;
+			continue;
+		}
+		rc = set_option(o, &mem, c, long_options[idx].name, optarg);
 		if (rc >= 0)
 			return rc;
 	}
@@ -778,6 +779,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (at < argc) {
 		errorf("unexpected argument '%s' (try --help)", argv[at]);
 		return 2;
+	}
+	if (early == OPT_HELP) {
+		usage(stdout);
+		return 0;
+	}
+	if (early == OPT_VERSION) {
+		printf("reasm %s\n", grain_version());
+		return 0;
 	}
 	if (check_live_args(o) != 0 || set_watermarks(o, mem) != 0)
 		return 2;
