@@ -450,6 +450,10 @@ static int check_live_args(const struct options *o)
  * replacement. @return 0, or 2 after a message. */
 static int set_once(const char **slot, const char *name, const char *value)
 {
+	if (*value == '\0') {
+		errorf("--%s must not be empty", name);
+		return 2;
+	}
 	if (*slot != NULL) {
 		errorf("--%s given twice ('%s', then '%s')", name, *slot,
 		       value);
@@ -836,9 +840,26 @@ struct out_file {
 };
 
 /* The temporary files of this run, removed by the signal handler below
- * if a signal ends the run (file mode: nothing else catches them). */
-#define MAX_TMP_FILES 2
+ * if a signal ends the run (file mode: nothing else catches them): the
+ * two outputs', and the link that keeps an output's old file while the
+ * outputs are renamed (outs_finish()). */
+#define MAX_TMP_FILES 3
 static char *volatile tmp_files[MAX_TMP_FILES];
+
+/* Blocks (@p how SIG_BLOCK) the signals whose handler removes the
+ * temporary files, saving the mask in *old, around a step the handler
+ * must not cut in two: a temporary file made but not yet registered, or
+ * one output renamed and not the other. */
+static void end_signals_block(sigset_t *old)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &s, old);
+}
 
 /* From a signal handler: only async-signal-safe calls. */
 static void remove_tmp_files(void)
@@ -1013,13 +1034,19 @@ static int out_open(struct out_file *of, const char *path)
 		return 2;
 	}
 	snprintf(of->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, t, t + dirlen);
+	/* Made and registered with the signals held off: a signal between
+	 * the two would leave the file behind. */
+	sigset_t old;
+	end_signals_block(&old);
 	fd = mkstemp(of->tmp);
+	if (fd >= 0)
+		tmp_register(of->tmp, true);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		errorf("%s: %s", path, strerror(errno));
 		out_forget(of);
 		return 2;
 	}
-	tmp_register(of->tmp, true);
 	/* The mode a plain create would give, or the existing file's. */
 	mask = umask(0);
 	umask(mask);
@@ -1050,6 +1077,100 @@ static int out_finish(struct out_file *of, bool ok)
 		ok = false;
 	}
 	out_drop_tmp(of, !ok);
+	return status;
+}
+
+/* A second name (a hard link ".NAME.XXXXXX" beside it) for the file that
+ * @p of's rename would replace, so that the rename can be undone; NULL
+ * when there is no such file, or it cannot be linked (a file system
+ * without hard links, say). Registered with the temporary files. */
+static char *out_keep_old(const struct out_file *of)
+{
+	struct stat st;
+	size_t n = strlen(of->tmp) + 1;
+	char *keep = malloc(n);
+
+	if (keep == NULL || lstat(of->target, &st) != 0 ||
+	    !S_ISREG(st.st_mode)) {
+		free(keep);
+		return NULL;
+	}
+	/* A fresh name (the same pattern as the temporary file's), freed
+	 * for the link; another program could take it in between: then
+	 * try again. */
+	for (int tries = 0; tries < 8; tries++) {
+		memcpy(keep, of->tmp, n);
+		memcpy(keep + n - 7, "XXXXXX", 6);
+		int fd = mkstemp(keep);
+		if (fd < 0)
+			break;
+		close(fd);
+		(void)unlink(keep);
+		if (link(of->target, keep) == 0) {
+			tmp_register(keep, true);
+			return keep;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	free(keep);
+	return NULL;
+}
+
+/* Forgets (and removes, if @p remove) the name out_keep_old() made. */
+static void out_drop_old(char *keep, bool remove)
+{
+	if (keep == NULL)
+		return;
+	if (remove)
+		(void)unlink(keep);
+	tmp_register(keep, false);
+	free(keep);
+}
+
+/*
+ * Finishes both outputs of a run: if @p ok, renames the temporary files
+ * over their targets, both or neither; else removes them. The stats file
+ * goes first, its old file kept under a second name (out_keep_old()),
+ * then the capture; if the capture's rename fails, the stats file's is
+ * undone, so that a failed run leaves both files as they were. (Where
+ * the old stats file cannot be linked, a stats file that did not exist
+ * is removed again, and one that did stays replaced.) @return 0, or 2
+ * after a message.
+ */
+static int outs_finish(struct out_file *cap, struct out_file *stats, bool ok)
+{
+	if (!ok || cap->tmp == NULL || stats->tmp == NULL) {
+		int a = out_finish(stats, ok);
+		int b = out_finish(cap, ok && a == 0);
+		return a != 0 ? a : b;
+	}
+	sigset_t old;
+	struct stat st;
+	end_signals_block(&old);
+	bool existed = lstat(stats->target, &st) == 0;
+	char *keep = out_keep_old(stats);
+	int status = 0;
+	if (rename(stats->tmp, stats->target) != 0) {
+		errorf("%s: %s", stats->path, strerror(errno));
+		status = 2;
+		out_drop_tmp(stats, true);
+		out_drop_tmp(cap, true);
+	} else if (rename(cap->tmp, cap->target) != 0) {
+		errorf("%s: %s", cap->path, strerror(errno));
+		status = 2;
+		if (keep != NULL)
+			(void)rename(keep, stats->target);
+		else if (!existed)
+			(void)unlink(stats->target);
+		out_drop_tmp(stats, false);
+		out_drop_tmp(cap, true);
+	} else {
+		out_drop_tmp(stats, false);
+		out_drop_tmp(cap, false);
+	}
+	out_drop_old(keep, true);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return status;
 }
 
@@ -2310,11 +2431,10 @@ int main(int argc, char **argv)
 	release(&rn);
 	status = close_capture(&rn, status);
 	status = report(&rn, ran, status);
-	/* Only a run that succeeded replaces its outputs; otherwise the
-	 * temporary files go and any existing file is left as it was. */
-	if (out_finish(&rn.cap_out, status == 0 && ran) != 0)
-		status = 2;
-	if (out_finish(&rn.stats_out, status == 0 && ran) != 0)
+	/* Only a run that succeeded replaces its outputs, both of them;
+	 * otherwise the temporary files go and any existing file is left as
+	 * it was. */
+	if (outs_finish(&rn.cap_out, &rn.stats_out, status == 0 && ran) != 0)
 		status = 2;
 	return status;
 }

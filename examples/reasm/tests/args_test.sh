@@ -113,7 +113,9 @@ if "$REASM" --read="$demo" --write "$out" --quiet --policy=linux \
 else
 	fail "a run with '=' values: $(cat "$tmp/stderr")"
 fi
-refused ": No such file or directory" --read= --write "$out"
+# An empty value after '=' is a value, refused for a file name.
+refused "--read must not be empty" --read= --write "$out"
+refused "--stats must not be empty" --read "$demo" --write "$out" --stats=
 
 # --decap takes a comma-separated list of gre, ipip and all, nothing else;
 # --decap-strip takes no value and needs --decap.

@@ -377,6 +377,63 @@ head -c $((size / 2 + 7)) "$demo" >"$tmp/half.pcap"
 }
 said "kept: --stats names the existing --write" \
 	"reasm: $kept/./out.pcap: --stats and --write name the same file"
+# An empty output name is refused with the arguments, before the input is
+# even opened (here it does not exist).
+expect_kept "kept: --stats ''" --read "$demo" --write "$kept/out.pcap" \
+	--stats ""
+said "kept: --stats ''" "reasm: --stats must not be empty"
+expect_kept "kept: --write ''" --read "$tmp/no-such.pcap" --write "" \
+	--stats "$kept/out.json"
+said "kept: --write ''" "reasm: --write must not be empty"
+for opt in read; do
+	expect_error "--$opt ''" --$opt "" --write "$kept/out.pcap"
+	said "--$opt ''" "reasm: --$opt must not be empty"
+done
+
+# A run whose last step fails, renaming one of its outputs over the old
+# file (its temporary file is taken away during the run here; a file
+# made immutable does the same), replaces neither: the stats file is
+# renamed first, and put back if the capture's rename fails. The input
+# is a FIFO held open on descriptor 3 until the temporary files are
+# there. With "fresh": no stats file before the run (none may be left).
+rename_fails() {
+	which=$1 fresh=${2:-} what="the $1 rename fails"
+	[ -z "$fresh" ] || what="$what, no stats file before"
+	d=$tmp/rename-$which$fresh
+	mkdir -p "$d"
+	cp "$tmp/kept.pcap.orig" "$d/out.pcap"
+	[ -n "$fresh" ] || cp "$tmp/kept.json.orig" "$d/out.json"
+	mkfifo "$d/fifo"
+	"$REASM" --read - --write "$d/out.pcap" --stats "$d/out.json" \
+		--quiet <"$d/fifo" 2>"$tmp/err" &
+	pid=$!
+	exec 3>"$d/fifo"
+	cat "$demo" >&3
+	n=0
+	while set -- "$d"/.out.* && [ $# -lt 2 ] && [ $n -lt 600 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	rm -f "$d"/.out."$which".*
+	exec 3>&-
+	wait "$pid"
+	rc=$?
+	rm -f "$d/fifo"
+	want="out.json out.pcap "
+	[ -z "$fresh" ] || want="out.pcap "
+	if [ "$rc" -eq 2 ] && cmp -s "$d/out.pcap" "$tmp/kept.pcap.orig" &&
+		{ [ -n "$fresh" ] ||
+			cmp -s "$d/out.json" "$tmp/kept.json.orig"; } &&
+		[ "$(ls -A "$d" | tr '\n' ' ')" = "$want" ]; then
+		pass "$what: outputs kept, exit 2"
+	else
+		fail "$what: exit $rc, $(cat "$tmp/err"), $(ls -lA "$d")"
+	fi
+	said "$what" "reasm: $d/out.$which: No such file or directory"
+}
+rename_fails json
+rename_fails pcap
+rename_fails pcap fresh
 
 # A --write that names the --read file, under any spelling, is refused
 # and the input left whole.
