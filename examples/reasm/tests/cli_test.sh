@@ -7,6 +7,7 @@
 #   REASM_GEN       reasm-gen
 #   REASM_PCAPDUMP  reasm-pcapdump
 #   REASM_DEMO      the checked-in capture, examples/reasm/data/demo.pcap
+#   REASM_SLOW_MKSTEMP  tests/slow_mkstemp.c built (optional)
 #   REASM_TMPDIR    a scratch directory (emptied first)
 #
 # Checks: --help; every kind of bad invocation exits 2 with exactly one
@@ -478,21 +479,35 @@ chmod 644 "$tmp/noread.pcap"
 # A signal during a file run (SIGINT, SIGTERM, SIGHUP) ends it by that
 # signal, removes the temporary outputs and leaves the existing ones. The
 # input is a FIFO that stays open after the demo, so the run is still
-# going, its temporary files made, when the signal comes.
+# going, its temporary files made, when the signal comes. With "slow",
+# reasm runs with tests/slow_mkstemp.c preloaded: it pauses once each
+# temporary file exists, so the signal comes between the file's making
+# and its registration for removal (where a busy machine can also stop
+# reasm), every time.
 killed() {
-	sig=$1 threads=$2
-	d=$tmp/sig-$sig-$threads
+	sig=$1 threads=$2 slow=${3:-}
+	d=$tmp/sig-$sig-$threads$slow
 	mkdir -p "$d"
 	cp "$tmp/kept.pcap.orig" "$d/out.pcap"
 	cp "$tmp/kept.json.orig" "$d/out.json"
 	mkfifo "$d/fifo"
-	"$REASM" --read - --write "$d/out.pcap" --stats "$d/out.json" \
-		--threads "$threads" --quiet <"$d/fifo" 2>"$tmp/err" &
+	if [ -n "$slow" ]; then
+		# LD_PRELOAD puts the module before ASan's runtime, which
+		# ASan refuses unless told not to check.
+		LD_PRELOAD=$REASM_SLOW_MKSTEMP \
+			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+			"$REASM" --read - --write "$d/out.pcap" \
+			--stats "$d/out.json" --threads "$threads" --quiet \
+			<"$d/fifo" 2>"$tmp/err" &
+	else
+		"$REASM" --read - --write "$d/out.pcap" --stats "$d/out.json" \
+			--threads "$threads" --quiet <"$d/fifo" 2>"$tmp/err" &
+	fi
 	pid=$!
 	(cat "$demo" && exec sleep 60) >"$d/fifo" &
 	feeder=$!
 	n=0
-	while set -- "$d"/.out.* && [ $# -lt 2 ] && [ $n -lt 200 ]; do
+	while set -- "$d"/.out.* && [ $# -lt 2 ] && [ $n -lt 600 ]; do
 		sleep 0.05
 		n=$((n + 1))
 	done
@@ -506,14 +521,18 @@ killed() {
 		cmp -s "$d/out.pcap" "$tmp/kept.pcap.orig" &&
 		cmp -s "$d/out.json" "$tmp/kept.json.orig" &&
 		[ "$(ls -A "$d" | tr '\n' ' ')" = "out.json out.pcap " ]; then
-		pass "SIG$sig, $threads thread(s): outputs kept, no temporary file"
+		pass "SIG$sig, $threads thread(s)$slow: outputs kept, no temporary file"
 	else
-		fail "SIG$sig, $threads thread(s): exit $rc, $(ls -lA "$d")"
+		fail "SIG$sig, $threads thread(s)$slow: exit $rc, $(ls -lA "$d")"
 	fi
 }
 killed INT 1
 killed HUP 1
 killed TERM 2
+if [ -n "${REASM_SLOW_MKSTEMP:-}" ]; then
+	killed HUP 1 slow
+	killed TERM 2 slow
+fi
 
 # --- the demo capture --------------------------------------------------------------
 if "$REASM_GEN" --write "$tmp/gen-demo.pcap" 2>/dev/null &&
