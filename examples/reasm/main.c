@@ -846,9 +846,8 @@ struct out_file {
 #define MAX_TMP_FILES 3
 static char *volatile tmp_files[MAX_TMP_FILES];
 
-/* Blocks (@p how SIG_BLOCK) the signals whose handler removes the
- * temporary files, saving the mask in *old, around a step the handler
- * must not cut in two: a temporary file made but not yet registered, or
+/* Blocks the signals whose handler removes the temporary files, saving
+ * the mask in *old, around a step the handler must not cut in two: a temporary file made but not yet registered, or
  * one output renamed and not the other. */
 static void end_signals_block(sigset_t *old)
 {
@@ -872,12 +871,104 @@ static void remove_tmp_files(void)
 	}
 }
 
-static void remove_tmp_and_die(int sig)
+/* Ends the process by @p sig, as if it had not been caught, once the
+ * temporary files are gone. Async-signal-safe. */
+static void die_of(int sig)
 {
+	sigset_t s;
+
 	remove_tmp_files();
 	signal(sig, SIG_DFL);
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 	raise(sig);
+	_exit(128 + sig); /* not reached */
 }
+
+/*
+ * A capture written in place to a stream (stdout, a FIFO) cannot be taken
+ * back, and its reader must never get a record cut short: a signal that
+ * ends a file run waits for the record (or batch of whole records) being
+ * written, and the writer then dies of it. Each write goes
+ * OUT_IDLE -> OUT_WRITING -> (flushed) OUT_IDLE; a signal takes
+ * OUT_IDLE -> OUT_STOP and dies at once (nothing is half written: the
+ * stream is flushed after every record), or takes OUT_WRITING -> OUT_STOP
+ * and leaves the dying to the writer (out_write_end()). A second signal
+ * while the writer finishes (a reader that stopped reading, say) dies at
+ * once. The state is a lock-free atomic int: safe in a handler.
+ */
+enum { OUT_IDLE, OUT_WRITING, OUT_STOP };
+static _Atomic(int) out_state;
+static _Atomic(int) out_stop_sig;
+static volatile sig_atomic_t out_stream; /* set once, before any record */
+
+static void remove_tmp_and_die(int sig)
+{
+	while (out_stream) {
+		int s = OUT_IDLE;
+
+		if (atomic_compare_exchange_strong_explicit(
+			    &out_state, &s, OUT_STOP, memory_order_relaxed,
+			    memory_order_relaxed) ||
+		    s == OUT_STOP)
+			break;
+		/* A record is being written: the writer dies after it. */
+		atomic_store_explicit(&out_stop_sig, sig, memory_order_relaxed);
+		s = OUT_WRITING;
+		/* R1: the writer's A1 then reads the signal stored above. */
+		if (atomic_compare_exchange_strong_explicit(
+			    &out_state, &s, OUT_STOP, memory_order_release,
+			    memory_order_relaxed))
+			return;
+		/* It went idle meanwhile: try again. */
+	}
+	die_of(sig);
+}
+
+/* Before writing whole records to a stream capture. @return false when a
+ * signal is ending the run: write nothing. */
+static bool out_write_begin(void)
+{
+	int s = OUT_IDLE;
+
+	return !out_stream ||
+	       atomic_compare_exchange_strong_explicit(&out_state, &s,
+						       OUT_WRITING,
+						       memory_order_relaxed,
+						       memory_order_relaxed);
+}
+
+/* After a write that out_write_begin() allowed, the records flushed out
+ * of @p f (NULL: written with write() already): dies of the signal that
+ * came meanwhile, if one did. */
+static void out_write_end(FILE *f)
+{
+	int s = OUT_WRITING;
+
+	if (!out_stream)
+		return;
+	if (f != NULL)
+		(void)fflush(f);
+	/* A1 (on failure): pairs with R1 in remove_tmp_and_die(). */
+	if (!atomic_compare_exchange_strong_explicit(&out_state, &s, OUT_IDLE,
+						     memory_order_acquire,
+						     memory_order_acquire))
+		die_of(atomic_load_explicit(&out_stop_sig,
+					    memory_order_relaxed));
+}
+
+static bool par_begin(void)
+{
+	return out_write_begin();
+}
+
+static void par_end(void)
+{
+	out_write_end(NULL);
+}
+
+static const struct par_write_hooks par_hooks = { par_begin, par_end };
 
 /* SIGBUS: with several threads a capture file is read through a mapping,
  * and a file that another program truncates under it faults there. Say
@@ -1200,8 +1291,11 @@ static void dump_out(pcap_dumper_t *d, const struct reasm_out *out)
 	h.ts.tv_usec = (suseconds_t)(out->ts_ns % NS_PER_S);
 	h.caplen = out->len;
 	h.len = out->orig_len < out->len ? out->len : out->orig_len;
+	if (!out_write_begin())
+		return; /* a signal is ending the run */
 	errno = 0;
 	pcap_dump((u_char *)d, &h, out->data);
+	out_write_end(pcap_dump_file(d));
 	if (ferror(pcap_dump_file(d)))
 		atomic_store_explicit(&write_errno, errno != 0 ? errno : EIO,
 				      memory_order_relaxed);
@@ -1620,6 +1714,13 @@ static int open_write(struct run *rn)
 		rn->cap_out.f = NULL;
 		(void)out_finish(&rn->cap_out, false);
 		return 2;
+	}
+	/* Written in place to a stream, in a file run (a live run takes
+	 * its signals in the main thread and stops cleanly): whole records
+	 * only, the file header first, whatever signal ends the run. */
+	if (rn->cap_out.tmp == NULL && !is_live(o)) {
+		(void)pcap_dump_flush(rn->dumper);
+		out_stream = 1;
 	}
 	return 0;
 }
@@ -2254,6 +2355,7 @@ static int run_mapped(struct run *rn)
 				      memory_order_relaxed);
 		return 0; /* close_capture() reports it */
 	}
+	par_set_write_hooks(rn->par, &par_hooks);
 	status = par_run(rn->par, rn->engine, &rn->opt.cfg, rn->opt.threads,
 			 fileno(pcap_dump_file(rn->dumper)), &tail);
 	if (status == 0 && tail) {
