@@ -482,6 +482,56 @@ static bool v6_nested_frag(const uint8_t *p, uint32_t n, uint8_t nh)
 	return false;
 }
 
+/* Is header @p nh at p[off] one a Linux host refuses in a chain, before
+ * or after the Fragment header? A Hop-by-Hop header anywhere but right
+ * after the IPv6 header (@p first: this one is; ip6_protocol_deliver_rcu()
+ * finds no handler for it and sends Parameter Problem), or a Segment
+ * Routing header, routing type 4, which ipv6_srh_rcv() drops while
+ * seg6_enabled is 0, the default. */
+static bool v6_ext_refused(const uint8_t *p, uint32_t n, uint32_t off,
+			   uint8_t nh, bool first)
+{
+	if (nh == 0)
+		return !first;
+	return nh == 43 && off + 3 <= n && p[off + 2] == 4;
+}
+
+/* Does the header chain at @p p (@p n bytes), starting with header @p nh
+ * (@p first: right after the IPv6 header), hold a header Linux refuses
+ * (v6_ext_refused()) before its upper-layer header or a Fragment header?
+ * What follows a nested Fragment header belongs to the inner fragment. */
+static bool v6_chain_refused(const uint8_t *p, uint32_t n, uint8_t nh,
+			     bool first)
+{
+	uint32_t off = 0;
+
+	for (unsigned hops = 0; hops < 32; hops++, first = false) {
+		uint32_t need;
+
+		if (v6_ext_refused(p, n, off, nh, first))
+			return true;
+		need = v6_ext_len(p, n, off, nh);
+		if (need == V6_NOT_EXT || need == 0 || off + need > n)
+			return false;
+		nh = p[off];
+		off += need;
+	}
+	return false;
+}
+
+/* An IPv6 datagram whose IPv6 header and unfragmentable headers are the
+ * @p hlen bytes at @p ip, and whose fragmentable part (@p n bytes at
+ * @p p) starts with header @p nh: does a Linux host refuse a header of
+ * it? Each fragment carries the unfragmentable part, and Linux refuses
+ * each one that holds such a header; the engine judges the offset-0
+ * fragment's. */
+static bool v6_refused(const uint8_t *ip, uint32_t hlen, const uint8_t *p,
+		       uint32_t n, uint8_t nh)
+{
+	return v6_chain_refused(ip + 40, hlen - 40, ip[6], true) ||
+	       v6_chain_refused(p, n, nh, false);
+}
+
 static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
 				  uint32_t avail)
 {
@@ -935,15 +985,19 @@ static int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 		w->st.frags_dropped++;
 		return 0;
 	}
-	if (v6_nested_frag(fr->payload, fr->len, fr->v6_nexthdr)) {
+	bool nested = v6_nested_frag(fr->payload, fr->len, fr->v6_nexthdr);
+	bool refused = v6_refused(fr->frame + fr->l3, fr->fh_off, fr->payload,
+				  fr->len, fr->v6_nexthdr);
+	if (nested)
 		w->st.nested_frag++;
-		if (w->r->cfg.policy == REASM_STRICT) {
-			/* A datagram of one fragment, discarded. */
-			free(o);
-			w->st.ReasmFails++;
-			w->st.frags_discarded++;
-			return 0;
-		}
+	if (refused)
+		w->st.bad_ext++;
+	if ((nested || refused) && w->r->cfg.policy == REASM_STRICT) {
+		/* A datagram of one fragment, discarded. */
+		free(o);
+		w->st.ReasmFails++;
+		w->st.frags_discarded++;
+		return 0;
 	}
 	uint32_t l3 = head_copy(w->r, fr, n, o->data, &e);
 	memcpy(o->data + head, fr->payload, fr->len);
@@ -1488,7 +1542,7 @@ enum rebuild_fail {
 	REBUILD_TOO_BIG,     /* past 65535 bytes */
 	REBUILD_NO_MEMORY,   /* no output frame */
 	REBUILD_NESTED_FRAG, /* STRICT: an IPv6 Fragment header nested in
-				the payload */
+				the payload, or a header Linux refuses */
 };
 
 /* The DSCP of @p d's output: its IP header's in d->head (the ECN bits
@@ -1523,10 +1577,12 @@ static uint32_t dgram_lead(const struct dgram *d)
 /* Build the datagram (no lock held: it has left the table) into a frame
  * begun with out_begin() (the sink's reservation or a reasm_out), left in
  * *dst for out_end() on REBUILD_OK and dropped otherwise. *nested: the
- * payload holds an IPv6 Fragment header (whatever the policy). */
+ * payload holds an IPv6 Fragment header; *refused: the headers hold one
+ * Linux refuses (v6_refused()); both whatever the policy. */
 static enum rebuild_fail rebuild(struct reasm_worker *w, const struct dgram *d,
 				 uint64_t now, struct reasm_meta *m,
-				 struct out_dst *dst, bool *nested)
+				 struct out_dst *dst, bool *nested,
+				 bool *refused)
 {
 	uint32_t l3len = d->head_len - d->l2_len; /* IP header (+ v6 ext) */
 	int ecn = ecn_combine(d->ecn);
@@ -1562,12 +1618,11 @@ static enum rebuild_fail rebuild(struct reasm_worker *w, const struct dgram *d,
 		inet_wr16(ip + 10, 0);
 		inet_wr16(ip + 10, inet_csum(ip, l3len));
 	} else {
-		if (v6_nested_frag(data, d->len, d->v6_nexthdr)) {
-			*nested = true;
-			if (w->r->cfg.policy == REASM_STRICT) {
-				out_drop(dst);
-				return REBUILD_NESTED_FRAG;
-			}
+		*nested = v6_nested_frag(data, d->len, d->v6_nexthdr);
+		*refused = v6_refused(ip, l3len, data, d->len, d->v6_nexthdr);
+		if ((*nested || *refused) && w->r->cfg.policy == REASM_STRICT) {
+			out_drop(dst);
+			return REBUILD_NESTED_FRAG;
 		}
 		ip[d->nh_off] = d->v6_nexthdr;
 		inet_wr16(ip + 4, (uint16_t)(l3len - 40 + d->len));
@@ -1642,9 +1697,20 @@ static void drop_nomem(struct reasm_stats *st)
  * Step 1: the checks on the fragment alone, before any lock. On false the
  * fragment is dropped (and counted) and nothing else moves; on true *ne
  * is the end of its data as the engine keeps it.
+ *
+ * An IPv4 fragment that ends past 65535 bytes (with a 20-byte header) is
+ * dropped alone under the target-based policies, as FreeBSD's ip_input()
+ * and frag3 drop it. Linux has no such check before ip_frag_queue(): the
+ * fragment goes into its queue like any other, its end raises the
+ * queue's length, and the queue can then only die (the end rules discard
+ * it when the real last fragment ends short of it, or when it lies past
+ * a last fragment already in; a queue that fills up fails as too big).
+ * STRICT and LINUX let it in the same way, so that a datagram the host
+ * never gets is not emitted either. IPv6 drops such a fragment alone
+ * (ip6_frag_queue()), under every policy.
  */
-static bool frag_acceptable(struct reasm_stats *st, const struct frag *fr,
-			    uint32_t *ne)
+static bool frag_acceptable(struct reasm_stats *st, enum reasm_policy pol,
+			    const struct frag *fr, uint32_t *ne)
 {
 	uint32_t end = fr->offset + fr->len;
 
@@ -1667,7 +1733,8 @@ static bool frag_acceptable(struct reasm_stats *st, const struct frag *fr,
 	} else {
 		if (fr->mf)
 			end &= ~7u; /* Linux: round a non-last end down */
-		if (20 + end > IP_MAXPACKET) {
+		if (20 + end > IP_MAXPACKET && pol != REASM_STRICT &&
+		    pol != REASM_LINUX) {
 			/* ping of death: no header fits */
 			st->frags_too_big++;
 			drop(st, &st->too_big);
@@ -1845,13 +1912,15 @@ static int dgram_deliver(struct reasm_worker *w, struct dgram *d, uint64_t now)
 	struct reasm_stats *st = &w->st;
 	struct reasm_meta m;
 	struct out_dst dst;
-	bool nested = false;
-	enum rebuild_fail why = rebuild(w, d, now, &m, &dst, &nested);
+	bool nested = false, refused = false;
+	enum rebuild_fail why = rebuild(w, d, now, &m, &dst, &nested, &refused);
 	int emitted = 0;
 
 	w->held_out += d->nfrags;
 	if (nested)
 		st->nested_frag++;
+	if (refused)
+		st->bad_ext++;
 	if (why == REBUILD_OK) {
 		st->ReasmOKs++;
 		st->frags_reassembled += d->nfrags;
@@ -1891,7 +1960,7 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 
 	if (fr->family == 6 && fr->offset == 0 && !fr->mf)
 		return emit_atomic(w, fr, now);
-	if (!frag_acceptable(&w->st, fr, &ne))
+	if (!frag_acceptable(&w->st, r->cfg.policy, fr, &ne))
 		return 0;
 	/* The payload copy is made before the stripe lock is taken, so the
 	 * lock covers bookkeeping only; unused, it is freed after unlock. */

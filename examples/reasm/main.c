@@ -450,6 +450,10 @@ static int check_live_args(const struct options *o)
  * replacement. @return 0, or 2 after a message. */
 static int set_once(const char **slot, const char *name, const char *value)
 {
+	if (*value == '\0') {
+		errorf("--%s must not be empty", name);
+		return 2;
+	}
 	if (*slot != NULL) {
 		errorf("--%s given twice ('%s', then '%s')", name, *slot,
 		       value);
@@ -619,8 +623,8 @@ static int set_decap(unsigned *bits, const char *value)
 	return 2;
 }
 
-/* One option that getopt_long() took. @return -1 to go on, 0 after
- * --help or --version, or 2 after a message. */
+/* One option that getopt_long() took (--help and --version are the
+ * caller's). @return -1 to go on, or 2 after a message. */
 static int set_option(struct options *o, struct mem_args *mem, int id,
 		      const char *name, const char *value)
 {
@@ -639,12 +643,6 @@ static int set_option(struct options *o, struct mem_args *mem, int id,
 	case OPT_DECAP_STRIP:
 		o->cfg.decap_strip = true;
 		return -1;
-	case OPT_HELP:
-		usage(stdout);
-		return 0;
-	case OPT_VERSION:
-		printf("reasm %s\n", grain_version());
-		return 0;
 	case OPT_POLICY:
 	case OPT_THREADS:
 	case OPT_TIMEOUT:
@@ -740,13 +738,15 @@ static int set_watermarks(struct options *o, struct mem_args mem)
 /*
  * Fills *o from argv with getopt_long(): long options only, by their
  * whole names, each value after '=' or in the next word; "-h" as
- * --help. Any other word is an error, "--" included. @return -1 to go
- * on, 0 after --help, or 2 after a message.
+ * --help. Any other word is an error, "--" included. --help and --version
+ * (the first given) act once every word has been read, so that a word
+ * they leave over is refused too. @return -1 to go on, 0 after --help or
+ * --version, or 2 after a message.
  */
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	struct mem_args mem = { 0, 0 };
-	int at, rc;
+	int at, rc, early = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->threads = 1;
@@ -767,9 +767,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 			return bad_word(argv[at], c);
 		if (check_word(argv[at], c) != 0)
 			return 2;
-		rc = set_option(o, &mem, c == 'h' ? OPT_HELP : c,
-				idx >= 0 ? long_options[idx].name : "help",
-				optarg);
+		if (c == 'h')
+			c = OPT_HELP;
+		if (c == OPT_HELP || c == OPT_VERSION) {
+			if (early == 0)
+				early = c;
+			continue;
+		}
+		rc = set_option(o, &mem, c, long_options[idx].name, optarg);
 		if (rc >= 0)
 			return rc;
 	}
@@ -778,6 +783,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (at < argc) {
 		errorf("unexpected argument '%s' (try --help)", argv[at]);
 		return 2;
+	}
+	if (early == OPT_HELP) {
+		usage(stdout);
+		return 0;
+	}
+	if (early == OPT_VERSION) {
+		printf("reasm %s\n", grain_version());
+		return 0;
 	}
 	if (check_live_args(o) != 0 || set_watermarks(o, mem) != 0)
 		return 2;
@@ -827,9 +840,25 @@ struct out_file {
 };
 
 /* The temporary files of this run, removed by the signal handler below
- * if a signal ends the run (file mode: nothing else catches them). */
-#define MAX_TMP_FILES 2
+ * if a signal ends the run (file mode: nothing else catches them): the
+ * two outputs', and the link that keeps an output's old file while the
+ * outputs are renamed (outs_finish()). */
+#define MAX_TMP_FILES 3
 static char *volatile tmp_files[MAX_TMP_FILES];
+
+/* Blocks the signals whose handler removes the temporary files, saving
+ * the mask in *old, around a step the handler must not cut in two: a temporary file made but not yet registered, or
+ * one output renamed and not the other. */
+static void end_signals_block(sigset_t *old)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &s, old);
+}
 
 /* From a signal handler: only async-signal-safe calls. */
 static void remove_tmp_files(void)
@@ -842,12 +871,104 @@ static void remove_tmp_files(void)
 	}
 }
 
-static void remove_tmp_and_die(int sig)
+/* Ends the process by @p sig, as if it had not been caught, once the
+ * temporary files are gone. Async-signal-safe. */
+static void die_of(int sig)
 {
+	sigset_t s;
+
 	remove_tmp_files();
 	signal(sig, SIG_DFL);
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 	raise(sig);
+	_exit(128 + sig); /* not reached */
 }
+
+/*
+ * A capture written in place to a stream (stdout, a FIFO) cannot be taken
+ * back, and its reader must never get a record cut short: a signal that
+ * ends a file run waits for the record (or batch of whole records) being
+ * written, and the writer then dies of it. Each write goes
+ * OUT_IDLE -> OUT_WRITING -> (flushed) OUT_IDLE; a signal takes
+ * OUT_IDLE -> OUT_STOP and dies at once (nothing is half written: the
+ * stream is flushed after every record), or takes OUT_WRITING -> OUT_STOP
+ * and leaves the dying to the writer (out_write_end()). A second signal
+ * while the writer finishes (a reader that stopped reading, say) dies at
+ * once. The state is a lock-free atomic int: safe in a handler.
+ */
+enum { OUT_IDLE, OUT_WRITING, OUT_STOP };
+static _Atomic(int) out_state;
+static _Atomic(int) out_stop_sig;
+static volatile sig_atomic_t out_stream; /* set once, before any record */
+
+static void remove_tmp_and_die(int sig)
+{
+	while (out_stream) {
+		int s = OUT_IDLE;
+
+		if (atomic_compare_exchange_strong_explicit(
+			    &out_state, &s, OUT_STOP, memory_order_relaxed,
+			    memory_order_relaxed) ||
+		    s == OUT_STOP)
+			break;
+		/* A record is being written: the writer dies after it. */
+		atomic_store_explicit(&out_stop_sig, sig, memory_order_relaxed);
+		s = OUT_WRITING;
+		/* R1: the writer's A1 then reads the signal stored above. */
+		if (atomic_compare_exchange_strong_explicit(
+			    &out_state, &s, OUT_STOP, memory_order_release,
+			    memory_order_relaxed))
+			return;
+		/* It went idle meanwhile: try again. */
+	}
+	die_of(sig);
+}
+
+/* Before writing whole records to a stream capture. @return false when a
+ * signal is ending the run: write nothing. */
+static bool out_write_begin(void)
+{
+	int s = OUT_IDLE;
+
+	return !out_stream ||
+	       atomic_compare_exchange_strong_explicit(&out_state, &s,
+						       OUT_WRITING,
+						       memory_order_relaxed,
+						       memory_order_relaxed);
+}
+
+/* After a write that out_write_begin() allowed, the records flushed out
+ * of @p f (NULL: written with write() already): dies of the signal that
+ * came meanwhile, if one did. */
+static void out_write_end(FILE *f)
+{
+	int s = OUT_WRITING;
+
+	if (!out_stream)
+		return;
+	if (f != NULL)
+		(void)fflush(f);
+	/* A1 (on failure): pairs with R1 in remove_tmp_and_die(). */
+	if (!atomic_compare_exchange_strong_explicit(&out_state, &s, OUT_IDLE,
+						     memory_order_acquire,
+						     memory_order_acquire))
+		die_of(atomic_load_explicit(&out_stop_sig,
+					    memory_order_relaxed));
+}
+
+static bool par_begin(void)
+{
+	return out_write_begin();
+}
+
+static void par_end(void)
+{
+	out_write_end(NULL);
+}
+
+static const struct par_write_hooks par_hooks = { par_begin, par_end };
 
 /* SIGBUS: with several threads a capture file is read through a mapping,
  * and a file that another program truncates under it faults there. Say
@@ -1004,13 +1125,19 @@ static int out_open(struct out_file *of, const char *path)
 		return 2;
 	}
 	snprintf(of->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, t, t + dirlen);
+	/* Made and registered with the signals held off: a signal between
+	 * the two would leave the file behind. */
+	sigset_t old;
+	end_signals_block(&old);
 	fd = mkstemp(of->tmp);
+	if (fd >= 0)
+		tmp_register(of->tmp, true);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		errorf("%s: %s", path, strerror(errno));
 		out_forget(of);
 		return 2;
 	}
-	tmp_register(of->tmp, true);
 	/* The mode a plain create would give, or the existing file's. */
 	mask = umask(0);
 	umask(mask);
@@ -1044,6 +1171,100 @@ static int out_finish(struct out_file *of, bool ok)
 	return status;
 }
 
+/* A second name (a hard link ".NAME.XXXXXX" beside it) for the file that
+ * @p of's rename would replace, so that the rename can be undone; NULL
+ * when there is no such file, or it cannot be linked (a file system
+ * without hard links, say). Registered with the temporary files. */
+static char *out_keep_old(const struct out_file *of)
+{
+	struct stat st;
+	size_t n = strlen(of->tmp) + 1;
+	char *keep = malloc(n);
+
+	if (keep == NULL || lstat(of->target, &st) != 0 ||
+	    !S_ISREG(st.st_mode)) {
+		free(keep);
+		return NULL;
+	}
+	/* A fresh name (the same pattern as the temporary file's), freed
+	 * for the link; another program could take it in between: then
+	 * try again. */
+	for (int tries = 0; tries < 8; tries++) {
+		memcpy(keep, of->tmp, n);
+		memcpy(keep + n - 7, "XXXXXX", 6);
+		int fd = mkstemp(keep);
+		if (fd < 0)
+			break;
+		close(fd);
+		(void)unlink(keep);
+		if (link(of->target, keep) == 0) {
+			tmp_register(keep, true);
+			return keep;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	free(keep);
+	return NULL;
+}
+
+/* Forgets (and removes, if @p remove) the name out_keep_old() made. */
+static void out_drop_old(char *keep, bool remove)
+{
+	if (keep == NULL)
+		return;
+	if (remove)
+		(void)unlink(keep);
+	tmp_register(keep, false);
+	free(keep);
+}
+
+/*
+ * Finishes both outputs of a run: if @p ok, renames the temporary files
+ * over their targets, both or neither; else removes them. The stats file
+ * goes first, its old file kept under a second name (out_keep_old()),
+ * then the capture; if the capture's rename fails, the stats file's is
+ * undone, so that a failed run leaves both files as they were. (Where
+ * the old stats file cannot be linked, a stats file that did not exist
+ * is removed again, and one that did stays replaced.) @return 0, or 2
+ * after a message.
+ */
+static int outs_finish(struct out_file *cap, struct out_file *stats, bool ok)
+{
+	if (!ok || cap->tmp == NULL || stats->tmp == NULL) {
+		int a = out_finish(stats, ok);
+		int b = out_finish(cap, ok && a == 0);
+		return a != 0 ? a : b;
+	}
+	sigset_t old;
+	struct stat st;
+	end_signals_block(&old);
+	bool existed = lstat(stats->target, &st) == 0;
+	char *keep = out_keep_old(stats);
+	int status = 0;
+	if (rename(stats->tmp, stats->target) != 0) {
+		errorf("%s: %s", stats->path, strerror(errno));
+		status = 2;
+		out_drop_tmp(stats, true);
+		out_drop_tmp(cap, true);
+	} else if (rename(cap->tmp, cap->target) != 0) {
+		errorf("%s: %s", cap->path, strerror(errno));
+		status = 2;
+		if (keep != NULL)
+			(void)rename(keep, stats->target);
+		else if (!existed)
+			(void)unlink(stats->target);
+		out_drop_tmp(stats, false);
+		out_drop_tmp(cap, true);
+	} else {
+		out_drop_tmp(stats, false);
+		out_drop_tmp(cap, false);
+	}
+	out_drop_old(keep, true);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return status;
+}
+
 /* The name of an output in messages. */
 static const char *out_name(const char *path)
 {
@@ -1070,8 +1291,11 @@ static void dump_out(pcap_dumper_t *d, const struct reasm_out *out)
 	h.ts.tv_usec = (suseconds_t)(out->ts_ns % NS_PER_S);
 	h.caplen = out->len;
 	h.len = out->orig_len < out->len ? out->len : out->orig_len;
+	if (!out_write_begin())
+		return; /* a signal is ending the run */
 	errno = 0;
 	pcap_dump((u_char *)d, &h, out->data);
+	out_write_end(pcap_dump_file(d));
 	if (ferror(pcap_dump_file(d)))
 		atomic_store_explicit(&write_errno, errno != 0 ? errno : EIO,
 				      memory_order_relaxed);
@@ -1490,6 +1714,13 @@ static int open_write(struct run *rn)
 		rn->cap_out.f = NULL;
 		(void)out_finish(&rn->cap_out, false);
 		return 2;
+	}
+	/* Written in place to a stream, in a file run (a live run takes
+	 * its signals in the main thread and stops cleanly): whole records
+	 * only, the file header first, whatever signal ends the run. */
+	if (rn->cap_out.tmp == NULL && !is_live(o)) {
+		(void)pcap_dump_flush(rn->dumper);
+		out_stream = 1;
 	}
 	return 0;
 }
@@ -2124,6 +2355,7 @@ static int run_mapped(struct run *rn)
 				      memory_order_relaxed);
 		return 0; /* close_capture() reports it */
 	}
+	par_set_write_hooks(rn->par, &par_hooks);
 	status = par_run(rn->par, rn->engine, &rn->opt.cfg, rn->opt.threads,
 			 fileno(pcap_dump_file(rn->dumper)), &tail);
 	if (status == 0 && tail) {
@@ -2301,11 +2533,10 @@ int main(int argc, char **argv)
 	release(&rn);
 	status = close_capture(&rn, status);
 	status = report(&rn, ran, status);
-	/* Only a run that succeeded replaces its outputs; otherwise the
-	 * temporary files go and any existing file is left as it was. */
-	if (out_finish(&rn.cap_out, status == 0 && ran) != 0)
-		status = 2;
-	if (out_finish(&rn.stats_out, status == 0 && ran) != 0)
+	/* Only a run that succeeded replaces its outputs, both of them;
+	 * otherwise the temporary files go and any existing file is left as
+	 * it was. */
+	if (outs_finish(&rn.cap_out, &rn.stats_out, status == 0 && ran) != 0)
 		status = 2;
 	return status;
 }

@@ -123,9 +123,10 @@ struct par_file {
 	struct reasm *flows;
 	unsigned n;
 	struct par_worker *wk;
-	struct par_seg *segs; /* [RING] */
-	int fd;		      /* the output */
-	int werr;	      /* the first write error */
+	struct par_seg *segs;		     /* [RING] */
+	int fd;				     /* the output */
+	int werr;			     /* the first write error */
+	const struct par_write_hooks *hooks; /* around writes, or NULL */
 	/* The walker's (the calling thread's). */
 	size_t walk_off;
 	uint64_t walk_idx;
@@ -474,14 +475,24 @@ static void write_slot(struct par_file *pf, unsigned slot)
 			nb++;
 		}
 		if (nb == WRITE_BATCH || (best == NULL && nb != 0)) {
-			if (pf->werr == 0)
+			const struct par_write_hooks *h = pf->hooks;
+			if (pf->werr == 0 &&
+			    (h == NULL || h->begin == NULL || h->begin())) {
 				pf->werr =
 					write_all(pf->fd, iov, (int)(2 * nb));
+				if (h != NULL && h->end != NULL)
+					h->end();
+			}
 			nb = 0;
 		}
 		if (best == NULL)
 			break;
 	}
+}
+
+void par_set_write_hooks(struct par_file *pf, const struct par_write_hooks *h)
+{
+	pf->hooks = h;
 }
 
 /* The smallest count of segments the workers have all finished (under

@@ -100,6 +100,20 @@ int par_run(struct par_file *pf, struct reasm *flows,
 	    const struct reasm_config *cfg, unsigned workers, int fd,
 	    bool *tail);
 
+/** Calls around every write of whole records to the output: @p begin
+ * before (false: write nothing, the run is being ended), @p end after each
+ * write begun. For an output that must never hold a record cut short,
+ * even when a signal ends the run (main.c's stream outputs). */
+struct par_write_hooks {
+	bool (*begin)(void);
+	void (*end)(void);
+};
+
+/** par_set_write_hooks - use @p h (NULL: none; it must outlive @p pf)
+ * around par_run()'s and par_input()'s writes. Before par_run(), on its
+ * calling thread. */
+void par_set_write_hooks(struct par_file *pf, const struct par_write_hooks *h);
+
 /** par_records - how many records par_run() and par_input() have taken.
  * The calling thread of par_run(), after it. */
 uint64_t par_records(const struct par_file *pf);

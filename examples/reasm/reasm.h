@@ -227,6 +227,15 @@ struct reasm_stats {
 				      discards them (ReasmFails), as Linux
 				      does; the other policies emit them
 				      with the inner header in place */
+	uint64_t bad_ext;	   /**< IPv6 datagrams (atomic fragments
+				      included) with a header Linux refuses:
+				      a Hop-by-Hop header anywhere but right
+				      after the IPv6 header, or a Segment
+				      Routing header (routing type 4),
+				      judged on the offset-0 fragment's
+				      headers: STRICT discards them
+				      (ReasmFails), the other policies emit
+				      them */
 	uint64_t no_memory;	   /**< allocation failures */
 	/* Of frags_dropped, by reason, beside the counters above that count
 	 * only dropped fragments (duplicates, past_end, refused, malformed,

@@ -78,26 +78,27 @@ void reasm_out_free(struct reasm_out *out)
 
 /* Every field of struct reasm_stats, in declaration order. */
 static const struct counter_field stat_fields[] = {
-	STAT_FIELD(packets),	     STAT_FIELD(passed),
-	STAT_FIELD(ReasmReqds),	     STAT_FIELD(ReasmOKs),
-	STAT_FIELD(ReasmFails),	     STAT_FIELD(ReasmTimeout),
-	STAT_FIELD(ReasmOverlaps),   STAT_FIELD(duplicates),
-	STAT_FIELD(evicted),	     STAT_FIELD(refused),
-	STAT_FIELD(too_big),	     STAT_FIELD(too_many_frags),
-	STAT_FIELD(bad_end),	     STAT_FIELD(past_end),
-	STAT_FIELD(bad_ecn),	     STAT_FIELD(id_wrapped),
-	STAT_FIELD(truncated),	     STAT_FIELD(malformed),
-	STAT_FIELD(bad_checksum),    STAT_FIELD(incomplete_chain),
-	STAT_FIELD(vlan_too_deep),   STAT_FIELD(ppp_other),
-	STAT_FIELD(bad_link),	     STAT_FIELD(tunneled),
-	STAT_FIELD(bad_tunnel),	     STAT_FIELD(atomic),
-	STAT_FIELD(nested_frag),     STAT_FIELD(no_memory),
-	STAT_FIELD(frags_truncated), STAT_FIELD(frags_too_big),
-	STAT_FIELD(frags_no_memory), STAT_FIELD(frags_reassembled),
-	STAT_FIELD(frags_dropped),   STAT_FIELD(frags_discarded),
-	STAT_FIELD(frags_pending),   STAT_FIELD(datagrams_pending),
-	STAT_FIELD(emitted),	     STAT_FIELD(emitted_bytes),
-	STAT_FIELD(bytes_held),	     STAT_FIELD(bytes_peak),
+	STAT_FIELD(packets),	       STAT_FIELD(passed),
+	STAT_FIELD(ReasmReqds),	       STAT_FIELD(ReasmOKs),
+	STAT_FIELD(ReasmFails),	       STAT_FIELD(ReasmTimeout),
+	STAT_FIELD(ReasmOverlaps),     STAT_FIELD(duplicates),
+	STAT_FIELD(evicted),	       STAT_FIELD(refused),
+	STAT_FIELD(too_big),	       STAT_FIELD(too_many_frags),
+	STAT_FIELD(bad_end),	       STAT_FIELD(past_end),
+	STAT_FIELD(bad_ecn),	       STAT_FIELD(id_wrapped),
+	STAT_FIELD(truncated),	       STAT_FIELD(malformed),
+	STAT_FIELD(bad_checksum),      STAT_FIELD(incomplete_chain),
+	STAT_FIELD(vlan_too_deep),     STAT_FIELD(ppp_other),
+	STAT_FIELD(bad_link),	       STAT_FIELD(tunneled),
+	STAT_FIELD(bad_tunnel),	       STAT_FIELD(atomic),
+	STAT_FIELD(nested_frag),       STAT_FIELD(bad_ext),
+	STAT_FIELD(no_memory),	       STAT_FIELD(frags_truncated),
+	STAT_FIELD(frags_too_big),     STAT_FIELD(frags_no_memory),
+	STAT_FIELD(frags_reassembled), STAT_FIELD(frags_dropped),
+	STAT_FIELD(frags_discarded),   STAT_FIELD(frags_pending),
+	STAT_FIELD(datagrams_pending), STAT_FIELD(emitted),
+	STAT_FIELD(emitted_bytes),     STAT_FIELD(bytes_held),
+	STAT_FIELD(bytes_peak),
 };
 
 #define STAT_FIELD_COUNT (sizeof(stat_fields) / sizeof(stat_fields[0]))
@@ -244,6 +245,11 @@ static void summary(FILE *f, const struct reasm_stats *st)
 			"nested:      %llu IPv6 datagrams with a second "
 			"Fragment header\n",
 			(unsigned long long)st->nested_frag);
+	if (st->bad_ext != 0)
+		fprintf(f,
+			"headers:     %llu IPv6 datagrams with a header Linux "
+			"refuses\n",
+			(unsigned long long)st->bad_ext);
 
 	fprintf(f, "fragments:   %llu dropped",
 		(unsigned long long)st->frags_dropped);

@@ -36,7 +36,9 @@
  *             different bytes), gaps, fragments spanning a run,
  *             non-last lengths not a multiple of 8, two different last
  *             fragments, data past the end, zero-length fragments, IPv6
- *             atomic fragments; families alternate (even sequences
+ *             atomic fragments, a fragment ending past byte 65535, IPv6
+ *             datagrams whose fragmentable part opens with a Hop-by-Hop
+ *             header; families alternate (even sequences
  *             IPv4). --from N starts at sequence N (each sequence is
  *             the same, numbers included, whatever N). Whether each one is
  *             delivered is whatever the reassembler in the path decides:
@@ -140,6 +142,7 @@ struct set {
 	int fam;
 	uint32_t sender, seq, id;
 	uint32_t src_add; /* added to the source address */
+	uint8_t proto;	  /* the first header of the fragmentable part */
 	uint8_t *data;
 	size_t len;
 	struct frag *f;
@@ -218,6 +221,7 @@ static void set_init(struct opts *o, struct set *s, int fam, enum kind k,
 	if (fam == 4 && (s->id & 0xffff) == 0)
 		s->id = o->id_next++; /* the kernel replaces id 0 */
 	s->len = 8 + paylen;
+	s->proto = PB_IPPROTO_UDP;
 	s->data = xmalloc(s->len);
 	pb_udp_hdr(s->data, UDP_SPORT, (uint16_t)o->port,
 		   (uint16_t)(s->len <= 65535 ? s->len : 0));
@@ -308,6 +312,23 @@ static uint8_t *bytes_past_end(const struct set *s, uint32_t off, uint32_t len)
 	return j;
 }
 
+/* The fragmentable part opens with an 8-byte Hop-by-Hop header (Next
+ * Header UDP, a PadN option) before the UDP header. */
+static void set_hbh_inside(struct set *s)
+{
+	uint8_t *d = xmalloc(s->len + 8);
+
+	memset(d, 0, 8);
+	d[0] = 17; /* UDP */
+	d[2] = 1;  /* PadN, 4 bytes */
+	d[3] = 4;
+	memcpy(d + 8, s->data, s->len);
+	free(s->data);
+	s->data = d;
+	s->len += 8;
+	s->proto = 0; /* Hop-by-Hop */
+}
+
 static void shuffle(struct set *s)
 {
 	for (size_t i = s->n; i > 1; i--) {
@@ -382,8 +403,7 @@ static void send_set(struct opts *o, const struct set *s, const char *kind,
 		d.v4.src = o->src4_host + s->src_add;
 		d.v4.dst = o->dst4_host;
 	} else {
-		pb_dgram_v6(&d, PB_DLT_RAW, s->id, PB_IPPROTO_UDP, s->data,
-			    s->len);
+		pb_dgram_v6(&d, PB_DLT_RAW, s->id, s->proto, s->data, s->len);
 		memcpy(d.v6.src, o->src6, 16);
 		uint32_t low = ((uint32_t)d.v6.src[14] << 8 | d.v6.src[15]) +
 			       s->src_add;
@@ -568,6 +588,8 @@ enum shape {
 	S_PAST_END,
 	S_ZERO_LENGTH,
 	S_ATOMIC,
+	S_PAST_MAX,
+	S_HBH_INSIDE,
 	S_DIFF_COUNT, /* the shapes of diff; those below only diff-overlap's */
 	S_DUP_LAST = S_DIFF_COUNT,
 	S_COUNT
@@ -579,7 +601,7 @@ static const char *const shape_names[S_COUNT] = {
 	"overlap-same", "overlap-diff",	  "gap",
 	"span-run",	"odd-length",	  "two-lasts",
 	"past-end",	"zero-length",	  "atomic",
-	"dup-last",
+	"past-65535",	"hbh-inside",	  "dup-last",
 };
 
 /* diff-overlap's shapes. */
@@ -610,8 +632,8 @@ static void diff_one(struct opts *o, unsigned i, int fam, bool overlaps)
 	} else {
 		rng_state = o->seed * 0x2545f4914f6cdd1dull + i;
 		sh = (enum shape)(rnd() % S_DIFF_COUNT);
-		if (sh == S_ATOMIC && fam == 4)
-			sh = S_SHUFFLED; /* IPv4 has no atomic fragments */
+		if ((sh == S_ATOMIC || sh == S_HBH_INSIDE) && fam == 4)
+			sh = S_SHUFFLED; /* IPv6 only */
 	}
 
 	/* A UDP datagram of 64..5064 bytes (an atomic fragment carries it
@@ -622,6 +644,8 @@ static void diff_one(struct opts *o, unsigned i, int fam, bool overlaps)
 	struct set s;
 	set_init(o, &s, fam, K_DIFF, paylen);
 	s.src_add = 16u * ((i / 2) % o->src_spread);
+	if (sh == S_HBH_INSIDE)
+		set_hbh_inside(&s);
 	uint32_t len = (uint32_t)s.len, mtu = max_frag(fam);
 	uint32_t lo = (len / 12 + 7) & ~7u, hi = mtu - 64;
 	if (lo < 8)
@@ -759,6 +783,23 @@ static void diff_one(struct opts *o, unsigned i, int fam, bool overlaps)
 		 * processed alone, so a receiver that follows it gets the
 		 * datagram twice. */
 		insert_random(&s, 0, len, false, NULL);
+		break;
+	case S_PAST_MAX: {
+		/* A more-fragments fragment of 8..64 bytes at offset 65528,
+		 * ending past 65535. Linux drops it alone in IPv6; in IPv4
+		 * it raises the queue's length, which the real last fragment
+		 * then ends short of (or it lies past the last fragment
+		 * already in): nothing is delivered. */
+		uint32_t flen = 8 * rnd_in(1, 8);
+		uint8_t *b = junk(&s, 65528, flen);
+		insert_random(&s, 65528, flen, true, b);
+		free(b);
+		break;
+	}
+	case S_HBH_INSIDE:
+		/* set_hbh_inside() made the fragmentable part start with a
+		 * Hop-by-Hop header: Linux answers Parameter Problem once the
+		 * datagram is whole, and delivers nothing. */
 		break;
 	case S_DUP_LAST: {
 		/* The last fragment twice, the same bytes. */

@@ -259,10 +259,10 @@ static size_t put_ip4(uint8_t *p, const struct pb_ip4 *h, uint16_t frag,
 
 static size_t ip6_exthdr_len(const struct pb_ip6 *h)
 {
-	if (h->hbh_len % 8 || h->dst_len % 8 || h->hbh_len > 2040 ||
-	    h->dst_len > 2040)
-		die("IPv6 options headers: multiples of 8, at most 2040");
-	return (size_t)h->hbh_len + h->dst_len;
+	if (h->hbh_len % 8 || h->dst_len % 8 || h->rt_len % 8 ||
+	    h->hbh_len > 2040 || h->dst_len > 2040 || h->rt_len > 2040)
+		die("IPv6 extension headers: multiples of 8, at most 2040");
+	return (size_t)h->hbh_len + h->dst_len + h->rt_len;
 }
 
 /* An options header of @len bytes (a multiple of 8) with Next Header @nh,
@@ -295,7 +295,8 @@ static size_t put_ip6(uint8_t *p, const struct pb_ip6 *h, uint8_t last,
 	uint32_t w = 6u << 28 | (uint32_t)h->tclass << 20 | (h->flow & 0xfffff);
 	inet_wr32(p, w);
 	inet_wr16(p + 4, (uint16_t)(ext + rest));
-	uint8_t after_dst = last;
+	uint8_t after_rt = last;
+	uint8_t after_dst = h->rt_len ? PB_IPPROTO_ROUTING : after_rt;
 	uint8_t after_hbh = h->dst_len ? PB_IPPROTO_DSTOPTS : after_dst;
 	p[6] = h->hbh_len ? PB_IPPROTO_HOPOPTS : after_hbh;
 	p[7] = h->hlim;
@@ -309,6 +310,13 @@ static size_t put_ip6(uint8_t *p, const struct pb_ip6 *h, uint8_t last,
 	if (h->dst_len) {
 		put_opts_hdr(p + off, h->dst_len, after_dst);
 		off += h->dst_len;
+	}
+	if (h->rt_len) {
+		memset(p + off, 0, h->rt_len);
+		p[off] = after_rt;
+		p[off + 1] = (uint8_t)(h->rt_len / 8 - 1);
+		p[off + 2] = h->rt_type; /* segments left: 0 */
+		off += h->rt_len;
 	}
 	return off;
 }

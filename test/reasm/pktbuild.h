@@ -96,7 +96,7 @@ struct pb_ip4 {
 };
 
 /** IPv6 header fields and the extension headers before the Fragment
- * header (hop-by-hop first, then destination options). */
+ * header (hop-by-hop first, then destination options, then routing). */
 struct pb_ip6 {
 	uint8_t src[16], dst[16];
 	uint8_t tclass; /**< DSCP << 2 | ECN */
@@ -109,6 +109,11 @@ struct pb_ip6 {
 	/** Bytes of the hop-by-hop and destination options headers: 0 (none)
 	 * or a multiple of 8, at most 2040. */
 	uint16_t hbh_len, dst_len;
+	/** Bytes of a routing header (0: none; else a multiple of 8, at
+	 * least 8, at most 2040) of routing type @p rt_type, segments left
+	 * 0, the rest zero. */
+	uint16_t rt_len;
+	uint8_t rt_type;
 };
 
 /** A datagram: its headers and its fragmentable part. */

@@ -272,7 +272,7 @@ Test(api, stats_json_names_every_counter)
 		"datagrams_pending", "emitted",		"emitted_bytes",
 		"bytes_held",	     "bytes_peak",	"id_wrapped",
 		"ppp_other",	     "bad_link",	"tunneled",
-		"bad_tunnel",
+		"bad_tunnel",	     "bad_ext",
 	};
 	struct reasm_stats st;
 	char *buf = NULL;
@@ -1599,14 +1599,80 @@ static const enum reasm_policy all_policies[] = {
 };
 #define NPOLICIES (sizeof(all_policies) / sizeof(all_policies[0]))
 
+#define LINUX_ENDS (STRICT | POLICY(REASM_LINUX))
+#define TARGET_ENDS (EVERY_POLICY & ~LINUX_ENDS)
+
+/* [0, 16) MF 1, [16, 32) MF 0 on the same ID after a datagram was
+ * discarded: a new datagram, emitted (as the second output, or the
+ * first). */
+#define AGAIN(nout) FRAG(0, 16, true, 0), FRAG(16, 16, false, 1), OUT(nout)
+
 static const struct script limits_scripts[] = {
 	/* 20 + 65512 + 8 = 65540; 20 + 65512 + 4 = 65536, one byte too
-	 * many, as a last fragment; 20 + 65504 + 8 = 65532 fits. */
-	{ "IPv4: a fragment past 65535 dropped", FAM4, STRICT, 16, 50, 11,
+	 * many, as a last fragment; 20 + 65504 + 8 = 65532 fits. The
+	 * target-based policies drop each fragment past 65535 alone, as
+	 * FreeBSD's ip_input() does. */
+	{ "IPv4: a fragment past 65535 dropped", FAM4, TARGET_ENDS, 16, 50, 11,
 	  STEPS(HEAD(65512, 8, true), HEAD(65512, 4, false),
 		HEAD(65504, 8, true),
 		FINISH(W(too_big, 2), W(ReasmReqds, 3), W(frags_pending, 1),
 		       W(datagrams_pending, 1))) },
+	/* Linux queues it: [65512, 65520) raises the queue's length, the
+	 * last fragment [65512, 65516) then ends short of it and the queue
+	 * is discarded with both; [65504, 65512) starts a new one. */
+	{ "IPv4: a fragment past 65535 raises the end", FAM4, LINUX_ENDS, 16,
+	  50, 11,
+	  STEPS(HEAD(65512, 8, true), HEAD(65512, 4, false),
+		HEAD(65504, 8, true),
+		FINISH(W(too_big, 0), W(bad_end, 1), W(ReasmFails, 1),
+		       W(ReasmReqds, 3), W(frags_discarded, 2),
+		       W(frags_pending, 1), W(datagrams_pending, 1))) },
+	/* The datagram [0, 32) with a fragment past 65535 slipped in
+	 * before its last fragment, then the same datagram again on the
+	 * same ID. Linux delivers only the second (the first queue ends
+	 * short of the length the bad fragment gave it); the target-based
+	 * policies drop the bad fragment and emit both. */
+	{ "IPv4: a fragment past 65535 kills its datagram", FAM4, LINUX_ENDS,
+	  32, 59, 18,
+	  STEPS(FRAG(0, 16, true, 0), HEAD(65512, 8, true),
+		FRAG(16, 16, false, 0), OUT(0),
+		STATS(W(bad_end, 1), W(ReasmFails, 1), W(frags_discarded, 3),
+		      W(datagrams_pending, 0)),
+		AGAIN(1),
+		FINISH(W(ReasmOKs, 1), W(too_big, 0), W(frags_reassembled, 2),
+		       W(frags_dropped, 0))) },
+	{ "IPv4: a fragment past 65535 kills its datagram", FAM4, TARGET_ENDS,
+	  32, 59, 18,
+	  STEPS(FRAG(0, 16, true, 0), HEAD(65512, 8, true),
+		FRAG(16, 16, false, 1), OUT(1), AGAIN(2),
+		FINISH(W(ReasmOKs, 2), W(too_big, 1), W(frags_too_big, 1),
+		       W(bad_end, 0), W(frags_reassembled, 4))) },
+	/* The bad fragment first: it starts the queue, whose length it
+	 * sets; the last fragment ends short of it. */
+	{ "IPv4: a fragment past 65535 first", FAM4, LINUX_ENDS, 32, 60, 19,
+	  STEPS(HEAD(65512, 8, true), FRAG(0, 16, true, 0),
+		FRAG(16, 16, false, 0), OUT(0), AGAIN(1),
+		FINISH(W(ReasmOKs, 1), W(bad_end, 1), W(frags_discarded, 3),
+		       W(frags_reassembled, 2))) },
+	{ "IPv4: a fragment past 65535 first", FAM4, TARGET_ENDS, 32, 60, 19,
+	  STEPS(HEAD(65512, 8, true), FRAG(0, 16, true, 0),
+		FRAG(16, 16, false, 1), OUT(1), AGAIN(2),
+		FINISH(W(ReasmOKs, 2), W(too_big, 1), W(bad_end, 0))) },
+	/* The last fragment first: the bad fragment lies past the end and
+	 * discards the queue; [0, 16) then starts a queue that never
+	 * completes. */
+	{ "IPv4: a fragment past 65535 after the last", FAM4, LINUX_ENDS, 32,
+	  61, 20,
+	  STEPS(FRAG(16, 16, false, 0), HEAD(65512, 8, true),
+		FRAG(0, 16, true, 0), OUT(0),
+		FINISH(W(ReasmOKs, 0), W(bad_end, 1), W(too_big, 0),
+		       W(frags_discarded, 2), W(frags_pending, 1),
+		       W(datagrams_pending, 1))) },
+	{ "IPv4: a fragment past 65535 after the last", FAM4, TARGET_ENDS, 32,
+	  61, 20,
+	  STEPS(FRAG(16, 16, false, 0), HEAD(65512, 8, true),
+		FRAG(0, 16, true, 1), OUT(1),
+		FINISH(W(ReasmOKs, 1), W(too_big, 1), W(bad_end, 0))) },
 	/* 65536, 65536, then 65535 fits. */
 	{ "IPv6: a fragment past 65535 dropped", FAM6, STRICT, 16, 54, 13,
 	  STEPS(HEAD(65528, 8, true), HEAD(65528, 8, false),
@@ -1713,6 +1779,46 @@ ParameterizedTest(int *family, limits, max_frags_default)
 		      COUNTS(W(ReasmOKs, 1), W(too_many_frags, 1),
 			     W(ReasmFails, 1), W(frags_reassembled, 128),
 			     W(frags_discarded, 129), W(datagrams_pending, 0)));
+}
+
+/* The default 128 is below what Linux takes (it has no count, only its
+ * memory limit): 129 fragments of 8 bytes pass the host and not reasm.
+ * max_frags REASM_MAX_FRAGS_LIMIT closes that: the most fragments a
+ * datagram can have without overlaps, 8189 of 8 bytes and a last one of
+ * 3 (65515 bytes of IPv4 data), reassemble, in order and reversed (the
+ * dearest order: every fragment goes in at the front). */
+TABLE_PARAMS(limits, max_frags_limit_takes_every_datagram, orders)
+
+ParameterizedTest(bool *reversed, limits, max_frags_limit_takes_every_datagram,
+		  .timeout = 60)
+{
+	static uint8_t data[65515], small[129 * 8];
+	struct rig g;
+	struct pb_dgram d, e;
+	struct reasm_config c = rig_config(REASM_LINK_ETHERNET, REASM_STRICT);
+	size_t n;
+
+	c.max_frags = REASM_MAX_FRAGS_LIMIT;
+	c.mem_high = 64u << 20;
+	rig_init(&g, &c);
+	make(&e, 4, PB_DLT_ETHERNET, 69, small, sizeof(small), 38);
+	make(&d, 4, PB_DLT_ETHERNET, 70, data, sizeof(data), 39);
+	struct pb_frame **f = pb_split_every(&e, 8, &n);
+	cr_assert_eq(n, 129u);
+	for (size_t i = 0; i < n; i++)
+		feed(&g, f[*reversed ? n - 1 - i : i]);
+	pb_frames_free(f, n, true);
+	f = pb_split_every(&d, 8, &n);
+	cr_assert_eq(n, 8190u);
+	for (size_t i = 0; i < n; i++)
+		feed(&g, f[*reversed ? n - 1 - i : i]);
+	pb_frames_free(f, n, true);
+	cr_assert_eq(g.nout, 2u);
+	expect_dgram(&g, 0, &e);
+	expect_dgram(&g, 1, &d);
+	finish_expect(&g, NULL,
+		      COUNTS(W(ReasmOKs, 2), W(too_many_frags, 0),
+			     W(frags_reassembled, 129 + 8190)));
 }
 
 /* max_frags counts fragments: under FIRST one fragment that fills three
@@ -1992,6 +2098,129 @@ ParameterizedTest(struct nested_case *p, ipv6, nested_fragment_header)
 		pb_frame_free(w);
 		cr_expect_eq(st.ReasmOKs, 1u, "%s", name);
 		cr_expect_eq(st.ReasmFails, 0u, "%s", name);
+	}
+	rig_finish(&g);
+}
+
+/* Headers a Linux host refuses in an IPv6 datagram: a Hop-by-Hop header
+ * anywhere but right after the IPv6 header (no handler: Parameter
+ * Problem), a Segment Routing header (routing type 4, dropped while
+ * seg6_enabled is 0, the default), before the Fragment header or in the
+ * fragmentable part. STRICT discards the datagram, the other policies
+ * emit it; both count bad_ext. A Hop-by-Hop header first and a routing
+ * header of type 0 with no segments left are taken. Each case is a
+ * datagram in two fragments, or atomic. */
+struct ext_case {
+	char name[CASE_NAME_MAX];
+	uint16_t hbh_len; /* before the Fragment header */
+	uint8_t rt_type;  /* a routing header before it (with rt) */
+	bool rt;
+	uint8_t inner[2][2]; /* the fragmentable part's headers before UDP:
+				{ Next Header value, routing type }; 0, 0
+				ends the list unless it is the first */
+	unsigned ninner;
+	bool refused;
+};
+
+/* clang-format off */
+static const struct ext_case ext_base[] = {
+	{ "Hop-by-Hop opens the fragmentable part",
+	  .inner = { { PB_IPPROTO_HOPOPTS, 0 } }, .ninner = 1,
+	  .refused = true },
+	{ "Hop-by-Hop after destination options",
+	  .inner = { { PB_IPPROTO_DSTOPTS, 0 }, { PB_IPPROTO_HOPOPTS, 0 } },
+	  .ninner = 2, .refused = true },
+	{ "Hop-by-Hop before the Fragment header and after",
+	  .hbh_len = 8, .inner = { { PB_IPPROTO_HOPOPTS, 0 } }, .ninner = 1,
+	  .refused = true },
+	{ "Segment Routing before the Fragment header", .rt = true,
+	  .rt_type = 4, .refused = true },
+	{ "Segment Routing in the fragmentable part",
+	  .inner = { { PB_IPPROTO_ROUTING, 4 } }, .ninner = 1,
+	  .refused = true },
+	{ "Hop-by-Hop first, destination options inside", .hbh_len = 8,
+	  .inner = { { PB_IPPROTO_DSTOPTS, 0 } }, .ninner = 1 },
+	{ "routing type 0, no segments left", .rt = true, .rt_type = 0,
+	  .inner = { { PB_IPPROTO_ROUTING, 0 } }, .ninner = 1 },
+};
+/* clang-format on */
+
+struct ext_run {
+	size_t index;
+	enum reasm_policy policy;
+	bool atomic;
+};
+
+ParameterizedTestParameters(ipv6, refused_extension_headers)
+{
+	static struct ext_run v[ARRAY_LEN(ext_base) * NPOLICIES * 2];
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_LEN(ext_base); i++)
+		for (size_t k = 0; k < NPOLICIES; k++)
+			for (int a = 0; a < 2; a++)
+				v[n++] = (struct ext_run){ i, all_policies[k],
+							   a != 0 };
+	return cr_make_param_array(struct ext_run, v, n);
+}
+
+ParameterizedTest(struct ext_run *p, ipv6, refused_extension_headers)
+{
+	const struct ext_case *c = &ext_base[p->index];
+	const char *pol = reasm_policy_name(p->policy);
+	uint8_t data[56];
+	struct pb_dgram d;
+	struct rig g;
+	size_t h = 0;
+
+	pb_fill(data, sizeof(data), 41);
+	/* Each inner header 8 bytes: Next Header, length 0, then a PadN
+	 * option (options headers) or the routing type and segments left
+	 * 0 (routing). */
+	for (unsigned i = 0; i < c->ninner; i++, h += 8) {
+		memset(data + h, 0, 8);
+		data[h] = i + 1 < c->ninner ? c->inner[i + 1][0]
+					    : PB_IPPROTO_UDP;
+		if (c->inner[i][0] == PB_IPPROTO_ROUTING) {
+			data[h + 2] = c->inner[i][1];
+		} else {
+			data[h + 2] = 1; /* PadN, 4 bytes */
+			data[h + 3] = 4;
+		}
+	}
+	pb_udp_hdr(data + h, 4000, 5000, (uint16_t)(sizeof(data) - h));
+	pb_dgram_v6(&d, PB_DLT_ETHERNET, 74,
+		    c->ninner > 0 ? c->inner[0][0] : PB_IPPROTO_UDP, data,
+		    sizeof(data));
+	d.v6.hbh_len = c->hbh_len;
+	if (c->rt) {
+		d.v6.rt_len = 8;
+		d.v6.rt_type = c->rt_type;
+	}
+	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
+	if (p->atomic) {
+		feed_frag(&g, &d, 0, sizeof(data), false);
+	} else {
+		feed_frag(&g, &d, 0, 32, true);
+		feed_frag(&g, &d, 32, sizeof(data) - 32, false);
+	}
+	struct reasm_stats st = rig_stats(&g);
+	cr_expect_eq(st.bad_ext, c->refused ? 1u : 0u, "%s (%s)", c->name, pol);
+	cr_expect_eq(st.datagrams_pending, 0u, "%s (%s)", c->name, pol);
+	if (c->refused && p->policy == REASM_STRICT) {
+		cr_expect_eq(g.nout, 0u, "%s: strict discards it", c->name);
+		cr_expect_eq(st.ReasmOKs, 0u, "%s", c->name);
+		cr_expect_eq(st.ReasmFails, 1u, "%s", c->name);
+	} else {
+		cr_assert_eq(g.nout, 1u, "%s (%s): emitted", c->name, pol);
+		struct pb_frame *w = pb_whole(&d);
+		cr_expect(g.out[0]->len == w->caplen &&
+				  memcmp(g.out[0]->data, w->data, w->caplen) ==
+					  0,
+			  "%s (%s): bytes differ", c->name, pol);
+		pb_frame_free(w);
+		cr_expect_eq(st.ReasmOKs, 1u, "%s (%s)", c->name, pol);
+		cr_expect_eq(st.ReasmFails, 0u, "%s (%s)", c->name, pol);
 	}
 	rig_finish(&g);
 }

@@ -57,6 +57,12 @@ refused "unexpected argument '--' (try --help)" --read "$demo" \
 refused "unexpected argument 'extra' (try --help)" extra --bogus
 refused "unknown option '--bogus' (try --help)" --bogus extra
 refused "option --help takes no value" --help=1
+# --help and --version act once the whole line has been read: a word left
+# over is refused with them too.
+refused "unexpected argument 'extra' (try --help)" --version extra
+refused "unexpected argument 'extra' (try --help)" --help extra
+refused "unexpected argument 'extra' (try --help)" -h extra
+refused "unknown option '--bogus' (try --help)" --version --bogus
 refused "option --qdisc-bypass takes no value" --qdisc-bypass=
 refused "option --read needs a value" --read
 refused "--threads must be a number from 1 to 64, not '--quiet'" \
@@ -83,7 +89,14 @@ for mac in 02-00-00-00-00-01 AA:bb:CC:dd:EE:ff 02:00-00:00-00:01; do
 		--src-mac "$mac"
 done
 
-# Taken: "-h" and --help print the usage on stdout, exit 0.
+# Taken: "-h" and --help print the usage on stdout, exit 0, also after
+# other options.
+if "$REASM" --read "$demo" --version >"$tmp/stdout" 2>"$tmp/stderr" &&
+	grep -q '^reasm [0-9]' "$tmp/stdout" && ! [ -s "$tmp/stderr" ]; then
+	pass "--read FILE --version: the version"
+else
+	fail "--read FILE --version: no version on stdout, or exit status not 0"
+fi
 for word in -h --help; do
 	if "$REASM" "$word" >"$tmp/stdout" 2>"$tmp/stderr" &&
 		grep -q '^usage: reasm ' "$tmp/stdout" && ! [ -s "$tmp/stderr" ]
@@ -100,7 +113,9 @@ if "$REASM" --read="$demo" --write "$out" --quiet --policy=linux \
 else
 	fail "a run with '=' values: $(cat "$tmp/stderr")"
 fi
-refused ": No such file or directory" --read= --write "$out"
+# An empty value after '=' is a value, refused for a file name.
+refused "--read must not be empty" --read= --write "$out"
+refused "--stats must not be empty" --read "$demo" --write "$out" --stats=
 
 # --decap takes a comma-separated list of gre, ipip and all, nothing else;
 # --decap-strip takes no value and needs --decap.

@@ -7,6 +7,7 @@
 #   REASM_GEN       reasm-gen
 #   REASM_PCAPDUMP  reasm-pcapdump
 #   REASM_DEMO      the checked-in capture, examples/reasm/data/demo.pcap
+#   REASM_SLOW_MKSTEMP  tests/slow_mkstemp.c built (optional)
 #   REASM_TMPDIR    a scratch directory (emptied first)
 #
 # Checks: --help; every kind of bad invocation exits 2 with exactly one
@@ -377,6 +378,63 @@ head -c $((size / 2 + 7)) "$demo" >"$tmp/half.pcap"
 }
 said "kept: --stats names the existing --write" \
 	"reasm: $kept/./out.pcap: --stats and --write name the same file"
+# An empty output name is refused with the arguments, before the input is
+# even opened (here it does not exist).
+expect_kept "kept: --stats ''" --read "$demo" --write "$kept/out.pcap" \
+	--stats ""
+said "kept: --stats ''" "reasm: --stats must not be empty"
+expect_kept "kept: --write ''" --read "$tmp/no-such.pcap" --write "" \
+	--stats "$kept/out.json"
+said "kept: --write ''" "reasm: --write must not be empty"
+for opt in read; do
+	expect_error "--$opt ''" --$opt "" --write "$kept/out.pcap"
+	said "--$opt ''" "reasm: --$opt must not be empty"
+done
+
+# A run whose last step fails, renaming one of its outputs over the old
+# file (its temporary file is taken away during the run here; a file
+# made immutable does the same), replaces neither: the stats file is
+# renamed first, and put back if the capture's rename fails. The input
+# is a FIFO held open on descriptor 3 until the temporary files are
+# there. With "fresh": no stats file before the run (none may be left).
+rename_fails() {
+	which=$1 fresh=${2:-} what="the $1 rename fails"
+	[ -z "$fresh" ] || what="$what, no stats file before"
+	d=$tmp/rename-$which$fresh
+	mkdir -p "$d"
+	cp "$tmp/kept.pcap.orig" "$d/out.pcap"
+	[ -n "$fresh" ] || cp "$tmp/kept.json.orig" "$d/out.json"
+	mkfifo "$d/fifo"
+	"$REASM" --read - --write "$d/out.pcap" --stats "$d/out.json" \
+		--quiet <"$d/fifo" 2>"$tmp/err" &
+	pid=$!
+	exec 3>"$d/fifo"
+	cat "$demo" >&3
+	n=0
+	while set -- "$d"/.out.* && [ $# -lt 2 ] && [ $n -lt 600 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	rm -f "$d"/.out."$which".*
+	exec 3>&-
+	wait "$pid"
+	rc=$?
+	rm -f "$d/fifo"
+	want="out.json out.pcap "
+	[ -z "$fresh" ] || want="out.pcap "
+	if [ "$rc" -eq 2 ] && cmp -s "$d/out.pcap" "$tmp/kept.pcap.orig" &&
+		{ [ -n "$fresh" ] ||
+			cmp -s "$d/out.json" "$tmp/kept.json.orig"; } &&
+		[ "$(ls -A "$d" | tr '\n' ' ')" = "$want" ]; then
+		pass "$what: outputs kept, exit 2"
+	else
+		fail "$what: exit $rc, $(cat "$tmp/err"), $(ls -lA "$d")"
+	fi
+	said "$what" "reasm: $d/out.$which: No such file or directory"
+}
+rename_fails json
+rename_fails pcap
+rename_fails pcap fresh
 
 # A --write that names the --read file, under any spelling, is refused
 # and the input left whole.
@@ -421,21 +479,35 @@ chmod 644 "$tmp/noread.pcap"
 # A signal during a file run (SIGINT, SIGTERM, SIGHUP) ends it by that
 # signal, removes the temporary outputs and leaves the existing ones. The
 # input is a FIFO that stays open after the demo, so the run is still
-# going, its temporary files made, when the signal comes.
+# going, its temporary files made, when the signal comes. With "slow",
+# reasm runs with tests/slow_mkstemp.c preloaded: it pauses once each
+# temporary file exists, so the signal comes between the file's making
+# and its registration for removal (where a busy machine can also stop
+# reasm), every time.
 killed() {
-	sig=$1 threads=$2
-	d=$tmp/sig-$sig-$threads
+	sig=$1 threads=$2 slow=${3:-}
+	d=$tmp/sig-$sig-$threads$slow
 	mkdir -p "$d"
 	cp "$tmp/kept.pcap.orig" "$d/out.pcap"
 	cp "$tmp/kept.json.orig" "$d/out.json"
 	mkfifo "$d/fifo"
-	"$REASM" --read - --write "$d/out.pcap" --stats "$d/out.json" \
-		--threads "$threads" --quiet <"$d/fifo" 2>"$tmp/err" &
+	if [ -n "$slow" ]; then
+		# LD_PRELOAD puts the module before ASan's runtime, which
+		# ASan refuses unless told not to check.
+		LD_PRELOAD=$REASM_SLOW_MKSTEMP \
+			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+			"$REASM" --read - --write "$d/out.pcap" \
+			--stats "$d/out.json" --threads "$threads" --quiet \
+			<"$d/fifo" 2>"$tmp/err" &
+	else
+		"$REASM" --read - --write "$d/out.pcap" --stats "$d/out.json" \
+			--threads "$threads" --quiet <"$d/fifo" 2>"$tmp/err" &
+	fi
 	pid=$!
 	(cat "$demo" && exec sleep 60) >"$d/fifo" &
 	feeder=$!
 	n=0
-	while set -- "$d"/.out.* && [ $# -lt 2 ] && [ $n -lt 200 ]; do
+	while set -- "$d"/.out.* && [ $# -lt 2 ] && [ $n -lt 600 ]; do
 		sleep 0.05
 		n=$((n + 1))
 	done
@@ -449,14 +521,65 @@ killed() {
 		cmp -s "$d/out.pcap" "$tmp/kept.pcap.orig" &&
 		cmp -s "$d/out.json" "$tmp/kept.json.orig" &&
 		[ "$(ls -A "$d" | tr '\n' ' ')" = "out.json out.pcap " ]; then
-		pass "SIG$sig, $threads thread(s): outputs kept, no temporary file"
+		pass "SIG$sig, $threads thread(s)$slow: outputs kept, no temporary file"
 	else
-		fail "SIG$sig, $threads thread(s): exit $rc, $(ls -lA "$d")"
+		fail "SIG$sig, $threads thread(s)$slow: exit $rc, $(ls -lA "$d")"
 	fi
 }
 killed INT 1
 killed HUP 1
 killed TERM 2
+if [ -n "${REASM_SLOW_MKSTEMP:-}" ]; then
+	killed HUP 1 slow
+	killed TERM 2 slow
+fi
+
+# SIGINT or SIGTERM during --write - ends the run by that signal, but
+# only once the record being written is whole: the reader of the pipe
+# never gets one cut short. The reader here reads nothing until told, so
+# reasm fills the pipe (the demo's output is larger) and blocks in the
+# middle of a record; then the signal comes, and then the reader reads.
+# Where /proc shows no wait channel, a second's wait stands in.
+cut_by() {
+	sig=$1 threads=$2
+	d=$tmp/cut-$sig-$threads
+	mkdir -p "$d"
+	mkfifo "$d/pipe"
+	{
+		while [ ! -e "$d/go" ]; do sleep 0.05; done
+		cat >"$d/out.pcap"
+	} <"$d/pipe" &
+	reader=$!
+	"$REASM" --read "$demo" --write - --threads "$threads" --quiet \
+		>"$d/pipe" 2>"$tmp/err" &
+	pid=$!
+	n=0
+	while [ $n -lt 600 ]; do
+		case $(cat /proc/"$pid"/task/*/wchan 2>/dev/null) in
+		*pipe_write*) break ;;
+		*[a-z]*) ;;
+		*) [ $n -ge 20 ] && break ;;
+		esac
+		sleep 0.05
+		n=$((n + 1))
+	done
+	kill -"$sig" "$pid"
+	: >"$d/go"
+	wait "$pid" 2>/dev/null
+	rc=$?
+	wait "$reader"
+	records=$("$REASM_PCAPDUMP" "$d/out.pcap" 2>"$d/dump.err" | wc -l)
+	if [ "$rc" -gt 128 ] && [ "$(kill -l "$rc")" = "$sig" ] &&
+		[ ! -s "$d/dump.err" ] && [ "$records" -gt 0 ]; then
+		pass "SIG$sig during --write -, $threads thread(s): $records whole records"
+	else
+		fail "SIG$sig during --write -, $threads thread(s): exit $rc," \
+			"$records records, $(cat "$d/dump.err")"
+	fi
+}
+cut_by INT 1
+cut_by TERM 1
+cut_by INT 2
 
 # --- the demo capture --------------------------------------------------------------
 if "$REASM_GEN" --write "$tmp/gen-demo.pcap" 2>/dev/null &&
@@ -473,7 +596,8 @@ if run_ok "demo, one thread" --read "$demo" --write "$tmp/t1.pcap" \
 	for key in packets passed ReasmReqds ReasmOKs ReasmFails ReasmTimeout \
 		ReasmOverlaps duplicates evicted refused too_big \
 		too_many_frags bad_end past_end bad_ecn truncated malformed \
-		bad_checksum incomplete_chain vlan_too_deep atomic nested_frag no_memory \
+		bad_checksum incomplete_chain vlan_too_deep atomic nested_frag \
+		bad_ext no_memory \
 		frags_truncated frags_too_big frags_no_memory \
 		frags_reassembled frags_dropped frags_discarded frags_pending \
 		datagrams_pending emitted emitted_bytes bytes_held bytes_peak; do
