@@ -11,6 +11,9 @@
 #                        grainTargets*.cmake   (grain::grain, grain::htab,
 #                        grain::grain_static, grain::htab_static)
 #   <libdir>/pkgconfig/grain.pc, grain-htab.pc
+#   <datadir>/grain/tsan.supp  ThreadSanitizer suppressions for liburcu
+#                        (test/tsan.supp; README.md, "Using grain under
+#                        sanitizers")
 #
 # Components: Runtime (the shared library), Development (everything else).
 
@@ -36,6 +39,12 @@ install(TARGETS grain grain_htab grain_static grain_htab_static
     COMPONENT Development
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
     COMPONENT Runtime)
+
+# A program run under ThreadSanitizer against grain_htab needs these for
+# liburcu, which is not instrumented; grain's own tests use the same file.
+install(FILES "${PROJECT_SOURCE_DIR}/test/tsan.supp"
+  DESTINATION "${CMAKE_INSTALL_DATADIR}/grain"
+  COMPONENT Development)
 
 install(EXPORT grainTargets
   NAMESPACE grain::
