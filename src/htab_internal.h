@@ -32,11 +32,13 @@
  * nothing can order its reads before the reclaim, and TSan would call
  * the reclaim's free (of a bucket array by grain, of a node by the
  * user's ops.reclaim) a race. A reclaim that follows a grace period (or
- * ops.defer's promise of one) therefore runs between
- * HTAB_TSAN_RECLAIM_BEGIN and _END: TSan does not check its memory
- * accesses, free included, against earlier ones; it still sees its
- * synchronization, and the allocator's next reuse of the memory starts
- * it afresh. Nothing is asked of the reader. */
+ * ops.defer's promise of one), and what grain_htab_destroy() frees of an
+ * RCU table (whose caller may know that the readers are done only from a
+ * grace period), therefore run between HTAB_TSAN_RECLAIM_BEGIN and _END:
+ * TSan does not check their memory accesses, free included, against
+ * earlier ones; it still sees their synchronization, and the allocator's
+ * next reuse of the memory starts it afresh. Nothing is asked of the
+ * reader. */
 #if GRAIN_TSAN
 void __tsan_acquire(void *addr);
 void __tsan_release(void *addr);
