@@ -50,6 +50,11 @@ void qsbr_online(void)
 	urcu_qsbr_thread_online();
 }
 
+void qsbr_synchronize(void)
+{
+	urcu_qsbr_synchronize_rcu();
+}
+
 void qsbr_barrier(void)
 {
 	urcu_qsbr_barrier();

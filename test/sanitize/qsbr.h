@@ -13,6 +13,7 @@ void qsbr_read_unlock(void);
 void qsbr_quiescent(void);
 void qsbr_offline(void);
 void qsbr_online(void);
+void qsbr_synchronize(void);
 void qsbr_barrier(void);
 
 #endif /* GRAIN_TEST_SANITIZE_QSBR_H */

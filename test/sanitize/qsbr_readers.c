@@ -5,10 +5,12 @@
  * own read side (qsbr.c), not grain_rcu_*, on a table created with that
  * flavour, while the main thread inserts, removes and resizes, so that
  * nodes and bucket arrays are reclaimed after grace periods under the
- * readers' feet. Run with the installed suppression file, TSan must
- * report nothing. The program checks its own invariants too: a key
- * that is never removed is always found, every entry found holds its
- * own key and value, and every node is reclaimed exactly once.
+ * readers' feet. Then the main thread unpublishes the table, waits for a
+ * grace period and destroys it while the readers run on. Run with the
+ * installed suppression file, TSan must report nothing. The program
+ * checks its own invariants too: a key that is never removed is always
+ * found, every entry found holds its own key and value, and every node is
+ * reclaimed exactly once.
  */
 #include "qsbr.h"
 
@@ -41,6 +43,7 @@ struct item {
 static struct item kept[KEPT];
 static _Atomic(unsigned long) reclaimed, reclaimed_kept, corrupt;
 static _Atomic(int) stop;
+static struct grain_htab *_Atomic table; /* NULL once unpublished */
 
 static void fail(const char *what)
 {
@@ -86,7 +89,6 @@ static void reclaim(struct grain_hnode *n, enum grain_htab_reason why,
 
 struct reader {
 	pthread_t t;
-	struct grain_htab *h;
 	unsigned long lookups, found, missed_kept, wrong;
 };
 
@@ -98,8 +100,11 @@ static void *reader_main(void *arg)
 	qsbr_register();
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		qsbr_read_lock();
-		for (unsigned i = 0; i < 64; i++, k = (k + 7) % KEYS) {
-			struct grain_hnode *n = grain_htab_lookup(r->h, &k);
+		struct grain_htab *h =
+			atomic_load_explicit(&table, memory_order_acquire);
+		for (unsigned i = 0; h != NULL && i < 64;
+		     i++, k = (k + 7) % KEYS) {
+			struct grain_hnode *n = grain_htab_lookup(h, &k);
 
 			r->lookups++;
 			if (n == NULL) {
@@ -145,9 +150,9 @@ int main(void)
 		    0)
 			fail("insert of a kept key");
 	}
+	atomic_store_explicit(&table, h, memory_order_release);
 	memset(rd, 0, sizeof(rd));
 	for (int i = 0; i < READERS; i++) {
-		rd[i].h = h;
 		if (pthread_create(&rd[i].t, NULL, reader_main, &rd[i]) != 0)
 			fail("pthread_create");
 	}
@@ -186,13 +191,14 @@ int main(void)
 		}
 		qsbr_quiescent();
 	}
-	atomic_store(&stop, 1);
-	for (int i = 0; i < READERS; i++)
-		if (pthread_join(rd[i].t, NULL) != 0)
-			fail("pthread_join");
-
 	struct grain_htab_stats st;
 	grain_htab_stats(h, &st);
+
+	/* Retire the table as RCU retires anything: unpublish it, wait for
+	 * a grace period, destroy it. The readers go on meanwhile; only the
+	 * grace period orders their last lookups before the destroy. */
+	atomic_store_explicit(&table, NULL, memory_order_relaxed);
+	qsbr_synchronize();
 	qsbr_offline(); /* rcu_barrier waits for grace periods */
 	qsbr_barrier();
 	qsbr_online();
@@ -201,6 +207,10 @@ int main(void)
 	qsbr_offline();
 	grain_htab_destroy(h);
 	qsbr_online();
+	atomic_store(&stop, 1);
+	for (int i = 0; i < READERS; i++)
+		if (pthread_join(rd[i].t, NULL) != 0)
+			fail("pthread_join");
 	qsbr_unregister();
 
 	unsigned long lookups = 0, found = 0;

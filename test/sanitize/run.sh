@@ -13,7 +13,8 @@
 #      TSAN_OPTIONS=suppressions=PREFIX/share/grain/tsan.supp, and expect
 #      its "ok" line and no ThreadSanitizer report at all.
 # Its readers use liburcu qsbr's own read side, not grain_rcu_*, while
-# nodes and bucket arrays are reclaimed after grace periods.
+# nodes and bucket arrays are reclaimed after grace periods, and while the
+# table is destroyed after a grace period that follows its unpublishing.
 # Exit 77 (skipped) where the compiler cannot build and run a trivial
 # TSan program. The temporary directory is removed at the end.
 #
