@@ -14,6 +14,9 @@
 #   <docdir>/examples/   ring_pipeline.c, prio_scheduler.c, htab_cache.c,
 #                        with a CMakeLists.txt (find_package) and a Makefile
 #                        (pkg-config) that build them there
+#   <datadir>/grain/tsan.supp  ThreadSanitizer suppressions for liburcu
+#                        (test/tsan.supp; README.md, "Using grain under
+#                        sanitizers")
 #
 # Components: Runtime (the shared library), Development (everything else).
 
@@ -50,6 +53,12 @@ install(TARGETS grain grain_htab grain_static grain_htab_static
     COMPONENT Development
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
     COMPONENT Runtime)
+
+# A program run under ThreadSanitizer against grain_htab needs these for
+# liburcu, which is not instrumented; grain's own tests use the same file.
+install(FILES "${PROJECT_SOURCE_DIR}/test/tsan.supp"
+  DESTINATION "${CMAKE_INSTALL_DATADIR}/grain"
+  COMPONENT Development)
 
 install(EXPORT grainTargets
   NAMESPACE grain::

@@ -85,15 +85,17 @@ static void reclaim_now(struct grain_hnode *n)
 	 * promises that grace period. */
 	HTAB_TSAN_ACQUIRE(&grain_impl_htab_grace_token);
 	struct grain_htab *h = owner_of(n);
+	/* Counted in defer_list() if ops.defer took it; the stripe is read
+	 * before the array that may carry its index is freed. */
+	htab_stripe *st = h->ops.defer != NULL ? defer_stripe(h, n) : NULL;
 
-	if (h->ops.defer == NULL) {
-		hand_back(h, n);
-		return;
-	}
-	/* Counted in defer_list(); the stripe is read before the array
-	 * that may carry its index is freed. */
-	htab_stripe *st = defer_stripe(h, n);
+	/* Readers on a flavour's own read side told TSan nothing: the
+	 * reclaim's accesses go unchecked (htab_internal.h). */
+	HTAB_TSAN_RECLAIM_BEGIN();
 	hand_back(h, n);
+	HTAB_TSAN_RECLAIM_END();
+	if (st == NULL)
+		return;
 	/* Release: the last touch of the table; destroy may free it as
 	 * soon as it reads the count that this makes. */
 	atomic_fetch_sub_explicit(&st->deferred, 1, memory_order_release);
@@ -628,9 +630,18 @@ void grain_htab_destroy(struct grain_htab *h)
 	 * one before its removal may still hold it. */
 	grain_htab_reclaim_flush(h);
 	process_queued(h);
+	/* Nobody else uses the table. The caller of an RCU table may know
+	 * that only from a grace period after its readers' last lookup,
+	 * which TSan sees for grain_rcu_* readers (the token) and for no
+	 * other (htab_internal.h): the frees below go unchecked then. */
+	bool rcu = htab_has_rcu(h);
+	if (rcu) {
+		HTAB_TSAN_ACQUIRE(&grain_impl_htab_grace_token);
+		HTAB_TSAN_RECLAIM_BEGIN();
+	}
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *st = &h->stripes[i];
-		/* Nobody else uses the table: reclaim at once. */
+		/* Reclaim at once. */
 		while (st->lru_head != NULL) {
 			struct grain_hnode *n = st->lru_head;
 			st->lru_head = n->next;
@@ -639,6 +650,8 @@ void grain_htab_destroy(struct grain_htab *h)
 				h->ops.reclaim(n, GRAIN_HTAB_DESTROYED, h->ctx);
 		}
 	}
+	if (rcu)
+		HTAB_TSAN_RECLAIM_END();
 	/* Deferred reclaims and old arrays still point at the table. */
 	if (htab_has_rcu(h) && h->ops.defer == NULL) {
 		h->flavor->barrier();
@@ -654,11 +667,15 @@ void grain_htab_destroy(struct grain_htab *h)
 			nanosleep(&ts, NULL); /* the user's defer() */
 		}
 	}
+	if (rcu)
+		HTAB_TSAN_RECLAIM_BEGIN();
 	for (uint64_t i = 0; i <= h->smask; i++)
 		htab_array_free(h, htab_dir_load(h, (uint32_t)i));
 	htab_slab_free(h);
 	struct grain_alloc alloc = h->alloc;
 	grain_mem_free(&alloc, h, h->memsize, GRAIN_CACHELINE);
+	if (rcu)
+		HTAB_TSAN_RECLAIM_END();
 }
 
 uint64_t grain_htab_hash(const struct grain_htab *h, const void *key)

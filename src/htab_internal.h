@@ -21,15 +21,38 @@
 /* ThreadSanitizer cannot see liburcu's grace periods (liburcu is not
  * instrumented): tell it that every read-side section ends before any
  * reclaim that follows a grace period, and that a node's retirement
- * happens before its reclaim. */
+ * happens before its reclaim.
+ *
+ * The first half needs the reader's thread to say where its section
+ * ends, and only grain_rcu_read_unlock() does (it releases
+ * grain_impl_htab_grace_token). A reader on a flavour's own read side
+ * (qsbr's, bp's, or memb's inline calls, all of which htab.h allows)
+ * runs no grain code after its last read: its lookups are inline, and
+ * its section ends and its quiescent states pass inside liburcu. So
+ * nothing can order its reads before the reclaim, and TSan would call
+ * the reclaim's free (of a bucket array by grain, of a node by the
+ * user's ops.reclaim) a race. A reclaim that follows a grace period (or
+ * ops.defer's promise of one), and what grain_htab_destroy() frees of an
+ * RCU table (whose caller may know that the readers are done only from a
+ * grace period), therefore run between HTAB_TSAN_RECLAIM_BEGIN and _END:
+ * TSan does not check their memory accesses, free included, against
+ * earlier ones; it still sees their synchronization, and the allocator's
+ * next reuse of the memory starts it afresh. Nothing is asked of the
+ * reader. */
 #if GRAIN_TSAN
 void __tsan_acquire(void *addr);
 void __tsan_release(void *addr);
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
 #define HTAB_TSAN_RELEASE(p) __tsan_release(p)
 #define HTAB_TSAN_ACQUIRE(p) __tsan_acquire(p)
+#define HTAB_TSAN_RECLAIM_BEGIN() __tsan_ignore_thread_begin()
+#define HTAB_TSAN_RECLAIM_END() __tsan_ignore_thread_end()
 #else
 #define HTAB_TSAN_RELEASE(p) ((void)(p))
 #define HTAB_TSAN_ACQUIRE(p) ((void)(p))
+#define HTAB_TSAN_RECLAIM_BEGIN() ((void)0)
+#define HTAB_TSAN_RECLAIM_END() ((void)0)
 #endif
 extern char grain_impl_htab_grace_token;
 

@@ -217,9 +217,13 @@
  * flavour's own read-side calls, inline with _LGPL_SOURCE, or the
  * grain_rcu_* helpers, which are the memb flavour's. Threads that call into
  * an RCU table must be registered with that flavour, and lookup must run
- * inside one of its read-side sections. Choosing one: memb's inline
- * read-side section (a thread-local counter stored twice, loads and branches
- * around it) costs about as much as the uncontended stripe lock a
+ * inside one of its read-side sections. Under ThreadSanitizer (grain built
+ * with GRAIN_SANITIZE=thread, its tsan.supp installed) every one of these
+ * read sides works as it is: a reclaim after a grace period, ops.reclaim
+ * included, and what destroy frees of an RCU table run with TSan's access
+ * checks off (README.md, "Using grain under sanitizers"). Choosing one:
+ * memb's inline read-side section (a thread-local counter stored twice,
+ * loads and branches around it) costs about as much as the uncontended stripe lock a
  * GRAIN_HTAB_NO_RCU table takes for a lookup: what its lookups buy is that
  * they never wait for a writer and write only their thread's own counter;
  * qsbr's section is empty, but every reader thread must announce quiescent

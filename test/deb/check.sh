@@ -105,6 +105,7 @@ has libgrain-dev "$libdir/pkgconfig/grain-htab\.pc"
 has libgrain-dev "$libdir/cmake/grain/grainConfig\.cmake"
 has libgrain-dev "/usr/share/man/man3/grain_ring_try_enqueue\.3(\.gz)?"
 has libgrain-dev "/usr/share/man/man3/grain_ring\.h\.3(\.gz)?"
+has libgrain-dev "/usr/share/grain/tsan\.supp"
 
 # --- 4. Install, then the outside programs ---------------------------------
 # Each runtime package has a symbols file (debian/gen-symbols), whose

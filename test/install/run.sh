@@ -64,7 +64,8 @@ for f in include/grain/grain.h include/grain/impl/ring.h \
 	"$GRAIN_LIBDIR/libgrain.a" "$GRAIN_LIBDIR/pkgconfig/grain.pc" \
 	"$GRAIN_LIBDIR/libgrain-htab.a" "$GRAIN_LIBDIR/pkgconfig/grain-htab.pc" \
 	"$GRAIN_LIBDIR/cmake/grain/grainConfig.cmake" \
-	"$GRAIN_LIBDIR/cmake/grain/grainConfigVersion.cmake"; do
+	"$GRAIN_LIBDIR/cmake/grain/grainConfigVersion.cmake" \
+	share/grain/tsan.supp; do
 	[ -e "$prefix/$f" ] || fail "$f was not installed"
 done
 for lib in libgrain libgrain-htab; do
