@@ -33,6 +33,9 @@
  * | walk                          | everything but create/destroy; takes   |
  * |                               |   one stripe lock at a time, never     |
  * |                               |   from inside a scope                  |
+ * | walk_rcu (RCU read side)      | everything but create/destroy; never   |
+ * |                               |   blocks, takes no lock; sees every    |
+ * |                               |   entry present throughout once        |
  * | replace                       | everything but create/destroy; a       |
  * |                               |   concurrent lookup finds the old node |
  * |                               |   or the new one, never neither        |
@@ -773,6 +776,43 @@ typedef int grain_htab_walk_fn(struct grain_htab_scope *scope,
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_htab_walk(struct grain_htab *htab, grain_htab_walk_fn *fn, void *ctx);
+
+/** A grain_htab_walk_rcu() callback. @return 0 to go on, anything else to
+ * stop the walk (the walk returns it). */
+typedef int grain_htab_walk_rcu_fn(struct grain_hnode *node, void *ctx);
+
+/**
+ * grain_htab_walk_rcu - call @p fn on every entry without any lock, as
+ * lookups read the table. Must run inside an RCU read-side section of the
+ * table's flavour, for the whole call; each node stays valid until the
+ * section ends. Stripe by stripe, in bucket order (not LRU order).
+ *
+ * Guarantee: an entry linked from the start of the walk to its end is
+ * visited exactly once, also when its stripe is resized meanwhile (the
+ * walk reads each stripe's array once; a resize leaves the old one as it
+ * was, and in a live array a node never moves). An entry inserted or
+ * removed meanwhile may or may not be visited; one removed and inserted
+ * again may be visited twice. A key whose entry is replaced meanwhile
+ * (grain_htab_replace(), which never leaves it absent) is visited exactly
+ * once, as its old node or its new one.
+ *
+ * @p fn may call anything that may run in a read-side section, on any
+ * node: lookups, scopes and the one-call forms (they take the stripe
+ * lock, which the walk does not hold), resize; not destroy, nor anything
+ * that waits for a grace period.
+ *
+ * @return 0 once every stripe is walked; @p fn's nonzero value, as it is,
+ *         when it stops the walk; -EINVAL if @p htab or @p fn is NULL or
+ *         the table is GRAIN_HTAB_NO_RCU (it has no lock-free readers:
+ *         use grain_htab_walk()).
+ * Ordering: acquire loads of each stripe's array and of every slot (A3,
+ * A2, A1 in impl/htab.h): a node visited is seen as its inserter built
+ * it. Thread safety: any thread, concurrently with every call but
+ * create/destroy; never blocks, writes nothing shared, takes no lock.
+ */
+GRAIN_API GRAIN_NODISCARD int grain_htab_walk_rcu(struct grain_htab *htab,
+						  grain_htab_walk_rcu_fn *fn,
+						  void *ctx);
 
 /** grain_htab_resize - set every stripe to @p buckets buckets (a power of
  * two, 1..2^22) in one copy per stripe; automatic resizing goes on from
