@@ -384,7 +384,9 @@ int grain_htab_touch_locked(struct grain_htab_scope *s, struct grain_hnode *n,
 	if (rc == 0) {
 		htab_stripe *st = s->stripe;
 		grain_impl_htab_lru_unlink(st, n);
-		n->stamp = now;
+		/* Atomic, as the charge below: lock-free readers read it
+		 * (grain_htab_node_stamp()). */
+		__atomic_store_n(&n->stamp, now, __ATOMIC_RELAXED);
 		grain_impl_htab_lru_append(st, n);
 		grain_impl_htab_set_oldest(st);
 		s->now = now;
@@ -401,7 +403,8 @@ int grain_htab_charge_locked(struct grain_htab_scope *s, struct grain_hnode *n,
 		return rc;
 	if (bytes > UINT32_MAX - (size_t)n->charge)
 		return -EINVAL;
-	n->charge += (uint32_t)bytes;
+	__atomic_store_n(&n->charge, n->charge + (uint32_t)bytes,
+			 __ATOMIC_RELAXED);
 	grain_impl_htab_add_bytes(s->h, s->stripe, (int64_t)bytes);
 	if (bytes != 0 && s->h->policy == GRAIN_HTAB_EVICT &&
 	    s->h->mem_high != 0)
@@ -418,7 +421,8 @@ int grain_htab_uncharge_locked(struct grain_htab_scope *s,
 		return rc;
 	if (bytes > n->charge)
 		return -EINVAL;
-	n->charge -= (uint32_t)bytes;
+	__atomic_store_n(&n->charge, n->charge - (uint32_t)bytes,
+			 __ATOMIC_RELAXED);
 	grain_impl_htab_add_bytes(s->h, s->stripe, -(int64_t)bytes);
 	return 0;
 }

@@ -33,6 +33,17 @@
  * | walk                          | everything but create/destroy; takes   |
  * |                               |   one stripe lock at a time, never     |
  * |                               |   from inside a scope                  |
+ * | walk_rcu (RCU read side)      | everything but create/destroy; never   |
+ * |                               |   blocks, takes no lock; sees every    |
+ * |                               |   entry present throughout once        |
+ * | replace                       | everything but create/destroy; a       |
+ * |                               |   concurrent lookup finds the old node |
+ * |                               |   or the new one, never neither        |
+ * | replace_locked                | as the other *_locked calls; lookups   |
+ * |                               |   as for replace                       |
+ * | node_stamp, node_charge       | everything but create/destroy (of the  |
+ * |                               |   node's table); relaxed loads, in an  |
+ * |                               |   RCU read side or under the lock      |
  * | create, destroy               | nothing on the same table              |
  *
  * Ordering: a scope's unlock is a release and the next lock of the same
@@ -40,7 +51,11 @@
  * happens-before the next scope on that stripe. Publishing a node in a
  * bucket slot is a release (R1 in impl/htab.h); lookup's load of the slot
  * is an acquire (A1), so a lookup that finds a node sees it, and the
- * object around it, as the inserter built them.
+ * object around it, as the inserter built them. A scope is atomic for
+ * other scopes only: a lock-free lookup sees each call of a scope as it
+ * happens, so a remove then an insert of one key leaves it a moment
+ * without the key; a replace swaps the nodes in one release store (R1),
+ * and a lookup finds the old node or the new one, never neither.
  *
  * 2\. Layout
  *
@@ -174,7 +189,9 @@
  * 4\. Node life cycle
  *
  * A node is free, linked (owned by the table) or retired. remove and
- * remove_locked retire a node; so do eviction (reason EVICTED) and expiry
+ * remove_locked retire a node, replace and replace_locked the node they
+ * replace (reason REPLACED, with no ops.unlinked call, as a remove); so
+ * do eviction (reason EVICTED) and expiry
  * (EXPIRED), which also call ops.unlinked, after every table lock is
  * released, so it may call back into the table. ops.unlinked never runs
  * inside another ops.unlinked call: nodes that a call made from inside
@@ -252,6 +269,17 @@ struct grain_htab;
 struct grain_impl_htab_stripe;
 struct rcu_flavor_struct; /* liburcu's <urcu/flavor.h> */
 
+/** @cond */
+/* The stamp is read and written with 8-byte atomic operations
+ * (grain_htab_node_stamp()), which need it aligned to 8 bytes: where
+ * structs align uint64_t to 4 (i386), the node is aligned to 8. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GRAIN_IMPL_HNODE_ALIGN8 __attribute__((aligned(8)))
+#else
+#define GRAIN_IMPL_HNODE_ALIGN8
+#endif
+/** @endcond */
+
 /** Embed in the user's object; find the object with grain_container_of.
  * Zero it before its first insert; all fields are the table's. 40 bytes
  * with 64-bit pointers. A lookup never reads it: only the key, through
@@ -260,7 +288,8 @@ struct grain_hnode {
 	/** @cond */
 	struct grain_hnode *prev, *next; /* LRU; retired: reclaim storage */
 	uint64_t hash;
-	uint64_t stamp;	 /* caller's clock at insert / last touch */
+	/* caller's clock at insert / last touch */
+	uint64_t stamp GRAIN_IMPL_HNODE_ALIGN8;
 	uint32_t charge; /* bytes */
 	uint32_t state;	 /* free, linked, retired (+ reason) */
 			 /** @endcond */
@@ -268,11 +297,13 @@ struct grain_hnode {
 
 /** Why the table let go of a node. */
 enum grain_htab_reason {
-	GRAIN_HTAB_REMOVED,  /**< remove or remove_locked */
-	GRAIN_HTAB_EVICTED,  /**< memory above mem_high (policy EVICT) */
-	GRAIN_HTAB_EXPIRED,  /**< older than ttl */
-	GRAIN_HTAB_REFUSED,  /**< never linked: insert refused (stats only) */
-	GRAIN_HTAB_DESTROYED /**< still linked at grain_htab_destroy() */
+	GRAIN_HTAB_REMOVED,   /**< remove or remove_locked */
+	GRAIN_HTAB_EVICTED,   /**< memory above mem_high (policy EVICT) */
+	GRAIN_HTAB_EXPIRED,   /**< older than ttl */
+	GRAIN_HTAB_REFUSED,   /**< never linked: insert refused (stats only) */
+	GRAIN_HTAB_DESTROYED, /**< still linked at grain_htab_destroy() */
+	/** replace or replace_locked put another node in its place */
+	GRAIN_HTAB_REPLACED
 };
 
 /** What happens while the total is above mem_high. */
@@ -440,7 +471,11 @@ GRAIN_API uint64_t grain_htab_hash(const struct grain_htab *htab,
 
 /* 6. Scoped access. Between lock and unlock the caller holds the key's
  * stripe lock: everything done in the scope is one atomic step for that
- * key. The key given to the _locked calls must be the key given to
+ * key as other scopes (and the one-call forms, the walk, expiry) see it.
+ * Not for lock-free lookups: they see each call as it happens, so a
+ * remove_locked and then an insert_locked of the same key leave them a
+ * window in which the key is absent. grain_htab_replace_locked() closes
+ * it: the new node takes the old one's place in one store. The key given to the _locked calls must be the key given to
  * grain_htab_lock() (its hash is computed once, there). Nodes found stay
  * valid until unlock (or, inside an RCU read-side section, its end).
  * Scopes may be taken inside RCU read-side sections. The scoped calls
@@ -525,6 +560,34 @@ grain_htab_uncharge_locked(struct grain_htab_scope *scope,
 			   struct grain_hnode *node, size_t bytes);
 /** @} */
 
+/**
+ * grain_htab_replace_locked - put @p node, which holds the key of @p old
+ * (the caller's promise: nothing checks it), in the place of @p old (an
+ * entry of the scope's stripe), charged @p charge bytes, stamped @p now,
+ * at the most recently used end of the LRU; retire @p old as a remove
+ * does, with reason REPLACED: no ops.unlinked call, ops.reclaim(old,
+ * GRAIN_HTAB_REPLACED) once no reader can see it (at the unlock of a
+ * GRAIN_HTAB_NO_RCU table). The table's bytes change by @p charge minus
+ * the charge of @p old; growth above mem_high evicts at the unlock
+ * (policy EVICT) and is never refused (policy REFUSE: the entry is not
+ * new). The entry count and the statistics do not change. No entry
+ * expires in the call (an expiry could take @p old).
+ *
+ * Ordering: @p node takes @p old's bucket slot with one release store
+ * (R1 in impl/htab.h): a lock-free lookup of the key, concurrent with the
+ * call, finds @p old or @p node, never neither, and finds @p node as it
+ * was built. Lock holders see it as any scoped call.
+ *
+ * @return 0; -ENOENT (@p old is not linked in this table); -EINVAL (NULL,
+ *         an empty scope, @p old of another stripe, @p node linked or
+ *         retired, @p charge above UINT32_MAX). On error nothing changed
+ *         and @p node stays the caller's.
+ */
+GRAIN_API GRAIN_NODISCARD int
+grain_htab_replace_locked(struct grain_htab_scope *scope,
+			  struct grain_hnode *old, struct grain_hnode *node,
+			  uint64_t now, size_t charge);
+
 /* 7. One-call forms: lock, one operation, unlock. */
 
 /** grain_htab_insert - as grain_htab_insert_locked() in its own scope;
@@ -562,6 +625,75 @@ grain_htab_remove(struct grain_htab *htab, const void *key,
  */
 GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
 						       const void *key);
+
+/**
+ * grain_htab_replace - set the entry of @p key to @p node, which holds
+ * @p key: replace the entry present as grain_htab_replace_locked() does
+ * (a lock-free lookup finds the old node or @p node, never neither), or
+ * insert @p node as grain_htab_insert() does if there is none. In its own
+ * scope; an eviction that is due has run when it returns. *old (if not
+ * NULL) gets the node replaced, retired with reason REPLACED and valid as
+ * for find_or_insert, or NULL when @p node was inserted. The search counts
+ * a lookup (and a hit) in the statistics, as remove's does. Expiry runs
+ * first, as for an insert: an entry ttl old is expired, and @p node
+ * inserted.
+ * @return 0 (replaced or inserted: *old says which); when @p key was
+ *         absent, the errors of grain_htab_insert_locked() (-ENOSPC,
+ *         -EMLINK, -ENOMEM); -EINVAL (NULL @p htab, @p key or @p node,
+ *         @p node linked or retired, @p charge above UINT32_MAX, @p node
+ *         not holding @p key by ops.eq). On error *old is NULL, nothing
+ *         changed and @p node stays the caller's.
+ * Thread safety: any thread, outside a scope of the table.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_htab_replace(struct grain_htab *htab, const void *key,
+		   struct grain_hnode *node, uint64_t now, size_t charge,
+		   struct grain_hnode **old);
+
+/**
+ * grain_htab_node_stamp - @p node's stamp: the @p now of its insert, its
+ * replace or its last touch, in the caller's clock. 0 for NULL.
+ *
+ * For a lock-free reader (a node found by grain_htab_lookup() in an RCU
+ * read-side section) and for lock holders alike. Ordering: a relaxed
+ * load, never torn, of a field the table writes with relaxed atomic
+ * stores (under the stripe lock), so it races with nothing. What a reader
+ * may conclude: the value is the stamp as inserted or as a later touch
+ * set it (the lookup's acquire makes the insert's stamp visible, and two
+ * reads by one thread never see an older store after a newer one); a
+ * touch concurrent with the read may or may not be seen, and nothing
+ * else of the node is ordered by this load. Only while the node is
+ * linked: once the table has retired it (remove, replace, eviction,
+ * expiry), which a reader holding it cannot tell, the field holds the
+ * table's reclaim bookkeeping and the value means nothing. So a decision
+ * taken on it ("old enough to touch") is a hint, made good under the
+ * lock: grain_htab_touch_locked() refuses a retired node (-ENOENT).
+ * Thread safety: any thread, while the node's memory is valid (until its
+ * reclaim).
+ */
+GRAIN_INLINE_ANY uint64_t grain_htab_node_stamp(const struct grain_hnode *node)
+{
+	return node != NULL ? __atomic_load_n(&node->stamp, __ATOMIC_RELAXED)
+			    : 0;
+}
+
+/**
+ * grain_htab_node_charge - @p node's charge in bytes: that of its insert
+ * or replace, as charge and uncharge changed it since. 0 for NULL.
+ *
+ * Ordering: a relaxed load, never torn, as grain_htab_node_stamp(): a
+ * lock-free reader sees the insert's charge or a later one; a charge or
+ * uncharge concurrent with the read may or may not be seen. A node the
+ * table retired keeps the charge it had then (it is no longer in the
+ * table's totals). Thread safety: any thread, while the node's memory is
+ * valid (until its reclaim).
+ */
+GRAIN_INLINE_ANY size_t grain_htab_node_charge(const struct grain_hnode *node)
+{
+	return node != NULL ? (size_t)__atomic_load_n(&node->charge,
+						      __ATOMIC_RELAXED)
+			    : 0;
+}
 
 /* 8. Specialised fast paths. Each _fast call is the call of the same name
  * with the hash and equality given by @p p instead of the table's ops.
@@ -631,6 +763,14 @@ GRAIN_NODISCARD static inline int
 grain_htab_remove_fast(struct grain_htab *htab, const void *key,
 		       struct grain_hnode **removed,
 		       const struct grain_htab_params p);
+
+/** grain_htab_replace_fast - grain_htab_replace() with @p p's hash and
+ * equality (C only). */
+GRAIN_NODISCARD static inline int
+grain_htab_replace_fast(struct grain_htab *htab, const void *key,
+			struct grain_hnode *node, uint64_t now, size_t charge,
+			struct grain_hnode **old,
+			const struct grain_htab_params p);
 #endif
 
 /* 9. Maintenance and statistics */
@@ -677,6 +817,43 @@ typedef int grain_htab_walk_fn(struct grain_htab_scope *scope,
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_htab_walk(struct grain_htab *htab, grain_htab_walk_fn *fn, void *ctx);
+
+/** A grain_htab_walk_rcu() callback. @return 0 to go on, anything else to
+ * stop the walk (the walk returns it). */
+typedef int grain_htab_walk_rcu_fn(struct grain_hnode *node, void *ctx);
+
+/**
+ * grain_htab_walk_rcu - call @p fn on every entry without any lock, as
+ * lookups read the table. Must run inside an RCU read-side section of the
+ * table's flavour, for the whole call; each node stays valid until the
+ * section ends. Stripe by stripe, in bucket order (not LRU order).
+ *
+ * Guarantee: an entry linked from the start of the walk to its end is
+ * visited exactly once, also when its stripe is resized meanwhile (the
+ * walk reads each stripe's array once; a resize leaves the old one as it
+ * was, and in a live array a node never moves). An entry inserted or
+ * removed meanwhile may or may not be visited; one removed and inserted
+ * again may be visited twice. A key whose entry is replaced meanwhile
+ * (grain_htab_replace(), which never leaves it absent) is visited exactly
+ * once, as its old node or its new one.
+ *
+ * @p fn may call anything that may run in a read-side section, on any
+ * node: lookups, scopes and the one-call forms (they take the stripe
+ * lock, which the walk does not hold), resize; not destroy, nor anything
+ * that waits for a grace period.
+ *
+ * @return 0 once every stripe is walked; @p fn's nonzero value, as it is,
+ *         when it stops the walk; -EINVAL if @p htab or @p fn is NULL or
+ *         the table is GRAIN_HTAB_NO_RCU (it has no lock-free readers:
+ *         use grain_htab_walk()).
+ * Ordering: acquire loads of each stripe's array and of every slot (A3,
+ * A2, A1 in impl/htab.h): a node visited is seen as its inserter built
+ * it. Thread safety: any thread, concurrently with every call but
+ * create/destroy; never blocks, writes nothing shared, takes no lock.
+ */
+GRAIN_API GRAIN_NODISCARD int grain_htab_walk_rcu(struct grain_htab *htab,
+						  grain_htab_walk_rcu_fn *fn,
+						  void *ctx);
 
 /** grain_htab_resize - set every stripe to @p buckets buckets (a power of
  * two, 1..2^22) in one copy per stripe; automatic resizing goes on from

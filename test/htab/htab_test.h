@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define REASONS 5u /* enum grain_htab_reason has five values */
+#define REASONS 6u /* enum grain_htab_reason has six values */
 
 struct obj {
 	struct grain_hnode node;

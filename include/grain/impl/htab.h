@@ -726,7 +726,9 @@ grain_impl_htab_take_batch(struct grain_impl_htab_stripe *st)
 static inline void grain_impl_htab_set_owner(struct grain_hnode *n,
 					     const struct grain_htab *h)
 {
-	n->stamp = (uint64_t)(uintptr_t)h;
+	/* Atomic: a lock-free reader may still read the stamp
+	 * (grain_htab_node_stamp()). */
+	__atomic_store_n(&n->stamp, (uint64_t)(uintptr_t)h, __ATOMIC_RELAXED);
 }
 
 /* Move the node just pushed on *@retired (removed: no callback is due) to
@@ -1174,6 +1176,107 @@ GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *h,
 	if (h == NULL)
 		return NULL;
 	return grain_htab_lookup_fast(h, key, grain_impl_htab_ops(h));
+}
+
+/* --- replace ---------------------------------------------------------------- */
+
+/* Put free @node in linked @old's place, slot @i of @b: @node holds the
+ * same key, so it takes the same hash, signature and bucket, and the slot
+ * changes with one store. @node is stamped @now, charged @charge and goes
+ * to the most recently used end; @old is retired as a remove retires it,
+ * with reason REPLACED. The entry count does not change. Under the stripe
+ * lock. */
+static GRAIN_ALWAYS_INLINE void
+grain_impl_htab_swap_at(struct grain_htab_scope *s,
+			struct grain_impl_htab_bucket *b, unsigned i,
+			struct grain_hnode *old, struct grain_hnode *node,
+			uint64_t now, size_t charge)
+{
+	struct grain_htab *h = s->h;
+	struct grain_impl_htab_stripe *st = s->stripe;
+	int64_t delta = (int64_t)charge - (int64_t)old->charge;
+
+	node->hash = old->hash;
+	node->stamp = now;
+	node->charge = (uint32_t)charge;
+	node->state = GRAIN_IMPL_HNODE_LINKED;
+	/* R1 for a replace: pairs with A1 in grain_impl_htab_search(). The
+	 * slot goes from @old to @node in this one store, its signature and
+	 * the bucket's occupied bit untouched: a lock-free reader loads one
+	 * of the two, never NULL, and sees @node as built. */
+	atomic_store_explicit(&b->node[i], node, memory_order_release);
+	grain_impl_htab_lru_unlink(st, old);
+	grain_impl_htab_lru_append(st, node);
+	old->state = (uint32_t)GRAIN_IMPL_HNODE_RETIRED |
+		     (uint32_t)GRAIN_HTAB_REPLACED;
+	old->next = s->retired;
+	s->retired = old;
+	if (delta != 0)
+		grain_impl_htab_add_bytes(h, st, delta);
+	if (h->flags & GRAIN_HTAB_BATCH_RECLAIM)
+		grain_impl_htab_batch(h, st, &s->retired, &s->todo);
+	s->now = now;
+	/* As an insert's check (grain_impl_htab_count_in()). */
+	if (delta > 0 &&
+	    atomic_load_explicit(&h->total, memory_order_relaxed) +
+			    atomic_load_explicit(&st->unfolded,
+						 memory_order_relaxed) >
+		    h->evict_above)
+		s->todo |= GRAIN_IMPL_HTAB_TODO_EVICT;
+}
+
+GRAIN_NODISCARD static GRAIN_ALWAYS_INLINE int
+grain_htab_replace_fast(struct grain_htab *h, const void *key,
+			struct grain_hnode *node, uint64_t now, size_t charge,
+			struct grain_hnode **old,
+			const struct grain_htab_params p)
+{
+	struct grain_htab_scope s;
+	struct grain_impl_htab_bucket *b = NULL;
+	unsigned i = 0;
+	int rc = 0;
+
+	if (old != NULL)
+		*old = NULL;
+	if (h == NULL || key == NULL || node == NULL ||
+	    node->state != GRAIN_IMPL_HNODE_FREE || charge > UINT32_MAX ||
+	    !p.eq(node, key, h->ctx))
+		return -EINVAL;
+	grain_htab_lock_fast(h, key, &s, p);
+	s.now = now;
+	/* Before the search: an expiry after it could retire the entry
+	 * found. */
+	if (h->ttl != 0)
+		grain_impl_htab_expire_due(&s, now);
+	struct grain_hnode *n = grain_impl_htab_search_slot(
+		s.stripe->b0, s.stripe->mask, s.hash, key, p, h->ctx, &b, &i);
+	grain_impl_htab_bump(n != NULL ? &s.stripe->hits : &s.stripe->misses,
+			     1);
+	if (n != NULL) {
+		grain_impl_htab_swap_at(&s, b, i, n, node, now, charge);
+	} else {
+		struct grain_hnode *found;
+		rc = grain_impl_htab_insert(&s, node, key, now, charge, &found,
+					    p);
+	}
+	grain_htab_unlock(&s);
+	if (old != NULL && rc == 0)
+		*old = n;
+	return rc;
+}
+
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_htab_replace(struct grain_htab *h, const void *key,
+		   struct grain_hnode *node, uint64_t now, size_t charge,
+		   struct grain_hnode **old)
+{
+	if (h == NULL) {
+		if (old != NULL)
+			*old = NULL;
+		return -EINVAL;
+	}
+	return grain_htab_replace_fast(h, key, node, now, charge, old,
+				       grain_impl_htab_ops(h));
 }
 
 #endif /* GRAIN_IMPL_HTAB_H */
