@@ -141,8 +141,9 @@ int main(void)
 	ring_round_trip();
 	htab_round_trip();
 	if (failures) {
-		fprintf(stderr, "loader_prog: %u checks failed (headers %s, "
-				"library %s)\n",
+		fprintf(stderr,
+			"loader_prog: %u checks failed (headers %s, "
+			"library %s)\n",
 			failures, GRAIN_VERSION_STRING, grain_version());
 		return 1;
 	}
