@@ -342,3 +342,97 @@ int example_htab_eviction(void)
 	grain_rcu_unregister_thread();
 	return evicted >= 3 ? 0 : -1; /* 11 > 10 entries: down to 8 */
 }
+
+/* example */
+/* A new version of an entry, put in place so that a lock-free reader finds
+ * the old one or the new one, never neither (a remove then an insert would
+ * leave it a moment with none). A reader reads the stamp and the charge of
+ * what it found without a lock. */
+static const struct grain_htab_params version_params = {
+	.hash = flow_hash,
+	.eq = flow_eq,
+};
+
+int example_htab_replace(void)
+{
+	const struct grain_htab_config cfg = {
+		.ops = { .hash = flow_hash,
+			 .eq = flow_eq,
+			 .reclaim = flow_reclaim },
+	};
+	struct grain_htab_scope s;
+	struct grain_hnode *old = NULL, *n;
+	struct grain_htab *h;
+	uint64_t key = 7;
+	int ok;
+
+	grain_rcu_register_thread();
+	if (grain_htab_create(&h, &cfg, NULL) != 0)
+		return -1;
+	struct flow *v1 = flow_new(key), *v2 = flow_new(key);
+	struct flow *v3 = flow_new(key);
+	/* Absent: inserted, *old NULL. Present: replaced, *old the old node
+	 * (retired: freed by flow_reclaim after a grace period). */
+	if (!v1 || !v2 || !v3 ||
+	    grain_htab_replace(h, &key, &v1->node, 1, 64, &old) != 0)
+		return -1;
+	ok = old == NULL &&
+	     grain_htab_replace_fast(h, &key, &v2->node, 2, 128, &old,
+				     version_params) == 0 &&
+	     old == &v1->node;
+	grain_htab_lock(h, &key, &s);
+	n = grain_htab_find_locked(&s, &key);
+	ok = ok && n != NULL &&
+	     grain_htab_replace_locked(&s, n, &v3->node, 3, 256) == 0;
+	grain_htab_unlock(&s);
+	grain_rcu_read_lock();
+	n = grain_htab_lookup(h, &key);
+	ok = ok && n == &v3->node && grain_htab_node_stamp(n) == 3 &&
+	     grain_htab_node_charge(n) == 256;
+	grain_rcu_read_unlock();
+	grain_htab_destroy(h);
+	grain_rcu_unregister_thread();
+	return ok ? 0 : -1;
+}
+
+/* example */
+/* Count the entries without taking a lock: inside an RCU read-side
+ * section, a lock-free walk visits every entry present for the whole walk
+ * exactly once, whatever writers and resizes do meanwhile. */
+static grain_htab_walk_rcu_fn count_flow;
+
+static int count_flow(struct grain_hnode *node, void *ctx)
+{
+	(void)node;
+	++*(unsigned *)ctx;
+	return 0;
+}
+
+int example_htab_walk_rcu(void)
+{
+	const struct grain_htab_config cfg = {
+		.ops = { .hash = flow_hash,
+			 .eq = flow_eq,
+			 .reclaim = flow_reclaim },
+	};
+	struct grain_htab *h;
+	unsigned counted = 0;
+	int rc;
+
+	grain_rcu_register_thread();
+	if (grain_htab_create(&h, &cfg, NULL) != 0)
+		return -1;
+	for (uint64_t key = 0; key < 10; key++) {
+		struct flow *f = flow_new(key);
+
+		if (f == NULL ||
+		    grain_htab_insert(h, &f->node, &f->key, 0, 64) != 0)
+			return -1;
+	}
+	grain_rcu_read_lock();
+	rc = grain_htab_walk_rcu(h, count_flow, &counted);
+	grain_rcu_read_unlock();
+	grain_htab_destroy(h);
+	grain_rcu_unregister_thread();
+	return rc == 0 && counted == 10 ? 0 : -1;
+}
