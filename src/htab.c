@@ -475,8 +475,7 @@ static void apply_config(struct grain_htab *h,
 	 * at once, and ops.defer takes them one by one. */
 	if ((h->flags & GRAIN_HTAB_NO_RCU) || h->ops.defer != NULL)
 		h->flags &= ~GRAIN_HTAB_BATCH_RECLAIM;
-	h->flavor = cfg->rcu_flavor != NULL ? cfg->rcu_flavor
-					    : &urcu_memb_flavor;
+	h->flavor = cfg->flavor != NULL ? cfg->flavor : &urcu_memb_flavor;
 }
 
 int grain_htab_create(struct grain_htab **htabp,
@@ -608,7 +607,8 @@ size_t grain_htab_bytes_exact(const struct grain_htab *h)
 	return t < 0 ? 0 : (size_t)t;
 }
 
-void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
+void grain_htab_get_stats(const struct grain_htab *h,
+			  struct grain_htab_stats *st)
 {
 	if (st == NULL)
 		return;
@@ -634,6 +634,13 @@ void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
 			atomic_load_explicit(&s->buckets, memory_order_relaxed);
 	}
 	st->bytes = grain_htab_bytes_exact(h);
+}
+
+/* The name before 0.6 (deprecated in htab.h), kept exported for the
+ * programs built with it. */
+void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
+{
+	grain_htab_get_stats(h, st);
 }
 
 /* --- RCU helpers (memb flavour) ---------------------------------------------- */

@@ -93,11 +93,9 @@ grain_impl_htab_array_of(const struct grain_impl_htab_bucket *b0)
  * word alone, without reading the array's header line. */
 #define GRAIN_IMPL_HTAB_DIR_LOG ((uintptr_t)GRAIN_CACHELINE - 1)
 
-static inline const struct grain_impl_htab_bucket *
-grain_impl_htab_dir_b0(uintptr_t w)
+static inline struct grain_impl_htab_bucket *grain_impl_htab_dir_b0(uintptr_t w)
 {
-	return (const struct grain_impl_htab_bucket *)(w &
-						       ~GRAIN_IMPL_HTAB_DIR_LOG);
+	return (struct grain_impl_htab_bucket *)(w & ~GRAIN_IMPL_HTAB_DIR_LOG);
 }
 
 static inline struct grain_impl_htab_array *
@@ -472,13 +470,12 @@ static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
  * to a node or a bucket is an acquire (under the stripe lock they are
  * simply not needed). */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_search_slot(const struct grain_impl_htab_bucket *b0,
-			    uint32_t mask, uint64_t hash, const void *key,
+grain_impl_htab_search_slot(struct grain_impl_htab_bucket *b0, uint32_t mask,
+			    uint64_t hash, const void *key,
 			    const struct grain_htab_params p, void *ctx,
 			    struct grain_impl_htab_bucket **bp, unsigned *slot)
 {
-	struct grain_impl_htab_bucket *b =
-		(struct grain_impl_htab_bucket *)&b0[hash & mask];
+	struct grain_impl_htab_bucket *b = &b0[hash & mask];
 	const grain_impl_htab_sigv sig = grain_impl_htab_sigv_of(hash);
 
 	for (;;) {
@@ -502,14 +499,14 @@ grain_impl_htab_search_slot(const struct grain_impl_htab_bucket *b0,
 		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
 		if (nx == 0)
 			return NULL;
-		b = (struct grain_impl_htab_bucket *)&b0[nx];
+		b = &b0[nx];
 	}
 }
 
 /* The node of @key in the array whose first bucket is @b0, or NULL;
  * lock-free. */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_search(const struct grain_impl_htab_bucket *b0, uint32_t mask,
+grain_impl_htab_search(struct grain_impl_htab_bucket *b0, uint32_t mask,
 		       uint64_t hash, const void *key,
 		       const struct grain_htab_params p, void *ctx)
 {

@@ -87,9 +87,16 @@ _Static_assert(sizeof(struct grain_impl_ring_side) <= GRAIN_CACHELINE,
 	       "one side fits one line");
 
 static inline struct grain_impl_ring_slot *
-grain_impl_ring_slots(const struct grain_ring *r)
+grain_impl_ring_slots(struct grain_ring *r)
 {
 	return (struct grain_impl_ring_slot *)(void *)(r + 1);
+}
+
+/* The same, for readers that hold a const ring (atomic loads only). */
+static inline const struct grain_impl_ring_slot *
+grain_impl_ring_const_slots(const struct grain_ring *r)
+{
+	return (const struct grain_impl_ring_slot *)(const void *)(r + 1);
 }
 
 /* The out-of-line helpers below are exported (GRAIN_API) although they are
@@ -678,9 +685,8 @@ static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_call(struct grain_ring *r,
 static inline void grain_impl_ring_positions(const struct grain_ring *r,
 					     uint64_t *tail, uint64_t *head)
 {
-	struct grain_ring *w = (struct grain_ring *)r;
-	uint64_t h = atomic_load_explicit(&w->cons.pos, memory_order_relaxed);
-	uint64_t t = atomic_load_explicit(&w->prod.pos, memory_order_relaxed);
+	uint64_t h = atomic_load_explicit(&r->cons.pos, memory_order_relaxed);
+	uint64_t t = atomic_load_explicit(&r->prod.pos, memory_order_relaxed);
 
 	/* Signed difference: positions are free-running and may wrap. */
 	if ((int64_t)(t - h) < 0)
@@ -701,9 +707,9 @@ static inline void grain_impl_ring_totals(const struct grain_ring *r,
  * re-check a band it is about to call empty.) Loads are acquire. */
 static inline bool grain_impl_ring_head_ready(const struct grain_ring *r)
 {
-	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
-	struct grain_ring *w = (struct grain_ring *)r;
-	uint64_t pos = atomic_load_explicit(&w->cons.pos, memory_order_acquire);
+	const struct grain_impl_ring_slot *slots =
+		grain_impl_ring_const_slots(r);
+	uint64_t pos = atomic_load_explicit(&r->cons.pos, memory_order_acquire);
 
 	for (;;) {
 		/* A2: pairs with R1, as in a dequeue. */
@@ -715,7 +721,7 @@ static inline bool grain_impl_ring_head_ready(const struct grain_ring *r)
 		if (d < 0)
 			return false;
 		/* Consumed since we read head: look at the new head. */
-		pos = atomic_load_explicit(&w->cons.pos, memory_order_acquire);
+		pos = atomic_load_explicit(&r->cons.pos, memory_order_acquire);
 	}
 }
 
