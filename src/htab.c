@@ -417,10 +417,15 @@ static int check_config(const struct grain_htab_config *cfg,
 	unsigned buckets = cfg->buckets ? cfg->buckets : HTAB_DEFAULT_BUCKETS;
 	if (!is_pow2(stripes) || stripes > HTAB_MAX_STRIPES ||
 	    !is_pow2(buckets) || buckets > HTAB_MAX_BUCKETS ||
-	    cfg->mem_high > INT64_MAX / 4 || cfg->mem_low > cfg->mem_high ||
-	    cfg->mem_batch > INT32_MAX ||
+	    cfg->mem_low > cfg->mem_high || cfg->mem_batch > INT32_MAX ||
 	    cfg->reclaim_batch > GRAIN_HTAB_RECLAIM_BATCH_MAX)
 		return -EINVAL;
+		/* The byte totals are signed 64-bit with room to spare. A 32-bit
+	 * size_t always fits (and the comparison would be constant there). */
+#if SIZE_MAX > INT64_MAX / 4
+	if (cfg->mem_high > INT64_MAX / 4)
+		return -EINVAL;
+#endif
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #endif
 
 #include <stdalign.h>
+#include <grain/impl/atomic64.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
@@ -32,15 +33,15 @@ struct grain_impl_ring_sleepers {
  * its own cache line. A single consumer's pos is also what it publishes:
  * producers read it (acquire) to learn which slots are free. */
 struct grain_impl_ring_side {
-	_Atomic(uint64_t) pos; /* next position to claim */
-	uint32_t mask;	       /* capacity - 1 (read-only copy) */
-	uint32_t flags;	       /* GRAIN_RING_* (read-only copy) */
+	grain_impl_atomic_u64 pos; /* next position to claim */
+	uint32_t mask;		   /* capacity - 1 (read-only copy) */
+	uint32_t flags;		   /* GRAIN_RING_* (read-only copy) */
 	struct grain_impl_ring_sleepers sleepers;
 	/* Producers' side of an SC ring with one producer (SPSC): its last
 	 * read of the consumer's pos, written and read by that one thread
 	 * (relaxed: its own earlier acquire load ordered everything it
 	 * vouches for). Unused otherwise. */
-	_Atomic(uint64_t) cache;
+	grain_impl_atomic_u64 cache;
 	/* Slots of an open zero-copy reservation (reserve or peek) of a
 	 * single side, from pos on; 0: none open. Written and read by that
 	 * side's one thread only (plain: its calls are ordered). */
@@ -51,7 +52,7 @@ struct grain_impl_ring_side {
 };
 
 struct grain_impl_ring_slot {
-	_Atomic(uint64_t) seq; /* p: free for producer p; p + 1: ready */
+	grain_impl_atomic_u64 seq; /* p: free for producer p; p + 1: ready */
 	void *obj;
 };
 
@@ -85,6 +86,18 @@ _Static_assert(sizeof(struct grain_ring) % GRAIN_CACHELINE == 0,
 	       "slots start on a cache line");
 _Static_assert(sizeof(struct grain_impl_ring_side) <= GRAIN_CACHELINE,
 	       "one side fits one line");
+/* The same layout from every compiler, 32- and 64-bit alike
+ * (impl/atomic64.h). */
+_Static_assert(offsetof(struct grain_impl_ring_side, mask) == 8 &&
+		       offsetof(struct grain_impl_ring_side, sleepers) == 16 &&
+		       offsetof(struct grain_impl_ring_side, cache) == 24 &&
+		       offsetof(struct grain_impl_ring_side, zc) == 32 &&
+		       sizeof(struct grain_impl_ring_side) == 40,
+	       "side layout");
+_Static_assert(offsetof(struct grain_impl_ring_slot, obj) == 8 &&
+		       sizeof(struct grain_impl_ring_slot) == 16 &&
+		       _Alignof(struct grain_impl_ring_slot) == 8,
+	       "slot layout");
 
 static inline struct grain_impl_ring_slot *
 grain_impl_ring_slots(struct grain_ring *r)
