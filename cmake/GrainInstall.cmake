@@ -12,6 +12,8 @@
 #                        grain::grain_static, grain::htab_static)
 #   <libdir>/pkgconfig/grain.pc, grain-htab.pc
 #
+# Without grain_htab (GRAIN_HTAB off) nothing of libgrain-htab: see below.
+#
 # Components: Runtime (the shared library), Development (everything else).
 
 include_guard(GLOBAL)
@@ -27,7 +29,17 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/grain"
   COMPONENT Development
   FILES_MATCHING PATTERN "*.h")
 
-install(TARGETS grain grain_htab grain_static grain_htab_static
+# Without grain_htab (GRAIN_HTAB off: GRAIN_BUILD_HTAB=OFF, or no
+# liburcu) libgrain-htab, grain-htab.pc and grain::htab are not installed.
+# The headers all are: grain.h includes htab.h, whose declarations are
+# harmless without the library (a program that calls them does not link).
+set(grain_install_targets grain grain_static)
+set(grain_install_pcs grain)
+if(GRAIN_HTAB)
+  list(APPEND grain_install_targets grain_htab grain_htab_static)
+  list(APPEND grain_install_pcs grain-htab)
+endif()
+install(TARGETS ${grain_install_targets}
   EXPORT grainTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
     COMPONENT Runtime
@@ -88,7 +100,7 @@ set(PROJECT_VERSION [[@PROJECT_VERSION@]])
 set(PROJECT_DESCRIPTION [[@PROJECT_DESCRIPTION@]])
 set(grain_src [[@PROJECT_SOURCE_DIR@]])
 set(grain_bin [[@PROJECT_BINARY_DIR@]])
-foreach(pc IN ITEMS grain grain-htab)
+foreach(pc IN ITEMS @grain_install_pcs@)
   configure_file("${grain_src}/cmake/${pc}.pc.in"
     "${grain_bin}/pkgconfig/${pc}.pc" @ONLY)
   file(INSTALL DESTINATION "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"
