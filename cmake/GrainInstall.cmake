@@ -18,6 +18,8 @@
 #                        (test/tsan.supp; README.md, "Using grain under
 #                        sanitizers")
 #
+# Without grain_htab (GRAIN_HTAB off) nothing of libgrain-htab: see below.
+#
 # Components: Runtime (the shared library), Development (everything else).
 
 include_guard(GLOBAL)
@@ -44,7 +46,17 @@ install(FILES
   DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples"
   COMPONENT Development)
 
-install(TARGETS grain grain_htab grain_static grain_htab_static
+# Without grain_htab (GRAIN_HTAB off: GRAIN_BUILD_HTAB=OFF, or no
+# liburcu) libgrain-htab, grain-htab.pc and grain::htab are not installed.
+# The headers all are: grain.h includes htab.h, whose declarations are
+# harmless without the library (a program that calls them does not link).
+set(grain_install_targets grain grain_static)
+set(grain_install_pcs grain)
+if(GRAIN_HTAB)
+  list(APPEND grain_install_targets grain_htab grain_htab_static)
+  list(APPEND grain_install_pcs grain-htab)
+endif()
+install(TARGETS ${grain_install_targets}
   EXPORT grainTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
     COMPONENT Runtime
@@ -111,7 +123,7 @@ set(PROJECT_VERSION [[@PROJECT_VERSION@]])
 set(PROJECT_DESCRIPTION [[@PROJECT_DESCRIPTION@]])
 set(grain_src [[@PROJECT_SOURCE_DIR@]])
 set(grain_bin [[@PROJECT_BINARY_DIR@]])
-foreach(pc IN ITEMS grain grain-htab)
+foreach(pc IN ITEMS @grain_install_pcs@)
   configure_file("${grain_src}/cmake/${pc}.pc.in"
     "${grain_bin}/pkgconfig/${pc}.pc" @ONLY)
   file(INSTALL DESTINATION "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"

@@ -499,10 +499,15 @@ static int check_config(const struct grain_htab_config *cfg,
 	unsigned buckets = cfg->buckets ? cfg->buckets : HTAB_DEFAULT_BUCKETS;
 	if (!is_pow2(stripes) || stripes > HTAB_MAX_STRIPES ||
 	    !is_pow2(buckets) || buckets > HTAB_MAX_BUCKETS ||
-	    cfg->mem_high > INT64_MAX / 4 || cfg->mem_low > cfg->mem_high ||
-	    cfg->mem_batch > INT32_MAX ||
+	    cfg->mem_low > cfg->mem_high || cfg->mem_batch > INT32_MAX ||
 	    cfg->reclaim_batch > GRAIN_HTAB_RECLAIM_BATCH_MAX)
 		return -EINVAL;
+		/* The byte totals are signed 64-bit with room to spare. A 32-bit
+	 * size_t always fits (and the comparison would be constant there). */
+#if SIZE_MAX > INT64_MAX / 4
+	if (cfg->mem_high > INT64_MAX / 4)
+		return -EINVAL;
+#endif
 	return 0;
 }
 
@@ -557,8 +562,7 @@ static void apply_config(struct grain_htab *h,
 	 * at once, and ops.defer takes them one by one. */
 	if ((h->flags & GRAIN_HTAB_NO_RCU) || h->ops.defer != NULL)
 		h->flags &= ~GRAIN_HTAB_BATCH_RECLAIM;
-	h->flavor = cfg->rcu_flavor != NULL ? cfg->rcu_flavor
-					    : &urcu_memb_flavor;
+	h->flavor = cfg->flavor != NULL ? cfg->flavor : &urcu_memb_flavor;
 }
 
 int grain_htab_create(struct grain_htab **htabp,
@@ -710,7 +714,8 @@ size_t grain_htab_bytes_exact(const struct grain_htab *h)
 	return t < 0 ? 0 : (size_t)t;
 }
 
-void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
+void grain_htab_get_stats(const struct grain_htab *h,
+			  struct grain_htab_stats *st)
 {
 	if (st == NULL)
 		return;
@@ -736,6 +741,13 @@ void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
 			atomic_load_explicit(&s->buckets, memory_order_relaxed);
 	}
 	st->bytes = grain_htab_bytes_exact(h);
+}
+
+/* The name before 0.6 (deprecated in htab.h), kept exported for the
+ * programs built with it. */
+void grain_htab_stats(const struct grain_htab *h, struct grain_htab_stats *st)
+{
+	grain_htab_get_stats(h, st);
 }
 
 /* --- RCU helpers (memb flavour) ---------------------------------------------- */

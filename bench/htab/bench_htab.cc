@@ -62,7 +62,7 @@ const struct {
 	  CHURN_RCU },
 	{ "grain-qsbr/256",
 	  "grain_htab, 256 stripes, RCU table with liburcu's qsbr flavour "
-	  "(config.rcu_flavor): lookups grain_htab_lookup_fast in qsbr's "
+	  "(config.flavor): lookups grain_htab_lookup_fast in qsbr's "
 	  "inline read-side section (free), each worker announcing a "
 	  "quiescent state every 64 operations, counted in the run; "
 	  "otherwise as grain-rcu/256",

@@ -232,7 +232,7 @@ int example_htab_maintenance(void)
 		return -1;
 	grain_htab_reclaim_flush(h); /* partial batches go to RCU now */
 	grain_rcu_barrier();	     /* ... and have been freed */
-	grain_htab_stats(h, &st);
+	grain_htab_get_stats(h, &st);
 	printf("%u expired, %u dropped, %llu left, %llu resizes\n", expired,
 	       dropped, (unsigned long long)st.entries,
 	       (unsigned long long)st.resizes);

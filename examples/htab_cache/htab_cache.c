@@ -172,7 +172,7 @@ int main(void)
 	for (k = 0; k <= 100; k++)
 		check(cached(h, k) == (k < 10 || k > 40), "TTL survivor", k);
 
-	grain_htab_stats(h, &st);
+	grain_htab_get_stats(h, &st);
 	check(st.entries == 70 && st.evictions == 21 && st.expirations == 10 &&
 		      grain_htab_bytes_exact(h) == 70 * CHARGE,
 	      "stats", st.entries);

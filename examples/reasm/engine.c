@@ -2221,7 +2221,7 @@ void reasm_stats_read(struct reasm *r, struct reasm_stats *st)
 	st->datagrams_pending = 0;
 	st->bytes_held = 0;
 	for (int f = 0; f < 2; f++) {
-		grain_htab_stats(r->tab[f], &hs);
+		grain_htab_get_stats(r->tab[f], &hs);
 		st->datagrams_pending += hs.entries;
 		st->bytes_held += grain_htab_bytes_exact(r->tab[f]);
 	}
@@ -2246,7 +2246,7 @@ void reasm_stats_shared(struct reasm *r, struct reasm_stats *st)
 	st->evicted =
 		atomic_load_explicit(&r->cb_evicted, memory_order_relaxed);
 	for (int f = 0; f < 2; f++) {
-		grain_htab_stats(r->tab[f], &hs);
+		grain_htab_get_stats(r->tab[f], &hs);
 		st->datagrams_pending += hs.entries;
 		st->bytes_held += grain_htab_bytes(r->tab[f]);
 	}

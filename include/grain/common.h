@@ -166,6 +166,19 @@ extern "C" {
 #define GRAIN_INLINE_ANY static inline
 #endif
 
+/* For the GRAIN_INLINE_ANY bodies, so that they compile cleanly in a C++
+ * program built with -Wold-style-cast and -Wzero-as-null-pointer-constant:
+ * the null pointer and a value conversion, each in its own language. */
+/** @cond */
+#ifdef __cplusplus
+#define GRAIN_IMPL_NULL nullptr
+#define GRAIN_IMPL_CAST(type, expr) static_cast<type>(expr)
+#else
+#define GRAIN_IMPL_NULL NULL
+#define GRAIN_IMPL_CAST(type, expr) ((type)(expr))
+#endif
+/** @endcond */
+
 /**
  * grain_container_of - the object that embeds @p member at @p ptr
  * (section 4).

@@ -228,7 +228,7 @@
  * call that interrupts every thread of the process) for that much memory
  * held.
  *
- * RCU flavours: config.rcu_flavor names the liburcu flavour whose grace
+ * RCU flavours: config.flavor names the liburcu flavour whose grace
  * periods protect the table's readers (&urcu_memb_flavor, the default when
  * NULL, &urcu_qsbr_flavor, &urcu_bp_flavor, ...). Readers may use that
  * flavour's own read-side calls, inline with _LGPL_SOURCE, or the
@@ -374,8 +374,17 @@ struct grain_htab_config {
 	uint64_t ttl;	/**< caller's clock units; 0: entries never expire */
 	unsigned flags; /**< GRAIN_HTAB_NO_RCU, GRAIN_HTAB_BATCH_RECLAIM */
 	const struct grain_hash_key *secret; /**< NULL: random per table */
-	/** The liburcu flavour of the table's readers (NULL: urcu-memb). */
-	const struct rcu_flavor_struct *rcu_flavor;
+	union {
+		/** The liburcu flavour of the table's readers (NULL:
+		 * urcu-memb). */
+		const struct rcu_flavor_struct *flavor;
+		/** The name of flavor before 0.6, deprecated: liburcu's
+		 * flavour headers define rcu_flavor as a macro, so that this
+		 * name works only where the macro is defined both here and
+		 * where it is used, or at neither. */
+		GRAIN_DEPRECATED("use grain_htab_config.flavor")
+		const struct rcu_flavor_struct *rcu_flavor;
+	};
 	/** GRAIN_HTAB_BATCH_RECLAIM: removed nodes a stripe gathers per
 	 * call_rcu, 1 to GRAIN_HTAB_RECLAIM_BATCH_MAX (32; section 2). */
 	unsigned reclaim_batch;
@@ -794,7 +803,7 @@ typedef int grain_htab_walk_fn(struct grain_htab_scope *scope,
  * @p scope and the @p node it was given only, grain_htab_remove_locked(),
  * grain_htab_touch_locked(), grain_htab_charge_locked() and
  * grain_htab_uncharge_locked(); calls that take no lock (grain_htab_lookup()
- * in a read-side section, grain_htab_stats(), the byte counts) are safe
+ * in a read-side section, grain_htab_get_stats(), the byte counts) are safe
  * too. Any other call on the table from @p fn (on another node, a find or
  * insert on the scope, a lock, a one-call form) may deadlock or break the
  * walk. What the callbacks did takes effect at each stripe's unlock as
@@ -880,13 +889,23 @@ GRAIN_API size_t grain_htab_bytes(const struct grain_htab *htab);
  * thread. */
 GRAIN_API size_t grain_htab_bytes_exact(const struct grain_htab *htab);
 
-/** grain_htab_stats - fill @p st. Any thread, also inside a scope; takes
- * no lock; a snapshot. Lookups count the searches made under a stripe
- * lock (find_locked, and the search inside remove); lock-free lookups are
- * not counted, since counting would write a shared line from readers.
- * Every counter is exact once threads are quiet. */
+/** grain_htab_get_stats - fill @p st. Any thread, also inside a scope;
+ * takes no lock; a snapshot. Lookups count the searches made under a
+ * stripe lock (find_locked, and the search inside remove); lock-free
+ * lookups are not counted, since counting would write a shared line from
+ * readers. Every counter is exact once threads are quiet. Does nothing if
+ * @p st is NULL; fills zeros if @p htab is NULL. */
+GRAIN_API void grain_htab_get_stats(const struct grain_htab *htab,
+				    struct grain_htab_stats *st);
+
+#ifndef __cplusplus
+/** grain_htab_stats - the name of grain_htab_get_stats() before 0.6,
+ * deprecated. C only: in C++ a function of that name would hide struct
+ * grain_htab_stats (`grain_htab_stats st{};` would not compile). */
+GRAIN_DEPRECATED("use grain_htab_get_stats()")
 GRAIN_API void grain_htab_stats(const struct grain_htab *htab,
 				struct grain_htab_stats *st);
+#endif
 
 /* RCU helpers (liburcu, memb flavour: the default flavour of RCU tables).
  * A table of another flavour uses that flavour's calls instead. */

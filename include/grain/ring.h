@@ -537,11 +537,13 @@ struct grain_ring_zc {
 GRAIN_INLINE_ANY void *grain_ring_zc_at(const struct grain_ring_zc *zc,
 					unsigned i)
 {
-	if (zc == NULL || i >= zc->n)
-		return NULL;
+	if (zc == GRAIN_IMPL_NULL || i >= zc->n)
+		return GRAIN_IMPL_NULL;
 	if (i < zc->len[0])
-		return (char *)zc->span[0] + (size_t)i * zc->stride;
-	return (char *)zc->span[1] + (size_t)(i - zc->len[0]) * zc->stride;
+		return GRAIN_IMPL_CAST(char *, zc->span[0]) +
+		       GRAIN_IMPL_CAST(size_t, i) * zc->stride;
+	return GRAIN_IMPL_CAST(char *, zc->span[1]) +
+	       GRAIN_IMPL_CAST(size_t, i - zc->len[0]) * zc->stride;
 }
 
 /**

@@ -1,21 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# compilers.sh - grain's C++ headers with both C++ compilers (CTest:
+# compilers.sh - grain from C++ with both C++ compilers (CTest:
 # cxx_compilers).
 #
 # For g++ and clang++, and for -std=c++17 and -std=c++20, with
-# -Wall -Wextra -Wpedantic -Werror:
-#   1. every header of GRAIN_CXX_HEADERS compiles on its own, included
-#      twice (the include guard);
-#   2. test/cxx/test_cxx_threads.cc compiles, links against the libgrain.so
-#      of the build (with test/cxx/layout.c, built by gcc or clang) and
-#      runs.
-# The header test of the build (test/CMakeLists.txt) does the same with the
-# compiler CMake found; this script adds the other one.
+# -Wall -Wextra -Wpedantic -Werror, test/cxx/test_cxx_threads.cc compiles,
+# links against the libgrain.so of the build (with test/cxx/layout.c, built
+# by gcc or clang) and runs. The headers alone, with both compilers and
+# stricter warnings, are test/cxx/headers_strict.sh's.
 #
 # In a sanitizer build the program is linked with the sanitizer's flags,
 # and only by the compiler of CMake's family: the sanitizer runtimes of GCC
-# and Clang do not mix in one process. Headers are compiled by both.
+# and Clang do not mix in one process.
 #
 # Exit status: 0 all passed; 1 a check failed; 77 (skipped) a compiler is
 # missing (the other one's checks still ran and passed).
@@ -23,12 +19,11 @@
 # Environment (set by test/CMakeLists.txt):
 #   GRAIN_SOURCE_DIR      the source tree
 #   GRAIN_LIB_DIR         the directory holding the build's libgrain.so
-#   GRAIN_CXX_HEADERS     the headers to check, as "grain/ring.h ..."
 #   GRAIN_CXX_ID          CMake's C++ compiler id (GNU, Clang), may be empty
 #   GRAIN_SANITIZE_FLAGS  compile and link flags of a sanitizer build
 set -eu
 
-: "${GRAIN_SOURCE_DIR:?}" "${GRAIN_LIB_DIR:?}" "${GRAIN_CXX_HEADERS:?}"
+: "${GRAIN_SOURCE_DIR:?}" "${GRAIN_LIB_DIR:?}"
 : "${GRAIN_CXX_ID:=}" "${GRAIN_SANITIZE_FLAGS:=}"
 
 say() { printf 'cxx compilers: %s\n' "$*"; }
@@ -54,20 +49,6 @@ for cxx in g++ clang++; do
 	clang++) family=Clang cc=clang ;;
 	esac
 	for std in c++17 c++20; do
-		for header in $GRAIN_CXX_HEADERS; do
-			src="$tmp/header.cc"
-			printf '#include <%s>\n#include <%s>\n' \
-				"$header" "$header" >"$src"
-			# $warnings and $include are lists of flags: split them.
-			# shellcheck disable=SC2086
-			if ! "$cxx" -std="$std" $warnings $include \
-				-fsyntax-only "$src"; then
-				say "FAILED: <$header> with $cxx -std=$std"
-				failed=1
-			fi
-		done
-		say "$cxx -std=$std: every header compiles"
-
 		if [ -n "$GRAIN_SANITIZE_FLAGS" ] &&
 			[ "$family" != "$GRAIN_CXX_ID" ]; then
 			say "$cxx -std=$std: program not linked (sanitizer" \

@@ -198,7 +198,7 @@ static inline struct grain_htab_stats stats_of(const struct grain_htab *h)
 {
 	struct grain_htab_stats st;
 
-	grain_htab_stats(h, &st);
+	grain_htab_get_stats(h, &st);
 	return st;
 }
 

@@ -98,7 +98,7 @@ Test(htab_audit, long_reader, .timeout = 60)
 		}
 	}
 	struct grain_htab_stats st;
-	grain_htab_stats(h, &st);
+	grain_htab_get_stats(h, &st);
 	cr_assert_gt(st.resizes, 2u, "no automatic resize happened");
 	cr_assert_gt(st.evictions, (uint64_t)N / 2);
 	/* Nothing evicted may be reclaimed while the reader can see it. */

@@ -264,10 +264,10 @@ Test(htab_api, null_arguments)
 	cr_assert_eq(grain_htab_resize(NULL, 16), -EINVAL);
 	struct grain_htab_stats st;
 	memset(&st, 0xff, sizeof(st));
-	grain_htab_stats(NULL, &st);
+	grain_htab_get_stats(NULL, &st);
 	cr_assert_eq(st.entries, 0u, "NULL reads as an empty table");
 	cr_assert_eq(st.lookups, 0u);
-	grain_htab_stats(h, NULL);
+	grain_htab_get_stats(h, NULL);
 	grain_htab_reclaim_flush(NULL);
 	grain_htab_unlock(NULL);
 	grain_htab_destroy(NULL);
@@ -1092,7 +1092,7 @@ MODE_TEST(htab_stats, counters)
 }
 
 /*
- * What the lookup counters count (htab.h, grain_htab_stats()): the search
+ * What the lookup counters count (htab.h, grain_htab_get_stats()): the search
  * of every grain_htab_remove(), a hit when it finds the key, and every
  * grain_htab_find_locked(); never a lock-free grain_htab_lookup().
  */

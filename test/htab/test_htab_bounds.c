@@ -630,7 +630,7 @@ static void reenter_unlinked(struct ledger *l, struct grain_hnode *node,
 		grain_rcu_read_unlock();
 	}
 	struct grain_htab_stats st;
-	grain_htab_stats(l->h, &st);
+	grain_htab_get_stats(l->h, &st);
 	if (st.entries > 10 || grain_htab_bytes_exact(l->h) > 1000)
 		r->bad++;
 	if (grain_htab_remove(l->h, &r->extra, NULL) == 0)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_htab_flavors.c - RCU tables of each liburcu flavour (memb, qsbr,
- * bp), named by grain_htab_config.rcu_flavor, with readers that use that
+ * bp), named by grain_htab_config.flavor, with readers that use that
  * flavour's own inline read side: present keys are always found, nothing
  * removed is reclaimed while a reader holds a section, and everything
  * removed is reclaimed after that flavour's rcu_barrier.
@@ -86,7 +86,7 @@ ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)
 
 	ledger_init(&l);
 	struct grain_htab_config c = ledger_config(&l, 0);
-	c.rcu_flavor = f->flavor;
+	c.flavor = f->flavor;
 	c.buckets = 64; /* no resize: arrays stay put */
 	f->register_thread();
 	struct grain_htab *h = NULL;

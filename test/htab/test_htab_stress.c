@@ -358,7 +358,7 @@ static void model_op(struct worker *w, uint64_t *rng, uint32_t *next_id,
 		grain_htab_unlock(&s);
 	} else if (op < 99) {
 		struct grain_htab_stats st;
-		grain_htab_stats(h, &st);
+		grain_htab_get_stats(h, &st);
 		if (st.entries > (uint64_t)r->keys * r->threads)
 			fail(r, "more entries than keys");
 		if (grain_htab_expire(h, now) != 0)

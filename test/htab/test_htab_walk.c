@@ -56,7 +56,7 @@ static int walk_note(struct grain_htab_scope *s, struct grain_hnode *n,
 	if (w->probe) {
 		/* Calls that take no lock, from inside the walk. */
 		struct grain_htab_stats st;
-		grain_htab_stats(w->h, &st);
+		grain_htab_get_stats(w->h, &st);
 		w->errors += st.entries == 0;
 		w->errors += grain_htab_bytes_exact(w->h) == 0;
 		if (w->rcu) {

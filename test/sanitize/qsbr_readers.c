@@ -140,7 +140,7 @@ int main(void)
 	cfg.ops.reclaim = reclaim;
 	cfg.stripes = 4;
 	cfg.buckets = 4;
-	cfg.rcu_flavor = qsbr_flavor();
+	cfg.flavor = qsbr_flavor();
 	qsbr_register();
 	if (grain_htab_create(&h, &cfg, NULL) != 0)
 		fail("grain_htab_create");
@@ -192,7 +192,7 @@ int main(void)
 		qsbr_quiescent();
 	}
 	struct grain_htab_stats st;
-	grain_htab_stats(h, &st);
+	grain_htab_get_stats(h, &st);
 
 	/* Retire the table as RCU retires anything: unpublish it, wait for
 	 * a grace period, destroy it. The readers go on meanwhile; only the

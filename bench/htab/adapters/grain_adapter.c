@@ -55,7 +55,7 @@ int bench_htab_grain_create(void **tablep, enum bench_htab_impl impl,
 		 * removes would: fewer grace periods, each a membarrier
 		 * call with the memb flavour (doc/benchmark-notes.md). */
 		.flags = rcu ? GRAIN_HTAB_BATCH_RECLAIM : GRAIN_HTAB_NO_RCU,
-		.rcu_flavor = flavor,
+		.flavor = flavor,
 		.reclaim_batch = 256,
 		/* Every feature on: the LRU and the byte accounting always
 		 * are; the mixed workloads also get a TTL (stamps are 0:
@@ -148,7 +148,7 @@ uint64_t bench_htab_grain_count(void *table)
 {
 	struct grain_htab_stats st;
 
-	grain_htab_stats(table, &st);
+	grain_htab_get_stats(table, &st);
 	return st.entries;
 }
 
@@ -156,7 +156,7 @@ uint64_t bench_htab_grain_evictions(void *table)
 {
 	struct grain_htab_stats st;
 
-	grain_htab_stats(table, &st);
+	grain_htab_get_stats(table, &st);
 	return st.evictions;
 }
 
@@ -164,7 +164,7 @@ const char *bench_htab_grain_audit(void *table)
 {
 	struct grain_htab_stats st;
 
-	grain_htab_stats(table, &st);
+	grain_htab_get_stats(table, &st);
 	if (st.bytes != st.entries)
 		return "bytes (a charge of 1 per entry) differ from entries";
 	if (grain_htab_bytes_exact(table) != st.entries)

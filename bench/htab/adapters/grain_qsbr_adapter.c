@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * grain_qsbr_adapter.c - grain-qsbr/256: grain-rcu/256's table with
- * liburcu's qsbr flavour (config.rcu_flavor = &urcu_qsbr_flavor).
+ * liburcu's qsbr flavour (config.flavor = &urcu_qsbr_flavor).
  *
  * A qsbr read-side section costs nothing; in exchange every registered
  * thread announces a quiescent state now and then, as a daemon does once

@@ -16,14 +16,18 @@
 #error "include <grain/htab.h> instead of <grain/impl/htab.h>"
 #endif
 
+#include <grain/impl/atomic64.h>
+
 /** Slots per bucket: as many (signature, pointer) pairs as fit in a cache
  * line beside the overflow index (6 with 64-bit pointers, 8 with 32). */
 #if UINTPTR_MAX > 0xffffffffu
 #define GRAIN_HTAB_BUCKET_SLOTS 6u
 typedef uint32_t grain_impl_htab_sigw1;
+typedef _Atomic(uint32_t) grain_impl_htab_atomic_sigw1;
 #else
 #define GRAIN_HTAB_BUCKET_SLOTS 8u
 typedef uint64_t grain_impl_htab_sigw1;
+typedef grain_impl_atomic_u64 grain_impl_htab_atomic_sigw1;
 #endif
 #define GRAIN_IMPL_HTAB_SLOT_MASK ((1u << GRAIN_HTAB_BUCKET_SLOTS) - 1u)
 /* meta: the overflow bucket's index in bits 0..23 (0: none), the occupied
@@ -55,14 +59,23 @@ enum {
 /* Signatures are 16-bit lanes of two words, so a search compares them
  * all with a few word operations (SWAR) instead of a loop. */
 struct grain_impl_htab_bucket {
-	_Atomic(uint64_t) sig0;		     /* slots 0..3 */
-	_Atomic(grain_impl_htab_sigw1) sig1; /* slots 4.. */
-	_Atomic(uint32_t) meta;		     /* next index | occupied << 24 */
+	grain_impl_atomic_u64 sig0;	   /* slots 0..3 */
+	grain_impl_htab_atomic_sigw1 sig1; /* slots 4.. */
+	_Atomic(uint32_t) meta;		   /* next index | occupied << 24 */
 	struct grain_hnode *_Atomic node[GRAIN_HTAB_BUCKET_SLOTS];
 };
 
 _Static_assert(sizeof(struct grain_impl_htab_bucket) <= GRAIN_CACHELINE,
 	       "a bucket fits in one cache line");
+/* The same layout from every compiler (impl/atomic64.h): 8-aligned, the
+ * signature words first, then meta and the slots. */
+_Static_assert(_Alignof(struct grain_impl_htab_bucket) == 8 &&
+		       offsetof(struct grain_impl_htab_bucket, sig1) == 8 &&
+		       offsetof(struct grain_impl_htab_bucket, meta) ==
+			       8 + sizeof(grain_impl_htab_sigw1) &&
+		       offsetof(struct grain_impl_htab_bucket, node) ==
+			       12 + sizeof(grain_impl_htab_sigw1),
+	       "bucket layout");
 
 /* One stripe's bucket array: mask + 1 home buckets, then `nover`
  * overflow buckets handed out in order. Immutable once it is replaced. */
@@ -93,11 +106,9 @@ grain_impl_htab_array_of(const struct grain_impl_htab_bucket *b0)
  * word alone, without reading the array's header line. */
 #define GRAIN_IMPL_HTAB_DIR_LOG ((uintptr_t)GRAIN_CACHELINE - 1)
 
-static inline const struct grain_impl_htab_bucket *
-grain_impl_htab_dir_b0(uintptr_t w)
+static inline struct grain_impl_htab_bucket *grain_impl_htab_dir_b0(uintptr_t w)
 {
-	return (const struct grain_impl_htab_bucket *)(w &
-						       ~GRAIN_IMPL_HTAB_DIR_LOG);
+	return (struct grain_impl_htab_bucket *)(w & ~GRAIN_IMPL_HTAB_DIR_LOG);
 }
 
 static inline struct grain_impl_htab_array *
@@ -128,7 +139,7 @@ struct grain_impl_htab_stripe {
 	_Atomic(int32_t) unfolded;
 	/* Counters: written under the lock, read by stats() at any time.
 	 * A locked search counts one of hits and misses. */
-	_Atomic(uint64_t) hits, misses, inserts;
+	grain_impl_atomic_u64 hits, misses, inserts;
 	/* Entry counts that ask for a resize. */
 	_Atomic(uint32_t) grow_at, shrink_at;
 	/* The stripe's array as the lock holder sees it, by its first
@@ -152,14 +163,14 @@ struct grain_impl_htab_stripe {
 	/* The LRU head (least recent) and its stamp change together, so
 	 * they share a line: an insert appends at the tail above and only
 	 * reads this line, for the TTL test. */
-	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) oldest; /* head's stamp */
-	struct grain_hnode *lru_head;			   /* under the lock */
-	_Atomic(int64_t) credit; /* bytes evictors freed for this stripe */
-	_Atomic(uint64_t) evictions, expirations;
-	_Atomic(uint64_t) refusals, chain_refusals, longest, resizes;
-	_Atomic(uint32_t) buckets;  /* the array's size, for stats() */
-	_Atomic(bool) grow_wanted;  /* a chain reached max_chain */
-	_Atomic(uint64_t) deferred; /* handed to ops.defer, not yet done */
+	alignas(GRAIN_CACHELINE) grain_impl_atomic_u64 oldest; /* head's stamp */
+	struct grain_hnode *lru_head; /* under the lock */
+	grain_impl_atomic_i64 credit; /* bytes evictors freed for this stripe */
+	grain_impl_atomic_u64 evictions, expirations;
+	grain_impl_atomic_u64 refusals, chain_refusals, longest, resizes;
+	_Atomic(uint32_t) buckets;	/* the array's size, for stats() */
+	_Atomic(bool) grow_wanted;	/* a chain reached max_chain */
+	grain_impl_atomic_u64 deferred; /* handed to ops.defer, not yet done */
 	/* GRAIN_HTAB_BATCH_RECLAIM: removed nodes waiting, under the lock,
 	 * to go to RCU together (linked through next). Last, so that the
 	 * removes that write it stay off the line of the array above. */
@@ -200,8 +211,8 @@ struct grain_htab {
 	/* Shared and written: the folded byte total, and the eviction
 	 * horizon (the newest stamp a lock-taking eviction has taken; an
 	 * unlock may evict its own stripe's entries up to it, htab.h). */
-	alignas(GRAIN_CACHELINE) _Atomic(int64_t) total;
-	_Atomic(uint64_t) horizon;
+	alignas(GRAIN_CACHELINE) grain_impl_atomic_i64 total;
+	grain_impl_atomic_u64 horizon;
 };
 
 /* --- out-of-line parts (src/htab*.c) ------------------------------------ */
@@ -220,15 +231,15 @@ enum {
 
 /* --- small helpers -------------------------------------------------------- */
 
-static inline uint64_t grain_impl_htab_get(const _Atomic(uint64_t) *c)
+static inline uint64_t grain_impl_htab_get(const grain_impl_atomic_u64 *c)
 {
-	return atomic_load_explicit((_Atomic(uint64_t) *)(uintptr_t)c,
+	return atomic_load_explicit((grain_impl_atomic_u64 *)(uintptr_t)c,
 				    memory_order_relaxed);
 }
 
 /* Counters have one writer (the lock holder): a plain add published with
  * a relaxed store, so readers see whole values and no locked op is paid. */
-static inline void grain_impl_htab_bump(_Atomic(uint64_t) *c, uint64_t n)
+static inline void grain_impl_htab_bump(grain_impl_atomic_u64 *c, uint64_t n)
 {
 #if defined(__x86_64__) && !GRAIN_TSAN
 	/* The same in one instruction: an aligned 8-byte add to memory
@@ -477,13 +488,12 @@ static inline void grain_impl_htab_set_sig(struct grain_impl_htab_bucket *b,
  * to a node or a bucket is an acquire (under the stripe lock they are
  * simply not needed). */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_search_slot(const struct grain_impl_htab_bucket *b0,
-			    uint32_t mask, uint64_t hash, const void *key,
+grain_impl_htab_search_slot(struct grain_impl_htab_bucket *b0, uint32_t mask,
+			    uint64_t hash, const void *key,
 			    const struct grain_htab_params p, void *ctx,
 			    struct grain_impl_htab_bucket **bp, unsigned *slot)
 {
-	struct grain_impl_htab_bucket *b =
-		(struct grain_impl_htab_bucket *)&b0[hash & mask];
+	struct grain_impl_htab_bucket *b = &b0[hash & mask];
 	const grain_impl_htab_sigv sig = grain_impl_htab_sigv_of(hash);
 
 	for (;;) {
@@ -507,14 +517,14 @@ grain_impl_htab_search_slot(const struct grain_impl_htab_bucket *b0,
 		uint32_t nx = meta & GRAIN_IMPL_HTAB_NEXT_MASK;
 		if (nx == 0)
 			return NULL;
-		b = (struct grain_impl_htab_bucket *)&b0[nx];
+		b = &b0[nx];
 	}
 }
 
 /* The node of @key in the array whose first bucket is @b0, or NULL;
  * lock-free. */
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_impl_htab_search(const struct grain_impl_htab_bucket *b0, uint32_t mask,
+grain_impl_htab_search(struct grain_impl_htab_bucket *b0, uint32_t mask,
 		       uint64_t hash, const void *key,
 		       const struct grain_htab_params p, void *ctx)
 {

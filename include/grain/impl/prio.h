@@ -19,6 +19,8 @@
 #error "include <grain/prio.h> instead of <grain/impl/prio.h>"
 #endif
 
+#include <grain/impl/atomic64.h>
+
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -34,7 +36,7 @@ struct grain_prio {
 	} ro;
 	/* Bit b: band b may be non-empty. Written on empty/non-empty
 	 * transitions only. */
-	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) nonempty;
+	alignas(GRAIN_CACHELINE) grain_impl_atomic_u64 nonempty;
 	/* Weighted round robin position (GRAIN_PRIO_WEIGHTED); the lock is
 	 * taken only with several dequeuers. */
 	alignas(GRAIN_CACHELINE) struct {
@@ -44,7 +46,8 @@ struct grain_prio {
 	} sched;
 	alignas(GRAIN_CACHELINE) struct grain_impl_ring_sleepers sleepers;
 	/* Cold: drops (slow path) and lifecycle. */
-	alignas(GRAIN_CACHELINE) _Atomic(uint64_t) dropped[GRAIN_PRIO_MAX_BANDS];
+	alignas(GRAIN_CACHELINE)
+		grain_impl_atomic_u64 dropped[GRAIN_PRIO_MAX_BANDS];
 	struct {
 		struct grain_alloc alloc;
 		size_t memsize;

@@ -17,6 +17,7 @@
 #endif
 
 #include <stdalign.h>
+#include <grain/impl/atomic64.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
@@ -32,15 +33,15 @@ struct grain_impl_ring_sleepers {
  * its own cache line. A single consumer's pos is also what it publishes:
  * producers read it (acquire) to learn which slots are free. */
 struct grain_impl_ring_side {
-	_Atomic(uint64_t) pos; /* next position to claim */
-	uint32_t mask;	       /* capacity - 1 (read-only copy) */
-	uint32_t flags;	       /* GRAIN_RING_* (read-only copy) */
+	grain_impl_atomic_u64 pos; /* next position to claim */
+	uint32_t mask;		   /* capacity - 1 (read-only copy) */
+	uint32_t flags;		   /* GRAIN_RING_* (read-only copy) */
 	struct grain_impl_ring_sleepers sleepers;
 	/* Producers' side of an SC ring with one producer (SPSC): its last
 	 * read of the consumer's pos, written and read by that one thread
 	 * (relaxed: its own earlier acquire load ordered everything it
 	 * vouches for). Unused otherwise. */
-	_Atomic(uint64_t) cache;
+	grain_impl_atomic_u64 cache;
 	/* Slots of an open zero-copy reservation (reserve or peek) of a
 	 * single side, from pos on; 0: none open. Written and read by that
 	 * side's one thread only (plain: its calls are ordered). */
@@ -51,7 +52,7 @@ struct grain_impl_ring_side {
 };
 
 struct grain_impl_ring_slot {
-	_Atomic(uint64_t) seq; /* p: free for producer p; p + 1: ready */
+	grain_impl_atomic_u64 seq; /* p: free for producer p; p + 1: ready */
 	void *obj;
 };
 
@@ -85,11 +86,30 @@ _Static_assert(sizeof(struct grain_ring) % GRAIN_CACHELINE == 0,
 	       "slots start on a cache line");
 _Static_assert(sizeof(struct grain_impl_ring_side) <= GRAIN_CACHELINE,
 	       "one side fits one line");
+/* The same layout from every compiler, 32- and 64-bit alike
+ * (impl/atomic64.h). */
+_Static_assert(offsetof(struct grain_impl_ring_side, mask) == 8 &&
+		       offsetof(struct grain_impl_ring_side, sleepers) == 16 &&
+		       offsetof(struct grain_impl_ring_side, cache) == 24 &&
+		       offsetof(struct grain_impl_ring_side, zc) == 32 &&
+		       sizeof(struct grain_impl_ring_side) == 40,
+	       "side layout");
+_Static_assert(offsetof(struct grain_impl_ring_slot, obj) == 8 &&
+		       sizeof(struct grain_impl_ring_slot) == 16 &&
+		       _Alignof(struct grain_impl_ring_slot) == 8,
+	       "slot layout");
 
 static inline struct grain_impl_ring_slot *
-grain_impl_ring_slots(const struct grain_ring *r)
+grain_impl_ring_slots(struct grain_ring *r)
 {
 	return (struct grain_impl_ring_slot *)(void *)(r + 1);
+}
+
+/* The same, for readers that hold a const ring (atomic loads only). */
+static inline const struct grain_impl_ring_slot *
+grain_impl_ring_const_slots(const struct grain_ring *r)
+{
+	return (const struct grain_impl_ring_slot *)(const void *)(r + 1);
 }
 
 /* The out-of-line helpers below are exported (GRAIN_API) although they are
@@ -680,9 +700,8 @@ static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_call(struct grain_ring *r,
 static inline void grain_impl_ring_positions(const struct grain_ring *r,
 					     uint64_t *tail, uint64_t *head)
 {
-	struct grain_ring *w = (struct grain_ring *)r;
-	uint64_t h = atomic_load_explicit(&w->cons.pos, memory_order_relaxed);
-	uint64_t t = atomic_load_explicit(&w->prod.pos, memory_order_relaxed);
+	uint64_t h = atomic_load_explicit(&r->cons.pos, memory_order_relaxed);
+	uint64_t t = atomic_load_explicit(&r->prod.pos, memory_order_relaxed);
 
 	/* Signed difference: positions are free-running and may wrap. */
 	if ((int64_t)(t - h) < 0)
@@ -703,9 +722,9 @@ static inline void grain_impl_ring_totals(const struct grain_ring *r,
  * re-check a band it is about to call empty.) Loads are acquire. */
 static inline bool grain_impl_ring_head_ready(const struct grain_ring *r)
 {
-	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
-	struct grain_ring *w = (struct grain_ring *)r;
-	uint64_t pos = atomic_load_explicit(&w->cons.pos, memory_order_acquire);
+	const struct grain_impl_ring_slot *slots =
+		grain_impl_ring_const_slots(r);
+	uint64_t pos = atomic_load_explicit(&r->cons.pos, memory_order_acquire);
 
 	for (;;) {
 		/* A2: pairs with R1, as in a dequeue. */
@@ -717,7 +736,7 @@ static inline bool grain_impl_ring_head_ready(const struct grain_ring *r)
 		if (d < 0)
 			return false;
 		/* Consumed since we read head: look at the new head. */
-		pos = atomic_load_explicit(&w->cons.pos, memory_order_acquire);
+		pos = atomic_load_explicit(&r->cons.pos, memory_order_acquire);
 	}
 }
 

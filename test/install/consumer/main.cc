@@ -96,8 +96,8 @@ int main()
 	check(grain_htab_lookup(h, &items[2].key) == &items[2].node,
 	      "lookup finds key 2");
 	grain_rcu_read_unlock();
-	struct grain_htab_stats st {}; // "struct": the call has the same name
-	grain_htab_stats(h, &st);
+	grain_htab_stats st{}; // the struct; the call is grain_htab_get_stats
+	grain_htab_get_stats(h, &st);
 	check(st.entries == 4, "4 entries");
 	grain_htab_destroy(h);
 	check(reclaimed == 4, "all reclaimed");
