@@ -760,7 +760,7 @@ ParameterizedTest(const struct torture_case *tc, htab_replace, torture,
 	c.stripes = 4;
 	c.buckets = 2;
 	c.flags = tc->flags;
-	c.rcu_flavor = f->flavor;
+	c.flavor = f->flavor;
 	f->register_thread();
 	cr_assert_eq(grain_htab_create(&t.h, &c, NULL), 0);
 	for (uint64_t k = 0; k < T_KEYS; k++) {
