@@ -53,4 +53,14 @@ int grain_impl_ring_create(struct grain_ring **ringp, size_t size,
 			   int (*init)(void *mem, const void *arg),
 			   const void *arg);
 
+/* A _wait attempt's result from the count k it moved: k, or -EPIPE
+ * (grain_impl_ring_fail()), or 0 to sleep. Defined in src/ring.c. */
+int grain_impl_ring_attempt_result(struct grain_ring *r, unsigned k, unsigned n,
+				   bool burst, bool enq);
+
+/* The bodies of grain_ring_close() and grain_ring_closed(), shared with
+ * grain_ring_elem and grain_prio's bands. Defined in src/ring.c. */
+int grain_impl_ring_close(struct grain_ring *r);
+bool grain_impl_ring_closed(const struct grain_ring *r);
+
 #endif /* GRAIN_SRC_CREATE_H */

@@ -89,6 +89,12 @@ int grain_prio_init(struct grain_prio *p, const struct grain_prio_config *cfg)
 		struct grain_ring *r = (struct grain_ring *)(void *)at;
 		if (grain_ring_init(r, cap, ring_flags) != 0)
 			return -EINVAL; /* unreachable: memsize validated */
+		/* grain_prio_enqueue_wait() sleeps on the band's consumer
+		 * side: its dequeues announce room there (impl/ring.h,
+		 * grain_impl_ring_publish()). Its producers wake
+		 * the queue's own sleepers instead. */
+		if (cfg->flags & GRAIN_PRIO_WAIT)
+			r->cons.flags |= GRAIN_RING_WAIT;
 		p->ro.rings[b] = r;
 		p->ro.weights[b] = cfg->weights ? cfg->weights[b] : 1;
 		at += grain_ring_memsize(cap);
@@ -101,6 +107,7 @@ int grain_prio_init(struct grain_prio *p, const struct grain_prio_config *cfg)
 	atomic_init(&p->sleepers.epoch, 0);
 	for (unsigned b = 0; b < GRAIN_PRIO_MAX_BANDS; b++)
 		atomic_init(&p->dropped[b], 0);
+	atomic_init(&p->shut, GRAIN_IMPL_RING_OPEN);
 	p->life.memsize = size;
 	return 0;
 }
@@ -137,6 +144,9 @@ void grain_prio_destroy(struct grain_prio *p)
 
 void grain_impl_prio_drop(struct grain_prio *p, unsigned band, unsigned n)
 {
+	/* A closed band refuses everything: not a drop of a full band. */
+	if (grain_impl_ring_closed(p->ro.rings[band]))
+		return;
 	atomic_fetch_add_explicit(&p->dropped[band], n, memory_order_relaxed);
 }
 
@@ -236,11 +246,15 @@ struct prio_wait {
 	unsigned *bandp;
 };
 
-static unsigned prio_attempt(void *ctx)
+static int prio_attempt(void *ctx)
 {
 	struct prio_wait *w = ctx;
+	unsigned k = grain_impl_prio_dequeue(w->p, w->objs, w->n, w->bandp);
 
-	return grain_impl_prio_dequeue(w->p, w->objs, w->n, w->bandp);
+	if (k != 0)
+		return (int)k;
+	/* Nothing: -EPIPE ends the wait, anything else sleeps. */
+	return grain_impl_prio_fail(w->p) == -EPIPE ? -EPIPE : 0;
 }
 
 int grain_prio_dequeue_wait(struct grain_prio *p, void **objp, unsigned *bandp,
@@ -261,6 +275,86 @@ int grain_prio_dequeue_burst_wait(struct grain_prio *p, void **objs, unsigned n,
 		return -EINVAL;
 	struct prio_wait w = { p, objs, n, NULL };
 	return grain_impl_wait(&p->sleepers, prio_attempt, &w, timeout_ns);
+}
+
+struct prio_put {
+	struct grain_prio *p;
+	unsigned band;
+	void *obj;
+};
+
+static int prio_put_attempt(void *ctx)
+{
+	struct prio_put *w = ctx;
+
+	if (grain_impl_prio_put(w->p, w->band, &w->obj, 1) == 1)
+		return 1;
+	return grain_impl_ring_fail(w->p->ro.rings[w->band], true, 1) == -EPIPE
+		       ? -EPIPE
+		       : 0;
+}
+
+int grain_prio_enqueue_wait(struct grain_prio *p, unsigned band, void *obj,
+			    int64_t timeout_ns)
+{
+	if (p == NULL || band >= p->ro.nbands ||
+	    !(p->ro.flags & GRAIN_PRIO_WAIT))
+		return -EINVAL;
+	struct prio_put w = { p, band, obj };
+	/* Room in the band is announced on its ring's consumer side. */
+	int rc = grain_impl_wait(&p->ro.rings[band]->cons.sleepers,
+				 prio_put_attempt, &w, timeout_ns);
+	/* Refused because the band stayed full: one drop, as a refused
+	 * try_ call counts. */
+	if (rc == -ETIMEDOUT)
+		grain_impl_prio_drop(p, band, 1);
+	return rc > 0 ? 0 : rc;
+}
+
+int grain_impl_prio_fail(struct grain_prio *p)
+{
+	/* Acquire: pairs with the release that publishes CLOSED; every
+	 * band is closed then. */
+	if (atomic_load_explicit(&p->shut, memory_order_acquire) !=
+	    GRAIN_IMPL_RING_CLOSED)
+		return -EAGAIN;
+	for (unsigned b = 0; b < p->ro.nbands; b++)
+		if (grain_impl_ring_fail(p->ro.rings[b], false, 1) != -EPIPE)
+			return -EAGAIN;
+	return -EPIPE;
+}
+
+int grain_prio_close(struct grain_prio *p)
+{
+	uint32_t open = GRAIN_IMPL_RING_OPEN;
+
+	if (p == NULL)
+		return -EINVAL;
+	if (!atomic_compare_exchange_strong_explicit(
+		    &p->shut, &open, GRAIN_IMPL_RING_CLOSING,
+		    memory_order_relaxed, memory_order_relaxed))
+		return -EPIPE;
+	for (unsigned b = 0; b < p->ro.nbands; b++) {
+		struct grain_ring *r = p->ro.rings[b];
+		/* Multi-producer rings, closed only here: cannot fail. */
+		(void)grain_impl_ring_close(r);
+		if (p->ro.flags & GRAIN_PRIO_WAIT)
+			grain_impl_ring_wake(&r->cons.sleepers);
+	}
+	/* Release: pairs with the acquire in grain_impl_prio_fail(). */
+	atomic_store_explicit(&p->shut, GRAIN_IMPL_RING_CLOSED,
+			      memory_order_release);
+	if (p->ro.flags & GRAIN_PRIO_WAIT)
+		grain_impl_ring_wake(&p->sleepers);
+	return 0;
+}
+
+bool grain_prio_closed(const struct grain_prio *p)
+{
+	return p != NULL &&
+	       atomic_load_explicit(&((struct grain_prio *)p)->shut,
+				    memory_order_acquire) ==
+		       GRAIN_IMPL_RING_CLOSED;
 }
 
 int grain_prio_stats(const struct grain_prio *p, unsigned band,

@@ -105,6 +105,8 @@ int grain_ring_init(struct grain_ring *ring, unsigned capacity, unsigned flags)
 		return -EINVAL;
 	memset(&ring->life, 0, sizeof(ring->life));
 	ring->life.memsize = grain_ring_memsize(capacity);
+	atomic_init(&ring->life.shut, GRAIN_IMPL_RING_OPEN);
+	atomic_init(&ring->life.end, 0);
 	side_init(&ring->prod, capacity, flags);
 	side_init(&ring->cons, capacity, flags);
 	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(ring);
@@ -161,6 +163,113 @@ void grain_ring_destroy(struct grain_ring *ring)
 		grain_impl_destroy(ring, &ring->life.alloc, ring->life.memsize);
 }
 
+/* --- closing ------------------------------------------------------------ */
+
+int grain_impl_ring_fail(struct grain_ring *r, bool enq, unsigned need)
+{
+	/* Acquire: pairs with the release that publishes CLOSED, so end is
+	 * the final position. */
+	if (atomic_load_explicit(&r->life.shut, memory_order_acquire) !=
+	    GRAIN_IMPL_RING_CLOSED)
+		return -EAGAIN;
+	if (enq)
+		return -EPIPE;
+	uint64_t end = atomic_load_explicit(&r->life.end, memory_order_relaxed);
+	/* The consumers' position as it is now: a single consumer's own, or
+	 * the latest in its modification order (a read-modify-write), so
+	 * that a consumer never reads as "left" what others already took
+	 * and then sleeps with no one left to wake it. */
+	uint64_t head =
+		(r->cons.flags & GRAIN_RING_SC)
+			? atomic_load_explicit(&r->cons.pos,
+					       memory_order_relaxed)
+			: atomic_fetch_add_explicit(&r->cons.pos, 0,
+						    memory_order_relaxed);
+	/* Positions below end were all claimed by producers before the
+	 * freeze and will all be published: while any is not yet taken,
+	 * the call may still succeed. */
+	return end - head < need ? -EPIPE : -EAGAIN;
+}
+
+int grain_impl_ring_fail_put(struct grain_ring *r)
+{
+	return grain_impl_ring_fail(r, true, 1);
+}
+
+int grain_impl_ring_fail_take(struct grain_ring *r)
+{
+	return grain_impl_ring_fail(r, false, 1);
+}
+
+int grain_impl_ring_close(struct grain_ring *r)
+{
+	struct grain_impl_ring_side *prod = &r->prod;
+	const bool sp = (prod->flags & GRAIN_RING_SP) != 0;
+	uint32_t open = GRAIN_IMPL_RING_OPEN;
+
+	/* A single producer's reservation would publish from the position
+	 * the freeze moves. */
+	if (sp && prod->zc != 0)
+		return -EBUSY;
+	if (!atomic_compare_exchange_strong_explicit(
+		    &r->life.shut, &open, GRAIN_IMPL_RING_CLOSING,
+		    memory_order_relaxed, memory_order_relaxed))
+		return -EPIPE;
+	uint64_t pos = atomic_load_explicit(&prod->pos, memory_order_relaxed);
+	if (sp) {
+		/* We are ordered with the single producer's calls (ring.h
+		 * section 10): nobody else writes its position. Its cached
+		 * copy of the consumers' position is set to send every later
+		 * call to the check that sees the freeze. */
+		atomic_store_explicit(&prod->pos, pos + GRAIN_IMPL_RING_FREEZE,
+				      memory_order_relaxed);
+		atomic_store_explicit(&prod->cache,
+				      pos + GRAIN_IMPL_RING_FREEZE -
+					      ((uint64_t)prod->mask + 1),
+				      memory_order_relaxed);
+	} else {
+		/* The close point: claims and this read-modify-write are
+		 * totally ordered on the word. A claim before it succeeded
+		 * below pos; none can succeed after it. */
+		while (!atomic_compare_exchange_weak_explicit(
+			&prod->pos, &pos, pos + GRAIN_IMPL_RING_FREEZE,
+			memory_order_relaxed, memory_order_relaxed))
+			;
+	}
+	GRAIN_TEST_HOOK(GRAIN_TEST_RING_FROZEN, r, 0);
+	atomic_store_explicit(&r->life.end, pos, memory_order_relaxed);
+	/* Release: pairs with the acquire in grain_impl_ring_fail(). */
+	atomic_store_explicit(&r->life.shut, GRAIN_IMPL_RING_CLOSED,
+			      memory_order_release);
+	/* Wake every sleeper of both sides: their next attempt fails with
+	 * -EPIPE, or (consumers) takes what is left. A sleeper that read
+	 * the epoch after our bump reads CLOSED too (release bump, acquire
+	 * read); one that read it before is woken by the futex call. */
+	if (prod->flags & GRAIN_RING_WAIT) {
+		grain_impl_ring_wake(&r->prod.sleepers);
+		grain_impl_ring_wake(&r->cons.sleepers);
+	}
+	return 0;
+}
+
+bool grain_impl_ring_closed(const struct grain_ring *r)
+{
+	struct grain_ring *w = (struct grain_ring *)r;
+
+	return atomic_load_explicit(&w->life.shut, memory_order_acquire) ==
+	       GRAIN_IMPL_RING_CLOSED;
+}
+
+int grain_ring_close(struct grain_ring *ring)
+{
+	return ring != NULL ? grain_impl_ring_close(ring) : -EINVAL;
+}
+
+bool grain_ring_closed(const struct grain_ring *ring)
+{
+	return ring != NULL && grain_impl_ring_closed(ring);
+}
+
 /* --- sleeping ----------------------------------------------------------- */
 
 void grain_impl_ring_wake(struct grain_impl_ring_sleepers *s)
@@ -197,8 +306,7 @@ static bool past(const struct timespec *deadline)
 }
 
 int grain_impl_wait(struct grain_impl_ring_sleepers *s,
-		    unsigned (*attempt)(void *ctx), void *ctx,
-		    int64_t timeout_ns)
+		    int (*attempt)(void *ctx), void *ctx, int64_t timeout_ns)
 {
 	struct timespec deadline, *dl = NULL;
 
@@ -221,9 +329,9 @@ int grain_impl_wait(struct grain_impl_ring_sleepers *s,
 		}
 	}
 	for (;;) {
-		unsigned k = attempt(ctx);
+		int k = attempt(ctx);
 		if (k != 0)
-			return (int)k;
+			return k;
 		if (timeout_ns == 0 || (dl != NULL && past(dl)))
 			return -ETIMEDOUT;
 
@@ -240,7 +348,7 @@ int grain_impl_wait(struct grain_impl_ring_sleepers *s,
 		}
 		atomic_fetch_sub_explicit(&s->waiters, 1, memory_order_relaxed);
 		if (k != 0)
-			return (int)k;
+			return k;
 	}
 }
 
@@ -252,14 +360,26 @@ struct wait_op {
 	unsigned n;
 };
 
-static unsigned wait_attempt(void *ctx)
+int grain_impl_ring_attempt_result(struct grain_ring *r, unsigned k, unsigned n,
+				   bool burst, bool enq)
+{
+	if (k != 0)
+		return (int)k;
+	/* Nothing moved: -EPIPE ends the wait, anything else sleeps. */
+	return grain_impl_ring_fail(r, enq, burst ? 1 : n) == -EPIPE ? -EPIPE
+								     : 0;
+}
+
+static int wait_attempt(void *ctx)
 {
 	const struct wait_op *op = ctx;
+	unsigned k = op->enqueue ? grain_impl_ring_enqueue(op->ring, op->objs,
+							   op->n, op->burst)
+				 : grain_impl_ring_dequeue(op->ring, op->objs,
+							   op->n, op->burst);
 
-	return op->enqueue ? grain_impl_ring_enqueue(op->ring, op->objs, op->n,
-						     op->burst)
-			   : grain_impl_ring_dequeue(op->ring, op->objs, op->n,
-						     op->burst);
+	return grain_impl_ring_attempt_result(op->ring, k, op->n, op->burst,
+					      op->enqueue);
 }
 
 static int ring_wait(struct grain_ring *r, struct wait_op *op,

@@ -104,15 +104,18 @@ struct elem_wait_op {
 	unsigned n;
 };
 
-static unsigned elem_wait_attempt(void *ctx)
+static int elem_wait_attempt(void *ctx)
 {
 	const struct elem_wait_op *op = ctx;
+	unsigned k =
+		op->enqueue
+			? grain_impl_ring_enqueue_any(op->ring, op->elems,
+						      op->n, op->burst, true)
+			: grain_impl_ring_dequeue_any(op->ring, op->elems,
+						      op->n, op->burst, true);
 
-	return op->enqueue
-		       ? grain_impl_ring_enqueue_any(op->ring, op->elems, op->n,
-						     op->burst, true)
-		       : grain_impl_ring_dequeue_any(op->ring, op->elems, op->n,
-						     op->burst, true);
+	return grain_impl_ring_attempt_result(op->ring, k, op->n, op->burst,
+					      op->enqueue);
 }
 
 /* Check the arguments (limit: the largest n), then sleep on the other
@@ -178,4 +181,14 @@ int grain_ring_elem_dequeue_burst_wait(struct grain_ring_elem *ring,
 				       int64_t timeout_ns)
 {
 	return elem_wait(ring, false, true, elems, n, timeout_ns);
+}
+
+int grain_ring_elem_close(struct grain_ring_elem *ring)
+{
+	return ring != NULL ? grain_impl_ring_close(&ring->ring) : -EINVAL;
+}
+
+bool grain_ring_elem_closed(const struct grain_ring_elem *ring)
+{
+	return ring != NULL && grain_impl_ring_closed(&ring->ring);
 }

@@ -29,6 +29,10 @@ enum grain_test_point {
 	 * (S2), has read the epoch and failed its re-try; it is about to
 	 * sleep on the futex. */
 	GRAIN_TEST_WAIT_SLEEP,
+	/* grain_impl_ring_close(): the producers' position of the ring `obj`
+	 * is frozen; the final position is not published yet (the ring does
+	 * not read as closed). */
+	GRAIN_TEST_RING_FROZEN,
 };
 
 #ifdef GRAIN_TEST_HOOKS

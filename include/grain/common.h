@@ -43,6 +43,9 @@ extern "C" {
  *   -EBUSY      a zero-copy reservation is already open (grain_ring)
  *   -ENOTSUP    the object's mode does not offer the call (grain_ring)
  *   -EIO        the kernel failed a request (grain_hash_key_random())
+ *   -EPIPE      the queue is closed: no enqueue is taken any more, and a
+ *               dequeue finds nothing left for it (grain_ring_close(),
+ *               grain_ring_elem_close(), grain_prio_close())
  * Each call's documentation lists every value it can return. No grain
  * call sets errno. Every such call is GRAIN_NODISCARD (section 2), but
  * grain_prio_stats(), a read that writes nothing when it fails.

@@ -13,15 +13,18 @@
  *   5. Enqueue (by band or by priority), dequeue, blocking dequeue
  *   6. Priority helpers (TOS, DSCP) and statistics
  *   7. Deprecated names
+ *   8. Closing: close, closed
  *
  * 1\. Synchronization table
  *
  * | call                       | may run concurrently with                |
  * |----------------------------|------------------------------------------|
  * | try_enqueue, _prio, _burst | everything but init/destroy              |
+ * |   enqueue_wait             |                                          |
  * | try_dequeue, _burst,       | enqueues; other dequeues unless          |
  * |   dequeue_wait (+burst)    |   GRAIN_PRIO_SC                          |
  * | stats, backlog, tos/dscp   | everything but init/destroy              |
+ * | close, closed              | everything but init/destroy              |
  * | init, destroy              | nothing on the same queue                |
  *
  * Band b is a multi-producer grain_ring (single-consumer under
@@ -30,6 +33,13 @@
  * thread preempted mid-operation delays only its own slot. Across bands,
  * each dequeue takes from the highest band it finds non-empty (strict
  * mode) at the moment it looks.
+ *
+ * Closing (section 8): the close closes each band's ring as
+ * grain_ring_close() does (ring.h, sections 1 and 10), highest band
+ * first. An enqueue into band b is before the close when its claim
+ * comes before band b's freeze: it succeeded, and its object is
+ * dequeued. A call that returns -EPIPE, or a grain_prio_closed() that
+ * returns true, happens-after the close of the bands it concerns.
  *
  * 2\. Scanned queues and the non-empty bits
  *
@@ -95,7 +105,16 @@
  * several dequeuers it is kept under a spinlock (strict mode takes none).
  *
  * Drops: a full band refuses the object (tail drop) with -EAGAIN and
- * counts it; nothing already queued is touched.
+ * counts it; nothing already queued is touched. A closed queue refuses
+ * with -EPIPE and counts no drop; a grain_prio_enqueue_wait() that times
+ * out counts one.
+ *
+ * Blocking enqueue (GRAIN_PRIO_WAIT): grain_prio_enqueue_wait() sleeps on
+ * its band's ring, whose dequeues wake it (the consumer side of each
+ * band's ring has GRAIN_RING_WAIT). So under GRAIN_PRIO_WAIT every
+ * successful take from a band costs one read-modify-write more (the look
+ * for sleeping producers, ring.h section 3), as every enqueue already
+ * does for sleeping dequeuers.
  *
  * C and C++. In C the GRAIN_INLINE_API calls are inline (their bodies are
  * in impl/, with the layout); in C++ they are calls to libgrain's
@@ -197,7 +216,8 @@ GRAIN_INLINE_API unsigned grain_prio_bands(const struct grain_prio *prio);
  * grain_prio_try_enqueue - add @p obj (NULL allowed) at the tail of
  * @p band.
  * @return 0; -EAGAIN if the band is full (the object is not queued and a
- *         drop is counted); -EINVAL if @p prio is NULL or @p band is out
+ *         drop is counted); -EPIPE if the queue is closed (not queued, no
+ *         drop counted); -EINVAL if @p prio is NULL or @p band is out
  *         of range. Ordering: release (the dequeue that returns @p obj
  *         acquires). Thread safety: any thread, any number at once.
  */
@@ -207,8 +227,9 @@ grain_prio_try_enqueue(struct grain_prio *prio, unsigned band, void *obj);
 /**
  * grain_prio_try_enqueue_prio - grain_prio_try_enqueue() into the band the
  * priomap gives priority @p priority (0..15).
- * @return 0; -EAGAIN if that band is full (a drop is counted); -EINVAL if
- *         @p prio is NULL or @p priority > 15. Ordering and thread safety
+ * @return 0; -EAGAIN if that band is full (a drop is counted); -EPIPE if
+ *         the queue is closed; -EINVAL if @p prio is NULL or
+ *         @p priority > 15. Ordering and thread safety
  *         as grain_prio_try_enqueue().
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
@@ -218,7 +239,8 @@ grain_prio_try_enqueue_prio(struct grain_prio *prio, unsigned priority,
 /**
  * grain_prio_try_enqueue_burst - add as many of @p n objects to @p band as
  * fit, in order; the rest are refused and counted as drops.
- * @return the number queued, 0 to @p n; -EINVAL if @p prio is NULL,
+ * @return the number queued, 0 to @p n; -EPIPE if the queue is closed
+ *         (none queued, n > 0); -EINVAL if @p prio is NULL,
  *         @p band is out of range, @p objs is NULL with n > 0, or
  *         n > INT_MAX. Ordering and thread safety as
  *         grain_prio_try_enqueue(), for each object queued.
@@ -232,8 +254,9 @@ grain_prio_try_enqueue_burst(struct grain_prio *prio, unsigned band,
  * @param prio   the queue.
  * @param objp   receives the object.
  * @param bandp  if not NULL, receives the object's band.
- * @return 0; -EAGAIN if every band is empty; -EINVAL if @p prio or
- *         @p objp is NULL. Ordering: acquire on success. Never blocks.
+ * @return 0; -EAGAIN if every band is empty; -EPIPE if the queue is
+ *         closed and every object enqueued before the close was dequeued;
+ *         -EINVAL if @p prio or @p objp is NULL. Ordering: acquire on success. Never blocks.
  *         Thread safety: any thread; one at a time under GRAIN_PRIO_SC.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
@@ -243,7 +266,8 @@ grain_prio_try_dequeue(struct grain_prio *prio, void **objp, unsigned *bandp);
  * grain_prio_try_dequeue_burst - take up to @p n objects by the scheduling
  * rule (strict: the highest band first, then the next, ...).
  * @return the number taken, 0 to @p n (0 if all bands are empty or
- *         n == 0); -EINVAL if @p prio is NULL, @p objs is NULL with n > 0,
+ *         n == 0); -EPIPE if the queue is closed and drained (n > 0);
+ *         -EINVAL if @p prio is NULL, @p objs is NULL with n > 0,
  *         or n > INT_MAX. Ordering and thread safety as
  *         grain_prio_try_dequeue(), for each object taken.
  */
@@ -258,7 +282,8 @@ grain_prio_try_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n);
  * GRAIN_PRIO_WAIT. Every enqueue, and every dequeuer that sets a band's bit
  * back, wakes the sleepers (section 2): no wake-up is lost.
  * @return 0 / the count, 1 to @p n; -ETIMEDOUT if the timeout passed
- *         first (nothing taken); -EINVAL if @p prio, @p objp or @p objs is
+ *         first (nothing taken); -EPIPE if the queue is or gets closed and
+ *         every band is drained (the close wakes every sleeper); -EINVAL if @p prio, @p objp or @p objs is
  *         NULL, the queue was made without GRAIN_PRIO_WAIT, or a burst
  *         @p n is 0 or over INT_MAX. Ordering and thread safety as the
  *         non-blocking forms.
@@ -271,6 +296,24 @@ GRAIN_API GRAIN_NODISCARD int
 grain_prio_dequeue_burst_wait(struct grain_prio *prio, void **objs, unsigned n,
 			      int64_t timeout_ns);
 /** @} */
+
+/**
+ * grain_prio_enqueue_wait - grain_prio_try_enqueue(), sleeping (futex)
+ * while @p band is full, for at most @p timeout_ns (relative, on
+ * CLOCK_MONOTONIC; negative: forever; 0: one attempt, as the try_ call),
+ * as grain_ring_enqueue_wait(). Needs GRAIN_PRIO_WAIT. Every dequeue that
+ * takes from the band wakes it; no wake-up is lost.
+ * @return 0; -ETIMEDOUT if the band stayed full (the object is not
+ *         queued; one drop is counted, as for a refused try_ call);
+ *         -EPIPE if the queue is or gets closed (not queued, no drop);
+ *         -EINVAL if @p prio is NULL, @p band is out of range or the
+ *         queue was made without GRAIN_PRIO_WAIT.
+ * Ordering: release on success, as grain_prio_try_enqueue(). Thread
+ * safety: any thread, any number at once.
+ */
+GRAIN_API GRAIN_NODISCARD int grain_prio_enqueue_wait(struct grain_prio *prio,
+						      unsigned band, void *obj,
+						      int64_t timeout_ns);
 
 /** Per-band statistics; a snapshot, see grain_prio_stats(). */
 struct grain_prio_band_stats {
@@ -367,6 +410,34 @@ grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n)
 {
 	return grain_prio_try_dequeue_burst(prio, objs, n);
 }
+
+/*
+ * 8. Closing
+ *
+ * grain_prio_close() shuts the queue down as grain_ring_close() shuts a
+ * ring (ring.h, section 10), band by band: every later enqueue, into any
+ * band, fails with -EPIPE; dequeues go on taking what is left, by the
+ * scheduling rule, and fail with -EPIPE once every band is drained; every
+ * thread asleep in a _wait call (dequeue or enqueue) wakes at once.
+ * Nothing enqueued before the close is lost: an object whose producer
+ * claimed its slot before its band was closed but had not published it
+ * yet keeps dequeues at -EAGAIN (or asleep) until it is published and
+ * taken. The closed state is read only on the paths that failed.
+ */
+
+/**
+ * grain_prio_close - refuse every later enqueue, let the dequeuers drain
+ * the bands, wake every sleeper.
+ * @return 0; -EPIPE if the queue was already closed (nothing changes);
+ *         -EINVAL if @p prio is NULL.
+ * Ordering: release, as grain_ring_close(). Thread safety: any thread,
+ * while any call but init and destroy runs.
+ */
+GRAIN_API GRAIN_NODISCARD int grain_prio_close(struct grain_prio *prio);
+
+/** grain_prio_closed - true once grain_prio_close() has closed every band
+ * (false for NULL); acquire when true. Any thread. */
+GRAIN_API bool grain_prio_closed(const struct grain_prio *prio);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
  *   7. Snapshots: count, free_count, empty, full
  *   8. Deprecated names
  *   9. Zero copy: reserve/commit, peek/release (single sides only)
+ *   10. Closing: close, closed
  *
  * 1\. Synchronization table
  *
@@ -26,6 +27,8 @@
  * | reserve, commit (SP only) | dequeues; never another enqueue or reserve|
  * | peek, release (SC only)   | enqueues; never another dequeue or peek   |
  * | count/free_count/empty/full, capacity | everything                    |
+ * | close                     | everything (SP: not with an enqueue)      |
+ * | closed                    | everything                                |
  * | init, destroy             | nothing on the same ring                  |
  *
  * In SP mode at most one thread at a time may enqueue; in SC mode at most
@@ -36,6 +39,15 @@
  * it (release/acquire on the slot, R1 -> A2). The dequeue that frees a slot
  * happens-before the enqueue that reuses it (R2 -> A1). Failed calls
  * (-EAGAIN, a short burst) give no ordering.
+ *
+ * Closing (section 10). An enqueue is before the close when its claim of
+ * positions comes before the close's freeze of the producers' position
+ * in that word's order (both are read-modify-writes of it; in SP mode,
+ * when the single producer's call is ordered before the close): then it
+ * succeeded, and its objects are dequeued like any other, even if its
+ * producer publishes them after the close returned. Every other enqueue
+ * fails with -EPIPE. A call that gets -EPIPE, and one that sees
+ * grain_ring_closed() true, happens-after the close (release/acquire).
  *
  * 2\. The algorithm
  *
@@ -241,7 +253,10 @@ GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
  *
  * Returns 0 (single and bulk forms; a bulk of n == 0 returns 0 at once);
  * the count, 1 to @p n (burst forms); -ETIMEDOUT if the timeout
- * passed first (nothing was moved); -EINVAL if @p ring is NULL or
+ * passed first (nothing was moved); -EPIPE if the ring is closed
+ * (section 10: any enqueue; a dequeue once fewer objects are left than
+ * it needs, 1 for a burst), at once or as soon as the close happens,
+ * which wakes every sleeper; -EINVAL if @p ring is NULL or
  * was made without GRAIN_RING_WAIT, the object array or pointer is
  * NULL, a bulk @p n exceeds the capacity, a burst @p n is 0 or
  * over INT_MAX.
@@ -250,7 +265,8 @@ GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
 /**
  * grain_ring_try_enqueue - add one object (NULL allowed).
  * @return 0; -EAGAIN if the ring is full (or the next slot's consumer has
- *         not finished with it); -EINVAL if @p ring is NULL.
+ *         not finished with it); -EPIPE if the ring is closed (section
+ *         10); -EINVAL if @p ring is NULL.
  * Ordering: release on success (R1), none on failure.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
@@ -259,16 +275,19 @@ grain_ring_try_enqueue(struct grain_ring *ring, void *obj);
 /**
  * grain_ring_enqueue_wait - grain_ring_try_enqueue(), sleeping while the
  * ring is full, for at most @p timeout_ns (section 6).
- * @return 0; -ETIMEDOUT (not queued); -EINVAL if @p ring is NULL or
- *         lacks GRAIN_RING_WAIT. Ordering: release on success (R1).
+ * @return 0; -ETIMEDOUT (not queued); -EPIPE if the ring is or gets
+ *         closed (not queued); -EINVAL if @p ring is NULL or lacks
+ *         GRAIN_RING_WAIT. Ordering: release on success (R1).
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_enqueue_wait(struct grain_ring *ring, void *obj, int64_t timeout_ns);
 
 /**
  * grain_ring_try_dequeue - remove the oldest ready object into @p objp.
- * @return 0; -EAGAIN if none is ready; -EINVAL if @p ring or @p objp is
- *         NULL (*objp is written on success only).
+ * @return 0; -EAGAIN if none is ready; -EPIPE if the ring is closed and
+ *         every object enqueued before the close was dequeued (section
+ *         10); -EINVAL if @p ring or @p objp is NULL (*objp is written on
+ *         success only).
  * Ordering: acquire on success (A2), none on failure.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
@@ -277,8 +296,9 @@ grain_ring_try_dequeue(struct grain_ring *ring, void **objp);
 /**
  * grain_ring_dequeue_wait - grain_ring_try_dequeue(), sleeping while the
  * ring is empty (section 6).
- * @return 0; -ETIMEDOUT (*objp untouched); -EINVAL if @p ring or @p objp
- *         is NULL or the ring lacks GRAIN_RING_WAIT. Ordering: acquire on
+ * @return 0; -ETIMEDOUT (*objp untouched); -EPIPE if the ring is closed
+ *         and drained (section 10); -EINVAL if @p ring or @p objp is NULL
+ *         or the ring lacks GRAIN_RING_WAIT. Ordering: acquire on
  *         success (A2).
  */
 GRAIN_API GRAIN_NODISCARD int grain_ring_dequeue_wait(struct grain_ring *ring,
@@ -288,8 +308,9 @@ GRAIN_API GRAIN_NODISCARD int grain_ring_dequeue_wait(struct grain_ring *ring,
 /**
  * grain_ring_try_enqueue_bulk - add all @p n objects, in order, or none.
  * @return 0 (also for n == 0); -EAGAIN if fewer than @p n slots are free;
- *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or @p n
- *         exceeds the capacity (it could never succeed).
+ *         -EPIPE if the ring is closed (n > 0); -EINVAL if @p ring is
+ *         NULL, @p objs is NULL with n > 0, or @p n exceeds the capacity
+ *         (it could never succeed).
  * Ordering: as grain_ring_try_enqueue() for each object.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
@@ -299,8 +320,9 @@ grain_ring_try_enqueue_bulk(struct grain_ring *ring, void *const *objs,
 /**
  * grain_ring_enqueue_bulk_wait - grain_ring_try_enqueue_bulk(), sleeping
  * until all @p n slots are free at once (section 6).
- * @return 0 (at once for n == 0); -ETIMEDOUT (none queued); -EINVAL as
- *         grain_ring_try_enqueue_bulk(), or a ring without GRAIN_RING_WAIT.
+ * @return 0 (at once for n == 0); -ETIMEDOUT (none queued); -EPIPE
+ *         (closed, none queued); -EINVAL as grain_ring_try_enqueue_bulk(),
+ *         or a ring without GRAIN_RING_WAIT.
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_enqueue_bulk_wait(struct grain_ring *ring, void *const *objs,
@@ -309,8 +331,9 @@ grain_ring_enqueue_bulk_wait(struct grain_ring *ring, void *const *objs,
 /**
  * grain_ring_try_enqueue_burst - add as many of the first @p n objects as
  * fit, in order from objs[0].
- * @return the number added, 0 to @p n (0 if full or n == 0); -EINVAL if
- *         @p ring is NULL, @p objs is NULL with n > 0, or n > INT_MAX.
+ * @return the number added, 0 to @p n (0 if full or n == 0); -EPIPE if
+ *         the ring is closed (n > 0); -EINVAL if @p ring is NULL, @p objs
+ *         is NULL with n > 0, or n > INT_MAX.
  * Ordering: as grain_ring_try_enqueue() for each object added.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
@@ -320,7 +343,8 @@ grain_ring_try_enqueue_burst(struct grain_ring *ring, void *const *objs,
 /**
  * grain_ring_enqueue_burst_wait - grain_ring_try_enqueue_burst(), sleeping
  * only while the ring is full (section 6).
- * @return the number queued, 1 to @p n; -ETIMEDOUT (none); -EINVAL as
+ * @return the number queued, 1 to @p n; -ETIMEDOUT (none); -EPIPE
+ *         (closed, none queued); -EINVAL as
  *         grain_ring_try_enqueue_burst(), for n == 0 (no count > 0 could
  *         come), or a ring without GRAIN_RING_WAIT.
  */
@@ -332,8 +356,10 @@ grain_ring_enqueue_burst_wait(struct grain_ring *ring, void *const *objs,
  * grain_ring_try_dequeue_bulk - remove exactly @p n objects into @p objs,
  * or none.
  * @return 0 (also for n == 0); -EAGAIN if fewer than @p n are ready;
- *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or @p n
- *         exceeds the capacity.
+ *         -EPIPE if the ring is closed and fewer than @p n objects are
+ *         left (they stay for a burst or single dequeue); -EINVAL if
+ *         @p ring is NULL, @p objs is NULL with n > 0, or @p n exceeds
+ *         the capacity.
  * Ordering: as grain_ring_try_dequeue() for each object.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
@@ -342,8 +368,9 @@ grain_ring_try_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
 /**
  * grain_ring_dequeue_bulk_wait - grain_ring_try_dequeue_bulk(), sleeping
  * until @p n objects are ready at once (section 6). Returns 0, at once
- * for n == 0; -ETIMEDOUT, none taken; -EINVAL as the try_ form, or for a
- * ring without GRAIN_RING_WAIT.
+ * for n == 0; -ETIMEDOUT, none taken; -EPIPE once the ring is closed
+ * with fewer than @p n left, none taken; -EINVAL as the try_ form, or for
+ * a ring without GRAIN_RING_WAIT.
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_bulk_wait(struct grain_ring *ring, void **objs, unsigned n,
@@ -353,8 +380,8 @@ grain_ring_dequeue_bulk_wait(struct grain_ring *ring, void **objs, unsigned n,
  * grain_ring_try_dequeue_burst - remove up to @p n ready objects, oldest
  * first, into objs[0..].
  * @return the number removed, 0 to @p n (0 if none is ready or n == 0);
- *         -EINVAL if @p ring is NULL, @p objs is NULL with n > 0, or
- *         n > INT_MAX.
+ *         -EPIPE if the ring is closed and drained (n > 0); -EINVAL if
+ *         @p ring is NULL, @p objs is NULL with n > 0, or n > INT_MAX.
  * Ordering: as grain_ring_try_dequeue() for each object removed.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
@@ -364,8 +391,8 @@ grain_ring_try_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
  * grain_ring_dequeue_burst_wait - sleeps only while the ring is empty,
  * then does what grain_ring_try_dequeue_burst() does (section 6).
  * @return how many it took, at least 1; -ETIMEDOUT if none came in time;
- *         -EINVAL in the try_ form's cases, for n == 0, or without
- *         GRAIN_RING_WAIT.
+ *         -EPIPE if the ring is closed and drained; -EINVAL in the try_
+ *         form's cases, for n == 0, or without GRAIN_RING_WAIT.
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
@@ -553,7 +580,8 @@ GRAIN_INLINE_ANY void *grain_ring_zc_at(const struct grain_ring_zc *zc,
  * @param n     slots wanted, at most the capacity.
  * @param zc    receives the slots (written when the result is 0).
  * @return 0 (n == 0: an empty reservation, nothing left open); -EAGAIN if
- *         fewer than @p n slots are free; -EBUSY if a reservation is
+ *         fewer than @p n slots are free; -EPIPE if the ring is closed
+ *         (n > 0); -EBUSY if a reservation is
  *         already open; -ENOTSUP if the ring is not SP; -EINVAL if @p ring
  *         or @p zc is NULL or @p n exceeds the capacity. Nothing changes
  *         on error.
@@ -567,8 +595,8 @@ grain_ring_try_reserve_bulk(struct grain_ring *ring, unsigned n,
 /**
  * grain_ring_try_reserve_burst - reserve as many free slots as there are,
  * up to @p n (none open if 0).
- * @return the number reserved, 0 to @p n (*zc written); -EBUSY, -ENOTSUP
- *         as grain_ring_try_reserve_bulk(); -EINVAL if @p ring or @p zc
+ * @return the number reserved, 0 to @p n (*zc written); -EPIPE, -EBUSY,
+ *         -ENOTSUP as grain_ring_try_reserve_bulk(); -EINVAL if @p ring or @p zc
  *         is NULL or n > INT_MAX.
  * Ordering and thread safety: as grain_ring_try_reserve_bulk().
  */
@@ -596,7 +624,8 @@ GRAIN_NODISCARD GRAIN_INLINE_API int grain_ring_commit(struct grain_ring *ring,
  * grain_ring_try_peek_bulk - open exactly @p n ready slots, oldest first,
  * for the single consumer to read in place, or none.
  * @return 0 (n == 0: nothing left open); -EAGAIN if fewer than @p n are
- *         ready; -EBUSY if a peek is already open; -ENOTSUP if the ring
+ *         ready; -EPIPE if the ring is closed with fewer than @p n left
+ *         to dequeue; -EBUSY if a peek is already open; -ENOTSUP if the ring
  *         is not SC; -EINVAL if @p ring or @p zc is NULL or @p n exceeds
  *         the capacity. Nothing changes on error.
  * Ordering: acquire (A2) on success, as a dequeue. Thread safety: the
@@ -608,8 +637,8 @@ grain_ring_try_peek_bulk(struct grain_ring *ring, unsigned n,
 
 /**
  * grain_ring_try_peek_burst - open up to @p n ready slots (none if 0).
- * @return the number opened, 0 to @p n (*zc written); -EBUSY, -ENOTSUP as
- *         grain_ring_try_peek_bulk(); -EINVAL if @p ring or @p zc is NULL
+ * @return the number opened, 0 to @p n (*zc written); -EPIPE (closed and
+ *         drained), -EBUSY, -ENOTSUP as grain_ring_try_peek_bulk(); -EINVAL if @p ring or @p zc is NULL
  *         or n > INT_MAX.
  * Ordering and thread safety: as grain_ring_try_peek_bulk().
  */
@@ -631,6 +660,62 @@ grain_ring_try_peek_burst(struct grain_ring *ring, unsigned n,
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int grain_ring_release(struct grain_ring *ring,
 							unsigned n);
+
+/*
+ * 10. Closing
+ *
+ * grain_ring_close() shuts a ring down, as closing a channel does: from
+ * then on every enqueue fails with -EPIPE, dequeues go on taking what is
+ * left and fail with -EPIPE (instead of -EAGAIN, or sleeping) once there
+ * is nothing left for them, and every thread asleep in a _wait call on
+ * either side wakes at once to find out. Nothing enqueued before the
+ * close is lost (section 1 says which enqueues come before it): an
+ * enqueue that returned success is dequeued exactly once.
+ *
+ * How. The close freezes the producers' position with one
+ * read-modify-write (in SP mode a store: the single producer's calls and
+ * the close are ordered by the user), moving it 2^62 ahead: a multi
+ * producer's compare-and-swap from the old value then fails, and from the
+ * new one no slot reads as free, so no later claim can succeed whatever
+ * room there is. The position it froze is the final one: the close then
+ * publishes it (release) and wakes every sleeper. A producer that claimed
+ * before the freeze may still be filling its slots: until it publishes
+ * them, a dequeue that reaches them reads -EAGAIN (a _wait call sleeps,
+ * and that producer's publish wakes it), never -EPIPE. A dequeue reads
+ * -EPIPE only once the consumers' position has reached the final one (a
+ * bulk dequeue: once fewer than n positions are left before it). The
+ * closed state is read only by a call that failed to move anything, so
+ * the paths that succeed cost what they cost before.
+ *
+ * A call that runs while the close is under way may read -EAGAIN where a
+ * later one reads -EPIPE (a producer that finds the position frozen
+ * before the final one is published); a _wait call goes back to sleep and
+ * the close's wake-up brings it back. The snapshots (section 7) are not
+ * affected; grain_ring_totals() counts only what was enqueued.
+ */
+
+/**
+ * grain_ring_close - refuse every later enqueue and wake every sleeper;
+ * what is queued stays for the consumers (section 10).
+ * @return 0; -EPIPE if the ring was already closed (nothing changes);
+ *         -EBUSY if the ring is SP and its producer's zero-copy
+ *         reservation is open (commit or cancel it first); -EINVAL if
+ *         @p ring is NULL.
+ * Ordering: release: a call that returns -EPIPE, or a grain_ring_closed()
+ * that returns true, happens-after the close. Thread safety: any thread,
+ * while any call but init and destroy runs; on an SP ring it is an
+ * enqueue-side call (ordered with the single producer's calls, typically
+ * made by the producer itself).
+ */
+GRAIN_API GRAIN_NODISCARD int grain_ring_close(struct grain_ring *ring);
+
+/**
+ * grain_ring_closed - true once grain_ring_close() has taken effect (false
+ * for NULL). Once true it stays true, and every later enqueue fails with
+ * -EPIPE. Ordering: acquire when true (the close happens-before). Any
+ * thread.
+ */
+GRAIN_API bool grain_ring_closed(const struct grain_ring *ring);
 
 #ifdef __cplusplus
 }

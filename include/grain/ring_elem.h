@@ -11,6 +11,7 @@
  *   4. Blocking operations: _wait
  *   5. Zero copy: reserve/commit, peek/release
  *   6. Snapshots
+ *   7. Closing: close, closed
  *
  * 1\. What it is
  *
@@ -32,6 +33,11 @@
  *   - the non-blocking calls may come up short while a thread of the
  *     other side is descheduled between its claim and its release, as
  *     ring.h, section 2, lists ("Short calls under preemption");
+ *   - closing: as grain_ring's (ring.h, sections 1 and 10): after
+ *     grain_ring_elem_close() every enqueue, reserve included, fails
+ *     with -EPIPE, and every dequeue or peek fails with -EPIPE once fewer
+ *     elements are left than it needs (1 for a burst); the calls of
+ *     sections 3 to 5 list it below as "-EPIPE (closed)";
  *   - every call checks its pointers (common.h, section 1): int calls
  *     return -EINVAL for a NULL ring or a NULL element array (n > 0),
  *     snapshots read a NULL ring as empty with capacity 0, destroy(NULL)
@@ -133,7 +139,8 @@ grain_ring_elem_esize(const struct grain_ring_elem *ring);
  * grain_ring_elem_try_enqueue - copy one element (esize bytes at @p elem)
  * into the ring.
  * @return 0; -EAGAIN if the ring is full (or the producer's zero-copy
- *         reservation is open); -EINVAL if @p ring or @p elem is NULL.
+ *         reservation is open); -EPIPE (closed); -EINVAL if @p ring or
+ *         @p elem is NULL.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_elem_try_enqueue(struct grain_ring_elem *ring, const void *elem);
@@ -142,7 +149,8 @@ grain_ring_elem_try_enqueue(struct grain_ring_elem *ring, const void *elem);
  * grain_ring_elem_try_dequeue - copy the oldest ready element out into
  * @p elem (esize bytes, written on success only).
  * @return 0; -EAGAIN if none is ready (or the consumer's peek is open);
- *         -EINVAL if @p ring or @p elem is NULL.
+ *         -EPIPE (closed, none left); -EINVAL if @p ring or @p elem is
+ *         NULL.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_elem_try_dequeue(struct grain_ring_elem *ring, void *elem);
@@ -151,8 +159,8 @@ grain_ring_elem_try_dequeue(struct grain_ring_elem *ring, void *elem);
  * grain_ring_elem_try_enqueue_bulk - copy all @p n elements in, in order,
  * or none.
  * @return 0 (also for n == 0); -EAGAIN if fewer than @p n slots are free;
- *         -EINVAL if @p ring is NULL, @p elems is NULL with n > 0, or @p n
- *         exceeds the capacity.
+ *         -EPIPE (closed, n > 0); -EINVAL if @p ring is NULL, @p elems is
+ *         NULL with n > 0, or @p n exceeds the capacity.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_elem_try_enqueue_bulk(struct grain_ring_elem *ring,
@@ -161,8 +169,8 @@ grain_ring_elem_try_enqueue_bulk(struct grain_ring_elem *ring,
 /**
  * grain_ring_elem_try_enqueue_burst - copy in as many of the first @p n
  * elements as fit.
- * @return the number added, 0 to @p n; -EINVAL if @p ring is NULL,
- *         @p elems is NULL with n > 0, or n > INT_MAX.
+ * @return the number added, 0 to @p n; -EPIPE (closed, n > 0); -EINVAL
+ *         if @p ring is NULL, @p elems is NULL with n > 0, or n > INT_MAX.
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_elem_try_enqueue_burst(struct grain_ring_elem *ring,
@@ -172,7 +180,8 @@ grain_ring_elem_try_enqueue_burst(struct grain_ring_elem *ring,
  * grain_ring_elem_try_dequeue_bulk - copy out exactly @p n elements, or
  * none.
  * @return 0 (also for n == 0); -EAGAIN if fewer than @p n are ready;
- *         -EINVAL as grain_ring_elem_try_enqueue_bulk().
+ *         -EPIPE (closed, fewer than @p n left); -EINVAL as
+ *         grain_ring_elem_try_enqueue_bulk().
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_elem_try_dequeue_bulk(struct grain_ring_elem *ring, void *elems,
@@ -181,8 +190,8 @@ grain_ring_elem_try_dequeue_bulk(struct grain_ring_elem *ring, void *elems,
 /**
  * grain_ring_elem_try_dequeue_burst - copy out up to @p n ready elements,
  * oldest first.
- * @return the number removed, 0 to @p n; -EINVAL as
- *         grain_ring_elem_try_enqueue_burst().
+ * @return the number removed, 0 to @p n; -EPIPE (closed, none left, n >
+ *         0); -EINVAL as grain_ring_elem_try_enqueue_burst().
  */
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
@@ -194,7 +203,8 @@ grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
  * (negative: forever; 0: one attempt), woken by the other side's next
  * successful call of any form, zero-copy commit and release included.
  * Returns 0 (single and bulk; a bulk of n == 0 at once), the count 1 to
- * @p n (burst), -ETIMEDOUT (nothing moved), or -EINVAL if @p ring is
+ * @p n (burst), -ETIMEDOUT (nothing moved), -EPIPE (closed, at once or
+ * when the close wakes the caller; nothing moved), or -EINVAL if @p ring is
  * NULL or lacks GRAIN_RING_WAIT, the element pointer is NULL, a bulk
  * @p n exceeds the capacity, or a burst @p n is 0 or over INT_MAX.
  * Ordering and thread safety: as the try_ form.
@@ -245,7 +255,8 @@ grain_ring_elem_dequeue_burst_wait(struct grain_ring_elem *ring, void *elems,
  * consumer of an SC ring peeks, reads the elements in place and releases
  * them. Modes, errors, the one open reservation per side, partial commit
  * and release, ordering and thread safety are as there: -ENOTSUP on a
- * multi side, -EBUSY for a second open, -EAGAIN (bulk) when there are not
+ * multi side, -EBUSY for a second open, -EPIPE (closed), -EAGAIN (bulk)
+ * when there are not
  * @p n slots, -EINVAL for NULL or an @p n too large (bulk: the capacity;
  * burst: INT_MAX) or a commit/release of more than is open, -ENOENT for
  * a commit/release of n > 0 with nothing open (n == 0 then returns 0).
@@ -298,6 +309,23 @@ GRAIN_INLINE_API bool grain_ring_elem_empty(const struct grain_ring_elem *ring);
 
 /** grain_ring_elem_full - count == capacity (true for NULL). */
 GRAIN_INLINE_API bool grain_ring_elem_full(const struct grain_ring_elem *ring);
+
+/* 7. Closing: grain_ring's (ring.h, section 10). */
+
+/**
+ * grain_ring_elem_close - grain_ring_close(): refuse every later enqueue
+ * (-EPIPE), let the consumers drain what is queued, wake every sleeper.
+ * @return 0; -EPIPE if already closed; -EBUSY if the ring is SP and its
+ *         producer's reservation is open; -EINVAL if @p ring is NULL.
+ * Ordering and thread safety: as grain_ring_close() (on an SP ring, an
+ * enqueue-side call).
+ */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_elem_close(struct grain_ring_elem *ring);
+
+/** grain_ring_elem_closed - grain_ring_closed(): true once the close has
+ * taken effect (false for NULL); acquire when true. Any thread. */
+GRAIN_API bool grain_ring_elem_closed(const struct grain_ring_elem *ring);
 
 #ifdef __cplusplus
 }

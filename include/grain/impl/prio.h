@@ -53,6 +53,9 @@ struct grain_prio {
 		size_t memsize;
 		bool created;
 	} life;
+	/* grain_prio_close(): GRAIN_IMPL_RING_OPEN, _CLOSING while the one
+	 * closer closes the bands, _CLOSED once all are (release). */
+	_Atomic(uint32_t) shut;
 };
 
 _Static_assert(offsetof(struct grain_prio, nonempty) % GRAIN_CACHELINE == 0,
@@ -75,6 +78,9 @@ GRAIN_API void grain_impl_prio_settle(struct grain_prio *p, unsigned band);
 GRAIN_API unsigned grain_impl_prio_dequeue_weighted(struct grain_prio *p,
 						    void **objs, unsigned n,
 						    unsigned *bandp);
+/* After a dequeue that took nothing: -EPIPE if the queue is closed and
+ * every band drained, else -EAGAIN. */
+GRAIN_API GRAIN_COLD int grain_impl_prio_fail(struct grain_prio *p);
 
 /* The producer's look at the bits, after its object is in the ring. */
 static GRAIN_ALWAYS_INLINE uint64_t grain_impl_prio_observe(struct grain_prio *p)
@@ -90,9 +96,11 @@ static GRAIN_ALWAYS_INLINE uint64_t grain_impl_prio_observe(struct grain_prio *p
 #endif
 }
 
-static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
-			unsigned n)
+/* Up to n objects into band; the count. No drop is counted. */
+static GRAIN_ALWAYS_INLINE unsigned grain_impl_prio_put(struct grain_prio *p,
+							unsigned band,
+							void *const *objs,
+							unsigned n)
 {
 	unsigned k = grain_impl_ring_enqueue(p->ro.rings[band], objs, n, true);
 
@@ -108,6 +116,17 @@ grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
 		if (p->ro.flags & GRAIN_PRIO_WAIT)
 			grain_impl_ring_notify(&p->sleepers);
 	}
+	return k;
+}
+
+/* Up to n objects into band; the count. The refused ones are counted as
+ * drops (unless the band is closed: grain_impl_prio_drop()). */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_prio_enqueue(struct grain_prio *p, unsigned band, void *const *objs,
+			unsigned n)
+{
+	unsigned k = grain_impl_prio_put(p, band, objs, n);
+
 	if (GRAIN_UNLIKELY(k < n))
 		grain_impl_prio_drop(p, band, n - k);
 	return k;
@@ -201,7 +220,9 @@ GRAIN_INLINE_API int grain_prio_try_enqueue(struct grain_prio *prio,
 {
 	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands))
 		return -EINVAL;
-	return grain_impl_prio_enqueue(prio, band, &obj, 1) == 1 ? 0 : -EAGAIN;
+	return grain_impl_prio_enqueue(prio, band, &obj, 1) == 1
+		       ? 0
+		       : grain_impl_ring_fail_put(prio->ro.rings[band]);
 }
 
 GRAIN_INLINE_API int grain_prio_try_enqueue_prio(struct grain_prio *prio,
@@ -219,7 +240,14 @@ GRAIN_INLINE_API int grain_prio_try_enqueue_burst(struct grain_prio *prio,
 	if (GRAIN_UNLIKELY(prio == NULL || band >= prio->ro.nbands ||
 			   (objs == NULL && n != 0) || n > (unsigned)INT32_MAX))
 		return -EINVAL;
-	return n == 0 ? 0 : (int)grain_impl_prio_enqueue(prio, band, objs, n);
+	if (n == 0)
+		return 0;
+	unsigned k = grain_impl_prio_enqueue(prio, band, objs, n);
+	if (GRAIN_LIKELY(k != 0))
+		return (int)k;
+	return grain_impl_ring_fail(prio->ro.rings[band], true, 1) == -EPIPE
+		       ? -EPIPE
+		       : 0;
 }
 
 GRAIN_INLINE_API int grain_prio_try_dequeue(struct grain_prio *prio,
@@ -227,7 +255,9 @@ GRAIN_INLINE_API int grain_prio_try_dequeue(struct grain_prio *prio,
 {
 	if (GRAIN_UNLIKELY(prio == NULL || objp == NULL))
 		return -EINVAL;
-	return grain_impl_prio_dequeue(prio, objp, 1, bandp) == 1 ? 0 : -EAGAIN;
+	return grain_impl_prio_dequeue(prio, objp, 1, bandp) == 1
+		       ? 0
+		       : grain_impl_prio_fail(prio);
 }
 
 GRAIN_INLINE_API int grain_prio_try_dequeue_burst(struct grain_prio *prio,
@@ -236,7 +266,12 @@ GRAIN_INLINE_API int grain_prio_try_dequeue_burst(struct grain_prio *prio,
 	if (GRAIN_UNLIKELY(prio == NULL || (objs == NULL && n != 0) ||
 			   n > (unsigned)INT32_MAX))
 		return -EINVAL;
-	return n == 0 ? 0 : (int)grain_impl_prio_dequeue(prio, objs, n, NULL);
+	if (n == 0)
+		return 0;
+	unsigned k = grain_impl_prio_dequeue(prio, objs, n, NULL);
+	if (GRAIN_LIKELY(k != 0))
+		return (int)k;
+	return grain_impl_prio_fail(prio) == -EPIPE ? -EPIPE : 0;
 }
 
 #endif /* GRAIN_IMPL_PRIO_H */

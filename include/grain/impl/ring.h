@@ -74,8 +74,28 @@ struct grain_ring {
 		size_t memsize;
 		uint64_t base; /* positions at init (moved only by tests) */
 		bool created;
+		/* grain_ring_close(): GRAIN_IMPL_RING_OPEN, _CLOSING while
+		 * the one closer freezes the producers' position, _CLOSED
+		 * once end holds the final position (release). Read only on
+		 * the paths that failed to move anything. */
+		_Atomic(uint32_t) shut;
+		_Atomic(uint64_t) end;
 	} life;
 };
+
+/* States of life.shut. */
+#define GRAIN_IMPL_RING_OPEN 0u
+#define GRAIN_IMPL_RING_CLOSING 1u
+#define GRAIN_IMPL_RING_CLOSED 2u
+
+/* What grain_ring_close() adds to the producers' position to freeze it:
+ * a multi producer's compare-and-swap from the old value then fails, and
+ * from the new one every slot looks taken (its sequence is about 2^62
+ * behind) and the single consumer's position about 2^62 too far back, so
+ * no claim can ever succeed again, whatever the free slots. Far from
+ * both the capacity (2^31) and half the position space (2^63), so signed
+ * differences stay exact. */
+#define GRAIN_IMPL_RING_FREEZE ((uint64_t)1 << 62)
 
 _Static_assert(offsetof(struct grain_ring, prod) == 0, "producer line");
 _Static_assert(offsetof(struct grain_ring, cons) == 2 * GRAIN_CACHELINE,
@@ -122,13 +142,24 @@ grain_impl_ring_const_slots(const struct grain_ring *r)
 GRAIN_API void grain_impl_ring_wake(struct grain_impl_ring_sleepers *s);
 
 /* The sleep loop of every _wait call (src/ring.c), shared by the blocks:
- * calls attempt(ctx) until it returns non-zero (returned as is) or the
- * timeout passes (-ETIMEDOUT; timeout_ns < 0: never, 0: one attempt),
+ * calls attempt(ctx) until it returns non-zero (a count or a negative
+ * error, returned as is) or the timeout passes (-ETIMEDOUT; timeout_ns < 0: never, 0: one attempt),
  * sleeping on s between attempts. Whoever makes attempt succeed must call
  * grain_impl_ring_notify(s) afterwards. */
 GRAIN_API int grain_impl_wait(struct grain_impl_ring_sleepers *s,
-			      unsigned (*attempt)(void *ctx), void *ctx,
+			      int (*attempt)(void *ctx), void *ctx,
 			      int64_t timeout_ns);
+
+/* Out of line (src/ring.c), on the paths that moved fewer than need
+ * objects only: why. -EPIPE if the ring is closed and the call can never
+ * succeed (an enqueue; a dequeue that needs more than are left), else
+ * -EAGAIN. */
+GRAIN_API GRAIN_COLD int grain_impl_ring_fail(struct grain_ring *r, bool enq,
+					      unsigned need);
+/* The same for a single enqueue and a single dequeue: one argument, so
+ * that the call moves no register of the successful path. */
+GRAIN_API GRAIN_COLD int grain_impl_ring_fail_put(struct grain_ring *r);
+GRAIN_API GRAIN_COLD int grain_impl_ring_fail_take(struct grain_ring *r);
 
 /* After a successful operation on a WAIT ring: wake the other side if
  * anyone sleeps there. */
@@ -318,6 +349,15 @@ grain_impl_ring_claim(struct grain_ring *r, struct grain_impl_ring_side *side,
 							       ready, n, burst,
 							       &stale);
 		if (stale) {
+			/* A position frozen by grain_ring_close() reads as
+			 * far past the single consumer's: give up. (Per
+			 * slot, it reads as slots not free: no stale.) */
+			if (by_index &&
+			    GRAIN_UNLIKELY(atomic_load_explicit(
+						   &r->life.shut,
+						   memory_order_relaxed) !=
+					   GRAIN_IMPL_RING_OPEN))
+				return 0;
 			pos = atomic_load_explicit(&side->pos,
 						   memory_order_relaxed);
 			continue;
@@ -348,6 +388,11 @@ grain_impl_ring_room_spsc(struct grain_ring *r, uint64_t pos, unsigned n,
 	if (cap - (pos - head) < n) {
 		/* A1': pairs with R2' in the consumer. */
 		head = atomic_load_explicit(&r->cons.pos, memory_order_acquire);
+		/* More than a capacity ahead: our position was frozen by
+		 * grain_ring_close(), which also set the cached copy so that
+		 * every call comes here. */
+		if (GRAIN_UNLIKELY(pos - head > cap))
+			return 0;
 		atomic_store_explicit(&r->prod.cache, head,
 				      memory_order_relaxed);
 	}
@@ -613,8 +658,11 @@ grain_impl_ring_zc_open(struct grain_ring *r, unsigned n, bool burst, bool enq,
 		else
 			k = grain_impl_ring_reserve(r, true, n, burst, true,
 						    false, &pos);
-		if (k == 0 && !burst)
-			return -EAGAIN;
+		if (GRAIN_UNLIKELY(k == 0)) {
+			int rc = grain_impl_ring_fail(r, enq, burst ? 1 : n);
+			if (!burst || rc == -EPIPE)
+				return rc;
+		}
 	}
 	const unsigned run = grain_impl_ring_run(pos, mask, k);
 
@@ -703,6 +751,10 @@ static inline void grain_impl_ring_positions(const struct grain_ring *r,
 	uint64_t h = atomic_load_explicit(&r->cons.pos, memory_order_relaxed);
 	uint64_t t = atomic_load_explicit(&r->prod.pos, memory_order_relaxed);
 
+	/* A position frozen by grain_ring_close() is GRAIN_IMPL_RING_FREEZE
+	 * past the true one (no true one is even 2^32 past the head). */
+	if (GRAIN_UNLIKELY(t - h >= GRAIN_IMPL_RING_FREEZE / 2))
+		t -= GRAIN_IMPL_RING_FREEZE;
 	/* Signed difference: positions are free-running and may wrap. */
 	if ((int64_t)(t - h) < 0)
 		t = h;
@@ -773,7 +825,9 @@ GRAIN_INLINE_API int grain_ring_try_enqueue(struct grain_ring *ring, void *obj)
 {
 	if (GRAIN_UNLIKELY(ring == NULL))
 		return -EINVAL;
-	return grain_impl_ring_enqueue(ring, &obj, 1, false) == 1 ? 0 : -EAGAIN;
+	if (GRAIN_LIKELY(grain_impl_ring_enqueue(ring, &obj, 1, false) == 1))
+		return 0;
+	return grain_impl_ring_fail_put(ring);
 }
 
 GRAIN_INLINE_API int grain_ring_try_dequeue(struct grain_ring *ring,
@@ -781,7 +835,9 @@ GRAIN_INLINE_API int grain_ring_try_dequeue(struct grain_ring *ring,
 {
 	if (GRAIN_UNLIKELY(ring == NULL || objp == NULL))
 		return -EINVAL;
-	return grain_impl_ring_dequeue(ring, objp, 1, false) == 1 ? 0 : -EAGAIN;
+	if (GRAIN_LIKELY(grain_impl_ring_dequeue(ring, objp, 1, false) == 1))
+		return 0;
+	return grain_impl_ring_fail_take(ring);
 }
 
 /* The arguments of an n-object call are valid: a ring, objects unless
@@ -795,8 +851,23 @@ grain_impl_ring_args_ok(const struct grain_ring *r, const void *objs,
 	       n <= (burst ? (unsigned)INT32_MAX : r->prod.mask + 1u);
 }
 
+/* Turn the count k of an n-object call into its result: bulk, 0 or why
+ * not; burst, the count, or -EPIPE for none from a closed ring. */
+static GRAIN_ALWAYS_INLINE int grain_impl_ring_result(struct grain_ring *r,
+						      unsigned k, unsigned n,
+						      bool burst, bool enq)
+{
+	if (GRAIN_LIKELY(k == n))
+		return burst ? (int)k : 0;
+	if (!burst)
+		return grain_impl_ring_fail(r, enq, n);
+	if (k != 0)
+		return (int)k;
+	return grain_impl_ring_fail(r, enq, 1) == -EPIPE ? -EPIPE : 0;
+}
+
 /* The body of the four n-object calls: check, move, and turn the count
- * into the call's result (bulk: 0 or -EAGAIN; burst: the count). */
+ * into the call's result. */
 static GRAIN_ALWAYS_INLINE int grain_impl_ring_call(struct grain_ring *r,
 						    void **objs, unsigned n,
 						    bool burst, bool enq)
@@ -807,9 +878,7 @@ static GRAIN_ALWAYS_INLINE int grain_impl_ring_call(struct grain_ring *r,
 		return 0;
 	unsigned k = enq ? grain_impl_ring_enqueue(r, objs, n, burst)
 			 : grain_impl_ring_dequeue(r, objs, n, burst);
-	if (burst)
-		return (int)k;
-	return k == n ? 0 : -EAGAIN;
+	return grain_impl_ring_result(r, k, n, burst, enq);
 }
 
 GRAIN_INLINE_API int grain_ring_try_enqueue_bulk(struct grain_ring *ring,

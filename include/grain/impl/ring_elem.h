@@ -49,9 +49,7 @@ grain_impl_ring_elem_call(struct grain_ring_elem *e, void *elems, unsigned n,
 						       burst, true)
 			 : grain_impl_ring_dequeue_any(&e->ring, elems, n,
 						       burst, true);
-	if (burst)
-		return (int)k;
-	return k == n ? 0 : -EAGAIN;
+	return grain_impl_ring_result(&e->ring, k, n, burst, enq);
 }
 
 static GRAIN_ALWAYS_INLINE int
