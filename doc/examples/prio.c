@@ -149,3 +149,33 @@ int example_prio_old_names(void)
 	grain_prio_destroy(q);
 	return ok ? 0 : -1;
 }
+
+/* example */
+/* A producer that sleeps while its band is full, and a shutdown: after
+ * grain_prio_close() enqueues fail with -EPIPE and the consumer drains
+ * what is left, then gets -EPIPE too. */
+int example_prio_close(void)
+{
+	struct grain_prio_config cfg = {
+		.bands = 3,
+		.capacity = 2,
+		.flags = GRAIN_PRIO_WAIT,
+	};
+	struct grain_prio *q;
+	int a, b, c;
+	void *obj;
+
+	if (grain_prio_create(&q, &cfg, NULL) != 0)
+		return -1;
+	int ok = grain_prio_enqueue_wait(q, 1, &a, -1) == 0 &&
+		 grain_prio_enqueue_wait(q, 1, &b, -1) == 0 &&
+		 /* band 1 is full: a 1 ms wait runs out (one drop) */
+		 grain_prio_enqueue_wait(q, 1, &c, 1000000) == -ETIMEDOUT &&
+		 grain_prio_close(q) == 0 && grain_prio_closed(q) &&
+		 grain_prio_try_enqueue(q, 0, &c) == -EPIPE &&
+		 grain_prio_dequeue_wait(q, &obj, NULL, -1) == 0 && obj == &a &&
+		 grain_prio_dequeue_wait(q, &obj, NULL, -1) == 0 && obj == &b &&
+		 grain_prio_dequeue_wait(q, &obj, NULL, -1) == -EPIPE;
+	grain_prio_destroy(q);
+	return ok ? 0 : -1;
+}

@@ -151,3 +151,26 @@ int example_ring_old_names(void)
 	grain_ring_destroy(ring);
 	return ok ? 0 : -1;
 }
+
+/* example */
+/* Shutting a ring down: after grain_ring_close() every enqueue fails with
+ * -EPIPE, a consumer still gets what was queued before, then -EPIPE, and
+ * a consumer asleep in a _wait call wakes at once (no poison pill). */
+int example_ring_close(void)
+{
+	struct grain_ring *ring;
+	int item = 7;
+	void *obj = NULL;
+
+	if (grain_ring_create(&ring, 8, GRAIN_RING_MPMC | GRAIN_RING_WAIT,
+			      NULL) != 0)
+		return -1;
+	if (grain_ring_try_enqueue(ring, &item) != 0 ||
+	    grain_ring_close(ring) != 0 || !grain_ring_closed(ring))
+		return -1;
+	int ok = grain_ring_try_enqueue(ring, &item) == -EPIPE &&
+		 grain_ring_dequeue_wait(ring, &obj, -1) == 0 && obj == &item &&
+		 grain_ring_dequeue_wait(ring, &obj, -1) == -EPIPE;
+	grain_ring_destroy(ring);
+	return ok ? 0 : -1;
+}

@@ -6,6 +6,7 @@
  */
 #include <grain/ring_elem.h>
 
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -123,4 +124,25 @@ int example_ring_elem_zero_copy(void)
 		return -1;
 	grain_ring_elem_destroy(ring);
 	return sum == 10 ? 0 : -1;
+}
+
+/* example */
+/* Closing: the elements queued before the close still come out, then
+ * every call says -EPIPE. */
+int example_ring_elem_close(void)
+{
+	struct grain_ring_elem *ring;
+	uint64_t v = 5, w = 0;
+
+	if (grain_ring_elem_create(&ring, 8, sizeof(uint64_t), GRAIN_RING_MPMC,
+				   NULL) != 0)
+		return -1;
+	int ok = grain_ring_elem_try_enqueue(ring, &v) == 0 &&
+		 grain_ring_elem_close(ring) == 0 &&
+		 grain_ring_elem_closed(ring) &&
+		 grain_ring_elem_try_enqueue(ring, &v) == -EPIPE &&
+		 grain_ring_elem_try_dequeue(ring, &w) == 0 && w == 5 &&
+		 grain_ring_elem_try_dequeue(ring, &w) == -EPIPE;
+	grain_ring_elem_destroy(ring);
+	return ok ? 0 : -1;
 }

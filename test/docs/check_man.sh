@@ -73,10 +73,11 @@ for sym in $fast; do
 done
 
 # Macros, structs and enums of the public headers (not the include
-# guards, GRAIN_*_H).
+# guards, GRAIN_*_H, nor the GRAIN_IMPL_ helpers, which are no API).
 types=$(sed -n -e 's/^#define \([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' \
 	-e 's/^\(struct\|enum\) \(grain_[a-z0-9_]*\) {.*/\2/p' \
-	"$GRAIN_SOURCE_DIR"/include/grain/*.h | grep -v '^GRAIN_.*_H$' | sort -u)
+	"$GRAIN_SOURCE_DIR"/include/grain/*.h |
+	grep -v -e '^GRAIN_.*_H$' -e '^GRAIN_IMPL_' | sort -u)
 for sym in $types; do
 	count=$((count + 1))
 	man -M "$mandir" -w "$sym" >/dev/null 2>&1 ||
