@@ -682,8 +682,9 @@ grain_htab_replace(struct grain_htab *htab, const void *key,
  */
 GRAIN_INLINE_ANY uint64_t grain_htab_node_stamp(const struct grain_hnode *node)
 {
-	return node != NULL ? __atomic_load_n(&node->stamp, __ATOMIC_RELAXED)
-			    : 0;
+	return node != GRAIN_IMPL_NULL
+		       ? __atomic_load_n(&node->stamp, __ATOMIC_RELAXED)
+		       : 0;
 }
 
 /**
@@ -699,9 +700,11 @@ GRAIN_INLINE_ANY uint64_t grain_htab_node_stamp(const struct grain_hnode *node)
  */
 GRAIN_INLINE_ANY size_t grain_htab_node_charge(const struct grain_hnode *node)
 {
-	return node != NULL ? (size_t)__atomic_load_n(&node->charge,
-						      __ATOMIC_RELAXED)
-			    : 0;
+	return node != GRAIN_IMPL_NULL
+		       ? GRAIN_IMPL_CAST(size_t,
+					 __atomic_load_n(&node->charge,
+							 __ATOMIC_RELAXED))
+		       : 0;
 }
 
 /* 8. Specialised fast paths. Each _fast call is the call of the same name
