@@ -6,17 +6,18 @@
 # With no option: every package the two commands at the top of README.md
 # need, to build, test and benchmark everything. With --lib: the smaller
 # set that builds, installs and tests the libraries alone, configured
-# without the benchmarks, examples and docs (README.md, "Building the
-# libraries alone"; the test setup_lib checks that this set is enough).
+# without the benchmarks, examples and docs (README.md, under its first
+# commands; the test setup_lib checks that this set is enough).
 # --list prints the packages of the chosen set, one a line, and installs
 # nothing.
 #
 # The smaller set: build-essential (gcc, g++, make, binutils), cmake and
 # pkg-config build; liburcu-dev is grain_htab's RCU; libcriterion-dev runs
-# the unit tests; python3 runs api_rules. The tests that need a tool
-# outside it skip themselves where it is missing: model_check (spin),
-# cross_32bit (the 32-bit C libraries and qemu-user), cxx_compilers
-# (clang++; g++ is still checked) and license_check (git).
+# the unit tests; python3 runs api_rules; abigail-tools (abidw, abidiff)
+# is the ABI gate's, test/abi/abi.sh. The tests that need a tool outside
+# it skip themselves where it is missing: model_check (spin), cross_32bit
+# (the 32-bit C libraries and qemu-user), cxx_compilers (clang++; g++ is
+# still checked), license_check and abi_loader (git).
 #
 # The rest: clang and libclang-rt-dev (libFuzzer and Clang's sanitizer
 # runtimes, only recommended by clang, so not installed with it here) are
@@ -28,7 +29,6 @@
 # pages (target docs; tests docs_warnings and docs_man, which reads them
 # with man-db's man). debhelper and lintian build and check the Debian
 # packages (test/deb/check.sh; dpkg-dev comes with build-essential).
-# abigail-tools (abidw, abidiff) is the ABI gate's, test/abi/abi.sh.
 # clang-format-14 is the formatter scripts/format-check.sh runs (CI's
 # format check; the version is pinned, as others format differently).
 # libbenchmark-dev, libck-dev, libdpdk-dev, libboost-dev, libtbb-dev,
@@ -48,6 +48,7 @@ lib_packages="
 	python3
 	liburcu-dev
 	libcriterion-dev
+	abigail-tools
 "
 
 # With those, everything README.md's two commands need.
@@ -74,7 +75,6 @@ more_packages="
 	man-db
 	debhelper
 	lintian
-	abigail-tools
 "
 
 usage() {
