@@ -31,8 +31,11 @@
  * stores `idle` after its look at the count (K1 out of order), so the
  * producer can miss it.
  *
- * check: pass
- * check: pass -DWAIT_EACH -DBURSTS=4
+ * test/model/run.sh runs the checks below: "pass" must find no error,
+ * "fail" must find one; every "fail" check and the "quick" ones run in
+ * the default suite (model_check), all of them in model_exhaustive.
+ * check: quick pass
+ * check: quick pass -DWAIT_EACH -DBURSTS=4
  * check: fail -DMUTANT
  * check: fail -DMUTANT -DWAIT_EACH
  * check: fail -DIDLE_LATE
