@@ -51,7 +51,7 @@
  * (test_ring_close, test_prio_close).
  *
  * check: pass
- * check: pass -DOBJS0=1
+ * check: quick pass -DOBJS0=1
  * check: fail -DMUTANT=1
  * check: fail -DMUTANT=2
  * check: fail -DMUTANT=3
