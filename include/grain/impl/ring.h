@@ -79,7 +79,7 @@ struct grain_ring {
 		 * once end holds the final position (release). Read only on
 		 * the paths that failed to move anything. */
 		_Atomic(uint32_t) shut;
-		_Atomic(uint64_t) end;
+		grain_impl_atomic_u64 end;
 	} life;
 };
 
