@@ -816,6 +816,19 @@ void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos);
  * C++ and other callers without the inline bodies reach.
  */
 
+/* The fail calls return -EAGAIN or -EPIPE, never 0 or more. Saying so
+ * lets the compiler see that a call that returned 0 wrote its outputs, so
+ * a caller's `if (grain_ring_try_dequeue(r, &obj) == 0) use(obj);` draws
+ * no -Wmaybe-uninitialized; no instruction is added. */
+static GRAIN_ALWAYS_INLINE int grain_impl_ring_neg(int rc)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	if (rc >= 0)
+		__builtin_unreachable();
+#endif
+	return rc;
+}
+
 GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring)
 {
 	return GRAIN_LIKELY(ring != NULL) ? ring->cons.mask + 1u : 0u;
@@ -827,7 +840,7 @@ GRAIN_INLINE_API int grain_ring_try_enqueue(struct grain_ring *ring, void *obj)
 		return -EINVAL;
 	if (GRAIN_LIKELY(grain_impl_ring_enqueue(ring, &obj, 1, false) == 1))
 		return 0;
-	return grain_impl_ring_fail_put(ring);
+	return grain_impl_ring_neg(grain_impl_ring_fail_put(ring));
 }
 
 GRAIN_INLINE_API int grain_ring_try_dequeue(struct grain_ring *ring,
@@ -837,7 +850,7 @@ GRAIN_INLINE_API int grain_ring_try_dequeue(struct grain_ring *ring,
 		return -EINVAL;
 	if (GRAIN_LIKELY(grain_impl_ring_dequeue(ring, objp, 1, false) == 1))
 		return 0;
-	return grain_impl_ring_fail_take(ring);
+	return grain_impl_ring_neg(grain_impl_ring_fail_take(ring));
 }
 
 /* The arguments of an n-object call are valid: a ring, objects unless
@@ -860,7 +873,7 @@ static GRAIN_ALWAYS_INLINE int grain_impl_ring_result(struct grain_ring *r,
 	if (GRAIN_LIKELY(k == n))
 		return burst ? (int)k : 0;
 	if (!burst)
-		return grain_impl_ring_fail(r, enq, n);
+		return grain_impl_ring_neg(grain_impl_ring_fail(r, enq, n));
 	if (k != 0)
 		return (int)k;
 	return grain_impl_ring_fail(r, enq, 1) == -EPIPE ? -EPIPE : 0;
