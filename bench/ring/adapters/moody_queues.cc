@@ -52,6 +52,7 @@ extern "C" int bench_moody_create(void **queuep, enum bench_impl impl,
 {
 	void *q;
 
+	(void)cfg; // ReaderWriterQueue's needs nothing of it
 	switch (impl) {
 #ifdef GRAIN_BENCH_HAVE_MOODY
 	case BENCH_MOODY:
