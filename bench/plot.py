@@ -293,7 +293,10 @@ HTAB_WORKLOADS = {"read90": "90% lookup, 5% insert, 5% remove",
 HTAB_LABEL = {"grain/1": "grain/1 (one stripe)", "grain-rcu/256": "grain-rcu/256 (RCU lookups)",
               "grain-qsbr/256": "grain-qsbr/256 (RCU lookups, qsbr)",
               "mutex": "mutex baseline (1 lock)", "striped": "striped baseline (256 spinlocks)",
-              "cds_lfht": "cds_lfht (liburcu)", "ck_ht": "ck_ht (ConcurrencyKit)"}
+              "cds_lfht": "cds_lfht (liburcu)", "ck_ht": "ck_ht (ConcurrencyKit)",
+              "tbb_hash_map": "concurrent_hash_map (oneTBB)",
+              "libcuckoo": "cuckoohash_map (libcuckoo)",
+              "libcds_michael": "MichaelHashMap (libcds)"}
 # The baselines on the stripes chart: at their lock count, their point type.
 HTAB_REFS = [("mutex", 1, 9), ("striped", 256, 13)]
 

@@ -32,7 +32,9 @@
 # clang-format-14 is the formatter scripts/format-check.sh runs (CI's
 # format check; the version is pinned, as others format differently).
 # libbenchmark-dev, libck-dev, libdpdk-dev, libboost-dev, libtbb-dev,
-# gnuplot-nox and valgrind are the benchmarks' (bench/); libpcap-dev the
+# libcuckoo-dev, libcds-dev, libconcurrentqueue-dev,
+# libreaderwriterqueue-dev, gnuplot-nox and valgrind are the benchmarks'
+# (bench/; each anchor library is optional there); libpcap-dev the
 # reassembler's (examples/reasm); iproute2 and ethtool its end-to-end test
 # and the demo's live path (test/e2e/).
 #
@@ -66,6 +68,10 @@ more_packages="
 	libdpdk-dev
 	libboost-dev
 	libtbb-dev
+	libcuckoo-dev
+	libcds-dev
+	libconcurrentqueue-dev
+	libreaderwriterqueue-dev
 	gnuplot-nox
 	valgrind
 	spin

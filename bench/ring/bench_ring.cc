@@ -11,7 +11,8 @@
 // wait (grain's _wait calls, 1 ms timeout; the producers still poll).
 //
 // Flags: those of every driver (common/driver.h); runs of 300 ms x 5, quick
-// 60 ms x 3; --threads=LIST the configurations, each PxC (1P1C) or a total
+// 60 ms x 3 (moodycamel's queues then at 1P1C, 2P2C and 4P4C, pinned, only,
+// unless --threads is given); --threads=LIST the configurations, each PxC (1P1C) or a total
 // thread count (4: 2P2C), default all; and
 //   --pin=on|off|both  placements to run (default both)
 //   --consumer=poll|wait|both  consumer kinds (default both; wait only for
@@ -85,7 +86,8 @@ const Batch kBatches[] = {
 const bench_impl kOthers[] = {
 	BENCH_CK,	   BENCH_RTE,	     BENCH_RTE_RTS, BENCH_RTE_HTS,
 	BENCH_BOOST_QUEUE, BENCH_BOOST_SPSC, BENCH_TBB,	    BENCH_WFCQ,
-	BENCH_MUTEX,	   BENCH_TWOLOCK,
+	BENCH_MUTEX,	   BENCH_TWOLOCK,    BENCH_MOODY,   BENCH_MOODY_TOK,
+	BENCH_MOODY_RWQ,
 };
 
 struct Case {
@@ -230,6 +232,25 @@ std::string ImplHeader(bench_impl impl)
 	return s == "grain" ? s + " " + info->mode : s;
 }
 
+// Waiting consumers, for context: grain MPMC's _wait calls against
+// moodycamel's blocking queue's timed waits, configuration C, batch B,
+// variant V (a waiting one).
+Target WaitContext(const char *c, const char *b, const char *v)
+{
+	std::string at = std::string(c) + "/" + b + "/" + v;
+	std::string num = "ring/MPMC/grain/" + at,
+		    den = "ring/MPMC/moody_blocking/" + at;
+	std::string what = std::string("(context) MPMC ") + c + " " + b +
+			   ", waiting consumers: grain / moodycamel "
+			   "BlockingConcurrentQueue (" +
+			   v + ")";
+	Target x = { what, Ratio(num, den), 1.0, num, den };
+	x.cells = { num + ": " + Spread(num, 1e6, 1),
+		    den + ": " + Spread(den, 1e6, 1) };
+	x.context = true;
+	return x;
+}
+
 // Each a ratio of the medians of two cases at the same batch (their names
 // without ring/ and the variant), in both polling variants.
 std::vector<Target> Targets()
@@ -259,6 +280,35 @@ std::vector<Target> Targets()
 		  "MPMC/grain/1P1C/single", "MPMC/ck_ring/1P1C/single", 5.0 },
 		{ "MPMC 1P1C single: grain >= 5x rte_ring MP/MC",
 		  "MPMC/grain/1P1C/single", "MPMC/rte_ring/1P1C/single", 5.0 },
+		// The queues users pick: moodycamel's, with and without
+		// tokens, and its SPSC ReaderWriterQueue.
+		{ "MPMC 1P1C single: grain >= 2x moodycamel ConcurrentQueue",
+		  "MPMC/grain/1P1C/single", "MPMC/moody_queue/1P1C/single",
+		  2.0 },
+		{ "MPMC 1P1C single: grain >= 2x moodycamel with tokens",
+		  "MPMC/grain/1P1C/single", "MPMC/moody_queue_tok/1P1C/single",
+		  2.0 },
+		{ "MPMC 2P2C single: grain >= 2x moodycamel ConcurrentQueue",
+		  "MPMC/grain/2P2C/single", "MPMC/moody_queue/2P2C/single",
+		  2.0 },
+		{ "MPMC 2P2C single: grain >= 2x moodycamel with tokens",
+		  "MPMC/grain/2P2C/single", "MPMC/moody_queue_tok/2P2C/single",
+		  2.0 },
+		{ "MPMC 1P1C bulk32: grain >= 2x moodycamel ConcurrentQueue",
+		  "MPMC/grain/1P1C/bulk32", "MPMC/moody_queue/1P1C/bulk32",
+		  2.0 },
+		{ "MPMC 1P1C bulk32: grain >= 2x moodycamel with tokens",
+		  "MPMC/grain/1P1C/bulk32", "MPMC/moody_queue_tok/1P1C/bulk32",
+		  2.0 },
+		{ "MPMC 2P2C bulk32: grain >= 2x moodycamel ConcurrentQueue",
+		  "MPMC/grain/2P2C/bulk32", "MPMC/moody_queue/2P2C/bulk32",
+		  2.0 },
+		{ "MPMC 2P2C bulk32: grain >= 2x moodycamel with tokens",
+		  "MPMC/grain/2P2C/bulk32", "MPMC/moody_queue_tok/2P2C/bulk32",
+		  2.0 },
+		{ "SPSC 1P1C single: grain SPSC >= 2x moodycamel "
+		  "ReaderWriterQueue",
+		  "SPSC/grain/1P1C/single", "SPSC/moody_rwq/1P1C/single", 2.0 },
 	};
 	std::vector<Target> t;
 	for (const Variant *v : { &kPinPoll, &kNopinPoll })
@@ -274,6 +324,11 @@ std::vector<Target> Targets()
 			t.back().cells = { num + ": " + Spread(num, 1e6, 1),
 					   den + ": " + Spread(den, 1e6, 1) };
 		}
+	// Waiting consumers, for context (no goal).
+	for (const char *v : { "pin/wait", "nopin/wait" })
+		for (const char *c : { "1P1C", "2P2C" })
+			for (const char *b : { "single", "bulk32" })
+				t.push_back(WaitContext(c, b, v));
 	return t;
 }
 
@@ -296,7 +351,7 @@ void MethodLines(std::ostringstream &o, const RunInfo &run)
 	  << "; pairs/s = tokens dequeued by the deadline / elapsed time. "
 	     "single: one token per call; bulkN: N per call, all-or-nothing "
 	     "enqueue and as-many-as-ready dequeue (ck_ring, wfcqueue, "
-	     "boost_queue and tbb_queue have no batch calls: loops of single "
+	     "boost_queue, tbb_queue and moody_rwq have no batch calls: loops of single "
 	     "calls that stop at the first that fails, so their bulk enqueue "
 	     "may move part of a batch); burstN: partial enqueue and "
 	     "dequeue. A call that moves nothing costs every queue the same: "
@@ -497,8 +552,23 @@ std::string Summary(const RunInfo &run)
 	return o.str();
 }
 
+// A quick run (the smoke test) given no --threads checks moodycamel's
+// queues at 1P1C, 2P2C and 4P4C, pinned only: at every configuration and
+// placement they would add half a minute to it.
+bool g_quick_trim = false;
+
+bool QuickSkips(bench_impl impl, const Variant &v, const Config &c)
+{
+	bool moody = impl == BENCH_MOODY || impl == BENCH_MOODY_TOK ||
+		     impl == BENCH_MOODY_BLOCKING || impl == BENCH_MOODY_RWQ;
+	return g_quick_trim && moody &&
+	       (v.pin != BENCH_PIN_ON || c.producers != c.consumers ||
+		c.producers == 8);
+}
+
 // The cases of one variant, configuration and batch: every queue that can
-// run them (the element rings 1P1C burst32 only).
+// run them (the element rings 1P1C burst32 only; moodycamel's blocking
+// queue where consumers wait).
 void AddCases(const Variant &v, const Config &c, const Batch &b)
 {
 	// bench_config's fields in order.
@@ -510,6 +580,10 @@ void AddCases(const Variant &v, const Config &c, const Batch &b)
 
 	for (int i = 0; i < BENCH_IMPL_COUNT; i++) {
 		bench_impl impl = static_cast<bench_impl>(i);
+		// moodycamel's blocking queue is there for its waits.
+		if ((impl == BENCH_MOODY_BLOCKING && !v.wait) ||
+		    QuickSkips(impl, v, c))
+			continue;
 		if (bench_config_ok(impl, &cfg) &&
 		    (bench_info(impl)->esize == 0 || elem_case))
 			g_cases.push_back(
@@ -532,6 +606,7 @@ int Setup(const Options &opt)
 			g_spin_fails = static_cast<unsigned>(
 				std::strtoul(end + 1, nullptr, 10));
 	}
+	g_quick_trim = opt.quick && opt.threads.empty();
 	if (!opt.threads.empty() && !ParseConfigs(opt.threads)) {
 		std::fprintf(stderr, "--threads: configurations PxC or thread "
 				     "counts, e.g. 1P1C,4\n");

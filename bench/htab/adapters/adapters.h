@@ -39,6 +39,9 @@ enum bench_htab_impl {
 	BENCH_HTAB_STRIPED,    /* baselines/striped_table.c, 256 spinlocks */
 	BENCH_HTAB_LFHT,       /* liburcu cds_lfht (memb flavour) */
 	BENCH_HTAB_CKHT,       /* ck_ht, writers under one mutex */
+	BENCH_HTAB_TBB,	       /* oneTBB concurrent_hash_map */
+	BENCH_HTAB_CUCKOO,     /* libcuckoo cuckoohash_map */
+	BENCH_HTAB_CDS,	       /* libcds MichaelHashMap, hazard pointers */
 	BENCH_HTAB_IMPL_COUNT
 };
 

@@ -51,6 +51,15 @@ static const struct bench_htab_adapter *const adapters[BENCH_HTAB_IMPL_COUNT] = 
 #ifdef GRAIN_BENCH_HAVE_CK
 	[BENCH_HTAB_CKHT] = &bench_htab_adapter_ckht,
 #endif
+#ifdef GRAIN_BENCH_HAVE_TBB_MAP
+	[BENCH_HTAB_TBB] = &bench_htab_adapter_tbb,
+#endif
+#ifdef GRAIN_BENCH_HAVE_CUCKOO
+	[BENCH_HTAB_CUCKOO] = &bench_htab_adapter_cuckoo,
+#endif
+#ifdef GRAIN_BENCH_HAVE_CDS
+	[BENCH_HTAB_CDS] = &bench_htab_adapter_cds,
+#endif
 };
 
 static const struct bench_htab_workload_info workloads[] = {

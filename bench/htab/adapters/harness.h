@@ -266,7 +266,9 @@ struct bench_htab_adapter {
 extern const struct bench_htab_adapter bench_htab_adapter_grain,
 	bench_htab_adapter_grain_rcu, bench_htab_adapter_grain_qsbr,
 	bench_htab_adapter_mutex, bench_htab_adapter_striped,
-	bench_htab_adapter_lfht, bench_htab_adapter_ckht;
+	bench_htab_adapter_lfht, bench_htab_adapter_ckht,
+	bench_htab_adapter_tbb, bench_htab_adapter_cuckoo,
+	bench_htab_adapter_cds;
 
 /* The baselines' calls, which bench/instr counts too. */
 uint64_t bench_htab_mutex_lookup(void *table, uint64_t key);

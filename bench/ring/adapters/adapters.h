@@ -39,6 +39,10 @@ enum bench_impl {
 	BENCH_BOOST_QUEUE,
 	BENCH_BOOST_SPSC,
 	BENCH_TBB,
+	BENCH_MOODY,	      /* moodycamel ConcurrentQueue, no tokens */
+	BENCH_MOODY_TOK,      /* the same with producer/consumer tokens */
+	BENCH_MOODY_BLOCKING, /* BlockingConcurrentQueue: wait cases only */
+	BENCH_MOODY_RWQ,      /* moodycamel ReaderWriterQueue, SPSC */
 	/* Element rings (esize != 0): 1P1C burst32 only, a table apart. */
 	BENCH_ELEM16_SPSC,
 	BENCH_ELEM16_SPSC_ZC,

@@ -90,6 +90,26 @@ static const struct bench_impl_info infos[] = {
 	{ "tbb_queue", "MPMC", &bench_adapter_tbb, ANY, ANY, 0,
 	  "anchor oneTBB concurrent_bounded_queue<void *>, set_capacity(1024), "
 	  "try_push / try_pop; batches are loops of single calls" },
+	{ "moody_queue", "MPMC", &bench_adapter_moody, ANY, ANY, 0,
+	  "anchor moodycamel ConcurrentQueue<void *> without tokens (an "
+	  "implicit sub-queue per producer thread), made with (1024, 0, P): "
+	  "its blocks preallocated, try_ calls only, which never allocate "
+	  "(about 1024 tokens in flight per producer); try_enqueue / "
+	  "try_dequeue, bulk try_enqueue_bulk (all or nothing) / "
+	  "try_dequeue_bulk" },
+	{ "moody_queue_tok", "MPMC", &bench_adapter_moody_tok, ANY, ANY, 0,
+	  "anchor moodycamel ConcurrentQueue<void *> with a ProducerToken per "
+	  "producer (an explicit sub-queue) and a ConsumerToken per consumer, "
+	  "made with (1024, P, 0); the token forms of the same calls" },
+	{ "moody_blocking", "MPMC", &bench_adapter_moody_blk, ANY, ANY, 0,
+	  "anchor moodycamel BlockingConcurrentQueue<void *> (ConcurrentQueue "
+	  "with a counting semaphore), made as moody_queue, run only where "
+	  "consumers wait: wait_dequeue_timed / wait_dequeue_bulk_timed (1 ms), "
+	  "producers try_enqueue / try_enqueue_bulk" },
+	{ "moody_rwq", "SPSC", &bench_adapter_moody_rwq, 1, 1, 0,
+	  "anchor moodycamel ReaderWriterQueue<void *> made with room for "
+	  "1024, try_enqueue (never allocates) / try_dequeue; no batch calls, "
+	  "so batches are loops of single calls" },
 	{ "grain_elem16_spsc", "SPSC", &bench_adapter_elem16, 1, 1, 16,
 	  ELEM_NOTE(16, "SPSC, try_enqueue_burst / try_dequeue_burst through "
 			"a buffer") },

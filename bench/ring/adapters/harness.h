@@ -402,6 +402,8 @@ __attribute__((weak)) extern const struct bench_adapter bench_adapter_ck,
 	bench_adapter_wfcq, bench_adapter_rte, bench_adapter_rte_sync,
 	bench_adapter_rte_elem16_spsc, bench_adapter_rte_elem64_spsc,
 	bench_adapter_rte_elem16_mpmc, bench_adapter_rte_elem64_mpmc,
-	bench_adapter_blf_queue, bench_adapter_blf_spsc, bench_adapter_tbb;
+	bench_adapter_blf_queue, bench_adapter_blf_spsc, bench_adapter_tbb,
+	bench_adapter_moody, bench_adapter_moody_tok, bench_adapter_moody_blk,
+	bench_adapter_moody_rwq;
 
 #endif /* GRAIN_BENCH_HARNESS_H */
