@@ -10,19 +10,23 @@
 #   2. every public header compiles on its own as C11 and as C++17
 #      (-fsyntax-only);
 #   3. i386 with gcc only: test/abi/core_only.c (ring, prio, the spinlock
-#      and hashing, as the core library offers them) links with an archive
-#      of those objects and runs: natively where the kernel runs i386
-#      programs, else under qemu-i386 (qemu-user). A kernel built without
-#      IA-32 emulation answers "Exec format error"; which of the two ran
-#      it is said. With neither, the run is skipped and said so.
+#      and hashing, as the core library offers them) and
+#      test/cross/htab_norcu.c (grain_htab: a GRAIN_HTAB_NO_RCU table,
+#      which calls nothing of liburcu, linked with test/cross/urcu_stub.c
+#      in place of it) link with an archive of those objects and run:
+#      natively where the kernel runs i386 programs, else under qemu-i386
+#      (qemu-user). A kernel built without IA-32 emulation answers "Exec
+#      format error"; which of the two ran it is said. With neither, the
+#      runs are skipped and said so.
 # src/htab*.c include liburcu, whose headers Debian installs for the host
 # architecture only (/usr/include/<host triplet>/urcu). They are written
 # for every architecture (urcu/arch.h and urcu/uatomic.h choose by the
 # compiler's macros); only urcu/config.h is generated, and it says nothing
 # of the architecture. So the host's urcu headers, alone in a directory of
-# their own, are given to the 32-bit compilers as system headers. The htab
-# objects are compiled but not run: running them needs liburcu built for
-# the target. Without liburcu's headers the htab sources are skipped (77).
+# their own, are given to the 32-bit compilers as system headers. An RCU
+# table would need liburcu built for the target, so the i386 htab program
+# runs a NO_RCU table (3. above).
+# Without liburcu's headers the htab sources are skipped (77).
 # The layout static asserts of the headers are what this check is mostly
 # for; GCC's -Wpsabi note on i386 (the alignment of 64-bit _Atomic fields
 # changed in GCC 11.1) must not appear: impl/atomic64.h states it.
@@ -156,17 +160,35 @@ check() {
 		failed=1
 		return 0
 	fi
+	# grain_htab too, where its sources were compiled: a NO_RCU table,
+	# with test/cross/urcu_stub.c for the liburcu symbols it never calls.
+	htab_exe=""
+	if [ -n "$urcu_host" ]; then
+		htab_exe="$tmp/$name-htab"
+		# shellcheck disable=SC2086
+		if ! $cc -std=c11 -O2 $warnings -Iinclude -isystem "$tmp/urcu" \
+			-pthread -o "$htab_exe" test/cross/htab_norcu.c \
+			test/cross/urcu_stub.c "$lib"; then
+			say "FAILED: $name: linking the htab program"
+			failed=1
+			htab_exe=""
+		fi
+	fi
 	how=$(runner "$cc" "$run")
 	if [ "$how" = none ]; then
 		say "$name: this machine runs $name programs neither natively" \
-			"nor with $run: the consumer links, its run is skipped"
+			"nor with $run: the consumers link, their runs are skipped"
 		missing=1
-	elif ! $how "$exe"; then
-		say "FAILED: $name: the consumer${how:+ (under $how)}"
-		failed=1
-	else
-		say "$name: the consumer runs${how:+ (under $how)}"
+		return 0
 	fi
+	for prog in "$exe" $htab_exe; do
+		if ! $how "$prog"; then
+			say "FAILED: $name: $(basename "$prog")${how:+ (under $how)}"
+			failed=1
+		else
+			say "$name: $(basename "$prog") runs${how:+ (under $how)}"
+		fi
+	done
 }
 
 arm_libc=/usr/arm-linux-gnueabihf/include
