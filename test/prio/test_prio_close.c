@@ -17,31 +17,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../common/test_util.h"
+#include "../common/test_close.h"
 
 #define LONG_NS (60LL * 1000000000) /* "never" for a correct program */
-
-static void *tag(uintptr_t i)
-{
-	return (void *)(i + 1);
-}
-
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
-static void await_sleepers(struct grain_impl_ring_sleepers *s, unsigned n)
-{
-	int64_t until = test_now_ns() + 60LL * 1000000000;
-
-	while (atomic_load(&s->waiters) < n) {
-		cr_assert_lt(test_now_ns(), until, "sleepers never registered");
-		pause_ms(1);
-	}
-}
 
 static struct grain_prio *make(unsigned bands, unsigned cap, unsigned flags)
 {

@@ -20,36 +20,13 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../common/test_util.h"
+#include "../common/test_close.h"
 #include "test_hooks.h"
 
 #define LONG_NS (60LL * 1000000000) /* "never" for a correct program */
 
 static const unsigned modes[] = { GRAIN_RING_MPMC, GRAIN_RING_MPSC,
 				  GRAIN_RING_SPMC, GRAIN_RING_SPSC };
-
-static void *tag(uintptr_t i)
-{
-	return (void *)(i + 1);
-}
-
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
-/* Wait (generously) until n threads are registered as sleepers in s. */
-static void await_sleepers(struct grain_impl_ring_sleepers *s, unsigned n)
-{
-	int64_t until = test_now_ns() + 60LL * 1000000000;
-
-	while (atomic_load(&s->waiters) < n) {
-		cr_assert_lt(test_now_ns(), until, "sleepers never registered");
-		pause_ms(1);
-	}
-}
 
 /* What every call returns on a closed ring holding 3 objects, then drained,
  * in one mode, from positions start on. */
