@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "create.h"
+#include "event.h"
 #include "test_hooks.h"
 
 #define PRIO_KNOWN_FLAGS (GRAIN_PRIO_SC | GRAIN_PRIO_WAIT | GRAIN_PRIO_WEIGHTED)
@@ -103,8 +104,7 @@ int grain_prio_init(struct grain_prio *p, const struct grain_prio_config *cfg)
 	grain_spin_init(&p->sched.lock);
 	p->sched.cur = GRAIN_PRIO_MAX_BANDS - 1; /* first round starts at 0 */
 	p->sched.credit = 0;
-	atomic_init(&p->sleepers.waiters, 0);
-	atomic_init(&p->sleepers.epoch, 0);
+	grain_impl_sleepers_init(&p->sleepers);
 	for (unsigned b = 0; b < GRAIN_PRIO_MAX_BANDS; b++)
 		atomic_init(&p->dropped[b], 0);
 	atomic_init(&p->shut, GRAIN_IMPL_RING_OPEN);
@@ -414,4 +414,61 @@ unsigned grain_prio_dscp_to_priority(uint8_t dscp)
 unsigned grain_prio_tclass_to_priority(uint8_t tclass)
 {
 	return grain_prio_dscp_to_priority((uint8_t)(tclass >> 2));
+}
+
+/* --- event loops -------------------------------------------------------- */
+
+/* The sleepers of an event, NULL if the arguments are bad: the queue's
+ * own for IN (its enqueues wake them), band's consumer side for OUT (its
+ * dequeues announce room there). */
+static struct grain_impl_ring_sleepers *
+prio_event_sleepers(struct grain_prio *p, unsigned event, unsigned band)
+{
+	if (p == NULL || !(p->ro.flags & GRAIN_PRIO_WAIT) ||
+	    !grain_impl_event_ok(event))
+		return NULL;
+	if (event == GRAIN_RING_EVENT_IN)
+		return band == 0 ? &p->sleepers : NULL;
+	return band < p->ro.nbands ? &p->ro.rings[band]->cons.sleepers : NULL;
+}
+
+int grain_prio_event_attach(struct grain_prio *p, unsigned event, unsigned band,
+			    int fd)
+{
+	struct grain_impl_ring_sleepers *s =
+		prio_event_sleepers(p, event, band);
+
+	return s != NULL ? grain_impl_event_attach(s, fd) : -EINVAL;
+}
+
+static bool prio_in_ready(const void *ctx)
+{
+	const struct grain_prio *p = ctx;
+
+	if (atomic_load_explicit(&((struct grain_prio *)p)->shut,
+				 memory_order_acquire) != GRAIN_IMPL_RING_OPEN)
+		return true;
+	for (unsigned b = 0; b < p->ro.nbands; b++)
+		if (grain_ring_count(p->ro.rings[b]) != 0)
+			return true;
+	return false;
+}
+
+static bool band_out_ready(const void *ctx)
+{
+	const struct grain_ring *r = ctx;
+
+	return grain_ring_free_count(r) != 0 || grain_ring_closed(r);
+}
+
+int grain_prio_event_arm(struct grain_prio *p, unsigned event, unsigned band)
+{
+	struct grain_impl_ring_sleepers *s =
+		prio_event_sleepers(p, event, band);
+
+	if (s == NULL)
+		return -EINVAL;
+	if (event == GRAIN_RING_EVENT_IN)
+		return grain_impl_event_arm(s, prio_in_ready, p);
+	return grain_impl_event_arm(s, band_out_ready, p->ro.rings[band]);
 }

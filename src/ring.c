@@ -24,6 +24,15 @@
  * different counts (bulk waits): waking one that cannot proceed while
  * another could would lose a wake-up.
  *
+ * An event loop takes part in the same protocol without a thread asleep
+ * (grain_ring_event_arm()): arming counts as one waiter (S2, once per arm
+ * however often it is called), and the next wake, which the other side's
+ * S1 then cannot miss, disarms it (one exchange) and writes 1 to the
+ * attached eventfd. After arming the caller checks the ring again, as a
+ * sleeper re-tries before it sleeps: a wake it raced with either reads
+ * its arming, and signals the fd, or came first, and the check sees what
+ * that wake announced.
+ *
  * References: Vyukov, "Bounded MPMC queue" (1024cores.net); Linux
  * include/linux/ptr_ring.h (separate producer/consumer state); DPDK
  * lib/ring (bulk/burst semantics, memsize + init); futex(2), FUTEX_WAIT_BITSET.
@@ -40,6 +49,7 @@
 #include <unistd.h>
 
 #include "create.h"
+#include "event.h"
 #include "test_hooks.h"
 
 #define RING_KNOWN_FLAGS (GRAIN_RING_SP | GRAIN_RING_SC | GRAIN_RING_WAIT)
@@ -70,8 +80,7 @@ static void side_init(struct grain_impl_ring_side *side, unsigned capacity,
 	atomic_init(&side->pos, 0);
 	side->mask = capacity - 1;
 	side->flags = flags;
-	atomic_init(&side->sleepers.waiters, 0);
-	atomic_init(&side->sleepers.epoch, 0);
+	grain_impl_sleepers_init(&side->sleepers);
 	atomic_init(&side->cache, 0);
 	side->zc = 0;
 	side->esize = 0;
@@ -270,7 +279,85 @@ bool grain_ring_closed(const struct grain_ring *ring)
 	return ring != NULL && grain_impl_ring_closed(ring);
 }
 
+/* --- event loops -------------------------------------------------------- */
+
+/* The sleepers an event waits on: consumers (IN) are woken by producers,
+ * on the producers' side, and producers (OUT) by consumers. */
+struct grain_impl_ring_sleepers *
+grain_impl_ring_event_sleepers(struct grain_ring *r, unsigned event)
+{
+	return event == GRAIN_RING_EVENT_IN ? &r->prod.sleepers
+					    : &r->cons.sleepers;
+}
+
+int grain_impl_ring_event_attach(struct grain_ring *r, unsigned event, int fd)
+{
+	if (!grain_impl_event_ok(event) || !(r->prod.flags & GRAIN_RING_WAIT))
+		return -EINVAL;
+	return grain_impl_event_attach(grain_impl_ring_event_sleepers(r, event),
+				       fd);
+}
+
+static bool ring_in_ready(const void *ctx)
+{
+	const struct grain_ring *r = ctx;
+
+	return grain_ring_count(r) != 0 || grain_impl_ring_closed(r);
+}
+
+static bool ring_out_ready(const void *ctx)
+{
+	const struct grain_ring *r = ctx;
+
+	return grain_ring_free_count(r) != 0 || grain_impl_ring_closed(r);
+}
+
+int grain_impl_ring_event_arm(struct grain_ring *r, unsigned event)
+{
+	if (!grain_impl_event_ok(event) || !(r->prod.flags & GRAIN_RING_WAIT))
+		return -EINVAL;
+	return grain_impl_event_arm(
+		grain_impl_ring_event_sleepers(r, event),
+		event == GRAIN_RING_EVENT_IN ? ring_in_ready : ring_out_ready,
+		r);
+}
+
+int grain_ring_event_attach(struct grain_ring *ring, unsigned event, int fd)
+{
+	return ring != NULL ? grain_impl_ring_event_attach(ring, event, fd)
+			    : -EINVAL;
+}
+
+int grain_ring_event_arm(struct grain_ring *ring, unsigned event)
+{
+	return ring != NULL ? grain_impl_ring_event_arm(ring, event) : -EINVAL;
+}
+
 /* --- sleeping ----------------------------------------------------------- */
+
+void grain_impl_sleepers_init(struct grain_impl_ring_sleepers *s)
+{
+	atomic_init(&s->waiters, 0);
+	atomic_init(&s->epoch, 0);
+	atomic_init(&s->armed, 0);
+	atomic_init(&s->fd, -1);
+}
+
+/* Disarm an armed event and signal its fd: one wake per arming. */
+static void event_signal(struct grain_impl_ring_sleepers *s)
+{
+	if (atomic_load_explicit(&s->armed, memory_order_relaxed) == 0 ||
+	    atomic_exchange_explicit(&s->armed, 0, memory_order_acq_rel) == 0)
+		return;
+	/* The arming's waiter is ours to take back. */
+	atomic_fetch_sub_explicit(&s->waiters, 1, memory_order_relaxed);
+	int fd = atomic_load_explicit(&s->fd, memory_order_relaxed);
+	uint64_t one = 1;
+	/* An eventfd counter that would overflow (EAGAIN) is readable
+	 * anyway; any other failure is the fd owner's to see. */
+	ssize_t rc = write(fd, &one, sizeof(one));
+	(void)rc;
+}
 
 void grain_impl_ring_wake(struct grain_impl_ring_sleepers *s)
 {
@@ -280,7 +367,37 @@ void grain_impl_ring_wake(struct grain_impl_ring_sleepers *s)
 	int saved = errno; /* no grain call sets errno */
 	syscall(SYS_futex, (uint32_t *)&s->epoch, FUTEX_WAKE_PRIVATE, INT_MAX,
 		NULL, NULL, 0);
+	event_signal(s);
 	errno = saved;
+}
+
+int grain_impl_event_attach(struct grain_impl_ring_sleepers *s, int fd)
+{
+	int32_t none = -1;
+
+	if (fd < 0)
+		return -EINVAL;
+	/* Relaxed: the fd is a number; its eventfd is the caller's. */
+	return atomic_compare_exchange_strong_explicit(&s->fd, &none, fd,
+						       memory_order_relaxed,
+						       memory_order_relaxed)
+		       ? 0
+		       : -EBUSY;
+}
+
+int grain_impl_event_arm(struct grain_impl_ring_sleepers *s,
+			 bool (*ready)(const void *ctx), const void *ctx)
+{
+	if (atomic_load_explicit(&s->fd, memory_order_relaxed) < 0)
+		return -ENOENT;
+	/* S2, as a sleeper's: the arming (or, already armed, a read of the
+	 * count that orders us after every S1 before it) pairs with S1 in
+	 * grain_impl_ring_notify(). */
+	uint32_t add = atomic_exchange_explicit(&s->armed, 1,
+						memory_order_relaxed) == 0;
+	atomic_fetch_add_explicit(&s->waiters, add, memory_order_acq_rel);
+	GRAIN_TEST_HOOK(GRAIN_TEST_EVENT_ARMED, s, 0);
+	return ready(ctx) ? 1 : 0;
 }
 
 static void futex_sleep(struct grain_impl_ring_sleepers *s, uint32_t epoch,

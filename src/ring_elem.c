@@ -16,6 +16,7 @@
 #include <grain/ring_elem.h>
 
 #include "create.h"
+#include "event.h"
 
 static bool esize_ok(unsigned esize)
 {
@@ -191,4 +192,18 @@ int grain_ring_elem_close(struct grain_ring_elem *ring)
 bool grain_ring_elem_closed(const struct grain_ring_elem *ring)
 {
 	return ring != NULL && grain_impl_ring_closed(&ring->ring);
+}
+
+int grain_ring_elem_event_attach(struct grain_ring_elem *ring, unsigned event,
+				 int fd)
+{
+	return ring != NULL
+		       ? grain_impl_ring_event_attach(&ring->ring, event, fd)
+		       : -EINVAL;
+}
+
+int grain_ring_elem_event_arm(struct grain_ring_elem *ring, unsigned event)
+{
+	return ring != NULL ? grain_impl_ring_event_arm(&ring->ring, event)
+			    : -EINVAL;
 }

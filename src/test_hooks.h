@@ -33,6 +33,9 @@ enum grain_test_point {
 	 * is frozen; the final position is not published yet (the ring does
 	 * not read as closed). */
 	GRAIN_TEST_RING_FROZEN,
+	/* grain_impl_event_arm(): the event of the sleepers `obj` is armed
+	 * (S2 made); the queue has not been checked yet. */
+	GRAIN_TEST_EVENT_ARMED,
 };
 
 #ifdef GRAIN_TEST_HOOKS

@@ -14,11 +14,13 @@
  *   6. Priority helpers (TOS, DSCP) and statistics
  *   7. Deprecated names
  *   8. Closing: close, closed
+ *   9. Event loops: event_attach, event_arm
  *
  * 1\. Synchronization table
  *
  * | call                       | may run concurrently with                |
  * |----------------------------|------------------------------------------|
+ * | event_attach, event_arm    | everything (needs WAIT)                  |
  * | try_enqueue, _prio, _burst | everything but init/destroy              |
  * |   enqueue_wait             |                                          |
  * | try_dequeue, _burst,       | enqueues; other dequeues unless          |
@@ -438,6 +440,50 @@ GRAIN_API GRAIN_NODISCARD int grain_prio_close(struct grain_prio *prio);
 /** grain_prio_closed - true once grain_prio_close() has closed every band
  * (false for NULL); acquire when true. Any thread. */
 GRAIN_API bool grain_prio_closed(const struct grain_prio *prio);
+
+/*
+ * 9. Event loops
+ *
+ * As grain_ring's (ring.h, "Event loops"), on a queue made with
+ * GRAIN_PRIO_WAIT: the consumers' event (GRAIN_RING_EVENT_IN) is the
+ * queue's and is signalled by an enqueue into any band; the producers'
+ * event (GRAIN_RING_EVENT_OUT) is one band's and is signalled by a
+ * dequeue from that band, as grain_prio_enqueue_wait() is woken. Both are
+ * signalled when the queue is closed. Arm, check, then sleep on the fd;
+ * the eventfds stay the caller's.
+ */
+
+/**
+ * grain_prio_event_attach - attach the eventfd @p fd to an event of
+ * @p prio, for good.
+ * @param prio   a queue made with GRAIN_PRIO_WAIT.
+ * @param event  GRAIN_RING_EVENT_IN (objects in any band; @p band must be
+ *               0) or GRAIN_RING_EVENT_OUT (room in @p band).
+ * @param band   the band whose room OUT awaits; 0 for IN.
+ * @param fd     as grain_ring_event_attach(): signalled by a write of an
+ *               8-byte 1; it stays the caller's.
+ * @return 0; -EBUSY if that event has an fd already; -EINVAL if @p prio
+ *         is NULL, was made without GRAIN_PRIO_WAIT, @p event is not
+ *         exactly one of the two, @p band is out of range (or not 0 for
+ *         IN), or @p fd < 0.
+ * Ordering and thread safety: as grain_ring_event_attach().
+ */
+GRAIN_API GRAIN_NODISCARD int grain_prio_event_attach(struct grain_prio *prio,
+						      unsigned event,
+						      unsigned band, int fd);
+
+/**
+ * grain_prio_event_arm - ask for one write to the event's eventfd at the
+ * next enqueue (IN) or the next dequeue from @p band (OUT), then check
+ * the queue.
+ * @return 1 if the caller must not sleep (IN: some band holds objects;
+ *         OUT: @p band has room; either: the queue is closed); 0 if armed;
+ *         -ENOENT if no fd is attached to that event; -EINVAL as
+ *         grain_prio_event_attach().
+ * Ordering and thread safety: as grain_ring_event_arm().
+ */
+GRAIN_API GRAIN_NODISCARD int
+grain_prio_event_arm(struct grain_prio *prio, unsigned event, unsigned band);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
  *   8. Deprecated names
  *   9. Zero copy: reserve/commit, peek/release (single sides only)
  *   10. Closing: close, closed
+ *   11. Event loops: event_attach, event_arm
  *
  * 1\. Synchronization table
  *
@@ -29,6 +30,7 @@
  * | count/free_count/empty/full, capacity | everything                    |
  * | close                     | everything (SP: not with an enqueue)      |
  * | closed                    | everything                                |
+ * | event_attach, event_arm   | everything (needs WAIT)                   |
  * | init, destroy             | nothing on the same ring                  |
  *
  * In SP mode at most one thread at a time may enqueue; in SC mode at most
@@ -716,6 +718,99 @@ GRAIN_API GRAIN_NODISCARD int grain_ring_close(struct grain_ring *ring);
  * thread.
  */
 GRAIN_API bool grain_ring_closed(const struct grain_ring *ring);
+
+/*
+ * 11. Event loops
+ *
+ * A daemon built on epoll (or poll, select, io_uring) waits on its sockets
+ * and its queues in one call: it attaches an eventfd to a ring made with
+ * GRAIN_RING_WAIT, adds the fd to its epoll set, and arms the ring each
+ * time before it sleeps. The ring then writes 1 to the eventfd at the
+ * first successful operation of the other side after the arming, the
+ * same moment a thread asleep in a _wait call would be woken:
+ *   - GRAIN_RING_EVENT_IN: when objects arrive (any enqueue, commit), for
+ *     consumers;
+ *   - GRAIN_RING_EVENT_OUT: when room frees (any dequeue, release), for
+ *     producers;
+ *   - for both, when the ring is closed.
+ * The loop:
+ *
+ *     grain_ring_event_attach(ring, GRAIN_RING_EVENT_IN, efd);   // once
+ *     for (;;) {
+ *             n = grain_ring_try_dequeue_burst(ring, objs, 32);  // drain
+ *             ...
+ *             if (n > 0)
+ *                     continue;
+ *             read(efd, &count, 8);         // reset (EFD_NONBLOCK)
+ *             if (grain_ring_event_arm(ring, GRAIN_RING_EVENT_IN) != 0)
+ *                     continue;             // ready now: do not sleep
+ *             epoll_wait(ep, events, 16, -1);
+ *     }
+ *
+ * No wake-up is lost: arming registers the loop as one of the waiters
+ * before it checks the ring (as a _wait call does before it sleeps), so an
+ * operation that the check does not see is one that finds the waiter and
+ * signals the fd. One arming gives at most one write; a ring that is not
+ * armed writes nothing, and a ring without an attached fd costs what it
+ * cost before (the check for waiters that a WAIT ring makes anyway).
+ * Arming is cheap (two atomic operations and a look at the ring), and
+ * arming an armed ring again is harmless. An event has one fd and is
+ * meant for one loop: a second loop asleep on the same fd may miss the
+ * write that the first one resets (threads that wait on the same side
+ * should use the _wait calls). One loop may watch many rings with one
+ * eventfd, attached to each: it then drains and arms every one of them
+ * before it sleeps.
+ *
+ * The eventfd stays the caller's: the ring never reads, closes or
+ * detaches it. Make it with eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), and
+ * close it only after the ring is destroyed or no call can still reach
+ * the ring (an operation in flight may be writing to it). A plain pipe's
+ * write end also works, though a full pipe then drops a signal that an
+ * eventfd's counter would keep.
+ */
+
+/** Event for consumers: objects to dequeue (or the ring is closed). */
+#define GRAIN_RING_EVENT_IN 0x1u
+/** Event for producers: room to enqueue (or the ring is closed). */
+#define GRAIN_RING_EVENT_OUT 0x2u
+
+/**
+ * grain_ring_event_attach - attach the eventfd @p fd to one side's event
+ * of @p ring, for good (section 11).
+ * @param ring   a ring made with GRAIN_RING_WAIT.
+ * @param event  GRAIN_RING_EVENT_IN or GRAIN_RING_EVENT_OUT (exactly one).
+ * @param fd     a file descriptor that a write of an 8-byte 1 signals,
+ *               normally from eventfd(EFD_NONBLOCK); it stays the
+ *               caller's.
+ * @return 0; -EBUSY if an fd is attached to that event already (nothing
+ *         changes); -EINVAL if @p ring is NULL, was made without
+ *         GRAIN_RING_WAIT, @p event is not one of the two, or @p fd < 0.
+ * Ordering: none needed: a later grain_ring_event_arm() in any thread
+ * finds the fd (the attach is one atomic compare-and-swap). Thread safety:
+ * any thread, while any call but init and destroy runs.
+ */
+GRAIN_API GRAIN_NODISCARD int grain_ring_event_attach(struct grain_ring *ring,
+						      unsigned event, int fd);
+
+/**
+ * grain_ring_event_arm - ask for one write to the attached eventfd at the
+ * next successful operation of the other side, and check the ring
+ * (section 11).
+ * @param ring   a ring with an fd attached to @p event.
+ * @param event  GRAIN_RING_EVENT_IN or GRAIN_RING_EVENT_OUT.
+ * @return 1 if the caller must not sleep: the ring has objects (IN) or
+ *         room (OUT), or is closed; 0 if it is armed and the caller may
+ *         sleep on the fd; -ENOENT if no fd is attached to @p event;
+ *         -EINVAL if @p ring is NULL, was made without GRAIN_RING_WAIT
+ *         or @p event is not one of the two.
+ * The ring stays armed after a 1 as well (a write may follow; harmless).
+ * Ordering: acquire, as a _wait call's registration (S2): the check sees
+ * every operation whose wake did not find the arming, and the write, when
+ * it comes, follows (release) the operation that made it. Thread safety:
+ * any thread, while any call but init and destroy runs.
+ */
+GRAIN_API GRAIN_NODISCARD int grain_ring_event_arm(struct grain_ring *ring,
+						   unsigned event);
 
 #ifdef __cplusplus
 }

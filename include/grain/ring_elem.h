@@ -12,6 +12,7 @@
  *   5. Zero copy: reserve/commit, peek/release
  *   6. Snapshots
  *   7. Closing: close, closed
+ *   8. Event loops: event_attach, event_arm
  *
  * 1\. What it is
  *
@@ -326,6 +327,34 @@ grain_ring_elem_close(struct grain_ring_elem *ring);
 /** grain_ring_elem_closed - grain_ring_closed(): true once the close has
  * taken effect (false for NULL); acquire when true. Any thread. */
 GRAIN_API bool grain_ring_elem_closed(const struct grain_ring_elem *ring);
+
+/* 8. Event loops: grain_ring's (ring.h, "Event loops"). */
+
+/**
+ * grain_ring_elem_event_attach - grain_ring_event_attach(): attach the
+ * eventfd @p fd to the event @p event (GRAIN_RING_EVENT_IN: elements
+ * arrive; GRAIN_RING_EVENT_OUT: room frees), for good; the fd stays the
+ * caller's.
+ * @return 0; -EBUSY if that event has an fd already; -EINVAL if @p ring
+ *         is NULL, lacks GRAIN_RING_WAIT, @p event is not exactly one of
+ *         the two, or @p fd < 0.
+ * Ordering and thread safety: as grain_ring_event_attach().
+ */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_elem_event_attach(struct grain_ring_elem *ring, unsigned event,
+			     int fd);
+
+/**
+ * grain_ring_elem_event_arm - grain_ring_event_arm(): ask for one write
+ * to the attached eventfd at the other side's next successful operation,
+ * then check the ring.
+ * @return 1 if the caller must not sleep (elements, IN; room, OUT; or
+ *         closed); 0 if armed; -ENOENT if no fd is attached to @p event;
+ *         -EINVAL as grain_ring_elem_event_attach().
+ * Ordering and thread safety: as grain_ring_event_arm().
+ */
+GRAIN_API GRAIN_NODISCARD int
+grain_ring_elem_event_arm(struct grain_ring_elem *ring, unsigned event);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,12 @@
 struct grain_impl_ring_sleepers {
 	_Atomic(uint32_t) waiters; /* how many are (about to be) asleep */
 	_Atomic(uint32_t) epoch;   /* futex word, bumped by every wake */
+	/* Event loops (src/ring.c, grain_ring_event_arm()): 1 while an
+	 * armed event counts as one of the waiters; the next wake clears it
+	 * and signals fd, the attached eventfd (-1: none, the initial value;
+	 * set once). Read only by wakes, which are off the fast path. */
+	_Atomic(uint32_t) armed;
+	_Atomic(int32_t) fd;
 };
 
 /* One side's hot state. The sleepers kept here are those of the OTHER
@@ -110,9 +116,9 @@ _Static_assert(sizeof(struct grain_impl_ring_side) <= GRAIN_CACHELINE,
  * (impl/atomic64.h). */
 _Static_assert(offsetof(struct grain_impl_ring_side, mask) == 8 &&
 		       offsetof(struct grain_impl_ring_side, sleepers) == 16 &&
-		       offsetof(struct grain_impl_ring_side, cache) == 24 &&
-		       offsetof(struct grain_impl_ring_side, zc) == 32 &&
-		       sizeof(struct grain_impl_ring_side) == 40,
+		       offsetof(struct grain_impl_ring_side, cache) == 32 &&
+		       offsetof(struct grain_impl_ring_side, zc) == 40 &&
+		       sizeof(struct grain_impl_ring_side) == 48,
 	       "side layout");
 _Static_assert(offsetof(struct grain_impl_ring_slot, obj) == 8 &&
 		       sizeof(struct grain_impl_ring_slot) == 16 &&
