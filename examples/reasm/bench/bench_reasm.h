@@ -6,8 +6,8 @@
 #define GRAIN_BENCH_REASM_H
 
 #include "adapters/adapters.h"
-#include "../common/driver.h"
-#include "../common/sysinfo.h"
+#include "common/driver.h"
+#include "common/sysinfo.h"
 
 #include <map>
 #include <string>

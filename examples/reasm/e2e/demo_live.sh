@@ -6,7 +6,7 @@
 # src's kernel fragments at MTU 1280, a receiver in dst that checks every
 # payload; then reasm's final summary and what dst got.
 #
-#   test/e2e/demo_live.sh BUILD_DIR [SECONDS]
+#   examples/reasm/e2e/demo_live.sh BUILD_DIR [SECONDS]
 #
 # Exits 77 without doing anything when namespaces cannot be made here
 # (not root, no ip netns), so that the caller can fall back to the
@@ -16,8 +16,8 @@ set -u
 build=${1:?usage: demo_live.sh BUILD_DIR [SECONDS]}
 seconds=${2:-4}
 REASM=$build/examples/reasm/reasm
-SEND=$build/test/e2e/e2e_udp_send
-RECV=$build/test/e2e/e2e_udp_recv
+SEND=$build/examples/reasm/e2e/e2e_udp_send
+RECV=$build/examples/reasm/e2e/e2e_udp_recv
 TMP=${TMPDIR:-/tmp}/grain-demo.$$
 E2E_RM_TMP=1
 PORT=7777

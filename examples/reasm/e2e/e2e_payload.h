@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * e2e_payload.h - the UDP payloads of the end-to-end test (test/e2e).
+ * e2e_payload.h - the UDP payloads of the end-to-end test
+ * (examples/reasm/e2e).
  *
  * Every datagram the helpers send carries a payload that the receiver can
  * check on its own, knowing nothing of what was sent:

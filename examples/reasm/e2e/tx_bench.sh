@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # tx_bench.sh - reasm's transmit ring against one send() per frame.
 #
-#   test/e2e/tx_bench.sh [--build DIR] [--reps N] [--seconds S]
+#   examples/reasm/e2e/tx_bench.sh [--build DIR] [--reps N] [--seconds S]
 #                        [--sizes "BYTES..."] [--qdisc-bypass] [--quick]
 #                        [--no-build]
 #
@@ -38,7 +38,7 @@ set -u
 [ -n "${TX_BENCH_TRACE:-}" ] && set -x
 
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 BUILD=""
 REPS=5
 SECONDS_PER_RUN=1
@@ -70,8 +70,8 @@ if [ -z "$BUILD" ]; then
 	[ -d "$BUILD" ] || BUILD=$root/build/debug
 fi
 case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-PKT=$BUILD/test/e2e/e2e_pkt_send
-RING=$BUILD/test/e2e/e2e_tx_ring
+PKT=$BUILD/examples/reasm/e2e/e2e_pkt_send
+RING=$BUILD/examples/reasm/e2e/e2e_tx_ring
 REASM=$BUILD/examples/reasm/reasm
 
 if [ $BUILD_IT = 1 ]; then

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * gen_corpus.c - writes the seed corpus of fuzz_reasm (test/fuzz/corpus/),
- * one small file per situation worth starting from, in the layout of
- * fuzz_input.h.
+ * gen_corpus.c - writes the seed corpus of fuzz_reasm
+ * (examples/reasm/fuzz/corpus/), one small file per situation worth
+ * starting from, in the layout of fuzz_input.h.
  *
  *   gen_corpus DIR          write every seed into DIR
  *   gen_corpus --check DIR  exit 1 unless every seed in DIR is what this

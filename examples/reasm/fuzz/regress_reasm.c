@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * regress_reasm.c - runs fuzz_reasm's LLVMFuzzerTestOneInput on stored
- * inputs, without libFuzzer: every seed of test/fuzz/corpus/ and every
- * crash kept in test/fuzz/crashes/ becomes a regression test that any C11
- * compiler builds (CTest runs it in every build that has the examples).
+ * inputs, without libFuzzer: every seed of examples/reasm/fuzz/corpus/ and
+ * every crash kept in examples/reasm/fuzz/crashes/ becomes a regression
+ * test that any C11 compiler builds (CTest runs it in every build that has
+ * the examples and the tests).
  *
  *   regress_reasm [-v] PATH...
  *

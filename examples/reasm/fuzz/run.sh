@@ -3,23 +3,23 @@
 # run.sh [SECONDS] - build the `fuzz` preset (Clang, libFuzzer, ASan +
 # UBSan) and fuzz examples/reasm for SECONDS (default 60), one job.
 #
-# The fuzzer starts from the checked-in seeds (test/fuzz/corpus/) and the
-# kept crashes (test/fuzz/crashes/), copied to a temporary directory so
-# that what it adds does not touch the repository. Exit status 0 if it ran
-# the whole time without a failure; otherwise non-zero, with the failing
-# input saved under build/fuzz/crashes/ (crash-*, leak-*, timeout-*,
-# oom-*). test/fuzz/crashes/README.md says how to keep one as a
-# regression test.
+# The fuzzer starts from the checked-in seeds (examples/reasm/fuzz/corpus/)
+# and the kept crashes (examples/reasm/fuzz/crashes/), copied to a
+# temporary directory so that what it adds does not touch the repository.
+# Exit status 0 if it ran the whole time without a failure; otherwise
+# non-zero, with the failing input saved under build/fuzz/crashes/
+# (crash-*, leak-*, timeout-*, oom-*). examples/reasm/fuzz/crashes/README.md
+# says how to keep one as a regression test.
 #
 # Extra libFuzzer options may be given in FUZZ_ARGS (e.g. "-seed=1").
 set -eu
 
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 
 seconds=${1:-60}
 case $seconds in
 '' | *[!0-9]*)
-	echo "usage: test/fuzz/run.sh [SECONDS]" >&2
+	echo "usage: examples/reasm/fuzz/run.sh [SECONDS]" >&2
 	exit 2
 	;;
 esac
@@ -31,15 +31,15 @@ fi
 
 cmake --workflow --preset fuzz
 
-fuzzer=build/fuzz/test/fuzz/fuzz_reasm
+fuzzer=build/fuzz/examples/reasm/fuzz/fuzz_reasm
 crashes=build/fuzz/crashes
 work=$(mktemp -d "${TMPDIR:-/tmp}/grain-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
 mkdir -p "$crashes"
-cp test/fuzz/corpus/* "$work"/
-for f in test/fuzz/crashes/*; do
+cp examples/reasm/fuzz/corpus/* "$work"/
+for f in examples/reasm/fuzz/crashes/*; do
 	case ${f##*/} in
 	README* | .* | '*') ;;
 	*) cp "$f" "$work"/ ;;

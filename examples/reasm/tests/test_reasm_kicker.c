@@ -10,7 +10,7 @@
  * it runs past its deadline); a stop kicks for everything handed over;
  * failed kicks are counted. The producer pauses at random before its
  * hand-overs, so that some land while the kicker is going to sleep (the
- * window K1/K2 close; test/model/kicker.pml checks every interleaving).
+ * window K1/K2 close; model/kicker.pml checks every interleaving).
  * Runs under ThreadSanitizer in CI.
  */
 #define _POSIX_C_SOURCE 200809L

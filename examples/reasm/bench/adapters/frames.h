@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * frames.h - internal to bench/reasm/adapters (C11 only): the frame pools
+ * frames.h - internal to examples/reasm/bench/adapters (C11 only): the frame pools
  * of frames.c as harness.c and rte_frag.c feed them, and what both need
  * to rewrite a frame's IP ID, check an output and report a failure.
  * Includers define _GNU_SOURCE or _DEFAULT_SOURCE first (inet.h).

@@ -56,7 +56,7 @@
 
 #include "reasm.h"
 
-#include "../../common/core.h"
+#include "common/core.h"
 
 #include <errno.h>
 #include <inttypes.h>

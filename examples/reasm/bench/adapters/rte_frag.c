@@ -14,7 +14,7 @@
 
 #include "reasm.h"
 
-#include "../../common/sysinfo.h"
+#include "common/sysinfo.h"
 
 #include <grain/common.h>
 
