@@ -3,13 +3,13 @@
 # demo.sh - build the fragment reassembler (release preset) and run it.
 #
 # Only the programs the demo runs are built: reasm, and for the live path
-# the sender and receiver of test/e2e (cmake --build --target); the
-# benchmarks, tests and docs of the preset are left for
+# the sender and receiver of examples/reasm/e2e (cmake --build --target);
+# the benchmarks, tests and docs of the preset are left for
 # `cmake --workflow --preset release`.
 #
 # Where network namespaces can be made (root, ip netns): a few seconds of
-# the live path (test/e2e/demo_live.sh): src's kernel fragments UDP at
-# MTU 1280, reasm in a middle namespace reads the packets from an
+# the live path (examples/reasm/e2e/demo_live.sh): src's kernel fragments
+# UDP at MTU 1280, reasm in a middle namespace reads the packets from an
 # AF_PACKET ring and sends the datagrams whole through a PACKET_MMAP
 # transmit ring, and a receiver in dst checks every payload; a stats line
 # every second, then the summary. Elsewhere (or with DEMO=file): the
@@ -48,9 +48,9 @@ fi
 
 if [ "${DEMO:-live}" != file ]; then
 	echo "demo: the live path between network namespaces" \
-		"(test/e2e/demo_live.sh)"
+		"(examples/reasm/e2e/demo_live.sh)"
 	rc=0
-	bash test/e2e/demo_live.sh build/release 4 || rc=$?
+	bash examples/reasm/e2e/demo_live.sh build/release 4 || rc=$?
 	if [ $rc -ne 77 ]; then
 		exit $rc
 	fi

@@ -21,8 +21,8 @@
 #
 # The rest: clang and libclang-rt-dev (libFuzzer and Clang's sanitizer
 # runtimes, only recommended by clang, so not installed with it here) are
-# for the fuzz target, test/fuzz/run.sh. spin checks the protocol models,
-# test/model/run.sh. gcc-multilib (i386) and libc6-dev-armhf-cross
+# for the fuzz target, examples/reasm/fuzz/run.sh. spin checks the
+# protocol models, test/model/run.sh. gcc-multilib (i386) and libc6-dev-armhf-cross
 # (32-bit ARM) give the C library headers of the 32-bit targets the
 # cross_32bit test compiles for; qemu-user runs its i386 program where the
 # kernel cannot (no IA-32 emulation). doxygen builds the API docs and man
@@ -36,7 +36,7 @@
 # libreaderwriterqueue-dev, gnuplot-nox and valgrind are the benchmarks'
 # (bench/; each anchor library is optional there); libpcap-dev the
 # reassembler's (examples/reasm); iproute2 and ethtool its end-to-end test
-# and the demo's live path (test/e2e/).
+# and the demo's live path (examples/reasm/e2e/).
 #
 # Usage: ./scripts/setup.sh [--lib] [--list]
 #        (from any directory; as root when something has to be installed)

@@ -3,8 +3,9 @@
 # test/model/run.sh [--quick] [MODEL.pml...] - model-check grain's
 # protocols with Spin.
 #
-# Every model is a Promela file in test/model/ (all of them when no file is
-# named). Its header comment lists the checks to run, one a line:
+# Every model is a Promela file: those of test/model/ and of the examples'
+# model/ folders (examples/reasm/model/kicker.pml) are all checked when no
+# file is named. Its header comment lists the checks to run, one a line:
 #
 #    * check: [quick] pass [-DNAME[=VALUE]...]
 #    * check: fail -DMUTANT [-DNAME[=VALUE]...]
@@ -49,6 +50,9 @@ fi
 
 if [ $# -eq 0 ]; then
 	set -- "$here"/*.pml
+	for model in "$here"/../../examples/*/model/*.pml; do
+		[ -f "$model" ] && set -- "$@" "$model"
+	done
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/grain-model.XXXXXX") || exit 1
