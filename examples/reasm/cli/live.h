@@ -36,6 +36,11 @@
  *
  * Every function that can fail prints one "reasm: ..." line on stderr and
  * returns -1; 0 is success.
+ *
+ * Files: live_rx.c (the receive rings and workers), live_tx.c (the
+ * transmit ring and its kicker thread), live.c (the rest: counters,
+ * snapshots, interfaces, fanout modes, the statistics line) and
+ * live_sock.h (what the three share inside reasm).
  */
 #ifndef REASM_LIVE_H
 #define REASM_LIVE_H
