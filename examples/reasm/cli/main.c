@@ -126,6 +126,6 @@ int main(int argc, char **argv)
 	 * otherwise the temporary files go and any existing file is left as
 	 * it was. */
 	if (outs_finish(&rn.cap_out, &rn.stats_out, status == 0 && ran) != 0)
-		status = 2;
+		status = CLI_EXIT_ERROR;
 	return status;
 }

@@ -9,6 +9,7 @@
 #define _DEFAULT_SOURCE /* pcap.h needs u_char and friends; nanosleep() */
 #define MSG_PROG "reasm"
 #include "msg.h"
+#include "options.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -158,7 +159,8 @@ const struct par_write_hooks out_par_hooks = { par_begin, par_end };
 
 /* SIGBUS: with several threads a capture file is read through a mapping,
  * and a file that another program truncates under it faults there. Say
- * so, leave no temporary file, and exit 2 as for any bad input. */
+ * so, leave no temporary file, and exit CLI_EXIT_ERROR as for any bad
+ * input. */
 static void input_gone(int sig)
 {
 	static const char msg[] = "reasm: bus error reading the capture file "
@@ -167,7 +169,7 @@ static void input_gone(int sig)
 	(void)sig;
 	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 	remove_tmp_files();
-	_exit(2);
+	_exit(CLI_EXIT_ERROR);
 }
 
 static void tmp_register(char *tmp, bool add)
@@ -267,7 +269,7 @@ char *out_resolve(const char *path)
 	return out;
 }
 
-/* Opens @p path for writing as described above. @return 0, or 2 after a
+/* Opens @p path for writing as described above. @return 0, or CLI_EXIT_ERROR after a
  * message. */
 int out_open(struct out_file *of, const char *path)
 {
@@ -287,7 +289,7 @@ int out_open(struct out_file *of, const char *path)
 		of->f = fopen(path, "w");
 		if (of->f == NULL) {
 			errorf("%s: %s", path, strerror(errno));
-			return 2;
+			return CLI_EXIT_ERROR;
 		}
 		return 0;
 	}
@@ -296,7 +298,7 @@ int out_open(struct out_file *of, const char *path)
 	of->target = out_resolve(path);
 	if (of->target == NULL) {
 		errorf("%s: %s", path, strerror(errno));
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	const char *t = of->target;
 	const char *slash = strrchr(t, '/');
@@ -308,7 +310,7 @@ int out_open(struct out_file *of, const char *path)
 		errorf("out of memory");
 		free(of->target);
 		of->target = NULL;
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	snprintf(of->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, t, t + dirlen);
 	/* Made and registered with the signals held off: a signal between
@@ -322,7 +324,7 @@ int out_open(struct out_file *of, const char *path)
 	if (fd < 0) {
 		errorf("%s: %s", path, strerror(errno));
 		out_forget(of);
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	/* The mode a plain create would give, or the existing file's. */
 	mask = umask(0);
@@ -334,14 +336,14 @@ int out_open(struct out_file *of, const char *path)
 		errorf("%s: %s", path, strerror(errno));
 		close(fd);
 		out_drop_tmp(of, true);
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	return 0;
 }
 
 /* Finishes an output whose FILE the caller has already closed (or, for
  * stdout, flushed): renames the temporary file over the path if @p ok,
- * else removes it. @return 0, or 2 after a message. */
+ * else removes it. @return 0, or CLI_EXIT_ERROR after a message. */
 int out_finish(struct out_file *of, bool ok)
 {
 	int status = 0;
@@ -350,7 +352,7 @@ int out_finish(struct out_file *of, bool ok)
 		return 0;
 	if (ok && rename(of->tmp, of->target) != 0) {
 		errorf("%s: %s", of->path, strerror(errno));
-		status = 2;
+		status = CLI_EXIT_ERROR;
 		ok = false;
 	}
 	out_drop_tmp(of, !ok);
@@ -412,7 +414,7 @@ static void out_drop_old(char *keep, bool remove)
  * then the capture; if the capture's rename fails, the stats file's is
  * undone, so that a failed run leaves both files as they were. (Where
  * the old stats file cannot be linked, a stats file that did not exist
- * is removed again, and one that did stays replaced.) @return 0, or 2
+ * is removed again, and one that did stays replaced.) @return 0, or CLI_EXIT_ERROR
  * after a message.
  */
 int outs_finish(struct out_file *cap, struct out_file *stats, bool ok)
@@ -430,12 +432,12 @@ int outs_finish(struct out_file *cap, struct out_file *stats, bool ok)
 	int status = 0;
 	if (rename(stats->tmp, stats->target) != 0) {
 		errorf("%s: %s", stats->path, strerror(errno));
-		status = 2;
+		status = CLI_EXIT_ERROR;
 		out_drop_tmp(stats, true);
 		out_drop_tmp(cap, true);
 	} else if (rename(cap->tmp, cap->target) != 0) {
 		errorf("%s: %s", cap->path, strerror(errno));
-		status = 2;
+		status = CLI_EXIT_ERROR;
 		if (keep != NULL)
 			(void)rename(keep, stats->target);
 		else if (!existed)

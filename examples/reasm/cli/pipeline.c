@@ -233,7 +233,7 @@ static unsigned pow2_ceil(unsigned x)
 }
 
 /* Starts the writer (or transmit thread) and, unless the receive workers
- * take their place (--in), the workers fed by the reader. @return 0 or 2. */
+ * take their place (--in), the workers fed by the reader. @return 0 or CLI_EXIT_ERROR. */
 int start_threads(struct run *rn)
 {
 	struct grain_prio_config pc = {
@@ -254,7 +254,7 @@ int start_threads(struct run *rn)
 	atomic_init(&rn->pl.done, 0);
 	if (grain_prio_create(&rn->pl.prio, &pc, NULL) != 0) {
 		errorf("out of memory");
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	if (fed) {
 		rn->pl.in = calloc(n, sizeof(*rn->pl.in));
@@ -263,7 +263,7 @@ int start_threads(struct run *rn)
 		if (rn->pl.in == NULL || rn->pl.out == NULL ||
 		    rn->workers == NULL) {
 			errorf("out of memory");
-			return 2;
+			return CLI_EXIT_ERROR;
 		}
 		rn->pl.nworkers = n;
 		/* The order ring holds a token for every frame in flight:
@@ -272,7 +272,7 @@ int start_threads(struct run *rn)
 				      GRAIN_RING_SPSC | GRAIN_RING_WAIT,
 				      NULL) != 0) {
 			errorf("out of memory");
-			return 2;
+			return CLI_EXIT_ERROR;
 		}
 		for (unsigned i = 0; i < n; i++) {
 			if (grain_ring_create(&rn->pl.in[i], cap,
@@ -282,7 +282,7 @@ int start_threads(struct run *rn)
 					      GRAIN_RING_SPSC | GRAIN_RING_WAIT,
 					      NULL) != 0) {
 				errorf("out of memory");
-				return 2;
+				return CLI_EXIT_ERROR;
 			}
 		}
 		for (unsigned i = 0; i < n; i++) {
@@ -290,7 +290,7 @@ int start_threads(struct run *rn)
 			rn->workers[i].index = i;
 			if (live_slot_init(&rn->workers[i].slot) != 0) {
 				errorf("out of memory");
-				return 2;
+				return CLI_EXIT_ERROR;
 			}
 			rn->worker_slots++;
 			rc = reasm_worker_init(&rn->workers[i].w, rn->engine,
@@ -298,18 +298,18 @@ int start_threads(struct run *rn)
 			if (rc != 0) {
 				errorf("cannot register worker %u: %s", i,
 				       strerror(-rc));
-				return 2;
+				return CLI_EXIT_ERROR;
 			}
 		}
 	}
 	if (thread_start(&rn->writer, fed ? ordered_writer_main : writer_main,
 			 &rn->pl, "the writer thread") != 0)
-		return 2;
+		return CLI_EXIT_ERROR;
 	rn->writer_started = true;
 	for (unsigned i = 0; fed && i < n; i++) {
 		if (thread_start(&rn->workers[i].thread, worker_main,
 				 &rn->workers[i], "worker thread %u", i) != 0)
-			return 2;
+			return CLI_EXIT_ERROR;
 		rn->workers[i].started = true;
 	}
 	return 0;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* The output capture flushed and closed, and any write error seen on the
- * way (a closed pipe, a full disk) reported. @return @p status, or 2. */
+ * way (a closed pipe, a full disk) reported. @return @p status, or CLI_EXIT_ERROR. */
 int close_capture(struct run *rn, int status)
 {
 	int werr = atomic_load_explicit(&write_errno, memory_order_relaxed);
@@ -25,7 +25,7 @@ int close_capture(struct run *rn, int status)
 		else
 			errorf("%s: write error: %s",
 			       out_name(rn->opt.write_path), strerror(werr));
-		status = 2;
+		status = CLI_EXIT_ERROR;
 	}
 	if (rn->dumper != NULL) {
 		if (pcap_dump_flush(rn->dumper) != 0 ||
@@ -34,7 +34,7 @@ int close_capture(struct run *rn, int status)
 				errorf("%s: write error: %s",
 				       out_name(rn->opt.write_path),
 				       strerror(errno));
-			status = 2;
+			status = CLI_EXIT_ERROR;
 		}
 		if (rn->cap_out.f == stdout) {
 			pcap_dump_flush(rn->dumper);
@@ -51,7 +51,7 @@ int close_capture(struct run *rn, int status)
 
 /* The counters, as JSON (--stats) and as the summary, for a run that read
  * input (@p ran): a failed start says one line and nothing else. @return
- * @p status, or 2. */
+ * @p status, or CLI_EXIT_ERROR. */
 int report(struct run *rn, bool ran, int status)
 {
 	FILE *sf = rn->stats_out.f;
@@ -66,7 +66,7 @@ int report(struct run *rn, bool ran, int status)
 				      : reasm_stats_json(sf, &rn->stats);
 		if (rc != 0 && status == 0) {
 			errorf("%s: write error", rn->opt.stats_path);
-			status = 2;
+			status = CLI_EXIT_ERROR;
 		}
 		if (!rn->opt.quiet) {
 			reasm_stats_summary(stderr, &rn->stats);
@@ -78,7 +78,7 @@ int report(struct run *rn, bool ran, int status)
 	}
 	if (sf != NULL && sf != stdout && fclose(sf) != 0 && status == 0) {
 		errorf("%s: write error", rn->opt.stats_path);
-		status = 2;
+		status = CLI_EXIT_ERROR;
 	}
 	return status;
 }

@@ -61,7 +61,7 @@ static void widen_pipe(FILE *f)
 		(void)fcntl(fileno(f), F_SETPIPE_SZ, 1 << 20);
 }
 
-/* Opens the capture file IN and checks its link type. @return 0 or 2. */
+/* Opens the capture file IN and checks its link type. @return 0 or CLI_EXIT_ERROR. */
 int open_read(struct run *rn)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
@@ -72,7 +72,7 @@ int open_read(struct run *rn)
 		o->read_path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (rn->in == NULL) {
 		pcap_errorf(o->read_path, errbuf);
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	widen_pipe(pcap_file(rn->in));
 	dlt = pcap_datalink(rn->in);
@@ -81,7 +81,7 @@ int open_read(struct run *rn)
 
 		errorf("unsupported link type %s (%d)",
 		       name != NULL ? name : "UNKNOWN", dlt);
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	if (o->out_iface != NULL && dlt != REASM_LINK_ETHERNET) {
 		const char *name = pcap_datalink_val_to_name(dlt);
@@ -89,14 +89,14 @@ int open_read(struct run *rn)
 		errorf("%s: --out sends Ethernet frames, and this capture's "
 		       "link type is %s (%d)",
 		       o->read_path, name != NULL ? name : "UNKNOWN", dlt);
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	o->cfg.link = dlt;
 	return 0;
 }
 
 /* Opens the capture file OUT (a temporary file until the run succeeds),
- * of the input's link type. @return 0 or 2. */
+ * of the input's link type. @return 0 or CLI_EXIT_ERROR. */
 static int open_write(struct run *rn)
 {
 	struct options *o = &rn->opt;
@@ -106,7 +106,7 @@ static int open_write(struct run *rn)
 		o->cfg.link, OUT_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
 	if (rn->dead == NULL) {
 		errorf("out of memory");
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	status = out_open(&rn->cap_out, o->write_path);
 	if (status != 0)
@@ -118,7 +118,7 @@ static int open_write(struct run *rn)
 			fclose(rn->cap_out.f);
 		rn->cap_out.f = NULL;
 		(void)out_finish(&rn->cap_out, false);
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	/* Written in place to a stream, in a file run (a live run takes
 	 * its signals in the main thread and stops cleanly): whole records
@@ -132,7 +132,7 @@ static int open_write(struct run *rn)
 
 /* Makes the engine, then opens the outputs: the stats file, if any, and
  * the capture file OUT with --write. Nothing is created before every
- * check has passed. @return 0 or 2. */
+ * check has passed. @return 0 or CLI_EXIT_ERROR. */
 int open_rest(struct run *rn)
 {
 	struct options *o = &rn->opt;
@@ -141,18 +141,18 @@ int open_rest(struct run *rn)
 	if (o->write_path != NULL && o->read_path != NULL &&
 	    same_file(o->read_path, o->write_path)) {
 		errorf("%s: --write would overwrite --read", o->write_path);
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	if (o->write_path != NULL && o->stats_path != NULL &&
 	    same_output(o->write_path, o->stats_path)) {
 		errorf("%s: --stats and --write name the same file",
 		       o->stats_path);
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	rc = reasm_create(&rn->engine, &o->cfg);
 	if (rc != 0) {
 		errorf("cannot make the engine: %s", strerror(-rc));
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	if (o->stats_path != NULL) {
 		rc = out_open(&rn->stats_out, o->stats_path);
@@ -164,7 +164,7 @@ int open_rest(struct run *rn)
 	return 0;
 }
 
-/* Opens IN, makes the engine and opens the outputs. @return 0 or 2. */
+/* Opens IN, makes the engine and opens the outputs. @return 0 or CLI_EXIT_ERROR. */
 static int open_all(struct run *rn)
 {
 	int status = open_read(rn);
@@ -193,7 +193,7 @@ static void expire_at_end(struct run *rn, bool multi, const struct expiry *exp,
 }
 
 /* Reads IN to the end. @p multi: queue frames to the workers; else process
- * them here. @return 0, or 2 after a message (the run is still shut down
+ * them here. @return 0, or CLI_EXIT_ERROR after a message (the run is still shut down
  * cleanly by the caller). A live run (--out) also stops at a stop request. */
 int read_all(struct run *rn, bool multi)
 {
@@ -233,7 +233,7 @@ int read_all(struct run *rn, bool multi)
 		f = malloc(sizeof(*f) + h->caplen);
 		if (f == NULL) {
 			errorf("out of memory");
-			return 2;
+			return CLI_EXIT_ERROR;
 		}
 		f->ts_ns = now;
 		f->caplen = h->caplen;
@@ -258,7 +258,7 @@ int read_all(struct run *rn, bool multi)
 	}
 	if (rc != PCAP_ERROR_BREAK) {
 		pcap_errorf(rn->opt.read_path, pcap_geterr(rn->in));
-		return 2;
+		return CLI_EXIT_ERROR;
 	}
 	expire_at_end(rn, multi, &exp, queued);
 	return 0;
@@ -284,7 +284,7 @@ int run_file(struct run *rn, bool *ran)
 		} else if (reasm_worker_init(&rn->single, rn->engine,
 					     emit_direct, rn->dumper) != 0) {
 			errorf("cannot register the worker");
-			status = 2;
+			status = CLI_EXIT_ERROR;
 		}
 	}
 	if (status == 0) {

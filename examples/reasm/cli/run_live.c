@@ -36,7 +36,7 @@ static void emit_tx(struct reasm_out *out, void *arg)
 /* --- Live runs ------------------------------------------------------------- */
 
 /* Opens the input and output interfaces (--in, --out) or files, the stats
- * file, and makes the engine. @return 0 or 2. */
+ * file, and makes the engine. @return 0 or CLI_EXIT_ERROR. */
 static int open_live(struct run *rn)
 {
 	struct options *o = &rn->opt;
@@ -52,12 +52,12 @@ static int open_live(struct run *rn)
 		rn->rx_threads = calloc(o->threads, sizeof(*rn->rx_threads));
 		if (rn->rx == NULL || rn->rx_threads == NULL) {
 			errorf("out of memory");
-			return 2;
+			return CLI_EXIT_ERROR;
 		}
 		for (unsigned i = 0; i < o->threads; i++) {
 			if (live_rx_open(&rn->rx[i].rx, o->in_iface, o->fanout,
 					 &group, &has_group) != 0)
-				return 2;
+				return CLI_EXIT_ERROR;
 			rn->rx_open++;
 		}
 	}
@@ -78,13 +78,13 @@ static int open_live(struct run *rn)
 		memcpy(tc.dst, o->dst_mac, 6);
 		memcpy(tc.src, o->src_mac, 6);
 		if (live_tx_open(&rn->tx, &tc) != 0)
-			return 2;
+			return CLI_EXIT_ERROR;
 	}
 	return open_rest(rn); /* the engine, then the output files */
 }
 
 /* Starts the receive workers (--in) or the reader thread (--read).
- * @return 0 or 2. */
+ * @return 0 or CLI_EXIT_ERROR. */
 static void *reader_main(void *arg);
 
 static int start_live(struct run *rn)
@@ -94,13 +94,13 @@ static int start_live(struct run *rn)
 	if (rn->direct) {
 		if (live_slot_init(&rn->single_slot) != 0) {
 			errorf("out of memory");
-			return 2;
+			return CLI_EXIT_ERROR;
 		}
 		rn->single_slot_ready = true;
 		if (reasm_worker_init(&rn->single, rn->engine, emit_tx,
 				      rn->tx) != 0) {
 			errorf("cannot register the worker");
-			return 2;
+			return CLI_EXIT_ERROR;
 		}
 		live_tx_sink(rn->tx, &rn->sink);
 		rn->single.sink = &rn->sink;
@@ -115,7 +115,7 @@ static int start_live(struct run *rn)
 	if (rn->opt.read_path != NULL) {
 		if (thread_start(&rn->reader, reader_main, rn,
 				 "the reader thread") != 0)
-			return 2;
+			return CLI_EXIT_ERROR;
 		rn->reader_started = true;
 		return 0;
 	}
@@ -125,7 +125,7 @@ static int start_live(struct run *rn)
 		lw->ctl = &rn->ctl;
 		if (live_slot_init(&lw->slot) != 0) {
 			errorf("out of memory");
-			return 2;
+			return CLI_EXIT_ERROR;
 		}
 		rn->rx_ready++;
 		rc = reasm_worker_init(&lw->w, rn->engine, emit_queued,
@@ -133,13 +133,13 @@ static int start_live(struct run *rn)
 		if (rc != 0) {
 			errorf("cannot register worker %u: %s", i,
 			       strerror(-rc));
-			return 2;
+			return CLI_EXIT_ERROR;
 		}
 	}
 	for (unsigned i = 0; i < rn->opt.threads; i++) {
 		if (thread_start(&rn->rx_threads[i], live_rx_thread, &rn->rx[i],
 				 "worker thread %u", i) != 0)
-			return 2;
+			return CLI_EXIT_ERROR;
 		rn->rx_started++;
 	}
 	return 0;
@@ -300,7 +300,7 @@ void close_live(struct run *rn)
 	live_tx_close(rn->tx);
 }
 
-/* A live run, from opening to the last thread joined. @return 0 or 2;
+/* A live run, from opening to the last thread joined. @return 0 or CLI_EXIT_ERROR;
  * *ran: whether input was read. */
 int run_live(struct run *rn, bool *ran)
 {

@@ -14,7 +14,7 @@
 
 /* A run from a pcap file mapped into memory, with --threads workers
  * (par.h); any tail par_run() leaves, read here with libpcap. @return 0
- * or 2. */
+ * or CLI_EXIT_ERROR. */
 int run_mapped(struct run *rn)
 {
 	struct pcap_pkthdr *h;
@@ -52,7 +52,7 @@ int run_mapped(struct run *rn)
 		}
 		if (status == 0 && rc != 1 && rc != PCAP_ERROR_BREAK) {
 			pcap_errorf(rn->opt.read_path, pcap_geterr(rn->in));
-			status = 2;
+			status = CLI_EXIT_ERROR;
 		}
 	}
 	if (status == 0)
