@@ -91,9 +91,9 @@ static void release(struct run *rn)
 	par_close(rn->par, &rn->stats); /* adds its engines' counters */
 	free_rings(&rn->pl);
 	grain_prio_destroy(rn->pl.prio);
-	for (unsigned i = 0; i < rn->worker_slots; i++)
-		live_slot_fini(&rn->workers[i].slot);
-	free(rn->workers);
+	for (unsigned i = 0; i < rn->pl.worker_slots; i++)
+		live_slot_fini(&rn->pl.workers[i].slot);
+	free(rn->pl.workers);
 	if (rn->live)
 		close_live(rn);
 }

@@ -249,7 +249,7 @@ int start_threads(struct run *rn)
 	int rc;
 
 	rn->pl.dumper = rn->dumper;
-	rn->pl.tx = rn->tx;
+	rn->pl.tx = rn->lv.tx;
 	rn->pl.publish = rn->live;
 	atomic_init(&rn->pl.done, 0);
 	if (grain_prio_create(&rn->pl.prio, &pc, NULL) != 0) {
@@ -259,9 +259,9 @@ int start_threads(struct run *rn)
 	if (fed) {
 		rn->pl.in = calloc(n, sizeof(*rn->pl.in));
 		rn->pl.out = calloc(n, sizeof(*rn->pl.out));
-		rn->workers = calloc(n, sizeof(*rn->workers));
+		rn->pl.workers = calloc(n, sizeof(*rn->pl.workers));
 		if (rn->pl.in == NULL || rn->pl.out == NULL ||
-		    rn->workers == NULL) {
+		    rn->pl.workers == NULL) {
 			errorf("out of memory");
 			return CLI_EXIT_ERROR;
 		}
@@ -286,15 +286,15 @@ int start_threads(struct run *rn)
 			}
 		}
 		for (unsigned i = 0; i < n; i++) {
-			rn->workers[i].pl = &rn->pl;
-			rn->workers[i].index = i;
-			if (live_slot_init(&rn->workers[i].slot) != 0) {
+			rn->pl.workers[i].pl = &rn->pl;
+			rn->pl.workers[i].index = i;
+			if (live_slot_init(&rn->pl.workers[i].slot) != 0) {
 				errorf("out of memory");
 				return CLI_EXIT_ERROR;
 			}
-			rn->worker_slots++;
-			rc = reasm_worker_init(&rn->workers[i].w, rn->engine,
-					       emit_attach, &rn->workers[i]);
+			rn->pl.worker_slots++;
+			rc = reasm_worker_init(&rn->pl.workers[i].w, rn->engine,
+					       emit_attach, &rn->pl.workers[i]);
 			if (rc != 0) {
 				errorf("cannot register worker %u: %s", i,
 				       strerror(-rc));
@@ -302,15 +302,17 @@ int start_threads(struct run *rn)
 			}
 		}
 	}
-	if (thread_start(&rn->writer, fed ? ordered_writer_main : writer_main,
-			 &rn->pl, "the writer thread") != 0)
+	if (thread_start(&rn->pl.writer,
+			 fed ? ordered_writer_main : writer_main, &rn->pl,
+			 "the writer thread") != 0)
 		return CLI_EXIT_ERROR;
-	rn->writer_started = true;
+	rn->pl.writer_started = true;
 	for (unsigned i = 0; fed && i < n; i++) {
-		if (thread_start(&rn->workers[i].thread, worker_main,
-				 &rn->workers[i], "worker thread %u", i) != 0)
+		if (thread_start(&rn->pl.workers[i].thread, worker_main,
+				 &rn->pl.workers[i], "worker thread %u",
+				 i) != 0)
 			return CLI_EXIT_ERROR;
-		rn->workers[i].started = true;
+		rn->pl.workers[i].started = true;
 	}
 	return 0;
 }
@@ -319,29 +321,29 @@ int start_threads(struct run *rn)
  * rings are drained, then the writer once the queue is. */
 void stop_threads(struct run *rn)
 {
-	if (rn->workers != NULL) {
+	if (rn->pl.workers != NULL) {
 		for (unsigned i = 0; i < rn->opt.threads; i++) {
-			if (!rn->workers[i].started)
+			if (!rn->pl.workers[i].started)
 				continue;
 			while (grain_ring_enqueue_wait(rn->pl.in[i], NULL,
 						       -1) != 0)
 				;
 		}
 		for (unsigned i = 0; i < rn->opt.threads; i++) {
-			if (rn->workers[i].started)
-				pthread_join(rn->workers[i].thread, NULL);
+			if (rn->pl.workers[i].started)
+				pthread_join(rn->pl.workers[i].thread, NULL);
 		}
 	}
-	if (rn->writer_started && rn->pl.order != NULL) {
+	if (rn->pl.writer_started && rn->pl.order != NULL) {
 		while (grain_ring_enqueue_wait(rn->pl.order, NULL, -1) != 0)
 			;
-		pthread_join(rn->writer, NULL);
-	} else if (rn->writer_started) {
+		pthread_join(rn->pl.writer, NULL);
+	} else if (rn->pl.writer_started) {
 		unsigned last = grain_prio_bands(rn->pl.prio) - 1;
 
 		while (grain_prio_try_enqueue(rn->pl.prio, last, NULL) != 0)
 			sleep_ns(20000);
-		pthread_join(rn->writer, NULL);
+		pthread_join(rn->pl.writer, NULL);
 	}
 }
 

@@ -50,6 +50,8 @@ struct frame {
  * Live input (--in) has no reader: the receive workers emit into the
  * grain_prio, band from the DSCP, and the writer drains it.
  */
+struct worker;
+
 struct pipeline {
 	unsigned nworkers;
 	struct grain_ring **in;	  /* reader -> worker i: struct frame * */
@@ -59,6 +61,10 @@ struct pipeline {
 	pcap_dumper_t *dumper;	  /* the writer's alone */
 	struct live_tx *tx;	  /* --out: the writer sends here instead */
 	bool publish;		  /* workers publish their counters (live) */
+	struct worker *workers;	  /* fed by the reader: nworkers of them */
+	unsigned worker_slots;	  /* workers[i].slot set up */
+	pthread_t writer;	  /* the writer or transmit thread */
+	bool writer_started;
 	/* Frames the workers have finished (R3: a worker's release after its
 	 * last use of its reasm_worker for the frame). Bumped once per
 	 * frame: on its own cache line, away from the pointers above. */

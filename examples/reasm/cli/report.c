@@ -62,7 +62,7 @@ int report(struct run *rn, bool ran, int status)
 		/* Live runs add a "live" object to the JSON. */
 		if (sf != NULL)
 			rc = rn->live ? live_stats_json(sf, &rn->stats,
-							&rn->live_stats)
+							&rn->lv.live_stats)
 				      : reasm_stats_json(sf, &rn->stats);
 		if (rc != 0 && status == 0) {
 			errorf("%s: write error", rn->opt.stats_path);
@@ -71,7 +71,7 @@ int report(struct run *rn, bool ran, int status)
 		if (!rn->opt.quiet) {
 			reasm_stats_summary(stderr, &rn->stats);
 			if (rn->live)
-				live_stats_summary(stderr, &rn->live_stats,
+				live_stats_summary(stderr, &rn->lv.live_stats,
 						   rn->opt.in_iface != NULL,
 						   rn->opt.out_iface != NULL);
 		}

@@ -24,24 +24,8 @@
 
 #define NS_PER_S 1000000000ull
 
-struct run {
-	struct options opt;
-	pcap_t *in;
-	pcap_t *dead;
-	pcap_dumper_t *dumper;
-	struct out_file cap_out;   /* --write */
-	struct out_file stats_out; /* --stats */
-	struct reasm *engine;
-	struct reasm_worker single; /* --threads 1 */
-	struct worker *workers;	    /* --threads N >= 2, or --read + --out */
-	unsigned worker_slots;	    /* workers[i].slot set up */
-	struct pipeline pl;
-	pthread_t writer;
-	bool writer_started;
-	struct reasm_stats stats;
-	struct par_file *par; /* --threads N >= 2 on a pcap file (par.h) */
-	/* Live runs. */
-	bool live;
+/* What a live run (run_live.c) adds to a run. */
+struct live_run {
 	struct live_ctl ctl;	   /* stop flag, expiry (--in) */
 	struct live_rx_worker *rx; /* --in: opt.threads receive workers */
 	pthread_t *rx_threads;
@@ -61,6 +45,24 @@ struct run {
 	struct reasm_sink sink;
 	struct live_slot single_slot; /* its counters, for --stats-interval */
 	bool single_slot_ready;
+};
+
+/* One run: its options, input, outputs and engine; the pipeline of its
+ * threads (pipeline.h); what a live run adds. */
+struct run {
+	struct options opt;
+	pcap_t *in;
+	pcap_t *dead;
+	pcap_dumper_t *dumper;
+	struct out_file cap_out;   /* --write */
+	struct out_file stats_out; /* --stats */
+	struct reasm *engine;
+	struct reasm_worker single; /* --threads 1 */
+	struct pipeline pl; /* --threads N >= 2, or --read + --out, or --in */
+	struct reasm_stats stats;
+	struct par_file *par; /* --threads N >= 2 on a pcap file (par.h) */
+	bool live;	      /* --in or --out: lv is in use */
+	struct live_run lv;
 };
 
 static inline void sleep_ns(long ns)

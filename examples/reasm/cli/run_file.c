@@ -189,7 +189,7 @@ static void expire_at_end(struct run *rn, bool multi, const struct expiry *exp,
 		return;
 	}
 	wait_idle(&rn->pl, queued);
-	(void)reasm_expire(&rn->workers[0].w, now);
+	(void)reasm_expire(&rn->pl.workers[0].w, now);
 }
 
 /* Reads IN to the end. @p multi: queue frames to the workers; else process
@@ -209,7 +209,7 @@ int read_all(struct run *rn, bool multi)
 		uint32_t wirelen = h->len < h->caplen ? h->caplen : h->len;
 		struct frame *f;
 
-		if (rn->live && live_ctl_stopping(&rn->ctl))
+		if (rn->live && live_ctl_stopping(&rn->lv.ctl))
 			return 0; /* a signal or --duration */
 		if (atomic_load_explicit(&write_errno, memory_order_relaxed))
 			return 0; /* the output is lost: main reports it */
@@ -219,7 +219,7 @@ int read_all(struct run *rn, bool multi)
 				(void)reasm_expire(&rn->single, now);
 			(void)reasm_input(&rn->single, data, h->caplen, wirelen,
 					  now);
-			if (rn->direct)
+			if (rn->lv.direct)
 				direct_publish(rn, false);
 			continue;
 		}
@@ -228,7 +228,7 @@ int read_all(struct run *rn, bool multi)
 			/* Worker 0 is idle once wait_idle() returns, and
 			 * stays so until the next frame is queued. */
 			wait_idle(&rn->pl, queued);
-			(void)reasm_expire(&rn->workers[0].w, now);
+			(void)reasm_expire(&rn->pl.workers[0].w, now);
 		}
 		f = malloc(sizeof(*f) + h->caplen);
 		if (f == NULL) {

@@ -22,8 +22,8 @@ void direct_publish(struct run *rn, bool force)
 {
 	static const struct live_stats none;
 
-	if (live_slot_due(&rn->single_slot, live_mono_ns()) || force)
-		live_slot_publish(&rn->single_slot, &rn->single.st, &none);
+	if (live_slot_due(&rn->lv.single_slot, live_mono_ns()) || force)
+		live_slot_publish(&rn->lv.single_slot, &rn->single.st, &none);
 }
 
 /* Emit callback of the direct transmit path: the frames the ring's
@@ -48,17 +48,18 @@ static int open_live(struct run *rn)
 		status = open_read(rn);
 	} else {
 		o->cfg.link = REASM_LINK_ETHERNET;
-		rn->rx = calloc(o->threads, sizeof(*rn->rx));
-		rn->rx_threads = calloc(o->threads, sizeof(*rn->rx_threads));
-		if (rn->rx == NULL || rn->rx_threads == NULL) {
+		rn->lv.rx = calloc(o->threads, sizeof(*rn->lv.rx));
+		rn->lv.rx_threads =
+			calloc(o->threads, sizeof(*rn->lv.rx_threads));
+		if (rn->lv.rx == NULL || rn->lv.rx_threads == NULL) {
 			errorf("out of memory");
 			return CLI_EXIT_ERROR;
 		}
 		for (unsigned i = 0; i < o->threads; i++) {
-			if (live_rx_open(&rn->rx[i].rx, o->in_iface, o->fanout,
-					 &group, &has_group) != 0)
+			if (live_rx_open(&rn->lv.rx[i].rx, o->in_iface,
+					 o->fanout, &group, &has_group) != 0)
 				return CLI_EXIT_ERROR;
-			rn->rx_open++;
+			rn->lv.rx_open++;
 		}
 	}
 	if (status != 0)
@@ -72,12 +73,12 @@ static int open_live(struct run *rn)
 			.qdisc_bypass = o->qdisc_bypass,
 			.set_dst = o->dst_mac_set,
 			.set_src = o->src_mac_set,
-			.stopping = &rn->ctl.stop,
+			.stopping = &rn->lv.ctl.stop,
 		};
 
 		memcpy(tc.dst, o->dst_mac, 6);
 		memcpy(tc.src, o->src_mac, 6);
-		if (live_tx_open(&rn->tx, &tc) != 0)
+		if (live_tx_open(&rn->lv.tx, &tc) != 0)
 			return CLI_EXIT_ERROR;
 	}
 	return open_rest(rn); /* the engine, then the output files */
@@ -91,43 +92,43 @@ static int start_live(struct run *rn)
 {
 	int rc;
 
-	if (rn->direct) {
-		if (live_slot_init(&rn->single_slot) != 0) {
+	if (rn->lv.direct) {
+		if (live_slot_init(&rn->lv.single_slot) != 0) {
 			errorf("out of memory");
 			return CLI_EXIT_ERROR;
 		}
-		rn->single_slot_ready = true;
+		rn->lv.single_slot_ready = true;
 		if (reasm_worker_init(&rn->single, rn->engine, emit_tx,
-				      rn->tx) != 0) {
+				      rn->lv.tx) != 0) {
 			errorf("cannot register the worker");
 			return CLI_EXIT_ERROR;
 		}
-		live_tx_sink(rn->tx, &rn->sink);
-		rn->single.sink = &rn->sink;
+		live_tx_sink(rn->lv.tx, &rn->lv.sink);
+		rn->single.sink = &rn->lv.sink;
 		/* Reading the input and the kernel's transmit then overlap;
 		 * without the kicker the reader sends each burst itself. */
-		rc = live_tx_kicker_start(rn->tx);
+		rc = live_tx_kicker_start(rn->lv.tx);
 		if (rc != 0)
 			errorf("no transmit thread (%s): the reader sends "
 			       "each burst itself",
 			       strerror(-rc));
 	}
 	if (rn->opt.read_path != NULL) {
-		if (thread_start(&rn->reader, reader_main, rn,
+		if (thread_start(&rn->lv.reader, reader_main, rn,
 				 "the reader thread") != 0)
 			return CLI_EXIT_ERROR;
-		rn->reader_started = true;
+		rn->lv.reader_started = true;
 		return 0;
 	}
 	for (unsigned i = 0; i < rn->opt.threads; i++) {
-		struct live_rx_worker *lw = &rn->rx[i];
+		struct live_rx_worker *lw = &rn->lv.rx[i];
 
-		lw->ctl = &rn->ctl;
+		lw->ctl = &rn->lv.ctl;
 		if (live_slot_init(&lw->slot) != 0) {
 			errorf("out of memory");
 			return CLI_EXIT_ERROR;
 		}
-		rn->rx_ready++;
+		rn->lv.rx_ready++;
 		rc = reasm_worker_init(&lw->w, rn->engine, emit_queued,
 				       &rn->pl);
 		if (rc != 0) {
@@ -137,10 +138,10 @@ static int start_live(struct run *rn)
 		}
 	}
 	for (unsigned i = 0; i < rn->opt.threads; i++) {
-		if (thread_start(&rn->rx_threads[i], live_rx_thread, &rn->rx[i],
-				 "worker thread %u", i) != 0)
+		if (thread_start(&rn->lv.rx_threads[i], live_rx_thread,
+				 &rn->lv.rx[i], "worker thread %u", i) != 0)
 			return CLI_EXIT_ERROR;
-		rn->rx_started++;
+		rn->lv.rx_started++;
 	}
 	return 0;
 }
@@ -151,15 +152,15 @@ static void *reader_main(void *arg)
 {
 	struct run *rn = arg;
 
-	rn->reader_status = read_all(rn, !rn->direct);
-	if (rn->direct) {
+	rn->lv.reader_status = read_all(rn, !rn->lv.direct);
+	if (rn->lv.direct) {
 		/* The reader is the transmit thread: send what is left. */
 		direct_publish(rn, true);
-		live_tx_kick(rn->tx);
-		live_tx_drain(rn->tx);
+		live_tx_kick(rn->lv.tx);
+		live_tx_drain(rn->lv.tx);
 	}
 	/* R7: pairs with A7 in supervise(). */
-	atomic_store_explicit(&rn->reader_done, true, memory_order_release);
+	atomic_store_explicit(&rn->lv.reader_done, true, memory_order_release);
 	return NULL;
 }
 
@@ -176,10 +177,11 @@ static void print_ready(const struct run *rn)
 	else
 		fputs(o->read_path, stderr);
 	fputs(", out ", stderr);
-	if (rn->tx != NULL)
+	if (rn->lv.tx != NULL)
 		fprintf(stderr, "%s (MTU %u, %u ring slots of %u bytes%s)",
-			o->out_iface, live_tx_mtu(rn->tx),
-			live_tx_frames(rn->tx), live_tx_frame_size(rn->tx),
+			o->out_iface, live_tx_mtu(rn->lv.tx),
+			live_tx_frames(rn->lv.tx),
+			live_tx_frame_size(rn->lv.tx),
 			o->qdisc_bypass ? ", no qdisc" : "");
 	else
 		fputs(o->write_path, stderr);
@@ -195,14 +197,14 @@ static void print_line(struct run *rn, struct live_meter *m, uint64_t now)
 
 	memset(&st, 0, sizeof(st));
 	memset(&ls, 0, sizeof(ls));
-	for (unsigned i = 0; i < rn->rx_started; i++)
-		live_slot_sum(&rn->rx[i].slot, &st, &ls);
-	for (unsigned i = 0; rn->workers != NULL && i < rn->opt.threads; i++)
-		live_slot_sum(&rn->workers[i].slot, &st, &ls);
-	if (rn->single_slot_ready)
-		live_slot_sum(&rn->single_slot, &st, &ls);
-	if (rn->tx != NULL)
-		live_tx_counters(rn->tx, &ls);
+	for (unsigned i = 0; i < rn->lv.rx_started; i++)
+		live_slot_sum(&rn->lv.rx[i].slot, &st, &ls);
+	for (unsigned i = 0; rn->pl.workers != NULL && i < rn->opt.threads; i++)
+		live_slot_sum(&rn->pl.workers[i].slot, &st, &ls);
+	if (rn->lv.single_slot_ready)
+		live_slot_sum(&rn->lv.single_slot, &st, &ls);
+	if (rn->lv.tx != NULL)
+		live_tx_counters(rn->lv.tx, &ls);
 	/* What the tables decided (evictions, expiries) and hold now. */
 	struct reasm_stats eng;
 	reasm_stats_shared(rn->engine, &eng);
@@ -233,8 +235,8 @@ static void supervise(struct run *rn, const sigset_t *sigs)
 		struct timespec ts;
 
 		/* A7: pairs with R7 in reader_main(). */
-		if (rn->reader_started &&
-		    atomic_load_explicit(&rn->reader_done,
+		if (rn->lv.reader_started &&
+		    atomic_load_explicit(&rn->lv.reader_done,
 					 memory_order_acquire))
 			return;
 		if (end != 0 && now >= end)
@@ -243,8 +245,8 @@ static void supervise(struct run *rn, const sigset_t *sigs)
 			return; /* the output is lost: main reports it */
 		/* The reader kicks the ring once per burst; frames left
 		 * short of a burst while it waits for input go now. */
-		if (rn->direct)
-			live_tx_nudge(rn->tx);
+		if (rn->lv.direct)
+			live_tx_nudge(rn->lv.tx);
 		if (next_line != 0 && now >= next_line) {
 			print_line(rn, &meter, now);
 			next_line += o->stats_interval_ns;
@@ -269,35 +271,35 @@ static int stop_live(struct run *rn)
 {
 	int status = 0;
 
-	live_ctl_stop(&rn->ctl);
-	if (rn->reader_started) {
-		pthread_join(rn->reader, NULL);
-		status = rn->reader_status;
+	live_ctl_stop(&rn->lv.ctl);
+	if (rn->lv.reader_started) {
+		pthread_join(rn->lv.reader, NULL);
+		status = rn->lv.reader_status;
 	}
-	for (unsigned i = 0; i < rn->rx_started; i++)
-		pthread_join(rn->rx_threads[i], NULL);
+	for (unsigned i = 0; i < rn->lv.rx_started; i++)
+		pthread_join(rn->lv.rx_threads[i], NULL);
 	stop_threads(rn);
 
 	/* Everything has been joined: the counters are final. */
-	for (unsigned i = 0; i < rn->rx_started; i++)
-		live_stats_add(&rn->live_stats, &rn->rx[i].ls);
-	if (rn->tx != NULL)
-		live_tx_counters(rn->tx, &rn->live_stats);
+	for (unsigned i = 0; i < rn->lv.rx_started; i++)
+		live_stats_add(&rn->lv.live_stats, &rn->lv.rx[i].ls);
+	if (rn->lv.tx != NULL)
+		live_tx_counters(rn->lv.tx, &rn->lv.live_stats);
 	return status;
 }
 
 /* Frees what open_live() and start_live() made. */
 void close_live(struct run *rn)
 {
-	for (unsigned i = 0; i < rn->rx_ready; i++)
-		live_slot_fini(&rn->rx[i].slot);
-	for (unsigned i = 0; i < rn->rx_open; i++)
-		live_rx_close(rn->rx[i].rx);
-	free(rn->rx);
-	free(rn->rx_threads);
-	if (rn->single_slot_ready)
-		live_slot_fini(&rn->single_slot);
-	live_tx_close(rn->tx);
+	for (unsigned i = 0; i < rn->lv.rx_ready; i++)
+		live_slot_fini(&rn->lv.rx[i].slot);
+	for (unsigned i = 0; i < rn->lv.rx_open; i++)
+		live_rx_close(rn->lv.rx[i].rx);
+	free(rn->lv.rx);
+	free(rn->lv.rx_threads);
+	if (rn->lv.single_slot_ready)
+		live_slot_fini(&rn->lv.single_slot);
+	live_tx_close(rn->lv.tx);
 }
 
 /* A live run, from opening to the last thread joined. @return 0 or CLI_EXIT_ERROR;
@@ -308,8 +310,8 @@ int run_live(struct run *rn, bool *ran)
 	int status, rc;
 
 	rn->live = true;
-	live_ctl_init(&rn->ctl);
-	atomic_init(&rn->reader_done, false);
+	live_ctl_init(&rn->lv.ctl);
+	atomic_init(&rn->lv.reader_done, false);
 	/* Blocked before any thread starts, hence in all of them: only
 	 * sigtimedwait() in the main thread takes these signals. */
 	sigemptyset(&sigs);
@@ -320,16 +322,16 @@ int run_live(struct run *rn, bool *ran)
 	status = open_live(rn);
 	/* One thread from a file to the ring: no workers, no writer (only
 	 * the kicker, which makes the ring's send() calls). */
-	rn->direct = status == 0 && rn->opt.read_path != NULL &&
-		     rn->tx != NULL && rn->opt.threads == 1;
-	if (status == 0 && !rn->direct)
+	rn->lv.direct = status == 0 && rn->opt.read_path != NULL &&
+			rn->lv.tx != NULL && rn->opt.threads == 1;
+	if (status == 0 && !rn->lv.direct)
 		status = start_threads(rn);
 	if (status == 0)
 		status = start_live(rn);
 	if (status == 0) {
 		*ran = true;
-		if (rn->tx != NULL)
-			live_tx_advise(rn->tx, stderr);
+		if (rn->lv.tx != NULL)
+			live_tx_advise(rn->lv.tx, stderr);
 		if (!rn->opt.quiet)
 			print_ready(rn);
 		supervise(rn, &sigs);
