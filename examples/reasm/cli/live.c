@@ -13,23 +13,17 @@
  */
 #define _DEFAULT_SOURCE /* struct ifreq, MAP_POPULATE */
 #define MSG_PROG "reasm"
-#include "inet.h"
 #include "msg.h"
-#include "kicker.h"
 #include "live.h"
 #include "live_sock.h"
 
-#include <arpa/inet.h>
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <net/if_arp.h>
-#include <poll.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
