@@ -14,7 +14,7 @@
 # turn) are sent by:
 #
 #   sendto   e2e_pkt_send: one send() per frame on an AF_PACKET socket
-#   txring   e2e_tx_ring: reasm's transmit ring (examples/reasm/live.c):
+#   txring   e2e_tx_ring: reasm's transmit ring (examples/reasm/cli/live_tx.c):
 #            each frame copied into a slot, one kick per 32 frames, the
 #            clock stopped once the kernel has given every slot back
 #   reasm    the whole program: `reasm --read - --out m1` fed a pcap
@@ -232,7 +232,7 @@ echo "Frames: Ethernet + IPv4 + UDP, 64 distinct ones in turn, sent on m1" \
 	"it on arrival (another host's MAC), or, \"peer down\", veth drops" \
 	"it at transmit (sending side alone)." \
 	"$(nproc) CPUs; kernel $(uname -r)${BYPASS:+; PACKET_QDISC_BYPASS}."
-echo "TX ring: e2e_tx_ring through examples/reasm/live.c (TPACKET_V2," \
+echo "TX ring: e2e_tx_ring through examples/reasm/cli/live_tx.c (TPACKET_V2," \
 	"256 slots asked, a kick per 32 frames, drained at the end)." \
 	"reasm columns: \`reasm --read - --out m1\` fed a pcap stream from" \
 	"a pipe, the frames whole (pass-through) or as 1280-byte fragments" \

@@ -21,7 +21,7 @@
  *   max_frags 0: default; 255: REASM_MAX_FRAGS_LIMIT; else as is
  *   start     % 5: the clock starts at 0, 1.7e18 ns, 2^32-1 s,
  *             UINT64_MAX - 40 s (it wraps), or UINT64_MAX (a saturated
- *             clock: examples/reasm/main.c maps absurd capture times there)
+ *             clock: examples/reasm/cli/run_file.c maps absurd capture times there)
  * record  := len_lo len_hi ctl body[len]   (body cut short by the input)
  *   ctl       bits 0-4: clock advance before the record, in units of
  *             25 ms, or of 1 s with bit 5, except that 31 s means 5 s

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * kicker.pml - a Spin model of the hand-over between reasm's transmit
- * thread and its kicker thread (examples/reasm/kicker.c, K1/K2).
+ * thread and its kicker thread (examples/reasm/cli/kicker.c, K1/K2).
  *
  * The producer counts each burst in `bursts` (K2: the add, then a look at
  * `idle`, signalling under the lock if the kicker is idle); the kicker

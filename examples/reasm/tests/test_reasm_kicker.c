@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test_reasm_kicker.c - examples/reasm/kicker.c: the thread that makes the
+ * test_reasm_kicker.c - examples/reasm/cli/kicker.c: the thread that makes the
  * transmit ring's send() calls for the thread that fills it.
  *
  * A fake kick records how many bursts each call covers. Checked: every

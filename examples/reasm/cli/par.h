@@ -103,7 +103,7 @@ int par_run(struct par_file *pf, struct reasm *flows,
 /** Calls around every write of whole records to the output: @p begin
  * before (false: write nothing, the run is being ended), @p end after each
  * write begun. For an output that must never hold a record cut short,
- * even when a signal ends the run (main.c's stream outputs). */
+ * even when a signal ends the run (outfile.c's stream outputs). */
 struct par_write_hooks {
 	bool (*begin)(void);
 	void (*end)(void);

@@ -15,7 +15,7 @@
  * only records that libpcap gives as they lie in the file: whole, no
  * longer than the snapshot length (so libpcap cuts nothing), stamped with
  * a non-negative second and a fraction below one second (so their
- * nanoseconds are record_ns()'s in main.c). At the first record that is
+ * nanoseconds are record_ns()'s in run_file.c). At the first record that is
  * not, or at the end of the file, the walk ends; records from there on
  * (the tail) are read by the caller with libpcap, which mends or refuses
  * them, and given to par_input() on one thread.

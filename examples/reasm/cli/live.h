@@ -26,7 +26,7 @@
  * Transmit: one thread owns a TPACKET_V2 transmit ring on the output
  * interface: it copies each output frame into the next free slot, marks it
  * for sending, and kicks the kernel once per burst. When that thread is
- * also the one running the engine (main.c: --read with --out and
+ * also the one running the engine (run_live.c: --read with --out and
  * --threads 1), the engine writes each frame straight into the slot
  * instead (live_tx_sink(), struct reasm_sink): one copy of each byte, from
  * the fragments' payload copies (or the captured frame) to the ring.
@@ -36,6 +36,11 @@
  *
  * Every function that can fail prints one "reasm: ..." line on stderr and
  * returns -1; 0 is success.
+ *
+ * Files: live_rx.c (the receive rings and workers), live_tx.c (the
+ * transmit ring and its kicker thread), live.c (the rest: counters,
+ * snapshots, interfaces, fanout modes, the statistics line) and
+ * live_sock.h (what the three share inside reasm).
  */
 #ifndef REASM_LIVE_H
 #define REASM_LIVE_H
