@@ -250,29 +250,6 @@ REASM_INTERNAL bool v6_chain_complete(const uint8_t *p, uint32_t n, uint8_t nh)
 	return false;
 }
 
-/* Does the header chain at @p p (@p n bytes), starting with header @p nh,
- * hold a Fragment header before its upper-layer header? That is a
- * Fragment header nested in the fragmentable part of another one: Linux
- * discards such a packet once the outer one is processed
- * (IP6SKB_FRAGMENTED set, then ipv6_frag_rcv() sends Parameter Problem). */
-REASM_INTERNAL bool v6_nested_frag(const uint8_t *p, uint32_t n, uint8_t nh)
-{
-	uint32_t off = 0;
-
-	for (unsigned hops = 0; hops < 32; hops++) {
-		uint32_t need;
-
-		if (nh == 44)
-			return true;
-		need = v6_ext_len(p, n, off, nh);
-		if (need == V6_NOT_EXT || need == 0 || off + need > n)
-			return false;
-		nh = p[off];
-		off += need;
-	}
-	return false;
-}
-
 /* Is header @p nh at p[off] one a Linux host refuses in a chain, before
  * or after the Fragment header? A Hop-by-Hop header anywhere but right
  * after the IPv6 header (@p first: this one is; ip6_protocol_deliver_rcu()
@@ -287,19 +264,27 @@ static bool v6_ext_refused(const uint8_t *p, uint32_t n, uint32_t off,
 	return nh == 43 && off + 3 <= n && p[off + 2] == 4;
 }
 
+/* What v6_chain_find() looks for. */
+enum v6_look {
+	V6_LOOK_FRAG,	 /* a Fragment header */
+	V6_LOOK_REFUSED, /* a header Linux refuses (v6_ext_refused()) */
+};
+
 /* Does the header chain at @p p (@p n bytes), starting with header @p nh
- * (@p first: right after the IPv6 header), hold a header Linux refuses
- * (v6_ext_refused()) before its upper-layer header or a Fragment header?
- * What follows a nested Fragment header belongs to the inner fragment. */
-static bool v6_chain_refused(const uint8_t *p, uint32_t n, uint8_t nh,
-			     bool first)
+ * (@p first: right after the IPv6 header), hold the header @p look names
+ * before its upper-layer header (or, for V6_LOOK_REFUSED, before a
+ * Fragment header: what follows a nested one belongs to the inner
+ * fragment)? */
+static bool v6_chain_find(const uint8_t *p, uint32_t n, uint8_t nh, bool first,
+			  enum v6_look look)
 {
 	uint32_t off = 0;
 
 	for (unsigned hops = 0; hops < 32; hops++, first = false) {
 		uint32_t need;
 
-		if (v6_ext_refused(p, n, off, nh, first))
+		if (look == V6_LOOK_FRAG ? nh == 44
+					 : v6_ext_refused(p, n, off, nh, first))
 			return true;
 		need = v6_ext_len(p, n, off, nh);
 		if (need == V6_NOT_EXT || need == 0 || off + need > n)
@@ -308,6 +293,16 @@ static bool v6_chain_refused(const uint8_t *p, uint32_t n, uint8_t nh,
 		off += need;
 	}
 	return false;
+}
+
+/* Does the header chain at @p p (@p n bytes), starting with header @p nh,
+ * hold a Fragment header before its upper-layer header? That is a
+ * Fragment header nested in the fragmentable part of another one: Linux
+ * discards such a packet once the outer one is processed
+ * (IP6SKB_FRAGMENTED set, then ipv6_frag_rcv() sends Parameter Problem). */
+REASM_INTERNAL bool v6_nested_frag(const uint8_t *p, uint32_t n, uint8_t nh)
+{
+	return v6_chain_find(p, n, nh, false, V6_LOOK_FRAG);
 }
 
 /* An IPv6 datagram whose IPv6 header and unfragmentable headers are the
@@ -319,8 +314,9 @@ static bool v6_chain_refused(const uint8_t *p, uint32_t n, uint8_t nh,
 REASM_INTERNAL bool v6_refused(const uint8_t *ip, uint32_t hlen,
 			       const uint8_t *p, uint32_t n, uint8_t nh)
 {
-	return v6_chain_refused(ip + 40, hlen - 40, ip[6], true) ||
-	       v6_chain_refused(p, n, nh, false);
+	return v6_chain_find(ip + 40, hlen - 40, ip[6], true,
+			     V6_LOOK_REFUSED) ||
+	       v6_chain_find(p, n, nh, false, V6_LOOK_REFUSED);
 }
 
 static enum parse_result parse_v6(struct frag *fr, const uint8_t *ip,
