@@ -34,10 +34,11 @@
  *     the datagram is not stalled, and every byte from 0 to the end is
  *     held, which is O(1): exactly when `meat` (bytes held) == `len`.
  *
- * Every byte a datagram holds is charged to its table (the piece array
- * beyond the inline one, payload copies, headers past INLINE_HEAD), and
- * uncharged when an overlap frees a copy. README.md's policy table gives
- * the sources of each policy.
+ * What a datagram holds is charged to its table: its own struct when it
+ * is linked (table.c), and here the piece array beyond the inline one,
+ * each payload copy and the headers past INLINE_HEAD; an overlap that
+ * frees a copy uncharges it. README.md's policy table gives the sources
+ * of each policy.
  *
  * References: Linux net/ipv4/inet_fragment.c (runs, DUP vs OVERLAP) and
  * ip_fragment.c (ip_frag_queue(): the end checks); FreeBSD ip_reass();

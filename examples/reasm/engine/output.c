@@ -6,7 +6,8 @@
  * Fragment header, and a completed datagram rebuilt from its pieces: the
  * offset-0 fragment's headers (outer ones stripped with --decap-strip),
  * the lengths, DF (IPv4), the ECN codepoint and the checksums set again.
- * Nothing here runs under a stripe lock.
+ * Nothing here runs under a stripe lock but head_size() and head_copy(),
+ * with which take_head() records the offset-0 fragment's headers.
  *
  * References: Linux net/ipv4/ip_fragment.c (ip_frag_reasm(): ECN table,
  * DF rule) and net/ipv6/reassembly.c (nhoff patching); RFC 3168 section
@@ -19,17 +20,6 @@
 #include <string.h>
 
 /* --- output frames ------------------------------------------------------- */
-
-/* RFC 3168 section 5.3: -1 discards the datagram, 3 sets CE, 0 keeps the
- * offset-0 fragment's codepoint. */
-static int ecn_combine(uint8_t bits)
-{
-	if ((bits & 1) && (bits & ~1u))
-		return -1; /* Not-ECT mixed with ECT or CE */
-	if ((bits & 8) && (bits & 6))
-		return 3; /* CE is never lost */
-	return 0;
-}
 
 /* A reasm_out of @p len bytes stamped @p ts, reassembled until told
  * otherwise; NULL for want of memory. */
@@ -269,6 +259,17 @@ REASM_INTERNAL int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 	w->st.frags_reassembled++;
 	emit(w, o);
 	return 1;
+}
+
+/* RFC 3168 section 5.3: -1 discards the datagram, 3 sets CE, 0 keeps the
+ * offset-0 fragment's codepoint. */
+static int ecn_combine(uint8_t bits)
+{
+	if ((bits & 1) && (bits & ~1u))
+		return -1; /* Not-ECT mixed with ECT or CE */
+	if ((bits & 8) && (bits & 6))
+		return 3; /* CE is never lost */
+	return 0;
 }
 
 /* The DSCP of @p d's output: its IP header's in d->head (the ECN bits
