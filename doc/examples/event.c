@@ -117,8 +117,7 @@ int example_prio_event(void)
 	uint64_t count;
 	void *obj;
 
-	if (in < 0 || room < 0 ||
-	    grain_prio_create(&prio, &cfg, NULL) != 0)
+	if (in < 0 || room < 0 || grain_prio_create(&prio, &cfg, NULL) != 0)
 		goto out_fds;
 	if (grain_prio_event_attach(prio, GRAIN_RING_EVENT_IN, 0, in) != 0 ||
 	    grain_prio_event_attach(prio, GRAIN_RING_EVENT_OUT, 2, room) != 0)

@@ -139,7 +139,8 @@ int main(int argc, char **argv)
 	}
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
 				   .sll_protocol = 0,
-				   .sll_ifindex = (int)if_nametoindex(o.ifname) };
+				   .sll_ifindex =
+					   (int)if_nametoindex(o.ifname) };
 	if (sll.sll_ifindex == 0) {
 		fprintf(stderr, "e2e_pkt_send: %s: no such interface\n",
 			o.ifname);

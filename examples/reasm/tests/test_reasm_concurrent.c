@@ -130,7 +130,8 @@ static size_t make_dgram(struct cctx *c, unsigned i, uint32_t *rng,
  * fragments are accounted for; @return how many came out exactly once.
  * @p skip_every, if not 0: every such datagram (i % skip_every ==
  * skip_every - 1) lacks a fragment and must not come out. */
-static unsigned check_outputs(const struct cctx *c, const struct reasm_stats *st,
+static unsigned check_outputs(const struct cctx *c,
+			      const struct reasm_stats *st,
 			      uint64_t total_frags, unsigned skip_every)
 {
 	unsigned once = 0, twice = 0, wrong = 0;

@@ -21,7 +21,6 @@ struct chain_case {
 	bool sub8; /* first < 8 and MF 1: also not a multiple of 8 */
 };
 
-
 /* @p d as one atomic fragment (offset 0, no more fragments) or as two,
  * cut at byte 32 of its @p len. */
 static void feed_whole_or_halves(struct rig *g, const struct pb_dgram *d,
