@@ -9,9 +9,11 @@
  *   - owning types: every create is matched by its destroy (an allocator
  *     that counts), through moves, move assignments over a held object,
  *     reset and release; a typed table's destructor reclaims every node;
- *   - the lock scope: its destructor unlocks (another thread then takes
- *     the same stripe), unlock() then the destructor unlock once (a
- *     counter incremented by two threads under scopes stays exact);
+ *   - the lock scope: its destructor unlocks (the stripe's lock is free
+ *     after it, and another thread takes it), unlock() and then the
+ *     destructor release the lock once (it is taken again between the
+ *     two and still held after the destructor), and a counter that two
+ *     threads increment under scopes stays exact;
  *   - queues through the wrappers: producers and consumers of a ring, a
  *     ring_elem and a prio, shut down by close(): every item is dequeued
  *     exactly once;
@@ -270,31 +272,46 @@ void test_scope()
 	table t;
 	REQUIRE(t.create(table_config(GRAIN_HTAB_NO_RCU)) == 0);
 	const std::uint64_t k = 42;
+	grain_spinlock *lk = nullptr;
 	{
 		auto s = t.lock(k);
+		lk = layer_c_scope_lock(s.untyped().get());
+		REQUIRE(lk != nullptr);
+		CHECK(!grain_spin_trylock(lk)); // held by s
 		CHECK(s.held() && s.find() == nullptr);
 		node *n = new_node(k);
 		CHECK(s.insert(n, 1, 8) == 0);
 		CHECK(s.find() == n);
-	} // unlocked here
+	}				 // unlocked here
+	REQUIRE(grain_spin_trylock(lk)); // free again
+	grain_spin_unlock(lk);
+
+	// unlock() and then the destructor: one unlock. The stripe's lock is
+	// taken again (directly) between the two: a second release by the
+	// destructor would free it under its new holder.
+	{
+		auto s = t.lock(k);
+		s.unlock();
+		CHECK(!s.held());
+		grain_spin_lock(lk);
+	}
+	CHECK(!grain_spin_trylock(lk)); // not released by the destructor
+	grain_spin_unlock(lk);
+
+	// Another thread takes the stripe after a scope.
+	{
+		auto s = t.lock(k);
+		CHECK(s.find() != nullptr);
+	}
 	std::atomic<bool> done{ false };
 	std::thread other([&] {
 		auto s = t.lock(k);
 		CHECK(s.find() != nullptr);
 		done.store(true);
 	});
-	// Generous: only a scope left locked makes this fail.
-	REQUIRE(wait_for(done));
+	REQUIRE(wait_for(done)); // generous: only a lock left held fails
 	other.join();
 
-	// unlock() and then the destructor: one unlock. A second one would
-	// release the lock under the next holder and the counter's
-	// increments would race (and lose counts).
-	{
-		auto s = t.lock(k);
-		s.unlock();
-		CHECK(!s.held());
-	}
 	long counter = 0;
 	const int per = 20000;
 	auto bump = [&] {

@@ -43,6 +43,9 @@ uint64_t layer_measure_c(struct grain_htab *h, const uint64_t *keys, size_t n);
 /* One grain_htab_lookup_fast(), for the differential checks. */
 struct grain_hnode *layer_c_lookup(struct grain_htab *h, uint64_t key);
 
+/* The stripe lock that scope @p s holds (or held), or NULL if empty. */
+struct grain_spinlock *layer_c_scope_lock(struct grain_htab_scope *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,3 +64,8 @@ struct grain_hnode *layer_c_lookup(struct grain_htab *h, uint64_t key)
 {
 	return grain_htab_lookup_fast(h, &key, layer_c_params);
 }
+
+struct grain_spinlock *layer_c_scope_lock(struct grain_htab_scope *s)
+{
+	return s->stripe != NULL ? &s->stripe->lock : NULL;
+}
