@@ -952,11 +952,14 @@ template <class Key, class Node, class Hash, class Eq> class htab {
 	};
 
 	/** grain_htab_lock() on the stripe of @p key (blocks while another
-	 * scope holds it; acquire). */
+	 * scope holds it; acquire). The scope keeps a reference to @p key:
+	 * a temporary key is refused (the overload below), as it would die
+	 * before the scope. */
 	[[nodiscard]] scope lock(const Key &key) noexcept
 	{
 		return scope(h_.get(), key);
 	}
+	scope lock(const Key &&key) = delete;
 
       private:
 	static Node *to_node(grain_hnode *n) noexcept
