@@ -100,6 +100,7 @@ has() {
 has libgrain"$soversion" "$libdir/libgrain\.so\.$soversion"
 has libgrain-htab"$soversion" "$libdir/libgrain-htab\.so\.$soversion"
 has libgrain-dev "/usr/include/grain/grain\.h"
+has libgrain-dev "/usr/include/grain/grain\.hpp"
 has libgrain-dev "$libdir/pkgconfig/grain\.pc"
 has libgrain-dev "$libdir/pkgconfig/grain-htab\.pc"
 has libgrain-dev "$libdir/cmake/grain/grainConfig\.cmake"

@@ -61,6 +61,7 @@ say "installing into $prefix"
 	{ cat "$tmp/install.log"; fail "cmake --install"; }
 
 for f in include/grain/grain.h include/grain/impl/ring.h \
+	include/grain/grain.hpp \
 	"$GRAIN_LIBDIR/libgrain.a" "$GRAIN_LIBDIR/pkgconfig/grain.pc" \
 	"$GRAIN_LIBDIR/libgrain-htab.a" "$GRAIN_LIBDIR/pkgconfig/grain-htab.pc" \
 	"$GRAIN_LIBDIR/cmake/grain/grainConfig.cmake" \
