@@ -108,7 +108,8 @@ static void bulk_matches_single(unsigned flags)
 		}
 	}
 	/* Every key at once, in bursts of the maximum. */
-	for (uint64_t base = 0; base < 2000; base += GRAIN_HTAB_LOOKUP_BULK_MAX) {
+	for (uint64_t base = 0; base < 2000;
+	     base += GRAIN_HTAB_LOOKUP_BULK_MAX) {
 		unsigned n = 0;
 		for (; n < GRAIN_HTAB_LOOKUP_BULK_MAX && base + n < 2000; n++)
 			k[n] = base + n;
@@ -209,9 +210,8 @@ Test(htab_bulk, arguments)
 						 NULL, obj_params),
 		     -EINVAL);
 	/* Exactly the maximum is fine. */
-	cr_assert_eq(grain_htab_lookup_bulk(h, keys,
-					    GRAIN_HTAB_LOOKUP_BULK_MAX, nodes,
-					    &hits),
+	cr_assert_eq(grain_htab_lookup_bulk(h, keys, GRAIN_HTAB_LOOKUP_BULK_MAX,
+					    nodes, &hits),
 		     (int)GRAIN_HTAB_LOOKUP_BULK_MAX);
 	cr_assert_eq(hits, ~0ull);
 	/* NULL table, keys, nodes: -EINVAL, nodes NULLed where given. */
@@ -242,8 +242,8 @@ Test(htab_bulk, arguments)
 	cr_assert_eq(grain_htab_lookup_with_hash(h, &one, hash), &o[1].node);
 	cr_assert_null(grain_htab_lookup_with_hash(NULL, &one, hash));
 	cr_assert_null(grain_htab_lookup_with_hash(h, NULL, hash));
-	cr_assert_null(grain_htab_lookup_with_hash_fast(NULL, &one, hash,
-							obj_params));
+	cr_assert_null(
+		grain_htab_lookup_with_hash_fast(NULL, &one, hash, obj_params));
 	cr_assert_null(grain_htab_lookup_with_hash(h, &one, ~hash));
 	grain_rcu_read_unlock();
 	close_table(h, 0);
@@ -264,9 +264,9 @@ Test(htab_bulk, arguments)
  * Bursts against writers and a resizer, on every flavour
  */
 
-#define B_STABLE 256u	  /* keys 0..255: present throughout */
-#define B_CHURN 256u	  /* keys 256..511: inserted and removed */
-#define B_ABSENT 64u	  /* keys 512..575: never inserted */
+#define B_STABLE 256u /* keys 0..255: present throughout */
+#define B_CHURN 256u  /* keys 256..511: inserted and removed */
+#define B_ABSENT 64u  /* keys 512..575: never inserted */
 #define B_WRITERS 2u
 #define B_READERS 2u
 #define B_PER_WRITER 20000u
@@ -353,9 +353,9 @@ static void *bulk_reader(void *arg)
 		f->read_lock();
 		int rc = bursts % 2 ? grain_htab_lookup_bulk(t->h, keys, n,
 							     nodes, &hits)
-				    : grain_htab_lookup_bulk_fast(
-					      t->h, keys, n, nodes, &hits,
-					      bobj_params);
+				    : grain_htab_lookup_bulk_fast(t->h, keys, n,
+								  nodes, &hits,
+								  bobj_params);
 		for (unsigned i = 0; i < n; i++) {
 			if (nodes[i] == NULL) {
 				misses += k[i] < B_STABLE;
@@ -531,8 +531,7 @@ ParameterizedTest(const struct bulk_case *bc, htab_bulk, torture,
 		     atomic_load(&t.keys_looked));
 	cr_assert_eq(atomic_load(&t.wrong), 0ul, "%s: a wrong node or mask",
 		     f->name);
-	cr_assert_eq(atomic_load(&t.counts), 0ul, "%s: a wrong count",
-		     f->name);
+	cr_assert_eq(atomic_load(&t.counts), 0ul, "%s: a wrong count", f->name);
 	cr_assert_eq(atomic_load(&t.resize_errors), 0ul);
 
 	/* Counts conserved: what was inserted and not removed is linked;
