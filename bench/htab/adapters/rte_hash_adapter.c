@@ -89,8 +89,8 @@ static int eal_init(void)
 	if (cpu == CPU_SETSIZE)
 		return -1;
 	/* rte_eal_init may reorder its arguments: writable copies. */
-	char a0[] = "grain_bench_htab", a1[] = "-l", a2[16],
-	     a3[] = "--no-huge", a4[] = "-m", a5[] = "1024", a6[] = "--no-pci",
+	char a0[] = "grain_bench_htab", a1[] = "-l", a2[16], a3[] = "--no-huge",
+	     a4[] = "-m", a5[] = "1024", a6[] = "--no-pci",
 	     a7[] = "--no-shconf", a8[] = "--no-telemetry",
 	     a9[] = "--log-level=error";
 	snprintf(a2, sizeof(a2), "%zu", cpu);

@@ -1175,12 +1175,13 @@ grain_htab_lookup_bulk_fast(struct grain_htab *h, const void *const *keys,
 		unsigned m = grain_impl_htab_cand(
 			b, grain_impl_htab_sigv_of(hash[i]));
 		if (m != 0) {
-			/* A1: pairs with R1; only a hint here, the search
-			 * loads the slot again. */
+			/* Relaxed: the address is only a prefetch hint,
+			 * nothing is read through it here; the search loads
+			 * the slot again with A1. */
 			struct grain_hnode *c = atomic_load_explicit(
 				&((struct grain_impl_htab_bucket *)(uintptr_t)b)
 					 ->node[grain_impl_htab_first(m)],
-				memory_order_acquire);
+				memory_order_relaxed);
 			if (c != NULL)
 				grain_impl_htab_prefetch(c);
 		}
