@@ -3,8 +3,11 @@
 // with 1, 16, 256 and 4096 stripes and with RCU lookups (memb and qsbr
 // flavours), against the two baselines (one mutex; 256 spinlocks) and the
 // anchors cds_lfht (liburcu), ck_ht (ConcurrencyKit), oneTBB's
-// concurrent_hash_map, libcuckoo and libcds' MichaelHashMap, on 90/5/5,
-// 50/25/25 and churn at the watermark, side by side in one run.
+// concurrent_hash_map, libcuckoo, libcds' MichaelHashMap and DPDK's
+// rte_hash, on 90/5/5, 50/25/25 and churn at the watermark, side by side
+// in one run; and lookups in bursts of 16 and 32 keys, where grain's RCU
+// table looks them up one by one and with grain_htab_lookup_bulk, and
+// rte_hash with rte_hash_lookup_bulk_data.
 //
 // A case is htab/WORKLOAD/Nt/TABLE; each of its runs is one
 // bench_htab_run() (adapters/harness.c says what a run does and checks),

@@ -10,7 +10,9 @@
  * tables, after a grace period (call_rcu, 256 nodes a batch) for the RCU
  * ones. Lookups are grain_htab_lock_fast + find_locked_fast + unlock, or
  * grain_htab_lookup_fast in liburcu's inline read-side section; inserts
- * and removes the one-call _fast forms. Churn: policy EVICT with mem_high
+ * and removes the one-call _fast forms; bursts (bulk workloads), in the
+ * grain-rcu-bulk table, grain_htab_lookup_bulk_fast in one read-side
+ * section. Churn: policy EVICT with mem_high
  * = mem_low = BENCH_HTAB_CHURN_LIMIT, so the unlock of every insert into
  * the full table evicts the least recently used entry.
  */

@@ -9,6 +9,8 @@
  *      and stopped after the duration by common/core.h's gate; ops/s =
  *      the operations of the batches done by the stop / the seconds from
  *      release to stop. Set-up, join and destruction are not timed;
+ *      (bulk workloads: each thread looks up bursts of random keys of
+ *      the universe, one operation a key, every value checked);
  *   4. after the join, the books: entries after = entries before +
  *      inserts - removes - evictions; under churn the table holds its
  *      limit (grain_htab: give or take one entry per thread and the lag
