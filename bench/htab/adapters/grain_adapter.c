@@ -12,9 +12,9 @@
  * grain_htab_lookup_fast in liburcu's inline read-side section; inserts
  * and removes the one-call _fast forms; bursts (bulk workloads), in the
  * grain-rcu-bulk table, grain_htab_lookup_bulk_fast in one read-side
- * section. Churn: policy EVICT with mem_high
- * = mem_low = BENCH_HTAB_CHURN_LIMIT, so the unlock of every insert into
- * the full table evicts the least recently used entry.
+ * section. Churn: policy EVICT with mem_high = mem_low =
+ * BENCH_HTAB_CHURN_LIMIT, so the unlock of every insert into the full
+ * table evicts the least recently used entry.
  */
 /* liburcu's read side inline (its static headers), as a daemon that
  * cares about lookup cost would use it. */
