@@ -1081,13 +1081,13 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 }
 
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_htab_lookup_fast(struct grain_htab *h, const void *key,
-		       const struct grain_htab_params p)
+grain_htab_lookup_with_hash_fast(struct grain_htab *h, const void *key,
+				 uint64_t hash,
+				 const struct grain_htab_params p)
 {
 	if (GRAIN_UNLIKELY(h == NULL || key == NULL ||
 			   (h->flags & GRAIN_HTAB_NO_RCU) != 0))
 		return NULL;
-	uint64_t hash = p.hash(key, &h->secret, h->ctx);
 	/* A3: pairs with R3 in src/htab_resize.c; the array's buckets are
 	 * filled. */
 	uintptr_t w = atomic_load_explicit(
@@ -1099,20 +1099,14 @@ grain_htab_lookup_fast(struct grain_htab *h, const void *key,
 }
 
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_htab_lookup_with_hash_fast(struct grain_htab *h, const void *key,
-				 uint64_t hash,
-				 const struct grain_htab_params p)
+grain_htab_lookup_fast(struct grain_htab *h, const void *key,
+		       const struct grain_htab_params p)
 {
 	if (GRAIN_UNLIKELY(h == NULL || key == NULL ||
 			   (h->flags & GRAIN_HTAB_NO_RCU) != 0))
 		return NULL;
-	/* A3, as in grain_htab_lookup_fast(). */
-	uintptr_t w = atomic_load_explicit(
-		&h->dir[grain_impl_htab_stripe_index(h, hash)],
-		memory_order_acquire);
-	return grain_impl_htab_search(grain_impl_htab_dir_b0(w),
-				      grain_impl_htab_dir_mask(w), hash, key, p,
-				      h->ctx);
+	return grain_htab_lookup_with_hash_fast(
+		h, key, p.hash(key, &h->secret, h->ctx), p);
 }
 
 /* A hint that the line at @a is read soon; no fault, no effect on what
