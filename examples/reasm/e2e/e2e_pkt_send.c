@@ -52,12 +52,6 @@ static _Noreturn void usage(const char *msg)
 	exit(2);
 }
 
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* Write @p count frames of @p fs, in turn, as a pcap capture. */
 static int write_pcap(const struct e2e_frames *fs, const char *path,
 		      unsigned long long count)
@@ -68,23 +62,11 @@ static int write_pcap(const struct e2e_frames *fs, const char *path,
 			strerror(errno));
 		return 2;
 	}
-	uint8_t h[24];
-	put_le32(h, 0xa1b2c3d4u);
-	h[4] = 2, h[5] = 0, h[6] = 4, h[7] = 0; /* version 2.4 */
-	put_le32(h + 8, 0);
-	put_le32(h + 12, 0);
-	put_le32(h + 16, 262144); /* snaplen */
-	put_le32(h + 20, 1);	  /* Ethernet */
-	fwrite(h, 1, sizeof(h), f);
+	e2e_pcap_header(f);
 	uint64_t us = 1700000000ull * 1000000;
 	for (unsigned long long i = 0; i < count; i++, us++) {
 		const struct pb_frame *fr = fs->f[i % fs->n];
-		put_le32(h, (uint32_t)(us / 1000000));
-		put_le32(h + 4, (uint32_t)(us % 1000000));
-		put_le32(h + 8, fr->caplen);
-		put_le32(h + 12, fr->caplen);
-		fwrite(h, 1, 16, f);
-		fwrite(fr->data, 1, fr->caplen, f);
+		e2e_pcap_record(f, us, fr->data, fr->caplen);
 	}
 	if (fflush(f) != 0 || ferror(f)) {
 		fprintf(stderr, "e2e_pkt_send: %s: write failed\n", path);

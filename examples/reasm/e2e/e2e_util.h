@@ -2,7 +2,8 @@
 /*
  * e2e_util.h - what the end-to-end programs share besides their frames
  * and payloads: numbers read from the command line within a range, the
- * clock, and the sending options of the two frame senders (e2e_pkt_send,
+ * clock, pcap capture files (Ethernet, microsecond stamps), and the
+ * sending options of the two frame senders (e2e_pkt_send,
  * e2e_tx_ring):
  *   --if IFACE         the interface to send on
  *   --count N          frames to send (default 100000)
@@ -13,6 +14,7 @@
 #define GRAIN_E2E_UTIL_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,39 @@ static inline double e2e_now_s(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static inline void e2e_put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* A pcap file header: version 2.4, Ethernet, snaplen 262144. */
+static inline void e2e_pcap_header(FILE *f)
+{
+	uint8_t h[24];
+	e2e_put_le32(h, 0xa1b2c3d4u);
+	h[4] = 2, h[5] = 0, h[6] = 4, h[7] = 0; /* version 2.4 */
+	e2e_put_le32(h + 8, 0);
+	e2e_put_le32(h + 12, 0);
+	e2e_put_le32(h + 16, 262144); /* snaplen */
+	e2e_put_le32(h + 20, 1);      /* Ethernet */
+	fwrite(h, 1, sizeof(h), f);
+}
+
+/* One record of @p len bytes at @p data, stamped @p us microseconds after
+ * the epoch. */
+static inline void e2e_pcap_record(FILE *f, uint64_t us, const uint8_t *data,
+				   uint32_t len)
+{
+	uint8_t h[16];
+	e2e_put_le32(h, (uint32_t)(us / 1000000));
+	e2e_put_le32(h + 4, (uint32_t)(us % 1000000));
+	e2e_put_le32(h + 8, len);
+	e2e_put_le32(h + 12, len);
+	fwrite(h, 1, sizeof(h), f);
+	fwrite(data, 1, len, f);
 }
 
 struct e2e_send_opts {
