@@ -69,6 +69,11 @@ Test(null, ring_operations_return_einval)
 	cr_assert_eq(grain_ring_dequeue_bulk_wait(NULL, objs, 2, 0), -EINVAL);
 	cr_assert_eq(grain_ring_enqueue_burst_wait(NULL, objs, 2, 0), -EINVAL);
 	cr_assert_eq(grain_ring_dequeue_burst_wait(NULL, objs, 2, 0), -EINVAL);
+	cr_assert_eq(grain_ring_close(NULL), -EINVAL);
+	cr_assert(!grain_ring_closed(NULL));
+	cr_assert_eq(grain_ring_event_attach(NULL, GRAIN_RING_EVENT_IN, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_event_arm(NULL, GRAIN_RING_EVENT_IN), -EINVAL);
 	cr_assert_eq(obj, (void *)&obj, "a failed dequeue writes nothing");
 }
 
@@ -117,6 +122,13 @@ Test(null, prio)
 	cr_assert_eq(grain_prio_dequeue_burst_wait(NULL, objs, 2, 0), -EINVAL);
 	struct grain_prio_band_stats st = { 0 };
 	cr_assert_eq(grain_prio_stats(NULL, 0, &st), -EINVAL);
+	cr_assert_eq(grain_prio_enqueue_wait(NULL, 0, obj, 0), -EINVAL);
+	cr_assert_eq(grain_prio_close(NULL), -EINVAL);
+	cr_assert(!grain_prio_closed(NULL));
+	cr_assert_eq(grain_prio_event_attach(NULL, GRAIN_RING_EVENT_IN, 0, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_prio_event_arm(NULL, GRAIN_RING_EVENT_IN, 0),
+		     -EINVAL);
 	cr_assert_eq(band, 99u, "a failed dequeue writes no band");
 	grain_prio_destroy(NULL);
 
