@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test_null.c - the NULL rule of common.h, section 1, for every call of
- * ring.h, prio.h, lock.h and hash.h: no call crashes on a NULL pointer;
- * int calls return -EINVAL, queries read NULL as an empty object of
- * capacity 0, void calls do nothing, and a failed call leaves its outputs
- * and the object it was given unchanged.
+ * test_null.c - the NULL rule of common.h ("Error convention"), for every
+ * call of ring.h, prio.h, lock.h and hash.h: no call crashes on a NULL
+ * pointer; int calls return -EINVAL, queries read NULL as an empty object
+ * of capacity 0, void calls do nothing, and a failed call leaves its
+ * outputs and the object it was given unchanged.
  *
  * Then the other promises of hash.h and common.h: SipHash-2-4's reference
  * vectors, from any thread; grain_hash_key_random()'s results against a
@@ -498,7 +498,7 @@ Test(hash, mix64_exported_copy_is_the_inline_one)
 }
 
 /* ----------------------------------------------------------------------
- * common.h, section 5: allocation hooks
+ * common.h, "Allocation hooks"
  */
 
 struct hook_log {
@@ -612,7 +612,8 @@ Test(common, mem_alloc_overflow_with_hooks)
 }
 
 /* ----------------------------------------------------------------------
- * common.h, sections 2 and 4: macros
+ * common.h, "Attributes and GRAIN_CACHELINE" and grain_container_of():
+ * macros
  */
 
 struct outer {
@@ -674,7 +675,7 @@ Test(common, grain_tsan_says_whether_tsan_is_on)
 }
 
 /* ----------------------------------------------------------------------
- * common.h, section 1: no grain call sets errno
+ * common.h, "Error convention": no grain call sets errno
  */
 
 #define ERRNO_MARK 12345

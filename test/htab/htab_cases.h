@@ -204,7 +204,7 @@ static inline void insert_keys(struct grain_htab *h, struct obj *o, uint64_t n,
 	}
 }
 
-/* The stripe of key @k (htab.h, section 2: the top 16 bits of its hash). */
+/* The stripe of key @k (htab.h, "Layout": the top 16 bits of its hash). */
 static inline uint64_t stripe_of_key(const struct grain_htab *h, uint64_t k,
 				     unsigned stripes)
 {

@@ -913,11 +913,11 @@ MODE_TEST(htab_basic, charges)
 }
 
 /*
- * htab.h, section 3: a charge well under half a stripe's batch stays in
- * the stripe's remainder (no shared write), and one of half a batch or
- * more folds into the shared total at once. 64 stripes with mem_high 4
- * MiB give the default batch of 1 KiB: 100-byte entries inserted and
- * removed across the stripes never reach the total; a 600-byte one does.
+ * htab.h, "Bytes, watermarks": a charge well under half a stripe's batch stays
+ * in the stripe's remainder (no shared write), and one of half a batch or more
+ * folds into the shared total at once. 64 stripes with mem_high 4 MiB give the
+ * default batch of 1 KiB: 100-byte entries inserted and removed across the
+ * stripes never reach the total; a 600-byte one does.
  */
 Test(htab_basic, fold_by_charge)
 {
@@ -947,12 +947,12 @@ Test(htab_basic, fold_by_charge)
 }
 
 /*
- * The fold point and the default batch (htab.h, section 3; the config's
- * mem_batch): a remainder folds into the shared total once it reaches
- * half the batch, and the default batch is mem_high / 64 / stripes, at
- * most 64 KiB, or 64 KiB with no mem_high. One stripe per case: an entry
- * charged half a batch less one stays in the remainder, in and out; one
- * charged half a batch folds at once, in and out, every time.
+ * The fold point and the default batch (htab.h, "Bytes, watermarks"; the
+ * config's mem_batch): a remainder folds into the shared total once it reaches
+ * half the batch, and the default batch is mem_high / 64 / stripes, at most 64
+ * KiB, or 64 KiB with no mem_high. One stripe per case: an entry charged half a
+ * batch less one stays in the remainder, in and out; one charged half a batch
+ * folds at once, in and out, every time.
  */
 static const struct fold_case {
 	char name[40]; /* by value: a test may run in a fresh process */
@@ -1186,7 +1186,7 @@ int madvise(void *addr, size_t len, int advice)
 }
 
 /*
- * No grain call sets errno (common.h, section 1). A table whose arrays
+ * No grain call sets errno (common.h, "Error convention"). A table whose arrays
  * come to 2 MiB or more is mapped on its own and offered huge pages, a
  * hint that madvise(2) may refuse with an error; the same for a grow.
  */

@@ -496,14 +496,14 @@ static const struct bound_param {
 TABLE_PARAMETERS(htab_evict, watermarks, struct bound_param, bound_params);
 
 /*
- * Random charges: after every insert, either nothing was evicted and the
- * total grew by the charge, or the total had gone above mem_high and the
- * insert's unlock evicted the oldest entries until the total reached
- * mem_low. The checks see the total through the lag the folding allows
- * (htab.h, section 3: stripes * mem_batch; none with one stripe). With up
- * to GRAIN_HTAB_EVICT_SAMPLE stripes the eviction order is exact across
- * the table; with more, each victim is the oldest entry of its stripe.
- * Small mem_batch values put the folded total far behind the exact one.
+ * Random charges: after every insert, either nothing was evicted and the total
+ * grew by the charge, or the total had gone above mem_high and the insert's
+ * unlock evicted the oldest entries until the total reached mem_low. The checks
+ * see the total through the lag the folding allows (htab.h, "Bytes,
+ * watermarks": stripes * mem_batch; none with one stripe). With up to
+ * GRAIN_HTAB_EVICT_SAMPLE stripes the eviction order is exact across the table;
+ * with more, each victim is the oldest entry of its stripe. Small mem_batch
+ * values put the folded total far behind the exact one.
  */
 ParameterizedTest(const struct bound_param *p, htab_evict, watermarks)
 {
@@ -739,7 +739,7 @@ Test(htab_evict, no_limit)
 #endif
 
 /*
- * A burst down to mem_low (htab.h, section 3): after its first 64
+ * A burst down to mem_low (htab.h, "Bytes, watermarks"): after its first 64
  * entries, which are sampled, an eviction takes the oldest entries of the
  * table, from whichever stripe holds them. 64 stripes (more than an
  * eviction samples), identity hash (key: stripe << 48 | index, stamped
@@ -1007,14 +1007,13 @@ MODE_TEST(htab_ttl, inserts_expire_old_entries)
 }
 
 /*
- * Eviction expires what is ttl old (htab.h, section 3): its victims that
- * are at least ttl old at the insert's time leave as EXPIRED, the others
- * as EVICTED. Two stripes (identity hash: bit 48 picks the stripe):
- * stripe 1 holds five entries stamped 1..5, stripe 0 four stamped 20..23.
- * An insert of 400 bytes into stripe 0 at 24 (nothing of stripe 0 is ttl
- * old, so the insert expires nothing itself) takes the total to 1300: the
- * eviction down to 600 takes stripe 1's five, ttl old, then stripe 0's
- * two oldest.
+ * Eviction expires what is ttl old (htab.h, "Bytes, watermarks"): its victims
+ * that are at least ttl old at the insert's time leave as EXPIRED, the others
+ * as EVICTED. Two stripes (identity hash: bit 48 picks the stripe): stripe 1
+ * holds five entries stamped 1..5, stripe 0 four stamped 20..23. An insert of
+ * 400 bytes into stripe 0 at 24 (nothing of stripe 0 is ttl old, so the insert
+ * expires nothing itself) takes the total to 1300: the eviction down to 600
+ * takes stripe 1's five, ttl old, then stripe 0's two oldest.
  */
 MODE_TEST(htab_ttl, eviction_expires_old_entries)
 {
@@ -1070,14 +1069,14 @@ MODE_TEST(htab_ttl, eviction_expires_old_entries)
 }
 
 /*
- * ops.unlinked of an expired entry runs with no table lock held (htab.h,
- * section 4), so it may call into the table, into the entry's own stripe
- * too: here a scoped find of its key (gone by then) and an insert of a
- * new key stamped at the time of the call. One stripe, ttl 10. First
- * grain_htab_expire(15) takes keys 0..4 (stamped 1..5), whose callbacks
- * insert five keys stamped 15; then an insert at 40 expires some of those,
- * whose callbacks' inserts expire the rest: one new key per expiry, so
- * six entries are left.
+ * ops.unlinked of an expired entry runs with no table lock held (htab.h, "Node
+ * life cycle"), so it may call into the table, into the entry's own stripe too:
+ * here a scoped find of its key (gone by then) and an insert of a new key
+ * stamped at the time of the call. One stripe, ttl 10. First
+ * grain_htab_expire(15) takes keys 0..4 (stamped 1..5), whose callbacks insert
+ * five keys stamped 15; then an insert at 40 expires some of those, whose
+ * callbacks' inserts expire the rest: one new key per expiry, so six entries
+ * are left.
  */
 struct ttl_reenter {
 	struct grain_htab *h;

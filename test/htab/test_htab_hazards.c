@@ -231,7 +231,7 @@ Test(htab_evict, two_evictors_stop_at_mem_low, .timeout = 60)
 	for (int i = 0; i < 2; i++)
 		cr_assert_eq(pthread_join(t[i], NULL), 0);
 	/* One stripe: no lag, and less than an entry per thread below
-	 * mem_low (htab.h, section 3). */
+	 * mem_low (htab.h, "Bytes, watermarks"). */
 	size_t left = grain_htab_bytes_exact(d.h);
 	cr_assert_gt(left, c.mem_low - 2 * DUEL_CHARGE,
 		     "%zu bytes left, mem_low %zu", left, c.mem_low);
@@ -301,7 +301,7 @@ ParameterizedTest(unsigned *mode, htab_evict, nested_unlinked_depth,
 	insert_keys(h, o, 6, 1, 1, 100);
 	cr_assert_eq(n.inserted, (unsigned)NEST_INSERTS);
 	cr_assert_eq(n.failed, 0u);
-	/* Never one callback inside another (htab.h, section 4). */
+	/* Never one callback inside another (htab.h, "Node life cycle"). */
 	cr_assert_eq(n.max_depth, 1u, "callbacks nested %u deep", n.max_depth);
 	/* Every entry is linked or was evicted, once. */
 	struct grain_htab_stats st = stats_of(h);

@@ -110,7 +110,7 @@ Test(htab_rcu, lookup_while_locked, .timeout = 30)
 	close_table(h, 0);
 }
 
-/* A resize copies and never moves (htab.h, section 2): a reader that
+/* A resize copies and never moves (htab.h, "Layout"): a reader that
  * loaded a stripe's array before the resize replaced it finds in it every
  * key that was present then, removed since or not, and nothing inserted
  * since; the array stays readable until the reader's section ends. The

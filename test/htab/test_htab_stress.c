@@ -917,7 +917,7 @@ ParameterizedTest(struct mode *m, htab_stress, churn, .timeout = 180)
 
 	/* Every thread evicted for itself before it returned: right after
 	 * the concurrent inserts, the total is at most mem_high, give or
-	 * take what the stripes have not folded yet (htab.h, section 3). */
+	 * take what the stripes have not folded yet (htab.h, "Bytes, watermarks"). */
 	const size_t lag = m->stripes == 1 ? 0 : (size_t)m->stripes * 512u;
 	cr_assert_leq(grain_htab_bytes_exact(r.h), CHURN_HIGH + lag,
 		      "%zu bytes held after the concurrent inserts",

@@ -229,7 +229,7 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-/* Snapshots racing with every worker: what ring.h section 7 promises. */
+/* Snapshots racing with every worker: what ring.h's "Snapshots" promises. */
 static void *watcher(void *arg)
 {
 	struct stress *st = arg;

@@ -536,7 +536,7 @@ ParameterizedTest(unsigned *mode, ring_basic,
 }
 
 /*
- * ring.h, section 7: a slot that a multi consumer has claimed but not
+ * ring.h, "Snapshots": a slot that a multi consumer has claimed but not
  * yet emptied counts as free in count() and free_count(), though no
  * enqueue can have it until that consumer is done.
  */

@@ -4,7 +4,7 @@
  * by a watcher thread while producers and consumers run, in every mode and
  * with every operation: counts stay in [0, capacity], one totals call never
  * shows more dequeued than enqueued, and the totals never go backwards
- * (ring.h, section 7). Also the clamp itself, on a ring whose positions
+ * (ring.h, "Snapshots"). Also the clamp itself, on a ring whose positions
  * are put where a stale tail would leave them, for both kinds of ring.
  */
 #include <grain/ring_elem.h>
