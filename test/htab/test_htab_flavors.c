@@ -14,6 +14,8 @@
 #include <pthread.h>
 #include <time.h>
 
+#include "../common/test_table.h"
+
 #define KEYS 256u
 #define KEPT 128u /* keys below this are never removed */
 
@@ -69,12 +71,7 @@ static const struct test_flavor *const flavors[] = {
  * pointers from this one would mean nothing. */
 static const unsigned flavor_index[] = { 0, 1, 2 };
 
-ParameterizedTestParameters(htab_flavors, reclaim)
-{
-	return cr_make_param_array(unsigned, (void *)flavor_index,
-				   sizeof(flavor_index) /
-					   sizeof(flavor_index[0]));
-}
+TABLE_PARAMS(htab_flavors, reclaim, flavor_index);
 
 ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)
 {

@@ -42,9 +42,9 @@ static uint64_t collide_key(uint64_t i)
 	return i << 40 | COLLIDE_LOW;
 }
 
-MODE_PARAMETERS(htab_chain, colliding_keys_stop_growing);
+TABLE_PARAMS(htab_chain, colliding_keys_stop_growing, modes);
 
-ParameterizedTest(unsigned *mode, htab_chain, colliding_keys_stop_growing,
+ParameterizedTest(const unsigned *mode, htab_chain, colliding_keys_stop_growing,
 		  .timeout = 60)
 {
 	static const struct grain_htab_config shape = {
@@ -275,9 +275,9 @@ static void nest_unlinked(struct ledger *l, struct grain_hnode *node,
 	n->depth--;
 }
 
-MODE_PARAMETERS(htab_evict, nested_unlinked_depth);
+TABLE_PARAMS(htab_evict, nested_unlinked_depth, modes);
 
-ParameterizedTest(unsigned *mode, htab_evict, nested_unlinked_depth,
+ParameterizedTest(const unsigned *mode, htab_evict, nested_unlinked_depth,
 		  .timeout = 60)
 {
 	static const struct grain_htab_config shape = {
@@ -324,7 +324,8 @@ static void free_reclaim(struct grain_hnode *node, enum grain_htab_reason why,
 	free(obj_of(node));
 }
 
-MODE_TEST(htab_remove, removed_node_valid)
+TABLE_PARAMS(htab_remove, removed_node_valid, modes);
+ParameterizedTest(const unsigned *mode, htab_remove, removed_node_valid)
 {
 	const unsigned flags = *mode;
 	struct grain_htab_config c;

@@ -218,7 +218,7 @@ static const struct batch_case {
 	{ .name = "a batch of 64", .reclaim_batch = 64, .size = 64 },
 };
 
-TABLE_PARAMETERS(htab_rcu, batched_reclaim, struct batch_case, batch_cases);
+TABLE_PARAMS(htab_rcu, batched_reclaim, batch_cases);
 
 ParameterizedTest(const struct batch_case *row, htab_rcu, batched_reclaim)
 {

@@ -34,7 +34,8 @@
  * as REPLACED (reclaimed once, no unlinked call), the bytes moved by the
  * difference, the entry count kept, the new node at the most recently
  * used end with its own stamp. */
-MODE_TEST(htab_replace, locked)
+TABLE_PARAMS(htab_replace, locked, modes);
+ParameterizedTest(const unsigned *mode, htab_replace, locked)
 {
 	struct ledger l;
 	static struct obj o[4];
@@ -121,7 +122,8 @@ Test(htab_replace, lru_position)
 
 /* The one-call form inserts when the key is absent (*old NULL) and
  * replaces when it is present (*old the node replaced). */
-MODE_TEST(htab_replace, one_call)
+TABLE_PARAMS(htab_replace, one_call, modes);
+ParameterizedTest(const unsigned *mode, htab_replace, one_call)
 {
 	struct ledger l;
 	static struct obj o[3];
@@ -735,7 +737,7 @@ static const struct torture_case torture_cases[] = {
 	{ 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 }, { 3, GRAIN_HTAB_BATCH_RECLAIM },
 };
 
-TABLE_PARAMETERS(htab_replace, torture, struct torture_case, torture_cases);
+TABLE_PARAMS(htab_replace, torture, torture_cases);
 
 ParameterizedTest(const struct torture_case *tc, htab_replace, torture,
 		  .timeout = 300)

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../common/test_util.h"
+#include "../common/test_table.h"
 
 #define MAX_THREADS 16
 
@@ -76,10 +77,7 @@ static void *count_worker(void *arg)
 
 static const unsigned thread_counts[] = { 1, 2, 4, 8, 16 };
 
-ParameterizedTestParameters(lock, counter_exact)
-{
-	return cr_make_param_array(unsigned, (void *)thread_counts, 5);
-}
+TABLE_PARAMS(lock, counter_exact, thread_counts);
 
 ParameterizedTest(unsigned *threads, lock, counter_exact, .timeout = 120)
 {
@@ -377,15 +375,12 @@ struct slow_param {
 	bool compute;
 };
 
-ParameterizedTestParameters(lock, slow_holder)
-{
-	static struct slow_param p[] = {
-		{ 2, false }, { 4, false }, { 8, false }, { 16, false },
-		{ 2, true },  { 4, true },  { 8, true },  { 16, true },
-	};
-	return cr_make_param_array(struct slow_param, p,
-				   sizeof(p) / sizeof(p[0]));
-}
+static struct slow_param slow_holder_rows[] = {
+	{ 2, false }, { 4, false }, { 8, false }, { 16, false },
+	{ 2, true },  { 4, true },  { 8, true },  { 16, true },
+};
+
+TABLE_PARAMS(lock, slow_holder, slow_holder_rows);
 
 ParameterizedTest(struct slow_param *p, lock, slow_holder, .timeout = 120)
 {

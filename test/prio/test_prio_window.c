@@ -32,6 +32,7 @@
 
 #include "../common/test_util.h"
 #include "test_hooks.h"
+#include "../common/test_table.h"
 
 /* W's timeout: "forever" for a correct queue, short enough that a lost
  * wake-up fails the test instead of hanging it. */
@@ -166,17 +167,14 @@ struct window_case {
 	unsigned w_want;      /* what W asks for */
 };
 
-ParameterizedTestParameters(prio_window, settle_wakes_sleepers)
-{
-	static struct window_case c[] = {
-		/* More bands than GRAIN_PRIO_SCAN_BANDS: the bits are kept. */
-		{ 5, 0, 1, 1 }, /* single calls, the highest band */
-		{ 6, 5, 2, 4 }, /* bursts on both sides, the lowest band */
-		{ 6, 1, 1, 4 }, { 6, 0, 2, 1 }, { 64, 63, 1, 1 },
-	};
-	return cr_make_param_array(struct window_case, c,
-				   sizeof(c) / sizeof(c[0]));
-}
+static struct window_case settle_wakes_sleepers_rows[] = {
+	/* More bands than GRAIN_PRIO_SCAN_BANDS: the bits are kept. */
+	{ 5, 0, 1, 1 }, /* single calls, the highest band */
+	{ 6, 5, 2, 4 }, /* bursts on both sides, the lowest band */
+	{ 6, 1, 1, 4 }, { 6, 0, 2, 1 }, { 64, 63, 1, 1 },
+};
+
+TABLE_PARAMS(prio_window, settle_wakes_sleepers, settle_wakes_sleepers_rows);
 
 /*
  * The producer enqueues one object more than D wants: D takes its share in
@@ -340,26 +338,23 @@ static unsigned priority_of(unsigned bands, unsigned band)
 	return 0;
 }
 
-ParameterizedTestParameters(prio_window, producer_wakes_registered_sleeper)
-{
-	static struct last_step_case c[] = {
-		{ 1, 0, 1, VIA_ONE },
-		{ 3, 2, 4, VIA_ONE },
-		{ 3, 0, 1, VIA_ONE },
-		{ GRAIN_PRIO_SCAN_BANDS, GRAIN_PRIO_SCAN_BANDS - 1, 1,
-		  VIA_ONE },
-		{ 6, 5, 4, VIA_ONE }, /* with the bits */
-		/* Burst and priority enqueues wake as single ones do. */
-		{ 1, 0, 1, VIA_BURST },
-		{ 3, 2, 4, VIA_BURST },
-		{ 6, 5, 1, VIA_BURST },
-		{ 1, 0, 4, VIA_PRIO },
-		{ 3, 1, 1, VIA_PRIO },
-		{ 6, 2, 4, VIA_PRIO },
-	};
-	return cr_make_param_array(struct last_step_case, c,
-				   sizeof(c) / sizeof(c[0]));
-}
+static struct last_step_case producer_wakes_registered_sleeper_rows[] = {
+	{ 1, 0, 1, VIA_ONE },
+	{ 3, 2, 4, VIA_ONE },
+	{ 3, 0, 1, VIA_ONE },
+	{ GRAIN_PRIO_SCAN_BANDS, GRAIN_PRIO_SCAN_BANDS - 1, 1, VIA_ONE },
+	{ 6, 5, 4, VIA_ONE }, /* with the bits */
+	/* Burst and priority enqueues wake as single ones do. */
+	{ 1, 0, 1, VIA_BURST },
+	{ 3, 2, 4, VIA_BURST },
+	{ 6, 5, 1, VIA_BURST },
+	{ 1, 0, 4, VIA_PRIO },
+	{ 3, 1, 1, VIA_PRIO },
+	{ 6, 2, 4, VIA_PRIO },
+};
+
+TABLE_PARAMS(prio_window, producer_wakes_registered_sleeper,
+	     producer_wakes_registered_sleeper_rows);
 
 ParameterizedTest(struct last_step_case *c, prio_window,
 		  producer_wakes_registered_sleeper, .timeout = 60)

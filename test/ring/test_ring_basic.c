@@ -16,6 +16,7 @@
 #include <stdalign.h>
 
 #include "../common/test_util.h"
+#include "../common/test_table.h"
 
 static const unsigned all_modes[] = {
 	GRAIN_RING_MPMC,
@@ -25,7 +26,6 @@ static const unsigned all_modes[] = {
 	GRAIN_RING_MPMC | GRAIN_RING_WAIT,
 	GRAIN_RING_SPSC | GRAIN_RING_WAIT,
 };
-#define NMODES (sizeof(all_modes) / sizeof(all_modes[0]))
 
 static struct grain_ring *make(unsigned cap, unsigned flags)
 {
@@ -41,10 +41,7 @@ static void *tok(uintptr_t v)
 	return (void *)v;
 }
 
-ParameterizedTestParameters(ring_basic, fifo)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
+TABLE_PARAMS(ring_basic, fifo, all_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic, fifo)
 {
@@ -68,10 +65,7 @@ ParameterizedTest(unsigned *mode, ring_basic, fifo)
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_basic, full_and_empty)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
+TABLE_PARAMS(ring_basic, full_and_empty, all_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic, full_and_empty)
 {
@@ -101,10 +95,7 @@ ParameterizedTest(unsigned *mode, ring_basic, full_and_empty)
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_basic, bulk_all_or_nothing)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
+TABLE_PARAMS(ring_basic, bulk_all_or_nothing, all_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic, bulk_all_or_nothing)
 {
@@ -136,10 +127,7 @@ ParameterizedTest(unsigned *mode, ring_basic, bulk_all_or_nothing)
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_basic, burst_partial)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
+TABLE_PARAMS(ring_basic, burst_partial, all_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic, burst_partial)
 {
@@ -205,10 +193,7 @@ static void wrap_run(uint64_t start, unsigned mode)
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_basic, wrap_32)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
+TABLE_PARAMS(ring_basic, wrap_32, all_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic, wrap_32)
 {
@@ -216,10 +201,7 @@ ParameterizedTest(unsigned *mode, ring_basic, wrap_32)
 	wrap_run((uint64_t)UINT32_MAX + 1 - 3, *mode);
 }
 
-ParameterizedTestParameters(ring_basic, wrap_64)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
+TABLE_PARAMS(ring_basic, wrap_64, all_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic, wrap_64)
 {
@@ -376,10 +358,7 @@ Test(ring_basic, totals)
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_basic, failed_calls_change_nothing)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
+TABLE_PARAMS(ring_basic, failed_calls_change_nothing, all_modes);
 
 /* Every -EINVAL and -EAGAIN of the non-blocking calls, and every call of
  * n == 0, on a ring holding three objects across the end of its slot
@@ -454,10 +433,8 @@ static const unsigned multi_producer_modes[] = { GRAIN_RING_MPMC,
 static const unsigned multi_consumer_modes[] = { GRAIN_RING_MPMC,
 						 GRAIN_RING_SPMC };
 
-ParameterizedTestParameters(ring_basic, stalled_producer_delays_its_slot_only)
-{
-	return cr_make_param_array(unsigned, (void *)multi_producer_modes, 2);
-}
+TABLE_PARAMS(ring_basic, stalled_producer_delays_its_slot_only,
+	     multi_producer_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic,
 		  stalled_producer_delays_its_slot_only)
@@ -495,10 +472,8 @@ ParameterizedTest(unsigned *mode, ring_basic,
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_basic, stalled_consumer_delays_its_slot_only)
-{
-	return cr_make_param_array(unsigned, (void *)multi_consumer_modes, 2);
-}
+TABLE_PARAMS(ring_basic, stalled_consumer_delays_its_slot_only,
+	     multi_consumer_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic,
 		  stalled_consumer_delays_its_slot_only)
@@ -540,10 +515,7 @@ ParameterizedTest(unsigned *mode, ring_basic,
  * yet emptied counts as free in count() and free_count(), though no
  * enqueue can have it until that consumer is done.
  */
-ParameterizedTestParameters(ring_basic, consumer_claim_counts_as_free)
-{
-	return cr_make_param_array(unsigned, (void *)multi_consumer_modes, 2);
-}
+TABLE_PARAMS(ring_basic, consumer_claim_counts_as_free, multi_consumer_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic, consumer_claim_counts_as_free)
 {

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "../common/test_util.h"
+#include "../common/test_table.h"
 
 /* --- elements ------------------------------------------------------------ */
 
@@ -301,11 +302,7 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-ParameterizedTestParameters(ring_elem, exactly_once_fifo)
-{
-	return cr_make_param_array(struct mt_case, (void *)mt_cases,
-				   sizeof(mt_cases) / sizeof(mt_cases[0]));
-}
+TABLE_PARAMS(ring_elem, exactly_once_fifo, mt_cases);
 
 ParameterizedTest(const struct mt_case *c, ring_elem, exactly_once_fifo,
 		  .timeout = 240)
@@ -480,12 +477,8 @@ static const struct zc_case zc_cases[] = {
 	{ true, 24, GRAIN_RING_MPSC },
 	{ true, 128, GRAIN_RING_SPSC | GRAIN_RING_WAIT },
 };
-#define NZC (sizeof(zc_cases) / sizeof(zc_cases[0]))
 
-ParameterizedTestParameters(ring_zc, across_wrap)
-{
-	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
-}
+TABLE_PARAMS(ring_zc, across_wrap, zc_cases);
 
 /* Positions cap - 3 .. cap + 2: three slots at the end of the array,
  * three at its start. */
@@ -549,10 +542,7 @@ ParameterizedTest(const struct zc_case *zcc, ring_zc, across_wrap)
 	any_destroy(&a);
 }
 
-ParameterizedTestParameters(ring_zc, misuse)
-{
-	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
-}
+TABLE_PARAMS(ring_zc, misuse, zc_cases);
 
 /* A second open, a close of more than is open or with nothing open, copy
  * calls while open, partial commit and release: error codes, and the ring
@@ -978,11 +968,7 @@ static const struct zc_case wake_cases[] = {
 	{ true, 24, GRAIN_RING_MPSC | GRAIN_RING_WAIT },
 };
 
-ParameterizedTestParameters(ring_zc, close_wakes_the_other_side)
-{
-	return cr_make_param_array(struct zc_case, (void *)wake_cases,
-				   sizeof(wake_cases) / sizeof(wake_cases[0]));
-}
+TABLE_PARAMS(ring_zc, close_wakes_the_other_side, wake_cases);
 
 /* On a WAIT ring of either kind, a commit wakes a consumer asleep on the
  * empty ring and a release a producer asleep on the full one. */
@@ -1026,10 +1012,7 @@ ParameterizedTest(const struct zc_case *zcc, ring_zc,
 	any_destroy(&a);
 }
 
-ParameterizedTestParameters(ring_zc, cancel_and_empty_opens)
-{
-	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
-}
+TABLE_PARAMS(ring_zc, cancel_and_empty_opens, zc_cases);
 
 /* A commit or release of 0 closes what is open and publishes or frees
  * nothing; a reserve or peek of 0 succeeds, writes an empty reservation
@@ -1100,10 +1083,7 @@ ParameterizedTest(const struct zc_case *zcc, ring_zc, cancel_and_empty_opens)
 	any_destroy(&a);
 }
 
-ParameterizedTestParameters(ring_zc, open_blocks_every_call_of_its_side)
-{
-	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
-}
+TABLE_PARAMS(ring_zc, open_blocks_every_call_of_its_side, zc_cases);
 
 /* While a side's reservation or peek is open, every copy call of that
  * side moves nothing: single and bulk -EAGAIN, burst 0, each _wait form
@@ -1172,10 +1152,7 @@ static uintptr_t elem_align(unsigned esize)
 	return al > 64 ? 64 : al;
 }
 
-ParameterizedTestParameters(ring_zc, failed_opens_change_nothing)
-{
-	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
-}
+TABLE_PARAMS(ring_zc, failed_opens_change_nothing, zc_cases);
 
 /* Every error of a reserve or peek (-EAGAIN, -ENOTSUP, -EINVAL) leaves the
  * reservation argument and the ring as they were. A burst opens exactly

@@ -10,6 +10,7 @@
 
 #include "../common/test_util.h"
 #include "stress.h"
+#include "../common/test_table.h"
 
 #define N_SINGLE 200000u
 
@@ -126,10 +127,7 @@ ParameterizedTest(struct matrix_param *p, ring_stress, descheduled,
 	stress_run(&c);
 }
 
-ParameterizedTestParameters(ring_stress, wrap_32)
-{
-	return cr_make_param_array(unsigned, (void *)modes, 4);
-}
+TABLE_PARAMS(ring_stress, wrap_32, modes);
 
 ParameterizedTest(unsigned *mode, ring_stress, wrap_32, .timeout = 240)
 {

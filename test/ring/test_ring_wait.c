@@ -22,6 +22,7 @@
 
 #include "../common/test_util.h"
 #include "stress.h"
+#include "../common/test_table.h"
 
 #define LONG_NS (30LL * 1000000000) /* "never" for a correct program */
 
@@ -260,10 +261,7 @@ static void pingpong_run(unsigned mode, unsigned batch, unsigned rounds)
 static const unsigned wait_modes[] = { GRAIN_RING_MPMC, GRAIN_RING_SPSC,
 				       GRAIN_RING_MPSC, GRAIN_RING_SPMC };
 
-ParameterizedTestParameters(ring_wait, pingpong)
-{
-	return cr_make_param_array(unsigned, (void *)wait_modes, 4);
-}
+TABLE_PARAMS(ring_wait, pingpong, wait_modes);
 
 ParameterizedTest(unsigned *mode, ring_wait, pingpong, .timeout = 240)
 {
@@ -273,10 +271,7 @@ ParameterizedTest(unsigned *mode, ring_wait, pingpong, .timeout = 240)
 	pingpong_run(*mode, 3, test_scale(20000));
 }
 
-ParameterizedTestParameters(ring_wait, stress)
-{
-	return cr_make_param_array(unsigned, (void *)wait_modes, 4);
-}
+TABLE_PARAMS(ring_wait, stress, wait_modes);
 
 ParameterizedTest(unsigned *mode, ring_wait, stress, .timeout = 240)
 {
@@ -355,10 +350,7 @@ Test(ring_wait, argument_checks_change_nothing, .timeout = 30)
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_wait, timed_out_calls_move_and_write_nothing)
-{
-	return cr_make_param_array(unsigned, (void *)wait_modes, 4);
-}
+TABLE_PARAMS(ring_wait, timed_out_calls_move_and_write_nothing, wait_modes);
 
 /* -ETIMEDOUT, with 0 (one attempt) or a short timeout: nothing moved,
  * *objp and the output arrays untouched, the queued objects in place. */
@@ -505,10 +497,7 @@ static const struct lone_param lone_params[] = {
 	{ GRAIN_RING_SPSC, true },
 };
 
-ParameterizedTestParameters(ring_wait, spurious_wakeups_and_signals)
-{
-	return cr_make_param_array(struct lone_param, (void *)lone_params, 4);
-}
+TABLE_PARAMS(ring_wait, spurious_wakeups_and_signals, lone_params);
 
 /* A sleeper woken with nothing to take, by a bare FUTEX_WAKE or after an
  * epoch bump, or interrupted by a signal (a handler installed without
