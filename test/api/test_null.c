@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "../common/test_util.h"
+#include "../common/test_threads.h"
 
 Test(null, ring_queries_read_an_empty_ring_of_capacity_zero)
 {
@@ -309,7 +310,7 @@ Test(hash, siphash_is_pure_from_many_threads, .timeout = 120)
 	uint64_t want[64];
 	struct grain_hash_key key = sip_key;
 	_Atomic(unsigned) wrong = 0;
-	pthread_t t[THREADS];
+	struct test_threads threads = { .n = 0 };
 
 	sip_message(msg, sizeof(msg));
 	memcpy(copy, msg, sizeof(msg));
@@ -317,9 +318,8 @@ Test(hash, siphash_is_pure_from_many_threads, .timeout = 120)
 		want[len] = sip_value(sip_vectors[len]);
 	struct sip_job job = { msg, &key, want, test_scale(2000), &wrong };
 	for (unsigned i = 0; i < THREADS; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, sip_worker, &job), 0);
-	for (unsigned i = 0; i < THREADS; i++)
-		pthread_join(t[i], NULL);
+		test_spawn(&threads, sip_worker, &job);
+	test_join_all(&threads);
 	cr_assert_eq(atomic_load(&wrong), 0u, "a thread got another hash");
 	cr_assert_eq(memcmp(msg, copy, sizeof(msg)), 0, "message unchanged");
 	cr_assert(key.k0 == sip_key.k0 && key.k1 == sip_key.k1,

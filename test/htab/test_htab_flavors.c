@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "../common/test_table.h"
+#include "../common/test_threads.h"
 
 #define KEYS 256u
 #define KEPT 128u /* keys below this are never removed */
@@ -79,7 +80,7 @@ ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)
 	static struct ledger l;
 	static struct obj o[KEYS];
 	static struct reader r;
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 
 	ledger_init(&l);
 	struct grain_htab_config c = ledger_config(&l, 0);
@@ -97,7 +98,7 @@ ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)
 	r.h = h;
 	r.o = o;
 	atomic_store(&r.park, 1);
-	cr_assert_eq(pthread_create(&t, NULL, reader_main, &r), 0);
+	test_spawn(&threads, reader_main, &r);
 	while (!atomic_load(&r.parked))
 		sleep_ms(1);
 
@@ -121,7 +122,7 @@ ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)
 	}
 
 	atomic_store(&r.stop, 1);
-	cr_assert_eq(pthread_join(t, NULL), 0);
+	test_join_all(&threads);
 	cr_assert_gt(r.lookups, 0ul);
 	cr_assert_eq(r.misses, 0ul, "%s: %lu of %lu present keys missed",
 		     f->name, r.misses, r.lookups);

@@ -22,6 +22,7 @@
  *                 whose reclaim runs before the call returns).
  */
 #include "htab_cases.h"
+#include "../common/test_threads.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -182,7 +183,7 @@ Test(htab_evict, two_evictors_stop_at_mem_low, .timeout = 60)
 	static struct ledger l;
 	static struct duel d;
 	struct duel_arg args[2] = { { &d, 0 }, { &d, 1 } };
-	pthread_t t[2];
+	struct test_threads threads = { .n = 0 };
 
 	ledger_init(&l);
 	memset(&d, 0, sizeof(d));
@@ -202,7 +203,7 @@ Test(htab_evict, two_evictors_stop_at_mem_low, .timeout = 60)
 	}
 	/* The first evictor: 64 sampled entries, then 32 in exact order,
 	 * held at the first of those; 1050 bytes are left. */
-	cr_assert_eq(pthread_create(&t[0], NULL, duel_evictor, &args[0]), 0);
+	test_spawn(&threads, duel_evictor, &args[0]);
 	wait_flag(&d.held[0]);
 	cr_assert_eq(grain_htab_bytes_exact(d.h), 1050u);
 	/* Back to mem_high, and the second evictor does the same. */
@@ -214,7 +215,7 @@ Test(htab_evict, two_evictors_stop_at_mem_low, .timeout = 60)
 			     0);
 	}
 	cr_assert_eq(grain_htab_bytes_exact(d.h), c.mem_high);
-	cr_assert_eq(pthread_create(&t[1], NULL, duel_evictor, &args[1]), 0);
+	test_spawn(&threads, duel_evictor, &args[1]);
 	wait_flag(&d.held[1]);
 	cr_assert_eq(grain_htab_bytes_exact(d.h), 1050u);
 	/* Both let go while this scope holds the stripe: each finishes its
@@ -228,8 +229,7 @@ Test(htab_evict, two_evictors_stop_at_mem_low, .timeout = 60)
 	wait_flag(&d.back[1]);
 	sleep_ms(50); /* a head start; the bound holds without it */
 	grain_htab_unlock(&s);
-	for (int i = 0; i < 2; i++)
-		cr_assert_eq(pthread_join(t[i], NULL), 0);
+	test_join_all(&threads);
 	/* One stripe: no lag, and less than an entry per thread below
 	 * mem_low (htab.h, "Bytes, watermarks"). */
 	size_t left = grain_htab_bytes_exact(d.h);

@@ -30,6 +30,7 @@
 #include <criterion/parameterized.h>
 #include <pthread.h>
 
+#include "../common/test_threads.h"
 #include "../common/test_util.h"
 #include "test_hooks.h"
 #include "../common/test_table.h"
@@ -114,7 +115,6 @@ struct deq {
 	int rc;
 	void *objs[MAXOBJ];
 	int64_t elapsed_ns;
-	pthread_t thread;
 };
 
 static void *held_dequeuer(void *arg)
@@ -206,7 +206,8 @@ ParameterizedTest(struct window_case *c, prio_window, settle_wakes_sleepers,
 
 	/* 2. D finds the band empty and stops before clearing the bit. */
 	struct deq d = { .p = p, .want = c->d_want };
-	cr_assert_eq(pthread_create(&d.thread, NULL, held_dequeuer, &d), 0);
+	struct test_threads dt = { .n = 0 }, wt = { .n = 0 };
+	test_spawn(&dt, held_dequeuer, &d);
 	await_reached(1);
 
 	/* 3. The producer finds the bit set and nobody asleep. */
@@ -224,17 +225,17 @@ ParameterizedTest(struct window_case *c, prio_window, settle_wakes_sleepers,
 
 	/* 5. W finds no bit and goes to sleep. */
 	struct deq w = { .p = p, .want = c->w_want };
-	cr_assert_eq(pthread_create(&w.thread, NULL, sleeper, &w), 0);
+	test_spawn(&wt, sleeper, &w);
 	await_sleeps(1);
 	cr_assert_eq(atomic_load(&p->sleepers.waiters), 1u, "W is registered");
 	cr_assert_eq(grain_prio_backlog(p), nobj);
 
 	/* 6. D finds the band refilled and takes what it wants. */
 	release(HELD_POINTS);
-	pthread_join(d.thread, NULL);
+	test_join_all(&dt);
 
 	/* 7. W must get the rest without waiting for its timeout. */
-	pthread_join(w.thread, NULL);
+	test_join_all(&wt);
 	grain_test_hook = NULL;
 
 	cr_assert_gt(w.rc, 0, "W got nothing (rc %d)", w.rc);
@@ -371,8 +372,9 @@ ParameterizedTest(struct last_step_case *c, prio_window,
 	grain_test_hook = hook;
 
 	struct deq w = { .p = p, .want = c->w_want };
+	struct test_threads threads = { .n = 0 };
 	my_role = ROLE_NONE;
-	cr_assert_eq(pthread_create(&w.thread, NULL, held_sleeper, &w), 0);
+	test_spawn(&threads, held_sleeper, &w);
 	await_sleeps(1);
 	cr_assert_eq(atomic_load(&p->sleepers.waiters), 1u, "W is registered");
 	uint32_t epoch = atomic_load(&p->sleepers.epoch);
@@ -400,7 +402,7 @@ ParameterizedTest(struct last_step_case *c, prio_window,
 			     "a scanned queue writes no bits");
 
 	release(1);
-	pthread_join(w.thread, NULL);
+	test_join_all(&threads);
 	grain_test_hook = NULL;
 
 	cr_assert_gt(w.rc, 0, "W got nothing (rc %d)", w.rc);

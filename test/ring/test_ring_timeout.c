@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "../common/test_util.h"
+#include "../common/test_threads.h"
 
 #define CAP 4u
 #define MS 1000000LL
@@ -116,7 +117,7 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 	/* Its own side's sleepers live on the other side's line. */
 	_Atomic(uint32_t) *waiters;
 	void *fill[CAP] = { 0 }, *out[CAP];
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 
 	cr_assert_eq(grain_ring_create(&r, CAP,
 				       GRAIN_RING_MPMC | GRAIN_RING_WAIT, NULL),
@@ -128,7 +129,7 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 	} else {
 		waiters = &r->prod.sleepers.waiters;
 	}
-	cr_assert_eq(pthread_create(&t, NULL, sleeper, &s), 0);
+	test_spawn(&threads, sleeper, &s);
 	for (int i = 0;
 	     i < 5000 && atomic_load(waiters) == 0 && !atomic_load(&s.returned);
 	     i++)
@@ -137,9 +138,10 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 	cr_assert_eq(atomic_load(waiters), 1u, "the sleeper announced itself");
 
 	/* It sleeps: almost no CPU over 100 ms, and it does not return. */
-	int64_t cpu0 = thread_cpu_ns(t), wall0 = test_now_ns();
+	int64_t cpu0 = thread_cpu_ns(threads.id[0]), wall0 = test_now_ns();
 	pause_ms(100);
-	int64_t cpu = thread_cpu_ns(t) - cpu0, wall = test_now_ns() - wall0;
+	int64_t cpu = thread_cpu_ns(threads.id[0]) - cpu0,
+		wall = test_now_ns() - wall0;
 	cr_assert(!atomic_load(&s.returned), "timed out early: rc %d", s.rc);
 	cr_assert_lt(cpu, wall / 4, "the sleeper spins: %lld ns of CPU in %lld",
 		     (long long)cpu, (long long)wall);
@@ -150,7 +152,7 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 		cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 2), 0);
 	else
 		cr_assert_eq(grain_ring_try_enqueue_bulk(r, fill, 2), 0);
-	pthread_join(t, NULL);
+	test_join_all(&threads);
 	cr_assert_lt(test_now_ns() - woke, 5000 * MS, "woken promptly");
 	cr_assert_eq(s.rc, p->op == TO_BURST ? 2 : 0);
 	unsigned k = p->op == TO_SINGLE ? 1 : 2;
