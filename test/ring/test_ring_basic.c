@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test_ring_basic.c - grain_ring single-thread semantics: FIFO order,
- * full/empty, bulk all-or-nothing, burst partial, NULL objects, position
- * wrap past 2^32 and 2^64, argument checking and allocation failure,
- * failed calls that leave the ring as it was, a claim whose thread stops
- * before its release (made by hand, as the claim leaves the ring) and the
- * memory size.
+ * test_ring_basic.c - grain_ring single-thread semantics: NULL objects,
+ * position wrap past 2^32 and 2^64, argument checking and allocation
+ * failure, failed calls that leave the ring as it was, a claim whose thread
+ * stops before its release (made by hand, as the claim leaves the ring) and
+ * the memory size. FIFO order, full and empty, and the limits of single,
+ * _bulk and _burst calls, on both kinds of ring: test_ring_ops.c.
  */
 #define _GNU_SOURCE
 #include <grain/ring.h>
@@ -39,114 +39,6 @@ static struct grain_ring *make(unsigned cap, unsigned flags)
 static void *tok(uintptr_t v)
 {
 	return (void *)v;
-}
-
-TABLE_PARAMS(ring_basic, fifo, all_modes);
-
-ParameterizedTest(unsigned *mode, ring_basic, fifo)
-{
-	struct grain_ring *r = make(16, *mode);
-	void *out;
-	uintptr_t next_in = 1, next_out = 1;
-
-	/* Interleave so the ring wraps many times at every fill level. */
-	for (unsigned round = 0; round < 200; round++) {
-		unsigned puts = 1 + round % 16;
-		for (unsigned i = 0; i < puts && !grain_ring_full(r); i++)
-			cr_assert_eq(grain_ring_try_enqueue(r, tok(next_in++)),
-				     0);
-		unsigned gets = 1 + (round * 7) % 16;
-		for (unsigned i = 0; i < gets && !grain_ring_empty(r); i++) {
-			cr_assert_eq(grain_ring_try_dequeue(r, &out), 0);
-			cr_assert_eq((uintptr_t)out, next_out++);
-		}
-		cr_assert_eq(grain_ring_count(r), next_in - next_out);
-	}
-	grain_ring_destroy(r);
-}
-
-TABLE_PARAMS(ring_basic, full_and_empty, all_modes);
-
-ParameterizedTest(unsigned *mode, ring_basic, full_and_empty)
-{
-	struct grain_ring *r = make(8, *mode);
-	void *out = tok(99);
-
-	cr_assert_eq(grain_ring_capacity(r), 8u);
-	cr_assert(grain_ring_empty(r));
-	cr_assert_not(grain_ring_full(r));
-	cr_assert_eq(grain_ring_try_dequeue(r, &out), -EAGAIN);
-	cr_assert_eq((uintptr_t)out, 99u, "a failed dequeue leaves *objp");
-	for (uintptr_t i = 0; i < 8; i++) {
-		cr_assert_eq(grain_ring_count(r), i);
-		cr_assert_eq(grain_ring_free_count(r), 8 - i);
-		cr_assert_eq(grain_ring_try_enqueue(r, tok(i + 1)), 0);
-	}
-	cr_assert(grain_ring_full(r), "every slot is usable");
-	cr_assert_eq(grain_ring_free_count(r), 0u);
-	cr_assert_eq(grain_ring_try_enqueue(r, tok(100)), -EAGAIN);
-	cr_assert_eq(grain_ring_count(r), 8u);
-	for (uintptr_t i = 0; i < 8; i++) {
-		cr_assert_eq(grain_ring_try_dequeue(r, &out), 0);
-		cr_assert_eq((uintptr_t)out, i + 1);
-	}
-	cr_assert(grain_ring_empty(r));
-	cr_assert_eq(grain_ring_try_dequeue(r, &out), -EAGAIN);
-	grain_ring_destroy(r);
-}
-
-TABLE_PARAMS(ring_basic, bulk_all_or_nothing, all_modes);
-
-ParameterizedTest(unsigned *mode, ring_basic, bulk_all_or_nothing)
-{
-	struct grain_ring *r = make(8, *mode);
-	void *in[8], *out[8];
-
-	for (uintptr_t i = 0; i < 8; i++)
-		in[i] = tok(i + 10);
-	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 5), 0);
-	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in + 5, 4), -EAGAIN);
-	cr_assert_eq(grain_ring_count(r), 5u, "a failed bulk adds nothing");
-	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in + 5, 3), 0);
-	cr_assert(grain_ring_full(r));
-	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 1), -EAGAIN);
-
-	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 6), 0);
-	for (unsigned i = 0; i < 6; i++)
-		cr_assert_eq(out[i], in[i]);
-	out[0] = NULL;
-	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 3), -EAGAIN);
-	cr_assert_null(out[0], "a failed bulk writes nothing");
-	cr_assert_eq(grain_ring_count(r), 2u, "a failed bulk removes nothing");
-	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 2), 0);
-	cr_assert_eq(out[0], in[6]);
-	cr_assert_eq(out[1], in[7]);
-	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 0), 0);
-	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 0), 0);
-	cr_assert(grain_ring_empty(r));
-	grain_ring_destroy(r);
-}
-
-TABLE_PARAMS(ring_basic, burst_partial, all_modes);
-
-ParameterizedTest(unsigned *mode, ring_basic, burst_partial)
-{
-	struct grain_ring *r = make(8, *mode);
-	void *in[20], *out[20];
-
-	for (uintptr_t i = 0; i < 20; i++)
-		in[i] = tok(i + 1);
-	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, 5), 5);
-	cr_assert_eq(grain_ring_try_enqueue_burst(r, in + 5, 10), 3,
-		     "burst fills what is free");
-	cr_assert_eq(grain_ring_try_enqueue_burst(r, in + 8, 10), 0);
-	cr_assert_eq(grain_ring_try_dequeue_burst(r, out, 3), 3);
-	cr_assert_eq(grain_ring_try_dequeue_burst(r, out + 3, 20), 5);
-	for (unsigned i = 0; i < 8; i++)
-		cr_assert_eq(out[i], in[i]);
-	cr_assert_eq(grain_ring_try_dequeue_burst(r, out, 20), 0);
-	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, 0), 0);
-	grain_ring_destroy(r);
 }
 
 Test(ring_basic, null_round_trips)
