@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # abi-baseline.sh - write the ABI baseline of the version in the tree,
-# test/release/abi/baseline/<version>/libgrain.abi and libgrain-htab.abi, as part
-# of releasing it (README.md, "Versions and ABI"). The ABI gate
-# (test/release/abi/abi.sh, CTest abi_compat and abi_compat_htab) compares every
-# later build with the newest baseline there.
+# test/release/abi/baseline/<version>/libgrain.abi and libgrain-htab.abi, as
+# part of releasing it (README.md, "Versions and ABI"). The ABI gate
+# (test/release/abi/abi.sh, CTest abi_compat and abi_compat_htab) compares
+# every later build with the newest baseline there.
 #
 # Builds the two shared libraries alone (RelWithDebInfo, -g) in a
 # temporary directory and runs `abi.sh dump` over them; refuses to replace

@@ -9,11 +9,12 @@
 #   1. every library source compiles (-O2 -c), grain_htab's included;
 #   2. every public header compiles on its own as C11 and as C++17
 #      (-fsyntax-only);
-#   3. i386 with gcc only: test/release/abi/core_only.c (ring, prio, the spinlock
-#      and hashing, as the core library offers them) and
+#   3. i386 with gcc only: test/release/abi/core_only.c (ring, prio, the
+#      spinlock and hashing, as the core library offers them) and
 #      test/release/cross/htab_norcu.c (grain_htab: a GRAIN_HTAB_NO_RCU table,
-#      which calls nothing of liburcu, linked with test/release/cross/urcu_stub.c
-#      in place of it) link with an archive of those objects and run:
+#      which calls nothing of liburcu, linked with
+#      test/release/cross/urcu_stub.c in place of it) link with an archive of
+#      those objects and run:
 #      natively where the kernel runs i386 programs, else under qemu-i386
 #      (qemu-user). A kernel built without IA-32 emulation answers "Exec
 #      format error"; which of the two ran it is said. With neither, the

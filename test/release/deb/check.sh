@@ -13,10 +13,10 @@
 #      package; libgrain needs no liburcu;
 #   4. installs them (dpkg -i), runs the autopkgtest
 #      (debian/tests/build-and-run), checks that a program built on them
-#      depends on the runtime packages at the version of the nodes it
-#      uses (dpkg-shlibdeps), and runs test/release/install/consumers.sh with the
-#      system's cmake and pkg-config: C and C++, find_package and
-#      pkg-config, ring, prio and htab;
+#      depends on the runtime packages at the version of the nodes it uses
+#      (dpkg-shlibdeps), and runs test/release/install/consumers.sh with the
+#      system's cmake and pkg-config: C and C++, find_package and pkg-config,
+#      ring, prio and htab;
 #   5. removes the packages again (also on failure).
 #
 # Needs root (it installs packages) and the packages of scripts/setup.sh

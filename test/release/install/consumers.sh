@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# consumers.sh - build and run the outside programs (test/release/install/consumer:
-# main.c in C, main.cc in C++, each using ring, prio and htab) against an
-# installed grain, through find_package and through pkg-config.
+# consumers.sh - build and run the outside programs
+# (test/release/install/consumer: main.c in C, main.cc in C++, each using
+# ring, prio and htab) against an installed grain, through find_package and
+# through pkg-config.
 #
 # Used by run.sh (a temporary prefix) and by test/release/deb/check.sh (the
 # installed Debian packages, GRAIN_PREFIX empty). With a prefix it checks

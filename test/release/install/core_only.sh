@@ -9,9 +9,9 @@
 #   2. Builds the first with -DGRAIN_WERROR=ON and installs it into a
 #      temporary prefix: libgrain (shared and static), grain.pc and the
 #      CMake package, and no libgrain-htab, grain-htab.pc or grain::htab.
-#   3. Builds test/release/abi/core_only.c (ring, prio, the spinlock and hashing)
-#      against the install with find_package(grain) (grain::grain) and
-#      with pkg-config grain, and runs both.
+#   3. Builds test/release/abi/core_only.c (ring, prio, the spinlock and
+#      hashing) against the install with find_package(grain) (grain::grain)
+#      and with pkg-config grain, and runs both.
 #   4. find_package(grain COMPONENTS htab) fails there, with the message
 #      that grain was built without grain_htab.
 # The temporary directory is removed at the end, also on failure.
