@@ -22,11 +22,18 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+/* One row, in a macro that makes several (a cross product of a few
+ * values): { __VA_ARGS__ }. */
+/* clang-format off */
+#define TABLE_ROW(...) { __VA_ARGS__ }
+/* clang-format on */
+
 /* The number of rows of the array @a. */
 #define TABLE_ROWS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The parameters of test @name of @suite: one run per row of @table, an
- * array (not a pointer) of at least one row. The ';' after it is part of the spelling. */
+ * array (not a pointer) of at least one row. The ';' after it is part of
+ * the spelling. */
 #define TABLE_PARAMS(suite, name, table)                           \
 	ParameterizedTestParameters(suite, name)                   \
 	{                                                          \

@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../common/test_table.h"
+
 /* --- elements ------------------------------------------------------------ */
 
 #define MAX_WORDS 64 /* 256-byte elements at most in these tests */
@@ -104,14 +106,13 @@ struct ring_row {
 
 /* Every mode, then every shape, of one ring kind: a new mode is one line
  * of RING_MODES, a new element size one RING_ROWS() in the table. */
-#define RING_MODES(esize, op)                                           \
-	{ esize, GRAIN_RING_MPMC, op }, { esize, GRAIN_RING_MPSC, op }, \
-		{ esize, GRAIN_RING_SPMC, op },                         \
-		{ esize, GRAIN_RING_SPSC, op },                         \
-		{ esize, GRAIN_RING_MPMC | GRAIN_RING_WAIT, op },       \
-	{                                                               \
-		esize, GRAIN_RING_SPSC | GRAIN_RING_WAIT, op            \
-	}
+#define RING_MODES(esize, op)                                            \
+	TABLE_ROW(esize, GRAIN_RING_MPMC, op),                           \
+		TABLE_ROW(esize, GRAIN_RING_MPSC, op),                   \
+		TABLE_ROW(esize, GRAIN_RING_SPMC, op),                   \
+		TABLE_ROW(esize, GRAIN_RING_SPSC, op),                   \
+		TABLE_ROW(esize, GRAIN_RING_MPMC | GRAIN_RING_WAIT, op), \
+		TABLE_ROW(esize, GRAIN_RING_SPSC | GRAIN_RING_WAIT, op)
 #define RING_ROWS(esize)                                              \
 	RING_MODES(esize, RING_SINGLE), RING_MODES(esize, RING_BULK), \
 		RING_MODES(esize, RING_BURST)

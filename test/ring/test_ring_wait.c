@@ -567,18 +567,19 @@ struct waker_param {
 	bool wait_form; /* the waker calls the _burst_wait form */
 };
 
-ParameterizedTestParameters(ring_wait, burst_calls_wake_sleepers)
-{
-	static struct waker_param p[16];
-	size_t n = 0;
+/* Every mode of wait_modes x which side sleeps x try_ or _wait waker. */
+#define WAKERS(mode)                                                 \
+	TABLE_ROW(mode, false, false), TABLE_ROW(mode, false, true), \
+		TABLE_ROW(mode, true, false), TABLE_ROW(mode, true, true)
 
-	for (unsigned m = 0; m < 4; m++)
-		for (unsigned e = 0; e < 2; e++)
-			for (unsigned w = 0; w < 2; w++)
-				p[n++] = (struct waker_param){ wait_modes[m], e,
-							       w };
-	return cr_make_param_array(struct waker_param, p, n);
-}
+static const struct waker_param waker_rows[] = {
+	WAKERS(GRAIN_RING_MPMC),
+	WAKERS(GRAIN_RING_SPSC),
+	WAKERS(GRAIN_RING_MPSC),
+	WAKERS(GRAIN_RING_SPMC),
+};
+
+TABLE_PARAMS(ring_wait, burst_calls_wake_sleepers, waker_rows);
 
 /* The other side's burst calls, try_ and _wait, wake a sleeper as its
  * other calls do. */

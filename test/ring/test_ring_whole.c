@@ -267,17 +267,20 @@ static void whole_run(const struct whole_param *p)
 static const unsigned modes[] = { GRAIN_RING_MPMC, GRAIN_RING_MPSC,
 				  GRAIN_RING_SPMC, GRAIN_RING_SPSC };
 
-ParameterizedTestParameters(ring_whole, concurrent)
-{
-	static struct whole_param p[20];
-	size_t n = 0;
+/* Every mode x every op. */
+#define WHOLE_OPS(mode)                                            \
+	TABLE_ROW(mode, WHOLE_BULK), TABLE_ROW(mode, WHOLE_BURST), \
+		TABLE_ROW(mode, WHOLE_BULK_BURST),                 \
+		TABLE_ROW(mode, WHOLE_WAIT), TABLE_ROW(mode, WHOLE_WAIT_BURST)
 
-	for (unsigned m = 0; m < 4; m++)
-		for (unsigned o = WHOLE_BULK; o <= WHOLE_WAIT_BURST; o++)
-			p[n++] = (struct whole_param){ modes[m],
-						       (enum whole_op)o };
-	return cr_make_param_array(struct whole_param, p, n);
-}
+static const struct whole_param whole_rows[] = {
+	WHOLE_OPS(GRAIN_RING_MPMC),
+	WHOLE_OPS(GRAIN_RING_MPSC),
+	WHOLE_OPS(GRAIN_RING_SPMC),
+	WHOLE_OPS(GRAIN_RING_SPSC),
+};
+
+TABLE_PARAMS(ring_whole, concurrent, whole_rows);
 
 ParameterizedTest(struct whole_param *p, ring_whole, concurrent, .timeout = 240)
 {
