@@ -9,9 +9,8 @@
  *                         (test_assert_no_failures()).
  *   struct test_gate      a start gate: workers wait at it
  *                         (test_gate_wait()) until the test's thread opens
- *                         it (test_gate_open()), at once or once a number
- *                         of them have arrived (test_gate_open_at()), so
- *                         that they start together.
+ *                         it (test_gate_open()), so that they start
+ *                         together.
  *   struct test_threads   spawning and joining: test_spawn() starts a
  *                         thread (asserting that it started),
  *                         TEST_SPAWN_EACH() one per element of an array of
@@ -77,14 +76,12 @@ static inline const char *test_first_failure(struct test_failures *f)
 
 struct test_gate {
 	_Atomic(bool) open;
-	_Atomic(unsigned) arrived; /* threads waiting or gone through */
 };
 
 /* Wait until the gate opens (acquire: what the opener wrote before it
  * opened is visible). Yields while it waits. */
 static inline void test_gate_wait(struct test_gate *g)
 {
-	atomic_fetch_add(&g->arrived, 1u);
 	while (!atomic_load_explicit(&g->open, memory_order_acquire))
 		sched_yield();
 }
@@ -93,15 +90,6 @@ static inline void test_gate_wait(struct test_gate *g)
 static inline void test_gate_open(struct test_gate *g)
 {
 	atomic_store_explicit(&g->open, true, memory_order_release);
-}
-
-/* Wait until @n threads have arrived at the gate, then open it: every
- * one of them is running before any goes on. */
-static inline void test_gate_open_at(struct test_gate *g, unsigned n)
-{
-	while (atomic_load(&g->arrived) < n)
-		sched_yield();
-	test_gate_open(g);
 }
 
 /* --- Spawning and joining ---------------------------------------------------- */
