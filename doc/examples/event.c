@@ -3,7 +3,7 @@
  * event.c - the EXAMPLE sections of the event-loop calls' man pages
  * (grain_ring_event_attach() and its kin; doc/manpages.py shows each page
  * the shortest example below that uses its name, after these #include
- * lines; test/docs/check_examples.sh builds and runs each as its page
+ * lines; test/release/docs/check_examples.sh builds and runs each as its page
  * shows it).
  */
 #define _GNU_SOURCE

@@ -6,7 +6,7 @@
 #   abi.sh dump LIB OUT          write LIB's ABI (abidw) to OUT
 #   abi.sh check LIB BASELINE    compare LIB with a release's baseline
 #
-# dump is what makes test/abi/baseline/<version>/*.abi when a version is
+# dump is what makes test/release/abi/baseline/<version>/*.abi when a version is
 # released (scripts/abi-baseline.sh); check is the CTest abi_compat (and
 # abi_compat_htab). Both describe the library the same way: libabigail's
 # abidw over its DWARF, with no machine path in it (no corpus or

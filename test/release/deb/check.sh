@@ -13,18 +13,18 @@
 #      package; libgrain needs no liburcu;
 #   4. installs them (dpkg -i), runs the autopkgtest
 #      (debian/tests/build-and-run), checks that a program built on them
-#      depends on the runtime packages at the version of the nodes it
-#      uses (dpkg-shlibdeps), and runs test/install/consumers.sh with the
-#      system's cmake and pkg-config: C and C++, find_package and
-#      pkg-config, ring, prio and htab;
+#      depends on the runtime packages at the version of the nodes it uses
+#      (dpkg-shlibdeps), and runs test/release/install/consumers.sh with the
+#      system's cmake and pkg-config: C and C++, find_package and pkg-config,
+#      ring, prio and htab;
 #   5. removes the packages again (also on failure).
 #
 # Needs root (it installs packages) and the packages of scripts/setup.sh
 # (debhelper, lintian and the build dependencies in debian/control).
-# Usage: test/deb/check.sh     (.ci/run runs it once)
+# Usage: test/release/deb/check.sh     (.ci/run runs it once)
 set -eu
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 say() { printf 'deb check: %s\n' "$*"; }
 fail() { printf 'deb check: FAILED: %s\n' "$*" >&2; exit 1; }
 
@@ -154,7 +154,7 @@ say "dependencies of a program: $(sed -n 's/^shlibs:Depends=//p' "$tmp/deps")"
 
 mkdir "$tmp/consumers"
 GRAIN_PREFIX="" GRAIN_WORK="$tmp/consumers" \
-	GRAIN_CONSUMER_DIR="$root/test/install/consumer" \
+	GRAIN_CONSUMER_DIR="$root/test/release/install/consumer" \
 	GRAIN_VERSION="$upstream" \
-	sh "$root/test/install/consumers.sh" || fail "the consumers"
+	sh "$root/test/release/install/consumers.sh" || fail "the consumers"
 say "ok"

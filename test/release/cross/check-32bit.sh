@@ -9,11 +9,12 @@
 #   1. every library source compiles (-O2 -c), grain_htab's included;
 #   2. every public header compiles on its own as C11 and as C++17
 #      (-fsyntax-only);
-#   3. i386 with gcc only: test/abi/core_only.c (ring, prio, the spinlock
-#      and hashing, as the core library offers them) and
-#      test/cross/htab_norcu.c (grain_htab: a GRAIN_HTAB_NO_RCU table,
-#      which calls nothing of liburcu, linked with test/cross/urcu_stub.c
-#      in place of it) link with an archive of those objects and run:
+#   3. i386 with gcc only: test/release/abi/core_only.c (ring, prio, the
+#      spinlock and hashing, as the core library offers them) and
+#      test/release/cross/htab_norcu.c (grain_htab: a GRAIN_HTAB_NO_RCU table,
+#      which calls nothing of liburcu, linked with
+#      test/release/cross/urcu_stub.c in place of it) link with an archive of
+#      those objects and run:
 #      natively where the kernel runs i386 programs, else under qemu-i386
 #      (qemu-user). A kernel built without IA-32 emulation answers "Exec
 #      format error"; which of the two ran it is said. With neither, the
@@ -46,7 +47,7 @@
 # grandparent).
 set -eu
 
-: "${GRAIN_SOURCE_DIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${GRAIN_SOURCE_DIR:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 cd "$GRAIN_SOURCE_DIR"
 
 say() { printf 'cross 32-bit: %s\n' "$*"; }
@@ -155,20 +156,20 @@ check() {
 	# shellcheck disable=SC2086
 	if ! ar rcs "$lib" $objs ||
 		! $cc -std=c11 -O2 $warnings -Iinclude -pthread -o "$exe" \
-			test/abi/core_only.c "$lib"; then
+			test/release/abi/core_only.c "$lib"; then
 		say "FAILED: $name: linking the consumer"
 		failed=1
 		return 0
 	fi
 	# grain_htab too, where its sources were compiled: a NO_RCU table,
-	# with test/cross/urcu_stub.c for the liburcu symbols it never calls.
+	# with test/release/cross/urcu_stub.c for the liburcu symbols it never calls.
 	htab_exe=""
 	if [ -n "$urcu_host" ]; then
 		htab_exe="$tmp/$name-htab"
 		# shellcheck disable=SC2086
 		if ! $cc -std=c11 -O2 $warnings -Iinclude -isystem "$tmp/urcu" \
-			-pthread -o "$htab_exe" test/cross/htab_norcu.c \
-			test/cross/urcu_stub.c "$lib"; then
+			-pthread -o "$htab_exe" test/release/cross/htab_norcu.c \
+			test/release/cross/urcu_stub.c "$lib"; then
 			say "FAILED: $name: linking the htab program"
 			failed=1
 			htab_exe=""

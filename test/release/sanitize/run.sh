@@ -28,7 +28,7 @@ set -eu
 : "${GRAIN_CMAKE:=cmake}" "${GRAIN_CMAKE_GENERATOR:=Unix Makefiles}"
 : "${GRAIN_CC:=cc}" "${GRAIN_PKG_CONFIG:=pkg-config}" "${GRAIN_WERROR:=OFF}"
 
-here="$GRAIN_SOURCE_DIR/test/sanitize"
+here="$GRAIN_SOURCE_DIR/test/release/sanitize"
 say() { printf 'tsan_install: %s\n' "$*"; }
 fail() { printf 'tsan_install: FAILED: %s\n' "$*" >&2; exit 1; }
 

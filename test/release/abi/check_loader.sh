@@ -5,18 +5,17 @@
 # loader, in both directions (CTest: abi_loader; README.md, "Versions and
 # ABI").
 #
-# For each release in test/abi/releases other than the tree's own version,
-# the release's two libraries are built from this repository's history
-# (git archive of its commit; a few seconds each), and test/abi/
-# loader_prog.c is compiled twice: against that release's headers and
-# libraries, and against the tree's. Each program then runs on its own
-# libraries (it must pass: the control) and on the other's alone, through
-# LD_LIBRARY_PATH with no grain in the run path. There it must either pass
-# its checks or fail to start with the loader's "error while loading
-# shared libraries" (a SONAME or version node it needs is missing); any
-# other outcome (a wrong result, an error code, a crash) fails the test.
-# Without the history (a source tarball, a shallow clone) the test is
-# skipped (exit 77).
+# For each release in test/release/abi/releases other than the tree's own
+# version, the release's two libraries are built from this repository's
+# history (git archive of its commit; a few seconds each), and
+# test/release/abi/loader_prog.c is compiled twice: against that release's
+# headers and libraries, and against the tree's. Each program then runs on its
+# own libraries (it must pass: the control) and on the other's alone, through
+# LD_LIBRARY_PATH with no grain in the run path. There it must either pass its
+# checks or fail to start with the loader's "error while loading shared
+# libraries" (a SONAME or version node it needs is missing); any other outcome
+# (a wrong result, an error code, a crash) fails the test. Without the history
+# (a source tarball, a shallow clone) the test is skipped (exit 77).
 #
 # Environment (set by test/CMakeLists.txt):
 #   GRAIN_SOURCE_DIR   the source tree (a git work tree)
@@ -29,7 +28,7 @@ set -eu
 : "${GRAIN_SOURCE_DIR:?}" "${GRAIN_LIBDIR:?}" "${GRAIN_VERSION:?}"
 : "${CC:=cc}"
 src=$GRAIN_SOURCE_DIR
-prog=$src/test/abi/loader_prog.c
+prog=$src/test/release/abi/loader_prog.c
 
 if ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
 	echo "SKIPPED: $src has no git history to build the releases from"
@@ -101,7 +100,7 @@ while read -r version commit; do
 	run "prog-$version" lib-now "built on $version, run on $GRAIN_VERSION" other
 	run prog-now "lib-$version" "built on $GRAIN_VERSION, run on $version" other
 	tested=$((tested + 1))
-done <"$src/test/abi/releases"
+done <"$src/test/release/abi/releases"
 
 if [ "$tested" -eq 0 ]; then
 	echo "SKIPPED: no release to compare with"

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * htab_norcu.c - grain_htab on a 32-bit target (test/cross/check-32bit.sh,
- * CTest cross_32bit): a GRAIN_HTAB_NO_RCU table, which never calls into
- * liburcu, through the inline paths and the library's cold paths alike:
- * inserts into 4 stripes with growth, scoped finds and touches, removes,
- * a replace, eviction between byte watermarks, expiry, a resize, a walk
- * and the statistics, every result checked. Linked with urcu_stub.c in
- * place of liburcu, whose library exists here for the host only.
- * Exits 0 when every check passes.
+ * htab_norcu.c - grain_htab on a 32-bit target
+ * (test/release/cross/check-32bit.sh, CTest cross_32bit): a GRAIN_HTAB_NO_RCU
+ * table, which never calls into liburcu, through the inline paths and the
+ * library's cold paths alike: inserts into 4 stripes with growth, scoped
+ * finds and touches, removes, a replace, eviction between byte watermarks,
+ * expiry, a resize, a walk and the statistics, every result checked. Linked
+ * with urcu_stub.c in place of liburcu, whose library exists here for the
+ * host only. Exits 0 when every check passes.
  */
 #include <grain/htab.h>
 

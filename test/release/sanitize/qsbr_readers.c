@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * qsbr_readers.c - a program built against an installed ThreadSanitizer
- * build of grain (test/sanitize/run.sh). Its readers use liburcu qsbr's
+ * build of grain (test/release/sanitize/run.sh). Its readers use liburcu qsbr's
  * own read side (qsbr.c), not grain_rcu_*, on a table created with that
  * flavour, while the main thread inserts, removes and resizes, so that
  * nodes and bucket arrays are reclaimed after grace periods under the

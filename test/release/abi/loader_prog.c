@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * loader_prog.c - a program built against one release and run on another
- * (test/abi/check_loader.sh, CTest abi_loader). It goes through the inline
- * fast paths of grain_ring and grain_htab, which compile the layouts of
- * include/grain/impl/ into it, and checks every result: on a library whose
+ * (test/release/abi/check_loader.sh, CTest abi_loader). It goes through the
+ * inline fast paths of grain_ring and grain_htab, which compile the layouts
+ * of include/grain/impl/ into it, and checks every result: on a library whose
  * layouts differ from its headers it would fail or crash, which the ABI
- * policy (README.md, "Versions and ABI") must make impossible by having
- * the loader refuse it first. Only calls every release since 0.4.0 has.
- * Prints "loader_prog: ok <headers> on <library>" and exits 0 when all
- * holds.
+ * policy (README.md, "Versions and ABI") must make impossible by having the
+ * loader refuse it first. Only calls every release since 0.4.0 has. Prints
+ * "loader_prog: ok <headers> on <library>" and exits 0 when all holds.
  */
 #include <grain/htab.h>
 #include <grain/ring.h>

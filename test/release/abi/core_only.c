@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * core_only.c - a program that uses only the core blocks (ring, prio, the
- * spinlock, hashing), linked to libgrain alone. test/abi/check_needed.sh
- * checks that it does not load liburcu; it also runs it.
+ * spinlock, hashing), linked to libgrain alone.
+ * test/release/abi/check_needed.sh checks that it does not load liburcu; it
+ * also runs it.
  */
 #include <grain/hash.h>
 #include <grain/lock.h>

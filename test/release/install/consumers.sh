@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# consumers.sh - build and run the outside programs (test/install/consumer:
-# main.c in C, main.cc in C++, each using ring, prio and htab) against an
-# installed grain, through find_package and through pkg-config.
+# consumers.sh - build and run the outside programs
+# (test/release/install/consumer: main.c in C, main.cc in C++, each using
+# ring, prio and htab) against an installed grain, through find_package and
+# through pkg-config.
 #
-# Used by run.sh (a temporary prefix) and by test/deb/check.sh (the
+# Used by run.sh (a temporary prefix) and by test/release/deb/check.sh (the
 # installed Debian packages, GRAIN_PREFIX empty). With a prefix it checks
 # that each program loads that prefix's libraries, and runs the pkg-config
 # builds the two ways README.md gives for a non-system prefix:
@@ -16,7 +17,7 @@
 # Environment:
 #   GRAIN_PREFIX        the install prefix; empty: the system's
 #   GRAIN_LIBDIR        its library directory (with a prefix)
-#   GRAIN_CONSUMER_DIR  test/install/consumer
+#   GRAIN_CONSUMER_DIR  test/release/install/consumer
 #   GRAIN_VERSION       the version grain.pc and the package must report
 #   GRAIN_WORK          a scratch directory (removed by the caller)
 #   GRAIN_CONFIG, GRAIN_CMAKE, GRAIN_CMAKE_GENERATOR, GRAIN_CC, GRAIN_CXX,

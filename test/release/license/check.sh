@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# test/license/check.sh - every source, header, script and CMake file that
-# git tracks carries the SPDX line of grain's license (BSD-2-Clause, see
+# test/release/license/check.sh - every source, header, script and CMake file
+# that git tracks carries the SPDX line of grain's license (BSD-2-Clause, see
 # LICENSE) within its first three lines. Run from anywhere: the repository
-# root is the script's grandparent. Exit 0: all do; 1: the missing ones are
-# listed.
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# root is three levels above the script. Exit 0: all do; 1: the missing ones
+# are listed.
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root" || exit 1
 command -v git >/dev/null 2>&1 && [ -e .git ] || { echo "not a git checkout: skipped"; exit 77; }
 grep -q 'BSD 2-Clause License' LICENSE || { echo "LICENSE is not BSD-2-Clause"; exit 1; }

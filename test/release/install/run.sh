@@ -3,8 +3,8 @@
 # run.sh - the install test (CTest: install).
 #
 # Installs a grain build into a temporary prefix, checks the files, then
-# builds and runs test/install/consumer (C and C++, ring, prio and htab)
-# against that prefix with test/install/consumers.sh:
+# builds and runs test/release/install/consumer (C and C++, ring, prio and htab)
+# against that prefix with test/release/install/consumers.sh:
 #   1. with CMake: find_package(grain COMPONENTS htab) through
 #      CMAKE_PREFIX_PATH, linked to grain::htab (shared) and
 #      grain::htab_static, run with CMake's build RPATH;
@@ -23,7 +23,7 @@
 # Environment (set by test/CMakeLists.txt):
 #   GRAIN_BUILD_DIR     the build tree to install
 #   GRAIN_SOURCE_DIR    its source tree (step 4)
-#   GRAIN_CONSUMER_DIR  test/install/consumer
+#   GRAIN_CONSUMER_DIR  test/release/install/consumer
 #   GRAIN_CONFIG        build configuration (may be empty)
 #   GRAIN_VERSION       the version grain.pc and the package must report
 #   GRAIN_LIBDIR        CMAKE_INSTALL_LIBDIR of the build (relative to the prefix, or absolute)

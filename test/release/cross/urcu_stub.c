@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * urcu_stub.c - what libgrain-htab takes from liburcu-memb, for
- * test/cross/htab_norcu.c on a 32-bit target where no liburcu library is
- * installed: a GRAIN_HTAB_NO_RCU table calls none of it, so each function
+ * test/release/cross/htab_norcu.c on a 32-bit target where no liburcu library
+ * is installed: a GRAIN_HTAB_NO_RCU table calls none of it, so each function
  * aborts, and the flavour's table holds no function at all.
  */
 #include <urcu/urcu-memb.h>

@@ -4,7 +4,7 @@
 # library's SONAME follows the version (CTest: abi_needed).
 #
 # readelf -d lists each object's NEEDED entries. libgrain.so and a program
-# built on the core blocks alone (test/abi/core_only.c) must name no
+# built on the core blocks alone (test/release/abi/core_only.c) must name no
 # liburcu; libgrain-htab.so must name liburcu-memb and libgrain (so the
 # check would notice if the split were undone or the htab lost its
 # liburcu). The program is also run.
@@ -20,7 +20,7 @@
 #   GRAIN_READELF        readelf (GNU binutils or llvm-readelf)
 #   GRAIN_LIB            the built libgrain.so
 #   GRAIN_HTAB_LIB       the built libgrain-htab.so
-#   GRAIN_CORE_PROGRAM   the built test/abi/core_only.c
+#   GRAIN_CORE_PROGRAM   the built test/release/abi/core_only.c
 #   GRAIN_VERSION        the project version (MAJOR.MINOR.PATCH)
 set -eu
 

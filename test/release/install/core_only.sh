@@ -9,9 +9,9 @@
 #   2. Builds the first with -DGRAIN_WERROR=ON and installs it into a
 #      temporary prefix: libgrain (shared and static), grain.pc and the
 #      CMake package, and no libgrain-htab, grain-htab.pc or grain::htab.
-#   3. Builds test/abi/core_only.c (ring, prio, the spinlock and hashing)
-#      against the install with find_package(grain) (grain::grain) and
-#      with pkg-config grain, and runs both.
+#   3. Builds test/release/abi/core_only.c (ring, prio, the spinlock and
+#      hashing) against the install with find_package(grain) (grain::grain)
+#      and with pkg-config grain, and runs both.
 #   4. find_package(grain COMPONENTS htab) fails there, with the message
 #      that grain was built without grain_htab.
 # The temporary directory is removed at the end, also on failure.
@@ -90,7 +90,7 @@ fi
 
 # --- 3. A core program, with CMake and with pkg-config --------------------------
 mkdir "$tmp/app"
-cp "$GRAIN_SOURCE_DIR/test/abi/core_only.c" "$tmp/app/app.c"
+cp "$GRAIN_SOURCE_DIR/test/release/abi/core_only.c" "$tmp/app/app.c"
 cat >"$tmp/app/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.25)
 project(grain_core_app LANGUAGES C)
