@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "../common/test_table.h"
 #include "../common/test_util.h"
 #include "flavors/flavor.h"
 #include "htab_cases.h"
@@ -468,7 +469,7 @@ static const struct bulk_case bulk_cases[] = {
 	{ 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 }, { 3, GRAIN_HTAB_BATCH_RECLAIM },
 };
 
-TABLE_PARAMETERS(htab_bulk, torture, struct bulk_case, bulk_cases);
+TABLE_PARAMS(htab_bulk, torture, bulk_cases);
 
 ParameterizedTest(const struct bulk_case *bc, htab_bulk, torture,
 		  .timeout = 300)

@@ -20,6 +20,7 @@
 
 #include "pktbuild.h"
 #include "reasm.h"
+#include "test_threads.h"
 
 #define NDGRAMS 1200u
 #define MAXW 4u
@@ -33,7 +34,6 @@ struct cworker {
 	unsigned *seen;		 /* per datagram: outputs this worker saw */
 	struct cctx *c;
 	unsigned wrong;
-	pthread_t t;
 };
 
 struct cctx {
@@ -41,7 +41,7 @@ struct cctx {
 	uint8_t *data[NDGRAMS];
 	struct cworker wk[MAXW];
 	unsigned nw;
-	_Atomic(unsigned) go;
+	struct test_gate go;
 };
 
 static void push(struct cworker *k, struct pb_frame *f)
@@ -88,8 +88,7 @@ static void *run(void *arg)
 {
 	struct cworker *k = arg;
 
-	while (!atomic_load_explicit(&k->c->go, memory_order_acquire))
-		;
+	test_gate_wait(&k->c->go);
 	for (size_t i = 0; i < k->n; i++) {
 		struct pb_frame *f = k->frames[i];
 		(void)reasm_input(&k->w, f->data, f->caplen, f->wirelen,
@@ -234,12 +233,10 @@ ParameterizedTest(struct cparam *p, reasm_concurrent, shared_datagrams,
 		free(v);
 	}
 
-	for (unsigned w = 0; w < c->nw; w++)
-		cr_assert_eq(pthread_create(&c->wk[w].t, NULL, run, &c->wk[w]),
-			     0);
-	atomic_store_explicit(&c->go, 1, memory_order_release);
-	for (unsigned w = 0; w < c->nw; w++)
-		pthread_join(c->wk[w].t, NULL);
+	struct test_threads workers = { 0 };
+	TEST_SPAWN_EACH(&workers, run, c->wk, c->nw);
+	test_gate_open(&c->go);
+	test_join_all(&workers);
 
 	struct reasm_stats st;
 	memset(&st, 0, sizeof(st));
@@ -290,21 +287,20 @@ struct side {
 	struct cctx *c;
 	struct reasm *r;
 	struct reasm_worker w; /* the expiring thread's */
-	_Atomic(unsigned) *go, stop;
+	struct test_gate *go;
+	_Atomic(unsigned) stop;
 	uint64_t expired;	      /* reasm_expire()'s returns */
 	unsigned went_back, reads;    /* the reader's */
 	const struct pb_frame *probe; /* a fragment, for reasm_flow_of() */
 	int32_t flow;		      /* its value */
 	unsigned flow_changed;
-	pthread_t te, tr;
 };
 
 static void *expire_run(void *arg)
 {
 	struct side *s = arg;
 
-	while (!atomic_load_explicit(s->go, memory_order_acquire))
-		;
+	test_gate_wait(s->go);
 	while (!atomic_load_explicit(&s->stop, memory_order_acquire)) {
 		uint64_t now = UINT64_MAX;
 		for (unsigned w = 0; w < s->c->nw; w++) {
@@ -323,8 +319,7 @@ static void *read_run(void *arg)
 	struct reasm_stats st, last;
 
 	memset(&last, 0, sizeof(last));
-	while (!atomic_load_explicit(s->go, memory_order_acquire))
-		;
+	test_gate_wait(s->go);
 	while (!atomic_load_explicit(&s->stop, memory_order_acquire)) {
 		reasm_stats_shared(s->r, &st);
 		s->went_back += st.ReasmTimeout < last.ReasmTimeout ||
@@ -393,17 +388,14 @@ Test(reasm_concurrent, expire_and_shared_stats_beside_input, .timeout = 120)
 	s->probe = c->wk[0].frames[0];
 	s->flow = reasm_flow_of(s->r, s->probe->data, s->probe->caplen);
 	cr_assert_geq(s->flow, 0);
-	for (unsigned w = 0; w < c->nw; w++)
-		cr_assert_eq(pthread_create(&c->wk[w].t, NULL, run, &c->wk[w]),
-			     0);
-	cr_assert_eq(pthread_create(&s->te, NULL, expire_run, s), 0);
-	cr_assert_eq(pthread_create(&s->tr, NULL, read_run, s), 0);
-	atomic_store_explicit(&c->go, 1, memory_order_release);
-	for (unsigned w = 0; w < c->nw; w++)
-		pthread_join(c->wk[w].t, NULL);
+	struct test_threads workers = { 0 }, sides = { 0 };
+	TEST_SPAWN_EACH(&workers, run, c->wk, c->nw);
+	test_spawn(&sides, expire_run, s);
+	test_spawn(&sides, read_run, s);
+	test_gate_open(&c->go);
+	test_join_all(&workers);
 	atomic_store_explicit(&s->stop, 1, memory_order_release);
-	pthread_join(s->te, NULL);
-	pthread_join(s->tr, NULL);
+	test_join_all(&sides);
 
 	struct reasm_stats st, sh;
 	reasm_stats_read(s->r, &st);

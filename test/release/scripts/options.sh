@@ -55,16 +55,19 @@ configure refused 'GRAIN_SANITIZE must be empty, "thread" or "address", not "mem
 	"$GRAIN_CC" -DGRAIN_BUILD_TESTS=OFF -DGRAIN_SANITIZE=memory
 configure refused "GRAIN_FUZZ needs GRAIN_BUILD_TESTS" \
 	"$GRAIN_CC" -DGRAIN_BUILD_TESTS=OFF -DGRAIN_FUZZ=ON
+configure refused "GRAIN_FUZZ needs GRAIN_BUILD_TESTS and GRAIN_BUILD_EXAMPLES" \
+	"$GRAIN_CC" -DGRAIN_BUILD_TESTS=ON -DGRAIN_FUZZ=ON
 if "$GRAIN_CC" --version 2>/dev/null | grep -qi clang; then
 	echo "skip: GRAIN_FUZZ with GCC ($GRAIN_CC is Clang)"
 else
 	configure refused "GRAIN_FUZZ needs Clang (libFuzzer)" \
-		"$GRAIN_CC" -DGRAIN_BUILD_TESTS=ON -DGRAIN_FUZZ=ON
+		"$GRAIN_CC" -DGRAIN_BUILD_TESTS=ON -DGRAIN_BUILD_EXAMPLES=ON \
+		-DGRAIN_FUZZ=ON
 fi
 if [ -n "$GRAIN_CLANG" ]; then
 	configure refused "cannot be combined with GRAIN_SANITIZE=thread" \
-		"$GRAIN_CLANG" -DGRAIN_BUILD_TESTS=ON -DGRAIN_FUZZ=ON \
-		-DGRAIN_SANITIZE=thread
+		"$GRAIN_CLANG" -DGRAIN_BUILD_TESTS=ON -DGRAIN_BUILD_EXAMPLES=ON \
+		-DGRAIN_FUZZ=ON -DGRAIN_SANITIZE=thread
 else
 	echo "skip: GRAIN_FUZZ with GRAIN_SANITIZE=thread (no clang)"
 fi

@@ -54,22 +54,17 @@
 #include <string.h>
 
 #include "reasm_test.h"
+#include "test_table.h"
 
 static const int families[] = { 4, 6 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The parameters of a test run once per row of @table. Each case runs in
- * a process of its own, where its row arrives as bytes: a row holds no
- * pointers, its name included (an array of CASE_NAME_MAX bytes). */
+/* Table-driven tests are spelled as everywhere (test_table.h): each case
+ * runs in a process of its own, where its row arrives as bytes: a row
+ * holds no pointers, its name included (an array of CASE_NAME_MAX bytes). */
 #define CASE_NAME_MAX 48
-#define TABLE_PARAMS(suite, name, table)                                       \
-	ParameterizedTestParameters(suite, name)                               \
-	{                                                                      \
-		return cr_make_param_array(__typeof__((table)[0]),             \
-					   (void *)(table), ARRAY_LEN(table)); \
-	}
 
 /* The parameters of a test run once per family (an int *: 4 or 6). */
 #define FAMILY_PARAMS(suite, name) TABLE_PARAMS(suite, name, families)

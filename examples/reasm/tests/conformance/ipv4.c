@@ -49,7 +49,7 @@ static const struct df_case df_cases[] = {
 	{ { true, false, true }, true },
 };
 
-TABLE_PARAMS(ipv4, df_of_largest_fragment, df_cases)
+TABLE_PARAMS(ipv4, df_of_largest_fragment, df_cases);
 
 ParameterizedTest(struct df_case *p, ipv4, df_of_largest_fragment)
 {

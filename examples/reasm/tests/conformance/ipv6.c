@@ -49,7 +49,7 @@ static const struct chain_case chain_cases[] = {
 	{ PB_IPPROTO_ESP, 0, 0, 8, true, false },
 };
 
-TABLE_PARAMS(ipv6, first_fragment_header_chain, chain_cases)
+TABLE_PARAMS(ipv6, first_fragment_header_chain, chain_cases);
 
 ParameterizedTest(struct chain_case *p, ipv6, first_fragment_header_chain)
 {
@@ -307,7 +307,7 @@ ParameterizedTest(struct ext_run *p, ipv6, refused_extension_headers)
 	rig_finish(&g);
 }
 
-TABLE_PARAMS(ipv6, atomic_fragment_leaves_queue_alone, orders)
+TABLE_PARAMS(ipv6, atomic_fragment_leaves_queue_alone, orders);
 
 ParameterizedTest(bool *with_hbh, ipv6, atomic_fragment_leaves_queue_alone)
 {

@@ -9,7 +9,7 @@
  * keys
  */
 
-FAMILY_PARAMS(keys, id_reuse_after_completion)
+FAMILY_PARAMS(keys, id_reuse_after_completion);
 
 ParameterizedTest(int *family, keys, id_reuse_after_completion)
 {
@@ -115,7 +115,7 @@ static const struct key_case key_cases[] = {
 #undef DEEP
 /* clang-format on */
 
-TABLE_PARAMS(keys, separate_datagrams_never_merge, key_cases)
+TABLE_PARAMS(keys, separate_datagrams_never_merge, key_cases);
 
 ParameterizedTest(struct key_case *p, keys, separate_datagrams_never_merge)
 {
@@ -187,7 +187,7 @@ static const struct same_case same_cases[] = {
 	{ "IPv6: flow label", 6, SAME_FLOW },
 };
 
-TABLE_PARAMS(keys, other_fields_same_datagram, same_cases)
+TABLE_PARAMS(keys, other_fields_same_datagram, same_cases);
 
 ParameterizedTest(struct same_case *p, keys, other_fields_same_datagram)
 {

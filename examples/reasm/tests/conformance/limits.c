@@ -53,7 +53,7 @@ static const struct big_case big_cases[] = {
 };
 /* clang-format on */
 
-TABLE_PARAMS(limits, big_datagrams, big_cases)
+TABLE_PARAMS(limits, big_datagrams, big_cases);
 
 ParameterizedTest(struct big_case *p, limits, big_datagrams, .timeout = 30)
 {
@@ -215,7 +215,7 @@ static const struct script limits_scripts[] = {
 
 SCRIPT_TEST(limits, scripted, limits_scripts)
 
-TABLE_PARAMS(limits, max_frags, orders)
+TABLE_PARAMS(limits, max_frags, orders);
 
 ParameterizedTest(bool *reversed, limits, max_frags)
 {
@@ -249,7 +249,7 @@ ParameterizedTest(bool *reversed, limits, max_frags)
 
 /* max_frags 0 is the default, 128: a datagram of 128 fragments
  * completes, one of 129 is discarded at its 129th. */
-FAMILY_PARAMS(limits, max_frags_default)
+FAMILY_PARAMS(limits, max_frags_default);
 
 ParameterizedTest(int *family, limits, max_frags_default)
 {
@@ -288,7 +288,7 @@ ParameterizedTest(int *family, limits, max_frags_default)
  * datagram can have without overlaps, 8189 of 8 bytes and a last one of
  * 3 (65515 bytes of IPv4 data), reassemble, in order and reversed (the
  * dearest order: every fragment goes in at the front). */
-TABLE_PARAMS(limits, max_frags_limit_takes_every_datagram, orders)
+TABLE_PARAMS(limits, max_frags_limit_takes_every_datagram, orders);
 
 ParameterizedTest(bool *reversed, limits, max_frags_limit_takes_every_datagram,
 		  .timeout = 60)

@@ -60,7 +60,7 @@ static void link_run(struct rig *g, struct pb_dgram *d)
 	expect_dgram(g, 0, &v[0]);
 }
 
-TABLE_PARAMS(link, ethernet_vlan_tags, eth_cases)
+TABLE_PARAMS(link, ethernet_vlan_tags, eth_cases);
 
 ParameterizedTest(struct eth_case *p, link, ethernet_vlan_tags)
 {
@@ -114,7 +114,7 @@ static struct pb_frame *pad_frame(struct pb_frame *f, uint32_t extra)
 	return p;
 }
 
-FAMILY_PARAMS(link, ethernet_padding_ignored)
+FAMILY_PARAMS(link, ethernet_padding_ignored);
 
 ParameterizedTest(int *family, link, ethernet_padding_ignored)
 {
@@ -144,7 +144,7 @@ static const struct fam_link other_links[] = {
 	{ 4, PB_DLT_IPV4 }, { 6, PB_DLT_IPV6 },
 };
 
-TABLE_PARAMS(link, cooked_and_raw, other_links)
+TABLE_PARAMS(link, cooked_and_raw, other_links);
 
 ParameterizedTest(struct fam_link *p, link, cooked_and_raw)
 {

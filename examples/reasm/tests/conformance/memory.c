@@ -17,7 +17,7 @@
  * fragment's payload, never a buffer for the whole datagram. An 8-byte
  * fragment at offset 64000 costs far less than 64 KiB; 1000 more bytes
  * cost 1000 and a small header. */
-FAMILY_PARAMS(memory, charged_what_is_held)
+FAMILY_PARAMS(memory, charged_what_is_held);
 
 ParameterizedTest(int *family, memory, charged_what_is_held)
 {

@@ -18,7 +18,7 @@ static const struct fam_link fam_links[] = {
 	{ 6, PB_DLT_RAW },
 };
 
-TABLE_PARAMS(order, in_order_and_reversed, fam_links)
+TABLE_PARAMS(order, in_order_and_reversed, fam_links);
 
 ParameterizedTest(struct fam_link *p, order, in_order_and_reversed)
 {
@@ -79,7 +79,7 @@ static bool next_perm(unsigned *a, size_t n)
 	return true;
 }
 
-FAMILY_PARAMS(order, every_permutation)
+FAMILY_PARAMS(order, every_permutation);
 
 ParameterizedTest(int *family, order, every_permutation)
 {
@@ -196,7 +196,7 @@ static const struct three_case three_cases[] = {
 #undef V6_SPLIT
 /* clang-format on */
 
-TABLE_PARAMS(order, three_fragments, three_cases)
+TABLE_PARAMS(order, three_fragments, three_cases);
 
 ParameterizedTest(struct three_case *p, order, three_fragments)
 {

@@ -22,7 +22,7 @@ static const struct timeout_case timeout_cases[] = {
 	{ 6, 7 * NS_PER_S, 7 * NS_PER_S },
 };
 
-TABLE_PARAMS(timeout, from_first_fragment, timeout_cases)
+TABLE_PARAMS(timeout, from_first_fragment, timeout_cases);
 
 ParameterizedTest(struct timeout_case *p, timeout, from_first_fragment)
 {

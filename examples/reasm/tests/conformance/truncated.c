@@ -10,7 +10,7 @@
  * truncated
  */
 
-FAMILY_PARAMS(truncated, fragment_never_reassembled)
+FAMILY_PARAMS(truncated, fragment_never_reassembled);
 
 ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 {
@@ -46,7 +46,7 @@ ParameterizedTest(int *family, truncated, fragment_never_reassembled)
 			     W(ReasmOKs, 1), W(frags_reassembled, 3)));
 }
 
-FAMILY_PARAMS(truncated, non_fragment_passed_as_captured)
+FAMILY_PARAMS(truncated, non_fragment_passed_as_captured);
 
 ParameterizedTest(int *family, truncated, non_fragment_passed_as_captured)
 {
