@@ -102,7 +102,8 @@ static GRAIN_ALWAYS_INLINE unsigned grain_impl_prio_put(struct grain_prio *p,
 							void *const *objs,
 							unsigned n)
 {
-	unsigned k = grain_impl_ring_enqueue(p->ro.rings[band], objs, n, true);
+	unsigned k = grain_impl_ring_enqueue(p->ro.rings[band], objs, n,
+					     GRAIN_IMPL_RING_VARIABLE);
 
 	if (GRAIN_LIKELY(k != 0)) {
 		uint64_t bit = (uint64_t)1 << band;
@@ -138,7 +139,8 @@ static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs, unsigned n,
 		     unsigned *bandp)
 {
-	unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs, n, true);
+	unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs, n,
+					     GRAIN_IMPL_RING_VARIABLE);
 
 	if (k != 0 && bandp != NULL)
 		*bandp = b;
