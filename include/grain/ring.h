@@ -17,6 +17,15 @@
  *   9. Zero copy: reserve/commit, peek/release (single sides only)
  *   10. Closing: close, closed
  *
+ * Words. Each of these means one thing here. "Release" is the memory
+ * ordering only: a release store (R1, R2, R2') pairs with an acquire load
+ * (A2, A1, A1'). A side "publishes" slots when it hands them to the other
+ * side: a producer sets a filled slot's sequence, a consumer an emptied
+ * one's (or, a single consumer, its position). A slot is "free" when a
+ * producer may fill it: a dequeue frees the slots it takes, and so does
+ * grain_ring_release() for the slots of an open peek (the call keeps its
+ * name; what it does is free them, with release ordering).
+ *
  * 1\. Synchronization table
  *
  * | call                      | may run concurrently with                 |
@@ -65,7 +74,7 @@
  * slots are free (A1) and then moving tail from p to p + n with one
  * compare-and-swap; a failed CAS means another producer claimed p first,
  * and the call retries from the new tail. Consumers mirror this on head.
- * A batch's sequence numbers are released last slot first, so the other
+ * A batch's sequence numbers are published last slot first, so the other
  * side sees its first slot ready only when the whole batch is, and takes
  * it whole. Nobody ever waits for another thread's store: a claim is only
  * made on slots already known to be free (or ready), so there is no "tail
@@ -82,8 +91,8 @@
  * of its own. The modes are compiled as separate copies of the fast
  * paths, chosen by one branch on the ring's flags.
  *
- * Progress: a thread descheduled between its claim and its release of the
- * sequence (or, a single consumer, its position) delays only the slots it
+ * Progress: a thread descheduled between its claim and its publication of
+ * the sequence (or, a single consumer, its position) delays only the slots it
  * claimed: other producers go on claiming and filling later slots, other
  * consumers go on draining earlier ones. Consumers reach the delayed
  * slot only in FIFO order, and see it as not yet ready (try_dequeue
@@ -94,12 +103,12 @@
  * come up short of what grain_ring_count() or grain_ring_free_count()
  * showed a moment before, with no other thread taking those slots,
  * while a thread of the other side is descheduled between its claim and
- * its release:
+ * its publication:
  *   - dequeues (try_dequeue -EAGAIN, try_dequeue_bulk -EAGAIN,
  *     try_dequeue_burst fewer; on an SC ring try_peek_bulk and
  *     try_peek_burst too), on every ring: they stop at a slot that a
  *     producer has claimed (a single producer: moved its position over)
- *     but not yet released, which the count already includes;
+ *     but not yet published, which the count already includes;
  *   - enqueues (try_enqueue -EAGAIN, try_enqueue_bulk -EAGAIN,
  *     try_enqueue_burst fewer; on an SP ring try_reserve_bulk and
  *     try_reserve_burst too), on MPMC and SPMC rings only: they stop at
@@ -110,7 +119,7 @@
  * A bulk call is all or nothing, so it fails whole where a burst would
  * have moved the slots before the delayed one. A caller that needs n
  * slots retries, or uses a _wait form, which sleeps until the delayed
- * thread's release wakes it.
+ * thread's publication wakes it.
  *
  * 3\. Modes and capacity
  *
@@ -191,7 +200,7 @@ GRAIN_API size_t grain_ring_memsize(unsigned capacity);
  * @param capacity  a power of two in [2, 2^31].
  * @param flags     a grain_ring_mode, optionally | GRAIN_RING_WAIT.
  * @return 0, or -EINVAL if @p ring is NULL or misaligned, @p capacity is
- *         invalid or @p flags has unknown bits. Nothing needs releasing
+ *         invalid or @p flags has unknown bits. Nothing needs freeing
  *         later: the memory is the caller's to reuse once no thread uses
  *         the ring.
  * Thread safety: no other call on the same ring may run concurrently.
@@ -508,13 +517,14 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
  * whole element in ring memory.
  *
  * Modes. Only a single side reserves: reserve and commit need
- * GRAIN_RING_SP (SPMC, SPSC), peek and release need GRAIN_RING_SC (MPSC,
- * SPSC); on a multi side they return -ENOTSUP and change nothing. A
- * single side owns its position, so its reserved slots stay private until
- * it publishes them, it may publish fewer than it reserved (the rest are
- * simply not taken), and the ring itself records that a reservation is
- * open: a second reserve (or peek) before the commit (or release) fails
- * with -EBUSY instead of handing out the same slots twice. A multi side
+ * GRAIN_RING_SP (SPMC, SPSC), peek and grain_ring_release() need
+ * GRAIN_RING_SC (MPSC, SPSC); on a multi side they return -ENOTSUP and
+ * change nothing. A single side owns its position, so its reserved slots
+ * stay private until it publishes them, it may publish fewer than it
+ * reserved (the rest are simply not taken), and the ring itself records
+ * that a reservation is open: a second reserve (or peek) before the
+ * commit (or the free) fails with -EBUSY instead of handing out the same
+ * slots twice. A multi side
  * claims its slots with a CAS that other threads build on at once, so a
  * partial commit would leave holes and one thread's open reservation
  * could not be told from another's; the other side of the ring may be
@@ -524,13 +534,14 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
  * own enqueue calls (any form) move nothing (-EAGAIN, a 0 burst, or a
  * _wait that sleeps until its timeout), and the same for the consumer's
  * dequeues while a peek is open. Reserved slots count as free, peeked
- * ones as used, in the snapshots (section 7) until the commit or release.
+ * ones as used, in the snapshots (section 7) until the commit or the free.
  *
  * Ordering: a commit is an enqueue of the committed slots (release, R1:
  * what the producer stored in them, in the slots or reachable from them,
- * happens-before the dequeue or peek that returns them); a peek is a
- * dequeue without the release (acquire, A2), and grain_ring_release() is
- * its release (R2', pairs with the producers' A1'). The reserve's check
+ * happens-before the dequeue or peek that returns them); a peek is the
+ * reading half of a dequeue (acquire, A2), and grain_ring_release() the
+ * freeing half (a release store, R2', pairs with the producers' A1'). The
+ * reserve's check
  * that the slots are free is A1/A1' as in an enqueue.
  *
  * Thread safety: the calls of one side are that side's single thread's

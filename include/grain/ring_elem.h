@@ -27,11 +27,11 @@
  *     ring, peek and release on an SC ring; -ENOTSUP elsewhere);
  *   - ordering: a successful enqueue or commit of an element
  *     happens-before the dequeue or peek that returns it (release R1,
- *     acquire A2), and the dequeue or release that frees a slot
- *     happens-before the enqueue or reserve that reuses it (R2 or R2',
+ *     acquire A2), and the dequeue or grain_ring_elem_release() that
+ *     frees a slot happens-before the enqueue or reserve that reuses it (R2 or R2',
  *     acquire A1 or A1'). Failed calls give no ordering;
  *   - the non-blocking calls may come up short while a thread of the
- *     other side is descheduled between its claim and its release, as
+ *     other side is descheduled between its claim and its publication, as
  *     ring.h, section 2, lists ("Short calls under preemption");
  *   - closing: as grain_ring's (ring.h, sections 1 and 10): after
  *     grain_ring_elem_close() every enqueue, reserve included, fails
@@ -90,7 +90,7 @@ GRAIN_API size_t grain_ring_elem_memsize(unsigned capacity, unsigned esize);
  *                  GRAIN_RING_ELEM_MAX_SIZE].
  * @param flags     a grain_ring_mode, optionally | GRAIN_RING_WAIT.
  * @return 0, or -EINVAL if @p ring is NULL or misaligned, or @p capacity,
- *         @p esize or @p flags is invalid. Nothing needs releasing later.
+ *         @p esize or @p flags is invalid. Nothing needs freeing later.
  * Thread safety: no other call on the same ring may run concurrently.
  */
 GRAIN_API GRAIN_NODISCARD int grain_ring_elem_init(struct grain_ring_elem *ring,
@@ -201,7 +201,7 @@ grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
  * 4. Blocking operations: as grain_ring's (ring.h, section 6): a ring made
  * with GRAIN_RING_WAIT, @p timeout_ns relative on CLOCK_MONOTONIC
  * (negative: forever; 0: one attempt), woken by the other side's next
- * successful call of any form, zero-copy commit and release included.
+ * successful call of any form, zero-copy commit and free included.
  * Returns 0 (single and bulk; a bulk of n == 0 at once), the count 1 to
  * @p n (burst), -ETIMEDOUT (nothing moved), -EPIPE (closed, at once or
  * when the close wakes the caller; nothing moved), or -EINVAL if @p ring is
@@ -252,9 +252,9 @@ grain_ring_elem_dequeue_burst_wait(struct grain_ring_elem *ring, void *elems,
  * 5. Zero copy: grain_ring's calls (ring.h, section 9) on element slots.
  * The producer of an SP ring reserves slots, builds each element in place
  * at grain_ring_zc_at(&zc, i) (esize bytes) and commits them; the
- * consumer of an SC ring peeks, reads the elements in place and releases
- * them. Modes, errors, the one open reservation per side, partial commit
- * and release, ordering and thread safety are as there: -ENOTSUP on a
+ * consumer of an SC ring peeks, reads the elements in place and frees
+ * them (grain_ring_elem_release()). Modes, errors, the one open
+ * reservation per side, partial commit and free, ordering and thread safety are as there: -ENOTSUP on a
  * multi side, -EBUSY for a second open, -EPIPE (closed), -EAGAIN (bulk)
  * when there are not
  * @p n slots, -EINVAL for NULL or an @p n too large (bulk: the capacity;

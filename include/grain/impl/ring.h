@@ -494,11 +494,11 @@ grain_impl_ring_copy(struct grain_impl_ring_slot *slots, uint64_t mask,
  * that the other side finds the batch's first slot ready only once the
  * whole batch is, and takes it in one go instead of chasing our stores
  * line by line (the ptr_ring batched-zeroing idea, without losing any
- * slot). The releases are R1 (producers, next 1) or R2 (consumers, next
- * the capacity). */
+ * slot). The stores are release stores: R1 (producers, next 1) or R2
+ * (consumers, next the capacity). */
 static GRAIN_ALWAYS_INLINE void
-grain_impl_ring_release(struct grain_impl_ring_slot *slots, uint64_t mask,
-			uint64_t pos, unsigned k, uint64_t next)
+grain_impl_ring_set_seqs(struct grain_impl_ring_slot *slots, uint64_t mask,
+			 uint64_t pos, unsigned k, uint64_t next)
 {
 	const unsigned run = grain_impl_ring_run(pos, mask, k);
 	struct grain_impl_ring_slot *s = slots + (pos & mask);
@@ -539,8 +539,8 @@ grain_impl_ring_publish(struct grain_ring *r, uint64_t mask, uint64_t pos,
 		/* R1: pairs with A2; the consumer of pos + i sees obj. R2:
 		 * pairs with A1; the producer of pos + i + capacity may now
 		 * overwrite obj. */
-		grain_impl_ring_release(grain_impl_ring_slots(r), mask, pos, k,
-					enq ? 1 : mask + 1);
+		grain_impl_ring_set_seqs(grain_impl_ring_slots(r), mask, pos, k,
+					 enq ? 1 : mask + 1);
 	}
 	if (side->flags & GRAIN_RING_WAIT)
 		grain_impl_ring_notify(&side->sleepers);

@@ -8,8 +8,8 @@
  * pointers go unused, followed by the element array (from the cache line
  * after the slots); side->esize holds the element size. Every algorithm
  * body is grain_ring's, compiled with elem set: the claim, the sequence
- * checks (A1, A2, A1') and releases (R1, R2, R2') are the same, only the
- * copy between claim and release moves esize bytes per position from or
+ * checks (A1, A2, A1') and publications (R1, R2, R2') are the same, only
+ * the copy between claim and publication moves esize bytes per position from or
  * to the element array instead of a pointer from or to the slot.
  */
 #ifndef GRAIN_IMPL_RING_ELEM_H
