@@ -407,6 +407,94 @@ GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
 			      int64_t timeout_ns);
 
+/*
+ * Counts out of the bulk and burst calls. Each of the four calls below is
+ * the try_ call of the same name without the suffix, with the same
+ * arguments, results, errors, ordering and thread safety, and one more
+ * output: what is left for the next call of the same side, as rte_ring's
+ * bulk and burst calls report it. An enqueue's _space form writes to
+ * @p free_space the free slots left, a dequeue's _avail form writes to
+ * @p available the objects left; a caller uses it to decide whether to
+ * back off or to refill without a second call.
+ *
+ * The count is a snapshot of the ring taken as the call returns, read as
+ * grain_ring_free_count() or grain_ring_count() reads it (two relaxed
+ * loads, no ordering, in [0, capacity]), and it is written on every
+ * return, success, failure or -EINVAL alike (0 for a NULL ring). Single
+ * threaded it is exact: the capacity less the objects queued after the
+ * call, or those objects. While other threads operate it is a bound that
+ * may be stale by the time it is read, with the snapshots' caveats (the
+ * snapshots, below: slots a consumer of an MPMC or SPMC ring has claimed
+ * count as free, reserved slots as free, peeked ones as used).
+ *
+ * The output pointer may be NULL: then nothing is written and nothing is
+ * read. In C the calls are inline, so a NULL constant removes the count
+ * altogether and the call compiles to the same instructions as the form
+ * without the suffix.
+ */
+
+/**
+ * grain_ring_try_enqueue_bulk_space - grain_ring_try_enqueue_bulk(), and
+ * the free slots left in *@p free_space.
+ * @param ring        as grain_ring_try_enqueue_bulk().
+ * @param objs        as grain_ring_try_enqueue_bulk().
+ * @param n           as grain_ring_try_enqueue_bulk().
+ * @param free_space  receives the free slots after the call (a snapshot),
+ *                    on every return; NULL: not wanted.
+ * @return as grain_ring_try_enqueue_bulk().
+ * Ordering and thread safety: as grain_ring_try_enqueue_bulk(); the count
+ * is read with relaxed loads.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue_bulk_space(struct grain_ring *ring, void *const *objs,
+				  unsigned n, unsigned *free_space);
+
+/**
+ * grain_ring_try_enqueue_burst_space - grain_ring_try_enqueue_burst(),
+ * and the free slots left in *@p free_space.
+ * @param ring        as grain_ring_try_enqueue_burst().
+ * @param objs        as grain_ring_try_enqueue_burst().
+ * @param n           as grain_ring_try_enqueue_burst().
+ * @param free_space  as grain_ring_try_enqueue_bulk_space().
+ * @return as grain_ring_try_enqueue_burst().
+ * Ordering and thread safety: as grain_ring_try_enqueue_burst(); the
+ * count is read with relaxed loads.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue_burst_space(struct grain_ring *ring, void *const *objs,
+				   unsigned n, unsigned *free_space);
+
+/**
+ * grain_ring_try_dequeue_bulk_avail - grain_ring_try_dequeue_bulk(), and
+ * the objects left in *@p available.
+ * @param ring       as grain_ring_try_dequeue_bulk().
+ * @param objs       as grain_ring_try_dequeue_bulk().
+ * @param n          as grain_ring_try_dequeue_bulk().
+ * @param available  receives the objects in the ring after the call (a
+ *                   snapshot), on every return; NULL: not wanted.
+ * @return as grain_ring_try_dequeue_bulk().
+ * Ordering and thread safety: as grain_ring_try_dequeue_bulk(); the count
+ * is read with relaxed loads.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue_bulk_avail(struct grain_ring *ring, void **objs,
+				  unsigned n, unsigned *available);
+
+/**
+ * grain_ring_try_dequeue_burst_avail - grain_ring_try_dequeue_burst(),
+ * and the objects left in *@p available.
+ * @param ring       as grain_ring_try_dequeue_burst().
+ * @param objs       as grain_ring_try_dequeue_burst().
+ * @param n          as grain_ring_try_dequeue_burst().
+ * @param available  as grain_ring_try_dequeue_bulk_avail().
+ * @return as grain_ring_try_dequeue_burst().
+ * Ordering and thread safety: as grain_ring_try_dequeue_burst(); the
+ * count is read with relaxed loads.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue_burst_avail(struct grain_ring *ring, void **objs,
+				   unsigned n, unsigned *available);
+
 /* 7. Snapshots. Each reads both positions with relaxed loads (the
  * positions themselves are written relaxed) and gives no ordering: a
  * snapshot taken while other threads operate is approximate and may be

@@ -197,6 +197,44 @@ GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
 				  unsigned n);
 
+/* Counts out of the bulk and burst calls: as grain_ring's _space and
+ * _avail forms (ring.h, "Counts out of the bulk and burst calls"): the
+ * call without the suffix, then the free slots (enqueue) or the elements
+ * (dequeue) left, a snapshot written on every return unless the pointer
+ * is NULL (0 for a NULL ring); a NULL constant costs nothing. */
+
+/** grain_ring_elem_try_enqueue_bulk_space -
+ * grain_ring_elem_try_enqueue_bulk(), and the free slots left in
+ * *@p free_space (NULL: not wanted). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_bulk_space(struct grain_ring_elem *ring,
+				       const void *elems, unsigned n,
+				       unsigned *free_space);
+
+/** grain_ring_elem_try_enqueue_burst_space -
+ * grain_ring_elem_try_enqueue_burst(), and the free slots left in
+ * *@p free_space (NULL: not wanted). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_burst_space(struct grain_ring_elem *ring,
+					const void *elems, unsigned n,
+					unsigned *free_space);
+
+/** grain_ring_elem_try_dequeue_bulk_avail -
+ * grain_ring_elem_try_dequeue_bulk(), and the elements left in
+ * *@p available (NULL: not wanted). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_bulk_avail(struct grain_ring_elem *ring,
+				       void *elems, unsigned n,
+				       unsigned *available);
+
+/** grain_ring_elem_try_dequeue_burst_avail -
+ * grain_ring_elem_try_dequeue_burst(), and the elements left in
+ * *@p available (NULL: not wanted). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_burst_avail(struct grain_ring_elem *ring,
+					void *elems, unsigned n,
+					unsigned *available);
+
 /*
  * 4. Blocking operations: as grain_ring's (ring.h, section 6): a ring made
  * with GRAIN_RING_WAIT, @p timeout_ns relative on CLOCK_MONOTONIC

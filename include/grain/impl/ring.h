@@ -993,6 +993,75 @@ GRAIN_INLINE_API int grain_ring_try_dequeue_burst(struct grain_ring *ring,
 				    GRAIN_IMPL_RING_DEQ);
 }
 
+/* What is left for the next call of dir's side once a call on r has
+ * returned: free slots (ENQ) or objects (DEQ); 0 for a NULL ring. */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_left(const struct grain_ring *r, enum grain_impl_ring_dir dir)
+{
+	if (GRAIN_UNLIKELY(r == NULL))
+		return 0;
+	const unsigned used = grain_impl_ring_count(r);
+	return dir == GRAIN_IMPL_RING_ENQ ? r->cons.mask + 1u - used : used;
+}
+
+GRAIN_INLINE_API int grain_ring_try_enqueue_bulk_space(struct grain_ring *ring,
+						       void *const *objs,
+						       unsigned n,
+						       unsigned *free_space)
+{
+	/* The form without the count does the work: a NULL constant
+	 * leaves the caller with that call alone, compiled as it would
+	 * be without the count. */
+	const int rc = grain_ring_try_enqueue_bulk(ring, objs, n);
+
+	if (free_space != NULL)
+		*free_space = grain_impl_ring_left(ring, GRAIN_IMPL_RING_ENQ);
+	return rc;
+}
+
+GRAIN_INLINE_API int grain_ring_try_enqueue_burst_space(struct grain_ring *ring,
+							void *const *objs,
+							unsigned n,
+							unsigned *free_space)
+{
+	/* The form without the count does the work: a NULL constant
+	 * leaves the caller with that call alone, compiled as it would
+	 * be without the count. */
+	const int rc = grain_ring_try_enqueue_burst(ring, objs, n);
+
+	if (free_space != NULL)
+		*free_space = grain_impl_ring_left(ring, GRAIN_IMPL_RING_ENQ);
+	return rc;
+}
+
+GRAIN_INLINE_API int grain_ring_try_dequeue_bulk_avail(struct grain_ring *ring,
+						       void **objs, unsigned n,
+						       unsigned *available)
+{
+	/* The form without the count does the work: a NULL constant
+	 * leaves the caller with that call alone, compiled as it would
+	 * be without the count. */
+	const int rc = grain_ring_try_dequeue_bulk(ring, objs, n);
+
+	if (available != NULL)
+		*available = grain_impl_ring_left(ring, GRAIN_IMPL_RING_DEQ);
+	return rc;
+}
+
+GRAIN_INLINE_API int grain_ring_try_dequeue_burst_avail(struct grain_ring *ring,
+							void **objs, unsigned n,
+							unsigned *available)
+{
+	/* The form without the count does the work: a NULL constant
+	 * leaves the caller with that call alone, compiled as it would
+	 * be without the count. */
+	const int rc = grain_ring_try_dequeue_burst(ring, objs, n);
+
+	if (available != NULL)
+		*available = grain_impl_ring_left(ring, GRAIN_IMPL_RING_DEQ);
+	return rc;
+}
+
 GRAIN_INLINE_API void grain_ring_totals(const struct grain_ring *ring,
 					uint64_t *enqueued, uint64_t *dequeued)
 {

@@ -137,6 +137,62 @@ grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
 }
 
 GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_bulk_space(struct grain_ring_elem *ring,
+				       const void *elems, unsigned n,
+				       unsigned *free_space)
+{
+	/* As in ring.h's counting forms. */
+	const int rc = grain_ring_elem_try_enqueue_bulk(ring, elems, n);
+
+	if (free_space != NULL)
+		*free_space = grain_impl_ring_left(
+			grain_impl_ring_elem_ring(ring), GRAIN_IMPL_RING_ENQ);
+	return rc;
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_burst_space(struct grain_ring_elem *ring,
+					const void *elems, unsigned n,
+					unsigned *free_space)
+{
+	/* As in ring.h's counting forms. */
+	const int rc = grain_ring_elem_try_enqueue_burst(ring, elems, n);
+
+	if (free_space != NULL)
+		*free_space = grain_impl_ring_left(
+			grain_impl_ring_elem_ring(ring), GRAIN_IMPL_RING_ENQ);
+	return rc;
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_bulk_avail(struct grain_ring_elem *ring,
+				       void *elems, unsigned n,
+				       unsigned *available)
+{
+	/* As in ring.h's counting forms. */
+	const int rc = grain_ring_elem_try_dequeue_bulk(ring, elems, n);
+
+	if (available != NULL)
+		*available = grain_impl_ring_left(
+			grain_impl_ring_elem_ring(ring), GRAIN_IMPL_RING_DEQ);
+	return rc;
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_burst_avail(struct grain_ring_elem *ring,
+					void *elems, unsigned n,
+					unsigned *available)
+{
+	/* As in ring.h's counting forms. */
+	const int rc = grain_ring_elem_try_dequeue_burst(ring, elems, n);
+
+	if (available != NULL)
+		*available = grain_impl_ring_left(
+			grain_impl_ring_elem_ring(ring), GRAIN_IMPL_RING_DEQ);
+	return rc;
+}
+
+GRAIN_INLINE_API int
 grain_ring_elem_try_reserve_bulk(struct grain_ring_elem *ring, unsigned n,
 				 struct grain_ring_zc *zc)
 {
