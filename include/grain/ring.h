@@ -6,16 +6,16 @@
  *        operations.
  *
  * Contents
- *   1. Synchronization table
- *   2. The algorithm and its ordering
- *   3. Modes, flags and capacity
- *   4. Lifecycle: memsize/init, create/destroy
- *   5. Non-blocking operations: try_ (single, _bulk, _burst)
- *   6. Blocking operations: _wait, each beside its try_ form
- *   7. Snapshots: count, free_count, empty, full
- *   8. Deprecated names
- *   9. Zero copy: reserve/commit, peek/release (single sides only)
- *   10. Closing: close, closed
+ *   - Synchronization table
+ *   - The algorithm and its ordering
+ *   - Modes, flags and capacity
+ *   - Lifecycle: memsize/init, create/destroy
+ *   - Non-blocking operations: try_ (single, _bulk, _burst)
+ *   - Blocking operations: _wait, each beside its try_ form
+ *   - Snapshots: count, free_count, empty, full
+ *   - Deprecated names
+ *   - Zero copy: reserve/commit, peek/release (single sides only)
+ *   - Closing: close, closed
  *
  * Words. Each of these means one thing here. "Release" is the memory
  * ordering only: a release store (R1, R2, R2') pairs with an acquire load
@@ -26,7 +26,7 @@
  * grain_ring_release() for the slots of an open peek (the call keeps its
  * name; what it does is free them, with release ordering).
  *
- * 1\. Synchronization table
+ * Synchronization table
  *
  * | call                      | may run concurrently with                 |
  * |---------------------------|-------------------------------------------|
@@ -49,16 +49,16 @@
  * happens-before the enqueue that reuses it (R2 -> A1). Failed calls
  * (-EAGAIN, a short burst) give no ordering.
  *
- * Closing (section 10). An enqueue is before the close when its claim of
- * positions comes before the close's freeze of the producers' position
- * in that word's order (both are read-modify-writes of it; in SP mode,
- * when the single producer's call is ordered before the close): then it
- * succeeded, and its objects are dequeued like any other, even if its
- * producer publishes them after the close returned. Every other enqueue
- * fails with -EPIPE. A call that gets -EPIPE, and one that sees
- * grain_ring_closed() true, happens-after the close (release/acquire).
+ * Closing (see "Closing" below). An enqueue is before the close when its claim
+ * of positions comes before the close's freeze of the producers' position in
+ * that word's order (both are read-modify-writes of it; in SP mode, when the
+ * single producer's call is ordered before the close): then it succeeded, and
+ * its objects are dequeued like any other, even if its producer publishes them
+ * after the close returned. Every other enqueue fails with -EPIPE. A call that
+ * gets -EPIPE, and one that sees grain_ring_closed() true, happens-after the
+ * close (release/acquire).
  *
- * 2\. The algorithm
+ * The algorithm
  *
  * Slot i holds an object pointer and a 64-bit sequence number. A slot
  * whose sequence equals position p is free for the producer of position p;
@@ -113,7 +113,7 @@
  *     try_enqueue_burst fewer; on an SP ring try_reserve_bulk and
  *     try_reserve_burst too), on MPMC and SPMC rings only: they stop at
  *     a slot that a consumer has claimed but not yet emptied, which
- *     free_count already includes (section 7). A single consumer (MPSC,
+ *     free_count already includes ("Snapshots"). A single consumer (MPSC,
  *     SPSC) publishes its position only once it is done.
  *
  * A bulk call is all or nothing, so it fails whole where a burst would
@@ -121,7 +121,7 @@
  * slots retries, or uses a _wait form, which sleeps until the delayed
  * thread's publication wakes it.
  *
- * 3\. Modes and capacity
+ * Modes and capacity
  *
  * The capacity is a power of two from 2 to 2^31 and every one of its
  * slots is usable: a ring of capacity 1024 holds exactly 1024 objects.
@@ -136,11 +136,11 @@
  *
  * C and C++. In C the GRAIN_INLINE_API calls are inline (their bodies are
  * in impl/, with the layout); in C++ they are calls to libgrain's
- * exported copies of the same code (common.h, section 3), and struct
- * grain_ring is an incomplete type.
+ * exported copies of the same code (common.h, "Exported calls and inline fast
+ * paths"), and struct grain_ring is an incomplete type.
  *
  * Arguments. Every call, inline or not, checks its pointers and never
- * crashes on NULL (common.h, section 1): int calls return -EINVAL, the
+ * crashes on NULL (common.h, "Error convention"): int calls return -EINVAL, the
  * snapshots read a NULL ring as an empty ring of capacity 0, and
  * grain_ring_destroy(NULL) does nothing.
  */
@@ -182,7 +182,7 @@ enum grain_ring_mode {
  * incomplete type and uses it through pointers only. */
 struct grain_ring;
 
-/* 4. Lifecycle */
+/* Lifecycle */
 
 /**
  * grain_ring_memsize - bytes needed for a ring of @p capacity slots.
@@ -233,7 +233,7 @@ GRAIN_API void grain_ring_destroy(struct grain_ring *ring);
  * thread. */
 GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
 
-/* 5. Non-blocking operations (try_). None of them sleeps or spins on
+/* Non-blocking operations (try_). None of them sleeps or spins on
  * another thread. A multi-producer/-consumer call retries its CAS when
  * another thread of its side moved the position first (that thread made
  * progress), or when the CAS failed spuriously: it is a weak
@@ -242,10 +242,10 @@ GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
  * slots again and retries at once (x86-64's compare-exchange never fails
  * so). Each changes the ring on success only: a call that fails
  * (-EAGAIN, -EINVAL) or moves 0 objects leaves it as it was. Thread
- * safety: see section 1. */
+ * safety: see "Synchronization table". */
 
 /*
- * 6. Blocking operations (_wait), declared beside their try_ forms.
+ * Blocking operations (_wait), declared beside their try_ forms.
  *
  * Each needs a ring made with GRAIN_RING_WAIT (else -EINVAL). @p timeout_ns
  * is relative, measured on CLOCK_MONOTONIC: negative (INT64_MIN, or -1 as
@@ -263,7 +263,7 @@ GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
  * Returns 0 (single and bulk forms; a bulk of n == 0 returns 0 at once);
  * the count, 1 to @p n (burst forms); -ETIMEDOUT if the timeout
  * passed first (nothing was moved); -EPIPE if the ring is closed
- * (section 10: any enqueue; a dequeue once fewer objects are left than
+ * ("Closing": any enqueue; a dequeue once fewer objects are left than
  * it needs, 1 for a burst), at once or as soon as the close happens,
  * which wakes every sleeper; -EINVAL if @p ring is NULL or
  * was made without GRAIN_RING_WAIT, the object array or pointer is
@@ -283,7 +283,7 @@ grain_ring_try_enqueue(struct grain_ring *ring, void *obj);
 
 /**
  * grain_ring_enqueue_wait - grain_ring_try_enqueue(), sleeping while the
- * ring is full, for at most @p timeout_ns (section 6).
+ * ring is full, for at most @p timeout_ns ("Blocking operations").
  * @return 0; -ETIMEDOUT (not queued); -EPIPE if the ring is or gets
  *         closed (not queued); -EINVAL if @p ring is NULL or lacks
  *         GRAIN_RING_WAIT. Ordering: release on success (R1).
@@ -304,9 +304,9 @@ grain_ring_try_dequeue(struct grain_ring *ring, void **objp);
 
 /**
  * grain_ring_dequeue_wait - grain_ring_try_dequeue(), sleeping while the
- * ring is empty (section 6).
+ * ring is empty ("Blocking operations").
  * @return 0; -ETIMEDOUT (*objp untouched); -EPIPE if the ring is closed
- *         and drained (section 10); -EINVAL if @p ring or @p objp is NULL
+ *         and drained ("Closing"); -EINVAL if @p ring or @p objp is NULL
  *         or the ring lacks GRAIN_RING_WAIT. Ordering: acquire on
  *         success (A2).
  */
@@ -328,7 +328,7 @@ grain_ring_try_enqueue_bulk(struct grain_ring *ring, void *const *objs,
 
 /**
  * grain_ring_enqueue_bulk_wait - grain_ring_try_enqueue_bulk(), sleeping
- * until all @p n slots are free at once (section 6).
+ * until all @p n slots are free at once ("Blocking operations").
  * @return 0 (at once for n == 0); -ETIMEDOUT (none queued); -EPIPE
  *         (closed, none queued); -EINVAL as grain_ring_try_enqueue_bulk(),
  *         or a ring without GRAIN_RING_WAIT.
@@ -351,7 +351,7 @@ grain_ring_try_enqueue_burst(struct grain_ring *ring, void *const *objs,
 
 /**
  * grain_ring_enqueue_burst_wait - grain_ring_try_enqueue_burst(), sleeping
- * only while the ring is full (section 6).
+ * only while the ring is full ("Blocking operations").
  * @return the number queued, 1 to @p n; -ETIMEDOUT (none); -EPIPE
  *         (closed, none queued); -EINVAL as
  *         grain_ring_try_enqueue_burst(), for n == 0 (no count > 0 could
@@ -376,10 +376,10 @@ grain_ring_try_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
 
 /**
  * grain_ring_dequeue_bulk_wait - grain_ring_try_dequeue_bulk(), sleeping
- * until @p n objects are ready at once (section 6). Returns 0, at once
- * for n == 0; -ETIMEDOUT, none taken; -EPIPE once the ring is closed
- * with fewer than @p n left, none taken; -EINVAL as the try_ form, or for
- * a ring without GRAIN_RING_WAIT.
+ * until @p n objects are ready at once ("Blocking operations"). Returns 0, at
+ * once for n == 0; -ETIMEDOUT, none taken; -EPIPE once the ring is closed with
+ * fewer than @p n left, none taken; -EINVAL as the try_ form, or for a ring
+ * without GRAIN_RING_WAIT.
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_bulk_wait(struct grain_ring *ring, void **objs, unsigned n,
@@ -398,7 +398,7 @@ grain_ring_try_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
 
 /**
  * grain_ring_dequeue_burst_wait - sleeps only while the ring is empty,
- * then does what grain_ring_try_dequeue_burst() does (section 6).
+ * then does what grain_ring_try_dequeue_burst() does ("Blocking operations").
  * @return how many it took, at least 1; -ETIMEDOUT if none came in time;
  *         -EPIPE if the ring is closed and drained; -EINVAL in the try_
  *         form's cases, for n == 0, or without GRAIN_RING_WAIT.
@@ -495,7 +495,7 @@ GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_try_dequeue_burst_avail(struct grain_ring *ring, void **objs,
 				   unsigned n, unsigned *available);
 
-/* 7. Snapshots. Each reads both positions with relaxed loads (the
+/* Snapshots. Each reads both positions with relaxed loads (the
  * positions themselves are written relaxed) and gives no ordering: a
  * snapshot taken while other threads operate is approximate and may be
  * stale by the time it returns. What it does promise, in any race:
@@ -541,7 +541,7 @@ GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring);
 GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring);
 
 /*
- * 8. Deprecated names. Version 0.3.0 named the non-blocking bulk and burst
+ * Deprecated names. Version 0.3.0 named the non-blocking bulk and burst
  * calls without try_; the old names still compile (with a deprecation
  * warning) and libgrain still exports them, so programs built against
  * 0.3.0 keep working. Each is the try_ call of the same arguments.
@@ -591,7 +591,7 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
 }
 
 /*
- * 9. Zero copy
+ * Zero copy
  *
  * A producer may fill slots in place instead of handing the ring objects
  * to copy: grain_ring_try_reserve_bulk() or _burst() reserves n free
@@ -622,7 +622,7 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
  * own enqueue calls (any form) move nothing (-EAGAIN, a 0 burst, or a
  * _wait that sleeps until its timeout), and the same for the consumer's
  * dequeues while a peek is open. Reserved slots count as free, peeked
- * ones as used, in the snapshots (section 7) until the commit or the free.
+ * ones as used, in the snapshots ("Snapshots") until the commit or the free.
  *
  * Ordering: a commit is an enqueue of the committed slots (release, R1:
  * what the producer stored in them, in the slots or reachable from them,
@@ -633,7 +633,7 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
  * that the slots are free is A1/A1' as in an enqueue.
  *
  * Thread safety: the calls of one side are that side's single thread's
- * (section 1); they run concurrently with the other side's calls.
+ * ("Synchronization table"); they run concurrently with the other side's calls.
  * Reservations are not shared between threads unless handed over with
  * the side itself.
  */
@@ -761,15 +761,15 @@ GRAIN_NODISCARD GRAIN_INLINE_API int grain_ring_release(struct grain_ring *ring,
 							unsigned n);
 
 /*
- * 10. Closing
+ * Closing
  *
  * grain_ring_close() shuts a ring down, as closing a channel does: from
  * then on every enqueue fails with -EPIPE, dequeues go on taking what is
  * left and fail with -EPIPE (instead of -EAGAIN, or sleeping) once there
  * is nothing left for them, and every thread asleep in a _wait call on
  * either side wakes at once to find out. Nothing enqueued before the
- * close is lost (section 1 says which enqueues come before it): an
- * enqueue that returned success is dequeued exactly once.
+ * close is lost ("Synchronization table" says which enqueues come before it):
+ * an enqueue that returned success is dequeued exactly once.
  *
  * How. The close freezes the producers' position with one
  * read-modify-write (in SP mode a store: the single producer's calls and
@@ -789,13 +789,13 @@ GRAIN_NODISCARD GRAIN_INLINE_API int grain_ring_release(struct grain_ring *ring,
  * A call that runs while the close is under way may read -EAGAIN where a
  * later one reads -EPIPE (a producer that finds the position frozen
  * before the final one is published); a _wait call goes back to sleep and
- * the close's wake-up brings it back. The snapshots (section 7) are not
+ * the close's wake-up brings it back. The snapshots ("Snapshots") are not
  * affected; grain_ring_totals() counts only what was enqueued.
  */
 
 /**
  * grain_ring_close - refuse every later enqueue and wake every sleeper;
- * what is queued stays for the consumers (section 10).
+ * what is queued stays for the consumers ("Closing").
  * @return 0; -EPIPE if the ring was already closed (nothing changes);
  *         -EBUSY if the ring is SP and its producer's zero-copy
  *         reservation is open (commit or cancel it first); -EINVAL if
