@@ -422,10 +422,14 @@ grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
  * loads, no ordering, in [0, capacity]), and it is written on every
  * return, success, failure or -EINVAL alike (0 for a NULL ring). Single
  * threaded it is exact: the capacity less the objects queued after the
- * call, or those objects. While other threads operate it is a bound that
- * may be stale by the time it is read, with the snapshots' caveats (the
- * snapshots, below: slots a consumer of an MPMC or SPMC ring has claimed
- * count as free, reserved slots as free, peeked ones as used).
+ * call, or those objects. While other threads operate it may be stale by
+ * the time it is read, with the caveats of "Snapshots" (slots a consumer
+ * of an MPMC or SPMC ring has claimed count as free, reserved slots as
+ * free, peeked ones as used). Only the other side can change it in the
+ * caller's favour: for the one producer of an SP ring, later dequeues
+ * only add free slots to what it saw; for the one consumer of an SC ring,
+ * later enqueues only add objects. With several threads on the caller's
+ * side it is an estimate.
  *
  * The output pointer may be NULL: then nothing is written and nothing is
  * read. In C the calls are inline, so a NULL constant removes the count
