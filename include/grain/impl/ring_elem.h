@@ -9,8 +9,8 @@
  * after the slots); side->esize holds the element size. Every algorithm
  * body is grain_ring's, compiled with elem set: the claim, the sequence
  * checks (A1, A2, A1') and publications (R1, R2, R2') are the same, only
- * the copy between claim and publication moves esize bytes per position from or
- * to the element array instead of a pointer from or to the slot.
+ * the copy between claim and publication moves esize bytes per position
+ * from or to the element array instead of a pointer from or to the slot.
  */
 #ifndef GRAIN_IMPL_RING_ELEM_H
 #define GRAIN_IMPL_RING_ELEM_H
