@@ -44,7 +44,7 @@ import xml.etree.ElementTree as ET
 all_headers = {}
 MISSING = []
 # What each errno means where a call gives no reason of its own: the
-# table of common.h, section 1 (read by read_errno_meanings()).
+# table of common.h, "Error convention" (read by read_errno_meanings()).
 ERRNO_MEANING = {}
 
 
@@ -296,9 +296,18 @@ def load(xmldir):
     return headers, structs
 
 
+def is_heading(text):
+    """A section title of a header's overview: a short line of its own
+    that ends no sentence ("Zero copy", "Bytes, watermarks, eviction,
+    TTL"), or one numbered as older headers had them."""
+    return bool(re.match(r"^\d+\.? ", text)) or (
+        len(text) < 60 and text[:1].isupper()
+        and not re.search(r"[.:;,!?]$", text))
+
+
 def sync_section(h, out):
     """The header's synchronization table and the ordering paragraphs after
-    it, up to the next numbered section; or, without a table, the header's
+    it, up to the next section title; or, without a table, the header's
     paragraphs about threads."""
     paras = h.cd.find("detaileddescription").findall("para")
     lines = []
@@ -307,8 +316,7 @@ def sync_section(h, out):
             lines += out.table(p.find("table"))
             for q in paras[i + 1:]:
                 t = plain(q)
-                if re.match(r"^\d+\.? ", t) or q.find("orderedlist") \
-                        is not None:
+                if is_heading(t) or q.find("orderedlist") is not None:
                     break
                 lines += out.para(q)
             return lines

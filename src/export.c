@@ -7,11 +7,11 @@
  * and bindings from other languages cannot use inline code at all, so
  * libgrain also exports every inline call as an ordinary function: with
  * GRAIN_IMPL_EXPORT defined before the first grain header, GRAIN_INLINE_API
- * and GRAIN_INLINE_ANY (common.h, section 3) expand to an exported external
- * definition, and including the headers here defines each call once more
- * from the same body. Nothing else may be defined in this file, and no
- * other file may define GRAIN_IMPL_EXPORT. htab.h's calls are exported by
- * libgrain-htab, from src/export_htab.c.
+ * and GRAIN_INLINE_ANY (common.h, "Exported calls and inline fast paths")
+ * expand to an exported external definition, and including the headers here
+ * defines each call once more from the same body. Nothing else may be defined
+ * in this file, and no other file may define GRAIN_IMPL_EXPORT. htab.h's calls
+ * are exported by libgrain-htab, from src/export_htab.c.
  */
 #define GRAIN_IMPL_EXPORT 1
 

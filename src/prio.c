@@ -169,12 +169,13 @@ void grain_impl_prio_settle(struct grain_prio *p, unsigned band)
 	 * set (and so left it to us), and since our clear another dequeuer
 	 * may have read the bit as clear and gone to sleep after that
 	 * producer's wake found nobody: the set-back is ours to announce,
-	 * as an enqueue is (prio.h section 2). S1 in the notify orders the
-	 * set-back before a sleeper's re-check, as it orders an enqueue.
-	 * Under GRAIN_PRIO_SC we are the only dequeuer: nobody else can
-	 * sleep. (In weighted mode the scheduler lock, which every dequeue
-	 * attempt takes, already hides the window from the others; the wake
-	 * costs one read-modify-write there and keeps one rule for both.) */
+	 * as an enqueue is (prio.h, "Scanned queues and the non-empty bits").
+	 * S1 in the notify orders the set-back before a sleeper's re-check, as
+	 * it orders an enqueue. Under GRAIN_PRIO_SC we are the only dequeuer:
+	 * nobody else can sleep. (In weighted mode the scheduler lock, which
+	 * every dequeue attempt takes, already hides the window from the
+	 * others; the wake costs one read-modify-write there and keeps one rule
+	 * for both.) */
 	if ((p->ro.flags & (GRAIN_PRIO_WAIT | GRAIN_PRIO_SC)) ==
 	    GRAIN_PRIO_WAIT)
 		grain_impl_ring_notify(&p->sleepers);

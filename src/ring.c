@@ -226,8 +226,8 @@ int grain_impl_ring_close(struct grain_ring *r)
 		return -EPIPE;
 	uint64_t pos = atomic_load_explicit(&prod->pos, memory_order_relaxed);
 	if (sp) {
-		/* We are ordered with the single producer's calls (ring.h
-		 * section 10): nobody else writes its position. Its cached
+		/* We are ordered with the single producer's calls (ring.h,
+		 * "Closing"): nobody else writes its position. Its cached
 		 * copy of the consumers' position is set to send every later
 		 * call to the check that sees the freeze. */
 		atomic_store_explicit(&prod->pos, pos + GRAIN_IMPL_RING_FREEZE,

@@ -111,9 +111,11 @@ static int elem_wait_attempt(void *ctx)
 	unsigned k =
 		op->enqueue
 			? grain_impl_ring_enqueue_any(op->ring, op->elems,
-						      op->n, op->burst, true)
+						      op->n, op->burst,
+						      GRAIN_IMPL_RING_ELEMS)
 			: grain_impl_ring_dequeue_any(op->ring, op->elems,
-						      op->n, op->burst, true);
+						      op->n, op->burst,
+						      GRAIN_IMPL_RING_ELEMS);
 
 	return grain_impl_ring_attempt_result(op->ring, k, op->n, op->burst,
 					      op->enqueue);

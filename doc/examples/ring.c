@@ -174,3 +174,34 @@ int example_ring_close(void)
 	grain_ring_destroy(ring);
 	return ok ? 0 : -1;
 }
+
+/* example */
+/* Counts out of the bulk and burst calls: a producer learns how much room
+ * is left, a consumer how much is still waiting, without another call. */
+int example_ring_counts(void)
+{
+	struct grain_ring *ring;
+	void *objs[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
+	unsigned free_space, available;
+
+	if (grain_ring_create(&ring, 8, GRAIN_RING_MPMC, NULL) != 0)
+		return -1;
+	if (grain_ring_try_enqueue_bulk_space(ring, objs, 4, &free_space) !=
+		    0 ||
+	    free_space != 4)
+		return -1;
+	/* 6 wanted, 4 fit; none left. */
+	if (grain_ring_try_enqueue_burst_space(ring, objs, 6, &free_space) !=
+		    4 ||
+	    free_space != 0)
+		return -1;
+	if (grain_ring_try_dequeue_bulk_avail(ring, objs, 2, &available) != 0 ||
+	    available != 6)
+		return -1;
+	int n = grain_ring_try_dequeue_burst_avail(ring, objs, 6, &available);
+	/* NULL: no count, and no cost. */
+	if (grain_ring_try_dequeue_burst_avail(ring, objs, 6, NULL) != 0)
+		return -1;
+	grain_ring_destroy(ring);
+	return n == 6 && available == 0 ? 0 : -1;
+}

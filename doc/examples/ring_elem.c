@@ -146,3 +146,32 @@ int example_ring_elem_close(void)
 	grain_ring_elem_destroy(ring);
 	return ok ? 0 : -1;
 }
+
+/* example */
+/* Counts out of the bulk and burst calls, on elements. */
+int example_ring_elem_counts(void)
+{
+	struct grain_ring_elem *ring;
+	uint64_t in[3] = { 1, 2, 3 }, out[3];
+	unsigned free_space, available;
+
+	if (grain_ring_elem_create(&ring, 4, sizeof(uint64_t), GRAIN_RING_SPSC,
+				   NULL) != 0)
+		return -1;
+	if (grain_ring_elem_try_enqueue_bulk_space(ring, in, 3, &free_space) !=
+		    0 ||
+	    free_space != 1)
+		return -1;
+	if (grain_ring_elem_try_enqueue_burst_space(ring, in, 3, &free_space) !=
+		    1 ||
+	    free_space != 0)
+		return -1;
+	if (grain_ring_elem_try_dequeue_bulk_avail(ring, out, 3, &available) !=
+		    0 ||
+	    available != 1)
+		return -1;
+	int n = grain_ring_elem_try_dequeue_burst_avail(ring, out, 3,
+							&available);
+	grain_ring_elem_destroy(ring);
+	return n == 1 && available == 0 && out[0] == 1 ? 0 : -1;
+}

@@ -5,12 +5,12 @@
  *        allocation hooks, cache-line size, attributes and container_of.
  *
  * Contents
- *   1. Error convention, NULL arguments, verbs
- *   2. Attributes and GRAIN_CACHELINE
- *   3. Exported calls and inline fast paths: GRAIN_API, GRAIN_INLINE_API
- *   4. grain_container_of()
- *   5. Allocation hooks (struct grain_alloc)
- *   6. Version: GRAIN_VERSION_*, grain_version()
+ *   - Error convention, NULL arguments, verbs
+ *   - Attributes and GRAIN_CACHELINE
+ *   - Exported calls and inline fast paths: GRAIN_API, GRAIN_INLINE_API
+ *   - grain_container_of()
+ *   - Allocation hooks (struct grain_alloc)
+ *   - Version: GRAIN_VERSION_*, grain_version()
  *
  * Thread safety: everything here is either a macro or a function that only
  * touches its arguments; all of it may be called from any thread.
@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 /*
- * 1. Error convention
+ * Error convention
  *
  * Every grain call that can fail returns an int: 0 (or a non-negative
  * count, where the call says so) on success, or a negative errno value:
@@ -47,7 +47,7 @@ extern "C" {
  *               dequeue finds nothing left for it (grain_ring_close(),
  *               grain_ring_elem_close(), grain_prio_close())
  * Each call's documentation lists every value it can return. No grain
- * call sets errno. Every such call is GRAIN_NODISCARD (section 2), but
+ * call sets errno. Every such call is GRAIN_NODISCARD ("Attributes"), but
  * grain_prio_stats(), a read that writes nothing when it fails.
  *
  * NULL. Every call checks its pointer arguments, the inline fast paths
@@ -69,7 +69,7 @@ extern "C" {
  * anyone (queries, lifecycle, helpers) carry neither.
  */
 
-/* 2. Attributes */
+/* Attributes */
 /** The cache-line size, in bytes, that grain aligns and pads to. */
 #define GRAIN_CACHELINE 64
 
@@ -128,7 +128,7 @@ extern "C" {
 #endif
 
 /*
- * 3. Exported calls and inline fast paths
+ * Exported calls and inline fast paths
  *
  * libgrain is built with hidden visibility: it exports only what is marked
  * GRAIN_API, and cmake/libgrain.map (a linker version script) lists the
@@ -183,8 +183,7 @@ extern "C" {
 /** @endcond */
 
 /**
- * grain_container_of - the object that embeds @p member at @p ptr
- * (section 4).
+ * grain_container_of - the object that embeds @p member at @p ptr.
  */
 /* clang-format would read "(ptr) -" as a cast of "-offsetof". */
 /* clang-format off */
@@ -193,7 +192,7 @@ extern "C" {
 /* clang-format on */
 
 /**
- * Allocation hooks (section 5).
+ * Allocation hooks.
  *
  * Every grain object that allocates memory does so through one of these,
  * given at creation and kept until destruction. A NULL hook pointer means
@@ -231,7 +230,7 @@ GRAIN_API void grain_mem_free(const struct grain_alloc *a, void *ptr,
 			      size_t size, size_t align);
 
 /*
- * 6. Version
+ * Version
  *
  * The version of the headers, as the CMake project states it (the
  * configure step checks that the two agree). While the major version is 0,

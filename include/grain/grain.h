@@ -4,7 +4,7 @@
  * @brief Umbrella header: every grain block. C11 and C++.
  *
  * In C++ the blocks' inline calls are calls into libgrain (common.h,
- * section 3).
+ * "Exported calls and inline fast paths").
  */
 #ifndef GRAIN_GRAIN_H
 #define GRAIN_GRAIN_H

@@ -70,7 +70,7 @@
 
 namespace grain {
 
-/** Wait forever: the timeout of a _wait call (ring.h, section 6). */
+/** Wait forever: the timeout of a _wait call (ring.h, "Blocking operations"). */
 inline constexpr std::int64_t forever = -1;
 
 /* 2. Owning types ------------------------------------------------------- */

@@ -35,7 +35,7 @@ struct grain_hash_key {
  * specified by Aumasson and Bernstein (2012), with the reference test
  * vectors. @p data may be NULL if @p len is 0.
  * @return the hash; 0 if @p key is NULL, or @p data is NULL with @p len > 0
- *         (common.h, section 1: NULL). Any thread.
+ *         (common.h, "Error convention": NULL). Any thread.
  */
 GRAIN_API uint64_t grain_siphash(const void *data, size_t len,
 				 const struct grain_hash_key *key);

@@ -8,19 +8,19 @@
  *        admission control).
  *
  * Contents
- *   1. Synchronization table
- *   2. Layout: stripes, signature buckets, resize
- *   3. Bytes, watermarks, eviction, TTL
- *   4. Node life cycle and reclamation (RCU flavours)
- *   5. Configuration and lifecycle
- *   6. Scoped access: lock, *_locked, unlock
- *   7. One-call forms and lock-free lookup (also with the caller's
- *      hash, and in bursts)
- *   8. Specialised fast paths (compile-time hash and equality)
- *   9. Maintenance (expire, walk, resize) and statistics; RCU thread
+ *   - Synchronization table
+ *   - Layout: stripes, signature buckets, resize
+ *   - Bytes, watermarks, eviction, TTL
+ *   - Node life cycle and reclamation (RCU flavours)
+ *   - Configuration and lifecycle
+ *   - Scoped access: lock, *_locked, unlock
+ *   - One-call forms and lock-free lookup (also with the caller's
+ *     hash, and in bursts)
+ *   - Specialised fast paths (compile-time hash and equality)
+ *   - Maintenance (expire, walk, resize) and statistics; RCU thread
  *      helpers
  *
- * 1\. Synchronization table
+ * Synchronization table
  *
  * | call                          | may run concurrently with              |
  * |-------------------------------|----------------------------------------|
@@ -61,7 +61,7 @@
  * without the key; a replace swaps the nodes in one release store (R1),
  * and a lookup finds the old node or the new one, never neither.
  *
- * 2\. Layout
+ * Layout
  *
  * The table is `stripes` independent shards. A key's stripe comes from the
  * top 16 bits of its 64-bit hash, its bucket inside the stripe from the
@@ -102,7 +102,7 @@
  * after the last copy), and at each grain_htab_resize(): what piles up
  * grows with the inserts, removes and resize calls made during the
  * stall, never with lookups or refused inserts. Removed nodes wait the
- * same way (section 4).
+ * same way ("Node life cycle").
  *
  * Chains are bounded: an insert into a bucket chain that holds max_chain
  * entries is refused (-EMLINK) and counted, and the stripe grows, up to
@@ -115,7 +115,7 @@
  * With the default keyed hash (SipHash-2-4 under a random per-table key)
  * nobody outside can aim keys at one chain.
  *
- * 3\. Bytes, watermarks, eviction, TTL
+ * Bytes, watermarks, eviction, TTL
  *
  * Each entry carries a charge in bytes (at most UINT32_MAX) that the caller
  * sets at insert and changes under the lock (charge/uncharge). The table
@@ -190,7 +190,7 @@
  * unlock runs it; one that follows only charges (or a walk) has no time
  * and gives its victims reason EVICTED.
  *
- * 4\. Node life cycle
+ * Node life cycle
  *
  * A node is free, linked (owned by the table) or retired. remove and
  * remove_locked retire a node, replace and replace_locked the node they
@@ -334,7 +334,7 @@ enum grain_htab_policy {
  * burst limit). */
 #define GRAIN_HTAB_LOOKUP_BULK_MAX 64u
 
-/** Stripes an eviction step compares (section 3). */
+/** Stripes an eviction step compares ("Bytes, watermarks, eviction, TTL"). */
 #define GRAIN_HTAB_EVICT_SAMPLE 4u
 
 /** Callbacks; ctx is grain_htab_config.ctx. Only hash and eq are
@@ -350,7 +350,8 @@ struct grain_htab_ops {
 	bool (*eq)(const struct grain_hnode *node, const void *key, void *ctx);
 	/** EVICTED and EXPIRED nodes, right after the table unlinked them, with
 	 * no table lock held. May call into the table; nodes that such a call
-	 * retires get their calls after this one returns (section 4). */
+	 * retires get their calls after this one returns ("Node life cycle").
+	 * */
 	void (*unlinked)(struct grain_hnode *node, enum grain_htab_reason why,
 			 void *ctx);
 	/** Every retired node, when nothing can see it any more: free it here.
@@ -394,7 +395,7 @@ struct grain_htab_config {
 		const struct rcu_flavor_struct *rcu_flavor;
 	};
 	/** GRAIN_HTAB_BATCH_RECLAIM: removed nodes a stripe gathers per
-	 * call_rcu, 1 to GRAIN_HTAB_RECLAIM_BATCH_MAX (32; section 2). */
+	 * call_rcu, 1 to GRAIN_HTAB_RECLAIM_BATCH_MAX (32; "Layout"). */
 	unsigned reclaim_batch;
 };
 
@@ -440,7 +441,7 @@ struct grain_htab_stats {
  * stripe arrays rebuilt
  */
 
-/** Hash and equality for the _fast calls (section 8). */
+/** Hash and equality for the _fast calls ("Specialised fast paths"). */
 struct grain_htab_params {
 	/** As grain_htab_ops.hash. */
 	uint64_t (*hash)(const void *key, const struct grain_hash_key *secret,
@@ -453,7 +454,7 @@ struct grain_htab_params {
 #include <grain/impl/htab.h> /* layout and inline bodies: C only */
 #endif
 
-/* 5. Lifecycle. The table allocates (bucket arrays grow and shrink), so it
+/* Lifecycle. The table allocates (bucket arrays grow and shrink), so it
  * has create/destroy only, with allocation hooks. */
 
 /**
@@ -486,7 +487,7 @@ GRAIN_API void grain_htab_destroy(struct grain_htab *htab);
 GRAIN_API uint64_t grain_htab_hash(const struct grain_htab *htab,
 				   const void *key);
 
-/* 6. Scoped access. Between lock and unlock the caller holds the key's
+/* Scoped access. Between lock and unlock the caller holds the key's
  * stripe lock: everything done in the scope is one atomic step for that
  * key as other scopes (and the one-call forms, the walk, expiry) see it.
  * Not for lock-free lookups: they see each call as it happens, so a
@@ -511,10 +512,10 @@ GRAIN_INLINE_API void grain_htab_lock(struct grain_htab *htab, const void *key,
 
 /** grain_htab_unlock - if the scope left the total above mem_high (policy
  * EVICT), first evict the stripe's own entries that are no newer than the
- * eviction horizon (section 3); release the stripe (release ordering);
- * then, with no lock held: run ops.unlinked for nodes the table retired
- * during the scope and hand retired nodes to reclaim, evict on down to
- * mem_low, and perform a due resize. Never waits for a grace period. */
+ * eviction horizon ("Bytes, watermarks, eviction, TTL"); release the stripe
+ * (release ordering); then, with no lock held: run ops.unlinked for nodes the
+ * table retired during the scope and hand retired nodes to reclaim, evict on
+ * down to mem_low, and perform a due resize. Never waits for a grace period. */
 GRAIN_INLINE_API void grain_htab_unlock(struct grain_htab_scope *scope);
 
 /** grain_htab_find_locked - the node holding the scope's @p key, or NULL.
@@ -605,7 +606,7 @@ grain_htab_replace_locked(struct grain_htab_scope *scope,
 			  struct grain_hnode *old, struct grain_hnode *node,
 			  uint64_t now, size_t charge);
 
-/* 7. One-call forms: lock, one operation, unlock. */
+/* One-call forms: lock, one operation, unlock. */
 
 /** grain_htab_insert - as grain_htab_insert_locked() in its own scope;
  * eviction (if due) has run when it returns. */
@@ -768,7 +769,7 @@ GRAIN_INLINE_ANY size_t grain_htab_node_charge(const struct grain_hnode *node)
 		       : 0;
 }
 
-/* 8. Specialised fast paths. Each _fast call is the call of the same name
+/* Specialised fast paths. Each _fast call is the call of the same name
  * with the hash and equality given by @p p instead of the table's ops.
  * When @p p is a compile-time constant (a `static const` struct) the
  * compiler inlines the caller's functions into the table's code: no
@@ -860,7 +861,7 @@ grain_htab_replace_fast(struct grain_htab *htab, const void *key,
 			const struct grain_htab_params p);
 #endif
 
-/* 9. Maintenance and statistics */
+/* Maintenance and statistics */
 
 /** grain_htab_expire - retire entries at least ttl old at @p now (reason
  * EXPIRED; ops.unlinked runs with no lock held; `now` should not go
@@ -959,8 +960,8 @@ GRAIN_API GRAIN_NODISCARD int grain_htab_resize(struct grain_htab *htab,
 GRAIN_API void grain_htab_reclaim_flush(struct grain_htab *htab);
 
 /** grain_htab_bytes - the folded byte total (lags the exact total by
- * less than stripes * mem_batch; section 3). O(1); 0 for NULL. Any
- * thread. */
+ * less than stripes * mem_batch; "Bytes, watermarks, eviction, TTL"). O(1); 0
+ * for NULL. Any thread. */
 GRAIN_API size_t grain_htab_bytes(const struct grain_htab *htab);
 /** grain_htab_bytes_exact - the folded byte total plus every stripe's
  * remainders: exact once writers are quiet. O(stripes); 0 for NULL. Any

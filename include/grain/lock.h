@@ -19,12 +19,13 @@
  * spin so that a preempted holder can run on an oversubscribed machine.
  * The lock is not fair and not recursive.
  *
- * NULL (common.h, section 1): grain_spin_trylock(NULL) returns false; the
- * other calls do nothing on NULL.
+ * NULL (common.h, "Error convention"): grain_spin_trylock(NULL) returns false;
+ * the other calls do nothing on NULL.
  *
  * C and C++. In C the calls are inline (impl/lock.h); in C++ they are
- * libgrain's exported copies of the same code (common.h, section 3), and
- * the lock is a storage struct of the same size and alignment as C's.
+ * libgrain's exported copies of the same code (common.h, "Exported calls and
+ * inline fast paths"), and the lock is a storage struct of the same size and
+ * alignment as C's.
  */
 #ifndef GRAIN_LOCK_H
 #define GRAIN_LOCK_H

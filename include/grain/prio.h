@@ -5,18 +5,18 @@
  *        per band, highest non-empty band first (pfifo_fast without a lock).
  *
  * Contents
- *   1. Synchronization table
- *   2. Scanned queues and the non-empty bits: why no object is stranded
+ *   - Synchronization table
+ *   - Scanned queues and the non-empty bits: why no object is stranded
  *      and no sleeper missed
- *   3. Scheduling: strict and weighted
- *   4. Configuration and lifecycle
- *   5. Enqueue (by band or by priority), dequeue, blocking dequeue
- *   6. Priority helpers (TOS, DSCP) and statistics
- *   7. Deprecated names
- *   8. Closing: close, closed
- *   9. Event loops: event_attach, event_arm
+ *   - Scheduling: strict and weighted
+ *   - Configuration and lifecycle
+ *   - Enqueue (by band or by priority), dequeue, blocking dequeue
+ *   - Priority helpers (TOS, DSCP) and statistics
+ *   - Deprecated names
+ *   - Closing: close, closed
+ *   - Event loops: event_attach, event_arm
  *
- * 1\. Synchronization table
+ * Synchronization table
  *
  * | call                       | may run concurrently with                |
  * |----------------------------|------------------------------------------|
@@ -36,14 +36,14 @@
  * each dequeue takes from the highest band it finds non-empty (strict
  * mode) at the moment it looks.
  *
- * Closing (section 8): the close closes each band's ring as
- * grain_ring_close() does (ring.h, sections 1 and 10), highest band
- * first. An enqueue into band b is before the close when its claim
- * comes before band b's freeze: it succeeded, and its object is
- * dequeued. A call that returns -EPIPE, or a grain_prio_closed() that
- * returns true, happens-after the close of the bands it concerns.
+ * Closing (see "Closing" below): the close closes each band's ring as
+ * grain_ring_close() does (ring.h, "Synchronization table" and "Closing"),
+ * highest band first. An enqueue into band b is before the close when its claim
+ * comes before band b's freeze: it succeeded, and its object is dequeued. A
+ * call that returns -EPIPE, or a grain_prio_closed() that returns true,
+ * happens-after the close of the bands it concerns.
  *
- * 2\. Scanned queues and the non-empty bits
+ * Scanned queues and the non-empty bits
  *
  * Scanned queues. A queue of at most GRAIN_PRIO_SCAN_BANDS bands
  * (pfifo_fast has 3) keeps no bits: a strict dequeue looks at each band's
@@ -92,7 +92,7 @@
  * or the sleeper sees the bit. test/model/prio.pml checks both protocols
  * with Spin.
  *
- * 3\. Scheduling
+ * Scheduling
  *
  * Strict (default, as pfifo_fast): always the highest non-empty band; a
  * busy high band starves lower ones. A burst takes the highest band's
@@ -115,16 +115,16 @@
  * its band's ring, whose dequeues wake it (the consumer side of each
  * band's ring has GRAIN_RING_WAIT). So under GRAIN_PRIO_WAIT every
  * successful take from a band costs one read-modify-write more (the look
- * for sleeping producers, ring.h section 3), as every enqueue already
- * does for sleeping dequeuers.
+ * for sleeping producers, ring.h, "Modes and capacity"), as every enqueue
+ * already does for sleeping dequeuers.
  *
  * C and C++. In C the GRAIN_INLINE_API calls are inline (their bodies are
  * in impl/, with the layout); in C++ they are calls to libgrain's
- * exported copies of the same code (common.h, section 3), and struct
- * grain_prio is an incomplete type.
+ * exported copies of the same code (common.h, "Exported calls and inline fast
+ * paths"), and struct grain_prio is an incomplete type.
  *
  * Arguments. Every call, inline or not, checks its pointers and never
- * crashes on NULL (common.h, section 1): int calls return -EINVAL,
+ * crashes on NULL (common.h, "Error convention"): int calls return -EINVAL,
  * grain_prio_bands() and grain_prio_backlog() read a NULL queue as 0, and
  * grain_prio_destroy(NULL) does nothing.
  */
@@ -143,7 +143,8 @@ extern "C" {
 #endif
 
 #define GRAIN_PRIO_MAX_BANDS 64u /**< most bands a queue may have */
-/** Queues of at most this many bands keep no non-empty bits (section 2). */
+/** Queues of at most this many bands keep no non-empty bits ("Scanned queues
+ * and the non-empty bits"). */
 #define GRAIN_PRIO_SCAN_BANDS 4u
 #define GRAIN_PRIO_PRIORITIES 16u /**< priorities 0..15 (the priomap) */
 
@@ -211,7 +212,7 @@ GRAIN_API void grain_prio_destroy(struct grain_prio *prio);
 /** grain_prio_bands - the band count (0 for NULL). Any thread. */
 GRAIN_INLINE_API unsigned grain_prio_bands(const struct grain_prio *prio);
 
-/* 5. Enqueue and dequeue. The try_ calls never block: a full band
+/* Enqueue and dequeue. The try_ calls never block: a full band
  * refuses, an empty queue gives nothing. */
 
 /**
@@ -282,7 +283,8 @@ grain_prio_try_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n);
  * non-blocking forms, sleeping (futex) while every band is empty, for at
  * most @p timeout_ns (negative: forever; 0: one attempt). Need
  * GRAIN_PRIO_WAIT. Every enqueue, and every dequeuer that sets a band's bit
- * back, wakes the sleepers (section 2): no wake-up is lost.
+ * back, wakes the sleepers ("Scanned queues and the non-empty bits"): no
+ * wake-up is lost.
  * @return 0 / the count, 1 to @p n; -ETIMEDOUT if the timeout passed
  *         first (nothing taken); -EPIPE if the queue is or gets closed and
  *         every band is drained (the close wakes every sleeper); -EINVAL if @p prio, @p objp or @p objs is
@@ -363,7 +365,7 @@ GRAIN_API unsigned grain_prio_dscp_to_priority(uint8_t dscp);
 GRAIN_API unsigned grain_prio_tclass_to_priority(uint8_t tclass);
 
 /*
- * 7. Deprecated names. Version 0.3.0 named the non-blocking enqueues and
+ * Deprecated names. Version 0.3.0 named the non-blocking enqueues and
  * the burst dequeue without try_; the old names still compile (with a
  * deprecation warning) and libgrain still exports them. Each is the try_
  * call of the same arguments.
@@ -414,10 +416,10 @@ grain_prio_dequeue_burst(struct grain_prio *prio, void **objs, unsigned n)
 }
 
 /*
- * 8. Closing
+ * Closing
  *
  * grain_prio_close() shuts the queue down as grain_ring_close() shuts a
- * ring (ring.h, section 10), band by band: every later enqueue, into any
+ * ring (ring.h, "Closing"), band by band: every later enqueue, into any
  * band, fails with -EPIPE; dequeues go on taking what is left, by the
  * scheduling rule, and fail with -EPIPE once every band is drained; every
  * thread asleep in a _wait call (dequeue or enqueue) wakes at once.
@@ -442,7 +444,7 @@ GRAIN_API GRAIN_NODISCARD int grain_prio_close(struct grain_prio *prio);
 GRAIN_API bool grain_prio_closed(const struct grain_prio *prio);
 
 /*
- * 9. Event loops
+ * Event loops
  *
  * As grain_ring's (ring.h, "Event loops"), on a queue made with
  * GRAIN_PRIO_WAIT: the consumers' event (GRAIN_RING_EVENT_IN) is the

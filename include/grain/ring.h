@@ -6,19 +6,28 @@
  *        operations.
  *
  * Contents
- *   1. Synchronization table
- *   2. The algorithm and its ordering
- *   3. Modes, flags and capacity
- *   4. Lifecycle: memsize/init, create/destroy
- *   5. Non-blocking operations: try_ (single, _bulk, _burst)
- *   6. Blocking operations: _wait, each beside its try_ form
- *   7. Snapshots: count, free_count, empty, full
- *   8. Deprecated names
- *   9. Zero copy: reserve/commit, peek/release (single sides only)
- *   10. Closing: close, closed
- *   11. Event loops: event_attach, event_arm
+ *   - Synchronization table
+ *   - The algorithm and its ordering
+ *   - Modes, flags and capacity
+ *   - Lifecycle: memsize/init, create/destroy
+ *   - Non-blocking operations: try_ (single, _bulk, _burst)
+ *   - Blocking operations: _wait, each beside its try_ form
+ *   - Snapshots: count, free_count, empty, full
+ *   - Deprecated names
+ *   - Zero copy: reserve/commit, peek/release (single sides only)
+ *   - Closing: close, closed
+ *   - Event loops: event_attach, event_arm
  *
- * 1\. Synchronization table
+ * Words. Each of these means one thing here. "Release" is the memory
+ * ordering only: a release store (R1, R2, R2') pairs with an acquire load
+ * (A2, A1, A1'). A side "publishes" slots when it hands them to the other
+ * side: a producer sets a filled slot's sequence, a consumer an emptied
+ * one's (or, a single consumer, its position). A slot is "free" when a
+ * producer may fill it: a dequeue frees the slots it takes, and so does
+ * grain_ring_release() for the slots of an open peek (the call keeps its
+ * name; what it does is free them, with release ordering).
+ *
+ * Synchronization table
  *
  * | call                      | may run concurrently with                 |
  * |---------------------------|-------------------------------------------|
@@ -42,16 +51,16 @@
  * happens-before the enqueue that reuses it (R2 -> A1). Failed calls
  * (-EAGAIN, a short burst) give no ordering.
  *
- * Closing (section 10). An enqueue is before the close when its claim of
- * positions comes before the close's freeze of the producers' position
- * in that word's order (both are read-modify-writes of it; in SP mode,
- * when the single producer's call is ordered before the close): then it
- * succeeded, and its objects are dequeued like any other, even if its
- * producer publishes them after the close returned. Every other enqueue
- * fails with -EPIPE. A call that gets -EPIPE, and one that sees
- * grain_ring_closed() true, happens-after the close (release/acquire).
+ * Closing (see "Closing" below). An enqueue is before the close when its claim
+ * of positions comes before the close's freeze of the producers' position in
+ * that word's order (both are read-modify-writes of it; in SP mode, when the
+ * single producer's call is ordered before the close): then it succeeded, and
+ * its objects are dequeued like any other, even if its producer publishes them
+ * after the close returned. Every other enqueue fails with -EPIPE. A call that
+ * gets -EPIPE, and one that sees grain_ring_closed() true, happens-after the
+ * close (release/acquire).
  *
- * 2\. The algorithm
+ * The algorithm
  *
  * Slot i holds an object pointer and a 64-bit sequence number. A slot
  * whose sequence equals position p is free for the producer of position p;
@@ -67,7 +76,7 @@
  * slots are free (A1) and then moving tail from p to p + n with one
  * compare-and-swap; a failed CAS means another producer claimed p first,
  * and the call retries from the new tail. Consumers mirror this on head.
- * A batch's sequence numbers are released last slot first, so the other
+ * A batch's sequence numbers are published last slot first, so the other
  * side sees its first slot ready only when the whole batch is, and takes
  * it whole. Nobody ever waits for another thread's store: a claim is only
  * made on slots already known to be free (or ready), so there is no "tail
@@ -84,8 +93,8 @@
  * of its own. The modes are compiled as separate copies of the fast
  * paths, chosen by one branch on the ring's flags.
  *
- * Progress: a thread descheduled between its claim and its release of the
- * sequence (or, a single consumer, its position) delays only the slots it
+ * Progress: a thread descheduled between its claim and its publication of
+ * the sequence (or, a single consumer, its position) delays only the slots it
  * claimed: other producers go on claiming and filling later slots, other
  * consumers go on draining earlier ones. Consumers reach the delayed
  * slot only in FIFO order, and see it as not yet ready (try_dequeue
@@ -96,25 +105,25 @@
  * come up short of what grain_ring_count() or grain_ring_free_count()
  * showed a moment before, with no other thread taking those slots,
  * while a thread of the other side is descheduled between its claim and
- * its release:
+ * its publication:
  *   - dequeues (try_dequeue -EAGAIN, try_dequeue_bulk -EAGAIN,
  *     try_dequeue_burst fewer; on an SC ring try_peek_bulk and
  *     try_peek_burst too), on every ring: they stop at a slot that a
  *     producer has claimed (a single producer: moved its position over)
- *     but not yet released, which the count already includes;
+ *     but not yet published, which the count already includes;
  *   - enqueues (try_enqueue -EAGAIN, try_enqueue_bulk -EAGAIN,
  *     try_enqueue_burst fewer; on an SP ring try_reserve_bulk and
  *     try_reserve_burst too), on MPMC and SPMC rings only: they stop at
  *     a slot that a consumer has claimed but not yet emptied, which
- *     free_count already includes (section 7). A single consumer (MPSC,
+ *     free_count already includes ("Snapshots"). A single consumer (MPSC,
  *     SPSC) publishes its position only once it is done.
  *
  * A bulk call is all or nothing, so it fails whole where a burst would
  * have moved the slots before the delayed one. A caller that needs n
  * slots retries, or uses a _wait form, which sleeps until the delayed
- * thread's release wakes it.
+ * thread's publication wakes it.
  *
- * 3\. Modes and capacity
+ * Modes and capacity
  *
  * The capacity is a power of two from 2 to 2^31 and every one of its
  * slots is usable: a ring of capacity 1024 holds exactly 1024 objects.
@@ -129,11 +138,11 @@
  *
  * C and C++. In C the GRAIN_INLINE_API calls are inline (their bodies are
  * in impl/, with the layout); in C++ they are calls to libgrain's
- * exported copies of the same code (common.h, section 3), and struct
- * grain_ring is an incomplete type.
+ * exported copies of the same code (common.h, "Exported calls and inline fast
+ * paths"), and struct grain_ring is an incomplete type.
  *
  * Arguments. Every call, inline or not, checks its pointers and never
- * crashes on NULL (common.h, section 1): int calls return -EINVAL, the
+ * crashes on NULL (common.h, "Error convention"): int calls return -EINVAL, the
  * snapshots read a NULL ring as an empty ring of capacity 0, and
  * grain_ring_destroy(NULL) does nothing.
  */
@@ -175,7 +184,7 @@ enum grain_ring_mode {
  * incomplete type and uses it through pointers only. */
 struct grain_ring;
 
-/* 4. Lifecycle */
+/* Lifecycle */
 
 /**
  * grain_ring_memsize - bytes needed for a ring of @p capacity slots.
@@ -193,7 +202,7 @@ GRAIN_API size_t grain_ring_memsize(unsigned capacity);
  * @param capacity  a power of two in [2, 2^31].
  * @param flags     a grain_ring_mode, optionally | GRAIN_RING_WAIT.
  * @return 0, or -EINVAL if @p ring is NULL or misaligned, @p capacity is
- *         invalid or @p flags has unknown bits. Nothing needs releasing
+ *         invalid or @p flags has unknown bits. Nothing needs freeing
  *         later: the memory is the caller's to reuse once no thread uses
  *         the ring.
  * Thread safety: no other call on the same ring may run concurrently.
@@ -226,7 +235,7 @@ GRAIN_API void grain_ring_destroy(struct grain_ring *ring);
  * thread. */
 GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
 
-/* 5. Non-blocking operations (try_). None of them sleeps or spins on
+/* Non-blocking operations (try_). None of them sleeps or spins on
  * another thread. A multi-producer/-consumer call retries its CAS when
  * another thread of its side moved the position first (that thread made
  * progress), or when the CAS failed spuriously: it is a weak
@@ -235,10 +244,10 @@ GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
  * slots again and retries at once (x86-64's compare-exchange never fails
  * so). Each changes the ring on success only: a call that fails
  * (-EAGAIN, -EINVAL) or moves 0 objects leaves it as it was. Thread
- * safety: see section 1. */
+ * safety: see "Synchronization table". */
 
 /*
- * 6. Blocking operations (_wait), declared beside their try_ forms.
+ * Blocking operations (_wait), declared beside their try_ forms.
  *
  * Each needs a ring made with GRAIN_RING_WAIT (else -EINVAL). @p timeout_ns
  * is relative, measured on CLOCK_MONOTONIC: negative (INT64_MIN, or -1 as
@@ -256,7 +265,7 @@ GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring);
  * Returns 0 (single and bulk forms; a bulk of n == 0 returns 0 at once);
  * the count, 1 to @p n (burst forms); -ETIMEDOUT if the timeout
  * passed first (nothing was moved); -EPIPE if the ring is closed
- * (section 10: any enqueue; a dequeue once fewer objects are left than
+ * ("Closing": any enqueue; a dequeue once fewer objects are left than
  * it needs, 1 for a burst), at once or as soon as the close happens,
  * which wakes every sleeper; -EINVAL if @p ring is NULL or
  * was made without GRAIN_RING_WAIT, the object array or pointer is
@@ -276,7 +285,7 @@ grain_ring_try_enqueue(struct grain_ring *ring, void *obj);
 
 /**
  * grain_ring_enqueue_wait - grain_ring_try_enqueue(), sleeping while the
- * ring is full, for at most @p timeout_ns (section 6).
+ * ring is full, for at most @p timeout_ns ("Blocking operations").
  * @return 0; -ETIMEDOUT (not queued); -EPIPE if the ring is or gets
  *         closed (not queued); -EINVAL if @p ring is NULL or lacks
  *         GRAIN_RING_WAIT. Ordering: release on success (R1).
@@ -297,9 +306,9 @@ grain_ring_try_dequeue(struct grain_ring *ring, void **objp);
 
 /**
  * grain_ring_dequeue_wait - grain_ring_try_dequeue(), sleeping while the
- * ring is empty (section 6).
+ * ring is empty ("Blocking operations").
  * @return 0; -ETIMEDOUT (*objp untouched); -EPIPE if the ring is closed
- *         and drained (section 10); -EINVAL if @p ring or @p objp is NULL
+ *         and drained ("Closing"); -EINVAL if @p ring or @p objp is NULL
  *         or the ring lacks GRAIN_RING_WAIT. Ordering: acquire on
  *         success (A2).
  */
@@ -321,7 +330,7 @@ grain_ring_try_enqueue_bulk(struct grain_ring *ring, void *const *objs,
 
 /**
  * grain_ring_enqueue_bulk_wait - grain_ring_try_enqueue_bulk(), sleeping
- * until all @p n slots are free at once (section 6).
+ * until all @p n slots are free at once ("Blocking operations").
  * @return 0 (at once for n == 0); -ETIMEDOUT (none queued); -EPIPE
  *         (closed, none queued); -EINVAL as grain_ring_try_enqueue_bulk(),
  *         or a ring without GRAIN_RING_WAIT.
@@ -344,7 +353,7 @@ grain_ring_try_enqueue_burst(struct grain_ring *ring, void *const *objs,
 
 /**
  * grain_ring_enqueue_burst_wait - grain_ring_try_enqueue_burst(), sleeping
- * only while the ring is full (section 6).
+ * only while the ring is full ("Blocking operations").
  * @return the number queued, 1 to @p n; -ETIMEDOUT (none); -EPIPE
  *         (closed, none queued); -EINVAL as
  *         grain_ring_try_enqueue_burst(), for n == 0 (no count > 0 could
@@ -369,10 +378,10 @@ grain_ring_try_dequeue_bulk(struct grain_ring *ring, void **objs, unsigned n);
 
 /**
  * grain_ring_dequeue_bulk_wait - grain_ring_try_dequeue_bulk(), sleeping
- * until @p n objects are ready at once (section 6). Returns 0, at once
- * for n == 0; -ETIMEDOUT, none taken; -EPIPE once the ring is closed
- * with fewer than @p n left, none taken; -EINVAL as the try_ form, or for
- * a ring without GRAIN_RING_WAIT.
+ * until @p n objects are ready at once ("Blocking operations"). Returns 0, at
+ * once for n == 0; -ETIMEDOUT, none taken; -EPIPE once the ring is closed with
+ * fewer than @p n left, none taken; -EINVAL as the try_ form, or for a ring
+ * without GRAIN_RING_WAIT.
  */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_bulk_wait(struct grain_ring *ring, void **objs, unsigned n,
@@ -391,7 +400,7 @@ grain_ring_try_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n);
 
 /**
  * grain_ring_dequeue_burst_wait - sleeps only while the ring is empty,
- * then does what grain_ring_try_dequeue_burst() does (section 6).
+ * then does what grain_ring_try_dequeue_burst() does ("Blocking operations").
  * @return how many it took, at least 1; -ETIMEDOUT if none came in time;
  *         -EPIPE if the ring is closed and drained; -EINVAL in the try_
  *         form's cases, for n == 0, or without GRAIN_RING_WAIT.
@@ -400,7 +409,99 @@ GRAIN_API GRAIN_NODISCARD int
 grain_ring_dequeue_burst_wait(struct grain_ring *ring, void **objs, unsigned n,
 			      int64_t timeout_ns);
 
-/* 7. Snapshots. Each reads both positions with relaxed loads (the
+/*
+ * Counts out of the bulk and burst calls. Each of the four calls below is
+ * the try_ call of the same name without the suffix, with the same
+ * arguments, results, errors, ordering and thread safety, and one more
+ * output: what is left for the next call of the same side, as rte_ring's
+ * bulk and burst calls report it. An enqueue's _space form writes to
+ * @p free_space the free slots left, a dequeue's _avail form writes to
+ * @p available the objects left; a caller uses it to decide whether to
+ * back off or to refill without a second call.
+ *
+ * The count is a snapshot of the ring taken as the call returns, read as
+ * grain_ring_free_count() or grain_ring_count() reads it (two relaxed
+ * loads, no ordering, in [0, capacity]), and it is written on every
+ * return, success, failure or -EINVAL alike (0 for a NULL ring). Single
+ * threaded it is exact: the capacity less the objects queued after the
+ * call, or those objects. While other threads operate it may be stale by
+ * the time it is read, with the caveats of "Snapshots" (slots a consumer
+ * of an MPMC or SPMC ring has claimed count as free, reserved slots as
+ * free, peeked ones as used). Only the other side can change it in the
+ * caller's favour: for the one producer of an SP ring, later dequeues
+ * only add free slots to what it saw; for the one consumer of an SC ring,
+ * later enqueues only add objects. With several threads on the caller's
+ * side it is an estimate.
+ *
+ * The output pointer may be NULL: then nothing is written and nothing is
+ * read. In C the calls are inline, so a NULL constant removes the count
+ * altogether and the call compiles to the same instructions as the form
+ * without the suffix.
+ */
+
+/**
+ * grain_ring_try_enqueue_bulk_space - grain_ring_try_enqueue_bulk(), and
+ * the free slots left in *@p free_space.
+ * @param ring        as grain_ring_try_enqueue_bulk().
+ * @param objs        as grain_ring_try_enqueue_bulk().
+ * @param n           as grain_ring_try_enqueue_bulk().
+ * @param free_space  receives the free slots after the call (a snapshot),
+ *                    on every return; NULL: not wanted.
+ * @return as grain_ring_try_enqueue_bulk().
+ * Ordering and thread safety: as grain_ring_try_enqueue_bulk(); the count
+ * is read with relaxed loads.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue_bulk_space(struct grain_ring *ring, void *const *objs,
+				  unsigned n, unsigned *free_space);
+
+/**
+ * grain_ring_try_enqueue_burst_space - grain_ring_try_enqueue_burst(),
+ * and the free slots left in *@p free_space.
+ * @param ring        as grain_ring_try_enqueue_burst().
+ * @param objs        as grain_ring_try_enqueue_burst().
+ * @param n           as grain_ring_try_enqueue_burst().
+ * @param free_space  as grain_ring_try_enqueue_bulk_space().
+ * @return as grain_ring_try_enqueue_burst().
+ * Ordering and thread safety: as grain_ring_try_enqueue_burst(); the
+ * count is read with relaxed loads.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_enqueue_burst_space(struct grain_ring *ring, void *const *objs,
+				   unsigned n, unsigned *free_space);
+
+/**
+ * grain_ring_try_dequeue_bulk_avail - grain_ring_try_dequeue_bulk(), and
+ * the objects left in *@p available.
+ * @param ring       as grain_ring_try_dequeue_bulk().
+ * @param objs       as grain_ring_try_dequeue_bulk().
+ * @param n          as grain_ring_try_dequeue_bulk().
+ * @param available  receives the objects in the ring after the call (a
+ *                   snapshot), on every return; NULL: not wanted.
+ * @return as grain_ring_try_dequeue_bulk().
+ * Ordering and thread safety: as grain_ring_try_dequeue_bulk(); the count
+ * is read with relaxed loads.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue_bulk_avail(struct grain_ring *ring, void **objs,
+				  unsigned n, unsigned *available);
+
+/**
+ * grain_ring_try_dequeue_burst_avail - grain_ring_try_dequeue_burst(),
+ * and the objects left in *@p available.
+ * @param ring       as grain_ring_try_dequeue_burst().
+ * @param objs       as grain_ring_try_dequeue_burst().
+ * @param n          as grain_ring_try_dequeue_burst().
+ * @param available  as grain_ring_try_dequeue_bulk_avail().
+ * @return as grain_ring_try_dequeue_burst().
+ * Ordering and thread safety: as grain_ring_try_dequeue_burst(); the
+ * count is read with relaxed loads.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_try_dequeue_burst_avail(struct grain_ring *ring, void **objs,
+				   unsigned n, unsigned *available);
+
+/* Snapshots. Each reads both positions with relaxed loads (the
  * positions themselves are written relaxed) and gives no ordering: a
  * snapshot taken while other threads operate is approximate and may be
  * stale by the time it returns. What it does promise, in any race:
@@ -446,7 +547,7 @@ GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring);
 GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring);
 
 /*
- * 8. Deprecated names. Version 0.3.0 named the non-blocking bulk and burst
+ * Deprecated names. Version 0.3.0 named the non-blocking bulk and burst
  * calls without try_; the old names still compile (with a deprecation
  * warning) and libgrain still exports them, so programs built against
  * 0.3.0 keep working. Each is the try_ call of the same arguments.
@@ -496,7 +597,7 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
 }
 
 /*
- * 9. Zero copy
+ * Zero copy
  *
  * A producer may fill slots in place instead of handing the ring objects
  * to copy: grain_ring_try_reserve_bulk() or _burst() reserves n free
@@ -510,13 +611,14 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
  * whole element in ring memory.
  *
  * Modes. Only a single side reserves: reserve and commit need
- * GRAIN_RING_SP (SPMC, SPSC), peek and release need GRAIN_RING_SC (MPSC,
- * SPSC); on a multi side they return -ENOTSUP and change nothing. A
- * single side owns its position, so its reserved slots stay private until
- * it publishes them, it may publish fewer than it reserved (the rest are
- * simply not taken), and the ring itself records that a reservation is
- * open: a second reserve (or peek) before the commit (or release) fails
- * with -EBUSY instead of handing out the same slots twice. A multi side
+ * GRAIN_RING_SP (SPMC, SPSC), peek and grain_ring_release() need
+ * GRAIN_RING_SC (MPSC, SPSC); on a multi side they return -ENOTSUP and
+ * change nothing. A single side owns its position, so its reserved slots
+ * stay private until it publishes them, it may publish fewer than it
+ * reserved (the rest are simply not taken), and the ring itself records
+ * that a reservation is open: a second reserve (or peek) before the
+ * commit (or the free) fails with -EBUSY instead of handing out the same
+ * slots twice. A multi side
  * claims its slots with a CAS that other threads build on at once, so a
  * partial commit would leave holes and one thread's open reservation
  * could not be told from another's; the other side of the ring may be
@@ -526,17 +628,18 @@ grain_ring_dequeue_burst(struct grain_ring *ring, void **objs, unsigned n)
  * own enqueue calls (any form) move nothing (-EAGAIN, a 0 burst, or a
  * _wait that sleeps until its timeout), and the same for the consumer's
  * dequeues while a peek is open. Reserved slots count as free, peeked
- * ones as used, in the snapshots (section 7) until the commit or release.
+ * ones as used, in the snapshots ("Snapshots") until the commit or the free.
  *
  * Ordering: a commit is an enqueue of the committed slots (release, R1:
  * what the producer stored in them, in the slots or reachable from them,
- * happens-before the dequeue or peek that returns them); a peek is a
- * dequeue without the release (acquire, A2), and grain_ring_release() is
- * its release (R2', pairs with the producers' A1'). The reserve's check
+ * happens-before the dequeue or peek that returns them); a peek is the
+ * reading half of a dequeue (acquire, A2), and grain_ring_release() the
+ * freeing half (a release store, R2', pairs with the producers' A1'). The
+ * reserve's check
  * that the slots are free is A1/A1' as in an enqueue.
  *
  * Thread safety: the calls of one side are that side's single thread's
- * (section 1); they run concurrently with the other side's calls.
+ * ("Synchronization table"); they run concurrently with the other side's calls.
  * Reservations are not shared between threads unless handed over with
  * the side itself.
  */
@@ -664,15 +767,15 @@ GRAIN_NODISCARD GRAIN_INLINE_API int grain_ring_release(struct grain_ring *ring,
 							unsigned n);
 
 /*
- * 10. Closing
+ * Closing
  *
  * grain_ring_close() shuts a ring down, as closing a channel does: from
  * then on every enqueue fails with -EPIPE, dequeues go on taking what is
  * left and fail with -EPIPE (instead of -EAGAIN, or sleeping) once there
  * is nothing left for them, and every thread asleep in a _wait call on
  * either side wakes at once to find out. Nothing enqueued before the
- * close is lost (section 1 says which enqueues come before it): an
- * enqueue that returned success is dequeued exactly once.
+ * close is lost ("Synchronization table" says which enqueues come before it):
+ * an enqueue that returned success is dequeued exactly once.
  *
  * How. The close freezes the producers' position with one
  * read-modify-write (in SP mode a store: the single producer's calls and
@@ -692,13 +795,13 @@ GRAIN_NODISCARD GRAIN_INLINE_API int grain_ring_release(struct grain_ring *ring,
  * A call that runs while the close is under way may read -EAGAIN where a
  * later one reads -EPIPE (a producer that finds the position frozen
  * before the final one is published); a _wait call goes back to sleep and
- * the close's wake-up brings it back. The snapshots (section 7) are not
+ * the close's wake-up brings it back. The snapshots ("Snapshots") are not
  * affected; grain_ring_totals() counts only what was enqueued.
  */
 
 /**
  * grain_ring_close - refuse every later enqueue and wake every sleeper;
- * what is queued stays for the consumers (section 10).
+ * what is queued stays for the consumers ("Closing").
  * @return 0; -EPIPE if the ring was already closed (nothing changes);
  *         -EBUSY if the ring is SP and its producer's zero-copy
  *         reservation is open (commit or cancel it first); -EINVAL if
@@ -720,7 +823,7 @@ GRAIN_API GRAIN_NODISCARD int grain_ring_close(struct grain_ring *ring);
 GRAIN_API bool grain_ring_closed(const struct grain_ring *ring);
 
 /*
- * 11. Event loops
+ * Event loops
  *
  * A daemon built on epoll (or poll, select, io_uring) waits on its sockets
  * and its queues in one call: it attaches an eventfd to a ring made with
@@ -776,7 +879,7 @@ GRAIN_API bool grain_ring_closed(const struct grain_ring *ring);
 
 /**
  * grain_ring_event_attach - attach the eventfd @p fd to one side's event
- * of @p ring, for good (section 11).
+ * of @p ring, for good ("Event loops").
  * @param ring   a ring made with GRAIN_RING_WAIT.
  * @param event  GRAIN_RING_EVENT_IN or GRAIN_RING_EVENT_OUT (exactly one).
  * @param fd     a file descriptor that a write of an 8-byte 1 signals,
@@ -795,7 +898,7 @@ GRAIN_API GRAIN_NODISCARD int grain_ring_event_attach(struct grain_ring *ring,
 /**
  * grain_ring_event_arm - ask for one write to the attached eventfd at the
  * next successful operation of the other side, and check the ring
- * (section 11).
+ * ("Event loops").
  * @param ring   a ring with an fd attached to @p event.
  * @param event  GRAIN_RING_EVENT_IN or GRAIN_RING_EVENT_OUT.
  * @return 1 if the caller must not sleep: the ring has objects (IN) or

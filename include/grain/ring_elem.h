@@ -5,41 +5,41 @@
  *        copied in and out or built and read in place (zero copy).
  *
  * Contents
- *   1. What it is, and what it shares with grain_ring
- *   2. Lifecycle: memsize/init, create/destroy
- *   3. Non-blocking operations: try_ (single, _bulk, _burst)
- *   4. Blocking operations: _wait
- *   5. Zero copy: reserve/commit, peek/release
- *   6. Snapshots
- *   7. Closing: close, closed
- *   8. Event loops: event_attach, event_arm
+ *   - What it is, and what it shares with grain_ring
+ *   - Lifecycle: memsize/init, create/destroy
+ *   - Non-blocking operations: try_ (single, _bulk, _burst)
+ *   - Blocking operations: _wait
+ *   - Zero copy: reserve/commit, peek/release
+ *   - Snapshots
+ *   - Closing: close, closed
+ *   - Event loops: event_attach, event_arm
  *
- * 1\. What it is
+ * What it is
  *
  * A grain_ring whose slots hold elements of @c esize bytes, fixed at init
  * (a multiple of 4, from 4 to GRAIN_RING_ELEM_MAX_SIZE), instead of
  * pointers: an enqueue copies each element into the ring, a dequeue
  * copies it out, and the zero-copy calls hand out the slots' memory
- * itself. It is the same algorithm as grain_ring (ring.h, section 2),
+ * itself. It is the same algorithm as grain_ring (ring.h, "The algorithm"),
  * with the same modes (GRAIN_RING_MPMC, _MPSC, _SPMC, _SPSC), the same
  * GRAIN_RING_WAIT flag and the same rules:
- *   - the synchronization table of ring.h, section 1, holds as it is,
- *     with zero copy as in ring.h, section 9 (reserve and commit on an SP
+ *   - the synchronization table of ring.h, "Synchronization table", holds as it
+ *     is, with zero copy as in ring.h, "Zero copy" (reserve and commit on an SP
  *     ring, peek and release on an SC ring; -ENOTSUP elsewhere);
  *   - ordering: a successful enqueue or commit of an element
  *     happens-before the dequeue or peek that returns it (release R1,
- *     acquire A2), and the dequeue or release that frees a slot
- *     happens-before the enqueue or reserve that reuses it (R2 or R2',
- *     acquire A1 or A1'). Failed calls give no ordering;
+ *     acquire A2), and the dequeue or grain_ring_elem_release() that
+ *     frees a slot happens-before the enqueue or reserve that reuses it
+ *     (R2 or R2', acquire A1 or A1'). Failed calls give no ordering;
  *   - the non-blocking calls may come up short while a thread of the
- *     other side is descheduled between its claim and its release, as
- *     ring.h, section 2, lists ("Short calls under preemption");
- *   - closing: as grain_ring's (ring.h, sections 1 and 10): after
- *     grain_ring_elem_close() every enqueue, reserve included, fails
- *     with -EPIPE, and every dequeue or peek fails with -EPIPE once fewer
- *     elements are left than it needs (1 for a burst); the calls of
- *     sections 3 to 5 list it below as "-EPIPE (closed)";
- *   - every call checks its pointers (common.h, section 1): int calls
+ *     other side is descheduled between its claim and its publication, as
+ *     ring.h, "The algorithm", lists ("Short calls under preemption");
+ *   - closing: as grain_ring's (ring.h, "Synchronization table" and "Closing"):
+ *     after grain_ring_elem_close() every enqueue, reserve included, fails with
+ *     -EPIPE, and every dequeue or peek fails with -EPIPE once fewer elements
+ *     are left than it needs (1 for a burst); the non-blocking, blocking
+ *     and zero-copy calls below list it as "-EPIPE (closed)";
+ *   - every call checks its pointers (common.h, "Error convention"): int calls
  *     return -EINVAL for a NULL ring or a NULL element array (n > 0),
  *     snapshots read a NULL ring as empty with capacity 0, destroy(NULL)
  *     does nothing.
@@ -69,7 +69,7 @@ extern "C" {
  * only). */
 struct grain_ring_elem;
 
-/* 2. Lifecycle */
+/* Lifecycle */
 
 /**
  * grain_ring_elem_memsize - bytes needed for a ring of @p capacity slots
@@ -91,7 +91,7 @@ GRAIN_API size_t grain_ring_elem_memsize(unsigned capacity, unsigned esize);
  *                  GRAIN_RING_ELEM_MAX_SIZE].
  * @param flags     a grain_ring_mode, optionally | GRAIN_RING_WAIT.
  * @return 0, or -EINVAL if @p ring is NULL or misaligned, or @p capacity,
- *         @p esize or @p flags is invalid. Nothing needs releasing later.
+ *         @p esize or @p flags is invalid. Nothing needs freeing later.
  * Thread safety: no other call on the same ring may run concurrently.
  */
 GRAIN_API GRAIN_NODISCARD int grain_ring_elem_init(struct grain_ring_elem *ring,
@@ -130,11 +130,11 @@ grain_ring_elem_capacity(const struct grain_ring_elem *ring);
 GRAIN_INLINE_API unsigned
 grain_ring_elem_esize(const struct grain_ring_elem *ring);
 
-/* 3. Non-blocking operations: as grain_ring's (ring.h, section 5), with
- * element arrays (n * esize bytes, element i at i * esize) for object
+/* Non-blocking operations: as grain_ring's (ring.h, "Non-blocking operations"),
+ * with element arrays (n * esize bytes, element i at i * esize) for object
  * arrays. A failed call changes nothing. Ordering: as grain_ring's, per
- * element: release (R1) for an enqueue, acquire (A2) for a dequeue, none
- * on failure. Thread safety: ring.h, section 1. */
+ * element: release (R1) for an enqueue, acquire (A2) for a dequeue, none on
+ * failure. Thread safety: ring.h, "Synchronization table". */
 
 /**
  * grain_ring_elem_try_enqueue - copy one element (esize bytes at @p elem)
@@ -198,12 +198,50 @@ GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
 				  unsigned n);
 
+/* Counts out of the bulk and burst calls: as grain_ring's _space and
+ * _avail forms (ring.h, "Counts out of the bulk and burst calls"): the
+ * call without the suffix, then the free slots (enqueue) or the elements
+ * (dequeue) left, a snapshot written on every return unless the pointer
+ * is NULL (0 for a NULL ring); a NULL constant costs nothing. */
+
+/** grain_ring_elem_try_enqueue_bulk_space -
+ * grain_ring_elem_try_enqueue_bulk(), and the free slots left in
+ * *@p free_space (NULL: not wanted). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_bulk_space(struct grain_ring_elem *ring,
+				       const void *elems, unsigned n,
+				       unsigned *free_space);
+
+/** grain_ring_elem_try_enqueue_burst_space -
+ * grain_ring_elem_try_enqueue_burst(), and the free slots left in
+ * *@p free_space (NULL: not wanted). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_burst_space(struct grain_ring_elem *ring,
+					const void *elems, unsigned n,
+					unsigned *free_space);
+
+/** grain_ring_elem_try_dequeue_bulk_avail -
+ * grain_ring_elem_try_dequeue_bulk(), and the elements left in
+ * *@p available (NULL: not wanted). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_bulk_avail(struct grain_ring_elem *ring,
+				       void *elems, unsigned n,
+				       unsigned *available);
+
+/** grain_ring_elem_try_dequeue_burst_avail -
+ * grain_ring_elem_try_dequeue_burst(), and the elements left in
+ * *@p available (NULL: not wanted). */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_burst_avail(struct grain_ring_elem *ring,
+					void *elems, unsigned n,
+					unsigned *available);
+
 /*
- * 4. Blocking operations: as grain_ring's (ring.h, section 6): a ring made
- * with GRAIN_RING_WAIT, @p timeout_ns relative on CLOCK_MONOTONIC
+ * Blocking operations: as grain_ring's (ring.h, "Blocking operations"): a ring
+ * made with GRAIN_RING_WAIT, @p timeout_ns relative on CLOCK_MONOTONIC
  * (negative: forever; 0: one attempt), woken by the other side's next
- * successful call of any form, zero-copy commit and release included.
- * Returns 0 (single and bulk; a bulk of n == 0 at once), the count 1 to
+ * successful call of any form, zero-copy commit and free included. Returns 0
+ * (single and bulk; a bulk of n == 0 at once), the count 1 to
  * @p n (burst), -ETIMEDOUT (nothing moved), -EPIPE (closed, at once or
  * when the close wakes the caller; nothing moved), or -EINVAL if @p ring is
  * NULL or lacks GRAIN_RING_WAIT, the element pointer is NULL, a bulk
@@ -212,53 +250,53 @@ grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
  */
 
 /** grain_ring_elem_enqueue_wait - grain_ring_elem_try_enqueue(), sleeping
- * while the ring is full (section 4). */
+ * while the ring is full ("Blocking operations"). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_enqueue_wait(struct grain_ring_elem *ring, const void *elem,
 			     int64_t timeout_ns);
 
 /** grain_ring_elem_dequeue_wait - grain_ring_elem_try_dequeue(), sleeping
- * while the ring is empty (section 4). */
+ * while the ring is empty ("Blocking operations"). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_dequeue_wait(struct grain_ring_elem *ring, void *elem,
 			     int64_t timeout_ns);
 
 /** grain_ring_elem_enqueue_bulk_wait - grain_ring_elem_try_enqueue_bulk(),
- * sleeping until all @p n fit at once (section 4). */
+ * sleeping until all @p n fit at once ("Blocking operations"). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_enqueue_bulk_wait(struct grain_ring_elem *ring,
 				  const void *elems, unsigned n,
 				  int64_t timeout_ns);
 
 /** grain_ring_elem_enqueue_burst_wait - grain_ring_elem_try_enqueue_burst(),
- * sleeping only while the ring is full (section 4). */
+ * sleeping only while the ring is full ("Blocking operations"). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_enqueue_burst_wait(struct grain_ring_elem *ring,
 				   const void *elems, unsigned n,
 				   int64_t timeout_ns);
 
 /** grain_ring_elem_dequeue_bulk_wait - grain_ring_elem_try_dequeue_bulk(),
- * sleeping until @p n are ready at once (section 4). */
+ * sleeping until @p n are ready at once ("Blocking operations"). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_dequeue_bulk_wait(struct grain_ring_elem *ring, void *elems,
 				  unsigned n, int64_t timeout_ns);
 
 /** grain_ring_elem_dequeue_burst_wait - grain_ring_elem_try_dequeue_burst(),
- * sleeping only while the ring is empty (section 4). */
+ * sleeping only while the ring is empty ("Blocking operations"). */
 GRAIN_API GRAIN_NODISCARD int
 grain_ring_elem_dequeue_burst_wait(struct grain_ring_elem *ring, void *elems,
 				   unsigned n, int64_t timeout_ns);
 
 /*
- * 5. Zero copy: grain_ring's calls (ring.h, section 9) on element slots.
+ * Zero copy: grain_ring's calls (ring.h, "Zero copy") on element slots.
  * The producer of an SP ring reserves slots, builds each element in place
  * at grain_ring_zc_at(&zc, i) (esize bytes) and commits them; the
- * consumer of an SC ring peeks, reads the elements in place and releases
- * them. Modes, errors, the one open reservation per side, partial commit
- * and release, ordering and thread safety are as there: -ENOTSUP on a
- * multi side, -EBUSY for a second open, -EPIPE (closed), -EAGAIN (bulk)
- * when there are not
- * @p n slots, -EINVAL for NULL or an @p n too large (bulk: the capacity;
+ * consumer of an SC ring peeks, reads the elements in place and frees
+ * them (grain_ring_elem_release()). Modes, errors, the one open
+ * reservation per side, partial commit and free, ordering and thread
+ * safety are as there: -ENOTSUP on a multi side, -EBUSY for a second
+ * open, -EPIPE (closed), -EAGAIN (bulk) when there are not @p n slots,
+ * -EINVAL for NULL or an @p n too large (bulk: the capacity;
  * burst: INT_MAX) or a commit/release of more than is open, -ENOENT for
  * a commit/release of n > 0 with nothing open (n == 0 then returns 0).
  * The slot memory belongs to the caller only between the open and the
@@ -293,7 +331,7 @@ grain_ring_elem_try_peek_burst(struct grain_ring_elem *ring, unsigned n,
 GRAIN_NODISCARD GRAIN_INLINE_API int
 grain_ring_elem_release(struct grain_ring_elem *ring, unsigned n);
 
-/* 6. Snapshots: as grain_ring's (ring.h, section 7): relaxed, no
+/* Snapshots: as grain_ring's (ring.h, "Snapshots"): relaxed, no
  * ordering, approximate while other threads operate, always in [0,
  * capacity]. Any thread. */
 
@@ -311,7 +349,7 @@ GRAIN_INLINE_API bool grain_ring_elem_empty(const struct grain_ring_elem *ring);
 /** grain_ring_elem_full - count == capacity (true for NULL). */
 GRAIN_INLINE_API bool grain_ring_elem_full(const struct grain_ring_elem *ring);
 
-/* 7. Closing: grain_ring's (ring.h, section 10). */
+/* Closing: grain_ring's (ring.h, "Closing"). */
 
 /**
  * grain_ring_elem_close - grain_ring_close(): refuse every later enqueue
@@ -328,7 +366,7 @@ grain_ring_elem_close(struct grain_ring_elem *ring);
  * taken effect (false for NULL); acquire when true. Any thread. */
 GRAIN_API bool grain_ring_elem_closed(const struct grain_ring_elem *ring);
 
-/* 8. Event loops: grain_ring's (ring.h, "Event loops"). */
+/* Event loops: grain_ring's (ring.h, "Event loops"). */
 
 /**
  * grain_ring_elem_event_attach - grain_ring_event_attach(): attach the

@@ -5,9 +5,9 @@
  * Never include this file directly: include <grain/prio.h>.
  *
  * Labels: P1 (producer) and C1 (dequeuer) are the two full fences of the
- * non-empty-bit protocol described in prio.h section 2. Under
- * GRAIN_PRIO_WAIT a producer, after its look at the bit, and a dequeuer
- * that sets a bit back in grain_impl_prio_settle() wake the sleepers
+ * non-empty-bit protocol described in prio.h, "Scanned queues and the non-empty
+ * bits". Under GRAIN_PRIO_WAIT a producer, after its look at the bit, and a
+ * dequeuer that sets a bit back in grain_impl_prio_settle() wake the sleepers
  * through grain_impl_ring_notify() (S1, impl/ring.h). Scanned queues
  * (GRAIN_IMPL_PRIO_SCAN) have no bits, no P1/C1 and no settle: only the
  * producer's S1.
@@ -67,7 +67,8 @@ _Static_assert(offsetof(struct grain_prio, sched) -
 
 /* Internal flag in ro.flags, set by init: the queue has at most
  * GRAIN_PRIO_SCAN_BANDS bands and keeps no non-empty bits; dequeuers look
- * at every band's head instead (prio.h section 2). */
+ * at every band's head instead (prio.h, "Scanned queues and the non-empty
+ * bits"). */
 #define GRAIN_IMPL_PRIO_SCAN 0x80000000u
 
 /* Out of line (src/prio.c). Exported although not API, as ring's helpers
@@ -102,7 +103,8 @@ static GRAIN_ALWAYS_INLINE unsigned grain_impl_prio_put(struct grain_prio *p,
 							void *const *objs,
 							unsigned n)
 {
-	unsigned k = grain_impl_ring_enqueue(p->ro.rings[band], objs, n, true);
+	unsigned k = grain_impl_ring_enqueue(p->ro.rings[band], objs, n,
+					     GRAIN_IMPL_RING_VARIABLE);
 
 	if (GRAIN_LIKELY(k != 0)) {
 		uint64_t bit = (uint64_t)1 << band;
@@ -138,7 +140,8 @@ static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_prio_take(struct grain_prio *p, unsigned b, void **objs, unsigned n,
 		     unsigned *bandp)
 {
-	unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs, n, true);
+	unsigned k = grain_impl_ring_dequeue(p->ro.rings[b], objs, n,
+					     GRAIN_IMPL_RING_VARIABLE);
 
 	if (k != 0 && bandp != NULL)
 		*bandp = b;
@@ -165,12 +168,12 @@ grain_impl_prio_dequeue_scan(struct grain_prio *p, void **objs, unsigned n,
  * Strict dequeue with the bits. A band that gives nothing is settled (its
  * bit cleared, or set back if it was refilled meanwhile) and the bits read
  * again, so a call returns 0 only after it read the word with no bit set
- * (prio.h section 2). A band that gives some objects but fewer than asked
- * (a burst drained it) keeps its bit and is passed over for the rest of
- * the call: its producers are likely to refill it before the next call,
- * and clearing the bit now would cost this call an atomic and a fence and
- * that band's next producer a write of the word, the line crossing CPUs
- * twice. If it is still empty at the next call, that call settles it.
+ * (prio.h, "Scanned queues and the non-empty bits"). A band that gives some
+ * objects but fewer than asked (a burst drained it) keeps its bit and is passed
+ * over for the rest of the call: its producers are likely to refill it before
+ * the next call, and clearing the bit now would cost this call an atomic and a
+ * fence and that band's next producer a write of the word, the line crossing
+ * CPUs twice. If it is still empty at the next call, that call settles it.
  */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_prio_dequeue(struct grain_prio *p, void **objs, unsigned n,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * impl/ring.h - grain_ring's layout, inline algorithm bodies and the bodies
- * of ring.h's inline calls: everything C++ does not see (C only).
- * Never include this file directly: include <grain/ring.h>.
+ * impl/ring.h - grain_ring's layout and inline algorithm bodies, and (from
+ * impl/ring_calls.h, included at the end) the bodies of ring.h's inline
+ * calls: everything C++ does not see (C only). Never include this file
+ * directly: include <grain/ring.h>.
  *
  * Labels: A1/R2 order a consumer's last read of a slot before the next
  * producer's write to it; R1/A2 order a producer's write of a slot before
@@ -124,6 +125,27 @@ _Static_assert(offsetof(struct grain_impl_ring_slot, obj) == 8 &&
 		       sizeof(struct grain_impl_ring_slot) == 16 &&
 		       _Alignof(struct grain_impl_ring_slot) == 8,
 	       "slot layout");
+
+/*
+ * The variants of the shared bodies below, named at each call site (as
+ * rte_ring's RTE_RING_QUEUE_FIXED and _VARIABLE are) instead of passed as
+ * bare true and false. Every call site passes a constant, so each copy of
+ * a body is compiled for one variant and the tests on them fold away.
+ */
+/* How many of the n objects a call moves. */
+enum grain_impl_ring_fill {
+	GRAIN_IMPL_RING_FIXED = 0,   /* all n or none: the bulk calls */
+	GRAIN_IMPL_RING_VARIABLE = 1 /* as many as there are: burst */
+};
+/* Which side a call works on: the producers' or the consumers'. */
+enum grain_impl_ring_dir { GRAIN_IMPL_RING_DEQ = 0, GRAIN_IMPL_RING_ENQ = 1 };
+/* What the caller's buffer holds. */
+enum grain_impl_ring_kind {
+	GRAIN_IMPL_RING_PTRS = 0, /* object pointers: a grain_ring */
+	GRAIN_IMPL_RING_ELEMS = 1 /* elements: a grain_ring_elem */
+};
+/* The synchronisation mode, the fourth variant, is a constant enum
+ * grain_ring_mode (GRAIN_RING_MPMC ... GRAIN_RING_SPSC). */
 
 static inline struct grain_impl_ring_slot *
 grain_impl_ring_slots(struct grain_ring *r)
@@ -255,7 +277,10 @@ out:
 }
 
 /* How much of n a request may take when avail are there: n, or for a
- * burst as many as there are. */
+ * burst (the VARIABLE fill) as many as there are. The helpers from here
+ * to grain_impl_ring_reserve() take the fill as `burst`, a bool that
+ * reserve() works out: they are only ever passed that variable, never a
+ * constant of their own. */
 static GRAIN_ALWAYS_INLINE unsigned grain_impl_ring_fit(uint64_t avail,
 							unsigned n, bool burst)
 {
@@ -329,20 +354,25 @@ grain_impl_ring_avail_index(struct grain_impl_ring_side *other, uint64_t lim,
 }
 
 /*
- * Claim up to n consecutive positions of a multi side of r: the producers
- * (side == &r->prod) or the consumers. by_index: the other side is a
- * single consumer that publishes its position (producers only); else it
- * publishes per slot, and ready is as for grain_impl_ring_avail_slots().
+ * Claim up to n consecutive positions of dir's side of r, a multi side.
+ * If it is the producers' and the consumer is single (mode SC), that
+ * consumer publishes its position (by index); else the other side
+ * publishes per slot, ready as for grain_impl_ring_avail_slots().
  * Returns the first claimed position in *posp and the count (n, or fewer
  * only if burst; 0 if none).
  */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_claim(struct grain_ring *r, struct grain_impl_ring_side *side,
-		      bool by_index, uint64_t ready, unsigned n, bool burst,
+grain_impl_ring_claim(struct grain_ring *r, enum grain_impl_ring_dir dir,
+		      enum grain_ring_mode mode, unsigned n, bool burst,
 		      uint64_t *posp)
 {
 	struct grain_impl_ring_slot *slots = grain_impl_ring_slots(r);
+	struct grain_impl_ring_side *side =
+		dir == GRAIN_IMPL_RING_ENQ ? &r->prod : &r->cons;
 	const uint64_t mask = side->mask;
+	const uint64_t ready = dir == GRAIN_IMPL_RING_ENQ ? 0 : 1;
+	const bool by_index = dir == GRAIN_IMPL_RING_ENQ &&
+			      (mode & GRAIN_RING_SC);
 	uint64_t pos = atomic_load_explicit(&side->pos, memory_order_relaxed);
 
 	for (;;) {
@@ -406,21 +436,25 @@ grain_impl_ring_room_spsc(struct grain_ring *r, uint64_t pos, unsigned n,
 }
 
 /*
- * Reserve up to n positions for an enqueue (enq) or a dequeue: returns the
- * count (n, or fewer only if burst; 0 if none) and the first position in
- * *posp. A multi side claims them with a CAS; a single side owns its
- * position and only checks what the other side published.
+ * Reserve up to n positions for an enqueue or a dequeue (dir) on a ring
+ * of the given mode: returns the count (n, or fewer only if VARIABLE; 0
+ * if none) and the first position in *posp. A multi side claims them with
+ * a CAS; a single side owns its position and only checks what the other
+ * side published.
  */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_reserve(struct grain_ring *r, bool enq, unsigned n, bool burst,
-			bool sp, bool sc, uint64_t *posp)
+grain_impl_ring_reserve(struct grain_ring *r, enum grain_impl_ring_dir dir,
+			unsigned n, enum grain_impl_ring_fill fill,
+			enum grain_ring_mode mode, uint64_t *posp)
 {
+	const bool enq = dir == GRAIN_IMPL_RING_ENQ;
+	const bool sp = mode & GRAIN_RING_SP, sc = mode & GRAIN_RING_SC;
+	const bool burst = fill == GRAIN_IMPL_RING_VARIABLE;
 	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
 	const uint64_t ready = enq ? 0 : 1;
 
 	if (!(enq ? sp : sc))
-		return grain_impl_ring_claim(r, side, enq && sc, ready, n,
-					     burst, posp);
+		return grain_impl_ring_claim(r, dir, mode, n, burst, posp);
 	/* Only we write our side's pos. */
 	const uint64_t pos =
 		atomic_load_explicit(&side->pos, memory_order_relaxed);
@@ -435,29 +469,31 @@ grain_impl_ring_reserve(struct grain_ring *r, bool enq, unsigned n, bool burst,
 	return k == n || burst ? k : 0;
 }
 
-/* One object into (in) or out of a slot. */
+/* One object into (ENQ) or out of a slot. */
 static GRAIN_ALWAYS_INLINE void
-grain_impl_ring_copy_one(struct grain_impl_ring_slot *slot, void **obj, bool in)
+grain_impl_ring_copy_one(struct grain_impl_ring_slot *slot, void **obj,
+			 enum grain_impl_ring_dir dir)
 {
-	if (in)
+	if (dir == GRAIN_IMPL_RING_ENQ)
 		slot->obj = *obj;
 	else
 		*obj = slot->obj;
 }
 
-/* Copy k objects into (in) or out of the slots of positions [pos,
- * pos + k), which the caller owns; in is a constant in every copy. */
+/* Copy k objects into (ENQ) or out of the slots of positions [pos,
+ * pos + k), which the caller owns; dir is a constant in every copy. */
 static GRAIN_ALWAYS_INLINE void
 grain_impl_ring_copy(struct grain_impl_ring_slot *slots, uint64_t mask,
-		     uint64_t pos, void **objs, unsigned k, bool in)
+		     uint64_t pos, void **objs, unsigned k,
+		     enum grain_impl_ring_dir dir)
 {
 	const unsigned run = grain_impl_ring_run(pos, mask, k);
 	struct grain_impl_ring_slot *s = slots + (pos & mask);
 
 	for (unsigned i = 0; i < run; i++)
-		grain_impl_ring_copy_one(&s[i], &objs[i], in);
+		grain_impl_ring_copy_one(&s[i], &objs[i], dir);
 	for (unsigned i = run; i < k; i++)
-		grain_impl_ring_copy_one(&slots[i - run], &objs[i], in);
+		grain_impl_ring_copy_one(&slots[i - run], &objs[i], dir);
 }
 
 /* Hand the slots of positions [pos, pos + k) to the other side: set the
@@ -465,11 +501,11 @@ grain_impl_ring_copy(struct grain_impl_ring_slot *slots, uint64_t mask,
  * that the other side finds the batch's first slot ready only once the
  * whole batch is, and takes it in one go instead of chasing our stores
  * line by line (the ptr_ring batched-zeroing idea, without losing any
- * slot). The releases are R1 (producers, next 1) or R2 (consumers, next
- * the capacity). */
+ * slot). The stores are release stores: R1 (producers, next 1) or R2
+ * (consumers, next the capacity). */
 static GRAIN_ALWAYS_INLINE void
-grain_impl_ring_release(struct grain_impl_ring_slot *slots, uint64_t mask,
-			uint64_t pos, unsigned k, uint64_t next)
+grain_impl_ring_set_seqs(struct grain_impl_ring_slot *slots, uint64_t mask,
+			 uint64_t pos, unsigned k, uint64_t next)
 {
 	const unsigned run = grain_impl_ring_run(pos, mask, k);
 	struct grain_impl_ring_slot *s = slots + (pos & mask);
@@ -489,8 +525,11 @@ grain_impl_ring_release(struct grain_impl_ring_slot *slots, uint64_t mask,
  * them, the compiler would load it again). */
 static GRAIN_ALWAYS_INLINE void
 grain_impl_ring_publish(struct grain_ring *r, uint64_t mask, uint64_t pos,
-			unsigned k, bool enq, bool sp, bool sc)
+			unsigned k, enum grain_impl_ring_dir dir,
+			enum grain_ring_mode mode)
 {
+	const bool enq = dir == GRAIN_IMPL_RING_ENQ;
+	const bool sp = mode & GRAIN_RING_SP, sc = mode & GRAIN_RING_SC;
 	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
 
 	if (enq && sp) {
@@ -507,8 +546,8 @@ grain_impl_ring_publish(struct grain_ring *r, uint64_t mask, uint64_t pos,
 		/* R1: pairs with A2; the consumer of pos + i sees obj. R2:
 		 * pairs with A1; the producer of pos + i + capacity may now
 		 * overwrite obj. */
-		grain_impl_ring_release(grain_impl_ring_slots(r), mask, pos, k,
-					enq ? 1 : mask + 1);
+		grain_impl_ring_set_seqs(grain_impl_ring_slots(r), mask, pos, k,
+					 enq ? 1 : mask + 1);
 	}
 	if (side->flags & GRAIN_RING_WAIT)
 		grain_impl_ring_notify(&side->sleepers);
@@ -525,17 +564,18 @@ static GRAIN_ALWAYS_INLINE char *grain_impl_ring_data(struct grain_ring *r)
 	return (char *)grain_impl_ring_slots(r) + slots;
 }
 
-/* Copy k elements of esize bytes into (in) or out of the element array at
- * positions [pos, pos + k): at most two runs, each one memcpy. */
+/* Copy k elements of esize bytes into (ENQ) or out of the element array
+ * at positions [pos, pos + k): at most two runs, each one memcpy. */
 static GRAIN_ALWAYS_INLINE void
 grain_impl_ring_copy_elems(struct grain_ring *r, uint64_t mask, size_t esize,
-			   uint64_t pos, char *buf, unsigned k, bool in)
+			   uint64_t pos, char *buf, unsigned k,
+			   enum grain_impl_ring_dir dir)
 {
 	const unsigned run = grain_impl_ring_run(pos, mask, k);
 	char *data = grain_impl_ring_data(r);
 	char *at = data + (size_t)(pos & mask) * esize;
 
-	if (in) {
+	if (dir == GRAIN_IMPL_RING_ENQ) {
 		memcpy(at, buf, run * esize);
 		memcpy(data, buf + run * esize, (size_t)(k - run) * esize);
 	} else {
@@ -545,88 +585,102 @@ grain_impl_ring_copy_elems(struct grain_ring *r, uint64_t mask, size_t esize,
 }
 
 /*
- * Enqueue (enq) or dequeue up to n objects (n, or none unless burst):
+ * Enqueue or dequeue (dir) up to n objects (n, or none unless VARIABLE):
  * reserve the positions, copy the objects, then tell the other side.
- * Returns the count. The enqueue's objects are only read. elem: buf is
- * an array of elements of a grain_ring_elem, not of pointers. A single
+ * Returns the count. The enqueue's objects are only read. kind ELEMS: buf
+ * is an array of elements of a grain_ring_elem, not of pointers. A single
  * side with a zero-copy reservation open moves nothing: its slots are the
  * reservation's.
  */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_move(struct grain_ring *r, void *buf, unsigned n, bool burst,
-		     bool enq, bool sp, bool sc, bool elem)
+grain_impl_ring_move(struct grain_ring *r, void *buf, unsigned n,
+		     enum grain_impl_ring_fill fill,
+		     enum grain_impl_ring_dir dir, enum grain_ring_mode mode,
+		     enum grain_impl_ring_kind kind)
 {
+	const bool enq = dir == GRAIN_IMPL_RING_ENQ;
+	const bool elem = kind == GRAIN_IMPL_RING_ELEMS;
 	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
 	const uint64_t mask = side->mask;
 	const size_t esize = elem ? side->esize : 0;
 	uint64_t pos;
 
+	const bool sp = mode & GRAIN_RING_SP, sc = mode & GRAIN_RING_SC;
+
 	if ((enq ? sp : sc) && GRAIN_UNLIKELY(side->zc != 0))
 		return 0;
 
-	unsigned k = grain_impl_ring_reserve(r, enq, n, burst, sp, sc, &pos);
+	unsigned k = grain_impl_ring_reserve(r, dir, n, fill, mode, &pos);
 
 	if (GRAIN_UNLIKELY(k == 0))
 		return 0;
 	if (elem)
 		grain_impl_ring_copy_elems(r, mask, esize, pos, (char *)buf, k,
-					   enq);
+					   dir);
 	else
 		grain_impl_ring_copy(grain_impl_ring_slots(r), mask, pos,
-				     (void **)buf, k, enq);
-	grain_impl_ring_publish(r, mask, pos, k, enq, sp, sc);
+				     (void **)buf, k, dir);
+	grain_impl_ring_publish(r, mask, pos, k, dir, mode);
 	return k;
 }
 
-/* Enqueue up to n objects or elements (n, or none unless burst); returns
- * the count. One copy per mode. */
+/* Enqueue up to n objects or elements (n, or none unless VARIABLE);
+ * returns the count. One copy per mode. */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_enqueue_any(struct grain_ring *r, void *buf, unsigned n,
-			    bool burst, bool elem)
+			    enum grain_impl_ring_fill fill,
+			    enum grain_impl_ring_kind kind)
 {
 	const unsigned mode = r->prod.flags & (GRAIN_RING_SP | GRAIN_RING_SC);
+	const enum grain_impl_ring_dir dir = GRAIN_IMPL_RING_ENQ;
 
 	/* MPMC tested first: one compare on the default mode's path. */
 	if (mode == GRAIN_RING_MPMC)
-		return grain_impl_ring_move(r, buf, n, burst, true, false,
-					    false, elem);
+		return grain_impl_ring_move(r, buf, n, fill, dir,
+					    GRAIN_RING_MPMC, kind);
 	if (mode == GRAIN_RING_SPSC)
-		return grain_impl_ring_move(r, buf, n, burst, true, true, true,
-					    elem);
+		return grain_impl_ring_move(r, buf, n, fill, dir,
+					    GRAIN_RING_SPSC, kind);
 	if (mode == GRAIN_RING_MPSC)
-		return grain_impl_ring_move(r, buf, n, burst, true, false, true,
-					    elem);
-	return grain_impl_ring_move(r, buf, n, burst, true, true, false, elem);
+		return grain_impl_ring_move(r, buf, n, fill, dir,
+					    GRAIN_RING_MPSC, kind);
+	return grain_impl_ring_move(r, buf, n, fill, dir, GRAIN_RING_SPMC,
+				    kind);
 }
 
-/* Dequeue up to n objects or elements (n, or none unless burst); returns
- * the count. Two copies: every producer publishes per slot, so the
- * consumers' code depends on SC alone. */
+/* Dequeue up to n objects or elements (n, or none unless VARIABLE);
+ * returns the count. Two copies: every producer publishes per slot, so
+ * the consumers' code depends on SC alone (the copies are compiled as
+ * MPSC and MPMC: SP changes nothing on this side). */
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_dequeue_any(struct grain_ring *r, void *buf, unsigned n,
-			    bool burst, bool elem)
+			    enum grain_impl_ring_fill fill,
+			    enum grain_impl_ring_kind kind)
 {
+	const enum grain_impl_ring_dir dir = GRAIN_IMPL_RING_DEQ;
+
 	if (r->cons.flags & GRAIN_RING_SC)
-		return grain_impl_ring_move(r, buf, n, burst, false, false,
-					    true, elem);
-	return grain_impl_ring_move(r, buf, n, burst, false, false, false,
-				    elem);
+		return grain_impl_ring_move(r, buf, n, fill, dir,
+					    GRAIN_RING_MPSC, kind);
+	return grain_impl_ring_move(r, buf, n, fill, dir, GRAIN_RING_MPMC,
+				    kind);
 }
 
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_enqueue(struct grain_ring *r, void *const *objs, unsigned n,
-			bool burst)
+			enum grain_impl_ring_fill fill)
 {
 	/* Only read: the cast serves the shared body. */
-	return grain_impl_ring_enqueue_any(r, (void *)(uintptr_t)objs, n, burst,
-					   false);
+	return grain_impl_ring_enqueue_any(r, (void *)(uintptr_t)objs, n, fill,
+					   GRAIN_IMPL_RING_PTRS);
 }
 
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_dequeue(struct grain_ring *r, void **objs, unsigned n,
-			bool burst)
+			enum grain_impl_ring_fill fill)
 {
-	return grain_impl_ring_dequeue_any(r, objs, n, burst, false);
+	return grain_impl_ring_dequeue_any(r, objs, n, fill,
+					   GRAIN_IMPL_RING_PTRS);
 }
 
 /*
@@ -642,9 +696,13 @@ grain_impl_ring_dequeue(struct grain_ring *r, void **objs, unsigned n,
  * written whenever the result is not negative.
  */
 static GRAIN_ALWAYS_INLINE int
-grain_impl_ring_zc_open(struct grain_ring *r, unsigned n, bool burst, bool enq,
-			struct grain_ring_zc *zc, char *base, unsigned stride)
+grain_impl_ring_zc_open(struct grain_ring *r, unsigned n,
+			enum grain_impl_ring_fill fill,
+			enum grain_impl_ring_dir dir, struct grain_ring_zc *zc,
+			char *base, unsigned stride)
 {
+	const bool enq = dir == GRAIN_IMPL_RING_ENQ;
+	const bool burst = fill == GRAIN_IMPL_RING_VARIABLE;
 	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
 	const uint64_t mask = side->mask;
 	uint64_t pos = 0;
@@ -656,14 +714,14 @@ grain_impl_ring_zc_open(struct grain_ring *r, unsigned n, bool burst, bool enq,
 		return -EBUSY;
 	if (n != 0) {
 		if (!enq)
-			k = grain_impl_ring_reserve(r, false, n, burst, false,
-						    true, &pos);
+			k = grain_impl_ring_reserve(r, dir, n, fill,
+						    GRAIN_RING_MPSC, &pos);
 		else if (side->flags & GRAIN_RING_SC)
-			k = grain_impl_ring_reserve(r, true, n, burst, true,
-						    true, &pos);
+			k = grain_impl_ring_reserve(r, dir, n, fill,
+						    GRAIN_RING_SPSC, &pos);
 		else
-			k = grain_impl_ring_reserve(r, true, n, burst, true,
-						    false, &pos);
+			k = grain_impl_ring_reserve(r, dir, n, fill,
+						    GRAIN_RING_SPMC, &pos);
 		if (GRAIN_UNLIKELY(k == 0)) {
 			int rc = grain_impl_ring_fail(r, enq, burst ? 1 : n);
 			if (!burst || rc == -EPIPE)
@@ -685,12 +743,14 @@ grain_impl_ring_zc_open(struct grain_ring *r, unsigned n, bool burst, bool enq,
 /* End enq's side's open reservation, publishing its first k slots: the
  * body of grain_ring_commit() (enq) and grain_ring_release(), the check
  * of r included. */
-static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_close(struct grain_ring *r,
-							unsigned k, bool enq)
+static GRAIN_ALWAYS_INLINE int
+grain_impl_ring_zc_close(struct grain_ring *r, unsigned k,
+			 enum grain_impl_ring_dir dir)
 {
 	if (GRAIN_UNLIKELY(r == NULL))
 		return -EINVAL;
 
+	const bool enq = dir == GRAIN_IMPL_RING_ENQ;
 	struct grain_impl_ring_side *side = enq ? &r->prod : &r->cons;
 
 	if (!(side->flags & (enq ? GRAIN_RING_SP : GRAIN_RING_SC)))
@@ -709,11 +769,11 @@ static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_close(struct grain_ring *r,
 		atomic_load_explicit(&side->pos, memory_order_relaxed);
 	const uint64_t mask = side->mask;
 	if (!enq)
-		grain_impl_ring_publish(r, mask, pos, k, false, false, true);
+		grain_impl_ring_publish(r, mask, pos, k, dir, GRAIN_RING_MPSC);
 	else if (side->flags & GRAIN_RING_SC)
-		grain_impl_ring_publish(r, mask, pos, k, true, true, true);
+		grain_impl_ring_publish(r, mask, pos, k, dir, GRAIN_RING_SPSC);
 	else
-		grain_impl_ring_publish(r, mask, pos, k, true, true, false);
+		grain_impl_ring_publish(r, mask, pos, k, dir, GRAIN_RING_SPMC);
 	return 0;
 }
 
@@ -722,21 +782,22 @@ static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_close(struct grain_ring *r,
 static GRAIN_ALWAYS_INLINE bool
 grain_impl_ring_zc_args_ok(const struct grain_ring *r,
 			   const struct grain_ring_zc *zc, unsigned n,
-			   bool burst)
+			   enum grain_impl_ring_fill fill)
 {
 	return r != NULL && zc != NULL &&
-	       n <= (burst ? (unsigned)INT32_MAX : r->prod.mask + 1u);
+	       n <= (fill == GRAIN_IMPL_RING_VARIABLE ? (unsigned)INT32_MAX
+						      : r->prod.mask + 1u);
 }
 
-static GRAIN_ALWAYS_INLINE int grain_impl_ring_zc_call(struct grain_ring *r,
-						       unsigned n, bool burst,
-						       bool enq,
-						       struct grain_ring_zc *zc)
+static GRAIN_ALWAYS_INLINE int
+grain_impl_ring_zc_call(struct grain_ring *r, unsigned n,
+			enum grain_impl_ring_fill fill,
+			enum grain_impl_ring_dir dir, struct grain_ring_zc *zc)
 {
-	if (GRAIN_UNLIKELY(!grain_impl_ring_zc_args_ok(r, zc, n, burst)))
+	if (GRAIN_UNLIKELY(!grain_impl_ring_zc_args_ok(r, zc, n, fill)))
 		return -EINVAL;
 	return grain_impl_ring_zc_open(
-		r, n, burst, enq, zc, (char *)&grain_impl_ring_slots(r)->obj,
+		r, n, fill, dir, zc, (char *)&grain_impl_ring_slots(r)->obj,
 		(unsigned)sizeof(struct grain_impl_ring_slot));
 }
 
@@ -816,186 +877,7 @@ static inline unsigned grain_impl_ring_count(const struct grain_ring *r)
  * libgrain.a. */
 void grain_impl_ring_reset(struct grain_ring *r, uint64_t pos);
 
-/*
- * The public inline calls of ring.h (declared and documented there). In
- * src/export.c, GRAIN_INLINE_API makes these the exported definitions that
- * C++ and other callers without the inline bodies reach.
- */
-
-/* The fail calls return -EAGAIN or -EPIPE, never 0 or more. Saying so
- * lets the compiler see that a call that returned 0 wrote its outputs, so
- * a caller's `if (grain_ring_try_dequeue(r, &obj) == 0) use(obj);` draws
- * no -Wmaybe-uninitialized; no instruction is added. */
-static GRAIN_ALWAYS_INLINE int grain_impl_ring_neg(int rc)
-{
-#if defined(__GNUC__) || defined(__clang__)
-	if (rc >= 0)
-		__builtin_unreachable();
-#endif
-	return rc;
-}
-
-GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring)
-{
-	return GRAIN_LIKELY(ring != NULL) ? ring->cons.mask + 1u : 0u;
-}
-
-GRAIN_INLINE_API int grain_ring_try_enqueue(struct grain_ring *ring, void *obj)
-{
-	if (GRAIN_UNLIKELY(ring == NULL))
-		return -EINVAL;
-	if (GRAIN_LIKELY(grain_impl_ring_enqueue(ring, &obj, 1, false) == 1))
-		return 0;
-	return grain_impl_ring_neg(grain_impl_ring_fail_put(ring));
-}
-
-GRAIN_INLINE_API int grain_ring_try_dequeue(struct grain_ring *ring,
-					    void **objp)
-{
-	if (GRAIN_UNLIKELY(ring == NULL || objp == NULL))
-		return -EINVAL;
-	if (GRAIN_LIKELY(grain_impl_ring_dequeue(ring, objp, 1, false) == 1))
-		return 0;
-	return grain_impl_ring_neg(grain_impl_ring_fail_take(ring));
-}
-
-/* The arguments of an n-object call are valid: a ring, objects unless
- * n == 0, and n at most the capacity (bulk: more could never succeed) or
- * INT32_MAX (burst: the count must fit the int returned). */
-static GRAIN_ALWAYS_INLINE bool
-grain_impl_ring_args_ok(const struct grain_ring *r, const void *objs,
-			unsigned n, bool burst)
-{
-	return r != NULL && (objs != NULL || n == 0) &&
-	       n <= (burst ? (unsigned)INT32_MAX : r->prod.mask + 1u);
-}
-
-/* Turn the count k of an n-object call into its result: bulk, 0 or why
- * not; burst, the count, or -EPIPE for none from a closed ring. */
-static GRAIN_ALWAYS_INLINE int grain_impl_ring_result(struct grain_ring *r,
-						      unsigned k, unsigned n,
-						      bool burst, bool enq)
-{
-	if (GRAIN_LIKELY(k == n))
-		return burst ? (int)k : 0;
-	if (!burst)
-		return grain_impl_ring_neg(grain_impl_ring_fail(r, enq, n));
-	if (k != 0)
-		return (int)k;
-	return grain_impl_ring_fail(r, enq, 1) == -EPIPE ? -EPIPE : 0;
-}
-
-/* The body of the four n-object calls: check, move, and turn the count
- * into the call's result. */
-static GRAIN_ALWAYS_INLINE int grain_impl_ring_call(struct grain_ring *r,
-						    void **objs, unsigned n,
-						    bool burst, bool enq)
-{
-	if (GRAIN_UNLIKELY(!grain_impl_ring_args_ok(r, objs, n, burst)))
-		return -EINVAL;
-	if (n == 0)
-		return 0;
-	unsigned k = enq ? grain_impl_ring_enqueue(r, objs, n, burst)
-			 : grain_impl_ring_dequeue(r, objs, n, burst);
-	return grain_impl_ring_result(r, k, n, burst, enq);
-}
-
-GRAIN_INLINE_API int grain_ring_try_enqueue_bulk(struct grain_ring *ring,
-						 void *const *objs, unsigned n)
-{
-	/* Only read: the cast serves the shared body. */
-	return grain_impl_ring_call(ring, (void **)(uintptr_t)objs, n, false,
-				    true);
-}
-
-GRAIN_INLINE_API int grain_ring_try_enqueue_burst(struct grain_ring *ring,
-						  void *const *objs, unsigned n)
-{
-	return grain_impl_ring_call(ring, (void **)(uintptr_t)objs, n, true,
-				    true);
-}
-
-GRAIN_INLINE_API int grain_ring_try_dequeue_bulk(struct grain_ring *ring,
-						 void **objs, unsigned n)
-{
-	return grain_impl_ring_call(ring, objs, n, false, false);
-}
-
-GRAIN_INLINE_API int grain_ring_try_dequeue_burst(struct grain_ring *ring,
-						  void **objs, unsigned n)
-{
-	return grain_impl_ring_call(ring, objs, n, true, false);
-}
-
-GRAIN_INLINE_API void grain_ring_totals(const struct grain_ring *ring,
-					uint64_t *enqueued, uint64_t *dequeued)
-{
-	uint64_t tail = 0, head = 0;
-
-	if (GRAIN_LIKELY(ring != NULL))
-		grain_impl_ring_totals(ring, &tail, &head);
-	if (enqueued != NULL)
-		*enqueued = tail;
-	if (dequeued != NULL)
-		*dequeued = head;
-}
-
-GRAIN_INLINE_API unsigned grain_ring_count(const struct grain_ring *ring)
-{
-	return GRAIN_LIKELY(ring != NULL) ? grain_impl_ring_count(ring) : 0u;
-}
-
-GRAIN_INLINE_API unsigned grain_ring_free_count(const struct grain_ring *ring)
-{
-	return grain_ring_capacity(ring) - grain_ring_count(ring);
-}
-
-GRAIN_INLINE_API bool grain_ring_empty(const struct grain_ring *ring)
-{
-	return grain_ring_count(ring) == 0;
-}
-
-GRAIN_INLINE_API bool grain_ring_full(const struct grain_ring *ring)
-{
-	return grain_ring_count(ring) == grain_ring_capacity(ring);
-}
-
-GRAIN_INLINE_API int grain_ring_try_reserve_bulk(struct grain_ring *ring,
-						 unsigned n,
-						 struct grain_ring_zc *zc)
-{
-	return grain_impl_ring_zc_call(ring, n, false, true, zc);
-}
-
-GRAIN_INLINE_API int grain_ring_try_reserve_burst(struct grain_ring *ring,
-						  unsigned n,
-						  struct grain_ring_zc *zc)
-{
-	return grain_impl_ring_zc_call(ring, n, true, true, zc);
-}
-
-GRAIN_INLINE_API int grain_ring_commit(struct grain_ring *ring, unsigned n)
-{
-	return grain_impl_ring_zc_close(ring, n, true);
-}
-
-GRAIN_INLINE_API int grain_ring_try_peek_bulk(struct grain_ring *ring,
-					      unsigned n,
-					      struct grain_ring_zc *zc)
-{
-	return grain_impl_ring_zc_call(ring, n, false, false, zc);
-}
-
-GRAIN_INLINE_API int grain_ring_try_peek_burst(struct grain_ring *ring,
-					       unsigned n,
-					       struct grain_ring_zc *zc)
-{
-	return grain_impl_ring_zc_call(ring, n, true, false, zc);
-}
-
-GRAIN_INLINE_API int grain_ring_release(struct grain_ring *ring, unsigned n)
-{
-	return grain_impl_ring_zc_close(ring, n, false);
-}
+/* The bodies of ring.h's public inline calls. */
+#include <grain/impl/ring_calls.h>
 
 #endif /* GRAIN_IMPL_RING_H */

@@ -8,9 +8,9 @@
  * pointers go unused, followed by the element array (from the cache line
  * after the slots); side->esize holds the element size. Every algorithm
  * body is grain_ring's, compiled with elem set: the claim, the sequence
- * checks (A1, A2, A1') and releases (R1, R2, R2') are the same, only the
- * copy between claim and release moves esize bytes per position from or
- * to the element array instead of a pointer from or to the slot.
+ * checks (A1, A2, A1') and publications (R1, R2, R2') are the same, only
+ * the copy between claim and publication moves esize bytes per position
+ * from or to the element array instead of a pointer from or to the slot.
  */
 #ifndef GRAIN_IMPL_RING_ELEM_H
 #define GRAIN_IMPL_RING_ELEM_H
@@ -38,28 +38,31 @@ grain_impl_ring_elem_ring(struct grain_ring_elem *e)
  * grain_impl_ring_call(), on elements. */
 static GRAIN_ALWAYS_INLINE int
 grain_impl_ring_elem_call(struct grain_ring_elem *e, void *elems, unsigned n,
-			  bool burst, bool enq)
+			  enum grain_impl_ring_fill fill,
+			  enum grain_impl_ring_dir dir)
 {
 	if (GRAIN_UNLIKELY(e == NULL ||
-			   !grain_impl_ring_args_ok(&e->ring, elems, n, burst)))
+			   !grain_impl_ring_args_ok(&e->ring, elems, n, fill)))
 		return -EINVAL;
 	if (n == 0)
 		return 0;
-	unsigned k = enq ? grain_impl_ring_enqueue_any(&e->ring, elems, n,
-						       burst, true)
-			 : grain_impl_ring_dequeue_any(&e->ring, elems, n,
-						       burst, true);
-	return grain_impl_ring_result(&e->ring, k, n, burst, enq);
+	unsigned k =
+		dir == GRAIN_IMPL_RING_ENQ
+			? grain_impl_ring_enqueue_any(&e->ring, elems, n, fill,
+						      GRAIN_IMPL_RING_ELEMS)
+			: grain_impl_ring_dequeue_any(&e->ring, elems, n, fill,
+						      GRAIN_IMPL_RING_ELEMS);
+	return grain_impl_ring_result(&e->ring, k, n, fill, dir);
 }
 
-static GRAIN_ALWAYS_INLINE int
-grain_impl_ring_elem_zc_call(struct grain_ring_elem *e, unsigned n, bool burst,
-			     bool enq, struct grain_ring_zc *zc)
+static GRAIN_ALWAYS_INLINE int grain_impl_ring_elem_zc_call(
+	struct grain_ring_elem *e, unsigned n, enum grain_impl_ring_fill fill,
+	enum grain_impl_ring_dir dir, struct grain_ring_zc *zc)
 {
 	if (GRAIN_UNLIKELY(e == NULL ||
-			   !grain_impl_ring_zc_args_ok(&e->ring, zc, n, burst)))
+			   !grain_impl_ring_zc_args_ok(&e->ring, zc, n, fill)))
 		return -EINVAL;
-	return grain_impl_ring_zc_open(&e->ring, n, burst, enq, zc,
+	return grain_impl_ring_zc_open(&e->ring, n, fill, dir, zc,
 				       grain_impl_ring_data(&e->ring),
 				       e->ring.prod.esize);
 }
@@ -86,7 +89,8 @@ GRAIN_INLINE_API int grain_ring_elem_try_enqueue(struct grain_ring_elem *ring,
 		return -EINVAL;
 	/* Only read: the cast serves the shared body. */
 	return grain_impl_ring_elem_call(ring, (void *)(uintptr_t)elem, 1,
-					 false, true);
+					 GRAIN_IMPL_RING_FIXED,
+					 GRAIN_IMPL_RING_ENQ);
 }
 
 GRAIN_INLINE_API int grain_ring_elem_try_dequeue(struct grain_ring_elem *ring,
@@ -94,7 +98,8 @@ GRAIN_INLINE_API int grain_ring_elem_try_dequeue(struct grain_ring_elem *ring,
 {
 	if (GRAIN_UNLIKELY(elem == NULL))
 		return -EINVAL;
-	return grain_impl_ring_elem_call(ring, elem, 1, false, false);
+	return grain_impl_ring_elem_call(ring, elem, 1, GRAIN_IMPL_RING_FIXED,
+					 GRAIN_IMPL_RING_DEQ);
 }
 
 GRAIN_INLINE_API int
@@ -102,7 +107,8 @@ grain_ring_elem_try_enqueue_bulk(struct grain_ring_elem *ring,
 				 const void *elems, unsigned n)
 {
 	return grain_impl_ring_elem_call(ring, (void *)(uintptr_t)elems, n,
-					 false, true);
+					 GRAIN_IMPL_RING_FIXED,
+					 GRAIN_IMPL_RING_ENQ);
 }
 
 GRAIN_INLINE_API int
@@ -110,63 +116,126 @@ grain_ring_elem_try_enqueue_burst(struct grain_ring_elem *ring,
 				  const void *elems, unsigned n)
 {
 	return grain_impl_ring_elem_call(ring, (void *)(uintptr_t)elems, n,
-					 true, true);
+					 GRAIN_IMPL_RING_VARIABLE,
+					 GRAIN_IMPL_RING_ENQ);
 }
 
 GRAIN_INLINE_API int
 grain_ring_elem_try_dequeue_bulk(struct grain_ring_elem *ring, void *elems,
 				 unsigned n)
 {
-	return grain_impl_ring_elem_call(ring, elems, n, false, false);
+	return grain_impl_ring_elem_call(ring, elems, n, GRAIN_IMPL_RING_FIXED,
+					 GRAIN_IMPL_RING_DEQ);
 }
 
 GRAIN_INLINE_API int
 grain_ring_elem_try_dequeue_burst(struct grain_ring_elem *ring, void *elems,
 				  unsigned n)
 {
-	return grain_impl_ring_elem_call(ring, elems, n, true, false);
+	return grain_impl_ring_elem_call(
+		ring, elems, n, GRAIN_IMPL_RING_VARIABLE, GRAIN_IMPL_RING_DEQ);
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_bulk_space(struct grain_ring_elem *ring,
+				       const void *elems, unsigned n,
+				       unsigned *free_space)
+{
+	/* As in ring.h's counting forms. */
+	const int rc = grain_ring_elem_try_enqueue_bulk(ring, elems, n);
+
+	if (free_space != NULL)
+		*free_space = grain_impl_ring_left(
+			grain_impl_ring_elem_ring(ring), GRAIN_IMPL_RING_ENQ);
+	return rc;
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_enqueue_burst_space(struct grain_ring_elem *ring,
+					const void *elems, unsigned n,
+					unsigned *free_space)
+{
+	/* As in ring.h's counting forms. */
+	const int rc = grain_ring_elem_try_enqueue_burst(ring, elems, n);
+
+	if (free_space != NULL)
+		*free_space = grain_impl_ring_left(
+			grain_impl_ring_elem_ring(ring), GRAIN_IMPL_RING_ENQ);
+	return rc;
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_bulk_avail(struct grain_ring_elem *ring,
+				       void *elems, unsigned n,
+				       unsigned *available)
+{
+	/* As in ring.h's counting forms. */
+	const int rc = grain_ring_elem_try_dequeue_bulk(ring, elems, n);
+
+	if (available != NULL)
+		*available = grain_impl_ring_left(
+			grain_impl_ring_elem_ring(ring), GRAIN_IMPL_RING_DEQ);
+	return rc;
+}
+
+GRAIN_INLINE_API int
+grain_ring_elem_try_dequeue_burst_avail(struct grain_ring_elem *ring,
+					void *elems, unsigned n,
+					unsigned *available)
+{
+	/* As in ring.h's counting forms. */
+	const int rc = grain_ring_elem_try_dequeue_burst(ring, elems, n);
+
+	if (available != NULL)
+		*available = grain_impl_ring_left(
+			grain_impl_ring_elem_ring(ring), GRAIN_IMPL_RING_DEQ);
+	return rc;
 }
 
 GRAIN_INLINE_API int
 grain_ring_elem_try_reserve_bulk(struct grain_ring_elem *ring, unsigned n,
 				 struct grain_ring_zc *zc)
 {
-	return grain_impl_ring_elem_zc_call(ring, n, false, true, zc);
+	return grain_impl_ring_elem_zc_call(ring, n, GRAIN_IMPL_RING_FIXED,
+					    GRAIN_IMPL_RING_ENQ, zc);
 }
 
 GRAIN_INLINE_API int
 grain_ring_elem_try_reserve_burst(struct grain_ring_elem *ring, unsigned n,
 				  struct grain_ring_zc *zc)
 {
-	return grain_impl_ring_elem_zc_call(ring, n, true, true, zc);
+	return grain_impl_ring_elem_zc_call(ring, n, GRAIN_IMPL_RING_VARIABLE,
+					    GRAIN_IMPL_RING_ENQ, zc);
 }
 
 GRAIN_INLINE_API int grain_ring_elem_commit(struct grain_ring_elem *ring,
 					    unsigned n)
 {
 	return grain_impl_ring_zc_close(grain_impl_ring_elem_ring(ring), n,
-					true);
+					GRAIN_IMPL_RING_ENQ);
 }
 
 GRAIN_INLINE_API int grain_ring_elem_try_peek_bulk(struct grain_ring_elem *ring,
 						   unsigned n,
 						   struct grain_ring_zc *zc)
 {
-	return grain_impl_ring_elem_zc_call(ring, n, false, false, zc);
+	return grain_impl_ring_elem_zc_call(ring, n, GRAIN_IMPL_RING_FIXED,
+					    GRAIN_IMPL_RING_DEQ, zc);
 }
 
 GRAIN_INLINE_API int
 grain_ring_elem_try_peek_burst(struct grain_ring_elem *ring, unsigned n,
 			       struct grain_ring_zc *zc)
 {
-	return grain_impl_ring_elem_zc_call(ring, n, true, false, zc);
+	return grain_impl_ring_elem_zc_call(ring, n, GRAIN_IMPL_RING_VARIABLE,
+					    GRAIN_IMPL_RING_DEQ, zc);
 }
 
 GRAIN_INLINE_API int grain_ring_elem_release(struct grain_ring_elem *ring,
 					     unsigned n)
 {
 	return grain_impl_ring_zc_close(grain_impl_ring_elem_ring(ring), n,
-					false);
+					GRAIN_IMPL_RING_DEQ);
 }
 
 GRAIN_INLINE_API unsigned
