@@ -38,6 +38,7 @@
 #define _DEFAULT_SOURCE /* be16toh() and friends, for inet.h */
 #include "fuzz_input.h"
 #include "inet.h"
+#include "pktbuild.h"
 #include "reasm.h"
 
 #include <stdbool.h>
@@ -417,54 +418,46 @@ static void on_emit(struct reasm_out *o, void *arg)
 
 /* --- the packet generator ------------------------------------------------ */
 
-/* Link header for @p s into @p f; its length. */
-static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype)
+/* Link header for @p s into @p f, for @p l3len bytes of @p etype; its
+ * length (the same whatever @p l3len). Ethernet: from 02:00:00:00:00:02
+ * to 02:00:00:00:00:01, the tags of addr bits 4-7, PPPoE session 1. */
+static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype,
+			   uint32_t l3len)
 {
-	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
+	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2 };
 	unsigned tags = s->addr >> 4 & 3, sel = s->addr >> 6;
-	uint32_t n = 0;
+	struct pb_link l;
 
+	memset(&l, 0, sizeof(l));
 	switch (run.cfg.link) {
 	case REASM_LINK_PPP: /* a compressed protocol */
-		f[0] = etype == 0x0800 ? 0x21 : 0x57;
-		return 1;
+		l.dlt = PB_DLT_PPP;
+		break;
 	case REASM_LINK_PPP_SERIAL:
-		f[0] = 0xff;
-		f[1] = 0x03;
-		inet_wr16(f + 2, etype == 0x0800 ? 0x0021 : 0x0057);
-		return 4;
+		l.dlt = PB_DLT_PPP_SERIAL;
+		break;
 	case REASM_LINK_ETHERNET:
-		memcpy(f, mac, 6);
-		memcpy(f + 6, mac, 6);
-		f[11] = 2;
-		n = 12;
-		if (tags != 0) {
-			inet_wr16(f + n, tags == 3 ? 0x88a8 : 0x8100);
-			inet_wr16(f + n + 2, 1 + sel);
-			n += 4;
-		}
-		if (tags >= 2) {
-			inet_wr16(f + n, 0x8100);
-			inet_wr16(f + n + 2, 100 + sel);
-			n += 4;
-		}
-		if (run.pppoe) { /* its length set by build() */
-			inet_wr16(f + n, 0x8864);
-			f[n + 2] = 0x11;
-			f[n + 3] = 0;
-			inet_wr16(f + n + 4, 1);
-			inet_wr16(f + n + 8, etype == 0x0800 ? 0x0021 : 0x0057);
-			return n + 10;
-		}
-		inet_wr16(f + n, etype);
-		return n + 2;
+		l.dlt = PB_DLT_ETHERNET;
+		l.nvlan = tags < 2 ? tags : 2;
+		l.tpid[0] = tags == 3 ? PB_TPID_8021AD : PB_TPID_8021Q;
+		l.tci[0] = (uint16_t)(1 + sel);
+		l.tci[1] = (uint16_t)(100 + sel);
+		l.pppoe = run.pppoe;
+		l.pppoe_session = 1;
+		break;
 	case REASM_LINK_SLL:
-		return (uint32_t)inet_put_sll(f, etype, mac);
+		l.dlt = PB_DLT_SLL;
+		break;
 	case REASM_LINK_SLL2:
-		return (uint32_t)inet_put_sll2(f, etype, 1, mac);
+		l.dlt = PB_DLT_SLL2;
+		l.ifindex = 1;
+		break;
 	default:
 		return 0;
 	}
+	l.macs = macs;
+	l.lladdr = macs;
+	return (uint32_t)pb_link_put(&l, etype, l3len, f);
 }
 
 /* The tunnel around a structured packet (FZ_LINK_WRAP). */
@@ -566,8 +559,8 @@ static void build(const struct fz_spec *s)
 	struct wrap wr;
 	plan_wrap(s, v6, &wr);
 	bool outer6 = wr.len != 0 ? wr.family == 6 : v6;
-	uint32_t l3 = build_link(s, f, outer6 ? 0x86dd : 0x0800);
-	uint32_t pppoe = run.pppoe ? l3 - 8 : 0;
+	const uint16_t ltype = outer6 ? 0x86dd : 0x0800;
+	uint32_t l3 = build_link(s, f, ltype, 0);
 	uint8_t *ip = f + l3 + wr.len;
 	uint32_t hdr, len = s->len, pos = (s->off & FZ_OFF_MASK) * 8u;
 	bool clean = s->fill == 0;
@@ -673,8 +666,8 @@ static void build(const struct fz_spec *s)
 	uint32_t total = l3 + wr.len + hdr + len;
 	if (wr.len != 0)
 		write_wrap(&wr, f + l3, total - l3, v6, s->id);
-	if (pppoe != 0)
-		inet_wr16(f + pppoe + 4, total - pppoe - 6);
+	if (run.pppoe) /* its length */
+		(void)build_link(s, f, ltype, total - l3);
 	uint32_t cut = (uint32_t)(s->damage >> FZ_DMG_CUT_SHIFT) * 8;
 	run.wirelen = total;
 	run.caplen = cut < total ? total - cut : 0;
