@@ -460,18 +460,23 @@ static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype,
 	return (uint32_t)pb_link_put(&l, etype, l3len, f);
 }
 
-/* The tunnel around a structured packet (FZ_LINK_WRAP). */
+/* The tunnel around a structured packet (FZ_LINK_WRAP): from 10.9.0.1 to
+ * 10.9.0.2 (fd00::9 to fd00::a), as decap allows: GRE with a checksum and
+ * key 0x1234abcd, or PPTP (call 0x77, sequence number the IP id, when id
+ * bit 6 is set), or IP-in-IP; plain GRE when it opens none. */
 struct wrap {
 	uint32_t len; /* bytes of outer headers; 0: none */
 	int family;   /* the outer header's */
-	int kind;     /* 0 GRE, 1 GRE with checksum and key, 2 PPTP, 3 IPIP */
+	struct pb_tunnel t;
 };
 
 static void plan_wrap(const struct fz_spec *s, bool v6, struct wrap *w)
 {
+	static const uint8_t a4[2][4] = { { 10, 9, 0, 1 }, { 10, 9, 0, 2 } };
 	bool fixed = run.cfg.link == REASM_LINK_IPV4 ||
 		     run.cfg.link == REASM_LINK_IPV6;
 	unsigned d = run.cfg.decap;
+	struct pb_tunnel *t = &w->t;
 
 	memset(w, 0, sizeof(*w));
 	if (!run.wrap)
@@ -480,67 +485,24 @@ static void plan_wrap(const struct fz_spec *s, bool v6, struct wrap *w)
 	/* Stripped on DLT_IPV4/IPV6 only within one family. */
 	if ((s->id & 0x80) && !(fixed && run.cfg.decap_strip))
 		w->family = v6 ? 4 : 6;
-	w->kind = (d & REASM_DECAP_GRE)	   ? ((s->id & 0x40) ? 2 : 1)
-		  : (d & REASM_DECAP_IPIP) ? 3
-					   : 0;
-	static const uint32_t tl[4] = { 4, 12, 16, 0 };
-	w->len = (w->family == 4 ? 20 : 40) + tl[w->kind];
-}
-
-/* Write @p w's headers at @p f, @p n bytes to the frame's end, around an
- * inner packet of IPv6 when @p v6; every length and checksum set. */
-static void write_wrap(const struct wrap *w, uint8_t *f, uint32_t n, bool v6,
-		       uint32_t seq)
-{
-	uint8_t proto = w->kind < 3 ? 47 : v6 ? 41 : 4;
-	uint32_t at = w->family == 4 ? 20 : 40;
-	uint8_t *g = f + at;
-
-	memset(f, 0, at);
+	t->outer = w->family;
+	t->kind = (d & REASM_DECAP_IPIP) ? PB_TUN_IPIP : PB_TUN_GRE;
+	if (d & REASM_DECAP_GRE) {
+		t->kind = (s->id & 0x40) ? PB_TUN_PPTP : PB_TUN_GRE;
+		t->gre_flags = (s->id & 0x40) ? PB_GRE_S : PB_GRE_C | PB_GRE_K;
+	}
+	t->key = 0x1234abcd;
+	t->seq = s->id;
+	t->call_id = 0x77;
 	if (w->family == 4) {
-		f[0] = 0x45;
-		inet_wr16(f + 2, n);
-		f[8] = 64;
-		f[9] = proto;
-		memcpy(f + 12, (const uint8_t[]){ 10, 9, 0, 1 }, 4);
-		memcpy(f + 16, (const uint8_t[]){ 10, 9, 0, 2 }, 4);
-		inet_wr16(f + 10, inet_csum(f, 20));
+		memcpy(t->src, a4[0], 4);
+		memcpy(t->dst, a4[1], 4);
 	} else {
-		f[0] = 0x60;
-		inet_wr16(f + 4, n - 40);
-		f[6] = proto;
-		f[7] = 64;
-		f[8] = 0xfd;
-		f[23] = 9;
-		f[24] = 0xfd;
-		f[39] = 10;
+		t->src[0] = t->dst[0] = 0xfd;
+		t->src[15] = 9;
+		t->dst[15] = 10;
 	}
-	uint16_t et = v6 ? 0x86dd : 0x0800;
-	switch (w->kind) {
-	case 0:
-		inet_wr16(g, 0);
-		inet_wr16(g + 2, et);
-		break;
-	case 1:
-		inet_wr16(g, 0xa000);
-		inet_wr16(g + 2, et);
-		memset(g + 4, 0, 4);
-		inet_wr32(g + 8, 0x1234abcd);
-		inet_wr16(g + 4, inet_csum(g, n - at));
-		break;
-	case 2:
-		inet_wr16(g, 0x3001);
-		inet_wr16(g + 2, 0x880b);
-		inet_wr16(g + 4, n - at - 12);
-		inet_wr16(g + 6, 0x77);
-		inet_wr32(g + 8, seq);
-		g[12] = 0xff;
-		g[13] = 0x03;
-		inet_wr16(g + 14, v6 ? 0x0057 : 0x0021);
-		break;
-	default:
-		break;
-	}
+	w->len = (uint32_t)pb_tunnel_len(t, v6 ? 6 : 4);
 }
 
 /*
@@ -665,7 +627,8 @@ static void build(const struct fz_spec *s)
 	}
 	uint32_t total = l3 + wr.len + hdr + len;
 	if (wr.len != 0)
-		write_wrap(&wr, f + l3, total - l3, v6, s->id);
+		(void)pb_tunnel_put(&wr.t, v6 ? 6 : 4, f + l3,
+				    total - l3 - wr.len);
 	if (run.pppoe) /* its length */
 		(void)build_link(s, f, ltype, total - l3);
 	uint32_t cut = (uint32_t)(s->damage >> FZ_DMG_CUT_SHIFT) * 8;

@@ -512,6 +512,128 @@ struct pb_frame **pb_split_every(const struct pb_dgram *d, size_t chunk,
 	return v;
 }
 
+/* --- Tunnels --------------------------------------------------------------- */
+
+/* Bytes of GRE header (and PPP inside it) of @p t. */
+static size_t gre_len(const struct pb_tunnel *t)
+{
+	size_t n = 4, ppp = t->ppp1 ? 1 : 4;
+
+	switch (t->kind) {
+	case PB_TUN_IPIP:
+		return 0;
+	case PB_TUN_PPTP:
+		n = 8u + (t->gre_flags & PB_GRE_S ? 4u : 0u) +
+		    (t->gre_flags & PB_GRE_A ? 4u : 0u);
+		return n + ppp;
+	default:
+		n += (t->gre_flags & PB_GRE_C ? 4u : 0u) +
+		     (t->gre_flags & PB_GRE_K ? 4u : 0u) +
+		     (t->gre_flags & PB_GRE_S ? 4u : 0u);
+		return t->kind == PB_TUN_GRE_PPP ? n + ppp : n;
+	}
+}
+
+size_t pb_tunnel_len(const struct pb_tunnel *t, int family)
+{
+	(void)family;
+	if (t->outer != 4 && t->outer != 6)
+		die("tunnel: the outer family must be 4 or 6");
+	return (t->outer == 4 ? 20u : 40u) + gre_len(t);
+}
+
+/* PPP's header inside GRE for an inner packet of @p family. */
+static size_t put_gre_ppp(uint8_t *p, const struct pb_tunnel *t, int family)
+{
+	uint16_t proto = ppp_proto(ethertype_of(family));
+
+	if (t->ppp1)
+		return put_ppp(p, proto);
+	p[0] = 0xff;
+	p[1] = 0x03;
+	inet_wr16(p + 2, proto);
+	return 4;
+}
+
+/* The GRE header of @p t at @p g, @p len bytes (itself included) to the
+ * packet's end. */
+static void put_gre(uint8_t *g, const struct pb_tunnel *t, int family,
+		    size_t len)
+{
+	uint16_t f = t->gre_flags;
+	size_t n = 4;
+
+	if (t->kind == PB_TUN_PPTP) {
+		inet_wr16(g, (uint16_t)(PB_GRE_K | (f & (PB_GRE_S | PB_GRE_A)) |
+					1));
+		inet_wr16(g + 2, 0x880b);
+		inet_wr16(g + 6, t->call_id);
+		n = 8;
+	} else {
+		inet_wr16(g, (uint16_t)(f & (PB_GRE_C | PB_GRE_K | PB_GRE_S)));
+		inet_wr16(g + 2, t->kind == PB_TUN_GRE_PPP
+					 ? 0x880b
+					 : ethertype_of(family));
+		if (f & PB_GRE_C) {
+			memset(g + n, 0, 4);
+			n += 4;
+		}
+		if (f & PB_GRE_K) {
+			inet_wr32(g + n, t->key);
+			n += 4;
+		}
+	}
+	if (f & PB_GRE_S) {
+		inet_wr32(g + n, t->seq);
+		n += 4;
+	}
+	if (t->kind == PB_TUN_PPTP && (f & PB_GRE_A)) {
+		inet_wr32(g + n, t->ack);
+		n += 4;
+	}
+	if (t->kind != PB_TUN_GRE)
+		(void)put_gre_ppp(g + n, t, family);
+	if (t->kind == PB_TUN_PPTP)
+		inet_wr16(g + 4, (uint16_t)(len - n));
+	else if (f & PB_GRE_C)
+		inet_wr16(g + 4, inet_csum(g, len));
+}
+
+size_t pb_tunnel_put(const struct pb_tunnel *t, int family, uint8_t *buf,
+		     size_t len)
+{
+	size_t tl = pb_tunnel_len(t, family), total = tl + len;
+	uint8_t proto = t->kind != PB_TUN_IPIP ? 47 : family == 4 ? 4 : 41;
+
+	/* Lengths modulo 2^16: too long a packet gets wrong ones. */
+	if (t->outer == 4) {
+		struct pb_ip4 h;
+		memset(&h, 0, sizeof(h));
+		h.src = inet_rd32(t->src);
+		h.dst = inet_rd32(t->dst);
+		h.id = t->ip_id;
+		h.proto = proto;
+		h.ttl = 64;
+		(void)put_ip4(buf, &h, 0, 0);
+		inet_wr16(buf + 2, (uint16_t)total);
+		inet_wr16(buf + 10, 0);
+		inet_wr16(buf + 10, inet_csum(buf, 20));
+	} else {
+		struct pb_ip6 h;
+		memset(&h, 0, sizeof(h));
+		memcpy(h.src, t->src, 16);
+		memcpy(h.dst, t->dst, 16);
+		h.hlim = 64;
+		(void)put_ip6(buf, &h, proto, 0);
+		inet_wr16(buf + 4, (uint16_t)(total - 40));
+	}
+	if (t->kind != PB_TUN_IPIP) {
+		size_t at = t->outer == 4 ? 20 : 40;
+		put_gre(buf + at, t, family, total - at);
+	}
+	return tl;
+}
+
 /* --- Checking ------------------------------------------------------------- */
 
 static bool fail(char *why, size_t whylen, const char *fmt, ...)

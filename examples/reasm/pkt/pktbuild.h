@@ -16,7 +16,10 @@
  *   3. Fragments of a datagram: one at a time (pb_frag) with any offset,
  *      length, bytes and MF flag, or a whole split at chosen boundaries
  *      (pb_split, pb_split_every).
- *   4. The checker (pb_check): parses a reassembled frame, checks the IP
+ *   4. Tunnels around an IP packet (struct pb_tunnel): IP-in-IP
+ *      (RFC 2003, RFC 2473), GRE version 0 (RFC 2784, RFC 2890) carrying
+ *      IP or PPP, and PPTP's GRE version 1 (RFC 2637) carrying PPP.
+ *   5. The checker (pb_check): parses a reassembled frame, checks the IP
  *      header field by field (IPv4 total length, checksum, MF and offset
  *      clear, DF, TOS; IPv6 payload length, no Fragment header, the Next
  *      Header of the header before it patched), then every byte against
@@ -246,6 +249,46 @@ struct pb_frame **pb_split_every(const struct pb_dgram *d, size_t chunk,
 void pb_frame_free(struct pb_frame *f);
 /** Free @p n frames of @p v and, when @p free_array, the array. */
 void pb_frames_free(struct pb_frame **v, size_t n, bool free_array);
+
+/* --- Tunnels ------------------------------------------------------------ */
+
+enum pb_tunnel_kind {
+	PB_TUN_IPIP,	/**< the inner packet right after the outer header */
+	PB_TUN_GRE,	/**< GRE version 0, protocol the inner EtherType */
+	PB_TUN_GRE_PPP, /**< GRE version 0, protocol 0x880b, PPP */
+	PB_TUN_PPTP,	/**< GRE version 1 (key bit always set), PPP */
+};
+
+/* GRE flags (pb_tunnel.gre_flags). */
+#define PB_GRE_C 0x8000u /* version 0: a checksum */
+#define PB_GRE_K 0x2000u /* version 0: a key */
+#define PB_GRE_S 0x1000u /* a sequence number */
+#define PB_GRE_A 0x0080u /* version 1: an acknowledgment number */
+
+/** A tunnel: the outer IP header and what follows it up to the inner
+ * packet. */
+struct pb_tunnel {
+	int outer; /**< the outer header's family: 4 or 6 */
+	enum pb_tunnel_kind kind;
+	uint16_t gre_flags; /**< PB_GRE_*: C, K, S (v0); S, A (PPTP) */
+	bool ppp1;	/**< PPP: a 1-byte protocol, no 0xff 0x03 in front */
+	uint16_t ip_id; /**< the outer IPv4 header's */
+	uint8_t src[16], dst[16]; /**< outer addresses (IPv4: 4 bytes) */
+	uint32_t key, seq, ack;	  /**< GRE fields, where present */
+	uint16_t call_id;	  /**< PPTP */
+};
+
+/** Bytes of the headers of @p t around an inner packet of @p family. */
+size_t pb_tunnel_len(const struct pb_tunnel *t, int family);
+
+/** Write the headers of @p t at @p buf, in front of the inner packet of
+ * @p family and @p len bytes that already stands at buf +
+ * pb_tunnel_len(t, family): every length set, the outer IPv4 checksum and
+ * a GRE checksum (PB_GRE_C) over the inner packet too. Lengths are
+ * written modulo 2^16: too long a packet gets wrong ones (a fuzzer may
+ * want them). @return pb_tunnel_len(t, family). */
+size_t pb_tunnel_put(const struct pb_tunnel *t, int family, uint8_t *buf,
+		     size_t len);
 
 /* --- Checking ------------------------------------------------------------ */
 
