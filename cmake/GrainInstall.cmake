@@ -3,7 +3,8 @@
 # grain-htab.pc.
 #
 # Installs:
-#   <includedir>/grain/*.h, <includedir>/grain/impl/*.h
+#   <includedir>/grain/*.h, <includedir>/grain/impl/*.h,
+#                        <includedir>/grain/grain.hpp (the C++ layer)
 #   <libdir>/libgrain.so.<version> (SONAME libgrain.so.<major>.<minor> while
 #                        the major is 0, then libgrain.so.<major>), libgrain.a
 #   <libdir>/libgrain-htab.so.<version> (SONAME likewise), libgrain-htab.a
@@ -33,7 +34,7 @@ mark_as_advanced(GRAIN_INSTALL_CMAKEDIR)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/grain"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
   COMPONENT Development
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
 
 # The three short example programs, with the files that build them
 # against this installed grain (examples/install/).

@@ -30,7 +30,7 @@ that returns 0 when all went well. A page shows the shortest example that
 uses its name as a whole word (an example of deprecated names only where
 no other does): the file's code before its first example, then that
 block. A name that no example uses is an error, as is a summary that
-names another call. test/docs/check_examples.sh compiles, links and runs
+names another call. test/release/docs/check_examples.sh compiles, links and runs
 every EXAMPLE as the pages show it.
 
 With --readme, it writes the Doxygen main page instead (mainpage()).

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # abi-baseline.sh - write the ABI baseline of the version in the tree,
-# test/abi/baseline/<version>/libgrain.abi and libgrain-htab.abi, as part
-# of releasing it (README.md, "Versions and ABI"). The ABI gate
-# (test/abi/abi.sh, CTest abi_compat and abi_compat_htab) compares every
-# later build with the newest baseline there.
+# test/release/abi/baseline/<version>/libgrain.abi and libgrain-htab.abi, as
+# part of releasing it (README.md, "Versions and ABI"). The ABI gate
+# (test/release/abi/abi.sh, CTest abi_compat and abi_compat_htab) compares
+# every later build with the newest baseline there.
 #
 # Builds the two shared libraries alone (RelWithDebInfo, -g) in a
 # temporary directory and runs `abi.sh dump` over them; refuses to replace
@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(sed -n 's/^#define GRAIN_VERSION_STRING "\([^"]*\)".*/\1/p' \
 	"$root/include/grain/common.h")
 [ -n "$version" ] || { echo "abi-baseline.sh: no version in common.h" >&2; exit 1; }
-out="$root/test/abi/baseline/$version"
+out="$root/test/release/abi/baseline/$version"
 if [ -e "$out" ]; then
 	echo "abi-baseline.sh: $out exists: a released ABI is not rewritten" >&2
 	exit 1
@@ -32,6 +32,6 @@ cmake -S "$root" -B "$tmp" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build "$tmp" --target grain grain_htab >/dev/null
 mkdir -p "$out"
 for lib in libgrain libgrain-htab; do
-	sh "$root/test/abi/abi.sh" dump "$tmp/$lib.so" "$out/$lib.abi"
+	sh "$root/test/release/abi/abi.sh" dump "$tmp/$lib.so" "$out/$lib.abi"
 	echo "$out/$lib.abi"
 done

@@ -50,7 +50,7 @@ if [ "$version" != 14 ]; then
 	exit 1
 fi
 
-files=$(git ls-files -- '*.c' '*.h' '*.cc' | grep -Ev "$exclude" || true)
+files=$(git ls-files -- '*.c' '*.h' '*.cc' '*.hpp' | grep -Ev "$exclude" || true)
 if [ -z "$files" ]; then
 	echo "format-check.sh: no C or C++ file tracked" >&2
 	exit 1

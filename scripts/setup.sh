@@ -14,7 +14,7 @@
 # The smaller set: build-essential (gcc, g++, make, binutils), cmake and
 # pkg-config build; liburcu-dev is grain_htab's RCU; libcriterion-dev runs
 # the unit tests; python3 runs api_rules; abigail-tools (abidw, abidiff)
-# is the ABI gate's, test/abi/abi.sh. The tests that need a tool outside
+# is the ABI gate's, test/release/abi/abi.sh. The tests that need a tool outside
 # it skip themselves where it is missing: model_check (spin), cross_32bit
 # (the 32-bit C libraries and qemu-user), cxx_compilers (clang++; g++ is
 # still checked), license_check and abi_loader (git).
@@ -28,7 +28,7 @@
 # kernel cannot (no IA-32 emulation). doxygen builds the API docs and man
 # pages (target docs; tests docs_warnings and docs_man, which reads them
 # with man-db's man). debhelper and lintian build and check the Debian
-# packages (test/deb/check.sh; dpkg-dev comes with build-essential).
+# packages (test/release/deb/check.sh; dpkg-dev comes with build-essential).
 # clang-format-14 is the formatter scripts/format-check.sh runs (CI's
 # format check; the version is pinned, as others format differently).
 # libbenchmark-dev, libck-dev, libdpdk-dev, libboost-dev, libtbb-dev,

@@ -3,8 +3,11 @@
 // with 1, 16, 256 and 4096 stripes and with RCU lookups (memb and qsbr
 // flavours), against the two baselines (one mutex; 256 spinlocks) and the
 // anchors cds_lfht (liburcu), ck_ht (ConcurrencyKit), oneTBB's
-// concurrent_hash_map, libcuckoo and libcds' MichaelHashMap, on 90/5/5,
-// 50/25/25 and churn at the watermark, side by side in one run.
+// concurrent_hash_map, libcuckoo, libcds' MichaelHashMap and DPDK's
+// rte_hash, on 90/5/5, 50/25/25 and churn at the watermark, side by side
+// in one run; and lookups in bursts of 16 and 32 keys, where grain's RCU
+// table looks them up one by one and with grain_htab_lookup_bulk, and
+// rte_hash with rte_hash_lookup_bulk_data.
 //
 // A case is htab/WORKLOAD/Nt/TABLE; each of its runs is one
 // bench_htab_run() (adapters/harness.c says what a run does and checks),
@@ -124,10 +127,41 @@ const struct {
 	  "libcds first",
 	  CHURN_FIFO("under a grain_spinlock") "; removed nodes freed after "
 					       "a hazard pointer scan" },
+	{ "grain-rcu-bulk/256",
+	  "grain-rcu/256 whose bursts (bulk workloads only) are looked up "
+	  "with grain_htab_lookup_bulk_fast in one liburcu-memb read-side "
+	  "section: every key hashed and its bucket line prefetched, then "
+	  "the signatures compared and the first candidate node prefetched, "
+	  "then the keys compared",
+	  CHURN_RCU },
+	{ "rte_hash",
+	  "anchor DPDK rte_hash (cuckoo, 8 signatures a bucket), "
+	  "RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF, 2 * 10^6 slots, the key's "
+	  "grain_hash_mix64 (low 32 bits) as its hash, the node's address "
+	  "as its data; lookups rte_hash_lookup_data (bursts: "
+	  "rte_hash_lookup_bulk_data) in liburcu-memb's inline read-side "
+	  "section, no lock; writers under one grain_spinlock (an insert is "
+	  "lookup + add, a remove lookup + delete: rte_hash's add replaces), "
+	  "the deleted key's slot and node freed after a grace period "
+	  "(call_rcu); the EAL started once, without hugepages",
+	  CHURN_FIFO("under a grain_spinlock") "; removed nodes freed after "
+					       "a grace period" },
 };
 
 const bench_htab_workload kWorkloads[] = { BENCH_HTAB_READ90, BENCH_HTAB_MIX50,
-					   BENCH_HTAB_CHURN };
+					   BENCH_HTAB_CHURN, BENCH_HTAB_BULK16,
+					   BENCH_HTAB_BULK32 };
+
+// The bulk workloads run the RCU tables that look up bursts: grain's
+// single-key lookups, its bulk call, and rte_hash's; the bulk grain
+// table runs nothing else (its other workloads are grain-rcu's).
+bool Runs(bench_htab_impl i, bench_htab_workload w)
+{
+	bool bulk = bench_htab_workload_facts(w)->burst != 0;
+	if (i == BENCH_HTAB_GRAIN_RCU_BULK)
+		return bulk;
+	return !bulk || i == BENCH_HTAB_GRAIN_RCU || i == BENCH_HTAB_RTE;
+}
 // Stands for "grain best striped": the fastest of the striped grain
 // configurations without RCU, per workload and thread count.
 const bench_htab_impl kBest = BENCH_HTAB_IMPL_COUNT;
@@ -285,6 +319,20 @@ std::vector<Target> Targets()
 	add(c, 2, best, mutex, 3.0);
 	for (bench_htab_workload w : { r, m, c })
 		add(w, 2, best, { BENCH_HTAB_GRAIN_1, "grain/1" }, 0);
+	// Bulk lookups: against grain's own single-key RCU lookups, and
+	// against rte_hash's bulk call; grain's RCU tables against rte_hash
+	// in the mixes, for context.
+	const Named bulk = { BENCH_HTAB_GRAIN_RCU_BULK, "grain bulk" },
+		    rte = { BENCH_HTAB_RTE, "rte_hash" };
+	for (bench_htab_workload w : { BENCH_HTAB_BULK16, BENCH_HTAB_BULK32 }) {
+		add(w, 1, bulk, { BENCH_HTAB_GRAIN_RCU, "grain single" }, 1.5);
+		for (unsigned n : { 1u, 2u })
+			add(w, n, bulk, { BENCH_HTAB_RTE, "rte_hash bulk" },
+			    1.0);
+	}
+	for (bench_htab_workload w : { r, m, c })
+		for (unsigned n : { 1u, 2u })
+			add(w, n, w == c ? best : rcu, rte, 0);
 	return t;
 }
 
@@ -319,6 +367,12 @@ std::string Tables(bench_htab_workload w)
 		  BENCH_HTAB_LFHT },
 		{ "grain-qsbr / striped", BENCH_HTAB_GRAIN_QSBR,
 		  BENCH_HTAB_STRIPED },
+		{ "grain-rcu / rte_hash", BENCH_HTAB_GRAIN_RCU,
+		  BENCH_HTAB_RTE },
+		{ "grain-rcu-bulk / grain-rcu", BENCH_HTAB_GRAIN_RCU_BULK,
+		  BENCH_HTAB_GRAIN_RCU },
+		{ "grain-rcu-bulk / rte_hash", BENCH_HTAB_GRAIN_RCU_BULK,
+		  BENCH_HTAB_RTE },
 	};
 	std::ostringstream o;
 	std::vector<std::string> titles;
@@ -433,6 +487,10 @@ std::string Summary(const RunInfo &run)
 			o << "churn at the high watermark (every operation "
 			     "inserts a fresh key into the full table and one "
 			     "entry is evicted)";
+		else if (wi->burst != 0)
+			o << "lookups in " << wi->name
+			  << " random keys of the universe (an operation is "
+			     "one key; no writers)";
 		else
 			o << wi->name << " (" << wi->lookup_pct << "% lookup, "
 			  << wi->insert_pct << "% insert, " << wi->remove_pct
@@ -471,7 +529,7 @@ int Setup(const Options &opt)
 	for (bench_htab_workload w : kWorkloads)
 		for (unsigned t : g_threads)
 			for (bench_htab_impl i : Columns())
-				if (!skipped(i, t))
+				if (!skipped(i, t) && Runs(i, w))
 					g_cases.push_back(
 						{ i, w, t, CaseName(i, w, t) });
 	return Register(g_cases, RunCase, Reps());

@@ -3,7 +3,7 @@
  * event.c - the EXAMPLE sections of the event-loop calls' man pages
  * (grain_ring_event_attach() and its kin; doc/manpages.py shows each page
  * the shortest example below that uses its name, after these #include
- * lines; test/docs/check_examples.sh builds and runs each as its page
+ * lines; test/release/docs/check_examples.sh builds and runs each as its page
  * shows it).
  */
 #define _GNU_SOURCE
@@ -117,8 +117,7 @@ int example_prio_event(void)
 	uint64_t count;
 	void *obj;
 
-	if (in < 0 || room < 0 ||
-	    grain_prio_create(&prio, &cfg, NULL) != 0)
+	if (in < 0 || room < 0 || grain_prio_create(&prio, &cfg, NULL) != 0)
 		goto out_fds;
 	if (grain_prio_event_attach(prio, GRAIN_RING_EVENT_IN, 0, in) != 0 ||
 	    grain_prio_event_attach(prio, GRAIN_RING_EVENT_OUT, 2, room) != 0)

@@ -436,3 +436,56 @@ int example_htab_walk_rcu(void)
 	grain_rcu_unregister_thread();
 	return rc == 0 && counted == 10 ? 0 : -1;
 }
+
+/* example */
+/* A burst of keys (a block of received packets, say) looked up in one
+ * call: the bucket and node lines of all of them are fetched together
+ * instead of one after another. A key hashed once already (here to pick
+ * a worker) is looked up with that hash. */
+static const struct grain_htab_params burst_params = {
+	.hash = flow_hash,
+	.eq = flow_eq,
+};
+
+int example_htab_lookup_bulk(void)
+{
+	const struct grain_htab_config cfg = {
+		.ops = { .hash = flow_hash,
+			 .eq = flow_eq,
+			 .reclaim = flow_reclaim },
+	};
+	uint64_t want[8];
+	const void *keys[8];
+	struct grain_hnode *nodes[GRAIN_HTAB_LOOKUP_BULK_MAX];
+	struct grain_htab *h;
+	uint64_t hits = 0, key = 3;
+	int found, fast;
+
+	grain_rcu_register_thread();
+	if (grain_htab_create(&h, &cfg, NULL) != 0)
+		return -1;
+	for (uint64_t k = 0; k < 8; k += 2) { /* even keys only */
+		struct flow *f = flow_new(k);
+
+		if (f == NULL ||
+		    grain_htab_insert(h, &f->node, &f->key, 0, 64) != 0)
+			return -1;
+	}
+	for (unsigned i = 0; i < 8; i++) {
+		want[i] = i;
+		keys[i] = &want[i];
+	}
+	uint64_t hash = grain_htab_hash(h, &key);
+	grain_rcu_read_lock();
+	/* 4 found: bit i of hits says whether nodes[i] holds keys[i]. */
+	found = grain_htab_lookup_bulk(h, keys, 8, nodes, &hits);
+	fast = grain_htab_lookup_bulk_fast(h, keys, 8, nodes, NULL,
+					   burst_params);
+	bool odd_absent = grain_htab_lookup_with_hash(h, &key, hash) == NULL &&
+			  grain_htab_lookup_with_hash_fast(
+				  h, &key, hash, burst_params) == NULL;
+	grain_rcu_read_unlock();
+	grain_htab_destroy(h);
+	grain_rcu_unregister_thread();
+	return found == 4 && fast == 4 && hits == 0x55 && odd_absent ? 0 : -1;
+}

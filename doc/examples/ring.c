@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ring.c - the EXAMPLE sections of grain_ring's man pages (doc/manpages.py
- * shows each page the shortest example below that uses its name, after
- * these #include lines; test/docs/check_examples.sh builds and runs each
- * as its page shows it).
+ * shows each page the shortest example below that uses its name, after these
+ * #include lines; test/release/docs/check_examples.sh builds and runs each as
+ * its page shows it).
  */
 #include <grain/ring.h>
 

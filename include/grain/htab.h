@@ -14,7 +14,8 @@
  *   4. Node life cycle and reclamation (RCU flavours)
  *   5. Configuration and lifecycle
  *   6. Scoped access: lock, *_locked, unlock
- *   7. One-call forms and lock-free lookup
+ *   7. One-call forms and lock-free lookup (also with the caller's
+ *      hash, and in bursts)
  *   8. Specialised fast paths (compile-time hash and equality)
  *   9. Maintenance (expire, walk, resize) and statistics; RCU thread
  *      helpers
@@ -29,6 +30,9 @@
  * | lookup (in an RCU read side)  | everything but create/destroy; never   |
  * |                               |   blocks, never takes a lock, writes   |
  * |                               |   nothing shared                       |
+ * | lookup_with_hash, lookup_bulk | as lookup; each key of a burst as one  |
+ * |   (in an RCU read side)       |   lookup made during the call: no      |
+ * |                               |   snapshot across the keys             |
  * | expire, resize, stats, bytes  | everything but create/destroy          |
  * | walk                          | everything but create/destroy; takes   |
  * |                               |   one stripe lock at a time, never     |
@@ -325,6 +329,10 @@ enum grain_htab_policy {
 
 /** The largest config.reclaim_batch. */
 #define GRAIN_HTAB_RECLAIM_BATCH_MAX 4096u
+
+/** The most keys one grain_htab_lookup_bulk() call takes (rte_hash's
+ * burst limit). */
+#define GRAIN_HTAB_LOOKUP_BULK_MAX 64u
 
 /** Stripes an eviction step compares (section 3). */
 #define GRAIN_HTAB_EVICT_SAMPLE 4u
@@ -636,6 +644,59 @@ GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *htab,
 						       const void *key);
 
 /**
+ * grain_htab_lookup_with_hash - grain_htab_lookup() of @p key whose hash
+ * the caller has already computed: @p hash must be grain_htab_hash(htab,
+ * key) (the table's ops.hash under its secret; a daemon that hashes a
+ * packet's key once and uses it more than once passes it here). A wrong
+ * hash makes the lookup miss (it searches another bucket); it never
+ * reads outside the table. Must run inside an RCU read-side section of
+ * the table's flavour; the node stays valid until its end.
+ * @return the node or NULL; NULL also for a GRAIN_HTAB_NO_RCU table, or
+ *         @p htab or @p key NULL. Ordering: acquire (A1), as lookup.
+ * Thread safety: as grain_htab_lookup(): any thread, concurrently with
+ * every call but create/destroy; never blocks, takes no lock, writes
+ * nothing shared, not counted in the statistics.
+ */
+GRAIN_INLINE_API struct grain_hnode *
+grain_htab_lookup_with_hash(struct grain_htab *htab, const void *key,
+			    uint64_t hash);
+
+/**
+ * grain_htab_lookup_bulk - look up @p n keys (at most
+ * GRAIN_HTAB_LOOKUP_BULK_MAX) without any lock, as @p n calls of
+ * grain_htab_lookup() would, but with their memory accesses overlapped:
+ * every key is hashed and its bucket line prefetched first, then the
+ * buckets' signatures compared and the candidate nodes prefetched, then
+ * the keys compared. Worth it where the table is larger than the cache
+ * and keys come in bursts (an RX ring block, a recvmmsg batch).
+ *
+ * nodes[i] gets the node of keys[i], or NULL if absent; bit i of *@p hits
+ * (if @p hits is not NULL) is set where nodes[i] is not NULL. A NULL
+ * keys[i] is a miss. Keys may repeat; each is looked up on its own. Must
+ * run inside an RCU read-side section of the table's flavour, for the
+ * whole call; the nodes stay valid until its end.
+ *
+ * @return how many keys were found (0..@p n; 0 for @p n 0); -EINVAL
+ *         (@p htab NULL, @p n above GRAIN_HTAB_LOOKUP_BULK_MAX, @p keys
+ *         or @p nodes NULL with @p n above 0, a GRAIN_HTAB_NO_RCU table).
+ *         On -EINVAL nodes[0..n-1] are NULL (where @p nodes is not NULL
+ *         and @p n within the maximum) and *@p hits is 0.
+ * Ordering: each key as grain_htab_lookup() (acquire, A1: a node found
+ * is seen as its inserter built it). The keys are not one atomic step:
+ * each result is that of a lookup made at some moment during the call,
+ * so a key present for the whole call is found, and two keys changed
+ * meanwhile may be seen one before, one after the change; two copies of
+ * one key in a burst may get different nodes while it is replaced.
+ * Thread safety: as grain_htab_lookup(): any thread, concurrently with
+ * every call but create/destroy; never blocks, takes no lock, writes
+ * nothing shared but @p nodes and *@p hits, not counted in the
+ * statistics.
+ */
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_htab_lookup_bulk(struct grain_htab *htab, const void *const *keys,
+		       unsigned n, struct grain_hnode **nodes, uint64_t *hits);
+
+/**
  * grain_htab_replace - set the entry of @p key to @p node, which holds
  * @p key: replace the entry present as grain_htab_replace_locked() does
  * (a lock-free lookup finds the old node or @p node, never neither), or
@@ -726,6 +787,20 @@ GRAIN_INLINE_ANY size_t grain_htab_node_charge(const struct grain_hnode *node)
 static inline struct grain_hnode *
 grain_htab_lookup_fast(struct grain_htab *htab, const void *key,
 		       const struct grain_htab_params p);
+
+/** grain_htab_lookup_with_hash_fast - grain_htab_lookup_with_hash() with
+ * @p p's equality (@p p's hash is not called; C only). */
+static inline struct grain_hnode *
+grain_htab_lookup_with_hash_fast(struct grain_htab *htab, const void *key,
+				 uint64_t hash,
+				 const struct grain_htab_params p);
+
+/** grain_htab_lookup_bulk_fast - grain_htab_lookup_bulk() with @p p's hash
+ * and equality (C only). */
+GRAIN_NODISCARD static inline int
+grain_htab_lookup_bulk_fast(struct grain_htab *htab, const void *const *keys,
+			    unsigned n, struct grain_hnode **nodes,
+			    uint64_t *hits, const struct grain_htab_params p);
 
 /** grain_htab_lock_fast - grain_htab_lock() with @p p's hash (C only). */
 static inline void grain_htab_lock_fast(struct grain_htab *htab,

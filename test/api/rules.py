@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""rules.py - two rules of common.h, section 1, checked on the public
+"""rules.py - two rules of common.h ("Error convention"), checked on the public
 headers, and what its attribute macros promise, checked with a compiler
 (CTest: api_rules).
 
@@ -24,7 +24,7 @@ taken off grain_ring_try_dequeue_burst) and fails unless the rule catches
 it. It also fails if it finds fewer calls than the headers have had
 (MIN_INT_CALLS, MIN_QUEUE_CALLS): their shape changed under it.
 
-3. Attributes (common.h, section 2): a caller that drops the result of a
+3. Attributes (common.h, "Attributes"): a caller that drops the result of a
    GRAIN_NODISCARD call gets a warning (grain_hash_key_random()), and one
    that calls a GRAIN_DEPRECATED alias gets a warning with the alias's
    message (grain_ring_enqueue_bulk()). Small programs are compiled with

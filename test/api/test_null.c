@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test_null.c - the NULL rule of common.h, section 1, for every call of
- * ring.h, prio.h, lock.h and hash.h: no call crashes on a NULL pointer;
- * int calls return -EINVAL, queries read NULL as an empty object of
- * capacity 0, void calls do nothing, and a failed call leaves its outputs
- * and the object it was given unchanged.
+ * test_null.c - the NULL rule of common.h ("Error convention"), for every
+ * call of ring.h, prio.h, lock.h and hash.h: no call crashes on a NULL
+ * pointer; int calls return -EINVAL, queries read NULL as an empty object
+ * of capacity 0, void calls do nothing, and a failed call leaves its
+ * outputs and the object it was given unchanged.
  *
  * Then the other promises of hash.h and common.h: SipHash-2-4's reference
  * vectors, from any thread; grain_hash_key_random()'s results against a
@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "../common/test_util.h"
+#include "../common/test_threads.h"
 
 Test(null, ring_queries_read_an_empty_ring_of_capacity_zero)
 {
@@ -69,6 +70,11 @@ Test(null, ring_operations_return_einval)
 	cr_assert_eq(grain_ring_dequeue_bulk_wait(NULL, objs, 2, 0), -EINVAL);
 	cr_assert_eq(grain_ring_enqueue_burst_wait(NULL, objs, 2, 0), -EINVAL);
 	cr_assert_eq(grain_ring_dequeue_burst_wait(NULL, objs, 2, 0), -EINVAL);
+	cr_assert_eq(grain_ring_close(NULL), -EINVAL);
+	cr_assert(!grain_ring_closed(NULL));
+	cr_assert_eq(grain_ring_event_attach(NULL, GRAIN_RING_EVENT_IN, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_ring_event_arm(NULL, GRAIN_RING_EVENT_IN), -EINVAL);
 	cr_assert_eq(obj, (void *)&obj, "a failed dequeue writes nothing");
 }
 
@@ -117,6 +123,13 @@ Test(null, prio)
 	cr_assert_eq(grain_prio_dequeue_burst_wait(NULL, objs, 2, 0), -EINVAL);
 	struct grain_prio_band_stats st = { 0 };
 	cr_assert_eq(grain_prio_stats(NULL, 0, &st), -EINVAL);
+	cr_assert_eq(grain_prio_enqueue_wait(NULL, 0, obj, 0), -EINVAL);
+	cr_assert_eq(grain_prio_close(NULL), -EINVAL);
+	cr_assert(!grain_prio_closed(NULL));
+	cr_assert_eq(grain_prio_event_attach(NULL, GRAIN_RING_EVENT_IN, 0, 0),
+		     -EINVAL);
+	cr_assert_eq(grain_prio_event_arm(NULL, GRAIN_RING_EVENT_IN, 0),
+		     -EINVAL);
 	cr_assert_eq(band, 99u, "a failed dequeue writes no band");
 	grain_prio_destroy(NULL);
 
@@ -309,7 +322,7 @@ Test(hash, siphash_is_pure_from_many_threads, .timeout = 120)
 	uint64_t want[64];
 	struct grain_hash_key key = sip_key;
 	_Atomic(unsigned) wrong = 0;
-	pthread_t t[THREADS];
+	struct test_threads threads = { .n = 0 };
 
 	sip_message(msg, sizeof(msg));
 	memcpy(copy, msg, sizeof(msg));
@@ -317,9 +330,8 @@ Test(hash, siphash_is_pure_from_many_threads, .timeout = 120)
 		want[len] = sip_value(sip_vectors[len]);
 	struct sip_job job = { msg, &key, want, test_scale(2000), &wrong };
 	for (unsigned i = 0; i < THREADS; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, sip_worker, &job), 0);
-	for (unsigned i = 0; i < THREADS; i++)
-		pthread_join(t[i], NULL);
+		test_spawn(&threads, sip_worker, &job);
+	test_join_all(&threads);
 	cr_assert_eq(atomic_load(&wrong), 0u, "a thread got another hash");
 	cr_assert_eq(memcmp(msg, copy, sizeof(msg)), 0, "message unchanged");
 	cr_assert(key.k0 == sip_key.k0 && key.k1 == sip_key.k1,
@@ -498,7 +510,7 @@ Test(hash, mix64_exported_copy_is_the_inline_one)
 }
 
 /* ----------------------------------------------------------------------
- * common.h, section 5: allocation hooks
+ * common.h, "Allocation hooks"
  */
 
 struct hook_log {
@@ -612,7 +624,8 @@ Test(common, mem_alloc_overflow_with_hooks)
 }
 
 /* ----------------------------------------------------------------------
- * common.h, sections 2 and 4: macros
+ * common.h, "Attributes and GRAIN_CACHELINE" and grain_container_of():
+ * macros
  */
 
 struct outer {
@@ -674,7 +687,7 @@ Test(common, grain_tsan_says_whether_tsan_is_on)
 }
 
 /* ----------------------------------------------------------------------
- * common.h, section 1: no grain call sets errno
+ * common.h, "Error convention": no grain call sets errno
  */
 
 #define ERRNO_MARK 12345

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * htab_cases.h - what the single-threaded grain_htab tests share
- * (test_htab_basic.c, test_htab_rcu.c, test_htab_bounds.c,
- * test_htab_walk.c): the modes every MODE_TEST runs in, tables of cases,
- * scoped one-call helpers (find, touch, charge), tables opened with a
- * ledger, and the checks several files make. Criterion asserts: include
- * it from test files only.
+ * (test_htab_basic.c, test_htab_rcu.c, test_htab_bounds.c, test_htab_walk.c):
+ * the modes a test runs in (TABLE_PARAMS(..., modes)), tables of cases,
+ * scoped one-call helpers (find, touch, charge), tables opened with a ledger,
+ * and the checks several files make. Criterion asserts: include it from test
+ * files only.
  */
 #ifndef GRAIN_TEST_HTAB_CASES_H
 #define GRAIN_TEST_HTAB_CASES_H
@@ -16,31 +16,12 @@
 #include <criterion/parameterized.h>
 #include <time.h>
 
+#include "../common/test_table.h"
 #include "../common/test_util.h"
 #include "htab_test.h"
 
 static const unsigned modes[] = { 0, GRAIN_HTAB_NO_RCU,
 				  GRAIN_HTAB_BATCH_RECLAIM };
-
-/* The cases of a test run once per row of @table, an array of @type: its
- * parameter points to the row. */
-#define TABLE_PARAMETERS(suite, name, type, table)                      \
-	ParameterizedTestParameters(suite, name)                        \
-	{                                                               \
-		return cr_make_param_array(type, (void *)(table),       \
-					   sizeof(table) /              \
-						   sizeof((table)[0])); \
-	}                                                               \
-	_Static_assert(1, "")
-
-/* The cases of a test run once per mode: its parameter is a mode. */
-#define MODE_PARAMETERS(suite, name) \
-	TABLE_PARAMETERS(suite, name, unsigned, modes)
-
-/* A test run once per mode, whose parameter @mode points to the mode. */
-#define MODE_TEST(suite, name)        \
-	MODE_PARAMETERS(suite, name); \
-	ParameterizedTest(unsigned *mode, suite, name)
 
 static inline struct grain_htab *make(const struct grain_htab_config *c)
 {
@@ -204,7 +185,7 @@ static inline void insert_keys(struct grain_htab *h, struct obj *o, uint64_t n,
 	}
 }
 
-/* The stripe of key @k (htab.h, section 2: the top 16 bits of its hash). */
+/* The stripe of key @k (htab.h, "Layout": the top 16 bits of its hash). */
 static inline uint64_t stripe_of_key(const struct grain_htab *h, uint64_t k,
 				     unsigned stripes)
 {

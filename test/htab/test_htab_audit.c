@@ -22,6 +22,7 @@
  */
 #include "htab_test.h"
 #include "test_util.h"
+#include "../common/test_threads.h"
 
 #include <criterion/criterion.h>
 #include <pthread.h>
@@ -64,7 +65,7 @@ Test(htab_audit, long_reader, .timeout = 60)
 {
 	static struct ledger l;
 	struct parked p = { 0, 0 };
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 	enum { N = 4000, CHARGE = 100 };
 	static struct obj o[N];
 
@@ -77,7 +78,7 @@ Test(htab_audit, long_reader, .timeout = 60)
 	grain_rcu_register_thread();
 	struct grain_htab *h = NULL;
 	cr_assert_eq(grain_htab_create(&h, &c, NULL), 0);
-	cr_assert_eq(pthread_create(&t, NULL, park_reader, &p), 0);
+	test_spawn(&threads, park_reader, &p);
 	while (!atomic_load(&p.in_section))
 		sleep_ms(1);
 
@@ -105,7 +106,7 @@ Test(htab_audit, long_reader, .timeout = 60)
 	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]), 0ul);
 
 	atomic_store(&p.release, 1);
-	cr_assert_eq(pthread_join(t, NULL), 0);
+	test_join_all(&threads);
 	grain_htab_destroy(h);
 	cr_assert_eq(atomic_load(&l.reclaimed[GRAIN_HTAB_EVICTED]),
 		     (unsigned long)st.evictions);
@@ -189,7 +190,7 @@ Test(htab_audit, evictor_race, .timeout = 60)
 	 * that one eviction is the held one: this thread inserts no more. */
 	enum { N = 11 };
 	static struct obj o[N];
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 
 	ledger_init(&l);
 	memset(&r, 0, sizeof(r));
@@ -201,14 +202,14 @@ Test(htab_audit, evictor_race, .timeout = 60)
 	c.mem_high = 1000;
 	c.mem_low = 800;
 	cr_assert_eq(grain_htab_create(&r.h, &c, NULL), 0);
-	cr_assert_eq(pthread_create(&t, NULL, race_inserter, &r), 0);
+	test_spawn(&threads, race_inserter, &r);
 	for (uint64_t k = 0; k < N; k++) {
 		obj_init(&o[k], k);
 		cr_assert_eq(grain_htab_insert(r.h, &o[k].node, &k, k + 1, 100),
 			     0);
 	}
 	atomic_store(&r.stop, 1);
-	cr_assert_eq(pthread_join(t, NULL), 0);
+	test_join_all(&threads);
 	cr_assert_geq(atomic_load(&r.rounds), 1,
 		      "the forced interleaving did not happen");
 	cr_assert_eq(atomic_load(&r.next),
@@ -354,7 +355,7 @@ Test(htab_audit, reused_arrays, .timeout = 120)
 	_Atomic(int) stop = 0;
 	_Atomic(unsigned) started = 0;
 	struct reuse_reader rd[2];
-	pthread_t t[2];
+	struct test_threads threads = { .n = 0 };
 
 	ledger_init(&l);
 	memset(&q, 0, sizeof(q));
@@ -374,9 +375,7 @@ Test(htab_audit, reused_arrays, .timeout = 120)
 	}
 	for (unsigned i = 0; i < 2; i++) {
 		rd[i] = (struct reuse_reader){ h, o, &stop, &started, 0, 0 };
-		cr_assert_eq(pthread_create(&t[i], NULL, reuse_reader_main,
-					    &rd[i]),
-			     0);
+		test_spawn(&threads, reuse_reader_main, &rd[i]);
 	}
 	/* The resizes begin once both readers are reading, however late
 	 * the scheduler runs them. */
@@ -391,8 +390,7 @@ Test(htab_audit, reused_arrays, .timeout = 120)
 			delay_flush(&q);
 	}
 	atomic_store(&stop, 1);
-	for (unsigned i = 0; i < 2; i++)
-		cr_assert_eq(pthread_join(t[i], NULL), 0);
+	test_join_all(&threads);
 	delay_flush(&q);
 	cr_assert_gt(atomic_load(&f.reused), 100ul,
 		     "the allocator never reused an address");

@@ -186,7 +186,7 @@ static const struct null_scope null_scopes[] = {
 	{ .name = "grain_htab_lock_fast(h, NULL)", .fast = true },
 };
 
-TABLE_PARAMETERS(htab_api, null_scope, struct null_scope, null_scopes);
+TABLE_PARAMS(htab_api, null_scope, null_scopes);
 
 ParameterizedTest(const struct null_scope *row, htab_api, null_scope)
 {
@@ -419,7 +419,7 @@ static const struct config_case config_cases[] = {
 
 #undef LIMITS
 
-TABLE_PARAMETERS(htab_create, configurations, struct config_case, config_cases);
+TABLE_PARAMS(htab_create, configurations, config_cases);
 
 /* A new table of case @row: empty, of the buckets the row asks for. */
 static void check_empty(const struct config_case *row, struct grain_htab *h)
@@ -477,7 +477,8 @@ Test(htab_create, null_arguments)
 	grain_htab_destroy(NULL);
 }
 
-MODE_TEST(htab_create, allocation_failure)
+TABLE_PARAMS(htab_create, allocation_failure, modes);
+ParameterizedTest(const unsigned *mode, htab_create, allocation_failure)
 {
 	struct ledger l;
 	ledger_init(&l);
@@ -525,7 +526,8 @@ MODE_TEST(htab_create, allocation_failure)
  * Calls and error codes
  */
 
-MODE_TEST(htab_basic, insert_find_remove)
+TABLE_PARAMS(htab_basic, insert_find_remove, modes);
+ParameterizedTest(const unsigned *mode, htab_basic, insert_find_remove)
 {
 	/* One stripe: c3 (never inserted) is of the scope's stripe. */
 	static const struct grain_htab_config shape = { .stripes = 1 };
@@ -616,7 +618,8 @@ MODE_TEST(htab_basic, insert_find_remove)
 	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_DESTROYED);
 }
 
-MODE_TEST(htab_basic, find_or_insert)
+TABLE_PARAMS(htab_basic, find_or_insert, modes);
+ParameterizedTest(const unsigned *mode, htab_basic, find_or_insert)
 {
 	struct ledger l;
 	struct grain_htab *h = open_table(&l, *mode, NULL);
@@ -668,7 +671,8 @@ MODE_TEST(htab_basic, find_or_insert)
 	cr_assert_eq(atomic_load(&a2.reclaims), 0u);
 }
 
-MODE_TEST(htab_basic, other_stripe)
+TABLE_PARAMS(htab_basic, other_stripe, modes);
+ParameterizedTest(const unsigned *mode, htab_basic, other_stripe)
 {
 	static const struct grain_htab_config shape = {
 		.ops.hash = hash_ident,
@@ -695,7 +699,8 @@ MODE_TEST(htab_basic, other_stripe)
 	close_table(h, *mode);
 }
 
-MODE_TEST(htab_basic, other_table)
+TABLE_PARAMS(htab_basic, other_table, modes);
+ParameterizedTest(const unsigned *mode, htab_basic, other_table)
 {
 	static const struct grain_htab_config shape = { .stripes = 1 };
 	struct ledger l;
@@ -748,7 +753,8 @@ static int note_key(struct grain_htab_scope *s, struct grain_hnode *n,
  * or byte is counted. One stripe, ttl 10, keys 0..4 stamped 1..5; the
  * refused inserts come at 6, when nothing is ttl old.
  */
-MODE_TEST(htab_basic, exists_changes_nothing)
+TABLE_PARAMS(htab_basic, exists_changes_nothing, modes);
+ParameterizedTest(const unsigned *mode, htab_basic, exists_changes_nothing)
 {
 	static const struct grain_htab_config shape = { .stripes = 1,
 							.ttl = 10 };
@@ -811,7 +817,8 @@ MODE_TEST(htab_basic, exists_changes_nothing)
  * refused and changes nothing, one that takes it to UINT32_MAX is not.
  * mem_high is 0: no limit, so nothing is evicted.
  */
-MODE_TEST(htab_basic, charge_limits)
+TABLE_PARAMS(htab_basic, charge_limits, modes);
+ParameterizedTest(const unsigned *mode, htab_basic, charge_limits)
 {
 	static const struct grain_htab_config shape = { .stripes = 1 };
 	const unsigned flags = *mode;
@@ -876,7 +883,8 @@ static void check_bytes(struct grain_htab *h, size_t want, size_t lag,
 		     exact, folded);
 }
 
-MODE_TEST(htab_basic, charges)
+TABLE_PARAMS(htab_basic, charges, modes);
+ParameterizedTest(const unsigned *mode, htab_basic, charges)
 {
 	static const struct grain_htab_config shape = { .stripes = 4,
 							.mem_batch = 1000 };
@@ -913,11 +921,11 @@ MODE_TEST(htab_basic, charges)
 }
 
 /*
- * htab.h, section 3: a charge well under half a stripe's batch stays in
- * the stripe's remainder (no shared write), and one of half a batch or
- * more folds into the shared total at once. 64 stripes with mem_high 4
- * MiB give the default batch of 1 KiB: 100-byte entries inserted and
- * removed across the stripes never reach the total; a 600-byte one does.
+ * htab.h, "Bytes, watermarks": a charge well under half a stripe's batch stays
+ * in the stripe's remainder (no shared write), and one of half a batch or more
+ * folds into the shared total at once. 64 stripes with mem_high 4 MiB give the
+ * default batch of 1 KiB: 100-byte entries inserted and removed across the
+ * stripes never reach the total; a 600-byte one does.
  */
 Test(htab_basic, fold_by_charge)
 {
@@ -947,12 +955,12 @@ Test(htab_basic, fold_by_charge)
 }
 
 /*
- * The fold point and the default batch (htab.h, section 3; the config's
- * mem_batch): a remainder folds into the shared total once it reaches
- * half the batch, and the default batch is mem_high / 64 / stripes, at
- * most 64 KiB, or 64 KiB with no mem_high. One stripe per case: an entry
- * charged half a batch less one stays in the remainder, in and out; one
- * charged half a batch folds at once, in and out, every time.
+ * The fold point and the default batch (htab.h, "Bytes, watermarks"; the
+ * config's mem_batch): a remainder folds into the shared total once it reaches
+ * half the batch, and the default batch is mem_high / 64 / stripes, at most 64
+ * KiB, or 64 KiB with no mem_high. One stripe per case: an entry charged half a
+ * batch less one stays in the remainder, in and out; one charged half a batch
+ * folds at once, in and out, every time.
  */
 static const struct fold_case {
 	char name[40]; /* by value: a test may run in a fresh process */
@@ -971,7 +979,7 @@ static const struct fold_case {
 	  .batch = 300 },
 };
 
-TABLE_PARAMETERS(htab_basic, fold_at_half_batch, struct fold_case, fold_cases);
+TABLE_PARAMS(htab_basic, fold_at_half_batch, fold_cases);
 
 ParameterizedTest(const struct fold_case *row, htab_basic, fold_at_half_batch)
 {
@@ -1008,7 +1016,8 @@ ParameterizedTest(const struct fold_case *row, htab_basic, fold_at_half_batch)
 	close_table(h, GRAIN_HTAB_NO_RCU);
 }
 
-MODE_TEST(htab_basic, destroy_reclaims_everything)
+TABLE_PARAMS(htab_basic, destroy_reclaims_everything, modes);
+ParameterizedTest(const unsigned *mode, htab_basic, destroy_reclaims_everything)
 {
 	struct ledger l;
 	struct grain_htab *h = open_table(&l, *mode, NULL);
@@ -1037,7 +1046,8 @@ MODE_TEST(htab_basic, destroy_reclaims_everything)
  * Statistics
  */
 
-MODE_TEST(htab_stats, counters)
+TABLE_PARAMS(htab_stats, counters, modes);
+ParameterizedTest(const unsigned *mode, htab_stats, counters)
 {
 	static const struct grain_htab_config shape = { .stripes = 4 };
 	static struct ledger l;
@@ -1096,7 +1106,8 @@ MODE_TEST(htab_stats, counters)
  * of every grain_htab_remove(), a hit when it finds the key, and every
  * grain_htab_find_locked(); never a lock-free grain_htab_lookup().
  */
-MODE_TEST(htab_stats, lookups_counted)
+TABLE_PARAMS(htab_stats, lookups_counted, modes);
+ParameterizedTest(const unsigned *mode, htab_stats, lookups_counted)
 {
 	const unsigned flags = *mode;
 	struct ledger l;
@@ -1147,7 +1158,8 @@ MODE_TEST(htab_stats, lookups_counted)
 /* The longest chain is the most entries an insert has passed: with every
  * key on one chain, the n-th insert passes n - 1. Removals do not lower
  * it. */
-MODE_TEST(htab_stats, longest_chain)
+TABLE_PARAMS(htab_stats, longest_chain, modes);
+ParameterizedTest(const unsigned *mode, htab_stats, longest_chain)
 {
 	static const struct grain_htab_config shape = {
 		.ops.hash = hash_const,
@@ -1186,7 +1198,7 @@ int madvise(void *addr, size_t len, int advice)
 }
 
 /*
- * No grain call sets errno (common.h, section 1). A table whose arrays
+ * No grain call sets errno (common.h, "Error convention"). A table whose arrays
  * come to 2 MiB or more is mapped on its own and offered huge pages, a
  * hint that madvise(2) may refuse with an error; the same for a grow.
  */

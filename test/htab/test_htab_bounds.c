@@ -22,7 +22,8 @@
  * Resizing
  */
 
-MODE_TEST(htab_resize, explicit_sizes)
+TABLE_PARAMS(htab_resize, explicit_sizes, modes);
+ParameterizedTest(const unsigned *mode, htab_resize, explicit_sizes)
 {
 	static const struct grain_htab_config shape = { .stripes = 4 };
 	const unsigned flags = *mode;
@@ -65,9 +66,9 @@ MODE_TEST(htab_resize, explicit_sizes)
 		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
 }
 
-MODE_PARAMETERS(htab_resize, automatic);
+TABLE_PARAMS(htab_resize, automatic, modes);
 
-ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
+ParameterizedTest(const unsigned *mode, htab_resize, automatic, .timeout = 60)
 {
 	static const struct grain_htab_config shape = { .stripes = 1 };
 	const unsigned flags = *mode;
@@ -108,7 +109,8 @@ ParameterizedTest(unsigned *mode, htab_resize, automatic, .timeout = 60)
 	close_table(h, flags);
 }
 
-MODE_TEST(htab_resize, allocation_failure)
+TABLE_PARAMS(htab_resize, allocation_failure, modes);
+ParameterizedTest(const unsigned *mode, htab_resize, allocation_failure)
 {
 	static const struct grain_htab_config shape = { .stripes = 4 };
 	const unsigned flags = *mode;
@@ -199,7 +201,7 @@ static const struct load_case {
 	{ .name = "max_load 8", .max_load = 8 },
 };
 
-TABLE_PARAMETERS(htab_resize, max_load, struct load_case, load_cases);
+TABLE_PARAMS(htab_resize, max_load, load_cases);
 
 ParameterizedTest(const struct load_case *row, htab_resize, max_load)
 {
@@ -313,7 +315,7 @@ static const struct evict_param evict_params[] = {
 	{ .name = "64 stripes, RCU", .stripes = 64, .flags = 0 },
 };
 
-TABLE_PARAMETERS(htab_evict, lru_order, struct evict_param, evict_params);
+TABLE_PARAMS(htab_evict, lru_order, evict_params);
 
 /*
  * mem_low = mem_high = ten entries: from the eleventh insert on, every
@@ -493,17 +495,17 @@ static const struct bound_param {
 	{ .name = "64 stripes, batch 16", .stripes = 64, .mem_batch = 16 },
 };
 
-TABLE_PARAMETERS(htab_evict, watermarks, struct bound_param, bound_params);
+TABLE_PARAMS(htab_evict, watermarks, bound_params);
 
 /*
- * Random charges: after every insert, either nothing was evicted and the
- * total grew by the charge, or the total had gone above mem_high and the
- * insert's unlock evicted the oldest entries until the total reached
- * mem_low. The checks see the total through the lag the folding allows
- * (htab.h, section 3: stripes * mem_batch; none with one stripe). With up
- * to GRAIN_HTAB_EVICT_SAMPLE stripes the eviction order is exact across
- * the table; with more, each victim is the oldest entry of its stripe.
- * Small mem_batch values put the folded total far behind the exact one.
+ * Random charges: after every insert, either nothing was evicted and the total
+ * grew by the charge, or the total had gone above mem_high and the insert's
+ * unlock evicted the oldest entries until the total reached mem_low. The checks
+ * see the total through the lag the folding allows (htab.h, "Bytes,
+ * watermarks": stripes * mem_batch; none with one stripe). With up to
+ * GRAIN_HTAB_EVICT_SAMPLE stripes the eviction order is exact across the table;
+ * with more, each victim is the oldest entry of its stripe. Small mem_batch
+ * values put the folded total far behind the exact one.
  */
 ParameterizedTest(const struct bound_param *p, htab_evict, watermarks)
 {
@@ -637,9 +639,10 @@ static void reenter_unlinked(struct ledger *l, struct grain_hnode *node,
 		r->extra_removed++;
 }
 
-MODE_PARAMETERS(htab_evict, unlinked_reenters);
+TABLE_PARAMS(htab_evict, unlinked_reenters, modes);
 
-ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
+ParameterizedTest(const unsigned *mode, htab_evict, unlinked_reenters,
+		  .timeout = 30)
 {
 	const struct grain_htab_config c = watermarks(4, 500, 300);
 	const unsigned flags = *mode;
@@ -689,7 +692,8 @@ ParameterizedTest(unsigned *mode, htab_evict, unlinked_reenters, .timeout = 30)
 /* mem_low defaults to three quarters of mem_high: ten entries of 100
  * bytes make mem_high 1000; the eleventh evicts the four oldest, down to
  * 700, the first total at most 750. */
-MODE_TEST(htab_evict, default_mem_low)
+TABLE_PARAMS(htab_evict, default_mem_low, modes);
+ParameterizedTest(const unsigned *mode, htab_evict, default_mem_low)
 {
 	static const struct grain_htab_config shape = { .stripes = 1,
 							.mem_high = 1000 };
@@ -739,7 +743,7 @@ Test(htab_evict, no_limit)
 #endif
 
 /*
- * A burst down to mem_low (htab.h, section 3): after its first 64
+ * A burst down to mem_low (htab.h, "Bytes, watermarks"): after its first 64
  * entries, which are sampled, an eviction takes the oldest entries of the
  * table, from whichever stripe holds them. 64 stripes (more than an
  * eviction samples), identity hash (key: stripe << 48 | index, stamped
@@ -792,7 +796,8 @@ Test(htab_evict, burst_takes_oldest)
 	close_table(h, GRAIN_HTAB_NO_RCU);
 }
 
-MODE_TEST(htab_evict, charge_triggers_eviction)
+TABLE_PARAMS(htab_evict, charge_triggers_eviction, modes);
+ParameterizedTest(const unsigned *mode, htab_evict, charge_triggers_eviction)
 {
 	const struct grain_htab_config shape = watermarks(4, 1000, 600);
 	static struct ledger l;
@@ -824,7 +829,8 @@ MODE_TEST(htab_evict, charge_triggers_eviction)
 
 /* A clock may saturate at UINT64_MAX: entries stamped there must still be
  * evictable (the stripe's "oldest" must not read as "empty"). */
-MODE_TEST(htab_evict, stamp_at_clock_max)
+TABLE_PARAMS(htab_evict, stamp_at_clock_max, modes);
+ParameterizedTest(const unsigned *mode, htab_evict, stamp_at_clock_max)
 {
 	const struct grain_htab_config shape = watermarks(1, 1000, 500);
 	static struct ledger l;
@@ -840,7 +846,8 @@ MODE_TEST(htab_evict, stamp_at_clock_max)
 	close_table(h, *mode);
 }
 
-MODE_TEST(htab_evict, refuse_policy)
+TABLE_PARAMS(htab_evict, refuse_policy, modes);
+ParameterizedTest(const unsigned *mode, htab_evict, refuse_policy)
 {
 	static const struct grain_htab_config shape = {
 		.stripes = 4,
@@ -917,7 +924,8 @@ MODE_TEST(htab_evict, refuse_policy)
  * TTL on a fake clock
  */
 
-MODE_TEST(htab_ttl, expire)
+TABLE_PARAMS(htab_ttl, expire, modes);
+ParameterizedTest(const unsigned *mode, htab_ttl, expire)
 {
 	static const struct grain_htab_config shape = { .stripes = 4,
 							.ttl = 10 };
@@ -970,7 +978,8 @@ MODE_TEST(htab_ttl, expire)
 		cr_assert_eq(atomic_load(&o[k].reclaims), 1u);
 }
 
-MODE_TEST(htab_ttl, inserts_expire_old_entries)
+TABLE_PARAMS(htab_ttl, inserts_expire_old_entries, modes);
+ParameterizedTest(const unsigned *mode, htab_ttl, inserts_expire_old_entries)
 {
 	static const struct grain_htab_config shape = { .stripes = 1,
 							.ttl = 10 };
@@ -1007,16 +1016,16 @@ MODE_TEST(htab_ttl, inserts_expire_old_entries)
 }
 
 /*
- * Eviction expires what is ttl old (htab.h, section 3): its victims that
- * are at least ttl old at the insert's time leave as EXPIRED, the others
- * as EVICTED. Two stripes (identity hash: bit 48 picks the stripe):
- * stripe 1 holds five entries stamped 1..5, stripe 0 four stamped 20..23.
- * An insert of 400 bytes into stripe 0 at 24 (nothing of stripe 0 is ttl
- * old, so the insert expires nothing itself) takes the total to 1300: the
- * eviction down to 600 takes stripe 1's five, ttl old, then stripe 0's
- * two oldest.
+ * Eviction expires what is ttl old (htab.h, "Bytes, watermarks"): its victims
+ * that are at least ttl old at the insert's time leave as EXPIRED, the others
+ * as EVICTED. Two stripes (identity hash: bit 48 picks the stripe): stripe 1
+ * holds five entries stamped 1..5, stripe 0 four stamped 20..23. An insert of
+ * 400 bytes into stripe 0 at 24 (nothing of stripe 0 is ttl old, so the insert
+ * expires nothing itself) takes the total to 1300: the eviction down to 600
+ * takes stripe 1's five, ttl old, then stripe 0's two oldest.
  */
-MODE_TEST(htab_ttl, eviction_expires_old_entries)
+TABLE_PARAMS(htab_ttl, eviction_expires_old_entries, modes);
+ParameterizedTest(const unsigned *mode, htab_ttl, eviction_expires_old_entries)
 {
 	static const struct grain_htab_config shape = {
 		.ops.hash = hash_ident,
@@ -1070,14 +1079,14 @@ MODE_TEST(htab_ttl, eviction_expires_old_entries)
 }
 
 /*
- * ops.unlinked of an expired entry runs with no table lock held (htab.h,
- * section 4), so it may call into the table, into the entry's own stripe
- * too: here a scoped find of its key (gone by then) and an insert of a
- * new key stamped at the time of the call. One stripe, ttl 10. First
- * grain_htab_expire(15) takes keys 0..4 (stamped 1..5), whose callbacks
- * insert five keys stamped 15; then an insert at 40 expires some of those,
- * whose callbacks' inserts expire the rest: one new key per expiry, so
- * six entries are left.
+ * ops.unlinked of an expired entry runs with no table lock held (htab.h, "Node
+ * life cycle"), so it may call into the table, into the entry's own stripe too:
+ * here a scoped find of its key (gone by then) and an insert of a new key
+ * stamped at the time of the call. One stripe, ttl 10. First
+ * grain_htab_expire(15) takes keys 0..4 (stamped 1..5), whose callbacks insert
+ * five keys stamped 15; then an insert at 40 expires some of those, whose
+ * callbacks' inserts expire the rest: one new key per expiry, so six entries
+ * are left.
  */
 struct ttl_reenter {
 	struct grain_htab *h;
@@ -1104,9 +1113,10 @@ static void ttl_reenter_unlinked(struct ledger *l, struct grain_hnode *node,
 		r->bad++;
 }
 
-MODE_PARAMETERS(htab_ttl, unlinked_reenters);
+TABLE_PARAMS(htab_ttl, unlinked_reenters, modes);
 
-ParameterizedTest(unsigned *mode, htab_ttl, unlinked_reenters, .timeout = 30)
+ParameterizedTest(const unsigned *mode, htab_ttl, unlinked_reenters,
+		  .timeout = 30)
 {
 	static const struct grain_htab_config shape = { .stripes = 1,
 							.ttl = 10 };
@@ -1195,9 +1205,9 @@ Test(htab_ttl, touch_gives_eviction_the_time)
  * Chain limit
  */
 
-MODE_PARAMETERS(htab_chain, limit);
+TABLE_PARAMS(htab_chain, limit, modes);
 
-ParameterizedTest(unsigned *mode, htab_chain, limit, .timeout = 60)
+ParameterizedTest(const unsigned *mode, htab_chain, limit, .timeout = 60)
 {
 	static const struct grain_htab_config shape = {
 		.ops.hash = hash_const,
@@ -1285,7 +1295,7 @@ Test(htab_chain, default_limit)
  * exactly (eight chains of seven, eight of six, in 16 buckets): the
  * rebuild must still leave room for the insert that asked for it, or that
  * insert would rebuild again forever. */
-MODE_PARAMETERS(htab_chain, rebuild_leaves_room);
+TABLE_PARAMS(htab_chain, rebuild_leaves_room, modes);
 
 /* One stripe of 16 buckets that never grows (rebuilds keep its size),
  * keyed by the identity hash (bucket: the low bits; signature: bits
@@ -1298,7 +1308,7 @@ static const struct grain_htab_config chain_shape = {
 	.max_load = 1u << 20,
 };
 
-ParameterizedTest(unsigned *mode, htab_chain, rebuild_leaves_room,
+ParameterizedTest(const unsigned *mode, htab_chain, rebuild_leaves_room,
 		  .timeout = 30)
 {
 	struct grain_htab_config shape = chain_shape;
@@ -1337,7 +1347,7 @@ ParameterizedTest(unsigned *mode, htab_chain, rebuild_leaves_room,
  * follow the chain; a key with the same signature that is absent is not
  * found, and slots that removes empty stay candidates that hold nothing.
  * Locked and (RCU tables) lock-free searches alike. */
-MODE_PARAMETERS(htab_chain, shared_signature);
+TABLE_PARAMS(htab_chain, shared_signature, modes);
 
 static struct grain_hnode *find_any(struct grain_htab *h, unsigned flags,
 				    uint64_t key)
@@ -1353,7 +1363,7 @@ static struct grain_hnode *find_any(struct grain_htab *h, unsigned flags,
 	return n;
 }
 
-ParameterizedTest(unsigned *mode, htab_chain, shared_signature)
+ParameterizedTest(const unsigned *mode, htab_chain, shared_signature)
 {
 	const unsigned flags = *mode;
 	static struct ledger l;

@@ -14,6 +14,9 @@
 #include <pthread.h>
 #include <time.h>
 
+#include "../common/test_table.h"
+#include "../common/test_threads.h"
+
 #define KEYS 256u
 #define KEPT 128u /* keys below this are never removed */
 
@@ -69,12 +72,7 @@ static const struct test_flavor *const flavors[] = {
  * pointers from this one would mean nothing. */
 static const unsigned flavor_index[] = { 0, 1, 2 };
 
-ParameterizedTestParameters(htab_flavors, reclaim)
-{
-	return cr_make_param_array(unsigned, (void *)flavor_index,
-				   sizeof(flavor_index) /
-					   sizeof(flavor_index[0]));
-}
+TABLE_PARAMS(htab_flavors, reclaim, flavor_index);
 
 ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)
 {
@@ -82,7 +80,7 @@ ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)
 	static struct ledger l;
 	static struct obj o[KEYS];
 	static struct reader r;
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 
 	ledger_init(&l);
 	struct grain_htab_config c = ledger_config(&l, 0);
@@ -100,7 +98,7 @@ ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)
 	r.h = h;
 	r.o = o;
 	atomic_store(&r.park, 1);
-	cr_assert_eq(pthread_create(&t, NULL, reader_main, &r), 0);
+	test_spawn(&threads, reader_main, &r);
 	while (!atomic_load(&r.parked))
 		sleep_ms(1);
 
@@ -124,7 +122,7 @@ ParameterizedTest(unsigned *fi, htab_flavors, reclaim, .timeout = 60)
 	}
 
 	atomic_store(&r.stop, 1);
-	cr_assert_eq(pthread_join(t, NULL), 0);
+	test_join_all(&threads);
 	cr_assert_gt(r.lookups, 0ul);
 	cr_assert_eq(r.misses, 0ul, "%s: %lu of %lu present keys missed",
 		     f->name, r.misses, r.lookups);

@@ -22,6 +22,7 @@
  *                 whose reclaim runs before the call returns).
  */
 #include "htab_cases.h"
+#include "../common/test_threads.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -42,9 +43,9 @@ static uint64_t collide_key(uint64_t i)
 	return i << 40 | COLLIDE_LOW;
 }
 
-MODE_PARAMETERS(htab_chain, colliding_keys_stop_growing);
+TABLE_PARAMS(htab_chain, colliding_keys_stop_growing, modes);
 
-ParameterizedTest(unsigned *mode, htab_chain, colliding_keys_stop_growing,
+ParameterizedTest(const unsigned *mode, htab_chain, colliding_keys_stop_growing,
 		  .timeout = 60)
 {
 	static const struct grain_htab_config shape = {
@@ -182,7 +183,7 @@ Test(htab_evict, two_evictors_stop_at_mem_low, .timeout = 60)
 	static struct ledger l;
 	static struct duel d;
 	struct duel_arg args[2] = { { &d, 0 }, { &d, 1 } };
-	pthread_t t[2];
+	struct test_threads threads = { .n = 0 };
 
 	ledger_init(&l);
 	memset(&d, 0, sizeof(d));
@@ -202,7 +203,7 @@ Test(htab_evict, two_evictors_stop_at_mem_low, .timeout = 60)
 	}
 	/* The first evictor: 64 sampled entries, then 32 in exact order,
 	 * held at the first of those; 1050 bytes are left. */
-	cr_assert_eq(pthread_create(&t[0], NULL, duel_evictor, &args[0]), 0);
+	test_spawn(&threads, duel_evictor, &args[0]);
 	wait_flag(&d.held[0]);
 	cr_assert_eq(grain_htab_bytes_exact(d.h), 1050u);
 	/* Back to mem_high, and the second evictor does the same. */
@@ -214,7 +215,7 @@ Test(htab_evict, two_evictors_stop_at_mem_low, .timeout = 60)
 			     0);
 	}
 	cr_assert_eq(grain_htab_bytes_exact(d.h), c.mem_high);
-	cr_assert_eq(pthread_create(&t[1], NULL, duel_evictor, &args[1]), 0);
+	test_spawn(&threads, duel_evictor, &args[1]);
 	wait_flag(&d.held[1]);
 	cr_assert_eq(grain_htab_bytes_exact(d.h), 1050u);
 	/* Both let go while this scope holds the stripe: each finishes its
@@ -228,10 +229,9 @@ Test(htab_evict, two_evictors_stop_at_mem_low, .timeout = 60)
 	wait_flag(&d.back[1]);
 	sleep_ms(50); /* a head start; the bound holds without it */
 	grain_htab_unlock(&s);
-	for (int i = 0; i < 2; i++)
-		cr_assert_eq(pthread_join(t[i], NULL), 0);
+	test_join_all(&threads);
 	/* One stripe: no lag, and less than an entry per thread below
-	 * mem_low (htab.h, section 3). */
+	 * mem_low (htab.h, "Bytes, watermarks"). */
 	size_t left = grain_htab_bytes_exact(d.h);
 	cr_assert_gt(left, c.mem_low - 2 * DUEL_CHARGE,
 		     "%zu bytes left, mem_low %zu", left, c.mem_low);
@@ -275,9 +275,9 @@ static void nest_unlinked(struct ledger *l, struct grain_hnode *node,
 	n->depth--;
 }
 
-MODE_PARAMETERS(htab_evict, nested_unlinked_depth);
+TABLE_PARAMS(htab_evict, nested_unlinked_depth, modes);
 
-ParameterizedTest(unsigned *mode, htab_evict, nested_unlinked_depth,
+ParameterizedTest(const unsigned *mode, htab_evict, nested_unlinked_depth,
 		  .timeout = 60)
 {
 	static const struct grain_htab_config shape = {
@@ -301,7 +301,7 @@ ParameterizedTest(unsigned *mode, htab_evict, nested_unlinked_depth,
 	insert_keys(h, o, 6, 1, 1, 100);
 	cr_assert_eq(n.inserted, (unsigned)NEST_INSERTS);
 	cr_assert_eq(n.failed, 0u);
-	/* Never one callback inside another (htab.h, section 4). */
+	/* Never one callback inside another (htab.h, "Node life cycle"). */
 	cr_assert_eq(n.max_depth, 1u, "callbacks nested %u deep", n.max_depth);
 	/* Every entry is linked or was evicted, once. */
 	struct grain_htab_stats st = stats_of(h);
@@ -324,7 +324,8 @@ static void free_reclaim(struct grain_hnode *node, enum grain_htab_reason why,
 	free(obj_of(node));
 }
 
-MODE_TEST(htab_remove, removed_node_valid)
+TABLE_PARAMS(htab_remove, removed_node_valid, modes);
+ParameterizedTest(const unsigned *mode, htab_remove, removed_node_valid)
 {
 	const unsigned flags = *mode;
 	struct grain_htab_config c;

@@ -14,6 +14,7 @@
 
 #include "../common/test_util.h"
 #include "htab_cases.h"
+#include "../common/test_threads.h"
 
 /* ----------------------------------------------------------------------
  * Lock-free lookup and RCU reclaim
@@ -91,7 +92,7 @@ Test(htab_rcu, lookup_while_locked, .timeout = 30)
 	struct obj extra;
 	struct grain_htab_scope s;
 	struct held_lookup here = { h, o, &extra, 64, 1000, 0 }, there = here;
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 
 	insert_keys(h, o, 64, 0, 1, 1);
 	obj_init(&extra, here.extra_key);
@@ -102,15 +103,15 @@ Test(htab_rcu, lookup_while_locked, .timeout = 30)
 	lookup_all(&here);
 	cr_assert_eq(here.found, 65u, "found %u of 65 with the lock held",
 		     here.found);
-	cr_assert_eq(pthread_create(&t, NULL, lookup_all_thread, &there), 0);
-	cr_assert_eq(pthread_join(t, NULL), 0);
+	test_spawn(&threads, lookup_all_thread, &there);
+	test_join_all(&threads);
 	cr_assert_eq(there.found, 65u, "another thread found %u of 65",
 		     there.found);
 	grain_htab_unlock(&s);
 	close_table(h, 0);
 }
 
-/* A resize copies and never moves (htab.h, section 2): a reader that
+/* A resize copies and never moves (htab.h, "Layout"): a reader that
  * loaded a stripe's array before the resize replaced it finds in it every
  * key that was present then, removed since or not, and nothing inserted
  * since; the array stays readable until the reader's section ends. The
@@ -218,7 +219,7 @@ static const struct batch_case {
 	{ .name = "a batch of 64", .reclaim_batch = 64, .size = 64 },
 };
 
-TABLE_PARAMETERS(htab_rcu, batched_reclaim, struct batch_case, batch_cases);
+TABLE_PARAMS(htab_rcu, batched_reclaim, batch_cases);
 
 ParameterizedTest(const struct batch_case *row, htab_rcu, batched_reclaim)
 {
@@ -644,7 +645,7 @@ Test(htab_rcu, destroy_waits_for_user_defer, .timeout = 30)
 	struct grain_htab *h = open_deferring(&d.l, defer_keep);
 	static struct obj a, b;
 	uint64_t ka = 1, kb = 2;
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 
 	obj_init(&a, ka);
 	obj_init(&b, kb);
@@ -652,7 +653,7 @@ Test(htab_rcu, destroy_waits_for_user_defer, .timeout = 30)
 	cr_assert_eq(grain_htab_insert(h, &b.node, &kb, 1, 1), 0);
 	cr_assert_eq(grain_htab_remove(h, &ka, NULL), 0);
 	cr_assert_eq(d.node, &a.node);
-	cr_assert_eq(pthread_create(&t, NULL, call_done_later, &d), 0);
+	test_spawn(&threads, call_done_later, &d);
 	grain_htab_destroy(h);
 	cr_assert(atomic_load(&d.done_called),
 		  "destroy returned with a reclaim pending in defer()");
@@ -660,6 +661,6 @@ Test(htab_rcu, destroy_waits_for_user_defer, .timeout = 30)
 	cr_assert_eq(atomic_load(&a.reclaim_why), GRAIN_HTAB_REMOVED);
 	cr_assert_eq(atomic_load(&b.reclaims), 1u);
 	cr_assert_eq(atomic_load(&b.reclaim_why), GRAIN_HTAB_DESTROYED);
-	pthread_join(t, NULL);
+	test_join_all(&threads);
 	mode_leave(0);
 }

@@ -25,6 +25,7 @@
 #include "../common/test_util.h"
 #include "flavors/flavor.h"
 #include "htab_cases.h"
+#include "../common/test_threads.h"
 
 /* ----------------------------------------------------------------------
  * One thread: what a replace does to the table and to the old node
@@ -34,7 +35,8 @@
  * as REPLACED (reclaimed once, no unlinked call), the bytes moved by the
  * difference, the entry count kept, the new node at the most recently
  * used end with its own stamp. */
-MODE_TEST(htab_replace, locked)
+TABLE_PARAMS(htab_replace, locked, modes);
+ParameterizedTest(const unsigned *mode, htab_replace, locked)
 {
 	struct ledger l;
 	static struct obj o[4];
@@ -121,7 +123,8 @@ Test(htab_replace, lru_position)
 
 /* The one-call form inserts when the key is absent (*old NULL) and
  * replaces when it is present (*old the node replaced). */
-MODE_TEST(htab_replace, one_call)
+TABLE_PARAMS(htab_replace, one_call, modes);
+ParameterizedTest(const unsigned *mode, htab_replace, one_call)
 {
 	struct ledger l;
 	static struct obj o[3];
@@ -479,13 +482,13 @@ Test(htab_replace, node_reads_concurrent, .timeout = 120)
 	static struct obj o[READ_KEYS];
 	struct grain_htab *h = open_table(&l, 0, NULL);
 	static struct read_ctx c;
-	pthread_t t[2];
+	struct test_threads threads = { .n = 0 };
 
 	insert_keys(h, o, READ_KEYS, 0, 0, BASE_CHARGE);
 	memset(&c, 0, sizeof(c));
 	c.h = h;
 	for (unsigned i = 0; i < 2; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, node_reader, &c), 0);
+		test_spawn(&threads, node_reader, &c);
 	for (uint64_t r = 1; r <= READ_ROUNDS; r++) {
 		for (uint64_t k = 0; k < READ_KEYS; k++) {
 			struct grain_htab_scope s;
@@ -497,8 +500,7 @@ Test(htab_replace, node_reads_concurrent, .timeout = 120)
 		}
 	}
 	atomic_store(&c.stop, 1);
-	for (unsigned i = 0; i < 2; i++)
-		cr_assert_eq(pthread_join(t[i], NULL), 0);
+	test_join_all(&threads);
 	cr_assert_gt(atomic_load(&c.lookups), 0ul);
 	cr_assert_eq(atomic_load(&c.bad), 0ul);
 	for (uint64_t k = 0; k < READ_KEYS; k++)
@@ -735,7 +737,7 @@ static const struct torture_case torture_cases[] = {
 	{ 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 }, { 3, GRAIN_HTAB_BATCH_RECLAIM },
 };
 
-TABLE_PARAMETERS(htab_replace, torture, struct torture_case, torture_cases);
+TABLE_PARAMS(htab_replace, torture, torture_cases);
 
 ParameterizedTest(const struct torture_case *tc, htab_replace, torture,
 		  .timeout = 300)
@@ -743,7 +745,7 @@ ParameterizedTest(const struct torture_case *tc, htab_replace, torture,
 	static struct torture t;
 	const struct test_flavor *f = torture_flavors[tc->flavor];
 	const size_t npool = T_KEYS + (size_t)T_WRITERS * T_PER_WRITER;
-	pthread_t rd[T_READERS], wr[T_WRITERS], rs;
+	struct test_threads readers = { .n = 0 }, writers = { .n = 0 };
 	struct writer_arg wa[T_WRITERS];
 	const char *control = getenv("GRAIN_TEST_REPLACE_CONTROL");
 
@@ -770,25 +772,18 @@ ParameterizedTest(const struct torture_case *tc, htab_replace, torture,
 	}
 	atomic_store(&t.writers_left, T_WRITERS);
 	for (unsigned i = 0; i < T_READERS; i++)
-		cr_assert_eq(pthread_create(&rd[i], NULL, torture_reader, &t),
-			     0);
+		test_spawn(&readers, torture_reader, &t);
 	for (unsigned i = 0; i < T_WRITERS; i++) {
 		wa[i] = (struct writer_arg){ &t, i };
-		cr_assert_eq(pthread_create(&wr[i], NULL, torture_writer,
-					    &wa[i]),
-			     0);
+		test_spawn(&writers, torture_writer, &wa[i]);
 	}
 	bool resize = f == &grain_flavor || !GRAIN_TSAN;
 	if (resize)
-		cr_assert_eq(pthread_create(&rs, NULL, torture_resizer, &t), 0);
+		test_spawn(&writers, torture_resizer, &t);
 	f->offline(); /* qsbr: a waiting thread must not hold up grace periods */
-	for (unsigned i = 0; i < T_WRITERS; i++)
-		cr_assert_eq(pthread_join(wr[i], NULL), 0);
-	if (resize)
-		cr_assert_eq(pthread_join(rs, NULL), 0);
+	test_join_all(&writers);
 	atomic_store(&t.stop, 1);
-	for (unsigned i = 0; i < T_READERS; i++)
-		cr_assert_eq(pthread_join(rd[i], NULL), 0);
+	test_join_all(&readers);
 	f->online();
 
 	unsigned long lookups = atomic_load(&t.lookups);

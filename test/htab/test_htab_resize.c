@@ -21,6 +21,8 @@
 
 #include "../common/test_util.h"
 #include "htab_test.h"
+#include "../common/test_table.h"
+#include "../common/test_threads.h"
 
 #define FIXED 64u
 #define READERS 2u
@@ -39,16 +41,13 @@ struct rrun {
 	_Atomic(uint64_t) churn_inserts, churn_removes, churn_refused;
 	_Atomic(uint64_t) reclaimed_churn;
 	_Atomic(uint64_t) reclaimed_fixed;
-	_Atomic(unsigned) errors;
-	_Atomic(const char *) first_error;
+	struct test_failures fails;
 };
 
-static void fail(struct rrun *r, const char *what)
+/* A failure stops every thread. */
+static void fail_and_stop(struct rrun *r, const char *what)
 {
-	const char *none = NULL;
-
-	atomic_fetch_add(&r->errors, 1u);
-	atomic_compare_exchange_strong(&r->first_error, &none, what);
+	test_fail(&r->fails, what);
 	atomic_store(&r->stop, true);
 }
 
@@ -56,7 +55,7 @@ static bool deadline(struct rrun *r)
 {
 	if (test_now_ns() < r->give_up_ns)
 		return false;
-	fail(r, "gave up: past the deadline");
+	fail_and_stop(r, "gave up: past the deadline");
 	return true;
 }
 
@@ -70,7 +69,9 @@ static void resize_reclaim(struct grain_hnode *n, enum grain_htab_reason why,
 
 	if (o->key >= CHURN_BASE) {
 		if (why != GRAIN_HTAB_REMOVED && why != GRAIN_HTAB_DESTROYED)
-			fail(r, "churned node reclaimed for a strange reason");
+			fail_and_stop(
+				r,
+				"churned node reclaimed for a strange reason");
 		atomic_fetch_add(&r->reclaimed_churn, 1);
 		free(o);
 		return;
@@ -134,15 +135,15 @@ static void *resizer(void *arg)
 		for (unsigned b = 1; b <= 4096 && !atomic_load(&r->stop);
 		     b *= 2)
 			if (grain_htab_resize(r->h, b) != 0)
-				fail(r, "resize (grow) failed");
+				fail_and_stop(r, "resize (grow) failed");
 		for (unsigned b = 2048; b >= 1 && !atomic_load(&r->stop);
 		     b /= 2)
 			if (grain_htab_resize(r->h, b) != 0)
-				fail(r, "resize (shrink) failed");
+				fail_and_stop(r, "resize (shrink) failed");
 		for (unsigned j = 0; j < 8 && !atomic_load(&r->stop); j++)
 			if (grain_htab_resize(
 				    r->h, 1u << (test_rand(&rng) % 13)) != 0)
-				fail(r, "resize (jump) failed");
+				fail_and_stop(r, "resize (jump) failed");
 		if (deadline(r))
 			break;
 	}
@@ -159,14 +160,14 @@ static bool churn_round(struct rrun *r, uint64_t first, unsigned n)
 	bool *in = calloc(n, sizeof(bool));
 
 	if (in == NULL) {
-		fail(r, "out of memory");
+		fail_and_stop(r, "out of memory");
 		return false;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t k = CHURN_BASE + first + i;
 		struct obj *o = malloc(sizeof(*o));
 		if (o == NULL) {
-			fail(r, "out of memory");
+			fail_and_stop(r, "out of memory");
 			return false;
 		}
 		obj_init(o, k);
@@ -180,7 +181,7 @@ static bool churn_round(struct rrun *r, uint64_t first, unsigned n)
 		if (rc == -EMLINK) {
 			atomic_fetch_add(&r->churn_refused, 1);
 		} else {
-			fail(r, "churn insert failed");
+			fail_and_stop(r, "churn insert failed");
 			break;
 		}
 	}
@@ -188,7 +189,7 @@ static bool churn_round(struct rrun *r, uint64_t first, unsigned n)
 		uint64_t k = CHURN_BASE + first + i;
 		int rc = grain_htab_remove(r->h, &k, NULL);
 		if (rc != (in[i] ? 0 : -ENOENT)) {
-			fail(r, "churn remove failed");
+			fail_and_stop(r, "churn remove failed");
 			break;
 		}
 		atomic_fetch_add(&r->churn_removes, in[i]);
@@ -225,23 +226,21 @@ struct resize_param {
 	bool automatic;
 };
 
-ParameterizedTestParameters(htab_resize_stress, lookups_never_miss)
-{
-	static struct resize_param p[] = {
-		{ 1, false },
-		{ 8, false },
-		{ 1, true },
-		{ 8, true },
-	};
-	return cr_make_param_array(struct resize_param, p, 4);
-}
+static struct resize_param lookups_never_miss_rows[] = {
+	{ 1, false },
+	{ 8, false },
+	{ 1, true },
+	{ 8, true },
+};
+
+TABLE_PARAMS(htab_resize_stress, lookups_never_miss, lookups_never_miss_rows);
 
 ParameterizedTest(struct resize_param *p, htab_resize_stress,
 		  lookups_never_miss, .timeout = 180)
 {
 	static struct rrun r;
 	struct grain_htab_config c;
-	pthread_t rd[READERS], rs, ch;
+	struct test_threads threads = { .n = 0 };
 
 	memset(&r, 0, sizeof(r));
 	r.automatic = p->automatic;
@@ -265,18 +264,13 @@ ParameterizedTest(struct resize_param *p, htab_resize_stress,
 	uint64_t resizes = stats_of(r.h).resizes;
 
 	for (unsigned i = 0; i < READERS; i++)
-		cr_assert_eq(pthread_create(&rd[i], NULL, reader, &r), 0);
-	cr_assert_eq(pthread_create(&ch, NULL, churner, &r), 0);
+		test_spawn(&threads, reader, &r);
+	test_spawn(&threads, churner, &r);
 	if (!p->automatic)
-		cr_assert_eq(pthread_create(&rs, NULL, resizer, &r), 0);
-	if (!p->automatic)
-		pthread_join(rs, NULL);
-	pthread_join(ch, NULL);
-	for (unsigned i = 0; i < READERS; i++)
-		pthread_join(rd[i], NULL);
+		test_spawn(&threads, resizer, &r);
+	test_join_all(&threads);
 
-	cr_assert_eq(atomic_load(&r.errors), 0u, "%u errors, first: %s",
-		     atomic_load(&r.errors), atomic_load(&r.first_error));
+	test_assert_no_failures(&r.fails);
 	cr_assert_eq(atomic_load(&r.misses), 0u,
 		     "%llu lookups of always-present keys missed",
 		     (unsigned long long)atomic_load(&r.misses));

@@ -33,6 +33,8 @@
 
 #include "../common/test_util.h"
 #include "htab_test.h"
+#include "../common/test_table.h"
+#include "../common/test_threads.h"
 
 #define MAXT 8u
 #define SHARED_KEYS 16u
@@ -63,8 +65,7 @@ struct run {
 	struct grain_htab *h;
 	unsigned flags, stripes, threads, ops, keys;
 	int64_t give_up_ns;
-	_Atomic(unsigned) errors;
-	_Atomic(const char *) first_error;
+	struct test_failures fails;
 
 	/* Per node id. state[] is written by the thread owning the id. */
 	uint32_t ids_per_thread, nids;
@@ -91,28 +92,14 @@ struct slot {
 struct worker {
 	struct run *run;
 	unsigned id;
-	pthread_t thread;
 	struct slot *map; /* model run: checked by the main thread */
 };
-
-static void fail(struct run *r, const char *what)
-{
-	const char *none = NULL;
-
-	atomic_fetch_add(&r->errors, 1u);
-	atomic_compare_exchange_strong(&r->first_error, &none, what);
-}
-
-static bool failing(struct run *r)
-{
-	return atomic_load_explicit(&r->errors, memory_order_relaxed) != 0;
-}
 
 static bool past_deadline(struct run *r, unsigned i)
 {
 	if ((i & 255) != 0 || test_now_ns() < r->give_up_ns)
 		return false;
-	fail(r, "gave up: past the deadline");
+	test_fail(&r->fails, "gave up: past the deadline");
 	return true;
 }
 
@@ -123,7 +110,8 @@ static void stress_reclaim(struct grain_hnode *n, enum grain_htab_reason why,
 	struct sobj *o = sobj_of(n);
 
 	if (o->id >= r->nids || (unsigned)why >= REASONS) {
-		fail(r, "reclaim of a node the test does not know");
+		test_fail(&r->fails,
+			  "reclaim of a node the test does not know");
 		return;
 	}
 	atomic_fetch_add(&r->reclaims[o->id], 1);
@@ -138,12 +126,12 @@ static struct sobj *new_obj(struct run *r, uint64_t key, uint32_t *next_id,
 			    uint32_t id_end, size_t charge)
 {
 	if (*next_id >= id_end) {
-		fail(r, "test bug: out of node ids");
+		test_fail(&r->fails, "test bug: out of node ids");
 		return NULL;
 	}
 	struct sobj *o = calloc(1, sizeof(*o));
 	if (o == NULL) {
-		fail(r, "out of memory");
+		test_fail(&r->fails, "out of memory");
 		return NULL;
 	}
 	o->key = key;
@@ -186,15 +174,15 @@ static struct grain_htab_config run_config(struct run *r, unsigned stripes)
 
 static void run_threads(struct run *r, struct worker *w, void *(*fn)(void *))
 {
+	struct test_threads threads = { .n = 0 };
+
 	for (unsigned i = 0; i < r->threads; i++) {
 		w[i].run = r;
 		w[i].id = i;
-		cr_assert_eq(pthread_create(&w[i].thread, NULL, fn, &w[i]), 0);
+		test_spawn(&threads, fn, &w[i]);
 	}
-	for (unsigned i = 0; i < r->threads; i++)
-		pthread_join(w[i].thread, NULL);
-	cr_assert_eq(atomic_load(&r->errors), 0u, "%u errors, first: %s",
-		     atomic_load(&r->errors), atomic_load(&r->first_error));
+	test_join_all(&threads);
+	test_assert_no_failures(&r->fails);
 }
 
 /* After grain_htab_destroy(): every linked node reclaimed exactly once,
@@ -243,7 +231,6 @@ static struct mode stress_modes[] = {
 	{ 64, GRAIN_HTAB_NO_RCU },
 	{ 64, GRAIN_HTAB_BATCH_RECLAIM },
 };
-#define NSTRESS (sizeof(stress_modes) / sizeof(stress_modes[0]))
 
 /* ----------------------------------------------------------------------
  * Model run: disjoint keys, every result compared with a private map.
@@ -278,15 +265,18 @@ static void model_op(struct worker *w, uint64_t *rng, uint32_t *next_id,
 		}
 		if (want != NULL) {
 			if (rc != -EEXIST)
-				fail(r, "insert of a present key: not -EEXIST");
+				test_fail(
+					&r->fails,
+					"insert of a present key: not -EEXIST");
 			else if (n != want)
-				fail(r, "find_or_insert: *found is not the "
-					"entry");
+				test_fail(&r->fails,
+					  "find_or_insert: *found is not the "
+					  "entry");
 			free(o);
 			return;
 		}
 		if (rc != 0 || n != &o->node) {
-			fail(r, "insert of an absent key failed");
+			test_fail(&r->fails, "insert of an absent key failed");
 			free(o);
 			return;
 		}
@@ -302,12 +292,14 @@ static void model_op(struct worker *w, uint64_t *rng, uint32_t *next_id,
 		rc = grain_htab_remove(h, &key, &n);
 		if (want == NULL) {
 			if (rc != -ENOENT)
-				fail(r, "remove of an absent key: not -ENOENT");
+				test_fail(
+					&r->fails,
+					"remove of an absent key: not -ENOENT");
 			return;
 		}
 		/* *removed: the entry, or none on a NO_RCU table. */
 		if (rc != 0 || n != (is_rcu(r->flags) ? want : NULL)) {
-			fail(r, "remove of a present key failed");
+			test_fail(&r->fails, "remove of a present key failed");
 			return;
 		}
 		r->state[id] = REMOVED;
@@ -318,14 +310,17 @@ static void model_op(struct worker *w, uint64_t *rng, uint32_t *next_id,
 			grain_rcu_read_lock();
 			n = grain_htab_lookup(h, &key);
 			if (n != want)
-				fail(r, "lookup disagrees with the model");
+				test_fail(&r->fails,
+					  "lookup disagrees with the model");
 			else if (n != NULL && sobj_of(n)->key != key)
-				fail(r, "lookup returned another key");
+				test_fail(&r->fails,
+					  "lookup returned another key");
 			grain_rcu_read_unlock();
 		} else {
 			grain_htab_lock(h, &key, &s);
 			if (grain_htab_find_locked(&s, &key) != want)
-				fail(r, "find disagrees with the model");
+				test_fail(&r->fails,
+					  "find disagrees with the model");
 			grain_htab_unlock(&s);
 		}
 	} else if (op < 96) {
@@ -333,19 +328,20 @@ static void model_op(struct worker *w, uint64_t *rng, uint32_t *next_id,
 		grain_htab_lock(h, &key, &s);
 		n = grain_htab_find_locked(&s, &key);
 		if (n != want)
-			fail(r, "find disagrees with the model");
+			test_fail(&r->fails, "find disagrees with the model");
 		if (n != NULL && op < 82) {
 			if (grain_htab_charge_locked(&s, n, c) != 0)
-				fail(r, "charge_locked failed");
+				test_fail(&r->fails, "charge_locked failed");
 			sl->charge += c;
 			atomic_store(&sl->o->charge, sl->charge);
 			atomic_fetch_add(&r->bytes_in, c);
 		} else if (n != NULL && op < 89) {
 			rc = grain_htab_uncharge_locked(&s, n, c);
 			if (c > sl->charge && rc != -EINVAL)
-				fail(r, "uncharge of more than the charge");
+				test_fail(&r->fails,
+					  "uncharge of more than the charge");
 			if (c <= sl->charge && rc != 0)
-				fail(r, "uncharge_locked failed");
+				test_fail(&r->fails, "uncharge_locked failed");
 			if (rc == 0) {
 				sl->charge -= c;
 				atomic_store(&sl->o->charge, sl->charge);
@@ -353,16 +349,16 @@ static void model_op(struct worker *w, uint64_t *rng, uint32_t *next_id,
 			}
 		} else if (n != NULL) {
 			if (grain_htab_touch_locked(&s, n, now) != 0)
-				fail(r, "touch_locked failed");
+				test_fail(&r->fails, "touch_locked failed");
 		}
 		grain_htab_unlock(&s);
 	} else if (op < 99) {
 		struct grain_htab_stats st;
 		grain_htab_get_stats(h, &st);
 		if (st.entries > (uint64_t)r->keys * r->threads)
-			fail(r, "more entries than keys");
+			test_fail(&r->fails, "more entries than keys");
 		if (grain_htab_expire(h, now) != 0)
-			fail(r, "expired with ttl 0");
+			test_fail(&r->fails, "expired with ttl 0");
 		(void)grain_htab_bytes_exact(h);
 	} else if (w->id == 0 && (i & 7) == 0) {
 		/* Sizes that keep chains far below max_chain (64) even
@@ -371,7 +367,7 @@ static void model_op(struct worker *w, uint64_t *rng, uint32_t *next_id,
 		unsigned least = r->keys * r->threads / (4 * r->stripes);
 		unsigned b = (least ? least : 1) << (test_rand(rng) % 4);
 		if (grain_htab_resize(h, b) != 0)
-			fail(r, "resize failed");
+			test_fail(&r->fails, "resize failed");
 	}
 }
 
@@ -385,7 +381,7 @@ static void *model_worker(void *arg)
 
 	if (is_rcu(r->flags))
 		grain_rcu_register_thread();
-	for (unsigned i = 0; i < r->ops && !failing(r); i++) {
+	for (unsigned i = 0; i < r->ops && !test_failing(&r->fails); i++) {
 		if (past_deadline(r, i))
 			break;
 		model_op(w, &rng, &next_id, id_end, i);
@@ -396,10 +392,7 @@ static void *model_worker(void *arg)
 	return NULL;
 }
 
-ParameterizedTestParameters(htab_stress, model)
-{
-	return cr_make_param_array(struct mode, stress_modes, NSTRESS);
-}
+TABLE_PARAMS(htab_stress, model, stress_modes);
 
 /* After a model run of @r->threads workers @w: every key as its thread's
  * map says, entries and bytes as the maps add up to, every removed node
@@ -510,12 +503,7 @@ static void *flusher_main(void *arg)
 
 static const unsigned flush_stripes[] = { 1, 64 };
 
-ParameterizedTestParameters(htab_stress, flush_while_removing)
-{
-	return cr_make_param_array(unsigned, (void *)flush_stripes,
-				   sizeof(flush_stripes) /
-					   sizeof(flush_stripes[0]));
-}
+TABLE_PARAMS(htab_stress, flush_while_removing, flush_stripes);
 
 ParameterizedTest(unsigned *stripes, htab_stress, flush_while_removing,
 		  .timeout = 60)
@@ -524,7 +512,7 @@ ParameterizedTest(unsigned *stripes, htab_stress, flush_while_removing,
 	struct worker w[MAXT];
 	const unsigned threads = 2;
 	struct flusher f = { &r, 0 };
-	pthread_t t;
+	struct test_threads flusher = { .n = 0 };
 
 	run_init(&r, GRAIN_HTAB_BATCH_RECLAIM, threads, test_scale(50000), 256,
 		 1);
@@ -537,9 +525,9 @@ ParameterizedTest(unsigned *stripes, htab_stress, flush_while_removing,
 		cr_assert_not_null(w[i].map);
 	}
 	atomic_store(&flush_workers_done, 0u);
-	cr_assert_eq(pthread_create(&t, NULL, flusher_main, &f), 0);
+	test_spawn(&flusher, flusher_main, &f);
 	run_threads(&r, w, model_worker_counted);
-	cr_assert_eq(pthread_join(t, NULL), 0);
+	test_join_all(&flusher);
 	cr_assert_gt(f.flushes, 0ul);
 	check_model_run(&r, w);
 	mode_leave(r.flags);
@@ -576,43 +564,48 @@ static void shared_scoped(struct run *r, uint64_t *rng, unsigned k,
 	struct grain_hnode *n = grain_htab_find_locked(&s, &key);
 	if (n == NULL) {
 		if (grain_htab_insert_locked(&s, &o->node, &key, now, c) != 0) {
-			fail(r, "scoped insert after a failed find");
+			test_fail(&r->fails,
+				  "scoped insert after a failed find");
 			free(o);
 		} else {
 			note_insert(r, k, o->id, c);
 			if (grain_htab_find_locked(&s, &key) != &o->node)
-				fail(r, "scoped find misses the insert");
+				test_fail(&r->fails,
+					  "scoped find misses the insert");
 			if (test_rand(rng) & 1) {
 				if (grain_htab_remove_locked(&s, &o->node) != 0)
-					fail(r, "remove_locked failed");
+					test_fail(&r->fails,
+						  "remove_locked failed");
 				atomic_fetch_add(&r->rem[k], 1);
 				if (grain_htab_find_locked(&s, &key) != NULL)
-					fail(r, "found after remove_locked");
+					test_fail(&r->fails,
+						  "found after remove_locked");
 			}
 		}
 	} else {
 		int rc = grain_htab_find_or_insert_locked(&s, &key, &o->node,
 							  now, c, &found);
 		if (rc != -EEXIST || found != n)
-			fail(r, "scoped find_or_insert after a find");
+			test_fail(&r->fails,
+				  "scoped find_or_insert after a find");
 		free(o);
 		uint64_t x = test_rand(rng) % 4;
 		if (x == 0) {
 			if (grain_htab_remove_locked(&s, n) != 0)
-				fail(r, "remove_locked failed");
+				test_fail(&r->fails, "remove_locked failed");
 			else
 				atomic_fetch_add(&r->rem[k], 1);
 		} else if (x == 1) {
 			if (grain_htab_charge_locked(&s, n, 3) != 0)
-				fail(r, "charge_locked failed");
+				test_fail(&r->fails, "charge_locked failed");
 			atomic_fetch_add(&sobj_of(n)->charge, 3);
 			atomic_fetch_add(&r->bytes_in, 3);
 		} else if (x == 2) {
 			if (grain_htab_touch_locked(&s, n, now) != 0)
-				fail(r, "touch_locked failed");
+				test_fail(&r->fails, "touch_locked failed");
 		} else if (atomic_load(&sobj_of(n)->charge) > 0) {
 			if (grain_htab_uncharge_locked(&s, n, 1) != 0)
-				fail(r, "uncharge_locked failed");
+				test_fail(&r->fails, "uncharge_locked failed");
 			atomic_fetch_sub(&sobj_of(n)->charge, 1);
 			atomic_fetch_add(&r->bytes_out, 1);
 		}
@@ -632,7 +625,7 @@ static void *shared_worker(void *arg)
 
 	if (rcu)
 		grain_rcu_register_thread();
-	for (unsigned i = 0; i < r->ops && !failing(r); i++) {
+	for (unsigned i = 0; i < r->ops && !test_failing(&r->fails); i++) {
 		if (past_deadline(r, i))
 			break;
 		unsigned k = (unsigned)(test_rand(&rng) % SHARED_KEYS);
@@ -658,16 +651,20 @@ static void *shared_worker(void *arg)
 			if (rc == 0) {
 				note_insert(r, k, id, c);
 				if (op < 30 && n != &o->node)
-					fail(r, "*found is not the new node");
+					test_fail(&r->fails,
+						  "*found is not the new node");
 			} else if (rc == -EEXIST) {
 				if (op < 30 && (n == NULL || n == &o->node))
-					fail(r, "-EEXIST without the entry");
+					test_fail(&r->fails,
+						  "-EEXIST without the entry");
 				else if (op < 30 && rcu &&
 					 sobj_of(n)->key != key)
-					fail(r, "*found holds another key");
+					test_fail(&r->fails,
+						  "*found holds another key");
 				free(o);
 			} else {
-				fail(r, "insert: unexpected error");
+				test_fail(&r->fails,
+					  "insert: unexpected error");
 				free(o);
 			}
 			if (rcu)
@@ -680,9 +677,11 @@ static void *shared_worker(void *arg)
 				atomic_fetch_add(&r->rem[k], 1);
 				if (rcu ? n == NULL || sobj_of(n)->key != key
 					: n != NULL)
-					fail(r, "remove: *removed is wrong");
+					test_fail(&r->fails,
+						  "remove: *removed is wrong");
 			} else if (rc != -ENOENT) {
-				fail(r, "remove: unexpected error");
+				test_fail(&r->fails,
+					  "remove: unexpected error");
 			}
 			if (rcu)
 				grain_rcu_read_unlock();
@@ -695,14 +694,16 @@ static void *shared_worker(void *arg)
 			grain_rcu_read_lock();
 			n = grain_htab_lookup(h, &key);
 			if (n != NULL && sobj_of(n)->key != key)
-				fail(r, "lookup returned another key");
+				test_fail(&r->fails,
+					  "lookup returned another key");
 			grain_rcu_read_unlock();
 		} else {
 			struct grain_htab_scope s;
 			grain_htab_lock(h, &key, &s);
 			n = grain_htab_find_locked(&s, &key);
 			if (n != NULL && sobj_of(n)->key != key)
-				fail(r, "find returned another key");
+				test_fail(&r->fails,
+					  "find returned another key");
 			grain_htab_unlock(&s);
 		}
 		test_jitter(&rng);
@@ -712,10 +713,7 @@ static void *shared_worker(void *arg)
 	return NULL;
 }
 
-ParameterizedTestParameters(htab_stress, shared_keys)
-{
-	return cr_make_param_array(struct mode, stress_modes, NSTRESS);
-}
+TABLE_PARAMS(htab_stress, shared_keys, stress_modes);
 
 ParameterizedTest(struct mode *m, htab_stress, shared_keys, .timeout = 180)
 {
@@ -785,8 +783,9 @@ static void churn_unlinked(struct grain_hnode *node, enum grain_htab_reason why,
 	uint64_t key = o->key;
 
 	if (why != GRAIN_HTAB_EVICTED && why != GRAIN_HTAB_EXPIRED) {
-		fail(r, "ops.unlinked with a reason other than EVICTED, "
-			"EXPIRED");
+		test_fail(&r->fails,
+			  "ops.unlinked with a reason other than EVICTED, "
+			  "EXPIRED");
 		return;
 	}
 	atomic_fetch_add(&r->unlinked[why], 1);
@@ -795,13 +794,14 @@ static void churn_unlinked(struct grain_hnode *node, enum grain_htab_reason why,
 	if (is_rcu(r->flags)) {
 		grain_rcu_read_lock();
 		if (grain_htab_lookup(r->h, &key) == node)
-			fail(r, "unlinked node still found by lookup");
+			test_fail(&r->fails,
+				  "unlinked node still found by lookup");
 		grain_rcu_read_unlock();
 	}
 	struct grain_htab_scope s;
 	grain_htab_lock(r->h, &key, &s);
 	if (grain_htab_find_locked(&s, &key) == node)
-		fail(r, "unlinked node still found");
+		test_fail(&r->fails, "unlinked node still found");
 	grain_htab_unlock(&s);
 }
 
@@ -817,7 +817,7 @@ static void *churn_worker(void *arg)
 
 	if (rcu)
 		grain_rcu_register_thread();
-	for (unsigned i = 0; i < r->ops && !failing(r); i++) {
+	for (unsigned i = 0; i < r->ops && !test_failing(&r->fails); i++) {
 		if (past_deadline(r, i))
 			break;
 		uint64_t now = atomic_fetch_add(&r->clock, 1);
@@ -846,7 +846,8 @@ static void *churn_worker(void *arg)
 				atomic_fetch_add(&r->bytes_in, c);
 			} else {
 				if (rc != -EEXIST)
-					fail(r, "insert: unexpected error");
+					test_fail(&r->fails,
+						  "insert: unexpected error");
 				free(o);
 			}
 		} else if (op < 70) {
@@ -854,22 +855,26 @@ static void *churn_worker(void *arg)
 			if (rc == 0)
 				atomic_fetch_add(&r->removed, 1);
 			else if (rc != -ENOENT)
-				fail(r, "remove: unexpected error");
+				test_fail(&r->fails,
+					  "remove: unexpected error");
 		} else if (op < 95) {
 			grain_htab_lock(h, &key, &s);
 			n = grain_htab_find_locked(&s, &key);
 			if (n != NULL && op < 85) {
 				if (grain_htab_touch_locked(&s, n, now) != 0)
-					fail(r, "touch_locked failed");
+					test_fail(&r->fails,
+						  "touch_locked failed");
 			} else if (n != NULL && op < 90) {
 				if (grain_htab_charge_locked(&s, n, 8) != 0)
-					fail(r, "charge_locked failed");
+					test_fail(&r->fails,
+						  "charge_locked failed");
 				atomic_fetch_add(&sobj_of(n)->charge, 8);
 				atomic_fetch_add(&r->bytes_in, 8);
 			} else if (n != NULL &&
 				   atomic_load(&sobj_of(n)->charge) >= 8) {
 				if (grain_htab_uncharge_locked(&s, n, 8) != 0)
-					fail(r, "uncharge_locked failed");
+					test_fail(&r->fails,
+						  "uncharge_locked failed");
 				atomic_fetch_sub(&sobj_of(n)->charge, 8);
 				atomic_fetch_add(&r->bytes_out, 8);
 			}
@@ -879,7 +884,9 @@ static void *churn_worker(void *arg)
 				grain_rcu_read_lock();
 				n = grain_htab_lookup(h, &key);
 				if (n != NULL && sobj_of(n)->key != key)
-					fail(r, "lookup returned another key");
+					test_fail(
+						&r->fails,
+						"lookup returned another key");
 				grain_rcu_read_unlock();
 			}
 		} else {
@@ -893,10 +900,7 @@ static void *churn_worker(void *arg)
 	return NULL;
 }
 
-ParameterizedTestParameters(htab_stress, churn)
-{
-	return cr_make_param_array(struct mode, stress_modes, NSTRESS);
-}
+TABLE_PARAMS(htab_stress, churn, stress_modes);
 
 ParameterizedTest(struct mode *m, htab_stress, churn, .timeout = 180)
 {
@@ -917,7 +921,7 @@ ParameterizedTest(struct mode *m, htab_stress, churn, .timeout = 180)
 
 	/* Every thread evicted for itself before it returned: right after
 	 * the concurrent inserts, the total is at most mem_high, give or
-	 * take what the stripes have not folded yet (htab.h, section 3). */
+	 * take what the stripes have not folded yet (htab.h, "Bytes, watermarks"). */
 	const size_t lag = m->stripes == 1 ? 0 : (size_t)m->stripes * 512u;
 	cr_assert_leq(grain_htab_bytes_exact(r.h), CHURN_HIGH + lag,
 		      "%zu bytes held after the concurrent inserts",
@@ -1027,7 +1031,7 @@ static void *walk_writer(void *arg)
 	uint64_t rng = 0x9e3779b97f4a7c15ULL * (w->id + 1);
 
 	mode_enter(r->flags);
-	for (unsigned i = 0; i < r->ops && !failing(r); i++) {
+	for (unsigned i = 0; i < r->ops && !test_failing(&r->fails); i++) {
 		if (past_deadline(r, i))
 			break;
 		uint64_t x = test_rand(&rng);
@@ -1040,7 +1044,7 @@ static void *walk_writer(void *arg)
 			if (n == NULL ||
 			    grain_htab_touch_locked(
 				    &s, n, atomic_fetch_add(&r->clock, 1)) != 0)
-				fail(r, "a stable key missing");
+				test_fail(&r->fails, "a stable key missing");
 			grain_htab_unlock(&s);
 			continue;
 		}
@@ -1054,7 +1058,7 @@ static void *walk_writer(void *arg)
 				r->state[id] = REMOVED;
 				atomic_fetch_add(&r->removed, 1);
 			} else {
-				fail(r, "remove_locked failed");
+				test_fail(&r->fails, "remove_locked failed");
 			}
 		} else {
 			struct sobj *o = new_obj(r, key, &next_id, id_end, 8);
@@ -1064,7 +1068,7 @@ static void *walk_writer(void *arg)
 				    atomic_fetch_add(&r->clock, 1), 8) == 0)
 				r->state[o->id] = LINKED;
 			else if (o != NULL)
-				fail(r, "insert_locked failed");
+				test_fail(&r->fails, "insert_locked failed");
 		}
 		grain_htab_unlock(&s);
 		test_jitter(&rng);
@@ -1074,16 +1078,14 @@ static void *walk_writer(void *arg)
 	return NULL;
 }
 
-ParameterizedTestParameters(htab_stress, walk)
-{
-	return cr_make_param_array(struct mode, stress_modes, NSTRESS);
-}
+TABLE_PARAMS(htab_stress, walk, stress_modes);
 
 ParameterizedTest(struct mode *m, htab_stress, walk, .timeout = 180)
 {
 	static struct run r;
 	static struct walker wk;
 	struct worker w[WALK_WRITERS];
+	struct test_threads threads = { .n = 0 };
 	const unsigned ops = test_scale(30000);
 
 	/* Ids: WALK_WRITERS writers' ranges, then the stable nodes'. */
@@ -1107,9 +1109,7 @@ ParameterizedTest(struct mode *m, htab_stress, walk, .timeout = 180)
 	for (unsigned i = 0; i < WALK_WRITERS; i++) {
 		w[i].run = &r;
 		w[i].id = i;
-		cr_assert_eq(pthread_create(&w[i].thread, NULL, walk_writer,
-					    &w[i]),
-			     0);
+		test_spawn(&threads, walk_writer, &w[i]);
 	}
 	/* Walk for as long as the writers write (and at least 8 times). */
 	unsigned walks = 0, bad_walks = 0, overlapped = 0;
@@ -1123,16 +1123,14 @@ ParameterizedTest(struct mode *m, htab_stress, walk, .timeout = 180)
 			bad_walks += wk.visits[k] != 1;
 		bad_walks += wk.bad != 0;
 		overlapped += wk.volatiles != 0;
-		if (bad_walks != 0 || failing(&r))
+		if (bad_walks != 0 || test_failing(&r.fails))
 			break;
 		/* Leave the writers some time with no stripe held. */
 		struct timespec pause = { 0, 100000 };
 		nanosleep(&pause, NULL);
 	}
-	for (unsigned i = 0; i < WALK_WRITERS; i++)
-		pthread_join(w[i].thread, NULL);
-	cr_assert_eq(atomic_load(&r.errors), 0u, "%u errors, first: %s",
-		     atomic_load(&r.errors), atomic_load(&r.first_error));
+	test_join_all(&threads);
+	test_assert_no_failures(&r.fails);
 	cr_assert_eq(bad_walks, 0u,
 		     "walk %u: a stable key not visited exactly once, or a "
 		     "volatile key twice",

@@ -96,7 +96,9 @@ static void walk_log_init(struct walk_log *w, struct grain_htab *h,
  * calls what takes no lock (stats, bytes, a lock-free lookup of its own
  * node on an RCU table), which htab.h allows inside a walk.
  */
-MODE_TEST(htab_walk, every_entry_once_oldest_first)
+TABLE_PARAMS(htab_walk, every_entry_once_oldest_first, modes);
+ParameterizedTest(const unsigned *mode, htab_walk,
+		  every_entry_once_oldest_first)
 {
 	static const unsigned stripes[] = { 1, 16, 64 };
 	static struct obj o[WALK_KEYS];
@@ -136,7 +138,9 @@ MODE_TEST(htab_walk, every_entry_once_oldest_first)
  * are gone and reclaimed once, the bytes add up, and a second walk sees
  * the touched entries after the others of their stripe.
  */
-MODE_TEST(htab_walk, remove_touch_charge_in_the_callback)
+TABLE_PARAMS(htab_walk, remove_touch_charge_in_the_callback, modes);
+ParameterizedTest(const unsigned *mode, htab_walk,
+		  remove_touch_charge_in_the_callback)
 {
 	static const struct grain_htab_config shape = { .stripes = 16 };
 	static struct obj o[WALK_KEYS];

@@ -17,6 +17,7 @@
 
 #include "../common/test_util.h"
 #include "htab_cases.h"
+#include "../common/test_threads.h"
 
 #define QUIET_KEYS 1000u
 
@@ -255,7 +256,7 @@ static void *resizer(void *arg)
 Test(htab_walk_rcu, against_writers_and_resizes, .timeout = 300)
 {
 	static struct walk_ctx c;
-	pthread_t wk[2], wr, rs;
+	struct test_threads threads = { .n = 0 };
 
 	memset(&c, 0, sizeof(c));
 	struct grain_htab_config cfg = { 0 };
@@ -273,13 +274,10 @@ Test(htab_walk_rcu, against_writers_and_resizes, .timeout = 300)
 	}
 	atomic_store(&c.walkers_left, 2u);
 	for (unsigned i = 0; i < 2; i++)
-		cr_assert_eq(pthread_create(&wk[i], NULL, walker, &c), 0);
-	cr_assert_eq(pthread_create(&wr, NULL, writer, &c), 0);
-	cr_assert_eq(pthread_create(&rs, NULL, resizer, &c), 0);
-	for (unsigned i = 0; i < 2; i++)
-		cr_assert_eq(pthread_join(wk[i], NULL), 0);
-	cr_assert_eq(pthread_join(wr, NULL), 0);
-	cr_assert_eq(pthread_join(rs, NULL), 0);
+		test_spawn(&threads, walker, &c);
+	test_spawn(&threads, writer, &c);
+	test_spawn(&threads, resizer, &c);
+	test_join_all(&threads);
 	cr_assert_eq(atomic_load(&c.bad_writes), 0ul,
 		     "a replace found no entry, a remove or a resize failed");
 	cr_assert_eq(atomic_load(&c.bad), 0ul,

@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "../common/test_util.h"
+#include "../common/test_table.h"
+#include "../common/test_threads.h"
 
 #define MAX_THREADS 16
 
@@ -40,12 +42,12 @@ struct counted {
 	uint64_t count; /* plain: only touched under the lock */
 	uint64_t a, b;	/* a == b whenever the lock is free */
 	unsigned per_thread;
-	_Atomic(bool) go;
 	_Atomic(unsigned) torn;
 };
 
 struct count_arg {
 	struct counted *c;
+	struct test_gate *go; /* all threads start together */
 	bool use_trylock;
 };
 
@@ -54,8 +56,7 @@ static void *count_worker(void *arg)
 	struct count_arg *ca = arg;
 	struct counted *c = ca->c;
 
-	while (!atomic_load_explicit(&c->go, memory_order_acquire))
-		sched_yield();
+	test_gate_wait(ca->go);
 	for (unsigned i = 0; i < c->per_thread; i++) {
 		if (ca->use_trylock) {
 			while (!grain_spin_trylock(&c->lock))
@@ -76,29 +77,24 @@ static void *count_worker(void *arg)
 
 static const unsigned thread_counts[] = { 1, 2, 4, 8, 16 };
 
-ParameterizedTestParameters(lock, counter_exact)
-{
-	return cr_make_param_array(unsigned, (void *)thread_counts, 5);
-}
+TABLE_PARAMS(lock, counter_exact, thread_counts);
 
 ParameterizedTest(unsigned *threads, lock, counter_exact, .timeout = 120)
 {
 	static struct counted c = { .lock = GRAIN_SPINLOCK_INIT };
 	struct count_arg args[MAX_THREADS];
-	pthread_t t[MAX_THREADS];
+	struct test_threads workers = { .n = 0 };
+	struct test_gate go = { .open = false };
 
 	c.count = c.a = c.b = 0;
 	c.per_thread = test_scale(400000) / *threads;
 	for (unsigned i = 0; i < *threads; i++) {
 		/* Every other thread takes the lock through trylock only. */
-		args[i] = (struct count_arg){ &c, (i & 1) != 0 };
-		cr_assert_eq(
-			pthread_create(&t[i], NULL, count_worker, &args[i]), 0);
+		args[i] = (struct count_arg){ &c, &go, (i & 1) != 0 };
+		test_spawn(&workers, count_worker, &args[i]);
 	}
-	atomic_store_explicit(&c.go, true, memory_order_release);
-	for (unsigned i = 0; i < *threads; i++)
-		pthread_join(t[i], NULL);
-	atomic_store(&c.go, false);
+	test_gate_open(&go);
+	test_join_all(&workers);
 	cr_assert_eq(c.count, (uint64_t)c.per_thread * *threads,
 		     "lost increments: %llu", (unsigned long long)c.count);
 	cr_assert_eq(atomic_load(&c.torn), 0u, "a critical section overlapped");
@@ -128,10 +124,10 @@ static void *try_helper(void *arg)
 static bool helper(struct grain_spinlock *l, bool take, bool release)
 {
 	struct try_arg ta = { l, take, release, false };
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 
-	cr_assert_eq(pthread_create(&t, NULL, try_helper, &ta), 0);
-	pthread_join(t, NULL);
+	test_spawn(&threads, try_helper, &ta);
+	test_join_all(&threads);
 	return ta.got;
 }
 
@@ -293,10 +289,10 @@ Test(lock, waiter_only_reads_a_held_lock_and_yields, .timeout = 60)
 	size_t page;
 	struct grain_spinlock *l = page_lock(&page);
 	struct waiter w = { .lock = l };
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 
 	grain_spin_lock(l);
-	cr_assert_eq(pthread_create(&t, NULL, wait_worker, &w), 0);
+	test_spawn(&threads, wait_worker, &w);
 	await_yields(&w, 1);
 	page_protect(l, page, true);
 	unsigned base = atomic_load(&w.yields);
@@ -304,7 +300,7 @@ Test(lock, waiter_only_reads_a_held_lock_and_yields, .timeout = 60)
 	cr_assert_not(atomic_load(&w.got), "taken while held");
 	page_protect(l, page, false);
 	grain_spin_unlock(l);
-	pthread_join(t, NULL);
+	test_join_all(&threads);
 	cr_assert(atomic_load(&w.got), "the waiter took the lock");
 	cr_assert(grain_spin_trylock(l), "and released it");
 	grain_spin_unlock(l);
@@ -377,15 +373,12 @@ struct slow_param {
 	bool compute;
 };
 
-ParameterizedTestParameters(lock, slow_holder)
-{
-	static struct slow_param p[] = {
-		{ 2, false }, { 4, false }, { 8, false }, { 16, false },
-		{ 2, true },  { 4, true },  { 8, true },  { 16, true },
-	};
-	return cr_make_param_array(struct slow_param, p,
-				   sizeof(p) / sizeof(p[0]));
-}
+static struct slow_param slow_holder_rows[] = {
+	{ 2, false }, { 4, false }, { 8, false }, { 16, false },
+	{ 2, true },  { 4, true },  { 8, true },  { 16, true },
+};
+
+TABLE_PARAMS(lock, slow_holder, slow_holder_rows);
 
 ParameterizedTest(struct slow_param *p, lock, slow_holder, .timeout = 120)
 {
@@ -398,13 +391,12 @@ ParameterizedTest(struct slow_param *p, lock, slow_holder, .timeout = 120)
 			  .rounds = 10,
 			  .hold_ms = 2,
 			  .compute = p->compute };
-	pthread_t t[MAX_THREADS];
+	struct test_threads threads = { .n = 0 };
 
 	int64_t t0 = test_now_ns();
 	for (unsigned i = 0; i < p->threads; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, slow_worker, &s), 0);
-	for (unsigned i = 0; i < p->threads; i++)
-		pthread_join(t[i], NULL);
+		test_spawn(&threads, slow_worker, &s);
+	test_join_all(&threads);
 	int64_t took_ms = (test_now_ns() - t0) / 1000000;
 	int64_t held_ms = (int64_t)p->threads * s.rounds * s.hold_ms;
 
@@ -424,17 +416,16 @@ Test(lock, sleeping_holder_with_waiters, .timeout = 60)
 	struct slow s = { .lock = GRAIN_SPINLOCK_INIT,
 			  .rounds = 1,
 			  .hold_ms = 0 };
-	pthread_t t[K];
+	struct test_threads threads = { .n = 0 };
 
 	grain_spin_lock(&s.lock);
 	for (unsigned i = 0; i < K; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, slow_worker, &s), 0);
+		test_spawn(&threads, slow_worker, &s);
 	pause_ms(200);
 	cr_assert_eq(s.count, 0u, "nobody got in while it was held");
 	int64_t t0 = test_now_ns();
 	grain_spin_unlock(&s.lock);
-	for (unsigned i = 0; i < K; i++)
-		pthread_join(t[i], NULL);
+	test_join_all(&threads);
 	cr_assert_eq(s.count, (uint64_t)K);
 	cr_assert_lt(test_now_ns() - t0, 5000LL * 1000000);
 }

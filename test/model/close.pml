@@ -4,9 +4,10 @@
  * multi-consumer ring with GRAIN_RING_WAIT: producers and consumers in
  * _wait calls, the freeze of the producers' position by one
  * read-modify-write, the final position published after it, the wake of
- * both sides, and the check a failed call makes (include/grain/ring.h
- * sections 1 and 10; grain_impl_ring_close() and grain_impl_ring_fail() in
- * src/ring.c; grain_impl_ring_claim() in include/grain/impl/ring.h).
+ * both sides, and the check a failed call makes (include/grain/ring.h,
+ * "Synchronization table" and "Closing"; grain_impl_ring_close() and
+ * grain_impl_ring_fail() in src/ring.c; grain_impl_ring_claim() in
+ * include/grain/impl/ring.h).
  *
  * What the model leaves out, as test/model/ring.pml does (see there): the
  * memory model (every step sees all earlier ones; the acquire/release

@@ -7,7 +7,7 @@
  * which nothing writes any more; the old array is freed after a grace
  * period. Readers load the stripe's array pointer (A3) inside a read-side
  * section and search that array. Inserts and removes change only the
- * current array, under the lock (include/grain/htab.h section 2;
+ * current array, under the lock (include/grain/htab.h, "Layout";
  * htab_relink(), htab_resize_if_due() and grain_htab_resize() in
  * src/htab_resize.c; grain_impl_htab_link(), _unlink_at() and
  * grain_htab_lookup_fast() in include/grain/impl/htab.h; reclaim in

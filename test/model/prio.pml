@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * prio.pml - a Spin model of grain_prio's wake-up protocols: the non-empty
- * bits, the dequeuer's settle (clear, look again, set back) of a band that
- * gave it nothing, the bands a burst drained and passes over, strict and
- * weighted dequeue, and the sleepers of dequeue_wait; and, with -DSCAN,
- * the scanned queue of few bands, which has no bits (include/grain/prio.h
- * section 2; include/grain/impl/prio.h; src/prio.c; grain_impl_wait() in
- * src/ring.c).
+ * bits, the dequeuer's settle (clear, look again, set back) of a band that gave
+ * it nothing, the bands a burst drained and passes over, strict and weighted
+ * dequeue, and the sleepers of dequeue_wait; and, with -DSCAN, the scanned
+ * queue of few bands, which has no bits (include/grain/prio.h "Scanned queues
+ * and the non-empty bits"; include/grain/impl/prio.h; src/prio.c;
+ * grain_impl_wait() in src/ring.c).
  *
  * What the model leaves out:
  *  - The memory model. Spin explores sequentially consistent interleavings

@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ring.pml - a Spin model of grain_ring with GRAIN_RING_WAIT in its four
- * modes: the per-slot sequence numbers of a multi side, the claim of n
- * positions with one compare-and-swap (single; bulk, all or nothing;
- * burst, as many as are ready), the release of a batch last slot first,
- * a single producer's claim without CAS, the published position of a
- * single consumer (SC) and, in SPSC, the producer's cached copy of it;
- * and the sleep protocol of
- * the _wait calls on both sides (include/grain/ring.h section 2;
+ * ring.pml - a Spin model of grain_ring with GRAIN_RING_WAIT in its four modes:
+ * the per-slot sequence numbers of a multi side, the claim of n positions with
+ * one compare-and-swap (single; bulk, all or nothing; burst, as many as are
+ * ready), the release of a batch last slot first, a single producer's claim
+ * without CAS, the published position of a single consumer (SC) and, in SPSC,
+ * the producer's cached copy of it; and the sleep protocol of the _wait calls
+ * on both sides (include/grain/ring.h, "The algorithm and its ordering";
  * grain_impl_ring_claim_slots(), _claim_index(), _room_sp(), _ready_sc(),
- * _put(), _get() and _notify() in include/grain/impl/ring.h;
- * grain_impl_wait() and grain_impl_ring_wake() in src/ring.c).
+ * _put(), _get() and _notify() in include/grain/impl/ring.h; grain_impl_wait()
+ * and grain_impl_ring_wake() in src/ring.c).
  *
  * What the model leaves out:
  *  - The memory model. Spin explores sequentially consistent interleavings

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../common/test_util.h"
+#include "../common/test_threads.h"
 
 static struct grain_prio *make(unsigned bands, unsigned cap, unsigned flags)
 {
@@ -971,11 +972,11 @@ Test(prio_basic, sleepers_wake_on_any_band, .timeout = 60)
 	enum { K = 3 };
 	struct grain_prio *p = make(3, 8, GRAIN_PRIO_WAIT);
 	struct waiter w[K];
-	pthread_t t[K];
+	struct test_threads threads = { .n = 0 };
 
 	for (unsigned i = 0; i < K; i++) {
 		w[i] = (struct waiter){ .p = p, .rc = -1 };
-		cr_assert_eq(pthread_create(&t[i], NULL, wait_one, &w[i]), 0);
+		test_spawn(&threads, wait_one, &w[i]);
 	}
 	for (int i = 0; i < 5000 && atomic_load(&p->sleepers.waiters) < K;
 	     i++) {
@@ -985,8 +986,8 @@ Test(prio_basic, sleepers_wake_on_any_band, .timeout = 60)
 	for (unsigned i = 0; i < K; i++)
 		cr_assert_eq(grain_prio_try_enqueue(p, i, tok(i, 0)), 0);
 	unsigned seen = 0;
+	test_join_all(&threads);
 	for (unsigned i = 0; i < K; i++) {
-		pthread_join(t[i], NULL);
 		cr_assert_eq(w[i].rc, 0);
 		cr_assert_eq(w[i].obj, tok(w[i].band, 0));
 		seen |= 1u << w[i].band;

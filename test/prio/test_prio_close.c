@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "../common/test_close.h"
+#include "../common/test_threads.h"
 
 #define LONG_NS (60LL * 1000000000) /* "never" for a correct program */
 
@@ -180,7 +181,6 @@ struct waiter {
 	uintptr_t id;
 	int rc;
 	void *got;
-	pthread_t thread;
 };
 
 static void *enqueue_waiter(void *arg)
@@ -213,13 +213,12 @@ Test(prio_enqueue_wait, woken_by_a_dequeue, .timeout = 300)
 			cr_assert_eq(grain_prio_try_enqueue(p, 1, tag(0)), 0);
 			cr_assert_eq(grain_prio_try_enqueue(p, 1, tag(1)), 0);
 			struct waiter w = { .prio = p, .band = 1, .id = 2 };
-			cr_assert_eq(pthread_create(&w.thread, NULL,
-						    enqueue_waiter, &w),
-				     0);
+			struct test_threads threads = { .n = 0 };
+			test_spawn(&threads, enqueue_waiter, &w);
 			await_sleepers(&band1->cons.sleepers, 1);
 			cr_assert_eq(grain_prio_try_dequeue(p, out, NULL), 0);
 			cr_assert_eq(out[0], tag(0));
-			pthread_join(w.thread, NULL);
+			test_join_all(&threads);
 			cr_assert_eq(w.rc, 0);
 			cr_assert_eq(grain_prio_try_dequeue_burst(p, out, 4),
 				     2);
@@ -242,6 +241,7 @@ Test(prio_close, wakes_every_sleeper, .timeout = 300)
 		/* Producers asleep on full bands (two bands). */
 		struct grain_prio *full = make(nb, 2, GRAIN_PRIO_WAIT);
 		struct waiter c[SLEEPERS], p[SLEEPERS];
+		struct test_threads threads = { .n = 0 };
 		void *out[8];
 
 		for (uintptr_t i = 0; i < 4; i++)
@@ -253,21 +253,16 @@ Test(prio_close, wakes_every_sleeper, .timeout = 300)
 			p[i] = (struct waiter){ .prio = full,
 						.band = i % 2,
 						.id = 100 + i };
-			cr_assert_eq(pthread_create(&c[i].thread, NULL,
-						    dequeue_waiter, &c[i]),
-				     0);
-			cr_assert_eq(pthread_create(&p[i].thread, NULL,
-						    enqueue_waiter, &p[i]),
-				     0);
+			test_spawn(&threads, dequeue_waiter, &c[i]);
+			test_spawn(&threads, enqueue_waiter, &p[i]);
 		}
 		await_sleepers(&empty->sleepers, SLEEPERS);
 		await_sleepers(&full->ro.rings[0]->cons.sleepers, SLEEPERS / 2);
 		await_sleepers(&full->ro.rings[1]->cons.sleepers, SLEEPERS / 2);
 		cr_assert_eq(grain_prio_close(empty), 0);
 		cr_assert_eq(grain_prio_close(full), 0);
+		test_join_all(&threads);
 		for (unsigned i = 0; i < SLEEPERS; i++) {
-			pthread_join(c[i].thread, NULL);
-			pthread_join(p[i].thread, NULL);
 			cr_assert_eq(c[i].rc, -EPIPE, "dequeuer %u", i);
 			cr_assert_eq(p[i].rc, -EPIPE, "producer %u", i);
 		}
@@ -300,7 +295,6 @@ struct race_thread {
 	struct race *race;
 	unsigned id;
 	uint64_t rng;
-	pthread_t thread;
 };
 
 static void *race_produce(void *arg)
@@ -370,22 +364,19 @@ static void race_once(unsigned bands, unsigned flags, bool close_early,
 			  .per_producer = per_producer,
 			  .close_early = close_early };
 	struct race_thread p[RACE_PRODUCERS], c[RACE_CONSUMERS];
+	struct test_threads producers = { .n = 0 }, consumers_t = { .n = 0 };
 
 	x.prio = make(bands, 4, flags | GRAIN_PRIO_WAIT);
 	x.seen = calloc(total, sizeof(*x.seen));
 	x.queued = calloc(total, sizeof(*x.queued));
 	cr_assert(x.seen != NULL && x.queued != NULL);
 	for (unsigned i = 0; i < RACE_PRODUCERS; i++) {
-		p[i] = (struct race_thread){ &x, i, seed * 31 + i + 1, 0 };
-		cr_assert_eq(pthread_create(&p[i].thread, NULL, race_produce,
-					    &p[i]),
-			     0);
+		p[i] = (struct race_thread){ &x, i, seed * 31 + i + 1 };
+		test_spawn(&producers, race_produce, &p[i]);
 	}
 	for (unsigned i = 0; i < consumers; i++) {
-		c[i] = (struct race_thread){ &x, i, seed * 37 + i + 101, 0 };
-		cr_assert_eq(pthread_create(&c[i].thread, NULL, race_consume,
-					    &c[i]),
-			     0);
+		c[i] = (struct race_thread){ &x, i, seed * 37 + i + 101 };
+		test_spawn(&consumers_t, race_consume, &c[i]);
 	}
 	while (atomic_load(&x.started) < RACE_PRODUCERS + consumers)
 		sched_yield();
@@ -396,12 +387,10 @@ static void race_once(unsigned bands, unsigned flags, bool close_early,
 			sched_yield();
 		cr_assert_eq(grain_prio_close(x.prio), 0);
 	}
-	for (unsigned i = 0; i < RACE_PRODUCERS; i++)
-		pthread_join(p[i].thread, NULL);
+	test_join_all(&producers);
 	if (!close_early)
 		cr_assert_eq(grain_prio_close(x.prio), 0);
-	for (unsigned i = 0; i < consumers; i++)
-		pthread_join(c[i].thread, NULL);
+	test_join_all(&consumers_t);
 
 	for (unsigned i = 0; i < total; i++) {
 		if (!close_early)

@@ -41,8 +41,7 @@ static uint64_t drain(int fd)
 	return read(fd, &n, sizeof(n)) == (ssize_t)sizeof(n) ? n : 0;
 }
 
-static struct grain_prio *new_prio(unsigned bands, unsigned cap,
-				   unsigned flags)
+static struct grain_prio *new_prio(unsigned bands, unsigned cap, unsigned flags)
 {
 	struct grain_prio_config cfg = { .bands = bands,
 					 .flags = flags,

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 
 #include "../common/test_util.h"
+#include "../common/test_table.h"
+#include "../common/test_threads.h"
 
 #define BANDS 3u
 #define BIT_BANDS 6u
@@ -36,24 +38,14 @@ struct run {
 	_Atomic(uint64_t) accepted[BANDS], dropped[BANDS], consumed;
 	_Atomic(unsigned) producers_left;
 	_Atomic(bool) low_seen; /* a dequeue returned a band above 0 */
-	_Atomic(unsigned) errors;
-	_Atomic(const char *) first_error;
+	struct test_failures fails;
 	int64_t give_up_ns;
 };
 
 struct worker {
 	struct run *run;
 	unsigned id;
-	pthread_t thread;
 };
-
-static void fail(struct run *r, const char *what)
-{
-	const char *none = NULL;
-
-	atomic_fetch_add(&r->errors, 1);
-	atomic_compare_exchange_strong(&r->first_error, &none, what);
-}
 
 /* token: producer (8 bits) | band (8 bits) | seq (32 bits) */
 static void *token(unsigned p, unsigned band, unsigned seq)
@@ -82,7 +74,8 @@ static void *producer(void *arg)
 		else if (rc == -EAGAIN)
 			drop[band]++;
 		else
-			fail(r, "enqueue returned an unexpected error");
+			test_fail(&r->fails,
+				  "enqueue returned an unexpected error");
 		if (r->jitter)
 			test_jitter(&rng);
 	}
@@ -117,7 +110,7 @@ static void *consumer(void *arg)
 		if (n == -ETIMEDOUT)
 			n = 0;
 		if (n < 0) {
-			fail(r, "dequeue returned an error");
+			test_fail(&r->fails, "dequeue returned an error");
 			break;
 		}
 		for (int i = 0; i < n; i++) {
@@ -127,15 +120,16 @@ static void *consumer(void *arg)
 			unsigned s = (unsigned)t;
 			if (p >= r->producers || b >= BANDS ||
 			    s >= r->per_producer || (int64_t)s <= last[p][b]) {
-				fail(r,
-				     "object invented or out of order in its band");
+				test_fail(
+					&r->fails,
+					"object invented or out of order in its band");
 				continue;
 			}
 			last[p][b] = s;
 			if (atomic_fetch_add(
 				    &r->seen[(uint64_t)p * r->per_producer + s],
 				    1))
-				fail(r, "object dequeued twice");
+				test_fail(&r->fails, "object dequeued twice");
 		}
 		atomic_fetch_add(&r->consumed, (uint64_t)n);
 		/* Producers finished before this pass began and it found
@@ -143,7 +137,7 @@ static void *consumer(void *arg)
 		if (done && n == 0)
 			break;
 		if ((iter & 1023) == 0 && test_now_ns() > r->give_up_ns) {
-			fail(r, "stalled");
+			test_fail(&r->fails, "stalled");
 			break;
 		}
 		if (r->jitter)
@@ -168,6 +162,7 @@ static void run_prio(unsigned qbands, unsigned producers, unsigned consumers,
 			 .jitter = jitter,
 			 .use_wait = (flags & GRAIN_PRIO_WAIT) != 0 };
 	struct worker pw[MAXP], cw[MAXC];
+	struct test_threads threads = { .n = 0 };
 
 	cr_assert_eq(grain_prio_create(&r.p, &cfg, NULL), 0);
 	r.seen = calloc((size_t)producers * per_producer, 1);
@@ -175,24 +170,16 @@ static void run_prio(unsigned qbands, unsigned producers, unsigned consumers,
 	atomic_store(&r.producers_left, producers);
 	r.give_up_ns = test_now_ns() + 60LL * 1000000000;
 	for (unsigned i = 0; i < consumers; i++) {
-		cw[i] = (struct worker){ &r, i, 0 };
-		cr_assert_eq(pthread_create(&cw[i].thread, NULL, consumer,
-					    &cw[i]),
-			     0);
+		cw[i] = (struct worker){ &r, i };
+		test_spawn(&threads, consumer, &cw[i]);
 	}
 	for (unsigned i = 0; i < producers; i++) {
-		pw[i] = (struct worker){ &r, i, 0 };
-		cr_assert_eq(pthread_create(&pw[i].thread, NULL, producer,
-					    &pw[i]),
-			     0);
+		pw[i] = (struct worker){ &r, i };
+		test_spawn(&threads, producer, &pw[i]);
 	}
-	for (unsigned i = 0; i < producers; i++)
-		pthread_join(pw[i].thread, NULL);
-	for (unsigned i = 0; i < consumers; i++)
-		pthread_join(cw[i].thread, NULL);
+	test_join_all(&threads);
 
-	cr_assert_eq(atomic_load(&r.errors), 0u, "%u errors, first: %s",
-		     atomic_load(&r.errors), atomic_load(&r.first_error));
+	test_assert_no_failures(&r.fails);
 	uint64_t accepted = 0, dropped = 0;
 	for (unsigned b = 0; b < BANDS; b++) {
 		struct grain_prio_band_stats st;
@@ -222,25 +209,23 @@ struct shape {
 	unsigned producers, consumers, flags;
 };
 
-ParameterizedTestParameters(prio_stress, shapes)
-{
-	static struct shape s[] = {
-		{ 1, 1, 0 },
-		{ 2, 1, 0 },
-		{ 4, 1, 0 },
-		{ 8, 1, 0 },
-		{ 1, 2, 0 },
-		{ 2, 2, 0 },
-		{ 4, 2, 0 },
-		{ 8, 2, 0 },
-		{ 4, 1, GRAIN_PRIO_WEIGHTED },
-		{ 8, 2, GRAIN_PRIO_WEIGHTED },
-		{ 4, 1, GRAIN_PRIO_WAIT },
-		{ 8, 2, GRAIN_PRIO_WAIT },
-		{ 8, 2, GRAIN_PRIO_WAIT | GRAIN_PRIO_WEIGHTED },
-	};
-	return cr_make_param_array(struct shape, s, sizeof(s) / sizeof(s[0]));
-}
+static struct shape shapes_rows[] = {
+	{ 1, 1, 0 },
+	{ 2, 1, 0 },
+	{ 4, 1, 0 },
+	{ 8, 1, 0 },
+	{ 1, 2, 0 },
+	{ 2, 2, 0 },
+	{ 4, 2, 0 },
+	{ 8, 2, 0 },
+	{ 4, 1, GRAIN_PRIO_WEIGHTED },
+	{ 8, 2, GRAIN_PRIO_WEIGHTED },
+	{ 4, 1, GRAIN_PRIO_WAIT },
+	{ 8, 2, GRAIN_PRIO_WAIT },
+	{ 8, 2, GRAIN_PRIO_WAIT | GRAIN_PRIO_WEIGHTED },
+};
+
+TABLE_PARAMS(prio_stress, shapes, shapes_rows);
 
 ParameterizedTest(struct shape *s, prio_stress, shapes, .timeout = 240)
 {
@@ -275,7 +260,7 @@ static void *trickle(void *arg)
 		if (grain_prio_try_enqueue(r->p, 2, token(w->id, 2, s)) == 0)
 			acc++;
 		else
-			fail(r, "refused with room to spare");
+			test_fail(&r->fails, "refused with room to spare");
 		sched_yield();
 	}
 	atomic_fetch_add(&r->accepted[2], acc);
@@ -297,25 +282,21 @@ Test(prio_stress, no_object_stranded, .timeout = 240)
 		struct run r = { .producers = 4,
 				 .consumers = 1,
 				 .per_producer = test_scale(4000) };
-		struct worker pw[4], cw = { &r, 0, 0 };
+		struct worker pw[4], cw = { &r, 0 };
+		struct test_threads threads = { .n = 0 };
 
 		cr_assert_eq(grain_prio_create(&r.p, &cfg, NULL), 0);
 		r.seen = calloc((size_t)4 * r.per_producer, 1);
 		atomic_store(&r.producers_left, 4);
 		r.give_up_ns = test_now_ns() + 60LL * 1000000000;
-		cr_assert_eq(pthread_create(&cw.thread, NULL, consumer, &cw),
-			     0);
+		test_spawn(&threads, consumer, &cw);
 		for (unsigned i = 0; i < 4; i++) {
-			pw[i] = (struct worker){ &r, i, 0 };
-			cr_assert_eq(pthread_create(&pw[i].thread, NULL,
-						    trickle, &pw[i]),
-				     0);
+			pw[i] = (struct worker){ &r, i };
+			test_spawn(&threads, trickle, &pw[i]);
 		}
-		for (unsigned i = 0; i < 4; i++)
-			pthread_join(pw[i].thread, NULL);
-		pthread_join(cw.thread, NULL);
-		cr_assert_eq(atomic_load(&r.errors), 0u, "%s",
-			     atomic_load(&r.first_error));
+		test_join_all(&threads);
+		cr_assert_eq(test_failure_count(&r.fails), 0u, "%s",
+			     test_first_failure(&r.fails));
 		cr_assert_eq(grain_prio_backlog(r.p), 0u,
 			     "round %u: %u objects stranded", round,
 			     grain_prio_backlog(r.p));
@@ -363,7 +344,7 @@ static void *order_consumer(void *arg)
 			n = grain_prio_try_dequeue_burst(r->p, objs,
 							 1 + iter % 8);
 		if (n < 0) {
-			fail(r, "dequeue returned an error");
+			test_fail(&r->fails, "dequeue returned an error");
 			break;
 		}
 		bool low = false;
@@ -374,23 +355,26 @@ static void *order_consumer(void *arg)
 			unsigned s = (unsigned)t;
 			if (p >= ORDER_SOURCES || b >= BANDS ||
 			    s >= r->per_producer || (int64_t)s <= last[p][b]) {
-				fail(r, "object invented or out of order in "
-					"its band");
+				test_fail(&r->fails,
+					  "object invented or out of order in "
+					  "its band");
 				continue;
 			}
 			last[p][b] = s;
 			if (atomic_fetch_add(
 				    &r->seen[(uint64_t)p * r->per_producer + s],
 				    1))
-				fail(r, "object dequeued twice");
+				test_fail(&r->fails, "object dequeued twice");
 			if (band != BANDS && band != b)
-				fail(r, "wrong band reported");
+				test_fail(&r->fails, "wrong band reported");
 			if (b == 0 && after_low)
-				fail(r, "band 0 given out after a call had "
-					"found it empty");
+				test_fail(&r->fails,
+					  "band 0 given out after a call had "
+					  "found it empty");
 			if (b == 0 && low)
-				fail(r, "band 0 after a lower band in a "
-					"burst");
+				test_fail(&r->fails,
+					  "band 0 after a lower band in a "
+					  "burst");
 			low |= b != 0;
 		}
 		if (low)
@@ -402,14 +386,14 @@ static void *order_consumer(void *arg)
 			struct grain_prio_band_stats st;
 			if (grain_prio_stats(r->p, b, &st) != 0 ||
 			    st.dequeued > st.enqueued)
-				fail(r, "inconsistent statistics");
+				test_fail(&r->fails, "inconsistent statistics");
 		}
 		if (done && n == 0)
 			break;
 		if (n == 0)
 			sched_yield();
 		if ((iter & 1023) == 0 && test_now_ns() > r->give_up_ns) {
-			fail(r, "stalled");
+			test_fail(&r->fails, "stalled");
 			break;
 		}
 	}
@@ -429,6 +413,7 @@ Test(prio_stress, band_order_between_dequeuers, .timeout = 120)
 				 .no_band0 = true,
 				 .per_producer = test_scale(4000) };
 		struct worker pw[ORDER_PRODUCERS], cw[ORDER_CONSUMERS];
+		struct test_threads threads = { .n = 0 };
 		const unsigned fill = r.per_producer;
 
 		cr_assert_eq(grain_prio_create(&r.p, &cfg, NULL), 0);
@@ -442,26 +427,19 @@ Test(prio_stress, band_order_between_dequeuers, .timeout = 120)
 		atomic_store(&r.producers_left, ORDER_PRODUCERS);
 		r.give_up_ns = test_now_ns() + 60LL * 1000000000;
 		for (unsigned i = 0; i < ORDER_PRODUCERS; i++) {
-			pw[i] = (struct worker){ &r, i, 0 };
-			cr_assert_eq(pthread_create(&pw[i].thread, NULL,
-						    producer, &pw[i]),
-				     0);
+			pw[i] = (struct worker){ &r, i };
+			test_spawn(&threads, producer, &pw[i]);
 		}
 		for (unsigned i = 0; i < ORDER_CONSUMERS; i++) {
-			cw[i] = (struct worker){ &r, i, 0 };
-			cr_assert_eq(pthread_create(&cw[i].thread, NULL,
-						    order_consumer, &cw[i]),
-				     0);
+			cw[i] = (struct worker){ &r, i };
+			test_spawn(&threads, order_consumer, &cw[i]);
 		}
-		for (unsigned i = 0; i < ORDER_PRODUCERS; i++)
-			pthread_join(pw[i].thread, NULL);
-		for (unsigned i = 0; i < ORDER_CONSUMERS; i++)
-			pthread_join(cw[i].thread, NULL);
+		test_join_all(&threads);
 
-		cr_assert_eq(atomic_load(&r.errors), 0u,
+		cr_assert_eq(test_failure_count(&r.fails), 0u,
 			     "round %u, %u bands: %u errors, first: %s", round,
-			     cfg.bands, atomic_load(&r.errors),
-			     atomic_load(&r.first_error));
+			     cfg.bands, test_failure_count(&r.fails),
+			     test_first_failure(&r.fails));
 		uint64_t accepted = fill;
 		for (unsigned b = 1; b < BANDS; b++)
 			accepted += atomic_load(&r.accepted[b]);
@@ -508,23 +486,13 @@ struct share_run {
 	uint8_t *band_at;	      /* [ticket]: band of that dequeue */
 	_Atomic(unsigned char) *seen; /* [(source * maxseq) + seq] */
 	uint64_t maxseq;
-	_Atomic(unsigned) errors;
-	_Atomic(const char *) first_error;
+	struct test_failures fails;
 };
 
 struct share_worker {
 	struct share_run *run;
 	unsigned id;
-	pthread_t thread;
 };
-
-static void share_fail(struct share_run *r, const char *what)
-{
-	const char *none = NULL;
-
-	atomic_fetch_add(&r->errors, 1);
-	atomic_compare_exchange_strong(&r->first_error, &none, what);
-}
 
 /* Objects of one source (0: the prefill, 1..: producers) in weight-sized
  * runs per band: band b gets weights[b] objects of every round. */
@@ -537,7 +505,8 @@ static void share_fill(struct share_run *r, unsigned source, unsigned rounds)
 			for (unsigned k = 0; k < r->weights[b]; k++) {
 				void *obj = token(source, b, (unsigned)seq++);
 				if (grain_prio_try_enqueue(r->p, b, obj) != 0)
-					share_fail(r, "refused with room");
+					test_fail(&r->fails,
+						  "refused with room");
 			}
 		}
 	}
@@ -577,15 +546,17 @@ static void *share_consumer(void *arg)
 			uint64_t seq = (uint32_t)v;
 			if (src > SHARE_PRODUCERS || b >= BANDS ||
 			    seq >= r->maxseq || t + (uint64_t)i >= r->total) {
-				share_fail(r, "an object nobody enqueued");
+				test_fail(&r->fails,
+					  "an object nobody enqueued");
 				continue;
 			}
 			if (n == 1 && b != band)
-				share_fail(r, "wrong band reported");
+				test_fail(&r->fails, "wrong band reported");
 			r->band_at[t + (uint64_t)i] = (uint8_t)b;
 			if (atomic_fetch_add(&r->seen[src * r->maxseq + seq],
 					     1))
-				share_fail(r, "an object dequeued twice");
+				test_fail(&r->fails,
+					  "an object dequeued twice");
 		}
 	}
 	return NULL;
@@ -611,6 +582,7 @@ Test(prio_stress, weighted_shares_concurrent, .timeout = 240)
 				       .pre = test_scale(4000),
 				       .add = test_scale(2000) };
 		struct share_worker pw[SHARE_PRODUCERS], cw[SHARE_CONSUMERS];
+		struct test_threads threads = { .n = 0 };
 
 		r.total = (uint64_t)sum * (r.pre + SHARE_PRODUCERS * r.add);
 		r.maxseq = (uint64_t)sum * (r.pre > r.add ? r.pre : r.add);
@@ -620,25 +592,16 @@ Test(prio_stress, weighted_shares_concurrent, .timeout = 240)
 		cr_assert(r.band_at != NULL && r.seen != NULL);
 		share_fill(&r, 0, r.pre);
 		for (unsigned i = 0; i < consumers; i++) {
-			cw[i] = (struct share_worker){ &r, i, 0 };
-			cr_assert_eq(pthread_create(&cw[i].thread, NULL,
-						    share_consumer, &cw[i]),
-				     0);
+			cw[i] = (struct share_worker){ &r, i };
+			test_spawn(&threads, share_consumer, &cw[i]);
 		}
 		for (unsigned i = 0; i < SHARE_PRODUCERS; i++) {
-			pw[i] = (struct share_worker){ &r, i, 0 };
-			cr_assert_eq(pthread_create(&pw[i].thread, NULL,
-						    share_producer, &pw[i]),
-				     0);
+			pw[i] = (struct share_worker){ &r, i };
+			test_spawn(&threads, share_producer, &pw[i]);
 		}
-		for (unsigned i = 0; i < SHARE_PRODUCERS; i++)
-			pthread_join(pw[i].thread, NULL);
-		for (unsigned i = 0; i < consumers; i++)
-			pthread_join(cw[i].thread, NULL);
+		test_join_all(&threads);
 
-		cr_assert_eq(atomic_load(&r.errors), 0u, "%u errors, first: %s",
-			     atomic_load(&r.errors),
-			     atomic_load(&r.first_error));
+		test_assert_no_failures(&r.fails);
 		cr_assert_eq(atomic_load(&r.ticket), r.total);
 		cr_assert_eq(grain_prio_backlog(r.p), 0u);
 		uint64_t once = 0;

@@ -37,6 +37,8 @@
 
 #include "../common/test_util.h"
 #include "test_hooks.h"
+#include "../common/test_table.h"
+#include "../common/test_threads.h"
 
 #define BANDS 3u
 #define BIT_BANDS 6u
@@ -72,24 +74,14 @@ struct wrun {
 	_Atomic(unsigned char) *seen; /* by object id */
 	size_t ids;
 	struct waiter_state ws[MAXW];
-	_Atomic(unsigned) errors;
-	_Atomic(const char *) first_error;
+	struct test_failures fails;
 	char stuck_what[200];
 };
 
 struct worker {
 	struct wrun *run;
 	unsigned id;
-	pthread_t thread;
 };
-
-static void fail(struct wrun *r, const char *what)
-{
-	const char *none = NULL;
-
-	atomic_fetch_add(&r->errors, 1);
-	atomic_compare_exchange_strong(&r->first_error, &none, what);
-}
 
 /* An object: its id (producer, round, index) and band. */
 static void *token(size_t id, unsigned band)
@@ -119,16 +111,16 @@ static void take(struct wrun *r, struct taker *t, void *obj)
 	if (obj == STOP)
 		return;
 	if (id >= r->ids || band >= BANDS) {
-		fail(r, "an object nobody enqueued");
+		test_fail(&r->fails, "an object nobody enqueued");
 		return;
 	}
 	/* Ids grow with the round, so a producer's objects in one band come
 	 * out in increasing order to any one taker. */
 	if ((int64_t)id <= t->last[prod][band])
-		fail(r, "out of order within a band");
+		test_fail(&r->fails, "out of order within a band");
 	t->last[prod][band] = (int64_t)id;
 	if (atomic_fetch_add(&r->seen[id], 1) != 0)
-		fail(r, "an object dequeued twice");
+		test_fail(&r->fails, "an object dequeued twice");
 	atomic_fetch_add(&r->delivered, 1);
 }
 
@@ -152,7 +144,8 @@ static void *producer(void *arg)
 						   token(id, band)) == 0)
 				atomic_fetch_add(&r->accepted, 1);
 			else
-				fail(r, "refused with room to spare");
+				test_fail(&r->fails,
+					  "refused with room to spare");
 			test_jitter(&rng);
 		}
 		pthread_barrier_wait(&r->end);
@@ -221,16 +214,17 @@ static void *waiter(void *arg)
 		atomic_store(&ws->inside, false);
 		atomic_fetch_add(&ws->returns, 1);
 		if (n == -ETIMEDOUT) {
-			fail(r, "a waiter slept through its whole timeout");
+			test_fail(&r->fails,
+				  "a waiter slept through its whole timeout");
 			continue;
 		}
 		if (n < 0) {
-			fail(r, "dequeue_wait returned an error");
+			test_fail(&r->fails, "dequeue_wait returned an error");
 			break;
 		}
 		if (!r->burst && objs[0] != STOP &&
 		    band != (unsigned)((uintptr_t)objs[0] & 0xff))
-			fail(r, "wrong band reported");
+			test_fail(&r->fails, "wrong band reported");
 		for (int i = 0; i < n; i++)
 			take(r, &t, objs[i]);
 		if (r->linger) {
@@ -336,7 +330,8 @@ static void run_wait(const struct wait_case *c)
 			  .linger = c->linger,
 			  .wait_ns = c->wait_ns };
 	struct worker pw[MAXP], ww[MAXW], lw[MAXPOLL];
-	pthread_t dog;
+	struct test_threads feeders = { .n = 0 }, takers = { .n = 0 },
+			    dog = { .n = 0 };
 
 	cr_assert_leq(c->producers, MAXP);
 	cr_assert_leq(c->waiters, MAXW);
@@ -352,26 +347,17 @@ static void run_wait(const struct wait_case *c)
 	if (c->linger)
 		grain_test_hook = linger;
 
-	cr_assert_eq(pthread_create(&dog, NULL, watchdog, &r), 0);
-	for (unsigned i = 0; i < c->waiters; i++) {
-		ww[i] = (struct worker){ &r, i, 0 };
-		cr_assert_eq(
-			pthread_create(&ww[i].thread, NULL, waiter, &ww[i]), 0);
-	}
-	for (unsigned i = 0; i < c->pollers; i++) {
-		lw[i] = (struct worker){ &r, i, 0 };
-		cr_assert_eq(pthread_create(&lw[i].thread, NULL,
-					    c->linger ? lingering_poller
-						      : poller,
-					    &lw[i]),
-			     0);
-	}
-	for (unsigned i = 0; i < c->producers; i++) {
-		pw[i] = (struct worker){ &r, i, 0 };
-		cr_assert_eq(pthread_create(&pw[i].thread, NULL, producer,
-					    &pw[i]),
-			     0);
-	}
+	test_spawn(&dog, watchdog, &r);
+	for (unsigned i = 0; i < c->waiters; i++)
+		ww[i] = (struct worker){ &r, i };
+	for (unsigned i = 0; i < c->pollers; i++)
+		lw[i] = (struct worker){ &r, i };
+	for (unsigned i = 0; i < c->producers; i++)
+		pw[i] = (struct worker){ &r, i };
+	TEST_SPAWN_EACH(&takers, waiter, ww, c->waiters);
+	TEST_SPAWN_EACH(&feeders, c->linger ? lingering_poller : poller, lw,
+			c->pollers);
+	TEST_SPAWN_EACH(&feeders, producer, pw, c->producers);
 
 	/* The rounds: each ends once the waiters have taken everything. */
 	int64_t give_up = test_now_ns() + 150LL * 1000000000;
@@ -380,7 +366,8 @@ static void run_wait(const struct wait_case *c)
 		pthread_barrier_wait(&r.start);
 		pthread_barrier_wait(&r.end);
 		while (atomic_load(&r.delivered) != atomic_load(&r.accepted) &&
-		       !atomic_load(&r.stuck) && atomic_load(&r.errors) == 0 &&
+		       !atomic_load(&r.stuck) &&
+		       test_failure_count(&r.fails) == 0 &&
 		       test_now_ns() < give_up) {
 			struct timespec ts = { 0, 20000 };
 			nanosleep(&ts, NULL);
@@ -390,10 +377,7 @@ static void run_wait(const struct wait_case *c)
 	}
 	atomic_store(&r.quit, true);
 	pthread_barrier_wait(&r.start);
-	for (unsigned i = 0; i < c->producers; i++)
-		pthread_join(pw[i].thread, NULL);
-	for (unsigned i = 0; i < c->pollers; i++)
-		pthread_join(lw[i].thread, NULL);
+	test_join_all(&feeders);
 
 	/* Stop the waiters: each enqueue of STOP wakes the sleepers, and
 	 * they take whatever is left first. */
@@ -404,10 +388,9 @@ static void run_wait(const struct wait_case *c)
 		struct timespec ts = { 0, 1000000 };
 		nanosleep(&ts, NULL);
 	}
-	for (unsigned i = 0; i < c->waiters; i++)
-		pthread_join(ww[i].thread, NULL);
+	test_join_all(&takers);
 	atomic_store(&r.finished, true);
-	pthread_join(dog, NULL);
+	test_join_all(&dog);
 	grain_test_hook = NULL;
 
 	cr_assert(!atomic_load(&r.stuck),
@@ -415,9 +398,10 @@ static void run_wait(const struct wait_case *c)
 		  r.rounds, r.stuck_what);
 	cr_assert_eq(round, r.rounds, "%s: stalled in round %u", c->name,
 		     round);
-	cr_assert_eq(atomic_load(&r.errors), 0u, "%s: %u errors, first: %s",
-		     c->name, atomic_load(&r.errors),
-		     atomic_load(&r.first_error));
+	cr_assert_eq(test_failure_count(&r.fails), 0u,
+		     "%s: %u errors, first: %s", c->name,
+		     test_failure_count(&r.fails),
+		     test_first_failure(&r.fails));
 	uint64_t once = 0;
 	for (size_t i = 0; i < r.ids; i++)
 		once += atomic_load(&r.seen[i]);
@@ -432,35 +416,30 @@ static void run_wait(const struct wait_case *c)
 
 #define FOREVER (-1LL)
 
-ParameterizedTestParameters(prio_wait, no_oversleep)
-{
-	static struct wait_case c[] = {
-		{ "strict", BANDS, 0, 2, 2, 0, false, false, FOREVER },
-		{ "strict, burst", BANDS, 0, 2, 2, 0, true, false, FOREVER },
-		{ "strict, 3 waiters, long timeout", BANDS, 0, 2, 3, 0, false,
-		  false, 30LL * 1000000000 },
-		{ "strict, pollers", BANDS, 0, 2, 2, 2, false, false, FOREVER },
-		{ "weighted", BANDS, GRAIN_PRIO_WEIGHTED, 2, 2, 0, false, false,
-		  FOREVER },
-		{ "weighted, burst, poller", BANDS, GRAIN_PRIO_WEIGHTED, 2, 2,
-		  1, true, false, FOREVER },
-		{ "strict, single consumer", BANDS, GRAIN_PRIO_SC, 2, 1, 0,
-		  false, false, FOREVER },
-		{ "weighted, single consumer, burst", BANDS,
-		  GRAIN_PRIO_SC | GRAIN_PRIO_WEIGHTED, 2, 1, 0, true, false,
-		  FOREVER },
-		{ "bits, strict", BIT_BANDS, 0, 2, 2, 0, false, false,
-		  FOREVER },
-		{ "bits, strict, burst, pollers", BIT_BANDS, 0, 2, 2, 2, true,
-		  false, FOREVER },
-		{ "bits, weighted, burst, poller", BIT_BANDS,
-		  GRAIN_PRIO_WEIGHTED, 2, 2, 1, true, false, FOREVER },
-		{ "bits, strict, single consumer, burst", BIT_BANDS,
-		  GRAIN_PRIO_SC, 2, 1, 0, true, false, FOREVER },
-	};
-	return cr_make_param_array(struct wait_case, c,
-				   sizeof(c) / sizeof(c[0]));
-}
+static struct wait_case no_oversleep_rows[] = {
+	{ "strict", BANDS, 0, 2, 2, 0, false, false, FOREVER },
+	{ "strict, burst", BANDS, 0, 2, 2, 0, true, false, FOREVER },
+	{ "strict, 3 waiters, long timeout", BANDS, 0, 2, 3, 0, false, false,
+	  30LL * 1000000000 },
+	{ "strict, pollers", BANDS, 0, 2, 2, 2, false, false, FOREVER },
+	{ "weighted", BANDS, GRAIN_PRIO_WEIGHTED, 2, 2, 0, false, false,
+	  FOREVER },
+	{ "weighted, burst, poller", BANDS, GRAIN_PRIO_WEIGHTED, 2, 2, 1, true,
+	  false, FOREVER },
+	{ "strict, single consumer", BANDS, GRAIN_PRIO_SC, 2, 1, 0, false,
+	  false, FOREVER },
+	{ "weighted, single consumer, burst", BANDS,
+	  GRAIN_PRIO_SC | GRAIN_PRIO_WEIGHTED, 2, 1, 0, true, false, FOREVER },
+	{ "bits, strict", BIT_BANDS, 0, 2, 2, 0, false, false, FOREVER },
+	{ "bits, strict, burst, pollers", BIT_BANDS, 0, 2, 2, 2, true, false,
+	  FOREVER },
+	{ "bits, weighted, burst, poller", BIT_BANDS, GRAIN_PRIO_WEIGHTED, 2, 2,
+	  1, true, false, FOREVER },
+	{ "bits, strict, single consumer, burst", BIT_BANDS, GRAIN_PRIO_SC, 2,
+	  1, 0, true, false, FOREVER },
+};
+
+TABLE_PARAMS(prio_wait, no_oversleep, no_oversleep_rows);
 
 ParameterizedTest(struct wait_case *c, prio_wait, no_oversleep, .timeout = 200)
 {
@@ -473,19 +452,17 @@ ParameterizedTest(struct wait_case *c, prio_wait, no_oversleep, .timeout = 200)
  * it and looking at the band again, while a producer refills the band and
  * the waiters fall asleep.
  */
-ParameterizedTestParameters(prio_wait, beside_settling_dequeuer)
-{
-	static struct wait_case c[] = {
-		{ "strict, lingering poller", BIT_BANDS, 0, 1, 1, 1, false,
-		  true, FOREVER },
-		{ "strict, burst, lingering pollers", BIT_BANDS, 0, 2, 2, 2,
-		  true, true, FOREVER },
-		{ "weighted, lingering poller", BIT_BANDS, GRAIN_PRIO_WEIGHTED,
-		  1, 1, 1, false, true, FOREVER },
-	};
-	return cr_make_param_array(struct wait_case, c,
-				   sizeof(c) / sizeof(c[0]));
-}
+static struct wait_case beside_settling_dequeuer_rows[] = {
+	{ "strict, lingering poller", BIT_BANDS, 0, 1, 1, 1, false, true,
+	  FOREVER },
+	{ "strict, burst, lingering pollers", BIT_BANDS, 0, 2, 2, 2, true, true,
+	  FOREVER },
+	{ "weighted, lingering poller", BIT_BANDS, GRAIN_PRIO_WEIGHTED, 1, 1, 1,
+	  false, true, FOREVER },
+};
+
+TABLE_PARAMS(prio_wait, beside_settling_dequeuer,
+	     beside_settling_dequeuer_rows);
 
 ParameterizedTest(struct wait_case *c, prio_wait, beside_settling_dequeuer,
 		  .timeout = 200)

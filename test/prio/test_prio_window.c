@@ -30,8 +30,10 @@
 #include <criterion/parameterized.h>
 #include <pthread.h>
 
+#include "../common/test_threads.h"
 #include "../common/test_util.h"
 #include "test_hooks.h"
+#include "../common/test_table.h"
 
 /* W's timeout: "forever" for a correct queue, short enough that a lost
  * wake-up fails the test instead of hanging it. */
@@ -113,7 +115,6 @@ struct deq {
 	int rc;
 	void *objs[MAXOBJ];
 	int64_t elapsed_ns;
-	pthread_t thread;
 };
 
 static void *held_dequeuer(void *arg)
@@ -166,17 +167,14 @@ struct window_case {
 	unsigned w_want;      /* what W asks for */
 };
 
-ParameterizedTestParameters(prio_window, settle_wakes_sleepers)
-{
-	static struct window_case c[] = {
-		/* More bands than GRAIN_PRIO_SCAN_BANDS: the bits are kept. */
-		{ 5, 0, 1, 1 }, /* single calls, the highest band */
-		{ 6, 5, 2, 4 }, /* bursts on both sides, the lowest band */
-		{ 6, 1, 1, 4 }, { 6, 0, 2, 1 }, { 64, 63, 1, 1 },
-	};
-	return cr_make_param_array(struct window_case, c,
-				   sizeof(c) / sizeof(c[0]));
-}
+static struct window_case settle_wakes_sleepers_rows[] = {
+	/* More bands than GRAIN_PRIO_SCAN_BANDS: the bits are kept. */
+	{ 5, 0, 1, 1 }, /* single calls, the highest band */
+	{ 6, 5, 2, 4 }, /* bursts on both sides, the lowest band */
+	{ 6, 1, 1, 4 }, { 6, 0, 2, 1 }, { 64, 63, 1, 1 },
+};
+
+TABLE_PARAMS(prio_window, settle_wakes_sleepers, settle_wakes_sleepers_rows);
 
 /*
  * The producer enqueues one object more than D wants: D takes its share in
@@ -208,7 +206,8 @@ ParameterizedTest(struct window_case *c, prio_window, settle_wakes_sleepers,
 
 	/* 2. D finds the band empty and stops before clearing the bit. */
 	struct deq d = { .p = p, .want = c->d_want };
-	cr_assert_eq(pthread_create(&d.thread, NULL, held_dequeuer, &d), 0);
+	struct test_threads dt = { .n = 0 }, wt = { .n = 0 };
+	test_spawn(&dt, held_dequeuer, &d);
 	await_reached(1);
 
 	/* 3. The producer finds the bit set and nobody asleep. */
@@ -226,17 +225,17 @@ ParameterizedTest(struct window_case *c, prio_window, settle_wakes_sleepers,
 
 	/* 5. W finds no bit and goes to sleep. */
 	struct deq w = { .p = p, .want = c->w_want };
-	cr_assert_eq(pthread_create(&w.thread, NULL, sleeper, &w), 0);
+	test_spawn(&wt, sleeper, &w);
 	await_sleeps(1);
 	cr_assert_eq(atomic_load(&p->sleepers.waiters), 1u, "W is registered");
 	cr_assert_eq(grain_prio_backlog(p), nobj);
 
 	/* 6. D finds the band refilled and takes what it wants. */
 	release(HELD_POINTS);
-	pthread_join(d.thread, NULL);
+	test_join_all(&dt);
 
 	/* 7. W must get the rest without waiting for its timeout. */
-	pthread_join(w.thread, NULL);
+	test_join_all(&wt);
 	grain_test_hook = NULL;
 
 	cr_assert_gt(w.rc, 0, "W got nothing (rc %d)", w.rc);
@@ -340,26 +339,23 @@ static unsigned priority_of(unsigned bands, unsigned band)
 	return 0;
 }
 
-ParameterizedTestParameters(prio_window, producer_wakes_registered_sleeper)
-{
-	static struct last_step_case c[] = {
-		{ 1, 0, 1, VIA_ONE },
-		{ 3, 2, 4, VIA_ONE },
-		{ 3, 0, 1, VIA_ONE },
-		{ GRAIN_PRIO_SCAN_BANDS, GRAIN_PRIO_SCAN_BANDS - 1, 1,
-		  VIA_ONE },
-		{ 6, 5, 4, VIA_ONE }, /* with the bits */
-		/* Burst and priority enqueues wake as single ones do. */
-		{ 1, 0, 1, VIA_BURST },
-		{ 3, 2, 4, VIA_BURST },
-		{ 6, 5, 1, VIA_BURST },
-		{ 1, 0, 4, VIA_PRIO },
-		{ 3, 1, 1, VIA_PRIO },
-		{ 6, 2, 4, VIA_PRIO },
-	};
-	return cr_make_param_array(struct last_step_case, c,
-				   sizeof(c) / sizeof(c[0]));
-}
+static struct last_step_case producer_wakes_registered_sleeper_rows[] = {
+	{ 1, 0, 1, VIA_ONE },
+	{ 3, 2, 4, VIA_ONE },
+	{ 3, 0, 1, VIA_ONE },
+	{ GRAIN_PRIO_SCAN_BANDS, GRAIN_PRIO_SCAN_BANDS - 1, 1, VIA_ONE },
+	{ 6, 5, 4, VIA_ONE }, /* with the bits */
+	/* Burst and priority enqueues wake as single ones do. */
+	{ 1, 0, 1, VIA_BURST },
+	{ 3, 2, 4, VIA_BURST },
+	{ 6, 5, 1, VIA_BURST },
+	{ 1, 0, 4, VIA_PRIO },
+	{ 3, 1, 1, VIA_PRIO },
+	{ 6, 2, 4, VIA_PRIO },
+};
+
+TABLE_PARAMS(prio_window, producer_wakes_registered_sleeper,
+	     producer_wakes_registered_sleeper_rows);
 
 ParameterizedTest(struct last_step_case *c, prio_window,
 		  producer_wakes_registered_sleeper, .timeout = 60)
@@ -376,8 +372,9 @@ ParameterizedTest(struct last_step_case *c, prio_window,
 	grain_test_hook = hook;
 
 	struct deq w = { .p = p, .want = c->w_want };
+	struct test_threads threads = { .n = 0 };
 	my_role = ROLE_NONE;
-	cr_assert_eq(pthread_create(&w.thread, NULL, held_sleeper, &w), 0);
+	test_spawn(&threads, held_sleeper, &w);
 	await_sleeps(1);
 	cr_assert_eq(atomic_load(&p->sleepers.waiters), 1u, "W is registered");
 	uint32_t epoch = atomic_load(&p->sleepers.epoch);
@@ -405,7 +402,7 @@ ParameterizedTest(struct last_step_case *c, prio_window,
 			     "a scanned queue writes no bits");
 
 	release(1);
-	pthread_join(w.thread, NULL);
+	test_join_all(&threads);
 	grain_test_hook = NULL;
 
 	cr_assert_gt(w.rc, 0, "W got nothing (rc %d)", w.rc);

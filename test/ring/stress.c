@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "../common/test_util.h"
+#include "../common/test_threads.h"
 
 #define MAX_THREADS 16
 #define MAX_BATCH 64
@@ -22,9 +23,8 @@ struct stress {
 	pthread_mutex_t prod_lock, cons_lock; /* SP / SC handover */
 	_Atomic(unsigned char) *seen;	      /* one counter per token */
 	_Atomic(uint64_t) consumed;
-	_Atomic(unsigned) errors;
-	_Atomic(const char *) first_error; /* workers never assert */
-	_Atomic(bool) go;
+	struct test_failures fails; /* workers never assert */
+	struct test_gate go;
 	uint64_t total;
 	int64_t give_up_ns; /* lost tokens must fail the test, not hang it */
 	_Atomic(bool) done; /* workers joined: the watcher stops */
@@ -34,29 +34,14 @@ struct stress {
 struct worker {
 	struct stress *st;
 	unsigned id;
-	pthread_t thread;
 };
 
 /* Criterion's assertions may only fail on the test's own thread: workers
  * record what went wrong and the main thread asserts on it. */
-static void fail(struct stress *st, const char *what)
-{
-	const char *none = NULL;
-
-	atomic_fetch_add(&st->errors, 1);
-	atomic_compare_exchange_strong(&st->first_error, &none, what);
-}
-
 static void *token(unsigned producer, unsigned seq)
 {
 	/* Token 0 (producer 0, sequence 0) is NULL: NULL must travel too. */
 	return (void *)(((uintptr_t)producer << 32) | seq);
-}
-
-static void wait_for_go(struct stress *st)
-{
-	while (!atomic_load_explicit(&st->go, memory_order_acquire))
-		sched_yield();
 }
 
 static void lock_if(bool single, pthread_mutex_t *m)
@@ -85,7 +70,8 @@ static unsigned produce_some(struct stress *st, void **objs, unsigned n)
 	case STRESS_BURST:
 		rc = grain_ring_try_enqueue_burst(r, objs, n);
 		if (rc < 0)
-			fail(st, "enqueue_burst returned an error");
+			test_fail(&st->fails,
+				  "enqueue_burst returned an error");
 		return rc > 0 ? (unsigned)rc : 0;
 	case STRESS_WAIT:
 		if (n == 1)
@@ -93,7 +79,8 @@ static unsigned produce_some(struct stress *st, void **objs, unsigned n)
 		else
 			rc = grain_ring_enqueue_bulk_wait(r, objs, n, WAIT_NS);
 		if (rc != 0)
-			fail(st, "enqueue wait failed (lost wake-up?)");
+			test_fail(&st->fails,
+				  "enqueue wait failed (lost wake-up?)");
 		return rc == 0 ? n : 0;
 	}
 	return 0;
@@ -110,13 +97,13 @@ static void *producer(void *arg)
 	void *objs[MAX_BATCH];
 	unsigned seq = 0;
 
-	wait_for_go(st);
+	test_gate_wait(&st->go);
 	for (unsigned iter = 0; seq < c->per_producer; iter++) {
 		if ((iter & 1023) == 0 && test_now_ns() > st->give_up_ns) {
-			fail(st, "stalled: the ring stayed full");
+			test_fail(&st->fails, "stalled: the ring stayed full");
 			break;
 		}
-		if (atomic_load_explicit(&st->errors, memory_order_relaxed))
+		if (test_failing(&st->fails))
 			break;
 		unsigned n = c->per_producer - seq < batch
 				     ? c->per_producer - seq
@@ -156,14 +143,16 @@ static unsigned consume_some(struct stress *st, void **objs, unsigned n,
 	case STRESS_BURST:
 		rc = grain_ring_try_dequeue_burst(r, objs, n);
 		if (rc < 0)
-			fail(st, "dequeue_burst returned an error");
+			test_fail(&st->fails,
+				  "dequeue_burst returned an error");
 		return rc > 0 ? (unsigned)rc : 0;
 	case STRESS_WAIT:
 		/* Short timeouts: the run ends when the last token is out,
 		 * and consumers must notice that. */
 		rc = grain_ring_dequeue_burst_wait(r, objs, n, 2000000);
 		if (rc <= 0 && rc != -ETIMEDOUT)
-			fail(st, "dequeue_burst_wait returned an error");
+			test_fail(&st->fails,
+				  "dequeue_burst_wait returned an error");
 		return rc > 0 ? (unsigned)rc : 0;
 	}
 	return 0;
@@ -182,16 +171,17 @@ static void *consumer(void *arg)
 
 	for (unsigned p = 0; p < MAX_THREADS; p++)
 		last[p] = -1;
-	wait_for_go(st);
+	test_gate_wait(&st->go);
 	for (unsigned iter = 0;
 	     atomic_load_explicit(&st->consumed, memory_order_relaxed) <
 	     st->total;
 	     iter++) {
 		if ((iter & 1023) == 0 && test_now_ns() > st->give_up_ns) {
-			fail(st, "stalled: tokens lost or never published");
+			test_fail(&st->fails,
+				  "stalled: tokens lost or never published");
 			break;
 		}
-		if (atomic_load_explicit(&st->errors, memory_order_relaxed))
+		if (test_failing(&st->fails))
 			break; /* already failed: stop early */
 		bool finishing =
 			st->total - atomic_load_explicit(&st->consumed,
@@ -207,15 +197,16 @@ static void *consumer(void *arg)
 
 			if (p >= c->producers || s >= c->per_producer ||
 			    (int64_t)s <= last[p]) {
-				fail(st,
-				     "token invented or out of producer order");
+				test_fail(
+					&st->fails,
+					"token invented or out of producer order");
 				continue;
 			}
 			last[p] = s;
 			if (atomic_fetch_add_explicit(
 				    &st->seen[(uint64_t)p * c->per_producer + s],
 				    1, memory_order_relaxed) != 0)
-				fail(st, "token dequeued twice");
+				test_fail(&st->fails, "token dequeued twice");
 		}
 		unlock_if(single, &st->cons_lock);
 		if (got != 0)
@@ -229,7 +220,7 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-/* Snapshots racing with every worker: what ring.h section 7 promises. */
+/* Snapshots racing with every worker: what ring.h's "Snapshots" promises. */
 static void *watcher(void *arg)
 {
 	struct stress *st = arg;
@@ -249,25 +240,28 @@ static void *watcher(void *arg)
 		grain_ring_totals(r, &enq, &deq);
 		st->snapshots++;
 		if (used > cap)
-			fail(st, "count above the capacity");
+			test_fail(&st->fails, "count above the capacity");
 		if (room > cap)
-			fail(st, "free_count above the capacity");
+			test_fail(&st->fails, "free_count above the capacity");
 		if ((int64_t)(enq - deq) < 0)
-			fail(st, "totals: more dequeued than enqueued");
+			test_fail(&st->fails,
+				  "totals: more dequeued than enqueued");
 		if ((int64_t)(enq - last_enq) < 0)
-			fail(st, "totals: enqueued went backwards");
+			test_fail(&st->fails,
+				  "totals: enqueued went backwards");
 		if ((int64_t)(deq - last_deq) < 0)
-			fail(st, "totals: dequeued went backwards");
+			test_fail(&st->fails,
+				  "totals: dequeued went backwards");
 		if (enq > st->total || deq > st->total)
-			fail(st, "totals: more than was ever enqueued");
+			test_fail(&st->fails,
+				  "totals: more than was ever enqueued");
 		last_enq = enq;
 		last_deq = deq;
 		if (first) {
-			atomic_store_explicit(&st->go, true,
-					      memory_order_release);
+			test_gate_open(&st->go);
 			first = false;
 		}
-		if (atomic_load_explicit(&st->errors, memory_order_relaxed))
+		if (test_failing(&st->fails))
 			break;
 	} while (!atomic_load_explicit(&st->done, memory_order_acquire));
 	return NULL;
@@ -277,7 +271,7 @@ void stress_run(const struct stress_cfg *c)
 {
 	struct stress st = { .cfg = c };
 	struct worker prods[MAX_THREADS], conss[MAX_THREADS];
-	pthread_t watch_thread;
+	struct test_threads workers = { .n = 0 }, watch = { .n = 0 };
 	unsigned flags = c->flags |
 			 (c->op == STRESS_WAIT ? GRAIN_RING_WAIT : 0);
 
@@ -293,35 +287,24 @@ void stress_run(const struct stress_cfg *c)
 	pthread_mutex_init(&st.prod_lock, NULL);
 	pthread_mutex_init(&st.cons_lock, NULL);
 
-	for (unsigned i = 0; i < c->consumers; i++) {
-		conss[i] = (struct worker){ .st = &st, .id = i };
-		cr_assert_eq(pthread_create(&conss[i].thread, NULL, consumer,
-					    &conss[i]),
-			     0);
-	}
-	for (unsigned i = 0; i < c->producers; i++) {
-		prods[i] = (struct worker){ .st = &st, .id = i };
-		cr_assert_eq(pthread_create(&prods[i].thread, NULL, producer,
-					    &prods[i]),
-			     0);
-	}
-	if (c->watch)
-		cr_assert_eq(pthread_create(&watch_thread, NULL, watcher, &st),
-			     0);
-	if (!c->watch) /* else the watcher releases them */
-		atomic_store_explicit(&st.go, true, memory_order_release);
-	for (unsigned i = 0; i < c->producers; i++)
-		pthread_join(prods[i].thread, NULL);
 	for (unsigned i = 0; i < c->consumers; i++)
-		pthread_join(conss[i].thread, NULL);
+		conss[i] = (struct worker){ .st = &st, .id = i };
+	for (unsigned i = 0; i < c->producers; i++)
+		prods[i] = (struct worker){ .st = &st, .id = i };
+	TEST_SPAWN_EACH(&workers, consumer, conss, c->consumers);
+	TEST_SPAWN_EACH(&workers, producer, prods, c->producers);
+	if (c->watch)
+		test_spawn(&watch, watcher, &st);
+	else /* the watcher opens the gate after its first snapshot */
+		test_gate_open(&st.go);
+	test_join_all(&workers);
 	atomic_store_explicit(&st.done, true, memory_order_release);
 	if (c->watch) {
-		pthread_join(watch_thread, NULL);
+		test_join_all(&watch);
 		cr_assert_gt(st.snapshots, 0);
 	}
 
-	cr_assert_eq(atomic_load(&st.errors), 0u, "%u errors, first: %s",
-		     atomic_load(&st.errors), atomic_load(&st.first_error));
+	test_assert_no_failures(&st.fails);
 	cr_assert_eq(atomic_load(&st.consumed), st.total);
 	for (uint64_t i = 0; i < st.total; i++)
 		cr_assert_eq(atomic_load(&st.seen[i]), 1u,

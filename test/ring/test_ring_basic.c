@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test_ring_basic.c - grain_ring single-thread semantics: FIFO order,
- * full/empty, bulk all-or-nothing, burst partial, NULL objects, position
- * wrap past 2^32 and 2^64, argument checking and allocation failure,
- * failed calls that leave the ring as it was, a claim whose thread stops
- * before its release (made by hand, as the claim leaves the ring) and the
- * memory size.
+ * test_ring_basic.c - grain_ring single-thread semantics: NULL objects,
+ * position wrap past 2^32 and 2^64, argument checking and allocation
+ * failure, failed calls that leave the ring as it was, a claim whose thread
+ * stops before its release (made by hand, as the claim leaves the ring) and
+ * the memory size. FIFO order, full and empty, and the limits of single,
+ * _bulk and _burst calls, on both kinds of ring: test_ring_ops.c.
  */
 #define _GNU_SOURCE
 #include <grain/ring.h>
@@ -16,6 +16,7 @@
 #include <stdalign.h>
 
 #include "../common/test_util.h"
+#include "../common/test_table.h"
 
 static const unsigned all_modes[] = {
 	GRAIN_RING_MPMC,
@@ -25,7 +26,6 @@ static const unsigned all_modes[] = {
 	GRAIN_RING_MPMC | GRAIN_RING_WAIT,
 	GRAIN_RING_SPSC | GRAIN_RING_WAIT,
 };
-#define NMODES (sizeof(all_modes) / sizeof(all_modes[0]))
 
 static struct grain_ring *make(unsigned cap, unsigned flags)
 {
@@ -39,126 +39,6 @@ static struct grain_ring *make(unsigned cap, unsigned flags)
 static void *tok(uintptr_t v)
 {
 	return (void *)v;
-}
-
-ParameterizedTestParameters(ring_basic, fifo)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
-
-ParameterizedTest(unsigned *mode, ring_basic, fifo)
-{
-	struct grain_ring *r = make(16, *mode);
-	void *out;
-	uintptr_t next_in = 1, next_out = 1;
-
-	/* Interleave so the ring wraps many times at every fill level. */
-	for (unsigned round = 0; round < 200; round++) {
-		unsigned puts = 1 + round % 16;
-		for (unsigned i = 0; i < puts && !grain_ring_full(r); i++)
-			cr_assert_eq(grain_ring_try_enqueue(r, tok(next_in++)),
-				     0);
-		unsigned gets = 1 + (round * 7) % 16;
-		for (unsigned i = 0; i < gets && !grain_ring_empty(r); i++) {
-			cr_assert_eq(grain_ring_try_dequeue(r, &out), 0);
-			cr_assert_eq((uintptr_t)out, next_out++);
-		}
-		cr_assert_eq(grain_ring_count(r), next_in - next_out);
-	}
-	grain_ring_destroy(r);
-}
-
-ParameterizedTestParameters(ring_basic, full_and_empty)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
-
-ParameterizedTest(unsigned *mode, ring_basic, full_and_empty)
-{
-	struct grain_ring *r = make(8, *mode);
-	void *out = tok(99);
-
-	cr_assert_eq(grain_ring_capacity(r), 8u);
-	cr_assert(grain_ring_empty(r));
-	cr_assert_not(grain_ring_full(r));
-	cr_assert_eq(grain_ring_try_dequeue(r, &out), -EAGAIN);
-	cr_assert_eq((uintptr_t)out, 99u, "a failed dequeue leaves *objp");
-	for (uintptr_t i = 0; i < 8; i++) {
-		cr_assert_eq(grain_ring_count(r), i);
-		cr_assert_eq(grain_ring_free_count(r), 8 - i);
-		cr_assert_eq(grain_ring_try_enqueue(r, tok(i + 1)), 0);
-	}
-	cr_assert(grain_ring_full(r), "every slot is usable");
-	cr_assert_eq(grain_ring_free_count(r), 0u);
-	cr_assert_eq(grain_ring_try_enqueue(r, tok(100)), -EAGAIN);
-	cr_assert_eq(grain_ring_count(r), 8u);
-	for (uintptr_t i = 0; i < 8; i++) {
-		cr_assert_eq(grain_ring_try_dequeue(r, &out), 0);
-		cr_assert_eq((uintptr_t)out, i + 1);
-	}
-	cr_assert(grain_ring_empty(r));
-	cr_assert_eq(grain_ring_try_dequeue(r, &out), -EAGAIN);
-	grain_ring_destroy(r);
-}
-
-ParameterizedTestParameters(ring_basic, bulk_all_or_nothing)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
-
-ParameterizedTest(unsigned *mode, ring_basic, bulk_all_or_nothing)
-{
-	struct grain_ring *r = make(8, *mode);
-	void *in[8], *out[8];
-
-	for (uintptr_t i = 0; i < 8; i++)
-		in[i] = tok(i + 10);
-	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 5), 0);
-	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in + 5, 4), -EAGAIN);
-	cr_assert_eq(grain_ring_count(r), 5u, "a failed bulk adds nothing");
-	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in + 5, 3), 0);
-	cr_assert(grain_ring_full(r));
-	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 1), -EAGAIN);
-
-	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 6), 0);
-	for (unsigned i = 0; i < 6; i++)
-		cr_assert_eq(out[i], in[i]);
-	out[0] = NULL;
-	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 3), -EAGAIN);
-	cr_assert_null(out[0], "a failed bulk writes nothing");
-	cr_assert_eq(grain_ring_count(r), 2u, "a failed bulk removes nothing");
-	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 2), 0);
-	cr_assert_eq(out[0], in[6]);
-	cr_assert_eq(out[1], in[7]);
-	cr_assert_eq(grain_ring_try_enqueue_bulk(r, in, 0), 0);
-	cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 0), 0);
-	cr_assert(grain_ring_empty(r));
-	grain_ring_destroy(r);
-}
-
-ParameterizedTestParameters(ring_basic, burst_partial)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
-
-ParameterizedTest(unsigned *mode, ring_basic, burst_partial)
-{
-	struct grain_ring *r = make(8, *mode);
-	void *in[20], *out[20];
-
-	for (uintptr_t i = 0; i < 20; i++)
-		in[i] = tok(i + 1);
-	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, 5), 5);
-	cr_assert_eq(grain_ring_try_enqueue_burst(r, in + 5, 10), 3,
-		     "burst fills what is free");
-	cr_assert_eq(grain_ring_try_enqueue_burst(r, in + 8, 10), 0);
-	cr_assert_eq(grain_ring_try_dequeue_burst(r, out, 3), 3);
-	cr_assert_eq(grain_ring_try_dequeue_burst(r, out + 3, 20), 5);
-	for (unsigned i = 0; i < 8; i++)
-		cr_assert_eq(out[i], in[i]);
-	cr_assert_eq(grain_ring_try_dequeue_burst(r, out, 20), 0);
-	cr_assert_eq(grain_ring_try_enqueue_burst(r, in, 0), 0);
-	grain_ring_destroy(r);
 }
 
 Test(ring_basic, null_round_trips)
@@ -205,10 +85,7 @@ static void wrap_run(uint64_t start, unsigned mode)
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_basic, wrap_32)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
+TABLE_PARAMS(ring_basic, wrap_32, all_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic, wrap_32)
 {
@@ -216,10 +93,7 @@ ParameterizedTest(unsigned *mode, ring_basic, wrap_32)
 	wrap_run((uint64_t)UINT32_MAX + 1 - 3, *mode);
 }
 
-ParameterizedTestParameters(ring_basic, wrap_64)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
+TABLE_PARAMS(ring_basic, wrap_64, all_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic, wrap_64)
 {
@@ -376,10 +250,7 @@ Test(ring_basic, totals)
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_basic, failed_calls_change_nothing)
-{
-	return cr_make_param_array(unsigned, (void *)all_modes, NMODES);
-}
+TABLE_PARAMS(ring_basic, failed_calls_change_nothing, all_modes);
 
 /* Every -EINVAL and -EAGAIN of the non-blocking calls, and every call of
  * n == 0, on a ring holding three objects across the end of its slot
@@ -454,10 +325,8 @@ static const unsigned multi_producer_modes[] = { GRAIN_RING_MPMC,
 static const unsigned multi_consumer_modes[] = { GRAIN_RING_MPMC,
 						 GRAIN_RING_SPMC };
 
-ParameterizedTestParameters(ring_basic, stalled_producer_delays_its_slot_only)
-{
-	return cr_make_param_array(unsigned, (void *)multi_producer_modes, 2);
-}
+TABLE_PARAMS(ring_basic, stalled_producer_delays_its_slot_only,
+	     multi_producer_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic,
 		  stalled_producer_delays_its_slot_only)
@@ -495,10 +364,8 @@ ParameterizedTest(unsigned *mode, ring_basic,
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_basic, stalled_consumer_delays_its_slot_only)
-{
-	return cr_make_param_array(unsigned, (void *)multi_consumer_modes, 2);
-}
+TABLE_PARAMS(ring_basic, stalled_consumer_delays_its_slot_only,
+	     multi_consumer_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic,
 		  stalled_consumer_delays_its_slot_only)
@@ -536,14 +403,11 @@ ParameterizedTest(unsigned *mode, ring_basic,
 }
 
 /*
- * ring.h, section 7: a slot that a multi consumer has claimed but not
+ * ring.h, "Snapshots": a slot that a multi consumer has claimed but not
  * yet emptied counts as free in count() and free_count(), though no
  * enqueue can have it until that consumer is done.
  */
-ParameterizedTestParameters(ring_basic, consumer_claim_counts_as_free)
-{
-	return cr_make_param_array(unsigned, (void *)multi_consumer_modes, 2);
-}
+TABLE_PARAMS(ring_basic, consumer_claim_counts_as_free, multi_consumer_modes);
 
 ParameterizedTest(unsigned *mode, ring_basic, consumer_claim_counts_as_free)
 {

@@ -22,6 +22,7 @@
 
 #include "../common/test_close.h"
 #include "test_hooks.h"
+#include "../common/test_threads.h"
 
 #define LONG_NS (60LL * 1000000000) /* "never" for a correct program */
 
@@ -197,7 +198,6 @@ struct sleeper {
 	unsigned form; /* 0 single, 1 bulk of 2, 2 burst of 4 */
 	int rc;
 	void *got[4];
-	pthread_t thread;
 };
 
 static void *consume_wait(void *arg)
@@ -246,6 +246,7 @@ Test(ring_close, wakes_sleeping_consumers, .timeout = 300)
 	for (unsigned m = 0; m < 2; m++) {
 		struct grain_ring *r = NULL;
 		struct sleeper s[SLEEPERS];
+		struct test_threads threads = { .n = 0 };
 
 		cr_assert_eq(grain_ring_create(&r, 16, mc[m] | GRAIN_RING_WAIT,
 					       NULL),
@@ -254,14 +255,12 @@ Test(ring_close, wakes_sleeping_consumers, .timeout = 300)
 			s[i] = (struct sleeper){ .ring = r,
 						 .id = i,
 						 .form = i % 3 };
-			cr_assert_eq(pthread_create(&s[i].thread, NULL,
-						    consume_wait, &s[i]),
-				     0);
+			test_spawn(&threads, consume_wait, &s[i]);
 		}
 		await_sleepers(&r->prod.sleepers, SLEEPERS);
 		cr_assert_eq(grain_ring_close(r), 0);
+		test_join_all(&threads);
 		for (unsigned i = 0; i < SLEEPERS; i++) {
-			pthread_join(s[i].thread, NULL);
 			cr_assert_eq(s[i].rc, -EPIPE, "sleeper %u", i);
 		}
 		cr_assert_eq(atomic_load(&r->prod.sleepers.waiters), 0u);
@@ -278,6 +277,7 @@ Test(ring_close, wakes_sleeping_producers, .timeout = 300)
 	for (unsigned m = 0; m < 2; m++) {
 		struct grain_ring *r = NULL;
 		struct sleeper s[SLEEPERS];
+		struct test_threads threads = { .n = 0 };
 		void *fill[4] = { tag(0), tag(1), tag(2), tag(3) };
 
 		cr_assert_eq(grain_ring_create(&r, 4, mp[m] | GRAIN_RING_WAIT,
@@ -288,14 +288,12 @@ Test(ring_close, wakes_sleeping_producers, .timeout = 300)
 			s[i] = (struct sleeper){ .ring = r,
 						 .id = i,
 						 .form = i % 3 };
-			cr_assert_eq(pthread_create(&s[i].thread, NULL,
-						    produce_wait, &s[i]),
-				     0);
+			test_spawn(&threads, produce_wait, &s[i]);
 		}
 		await_sleepers(&r->cons.sleepers, SLEEPERS);
 		cr_assert_eq(grain_ring_close(r), 0);
+		test_join_all(&threads);
 		for (unsigned i = 0; i < SLEEPERS; i++) {
-			pthread_join(s[i].thread, NULL);
 			cr_assert_eq(s[i].rc, -EPIPE, "sleeper %u", i);
 		}
 		void *out[8];
@@ -314,6 +312,7 @@ Test(ring_close, elem_sleepers, .timeout = 300)
 {
 	struct grain_ring_elem *e = NULL;
 	struct sleeper p[SLEEPERS], c[SLEEPERS];
+	struct test_threads threads = { .n = 0 };
 	uint64_t v = 1;
 
 	cr_assert_eq(grain_ring_elem_create(&e, 2, sizeof(uint64_t),
@@ -324,26 +323,22 @@ Test(ring_close, elem_sleepers, .timeout = 300)
 	cr_assert_eq(grain_ring_elem_try_enqueue(e, &v), 0);
 	for (unsigned i = 0; i < SLEEPERS; i++) {
 		p[i] = (struct sleeper){ .elem = e, .id = i };
-		cr_assert_eq(pthread_create(&p[i].thread, NULL, produce_wait,
-					    &p[i]),
-			     0);
+		test_spawn(&threads, produce_wait, &p[i]);
 	}
 	await_sleepers(&e->ring.cons.sleepers, SLEEPERS);
 	cr_assert_eq(grain_ring_elem_close(e), 0);
+	test_join_all(&threads);
 	for (unsigned i = 0; i < SLEEPERS; i++) {
-		pthread_join(p[i].thread, NULL);
 		cr_assert_eq(p[i].rc, -EPIPE);
 	}
 	/* Two left: two consumers get them, the others -EPIPE. */
 	unsigned ok = 0;
 	for (unsigned i = 0; i < SLEEPERS; i++) {
 		c[i] = (struct sleeper){ .elem = e, .id = i };
-		cr_assert_eq(pthread_create(&c[i].thread, NULL, consume_wait,
-					    &c[i]),
-			     0);
+		test_spawn(&threads, consume_wait, &c[i]);
 	}
+	test_join_all(&threads);
 	for (unsigned i = 0; i < SLEEPERS; i++) {
-		pthread_join(c[i].thread, NULL);
 		cr_assert(c[i].rc == 0 || c[i].rc == -EPIPE);
 		ok += c[i].rc == 0;
 	}
@@ -393,8 +388,8 @@ Test(ring_close, claimed_before_close_published_after, .timeout = 300)
 
 		/* A consumer asleep for it stays asleep... */
 		struct sleeper s = { .ring = r, .form = 0 };
-		cr_assert_eq(pthread_create(&s.thread, NULL, consume_wait, &s),
-			     0);
+		struct test_threads threads = { .n = 0 };
+		test_spawn(&threads, consume_wait, &s);
 		await_sleepers(&r->prod.sleepers, 1);
 		pause_ms(50);
 		cr_assert_eq(atomic_load(&r->prod.sleepers.waiters), 1u,
@@ -408,7 +403,7 @@ Test(ring_close, claimed_before_close_published_after, .timeout = 300)
 		atomic_store_explicit(&slot->seq, pos + 1,
 				      memory_order_release);
 		grain_impl_ring_notify(&r->prod.sleepers);
-		pthread_join(s.thread, NULL);
+		test_join_all(&threads);
 		cr_assert_eq(s.rc, 0);
 		cr_assert_eq(s.got[0], tag(2));
 		cr_assert_eq(grain_ring_try_dequeue(r, &out), 0);
@@ -435,11 +430,17 @@ static void hold_frozen(enum grain_test_point point, const void *obj,
 		pause_ms(1);
 }
 
+struct closer {
+	struct grain_ring *ring;
+	int rc; /* grain_ring_close()'s */
+};
+
 static void *close_thread(void *arg)
 {
-	struct grain_ring *r = arg;
+	struct closer *c = arg;
 
-	return (void *)(intptr_t)grain_ring_close(r);
+	c->rc = grain_ring_close(c->ring);
+	return NULL;
 }
 
 /*
@@ -451,7 +452,8 @@ static void *close_thread(void *arg)
 Test(ring_close, held_between_freeze_and_publish, .timeout = 300)
 {
 	struct grain_ring *r = NULL;
-	pthread_t closer;
+	struct test_threads closer = { .n = 0 }, threads = { .n = 0 };
+	struct closer cl = { .rc = -1 };
 	void *out;
 
 	cr_assert_eq(grain_ring_create(&r, 4, GRAIN_RING_MPMC | GRAIN_RING_WAIT,
@@ -460,7 +462,8 @@ Test(ring_close, held_between_freeze_and_publish, .timeout = 300)
 	atomic_store(&frozen_seen, 0);
 	atomic_store(&frozen_go, 0);
 	grain_test_hook = hold_frozen;
-	cr_assert_eq(pthread_create(&closer, NULL, close_thread, r), 0);
+	cl.ring = r;
+	test_spawn(&closer, close_thread, &cl);
 	while (!atomic_load(&frozen_seen))
 		pause_ms(1);
 
@@ -471,17 +474,15 @@ Test(ring_close, held_between_freeze_and_publish, .timeout = 300)
 	cr_assert_eq(grain_ring_try_dequeue(r, &out), -EAGAIN);
 
 	struct sleeper p = { .ring = r, .form = 0 }, c = { .ring = r };
-	cr_assert_eq(pthread_create(&p.thread, NULL, produce_wait, &p), 0);
-	cr_assert_eq(pthread_create(&c.thread, NULL, consume_wait, &c), 0);
+	test_spawn(&threads, produce_wait, &p);
+	test_spawn(&threads, consume_wait, &c);
 	await_sleepers(&r->cons.sleepers, 1);
 	await_sleepers(&r->prod.sleepers, 1);
 
 	atomic_store(&frozen_go, 1);
-	void *rc;
-	pthread_join(closer, &rc);
-	cr_assert_eq((intptr_t)rc, 0);
-	pthread_join(p.thread, NULL);
-	pthread_join(c.thread, NULL);
+	test_join_all(&closer);
+	cr_assert_eq(cl.rc, 0);
+	test_join_all(&threads);
 	grain_test_hook = NULL;
 	cr_assert_eq(p.rc, -EPIPE);
 	cr_assert_eq(c.rc, -EPIPE);
@@ -506,7 +507,6 @@ struct race_thread {
 	struct race *race;
 	unsigned id;
 	uint64_t rng;
-	pthread_t thread;
 };
 
 static void *race_produce(void *arg)
@@ -595,6 +595,7 @@ static void race_once(unsigned mode, unsigned cap, unsigned per_producer,
 	const unsigned total = RACE_PRODUCERS * per_producer;
 	struct race x = { .per_producer = per_producer };
 	struct race_thread p[RACE_PRODUCERS], c[RACE_CONSUMERS];
+	struct test_threads threads = { .n = 0 };
 
 	cr_assert_eq(grain_ring_create(&x.ring, cap, mode | GRAIN_RING_WAIT,
 				       NULL),
@@ -604,16 +605,12 @@ static void race_once(unsigned mode, unsigned cap, unsigned per_producer,
 	x.queued = calloc(total, sizeof(*x.queued));
 	cr_assert(x.seen != NULL && x.queued != NULL);
 	for (unsigned i = 0; i < RACE_PRODUCERS; i++) {
-		p[i] = (struct race_thread){ &x, i, seed * 31 + i + 1, 0 };
-		cr_assert_eq(pthread_create(&p[i].thread, NULL, race_produce,
-					    &p[i]),
-			     0);
+		p[i] = (struct race_thread){ &x, i, seed * 31 + i + 1 };
+		test_spawn(&threads, race_produce, &p[i]);
 	}
 	for (unsigned i = 0; i < consumers; i++) {
-		c[i] = (struct race_thread){ &x, i, seed * 37 + i + 101, 0 };
-		cr_assert_eq(pthread_create(&c[i].thread, NULL, race_consume,
-					    &c[i]),
-			     0);
+		c[i] = (struct race_thread){ &x, i, seed * 37 + i + 101 };
+		test_spawn(&threads, race_consume, &c[i]);
 	}
 	while (atomic_load(&x.started) < RACE_PRODUCERS + consumers)
 		sched_yield();
@@ -626,10 +623,7 @@ static void race_once(unsigned mode, unsigned cap, unsigned per_producer,
 		grain_ring_totals(x.ring, &enq, &deq);
 	} while (deq < at);
 	cr_assert_eq(grain_ring_close(x.ring), 0);
-	for (unsigned i = 0; i < RACE_PRODUCERS; i++)
-		pthread_join(p[i].thread, NULL);
-	for (unsigned i = 0; i < consumers; i++)
-		pthread_join(c[i].thread, NULL);
+	test_join_all(&threads);
 
 	for (unsigned i = 0; i < total; i++)
 		cr_assert_eq(atomic_load(&x.seen[i]),

@@ -11,12 +11,13 @@
  *
  * Single thread: zero copy across the end of the slot array, a second
  * reserve or peek, commit and release of more than is open, modes without
- * zero copy, NULL arguments, full and empty, argument checks at init;
+ * zero copy, NULL arguments, argument checks at init;
  * cancels and empty opens, the copy calls of a side while its reservation
  * is open, failed opens, element alignment; creation and allocation
  * failure, caller memory of exactly memsize bytes, the _wait calls, and
  * failed calls that must change nothing. With a second thread: commit and
- * release wake a sleeper of the other side.
+ * release wake a sleeper of the other side. The copying calls of every
+ * shape, full and empty, on both kinds of ring: test_ring_ops.c.
  */
 #define _GNU_SOURCE
 #include <grain/ring_elem.h>
@@ -32,60 +33,9 @@
 #include <string.h>
 
 #include "../common/test_util.h"
-
-/* --- elements ------------------------------------------------------------ */
-
-#define MAX_WORDS 64 /* 256-byte elements at most in these tests */
-
-static uint32_t word_of(uint32_t prod, uint32_t seq, unsigned i)
-{
-	uint64_t x = ((uint64_t)prod << 32 | seq) * 0x9e3779b97f4a7c15u;
-
-	x ^= (uint64_t)(i + 1) * 0xbf58476d1ce4e5b9u;
-	x ^= x >> 29;
-	return (uint32_t)x;
-}
-
-static uint32_t checksum(const uint32_t *w, unsigned words)
-{
-	uint32_t c = 0x811c9dc5u;
-
-	for (unsigned i = 0; i + 1 < words; i++)
-		c = (c ^ w[i]) * 0x01000193u;
-	return c;
-}
-
-/* Element (prod, seq) of @p esize bytes into dst: word 0 is prod << 24 |
- * seq, the middle words are derived from it, the last is a checksum of the
- * others (for esize 4 there is only word 0). */
-static void fill(void *dst, unsigned esize, uint32_t prod, uint32_t seq)
-{
-	uint32_t w[MAX_WORDS];
-	unsigned words = esize / 4;
-
-	w[0] = prod << 24 | seq;
-	for (unsigned i = 1; i + 1 < words; i++)
-		w[i] = word_of(prod, seq, i);
-	if (words > 1)
-		w[words - 1] = checksum(w, words);
-	memcpy(dst, w, esize);
-}
-
-/* Check an element's words; returns its (prod, seq) packed. */
-static uint64_t check_elem(const void *src, unsigned esize)
-{
-	uint32_t w[MAX_WORDS];
-	unsigned words = esize / 4;
-
-	memcpy(w, src, esize);
-	if (words > 1)
-		cr_assert_eq(w[words - 1], checksum(w, words),
-			     "element checksum");
-	uint32_t prod = w[0] >> 24, seq = w[0] & 0xffffffu;
-	for (unsigned i = 1; i + 1 < words; i++)
-		cr_assert_eq(w[i], word_of(prod, seq, i), "element word %u", i);
-	return (uint64_t)prod << 32 | seq;
-}
+#include "../common/test_table.h"
+#include "../common/test_threads.h"
+#include "ring_table.h"
 
 /* --- concurrency --------------------------------------------------------- */
 
@@ -137,7 +87,6 @@ struct mt_run {
 
 struct mt_thread {
 	struct mt_run *run;
-	pthread_t tid;
 	unsigned id;
 };
 
@@ -301,17 +250,14 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-ParameterizedTestParameters(ring_elem, exactly_once_fifo)
-{
-	return cr_make_param_array(struct mt_case, (void *)mt_cases,
-				   sizeof(mt_cases) / sizeof(mt_cases[0]));
-}
+TABLE_PARAMS(ring_elem, exactly_once_fifo, mt_cases);
 
 ParameterizedTest(const struct mt_case *c, ring_elem, exactly_once_fifo,
 		  .timeout = 240)
 {
 	struct mt_run run = { .c = c, .per_producer = test_scale(40000) };
 	struct mt_thread th[8];
+	struct test_threads threads = { .n = 0 };
 	const unsigned total = c->producers * run.per_producer;
 	unsigned n = 0;
 
@@ -321,17 +267,14 @@ ParameterizedTest(const struct mt_case *c, ring_elem, exactly_once_fifo,
 	run.seen = calloc(total, sizeof(*run.seen));
 	cr_assert_not_null(run.seen);
 	for (unsigned i = 0; i < c->producers; i++, n++) {
-		th[n] = (struct mt_thread){ &run, 0, i };
-		cr_assert_eq(pthread_create(&th[n].tid, NULL, producer, &th[n]),
-			     0);
+		th[n] = (struct mt_thread){ &run, i };
+		test_spawn(&threads, producer, &th[n]);
 	}
 	for (unsigned i = 0; i < c->consumers; i++, n++) {
-		th[n] = (struct mt_thread){ &run, 0, 100 + i };
-		cr_assert_eq(pthread_create(&th[n].tid, NULL, consumer, &th[n]),
-			     0);
+		th[n] = (struct mt_thread){ &run, 100 + i };
+		test_spawn(&threads, consumer, &th[n]);
 	}
-	for (unsigned i = 0; i < n; i++)
-		cr_assert_eq(pthread_join(th[i].tid, NULL), 0);
+	test_join_all(&threads);
 
 	cr_assert_eq(atomic_load(&run.taken), total);
 	for (unsigned i = 0; i < total; i++)
@@ -345,121 +288,6 @@ ParameterizedTest(const struct mt_case *c, ring_elem, exactly_once_fifo,
 }
 
 /* --- zero copy, one thread ----------------------------------------------- */
-
-/* A ring of either kind behind one set of calls, so that the zero-copy
- * tests run on both. */
-struct any_ring {
-	bool elem;
-	struct grain_ring *p;
-	struct grain_ring_elem *e;
-	unsigned esize; /* sizeof(void *) for a pointer ring */
-};
-
-static struct any_ring any_make(bool elem, unsigned cap, unsigned esize,
-				unsigned flags)
-{
-	struct any_ring a = { elem, NULL, NULL,
-			      elem ? esize : (unsigned)sizeof(void *) };
-
-	if (elem)
-		cr_assert_eq(grain_ring_elem_create(&a.e, cap, esize, flags,
-						    NULL),
-			     0);
-	else
-		cr_assert_eq(grain_ring_create(&a.p, cap, flags, NULL), 0);
-	return a;
-}
-
-static void any_destroy(struct any_ring *a)
-{
-	grain_ring_destroy(a->p);
-	grain_ring_elem_destroy(a->e);
-}
-
-static int any_reserve(struct any_ring *a, unsigned n, bool burst,
-		       struct grain_ring_zc *zc)
-{
-	if (a->elem)
-		return burst ? grain_ring_elem_try_reserve_burst(a->e, n, zc)
-			     : grain_ring_elem_try_reserve_bulk(a->e, n, zc);
-	return burst ? grain_ring_try_reserve_burst(a->p, n, zc)
-		     : grain_ring_try_reserve_bulk(a->p, n, zc);
-}
-
-static int any_peek(struct any_ring *a, unsigned n, bool burst,
-		    struct grain_ring_zc *zc)
-{
-	if (a->elem)
-		return burst ? grain_ring_elem_try_peek_burst(a->e, n, zc)
-			     : grain_ring_elem_try_peek_bulk(a->e, n, zc);
-	return burst ? grain_ring_try_peek_burst(a->p, n, zc)
-		     : grain_ring_try_peek_bulk(a->p, n, zc);
-}
-
-static int any_commit(struct any_ring *a, unsigned n)
-{
-	return a->elem ? grain_ring_elem_commit(a->e, n)
-		       : grain_ring_commit(a->p, n);
-}
-
-static int any_release(struct any_ring *a, unsigned n)
-{
-	return a->elem ? grain_ring_elem_release(a->e, n)
-		       : grain_ring_release(a->p, n);
-}
-
-static unsigned any_count(struct any_ring *a)
-{
-	return a->elem ? grain_ring_elem_count(a->e) : grain_ring_count(a->p);
-}
-
-/* Element v into slot memory (a pointer ring stores (void *)v). */
-static void any_put(struct any_ring *a, void *slot, uint32_t v)
-{
-	if (a->elem)
-		fill(slot, a->esize, 7, v);
-	else
-		*(void **)slot = (void *)(uintptr_t)(v + 1);
-}
-
-static uint32_t any_get(struct any_ring *a, const void *slot)
-{
-	if (a->elem) {
-		uint64_t ps = check_elem(slot, a->esize);
-		cr_assert_eq(ps >> 32, 7u);
-		return (uint32_t)ps;
-	}
-	return (uint32_t)((uintptr_t) * (void *const *)slot - 1);
-}
-
-/* Copy-enqueue v; copy-dequeue one and return it. */
-static int any_enqueue(struct any_ring *a, uint32_t v)
-{
-	if (a->elem) {
-		alignas(8) unsigned char b[MAX_WORDS * 4];
-		fill(b, a->esize, 7, v);
-		return grain_ring_elem_try_enqueue(a->e, b);
-	}
-	return grain_ring_try_enqueue(a->p, (void *)(uintptr_t)(v + 1));
-}
-
-static int any_dequeue(struct any_ring *a, uint32_t *v)
-{
-	int rc;
-
-	if (a->elem) {
-		alignas(8) unsigned char b[MAX_WORDS * 4];
-		rc = grain_ring_elem_try_dequeue(a->e, b);
-		if (rc == 0)
-			*v = any_get(a, b);
-	} else {
-		void *o;
-		rc = grain_ring_try_dequeue(a->p, &o);
-		if (rc == 0)
-			*v = (uint32_t)((uintptr_t)o - 1);
-	}
-	return rc;
-}
 
 struct zc_case {
 	bool elem;
@@ -480,12 +308,8 @@ static const struct zc_case zc_cases[] = {
 	{ true, 24, GRAIN_RING_MPSC },
 	{ true, 128, GRAIN_RING_SPSC | GRAIN_RING_WAIT },
 };
-#define NZC (sizeof(zc_cases) / sizeof(zc_cases[0]))
 
-ParameterizedTestParameters(ring_zc, across_wrap)
-{
-	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
-}
+TABLE_PARAMS(ring_zc, across_wrap, zc_cases);
 
 /* Positions cap - 3 .. cap + 2: three slots at the end of the array,
  * three at its start. */
@@ -549,10 +373,7 @@ ParameterizedTest(const struct zc_case *zcc, ring_zc, across_wrap)
 	any_destroy(&a);
 }
 
-ParameterizedTestParameters(ring_zc, misuse)
-{
-	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
-}
+TABLE_PARAMS(ring_zc, misuse, zc_cases);
 
 /* A second open, a close of more than is open or with nothing open, copy
  * calls while open, partial commit and release: error codes, and the ring
@@ -683,53 +504,21 @@ Test(ring_zc, commit_wakes_sleepers)
 {
 	struct grain_ring_elem *e;
 	struct grain_ring_zc zc;
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 
 	cr_assert_eq(grain_ring_elem_create(&e, 4, 64,
 					    GRAIN_RING_SPSC | GRAIN_RING_WAIT,
 					    NULL),
 		     0);
-	cr_assert_eq(pthread_create(&t, NULL, wait_one, e), 0);
+	test_spawn(&threads, wait_one, e);
 	cr_assert_eq(grain_ring_elem_try_reserve_bulk(e, 1, &zc), 0);
 	fill(zc.span[0], 64, 3, 9);
 	cr_assert_eq(grain_ring_elem_commit(e, 1), 0);
-	cr_assert_eq(pthread_join(t, NULL), 0);
+	test_join_all(&threads);
 	grain_ring_elem_destroy(e);
 }
 
 /* --- grain_ring_elem, one thread ----------------------------------------- */
-
-Test(ring_elem, full_empty_and_contents)
-{
-	struct grain_ring_elem *e;
-	alignas(8) unsigned char in[16 * 40], out[16 * 40];
-
-	cr_assert_eq(grain_ring_elem_create(&e, 32, 40, GRAIN_RING_MPMC, NULL),
-		     0);
-	cr_assert_eq(grain_ring_elem_capacity(e), 32u);
-	cr_assert_eq(grain_ring_elem_esize(e), 40u);
-	cr_assert(grain_ring_elem_empty(e));
-	cr_assert_eq(grain_ring_elem_try_dequeue(e, out), -EAGAIN);
-	cr_assert_eq(grain_ring_elem_try_dequeue_burst(e, out, 4), 0);
-	for (unsigned i = 0; i < 16; i++)
-		fill(in + i * 40, 40, 1, i);
-	cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, in, 16), 0);
-	cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, in, 16), 0);
-	cr_assert(grain_ring_elem_full(e));
-	cr_assert_eq(grain_ring_elem_free_count(e), 0u);
-	cr_assert_eq(grain_ring_elem_try_enqueue(e, in), -EAGAIN);
-	cr_assert_eq(grain_ring_elem_try_enqueue_bulk(e, in, 1), -EAGAIN);
-	cr_assert_eq(grain_ring_elem_try_enqueue_burst(e, in, 3), 0);
-	cr_assert_eq(grain_ring_elem_try_dequeue_bulk(e, out, 33), -EINVAL);
-	for (unsigned round = 0; round < 2; round++) {
-		memset(out, 0, sizeof(out));
-		cr_assert_eq(grain_ring_elem_try_dequeue_burst(e, out, 16), 16);
-		cr_assert(memcmp(in, out, sizeof(in)) == 0);
-	}
-	cr_assert(grain_ring_elem_empty(e));
-	cr_assert_eq(grain_ring_elem_try_dequeue_bulk(e, out, 1), -EAGAIN);
-	grain_ring_elem_destroy(e);
-}
 
 Test(ring_elem, init_checks_its_arguments)
 {
@@ -830,95 +619,17 @@ static void pause_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* The grain_ring that either kind of ring is (for its sleepers). */
-static struct grain_ring *any_base(struct any_ring *a)
+/* One copy call of the shape given (its _wait form with timeout t if
+ * wait) enqueueing the values v .. v + n - 1. */
+static int any_put_seq(struct any_ring *a, enum ring_op op, bool wait,
+		       int64_t t, uint32_t v, unsigned n)
 {
-	return a->elem ? &a->e->ring : a->p;
-}
-
-enum any_form { ANY_SINGLE, ANY_BULK, ANY_BURST };
-
-/* One copy call of the form given (its _wait form with timeout t if wait)
- * enqueueing the values v .. v + n - 1 (ANY_SINGLE: n is 1); returns the
- * call's result. */
-static int any_put_n(struct any_ring *a, enum any_form f, bool wait, int64_t t,
-		     uint32_t v, unsigned n)
-{
-	alignas(8) unsigned char b[8 * MAX_WORDS * 4];
-	void *objs[8];
+	uint32_t vals[8];
 
 	cr_assert_leq(n, 8u);
-	for (unsigned i = 0; i < n; i++) {
-		if (a->elem)
-			fill(b + i * a->esize, a->esize, 7, v + i);
-		else
-			objs[i] = (void *)(uintptr_t)(v + i + 1);
-	}
-	if (a->elem) {
-		struct grain_ring_elem *e = a->e;
-
-		if (f == ANY_SINGLE)
-			return wait ? grain_ring_elem_enqueue_wait(e, b, t)
-				    : grain_ring_elem_try_enqueue(e, b);
-		if (f == ANY_BULK)
-			return wait ? grain_ring_elem_enqueue_bulk_wait(e, b, n,
-									t)
-				    : grain_ring_elem_try_enqueue_bulk(e, b, n);
-		return wait ? grain_ring_elem_enqueue_burst_wait(e, b, n, t)
-			    : grain_ring_elem_try_enqueue_burst(e, b, n);
-	}
-	if (f == ANY_SINGLE)
-		return wait ? grain_ring_enqueue_wait(a->p, objs[0], t)
-			    : grain_ring_try_enqueue(a->p, objs[0]);
-	if (f == ANY_BULK)
-		return wait ? grain_ring_enqueue_bulk_wait(a->p, objs, n, t)
-			    : grain_ring_try_enqueue_bulk(a->p, objs, n);
-	return wait ? grain_ring_enqueue_burst_wait(a->p, objs, n, t)
-		    : grain_ring_try_enqueue_burst(a->p, objs, n);
-}
-
-/* One copy call of the form given dequeueing up to n (at most 8) values
- * into vals; returns the call's result. */
-static int any_take_n(struct any_ring *a, enum any_form f, bool wait, int64_t t,
-		      unsigned n, uint32_t *vals)
-{
-	alignas(8) unsigned char b[8 * MAX_WORDS * 4];
-	void *objs[8];
-	int rc;
-
-	cr_assert_leq(n, 8u);
-	if (a->elem) {
-		struct grain_ring_elem *e = a->e;
-
-		if (f == ANY_SINGLE)
-			rc = wait ? grain_ring_elem_dequeue_wait(e, b, t)
-				  : grain_ring_elem_try_dequeue(e, b);
-		else if (f == ANY_BULK)
-			rc = wait ? grain_ring_elem_dequeue_bulk_wait(e, b, n,
-								      t)
-				  : grain_ring_elem_try_dequeue_bulk(e, b, n);
-		else
-			rc = wait ? grain_ring_elem_dequeue_burst_wait(e, b, n,
-								       t)
-				  : grain_ring_elem_try_dequeue_burst(e, b, n);
-	} else {
-		if (f == ANY_SINGLE)
-			rc = wait ? grain_ring_dequeue_wait(a->p, objs, t)
-				  : grain_ring_try_dequeue(a->p, objs);
-		else if (f == ANY_BULK)
-			rc = wait ? grain_ring_dequeue_bulk_wait(a->p, objs, n,
-								 t)
-				  : grain_ring_try_dequeue_bulk(a->p, objs, n);
-		else
-			rc = wait ? grain_ring_dequeue_burst_wait(a->p, objs, n,
-								  t)
-				  : grain_ring_try_dequeue_burst(a->p, objs, n);
-	}
-	unsigned got = rc < 0 ? 0 : f == ANY_BURST ? (unsigned)rc : n;
-	for (unsigned i = 0; i < got; i++)
-		vals[i] = a->elem ? any_get(a, b + i * a->esize)
-				  : (uint32_t)((uintptr_t)objs[i] - 1);
-	return rc;
+	for (unsigned i = 0; i < n; i++)
+		vals[i] = v + i;
+	return any_put_call(a, op, wait, t, vals, n);
 }
 
 /* A thread in the single _wait call of one side. */
@@ -928,7 +639,7 @@ struct zc_sleeper {
 	uint32_t v; /* enqueued, or the value dequeued */
 	int rc;
 	_Atomic(bool) returned;
-	pthread_t thread;
+	struct test_threads thread; /* the sleeper */
 };
 
 static void *zc_sleep(void *arg)
@@ -936,8 +647,9 @@ static void *zc_sleep(void *arg)
 	struct zc_sleeper *s = arg;
 
 	s->rc = s->enqueue
-			? any_put_n(s->a, ANY_SINGLE, true, WAIT_NS, s->v, 1)
-			: any_take_n(s->a, ANY_SINGLE, true, WAIT_NS, 1, &s->v);
+			? any_put_seq(s->a, RING_SINGLE, true, WAIT_NS, s->v, 1)
+			: any_get_call(s->a, RING_SINGLE, true, WAIT_NS, &s->v,
+				       1);
 	atomic_store(&s->returned, true);
 	return NULL;
 }
@@ -946,11 +658,11 @@ static void *zc_sleep(void *arg)
  * more, so that it is in the futex. */
 static void sleeper_start(struct zc_sleeper *s)
 {
-	struct grain_ring *r = any_base(s->a);
+	struct grain_ring *r = any_ring_of(s->a);
 	_Atomic(uint32_t) *waiters = s->enqueue ? &r->cons.sleepers.waiters
 						: &r->prod.sleepers.waiters;
 
-	cr_assert_eq(pthread_create(&s->thread, NULL, zc_sleep, s), 0);
+	test_spawn(&s->thread, zc_sleep, s);
 	for (int i = 0; i < 5000 && atomic_load(waiters) == 0; i++)
 		pause_ms(1);
 	cr_assert_eq(atomic_load(waiters), 1u, "the sleeper registered");
@@ -965,7 +677,7 @@ static void sleeper_join(struct zc_sleeper *s)
 	for (int i = 0; i < 5000 && !atomic_load(&s->returned); i++)
 		pause_ms(1);
 	cr_assert(atomic_load(&s->returned), "the sleeper was not woken");
-	cr_assert_eq(pthread_join(s->thread, NULL), 0);
+	test_join_all(&s->thread);
 	cr_assert_eq(s->rc, 0);
 }
 
@@ -978,11 +690,7 @@ static const struct zc_case wake_cases[] = {
 	{ true, 24, GRAIN_RING_MPSC | GRAIN_RING_WAIT },
 };
 
-ParameterizedTestParameters(ring_zc, close_wakes_the_other_side)
-{
-	return cr_make_param_array(struct zc_case, (void *)wake_cases,
-				   sizeof(wake_cases) / sizeof(wake_cases[0]));
-}
+TABLE_PARAMS(ring_zc, close_wakes_the_other_side, wake_cases);
 
 /* On a WAIT ring of either kind, a commit wakes a consumer asleep on the
  * empty ring and a release a producer asleep on the full one. */
@@ -1026,10 +734,7 @@ ParameterizedTest(const struct zc_case *zcc, ring_zc,
 	any_destroy(&a);
 }
 
-ParameterizedTestParameters(ring_zc, cancel_and_empty_opens)
-{
-	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
-}
+TABLE_PARAMS(ring_zc, cancel_and_empty_opens, zc_cases);
 
 /* A commit or release of 0 closes what is open and publishes or frees
  * nothing; a reserve or peek of 0 succeeds, writes an empty reservation
@@ -1100,10 +805,7 @@ ParameterizedTest(const struct zc_case *zcc, ring_zc, cancel_and_empty_opens)
 	any_destroy(&a);
 }
 
-ParameterizedTestParameters(ring_zc, open_blocks_every_call_of_its_side)
-{
-	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
-}
+TABLE_PARAMS(ring_zc, open_blocks_every_call_of_its_side, zc_cases);
 
 /* While a side's reservation or peek is open, every copy call of that
  * side moves nothing: single and bulk -EAGAIN, burst 0, each _wait form
@@ -1122,13 +824,14 @@ ParameterizedTest(const struct zc_case *zcc, ring_zc,
 		cr_assert_eq(any_reserve(&a, 2, false, &zc), 0);
 		any_put(&a, grain_ring_zc_at(&zc, 0), 10);
 		any_put(&a, grain_ring_zc_at(&zc, 1), 11);
-		cr_assert_eq(any_put_n(&a, ANY_SINGLE, false, 0, 50, 1),
+		cr_assert_eq(any_put_seq(&a, RING_SINGLE, false, 0, 50, 1),
 			     -EAGAIN);
-		cr_assert_eq(any_put_n(&a, ANY_BULK, false, 0, 50, 1), -EAGAIN);
-		cr_assert_eq(any_put_n(&a, ANY_BURST, false, 0, 50, 3), 0);
-		for (int f = ANY_SINGLE; wait && f <= ANY_BURST; f++)
-			cr_assert_eq(any_put_n(&a, (enum any_form)f, true,
-					       1000000, 50, 1),
+		cr_assert_eq(any_put_seq(&a, RING_BULK, false, 0, 50, 1),
+			     -EAGAIN);
+		cr_assert_eq(any_put_seq(&a, RING_BURST, false, 0, 50, 3), 0);
+		for (int f = RING_SINGLE; wait && f <= RING_BURST; f++)
+			cr_assert_eq(any_put_seq(&a, (enum ring_op)f, true,
+						 1000000, 50, 1),
 				     -ETIMEDOUT, "wait form %d", f);
 		cr_assert_eq(any_count(&a), 0u);
 		cr_assert_eq(any_commit(&a, 2), 0);
@@ -1140,14 +843,14 @@ ParameterizedTest(const struct zc_case *zcc, ring_zc,
 
 	if (sc) {
 		cr_assert_eq(any_peek(&a, 1, false, &zc), 0);
-		cr_assert_eq(any_take_n(&a, ANY_SINGLE, false, 0, 1, got),
+		cr_assert_eq(any_get_call(&a, RING_SINGLE, false, 0, got, 1),
 			     -EAGAIN);
-		cr_assert_eq(any_take_n(&a, ANY_BULK, false, 0, 1, got),
+		cr_assert_eq(any_get_call(&a, RING_BULK, false, 0, got, 1),
 			     -EAGAIN);
-		cr_assert_eq(any_take_n(&a, ANY_BURST, false, 0, 3, got), 0);
-		for (int f = ANY_SINGLE; wait && f <= ANY_BURST; f++)
-			cr_assert_eq(any_take_n(&a, (enum any_form)f, true,
-						1000000, 1, got),
+		cr_assert_eq(any_get_call(&a, RING_BURST, false, 0, got, 3), 0);
+		for (int f = RING_SINGLE; wait && f <= RING_BURST; f++)
+			cr_assert_eq(any_get_call(&a, (enum ring_op)f, true,
+						  1000000, got, 1),
 				     -ETIMEDOUT, "wait form %d", f);
 		cr_assert_eq(any_count(&a), 3u);
 		cr_assert_eq(any_get(&a, grain_ring_zc_at(&zc, 0)), 10u);
@@ -1156,7 +859,7 @@ ParameterizedTest(const struct zc_case *zcc, ring_zc,
 		cr_assert_eq(any_dequeue(&a, got), 0);
 		cr_assert_eq(got[0], 10u);
 	}
-	cr_assert_eq(any_take_n(&a, ANY_BURST, false, 0, 8, got), 2,
+	cr_assert_eq(any_get_call(&a, RING_BURST, false, 0, got, 8), 2,
 		     "closed: dequeues work again");
 	cr_assert_eq(got[0], 11u);
 	cr_assert_eq(got[1], 12u);
@@ -1172,10 +875,7 @@ static uintptr_t elem_align(unsigned esize)
 	return al > 64 ? 64 : al;
 }
 
-ParameterizedTestParameters(ring_zc, failed_opens_change_nothing)
-{
-	return cr_make_param_array(struct zc_case, (void *)zc_cases, NZC);
-}
+TABLE_PARAMS(ring_zc, failed_opens_change_nothing, zc_cases);
 
 /* Every error of a reserve or peek (-EAGAIN, -ENOTSUP, -EINVAL) leaves the
  * reservation argument and the ring as they were. A burst opens exactly

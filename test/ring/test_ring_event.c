@@ -85,11 +85,11 @@ Test(ring_event, arguments)
 	cr_expect_eq(atomic_load(&r->cons.sleepers.armed), 0u);
 
 	struct grain_ring_elem *e = NULL;
-	cr_assert_eq(grain_ring_elem_create(&e, 8, 8,
-					    GRAIN_RING_MPMC | GRAIN_RING_WAIT,
-					    NULL),
+	cr_assert_eq(grain_ring_elem_create(
+			     &e, 8, 8, GRAIN_RING_MPMC | GRAIN_RING_WAIT, NULL),
 		     0);
-	cr_expect_eq(grain_ring_elem_event_attach(NULL, GRAIN_RING_EVENT_IN, fd),
+	cr_expect_eq(grain_ring_elem_event_attach(NULL, GRAIN_RING_EVENT_IN,
+						  fd),
 		     -EINVAL);
 	cr_expect_eq(grain_ring_elem_event_arm(NULL, GRAIN_RING_EVENT_IN),
 		     -EINVAL);
@@ -245,9 +245,8 @@ Test(ring_event, elem_ring)
 	int fd = new_efd();
 	uint64_t v = 42, got = 0;
 
-	cr_assert_eq(grain_ring_elem_create(&e, 8, 8,
-					    GRAIN_RING_SPSC | GRAIN_RING_WAIT,
-					    NULL),
+	cr_assert_eq(grain_ring_elem_create(
+			     &e, 8, 8, GRAIN_RING_SPSC | GRAIN_RING_WAIT, NULL),
 		     0);
 	cr_assert_eq(grain_ring_elem_event_attach(e, GRAIN_RING_EVENT_IN, fd),
 		     0);

@@ -4,7 +4,7 @@
  * by a watcher thread while producers and consumers run, in every mode and
  * with every operation: counts stay in [0, capacity], one totals call never
  * shows more dequeued than enqueued, and the totals never go backwards
- * (ring.h, section 7). Also the clamp itself, on a ring whose positions
+ * (ring.h, "Snapshots"). Also the clamp itself, on a ring whose positions
  * are put where a stale tail would leave them, for both kinds of ring.
  */
 #include <grain/ring_elem.h>
@@ -13,6 +13,7 @@
 #include <criterion/parameterized.h>
 #include <stdalign.h>
 
+#include "../common/test_table.h"
 #include "../common/test_util.h"
 #include "stress.h"
 
@@ -21,21 +22,19 @@ struct snap_param {
 	enum stress_op op;
 };
 
-static const unsigned modes[] = { GRAIN_RING_MPMC, GRAIN_RING_MPSC,
-				  GRAIN_RING_SPMC, GRAIN_RING_SPSC };
-static const enum stress_op ops[] = { STRESS_SINGLE, STRESS_BULK, STRESS_BURST,
-				      STRESS_WAIT };
+/* Every mode x every op. */
+#define SNAP_OPS(mode)                                                \
+	TABLE_ROW(mode, STRESS_SINGLE), TABLE_ROW(mode, STRESS_BULK), \
+		TABLE_ROW(mode, STRESS_BURST), TABLE_ROW(mode, STRESS_WAIT)
 
-ParameterizedTestParameters(ring_snapshot, racing_watcher)
-{
-	static struct snap_param p[16];
-	size_t n = 0;
+static const struct snap_param snap_rows[] = {
+	SNAP_OPS(GRAIN_RING_MPMC),
+	SNAP_OPS(GRAIN_RING_MPSC),
+	SNAP_OPS(GRAIN_RING_SPMC),
+	SNAP_OPS(GRAIN_RING_SPSC),
+};
 
-	for (unsigned m = 0; m < 4; m++)
-		for (unsigned o = 0; o < 4; o++)
-			p[n++] = (struct snap_param){ modes[m], ops[o] };
-	return cr_make_param_array(struct snap_param, p, n);
-}
+TABLE_PARAMS(ring_snapshot, racing_watcher, snap_rows);
 
 ParameterizedTest(struct snap_param *p, ring_snapshot, racing_watcher,
 		  .timeout = 240)

@@ -10,36 +10,29 @@
 
 #include "../common/test_util.h"
 #include "stress.h"
+#include "../common/test_table.h"
 
 #define N_SINGLE 200000u
 
 static const unsigned modes[] = { GRAIN_RING_MPMC, GRAIN_RING_MPSC,
 				  GRAIN_RING_SPMC, GRAIN_RING_SPSC };
-static const unsigned threads[] = { 1, 2, 4, 8 };
-
-/* One parameter per mode x thread count; the op and jitter vary inside. */
+/* One row per mode x thread count; the op and jitter vary inside. */
 struct matrix_param {
 	unsigned mode, threads;
 };
 
-static struct matrix_param *matrix(size_t *n)
-{
-	static struct matrix_param p[16];
+#define MATRIX_THREADS(mode)                                        \
+	TABLE_ROW(mode, 1), TABLE_ROW(mode, 2), TABLE_ROW(mode, 4), \
+		TABLE_ROW(mode, 8)
 
-	*n = 0;
-	for (unsigned m = 0; m < 4; m++)
-		for (unsigned t = 0; t < 4; t++)
-			p[(*n)++] =
-				(struct matrix_param){ modes[m], threads[t] };
-	return p;
-}
+static const struct matrix_param matrix_rows[] = {
+	MATRIX_THREADS(GRAIN_RING_MPMC),
+	MATRIX_THREADS(GRAIN_RING_MPSC),
+	MATRIX_THREADS(GRAIN_RING_SPMC),
+	MATRIX_THREADS(GRAIN_RING_SPSC),
+};
 
-ParameterizedTestParameters(ring_stress, single)
-{
-	size_t n;
-	struct matrix_param *p = matrix(&n);
-	return cr_make_param_array(struct matrix_param, p, n);
-}
+TABLE_PARAMS(ring_stress, single, matrix_rows);
 
 ParameterizedTest(struct matrix_param *p, ring_stress, single, .timeout = 240)
 {
@@ -55,12 +48,7 @@ ParameterizedTest(struct matrix_param *p, ring_stress, single, .timeout = 240)
 	stress_run(&c);
 }
 
-ParameterizedTestParameters(ring_stress, bulk)
-{
-	size_t n;
-	struct matrix_param *p = matrix(&n);
-	return cr_make_param_array(struct matrix_param, p, n);
-}
+TABLE_PARAMS(ring_stress, bulk, matrix_rows);
 
 ParameterizedTest(struct matrix_param *p, ring_stress, bulk, .timeout = 240)
 {
@@ -76,12 +64,7 @@ ParameterizedTest(struct matrix_param *p, ring_stress, bulk, .timeout = 240)
 	stress_run(&c);
 }
 
-ParameterizedTestParameters(ring_stress, burst)
-{
-	size_t n;
-	struct matrix_param *p = matrix(&n);
-	return cr_make_param_array(struct matrix_param, p, n);
-}
+TABLE_PARAMS(ring_stress, burst, matrix_rows);
 
 ParameterizedTest(struct matrix_param *p, ring_stress, burst, .timeout = 240)
 {
@@ -99,12 +82,7 @@ ParameterizedTest(struct matrix_param *p, ring_stress, burst, .timeout = 240)
 	stress_run(&c);
 }
 
-ParameterizedTestParameters(ring_stress, descheduled)
-{
-	size_t n;
-	struct matrix_param *p = matrix(&n);
-	return cr_make_param_array(struct matrix_param, p, n);
-}
+TABLE_PARAMS(ring_stress, descheduled, matrix_rows);
 
 ParameterizedTest(struct matrix_param *p, ring_stress, descheduled,
 		  .timeout = 240)
@@ -126,10 +104,7 @@ ParameterizedTest(struct matrix_param *p, ring_stress, descheduled,
 	stress_run(&c);
 }
 
-ParameterizedTestParameters(ring_stress, wrap_32)
-{
-	return cr_make_param_array(unsigned, (void *)modes, 4);
-}
+TABLE_PARAMS(ring_stress, wrap_32, modes);
 
 ParameterizedTest(unsigned *mode, ring_stress, wrap_32, .timeout = 240)
 {

@@ -17,6 +17,8 @@
 #include <time.h>
 
 #include "../common/test_util.h"
+#include "../common/test_table.h"
+#include "../common/test_threads.h"
 
 #define CAP 4u
 #define MS 1000000LL
@@ -85,28 +87,25 @@ static void pause_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-static const int64_t forever[] = {
-	INT64_MAX,
-	INT64_MAX - 1,
-	INT64_MAX - 999999999, /* the nanoseconds carry into the seconds */
-	(int64_t)(UINT64_MAX >> 1) / 3,
-	-1, /* (int64_t)UINT64_MAX */
-	-2,
-	INT64_MIN,
+/* Every shape, each with the sleeper on either side, for timeout t. */
+#define TO_SHAPES(t)                                                       \
+	TABLE_ROW(t, TO_SINGLE, false), TABLE_ROW(t, TO_SINGLE, true),     \
+		TABLE_ROW(t, TO_BULK, false), TABLE_ROW(t, TO_BULK, true), \
+		TABLE_ROW(t, TO_BURST, false), TABLE_ROW(t, TO_BURST, true)
+
+/* Timeouts that mean "forever". */
+static const struct to_param forever_rows[] = {
+	TO_SHAPES(INT64_MAX),
+	TO_SHAPES(INT64_MAX - 1),
+	/* the nanoseconds carry into the seconds */
+	TO_SHAPES(INT64_MAX - 999999999),
+	TO_SHAPES((int64_t)(UINT64_MAX >> 1) / 3),
+	TO_SHAPES(-1), /* (int64_t)UINT64_MAX */
+	TO_SHAPES(-2),
+	TO_SHAPES(INT64_MIN),
 };
 
-ParameterizedTestParameters(ring_timeout, sleeper_woken)
-{
-	static struct to_param p[7 * 3 * 2];
-	size_t n = 0;
-
-	for (unsigned t = 0; t < 7; t++)
-		for (unsigned o = TO_SINGLE; o <= TO_BURST; o++)
-			for (unsigned e = 0; e < 2; e++)
-				p[n++] = (struct to_param){ forever[t],
-							    (enum to_op)o, e };
-	return cr_make_param_array(struct to_param, p, n);
-}
+TABLE_PARAMS(ring_timeout, sleeper_woken, forever_rows);
 
 ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 		  .timeout = 60)
@@ -116,7 +115,7 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 	/* Its own side's sleepers live on the other side's line. */
 	_Atomic(uint32_t) *waiters;
 	void *fill[CAP] = { 0 }, *out[CAP];
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 
 	cr_assert_eq(grain_ring_create(&r, CAP,
 				       GRAIN_RING_MPMC | GRAIN_RING_WAIT, NULL),
@@ -128,7 +127,7 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 	} else {
 		waiters = &r->prod.sleepers.waiters;
 	}
-	cr_assert_eq(pthread_create(&t, NULL, sleeper, &s), 0);
+	test_spawn(&threads, sleeper, &s);
 	for (int i = 0;
 	     i < 5000 && atomic_load(waiters) == 0 && !atomic_load(&s.returned);
 	     i++)
@@ -137,9 +136,10 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 	cr_assert_eq(atomic_load(waiters), 1u, "the sleeper announced itself");
 
 	/* It sleeps: almost no CPU over 100 ms, and it does not return. */
-	int64_t cpu0 = thread_cpu_ns(t), wall0 = test_now_ns();
+	int64_t cpu0 = thread_cpu_ns(threads.id[0]), wall0 = test_now_ns();
 	pause_ms(100);
-	int64_t cpu = thread_cpu_ns(t) - cpu0, wall = test_now_ns() - wall0;
+	int64_t cpu = thread_cpu_ns(threads.id[0]) - cpu0,
+		wall = test_now_ns() - wall0;
 	cr_assert(!atomic_load(&s.returned), "timed out early: rc %d", s.rc);
 	cr_assert_lt(cpu, wall / 4, "the sleeper spins: %lld ns of CPU in %lld",
 		     (long long)cpu, (long long)wall);
@@ -150,7 +150,7 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 		cr_assert_eq(grain_ring_try_dequeue_bulk(r, out, 2), 0);
 	else
 		cr_assert_eq(grain_ring_try_enqueue_bulk(r, fill, 2), 0);
-	pthread_join(t, NULL);
+	test_join_all(&threads);
 	cr_assert_lt(test_now_ns() - woke, 5000 * MS, "woken promptly");
 	cr_assert_eq(s.rc, p->op == TO_BURST ? 2 : 0);
 	unsigned k = p->op == TO_SINGLE ? 1 : 2;
@@ -159,22 +159,20 @@ ParameterizedTest(struct to_param *p, ring_timeout, sleeper_woken,
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_timeout, ready_returns_at_once)
-{
-	static struct to_param p[9 * 3 * 2];
-	static const int64_t any[] = {
-		0,  1,	1000,	   INT64_MAX,	 INT64_MAX - 1,
-		-1, -2, INT64_MIN, INT64_MIN + 1
-	};
-	size_t n = 0;
+/* Any timeout at all. */
+static const struct to_param any_rows[] = {
+	TO_SHAPES(0),
+	TO_SHAPES(1),
+	TO_SHAPES(1000),
+	TO_SHAPES(INT64_MAX),
+	TO_SHAPES(INT64_MAX - 1),
+	TO_SHAPES(-1),
+	TO_SHAPES(-2),
+	TO_SHAPES(INT64_MIN),
+	TO_SHAPES(INT64_MIN + 1),
+};
 
-	for (unsigned t = 0; t < 9; t++)
-		for (unsigned o = TO_SINGLE; o <= TO_BURST; o++)
-			for (unsigned e = 0; e < 2; e++)
-				p[n++] = (struct to_param){ any[t],
-							    (enum to_op)o, e };
-	return cr_make_param_array(struct to_param, p, n);
-}
+TABLE_PARAMS(ring_timeout, ready_returns_at_once, any_rows);
 
 ParameterizedTest(struct to_param *p, ring_timeout, ready_returns_at_once,
 		  .timeout = 30)
@@ -197,19 +195,15 @@ ParameterizedTest(struct to_param *p, ring_timeout, ready_returns_at_once,
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_timeout, short_times_out)
-{
-	static struct to_param p[4 * 3 * 2];
-	static const int64_t small[] = { 0, 1, 999999999, 1000000000 };
-	size_t n = 0;
+/* Short timeouts, up to a second. */
+static const struct to_param small_rows[] = {
+	TO_SHAPES(0),
+	TO_SHAPES(1),
+	TO_SHAPES(999999999),
+	TO_SHAPES(1000000000),
+};
 
-	for (unsigned t = 0; t < 4; t++)
-		for (unsigned o = TO_SINGLE; o <= TO_BURST; o++)
-			for (unsigned e = 0; e < 2; e++)
-				p[n++] = (struct to_param){ small[t],
-							    (enum to_op)o, e };
-	return cr_make_param_array(struct to_param, p, n);
-}
+TABLE_PARAMS(ring_timeout, short_times_out, small_rows);
 
 ParameterizedTest(struct to_param *p, ring_timeout, short_times_out,
 		  .timeout = 30)

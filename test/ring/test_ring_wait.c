@@ -22,6 +22,8 @@
 
 #include "../common/test_util.h"
 #include "stress.h"
+#include "../common/test_table.h"
+#include "../common/test_threads.h"
 
 #define LONG_NS (30LL * 1000000000) /* "never" for a correct program */
 
@@ -63,7 +65,6 @@ struct sleeper {
 	_Atomic(unsigned) *woken;
 	unsigned want;
 	int rc;
-	pthread_t thread;
 };
 
 static void *sleep_dequeue(void *arg)
@@ -97,12 +98,11 @@ Test(ring_wait, sleepers_all_wake_and_drain, .timeout = 60)
 	struct grain_ring *r = make(16, GRAIN_RING_MPMC);
 	_Atomic(unsigned) woken = 0;
 	struct sleeper s[K];
+	struct test_threads threads = { .n = 0 };
 
 	for (unsigned i = 0; i < K; i++) {
-		s[i] = (struct sleeper){ r, &woken, 1, -1, 0 };
-		cr_assert_eq(pthread_create(&s[i].thread, NULL, sleep_dequeue,
-					    &s[i]),
-			     0);
+		s[i] = (struct sleeper){ r, &woken, 1, -1 };
+		test_spawn(&threads, sleep_dequeue, &s[i]);
 	}
 	until_sleeping(r, K);
 	cr_assert_eq(atomic_load(&woken), 0u,
@@ -110,8 +110,8 @@ Test(ring_wait, sleepers_all_wake_and_drain, .timeout = 60)
 	/* Non-blocking enqueues must wake the sleepers too. */
 	for (uintptr_t i = 0; i < K; i++)
 		cr_assert_eq(grain_ring_try_enqueue(r, (void *)i), 0);
+	test_join_all(&threads);
 	for (unsigned i = 0; i < K; i++) {
-		pthread_join(s[i].thread, NULL);
 		cr_assert_eq(s[i].rc, 0);
 	}
 	cr_assert_eq(atomic_load(&woken), (unsigned)K);
@@ -127,20 +127,20 @@ Test(ring_wait, waiters_wanting_different_counts, .timeout = 60)
 	 * single one beside an object it could take. */
 	struct grain_ring *r = make(8, GRAIN_RING_MPMC);
 	_Atomic(unsigned) woken = 0;
-	struct sleeper bulk = { r, &woken, 4, -1, 0 };
-	struct sleeper one = { r, &woken, 1, -1, 0 };
+	struct sleeper bulk = { r, &woken, 4, -1 };
+	struct sleeper one = { r, &woken, 1, -1 };
+	struct test_threads bulk_t = { .n = 0 }, one_t = { .n = 0 };
 
-	cr_assert_eq(pthread_create(&bulk.thread, NULL, sleep_dequeue, &bulk),
-		     0);
-	cr_assert_eq(pthread_create(&one.thread, NULL, sleep_dequeue, &one), 0);
+	test_spawn(&bulk_t, sleep_dequeue, &bulk);
+	test_spawn(&one_t, sleep_dequeue, &one);
 	until_sleeping(r, 2);
 	cr_assert_eq(grain_ring_try_enqueue(r, NULL), 0);
-	pthread_join(one.thread, NULL);
+	test_join_all(&one_t);
 	cr_assert_eq(one.rc, 0, "the single waiter got the object");
 	cr_assert_eq(atomic_load(&woken), 1u, "the bulk waiter still waits");
 	void *four[4] = { 0 };
 	cr_assert_eq(grain_ring_try_enqueue_bulk(r, four, 4), 0);
-	pthread_join(bulk.thread, NULL);
+	test_join_all(&bulk_t);
 	cr_assert_eq(bulk.rc, 0);
 	cr_assert(grain_ring_empty(r));
 	grain_ring_destroy(r);
@@ -161,14 +161,13 @@ Test(ring_wait, blocked_producers_wake, .timeout = 60)
 	struct grain_ring *r = make(4, GRAIN_RING_MPMC);
 	_Atomic(unsigned) woken = 0;
 	struct sleeper s[K];
+	struct test_threads threads = { .n = 0 };
 	void *objs[4] = { 0 };
 
 	cr_assert_eq(grain_ring_try_enqueue_bulk(r, objs, 4), 0);
 	for (unsigned i = 0; i < K; i++) {
-		s[i] = (struct sleeper){ r, &woken, 1, -1, 0 };
-		cr_assert_eq(pthread_create(&s[i].thread, NULL, sleep_enqueue,
-					    &s[i]),
-			     0);
+		s[i] = (struct sleeper){ r, &woken, 1, -1 };
+		test_spawn(&threads, sleep_enqueue, &s[i]);
 	}
 	for (int i = 0; i < 5000 && atomic_load(&r->cons.sleepers.waiters) < K;
 	     i++) {
@@ -185,8 +184,8 @@ Test(ring_wait, blocked_producers_wake, .timeout = 60)
 		else
 			sched_yield();
 	}
+	test_join_all(&threads);
 	for (unsigned i = 0; i < K; i++) {
-		pthread_join(s[i].thread, NULL);
 		cr_assert_eq(s[i].rc, 0);
 	}
 	cr_assert(grain_ring_empty(r));
@@ -229,10 +228,10 @@ static void *echo(void *arg)
 static void pingpong_run(unsigned mode, unsigned batch, unsigned rounds)
 {
 	struct pingpong pp = { make(4, mode), make(4, mode), rounds, batch, 0 };
-	pthread_t t;
+	struct test_threads threads = { .n = 0 };
 	void *objs[4], *back[4];
 
-	cr_assert_eq(pthread_create(&t, NULL, echo, &pp), 0);
+	test_spawn(&threads, echo, &pp);
 	for (unsigned i = 0; i < rounds; i++) {
 		for (unsigned j = 0; j < batch; j++)
 			objs[j] = (void *)(uintptr_t)(i * batch + j);
@@ -251,7 +250,7 @@ static void pingpong_run(unsigned mode, unsigned batch, unsigned rounds)
 		for (unsigned j = 0; j < batch; j++)
 			cr_assert_eq(back[j], objs[j]);
 	}
-	pthread_join(t, NULL);
+	test_join_all(&threads);
 	cr_assert_eq(pp.rc, 0);
 	grain_ring_destroy(pp.ping);
 	grain_ring_destroy(pp.pong);
@@ -260,10 +259,7 @@ static void pingpong_run(unsigned mode, unsigned batch, unsigned rounds)
 static const unsigned wait_modes[] = { GRAIN_RING_MPMC, GRAIN_RING_SPSC,
 				       GRAIN_RING_MPSC, GRAIN_RING_SPMC };
 
-ParameterizedTestParameters(ring_wait, pingpong)
-{
-	return cr_make_param_array(unsigned, (void *)wait_modes, 4);
-}
+TABLE_PARAMS(ring_wait, pingpong, wait_modes);
 
 ParameterizedTest(unsigned *mode, ring_wait, pingpong, .timeout = 240)
 {
@@ -273,10 +269,7 @@ ParameterizedTest(unsigned *mode, ring_wait, pingpong, .timeout = 240)
 	pingpong_run(*mode, 3, test_scale(20000));
 }
 
-ParameterizedTestParameters(ring_wait, stress)
-{
-	return cr_make_param_array(unsigned, (void *)wait_modes, 4);
-}
+TABLE_PARAMS(ring_wait, stress, wait_modes);
 
 ParameterizedTest(unsigned *mode, ring_wait, stress, .timeout = 240)
 {
@@ -355,10 +348,7 @@ Test(ring_wait, argument_checks_change_nothing, .timeout = 30)
 	grain_ring_destroy(r);
 }
 
-ParameterizedTestParameters(ring_wait, timed_out_calls_move_and_write_nothing)
-{
-	return cr_make_param_array(unsigned, (void *)wait_modes, 4);
-}
+TABLE_PARAMS(ring_wait, timed_out_calls_move_and_write_nothing, wait_modes);
 
 /* -ETIMEDOUT, with 0 (one attempt) or a short timeout: nothing moved,
  * *objp and the output arrays untouched, the queued objects in place. */
@@ -410,7 +400,7 @@ struct lone_sleeper {
 	void *obj;
 	int rc;
 	_Atomic(bool) returned;
-	pthread_t thread;
+	struct test_threads thread; /* the sleeper */
 };
 
 static void *lone_sleep(void *arg)
@@ -440,7 +430,7 @@ static void pause_ms(long ms)
 /* Start s and wait until it has registered as a sleeper. */
 static void lone_start(struct lone_sleeper *s)
 {
-	cr_assert_eq(pthread_create(&s->thread, NULL, lone_sleep, s), 0);
+	test_spawn(&s->thread, lone_sleep, s);
 	for (int i = 0; i < 5000 && atomic_load(&sleepers_of(s)->waiters) == 0;
 	     i++)
 		pause_ms(1);
@@ -482,7 +472,7 @@ static void lone_join(struct lone_sleeper *s)
 	for (int i = 0; i < 5000 && !atomic_load(&s->returned); i++)
 		pause_ms(1);
 	cr_assert(atomic_load(&s->returned), "the sleeper was not woken");
-	cr_assert_eq(pthread_join(s->thread, NULL), 0);
+	test_join_all(&s->thread);
 }
 
 static _Atomic(unsigned) signals_handled;
@@ -505,10 +495,7 @@ static const struct lone_param lone_params[] = {
 	{ GRAIN_RING_SPSC, true },
 };
 
-ParameterizedTestParameters(ring_wait, spurious_wakeups_and_signals)
-{
-	return cr_make_param_array(struct lone_param, (void *)lone_params, 4);
-}
+TABLE_PARAMS(ring_wait, spurious_wakeups_and_signals, lone_params);
 
 /* A sleeper woken with nothing to take, by a bare FUTEX_WAKE or after an
  * epoch bump, or interrupted by a signal (a handler installed without
@@ -542,7 +529,7 @@ ParameterizedTest(struct lone_param *p, ring_wait, spurious_wakeups_and_signals,
 			  "wake-up %u ended the wait: %d", i, s.rc);
 	}
 	for (unsigned i = 1; i <= 3; i++) {
-		cr_assert_eq(pthread_kill(s.thread, SIGUSR1), 0);
+		cr_assert_eq(pthread_kill(s.thread.id[0], SIGUSR1), 0);
 		for (int t = 0; t < 5000 && atomic_load(&signals_handled) < i;
 		     t++)
 			pause_ms(1);
@@ -580,18 +567,19 @@ struct waker_param {
 	bool wait_form; /* the waker calls the _burst_wait form */
 };
 
-ParameterizedTestParameters(ring_wait, burst_calls_wake_sleepers)
-{
-	static struct waker_param p[16];
-	size_t n = 0;
+/* Every mode of wait_modes x which side sleeps x try_ or _wait waker. */
+#define WAKERS(mode)                                                 \
+	TABLE_ROW(mode, false, false), TABLE_ROW(mode, false, true), \
+		TABLE_ROW(mode, true, false), TABLE_ROW(mode, true, true)
 
-	for (unsigned m = 0; m < 4; m++)
-		for (unsigned e = 0; e < 2; e++)
-			for (unsigned w = 0; w < 2; w++)
-				p[n++] = (struct waker_param){ wait_modes[m], e,
-							       w };
-	return cr_make_param_array(struct waker_param, p, n);
-}
+static const struct waker_param waker_rows[] = {
+	WAKERS(GRAIN_RING_MPMC),
+	WAKERS(GRAIN_RING_SPSC),
+	WAKERS(GRAIN_RING_MPSC),
+	WAKERS(GRAIN_RING_SPMC),
+};
+
+TABLE_PARAMS(ring_wait, burst_calls_wake_sleepers, waker_rows);
 
 /* The other side's burst calls, try_ and _wait, wake a sleeper as its
  * other calls do. */

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 
 #include "../common/test_util.h"
+#include "../common/test_table.h"
+#include "../common/test_threads.h"
 
 #define CAP 8u
 #define BIG (3u * CAP + 1) /* a burst request well over the capacity */
@@ -46,24 +48,14 @@ struct whole {
 	uint64_t total;
 	_Atomic(unsigned char) *seen;
 	_Atomic(uint64_t) consumed;
-	_Atomic(unsigned) errors;
-	_Atomic(const char *) first_error;
+	struct test_failures fails;
 	int64_t give_up_ns;
 };
 
 struct whole_worker {
 	struct whole *w;
 	unsigned id;
-	pthread_t thread;
 };
-
-static void fail(struct whole *w, const char *what)
-{
-	const char *none = NULL;
-
-	atomic_fetch_add(&w->errors, 1);
-	atomic_compare_exchange_strong(&w->first_error, &none, what);
-}
 
 static void *token(unsigned producer, unsigned seq)
 {
@@ -86,7 +78,8 @@ static unsigned put(struct whole *w, void **objs, unsigned n)
 	case WHOLE_BULK_BURST:
 		rc = grain_ring_try_enqueue_bulk(r, objs, n < CAP ? n : CAP);
 		if (rc != 0 && rc != -EAGAIN)
-			fail(w, "enqueue_bulk of the capacity: an error");
+			test_fail(&w->fails,
+				  "enqueue_bulk of the capacity: an error");
 		return rc == 0 ? (n < CAP ? n : CAP) : 0;
 	case WHOLE_BURST:
 		rc = grain_ring_try_enqueue_burst(r, objs, n);
@@ -95,20 +88,21 @@ static unsigned put(struct whole *w, void **objs, unsigned n)
 		rc = grain_ring_enqueue_bulk_wait(r, objs, n < CAP ? n : CAP,
 						  WAIT_NS);
 		if (rc != 0)
-			fail(w, "enqueue_bulk_wait of the capacity failed");
+			test_fail(&w->fails,
+				  "enqueue_bulk_wait of the capacity failed");
 		return rc == 0 ? (n < CAP ? n : CAP) : 0;
 	case WHOLE_WAIT_BURST:
 		rc = grain_ring_enqueue_burst_wait(r, objs, n, WAIT_NS);
 		if (rc <= 0)
-			fail(w, "enqueue_burst_wait failed");
+			test_fail(&w->fails, "enqueue_burst_wait failed");
 		break;
 	default:
 		rc = -1;
 	}
 	if (rc < 0)
-		fail(w, "enqueue_burst returned an error");
+		test_fail(&w->fails, "enqueue_burst returned an error");
 	if (rc > (int)CAP)
-		fail(w, "a burst enqueued more than the capacity");
+		test_fail(&w->fails, "a burst enqueued more than the capacity");
 	return rc > 0 ? (unsigned)rc : 0;
 }
 
@@ -122,10 +116,10 @@ static void *producer(void *arg)
 
 	for (unsigned iter = 0; seq < w->per_producer; iter++) {
 		if ((iter & 255) == 0 && test_now_ns() > w->give_up_ns) {
-			fail(w, "stalled: the ring never emptied");
+			test_fail(&w->fails, "stalled: the ring never emptied");
 			break;
 		}
-		if (atomic_load_explicit(&w->errors, memory_order_relaxed))
+		if (test_failing(&w->fails))
 			break;
 		unsigned n = w->per_producer - seq < BIG ? w->per_producer - seq
 							 : BIG;
@@ -153,13 +147,16 @@ static unsigned take(struct whole *w, void **objs)
 	case WHOLE_BULK:
 		rc = grain_ring_try_dequeue_bulk(r, objs, CAP);
 		if (rc != 0 && rc != -EAGAIN)
-			fail(w, "dequeue_bulk of the capacity: an error");
+			test_fail(&w->fails,
+				  "dequeue_bulk of the capacity: an error");
 		return rc == 0 ? CAP : 0;
 	case WHOLE_WAIT:
 		/* Short timeouts: consumers must notice the end of the run. */
 		rc = grain_ring_dequeue_bulk_wait(r, objs, CAP, 2000000);
 		if (rc != 0 && rc != -ETIMEDOUT)
-			fail(w, "dequeue_bulk_wait of the capacity: an error");
+			test_fail(
+				&w->fails,
+				"dequeue_bulk_wait of the capacity: an error");
 		return rc == 0 ? CAP : 0;
 	case WHOLE_WAIT_BURST:
 		rc = grain_ring_dequeue_burst_wait(r, objs, BIG, 2000000);
@@ -170,9 +167,9 @@ static unsigned take(struct whole *w, void **objs)
 		rc = grain_ring_try_dequeue_burst(r, objs, BIG);
 	}
 	if (rc < 0)
-		fail(w, "dequeue_burst returned an error");
+		test_fail(&w->fails, "dequeue_burst returned an error");
 	if (rc > (int)CAP)
-		fail(w, "a burst dequeued more than the capacity");
+		test_fail(&w->fails, "a burst dequeued more than the capacity");
 	return rc > 0 ? (unsigned)rc : 0;
 }
 
@@ -190,10 +187,11 @@ static void *consumer(void *arg)
 	     w->total;
 	     iter++) {
 		if ((iter & 255) == 0 && test_now_ns() > w->give_up_ns) {
-			fail(w, "stalled: tokens lost or never published");
+			test_fail(&w->fails,
+				  "stalled: tokens lost or never published");
 			break;
 		}
-		if (atomic_load_explicit(&w->errors, memory_order_relaxed))
+		if (test_failing(&w->fails))
 			break;
 		if (single)
 			pthread_mutex_lock(&w->cons_lock);
@@ -204,18 +202,21 @@ static void *consumer(void *arg)
 
 			if (p >= THREADS || s >= w->per_producer ||
 			    (int64_t)s <= last[p]) {
-				fail(w,
-				     "token invented or out of producer order");
+				test_fail(
+					&w->fails,
+					"token invented or out of producer order");
 				continue;
 			}
 			if (whole_batches && (t != (uintptr_t)objs[0] + i ||
 					      s / CAP != (s - i) / CAP))
-				fail(w, "a whole-ring batch mixed two batches");
+				test_fail(
+					&w->fails,
+					"a whole-ring batch mixed two batches");
 			last[p] = s;
 			if (atomic_fetch_add_explicit(
 				    &w->seen[(uint64_t)p * w->per_producer + s],
 				    1, memory_order_relaxed) != 0)
-				fail(w, "token dequeued twice");
+				test_fail(&w->fails, "token dequeued twice");
 		}
 		if (single)
 			pthread_mutex_unlock(&w->cons_lock);
@@ -232,6 +233,7 @@ static void whole_run(const struct whole_param *p)
 {
 	struct whole w = { .p = p };
 	struct whole_worker prods[THREADS], conss[THREADS];
+	struct test_threads threads = { .n = 0 };
 	unsigned flags = p->mode | (wait_op(p->op) ? GRAIN_RING_WAIT : 0);
 
 	cr_assert_eq(grain_ring_create(&w.ring, CAP, flags, NULL), 0);
@@ -244,20 +246,12 @@ static void whole_run(const struct whole_param *p)
 	pthread_mutex_init(&w.cons_lock, NULL);
 	for (unsigned i = 0; i < THREADS; i++) {
 		conss[i] = (struct whole_worker){ .w = &w, .id = i };
-		cr_assert_eq(pthread_create(&conss[i].thread, NULL, consumer,
-					    &conss[i]),
-			     0);
+		test_spawn(&threads, consumer, &conss[i]);
 		prods[i] = (struct whole_worker){ .w = &w, .id = i };
-		cr_assert_eq(pthread_create(&prods[i].thread, NULL, producer,
-					    &prods[i]),
-			     0);
+		test_spawn(&threads, producer, &prods[i]);
 	}
-	for (unsigned i = 0; i < THREADS; i++) {
-		pthread_join(prods[i].thread, NULL);
-		pthread_join(conss[i].thread, NULL);
-	}
-	cr_assert_eq(atomic_load(&w.errors), 0u, "%u errors, first: %s",
-		     atomic_load(&w.errors), atomic_load(&w.first_error));
+	test_join_all(&threads);
+	test_assert_no_failures(&w.fails);
 	cr_assert_eq(atomic_load(&w.consumed), w.total);
 	for (uint64_t i = 0; i < w.total; i++)
 		cr_assert_eq(atomic_load(&w.seen[i]), 1u,
@@ -273,27 +267,27 @@ static void whole_run(const struct whole_param *p)
 static const unsigned modes[] = { GRAIN_RING_MPMC, GRAIN_RING_MPSC,
 				  GRAIN_RING_SPMC, GRAIN_RING_SPSC };
 
-ParameterizedTestParameters(ring_whole, concurrent)
-{
-	static struct whole_param p[20];
-	size_t n = 0;
+/* Every mode x every op. */
+#define WHOLE_OPS(mode)                                            \
+	TABLE_ROW(mode, WHOLE_BULK), TABLE_ROW(mode, WHOLE_BURST), \
+		TABLE_ROW(mode, WHOLE_BULK_BURST),                 \
+		TABLE_ROW(mode, WHOLE_WAIT), TABLE_ROW(mode, WHOLE_WAIT_BURST)
 
-	for (unsigned m = 0; m < 4; m++)
-		for (unsigned o = WHOLE_BULK; o <= WHOLE_WAIT_BURST; o++)
-			p[n++] = (struct whole_param){ modes[m],
-						       (enum whole_op)o };
-	return cr_make_param_array(struct whole_param, p, n);
-}
+static const struct whole_param whole_rows[] = {
+	WHOLE_OPS(GRAIN_RING_MPMC),
+	WHOLE_OPS(GRAIN_RING_MPSC),
+	WHOLE_OPS(GRAIN_RING_SPMC),
+	WHOLE_OPS(GRAIN_RING_SPSC),
+};
+
+TABLE_PARAMS(ring_whole, concurrent, whole_rows);
 
 ParameterizedTest(struct whole_param *p, ring_whole, concurrent, .timeout = 240)
 {
 	whole_run(p);
 }
 
-ParameterizedTestParameters(ring_whole, alone)
-{
-	return cr_make_param_array(unsigned, (void *)modes, 4);
-}
+TABLE_PARAMS(ring_whole, alone, modes);
 
 ParameterizedTest(unsigned *mode, ring_whole, alone)
 {

@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include "../common/test_table.h"
 #include "../common/test_util.h"
 #include "stress.h"
 
@@ -20,29 +21,27 @@ struct wrap_param {
 	uint64_t start;
 };
 
-static const unsigned modes[] = { GRAIN_RING_MPMC, GRAIN_RING_MPSC,
-				  GRAIN_RING_SPMC, GRAIN_RING_SPSC };
-static const enum stress_op ops[] = { STRESS_SINGLE, STRESS_BULK, STRESS_BURST,
-				      STRESS_WAIT };
-static const uint64_t starts[] = {
-	(1ULL << 32) - 1000, /* 2^32, many laps before */
-	(1ULL << 32) - 3,    /* 2^32 inside the first lap */
-	UINT64_MAX - 999,    /* 2^64, many laps before */
-	UINT64_MAX - 2,	     /* 2^64 inside the first lap */
+/* The starts: 2^32 many laps ahead and inside the first lap, then 2^64
+ * the same two ways. */
+#define WRAP_STARTS(mode, op)                          \
+	TABLE_ROW(mode, op, (1ULL << 32) - 1000),      \
+		TABLE_ROW(mode, op, (1ULL << 32) - 3), \
+		TABLE_ROW(mode, op, UINT64_MAX - 999), \
+		TABLE_ROW(mode, op, UINT64_MAX - 2)
+#define WRAP_OPS(mode)                                                    \
+	WRAP_STARTS(mode, STRESS_SINGLE), WRAP_STARTS(mode, STRESS_BULK), \
+		WRAP_STARTS(mode, STRESS_BURST),                          \
+		WRAP_STARTS(mode, STRESS_WAIT)
+
+/* Every mode x every op x every start. */
+static const struct wrap_param wrap_rows[] = {
+	WRAP_OPS(GRAIN_RING_MPMC),
+	WRAP_OPS(GRAIN_RING_MPSC),
+	WRAP_OPS(GRAIN_RING_SPMC),
+	WRAP_OPS(GRAIN_RING_SPSC),
 };
 
-ParameterizedTestParameters(ring_wrap, cross)
-{
-	static struct wrap_param p[64];
-	size_t n = 0;
-
-	for (unsigned m = 0; m < 4; m++)
-		for (unsigned o = 0; o < 4; o++)
-			for (unsigned s = 0; s < 4; s++)
-				p[n++] = (struct wrap_param){ modes[m], ops[o],
-							      starts[s] };
-	return cr_make_param_array(struct wrap_param, p, n);
-}
+TABLE_PARAMS(ring_wrap, cross, wrap_rows);
 
 ParameterizedTest(struct wrap_param *p, ring_wrap, cross, .timeout = 240)
 {

@@ -42,6 +42,10 @@ enum bench_htab_impl {
 	BENCH_HTAB_TBB,	       /* oneTBB concurrent_hash_map */
 	BENCH_HTAB_CUCKOO,     /* libcuckoo cuckoohash_map */
 	BENCH_HTAB_CDS,	       /* libcds MichaelHashMap, hazard pointers */
+	/* As GRAIN_RCU, its bursts looked up with grain_htab_lookup_bulk
+	 * (bulk workloads only) */
+	BENCH_HTAB_GRAIN_RCU_BULK,
+	BENCH_HTAB_RTE, /* DPDK rte_hash, lock-free readers, one writer lock */
 	BENCH_HTAB_IMPL_COUNT
 };
 
@@ -49,6 +53,8 @@ enum bench_htab_workload {
 	BENCH_HTAB_READ90, /* 90% lookup, 5% insert, 5% remove */
 	BENCH_HTAB_MIX50,  /* 50% lookup, 25% insert, 25% remove */
 	BENCH_HTAB_CHURN,  /* every operation inserts a fresh key; full table */
+	BENCH_HTAB_BULK16, /* lookups only, in bursts of 16 keys */
+	BENCH_HTAB_BULK32, /* lookups only, in bursts of 32 keys */
 	BENCH_HTAB_WORKLOAD_COUNT
 };
 
@@ -56,6 +62,7 @@ struct bench_htab_workload_info {
 	const char *name;  /* "90/5/5", "50/25/25", "churn" */
 	const char *label; /* in benchmark names: "read90", ... */
 	unsigned lookup_pct, insert_pct, remove_pct;
+	unsigned burst; /* keys a burst looks up (bulk workloads), else 0 */
 };
 
 struct bench_htab_config {

@@ -10,9 +10,11 @@
  * tables, after a grace period (call_rcu, 256 nodes a batch) for the RCU
  * ones. Lookups are grain_htab_lock_fast + find_locked_fast + unlock, or
  * grain_htab_lookup_fast in liburcu's inline read-side section; inserts
- * and removes the one-call _fast forms. Churn: policy EVICT with mem_high
- * = mem_low = BENCH_HTAB_CHURN_LIMIT, so the unlock of every insert into
- * the full table evicts the least recently used entry.
+ * and removes the one-call _fast forms; bursts (bulk workloads), in the
+ * grain-rcu-bulk table, grain_htab_lookup_bulk_fast in one read-side
+ * section. Churn: policy EVICT with mem_high = mem_low =
+ * BENCH_HTAB_CHURN_LIMIT, so the unlock of every insert into the full
+ * table evicts the least recently used entry.
  */
 /* liburcu's read side inline (its static headers), as a daemon that
  * cares about lookup cost would use it. */
@@ -37,7 +39,8 @@ int bench_htab_grain_create(void **tablep, enum bench_htab_impl impl,
 {
 	/* GRAIN_1 .. GRAIN_4096: 1, 16, 256, 4096 stripes; RCU, QSBR: 256. */
 	bool rcu = impl == BENCH_HTAB_GRAIN_RCU ||
-		   impl == BENCH_HTAB_GRAIN_QSBR;
+		   impl == BENCH_HTAB_GRAIN_QSBR ||
+		   impl == BENCH_HTAB_GRAIN_RCU_BULK;
 	unsigned stripes = rcu ? 256u : 1u << (4u * (unsigned)impl);
 	struct grain_htab_config cfg = {
 		.ops = { .hash = item_hash,
@@ -144,6 +147,24 @@ static uint64_t grain_lookup_rcu(void *table, uint64_t key)
 	return v;
 }
 
+/* A burst in one read-side section: grain_htab_lookup_bulk_fast. */
+static int grain_bulk_rcu(void *table, const uint64_t *keys, unsigned n,
+			  uint64_t *values)
+{
+	const void *kp[GRAIN_HTAB_LOOKUP_BULK_MAX];
+	struct grain_hnode *nodes[GRAIN_HTAB_LOOKUP_BULK_MAX];
+
+	for (unsigned i = 0; i < n; i++)
+		kp[i] = &keys[i];
+	urcu_memb_read_lock();
+	int rc = grain_htab_lookup_bulk_fast(table, kp, n, nodes, NULL,
+					     item_params);
+	for (unsigned i = 0; i < n; i++)
+		values[i] = nodes[i] != NULL ? item_of(nodes[i])->value : 0;
+	urcu_memb_read_unlock();
+	return rc;
+}
+
 uint64_t bench_htab_grain_count(void *table)
 {
 	struct grain_htab_stats st;
@@ -187,3 +208,8 @@ BENCH_HTAB_ADAPTER(bench_htab_adapter_grain, grain_lookup_locked,
 BENCH_HTAB_ADAPTER(bench_htab_adapter_grain_rcu, grain_lookup_rcu,
 		   bench_htab_grain_insert, bench_htab_grain_remove,
 		   bench_htab_grain_churn, GRAIN_COMMON, .rcu = true)
+BENCH_HTAB_BULK_THREAD(grain_rcu_bulk_thread, grain_lookup_rcu, grain_bulk_rcu)
+BENCH_HTAB_ADAPTER(bench_htab_adapter_grain_rcu_bulk, grain_lookup_rcu,
+		   bench_htab_grain_insert, bench_htab_grain_remove,
+		   bench_htab_grain_churn, GRAIN_COMMON, .rcu = true,
+		   .burst_bulk = grain_rcu_bulk_thread)

@@ -9,6 +9,8 @@
  *      and stopped after the duration by common/core.h's gate; ops/s =
  *      the operations of the batches done by the stop / the seconds from
  *      release to stop. Set-up, join and destruction are not timed;
+ *      (bulk workloads: each thread looks up bursts of random keys of
+ *      the universe, one operation a key, every value checked);
  *   4. after the join, the books: entries after = entries before +
  *      inserts - removes - evictions; under churn the table holds its
  *      limit (grain_htab: give or take one entry per thread and the lag
@@ -60,12 +62,18 @@ static const struct bench_htab_adapter *const adapters[BENCH_HTAB_IMPL_COUNT] = 
 #ifdef GRAIN_BENCH_HAVE_CDS
 	[BENCH_HTAB_CDS] = &bench_htab_adapter_cds,
 #endif
+	[BENCH_HTAB_GRAIN_RCU_BULK] = &bench_htab_adapter_grain_rcu_bulk,
+#ifdef GRAIN_BENCH_HAVE_RTE_HASH
+	[BENCH_HTAB_RTE] = &bench_htab_adapter_rte,
+#endif
 };
 
 static const struct bench_htab_workload_info workloads[] = {
-	[BENCH_HTAB_READ90] = { "90/5/5", "read90", 90, 5, 5 },
-	[BENCH_HTAB_MIX50] = { "50/25/25", "mix50", 50, 25, 25 },
-	[BENCH_HTAB_CHURN] = { "churn", "churn", 0, 100, 0 },
+	[BENCH_HTAB_READ90] = { "90/5/5", "read90", 90, 5, 5, 0 },
+	[BENCH_HTAB_MIX50] = { "50/25/25", "mix50", 50, 25, 25, 0 },
+	[BENCH_HTAB_CHURN] = { "churn", "churn", 0, 100, 0, 0 },
+	[BENCH_HTAB_BULK16] = { "bursts of 16", "bulk16", 100, 0, 0, 16 },
+	[BENCH_HTAB_BULK32] = { "bursts of 32", "bulk32", 100, 0, 0, 32 },
 };
 
 struct bench_htab_fifo bench_htab_keys;
@@ -310,8 +318,12 @@ static int timed(const struct bench_htab_adapter *a, void *table,
 			.insert_below = ((lookup + insert) << 32) / 100u,
 			.seed = grain_hash_mix64(seed) | 1u,
 			.index = i,
-			.main = cfg->workload == BENCH_HTAB_CHURN ? a->churn
-								  : a->mixed,
+			.burst = w->burst,
+			.main = w->burst != 0
+					? (a->burst_bulk != NULL ? a->burst_bulk
+								 : a->burst)
+				: cfg->workload == BENCH_HTAB_CHURN ? a->churn
+								    : a->mixed,
 			.adapter = a,
 		};
 	}

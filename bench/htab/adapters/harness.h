@@ -35,7 +35,8 @@ struct bench_htab_thread {
 	/* A 32-bit die below lookup_below: lookup; below insert_below:
 	 * insert; else remove. */
 	uint64_t lookup_below, insert_below;
-	uint64_t seed; /* of its xorshift64* generator; not 0 */
+	uint64_t seed;	/* of its xorshift64* generator; not 0 */
+	unsigned burst; /* keys a burst looks up (bulk workloads) */
 	unsigned index;
 	void *(*main)(void *thread);
 	const struct bench_htab_adapter *adapter;
@@ -78,6 +79,11 @@ typedef uint64_t (*bench_htab_lookup_fn)(void *table, uint64_t key);
 typedef int (*bench_htab_insert_fn)(void *table, uint64_t key);
 typedef int (*bench_htab_remove_fn)(void *table, uint64_t key);
 typedef int (*bench_htab_churn_fn)(void *table, uint64_t key, uint64_t now);
+/* bulk: the values of keys[0..n-1] (n at most 64) into values[] (0:
+ * absent), in one call of the table's own; @return how many were found,
+ * or -errno. */
+typedef int (*bench_htab_bulk_fn)(void *table, const uint64_t *keys, unsigned n,
+				  uint64_t *values);
 
 /* An insert of a key that must be fresh: 0 for insert's 1, -EEXIST for
  * its 0, else its error. */
@@ -136,6 +142,51 @@ static GRAIN_ALWAYS_INLINE void bench_htab_mixed(struct bench_htab_thread *t,
 	t->hits = hits;
 	t->inserts = inserts;
 	t->removes = removes;
+}
+
+/* Bulk workloads: bursts of t->burst keys of the universe, each key
+ * drawn as the mixed loop draws them, looked up with @bulk (the table's
+ * own bulk call), or, where @bulk is NULL, one @lookup after another;
+ * every value found is checked. An operation is one key looked up. */
+static GRAIN_ALWAYS_INLINE void bench_htab_burst(struct bench_htab_thread *t,
+						 bench_htab_lookup_fn lookup,
+						 bench_htab_bulk_fn bulk)
+{
+	void *const table = t->table;
+	const unsigned n = t->burst;
+	uint64_t rng = t->seed;
+	uint64_t ops = 0, hits = 0;
+	uint64_t keys[64], values[64];
+
+	bench_gate_wait(t->gate);
+	while (!bench_gate_stopped(t->gate)) {
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t r = bench_htab_random(&rng);
+			keys[i] =
+				1u + (((r >> 32) * BENCH_HTAB_UNIVERSE) >> 32);
+		}
+		if (bulk != NULL) {
+			int rc = bulk(table, keys, n, values);
+			if (GRAIN_UNLIKELY(rc < 0))
+				bench_htab_fail(t, "a bulk lookup failed");
+		} else {
+			for (unsigned i = 0; i < n; i++)
+				values[i] = lookup(table, keys[i]);
+		}
+		for (unsigned i = 0; i < n; i++) {
+			if (values[i] == 0)
+				continue;
+			hits++;
+			if (GRAIN_UNLIKELY(values[i] !=
+					   bench_htab_value(keys[i])))
+				bench_htab_fail(t, "a lookup returned a "
+						   "wrong value");
+		}
+		ops += n;
+	}
+	t->ops = ops;
+	t->lookups = ops;
+	t->hits = hits;
 }
 
 /* Churn: every operation inserts a key never used before, thread i's
@@ -237,6 +288,9 @@ struct bench_htab_adapter {
 	 * wrong. */
 	const char *(*audit)(void *table);
 	void *(*mixed)(void *thread), *(*churn)(void *thread);
+	/* Bulk workloads: bursts as single lookups, and, where the table
+	 * has a bulk call, with it (NULL otherwise). */
+	void *(*burst)(void *thread), *(*burst_bulk)(void *thread);
 	bool rcu;
 	bool fifo; /* churns through bench_htab_keys */
 	/* What each worker calls first and last (a registration with
@@ -256,19 +310,27 @@ struct bench_htab_adapter {
 	BENCH_THREAD_FN(name##_mixed, bench_htab_mixed, lookup_fn, insert_fn, \
 			remove_fn)                                            \
 	BENCH_THREAD_FN(name##_churn, bench_htab_churn, churn_fn)             \
+	BENCH_THREAD_FN(name##_burst, bench_htab_burst, lookup_fn, NULL)      \
 	const struct bench_htab_adapter name = { .populate = name##_populate, \
 						 .lookup = lookup_fn,         \
 						 .remove = remove_fn,         \
 						 .mixed = name##_mixed,       \
 						 .churn = name##_churn,       \
+						 .burst = name##_burst,       \
 						 __VA_ARGS__ };
+
+/* A bulk workload's worker over the table's bulk call BULK (set it as
+ * the adapter's burst_bulk). */
+#define BENCH_HTAB_BULK_THREAD(name, lookup_fn, bulk_fn) \
+	BENCH_THREAD_FN(name, bench_htab_burst, lookup_fn, bulk_fn)
 
 extern const struct bench_htab_adapter bench_htab_adapter_grain,
 	bench_htab_adapter_grain_rcu, bench_htab_adapter_grain_qsbr,
 	bench_htab_adapter_mutex, bench_htab_adapter_striped,
 	bench_htab_adapter_lfht, bench_htab_adapter_ckht,
 	bench_htab_adapter_tbb, bench_htab_adapter_cuckoo,
-	bench_htab_adapter_cds;
+	bench_htab_adapter_cds, bench_htab_adapter_grain_rcu_bulk,
+	bench_htab_adapter_rte;
 
 /* The baselines' calls, which bench/instr counts too. */
 uint64_t bench_htab_mutex_lookup(void *table, uint64_t key);

@@ -78,6 +78,7 @@
  */
 #define _GNU_SOURCE
 #include "e2e_payload.h"
+#include "e2e_util.h"
 #include "pktbuild.h"
 
 #include <arpa/inet.h>
@@ -350,35 +351,11 @@ static void reverse(struct set *s)
 
 /* --- Capture files ------------------------------------------------------------ */
 
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void pcap_header(FILE *f)
-{
-	uint8_t h[24];
-	put_le32(h, 0xa1b2c3d4u);
-	h[4] = 2, h[5] = 0, h[6] = 4, h[7] = 0; /* version 2.4 */
-	put_le32(h + 8, 0);
-	put_le32(h + 12, 0);
-	put_le32(h + 16, 262144); /* snaplen */
-	put_le32(h + 20, PB_DLT_ETHERNET);
-	fwrite(h, 1, sizeof(h), f);
-}
-
 static void pcap_record(struct opts *o, const struct pb_frame *fr)
 {
-	uint8_t h[16];
-	uint64_t us = 1700000000ull * 1000000 + o->pcap_us;
+	e2e_pcap_record(o->pcap, 1700000000ull * 1000000 + o->pcap_us, fr->data,
+			fr->caplen);
 	o->pcap_us += 1000;
-	put_le32(h, (uint32_t)(us / 1000000));
-	put_le32(h + 4, (uint32_t)(us % 1000000));
-	put_le32(h + 8, fr->caplen);
-	put_le32(h + 12, fr->caplen);
-	fwrite(h, 1, sizeof(h), o->pcap);
-	fwrite(fr->data, 1, fr->caplen, o->pcap);
 }
 
 /* --- Sending ------------------------------------------------------------------ */
@@ -904,7 +881,7 @@ int main(int argc, char **argv)
 				perror(v);
 				return 2;
 			}
-			pcap_header(o.pcap);
+			e2e_pcap_header(o.pcap);
 		} else if (strcmp(a, "--port") == 0)
 			o.port = (unsigned)num(v, 1, 65535, a);
 		else if (strcmp(a, "--family") == 0)

@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include "e2e_frames.h"
+#include "e2e_util.h"
 
 #include <errno.h>
 #include <linux/if_packet.h>
@@ -51,12 +52,6 @@ static _Noreturn void usage(const char *msg)
 	exit(2);
 }
 
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* Write @p count frames of @p fs, in turn, as a pcap capture. */
 static int write_pcap(const struct e2e_frames *fs, const char *path,
 		      unsigned long long count)
@@ -67,23 +62,11 @@ static int write_pcap(const struct e2e_frames *fs, const char *path,
 			strerror(errno));
 		return 2;
 	}
-	uint8_t h[24];
-	put_le32(h, 0xa1b2c3d4u);
-	h[4] = 2, h[5] = 0, h[6] = 4, h[7] = 0; /* version 2.4 */
-	put_le32(h + 8, 0);
-	put_le32(h + 12, 0);
-	put_le32(h + 16, 262144); /* snaplen */
-	put_le32(h + 20, 1);	  /* Ethernet */
-	fwrite(h, 1, sizeof(h), f);
+	e2e_pcap_header(f);
 	uint64_t us = 1700000000ull * 1000000;
 	for (unsigned long long i = 0; i < count; i++, us++) {
 		const struct pb_frame *fr = fs->f[i % fs->n];
-		put_le32(h, (uint32_t)(us / 1000000));
-		put_le32(h + 4, (uint32_t)(us % 1000000));
-		put_le32(h + 8, fr->caplen);
-		put_le32(h + 12, fr->caplen);
-		fwrite(h, 1, 16, f);
-		fwrite(fr->data, 1, fr->caplen, f);
+		e2e_pcap_record(f, us, fr->data, fr->caplen);
 	}
 	if (fflush(f) != 0 || ferror(f)) {
 		fprintf(stderr, "e2e_pkt_send: %s: write failed\n", path);
@@ -94,57 +77,39 @@ static int write_pcap(const struct e2e_frames *fs, const char *path,
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
 	struct e2e_frames fs;
-	const char *ifname = NULL, *pcap = NULL;
-	unsigned long long count = 100000;
-	double duration = 0;
-	int bypass = 0;
+	struct e2e_send_opts o;
+	const char *pcap = NULL;
 
 	e2e_frames_defaults(&fs);
+	e2e_send_defaults(&o);
 	for (int i = 1; i < argc; i++) {
 		int r = e2e_frames_option(&fs, argc, argv, &i);
+		if (r == 0)
+			r = e2e_send_option(&o, argc, argv, &i);
 		if (r < 0)
 			usage(NULL);
 		if (r > 0)
 			continue;
 		const char *a = argv[i];
-		if (strcmp(a, "--qdisc-bypass") == 0) {
-			bypass = 1;
-			continue;
-		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
 			usage(NULL);
+		if (strcmp(a, "--write-pcap") != 0)
+			usage("unknown option");
 		if (i + 1 >= argc)
 			usage("missing value");
-		const char *v = argv[++i];
-		if (strcmp(a, "--if") == 0)
-			ifname = v;
-		else if (strcmp(a, "--write-pcap") == 0)
-			pcap = v;
-		else if (strcmp(a, "--count") == 0)
-			count = strtoull(v, NULL, 0);
-		else if (strcmp(a, "--duration") == 0)
-			duration = strtod(v, NULL);
-		else
-			usage("unknown option");
+		pcap = argv[++i];
 	}
-	if ((ifname == NULL) == (pcap == NULL))
+	if ((o.ifname == NULL) == (pcap == NULL))
 		usage("one of --if and --write-pcap is required");
-	if (count == 0 && (duration <= 0 || pcap))
+	if (o.count == 0 && (o.duration <= 0 || pcap))
 		usage("--count (or, sending, --duration) must be positive");
 	if (e2e_frames_build(&fs) != 0)
 		return 2;
 	if (pcap) {
-		int rc = write_pcap(&fs, pcap, count);
+		int rc = write_pcap(&fs, pcap, o.count);
 		e2e_frames_free(&fs);
 		return rc;
 	}
@@ -156,18 +121,20 @@ int main(int argc, char **argv)
 	}
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
 				   .sll_protocol = 0,
-				   .sll_ifindex = (int)if_nametoindex(ifname) };
+				   .sll_ifindex =
+					   (int)if_nametoindex(o.ifname) };
 	if (sll.sll_ifindex == 0) {
 		fprintf(stderr, "e2e_pkt_send: %s: no such interface\n",
-			ifname);
+			o.ifname);
 		return 2;
 	}
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 		perror("e2e_pkt_send: bind");
 		return 2;
 	}
-	if (bypass && setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &bypass,
-				 sizeof(bypass)) < 0) {
+	int bypass = 1;
+	if (o.qdisc_bypass && setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS,
+					 &bypass, sizeof(bypass)) < 0) {
 		perror("e2e_pkt_send: PACKET_QDISC_BYPASS");
 		return 2;
 	}
@@ -175,15 +142,8 @@ int main(int argc, char **argv)
 	unsigned long long sent = 0, bytes = 0, retries = 0;
 	int failed = 0;
 	size_t k = 0;
-	double t0 = now_s(), end = duration > 0 ? t0 + duration : 0, t1;
-	for (;;) {
-		if (duration > 0) {
-			/* Look at the clock every 256 frames. */
-			if ((sent & 255) == 0 && now_s() >= end)
-				break;
-		} else if (sent >= count) {
-			break;
-		}
+	double t0 = e2e_now_s();
+	while (!e2e_send_done(&o, sent, t0)) {
 		const struct pb_frame *f = fs.f[k];
 		ssize_t n = send(fd, f->data, f->caplen, 0);
 		if (n < 0) {
@@ -202,8 +162,7 @@ int main(int argc, char **argv)
 		if (++k == fs.n)
 			k = 0;
 	}
-	t1 = now_s();
-	double secs = t1 - t0;
+	double secs = e2e_now_s() - t0;
 	printf("e2e_pkt_send: mode=sendto frames=%llu bytes=%llu secs=%.3f "
 	       "pps=%.0f mbps=%.1f retries=%llu\n",
 	       sent, bytes, secs, secs > 0 ? (double)sent / secs : 0.0,

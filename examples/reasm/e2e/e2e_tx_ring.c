@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include "e2e_frames.h"
+#include "e2e_util.h"
 #include "live.h"
 
 #include <stdatomic.h>
@@ -43,56 +44,41 @@ static _Noreturn void usage(const char *msg)
 	exit(2);
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
 	struct e2e_frames fs;
+	struct e2e_send_opts o;
 	struct live_tx_config cfg;
 	static _Atomic(bool) stopping;
-	unsigned long long count = 100000;
-	double duration = 0;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.frames = 256;
 	cfg.stopping = &stopping;
 	e2e_frames_defaults(&fs);
+	e2e_send_defaults(&o);
 	for (int i = 1; i < argc; i++) {
 		int r = e2e_frames_option(&fs, argc, argv, &i);
+		if (r == 0)
+			r = e2e_send_option(&o, argc, argv, &i);
 		if (r < 0)
 			usage(NULL);
 		if (r > 0)
 			continue;
 		const char *a = argv[i];
-		if (strcmp(a, "--qdisc-bypass") == 0) {
-			cfg.qdisc_bypass = true;
-			continue;
-		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
 			usage(NULL);
+		if (strcmp(a, "--tx-frames") != 0)
+			usage("unknown option");
 		if (i + 1 >= argc)
 			usage("missing value");
-		const char *v = argv[++i];
-		if (strcmp(a, "--if") == 0)
-			cfg.ifname = v;
-		else if (strcmp(a, "--count") == 0)
-			count = strtoull(v, NULL, 0);
-		else if (strcmp(a, "--duration") == 0)
-			duration = strtod(v, NULL);
-		else if (strcmp(a, "--tx-frames") == 0)
-			cfg.frames = (unsigned)strtoul(v, NULL, 0);
-		else
-			usage("unknown option");
+		cfg.frames = (unsigned)strtoul(argv[++i], NULL, 0);
 	}
-	if (cfg.ifname == NULL)
+	if (o.ifname == NULL)
 		usage("--if is required");
-	if (count == 0 && duration <= 0)
+	if (o.count == 0 && o.duration <= 0)
 		usage("--count or --duration must be positive");
+	cfg.ifname = o.ifname;
+	cfg.qdisc_bypass = o.qdisc_bypass;
 	if (e2e_frames_build(&fs) != 0)
 		return 2;
 
@@ -102,14 +88,8 @@ int main(int argc, char **argv)
 
 	unsigned long long sent = 0;
 	size_t k = 0;
-	double t0 = now_s(), end = duration > 0 ? t0 + duration : 0;
-	for (;;) {
-		if (duration > 0) {
-			if ((sent & 255) == 0 && now_s() >= end)
-				break;
-		} else if (sent >= count) {
-			break;
-		}
+	double t0 = e2e_now_s();
+	while (!e2e_send_done(&o, sent, t0)) {
 		const struct pb_frame *f = fs.f[k];
 		struct reasm_out *out = malloc(sizeof(*out) + f->caplen);
 		if (out == NULL) {
@@ -126,7 +106,7 @@ int main(int argc, char **argv)
 	}
 	atomic_store(&stopping, true);
 	live_tx_drain(tx);
-	double secs = now_s() - t0;
+	double secs = e2e_now_s() - t0;
 
 	struct live_stats ls;
 	memset(&ls, 0, sizeof(ls));

@@ -33,6 +33,7 @@
  */
 #define _GNU_SOURCE
 #include "e2e_payload.h"
+#include "e2e_util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -121,22 +122,7 @@ static _Noreturn void usage(const char *msg)
 
 static unsigned num(const char *s, unsigned lo, unsigned hi, const char *what)
 {
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 0);
-	if (errno || *end || end == s || v < lo || v > hi) {
-		fprintf(stderr, "e2e_udp_recv: %s: %s out of range %u..%u\n",
-			what, s, lo, hi);
-		exit(2);
-	}
-	return (unsigned)v;
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	return e2e_num("e2e_udp_recv", s, lo, hi, what);
 }
 
 static int open_socket(int family, unsigned port)
@@ -249,10 +235,10 @@ int main(int argc, char **argv)
 	memset(fs, 0, sizeof(fs));
 	struct seen seen = { 0 };
 	unsigned long long received = 0, corrupt = 0, dup = 0;
-	double start = now_s(), last = 0, done_at = 0;
+	double start = e2e_now_s(), last = 0, done_at = 0;
 
 	for (;;) {
-		double t = now_s();
+		double t = e2e_now_s();
 		bool reached = expect && received >= expect;
 		if (reached && drain_ms == 0)
 			break;
@@ -288,7 +274,7 @@ int main(int argc, char **argv)
 						 MSG_TRUNC);
 				if (n < 0)
 					break;
-				last = now_s();
+				last = e2e_now_s();
 				size_t len = (size_t)n;
 				if (len > sizeof(buf))
 					len = sizeof(buf); /* cannot happen */
@@ -332,7 +318,7 @@ int main(int argc, char **argv)
 	printf("e2e_udp_recv: received %llu (v4 %llu, v6 %llu) of %u "
 	       "expected, corrupt %llu, duplicate %llu, in %.2f s\n",
 	       received, fs[0].n, fs[1].n, expect, corrupt, dup,
-	       now_s() - start);
+	       e2e_now_s() - start);
 	print_sizes("v4", &fs[0]);
 	print_sizes("v6", &fs[1]);
 	fflush(stdout);

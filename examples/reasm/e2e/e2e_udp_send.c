@@ -34,6 +34,7 @@
  */
 #define _GNU_SOURCE
 #include "e2e_payload.h"
+#include "e2e_util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -79,15 +80,7 @@ static _Noreturn void usage(const char *msg)
 
 static unsigned num(const char *s, unsigned lo, unsigned hi, const char *what)
 {
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 0);
-	if (errno || *end || end == s || v < lo || v > hi) {
-		fprintf(stderr, "e2e_udp_send: %s: %s out of range %u..%u\n",
-			what, s, lo, hi);
-		exit(2);
-	}
-	return (unsigned)v;
+	return e2e_num("e2e_udp_send", s, lo, hi, what);
 }
 
 /* Size of datagram @p seq of @p sender. */

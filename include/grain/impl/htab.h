@@ -1081,13 +1081,13 @@ grain_htab_remove_fast(struct grain_htab *h, const void *key,
 }
 
 static GRAIN_ALWAYS_INLINE struct grain_hnode *
-grain_htab_lookup_fast(struct grain_htab *h, const void *key,
-		       const struct grain_htab_params p)
+grain_htab_lookup_with_hash_fast(struct grain_htab *h, const void *key,
+				 uint64_t hash,
+				 const struct grain_htab_params p)
 {
 	if (GRAIN_UNLIKELY(h == NULL || key == NULL ||
 			   (h->flags & GRAIN_HTAB_NO_RCU) != 0))
 		return NULL;
-	uint64_t hash = p.hash(key, &h->secret, h->ctx);
 	/* A3: pairs with R3 in src/htab_resize.c; the array's buckets are
 	 * filled. */
 	uintptr_t w = atomic_load_explicit(
@@ -1096,6 +1096,106 @@ grain_htab_lookup_fast(struct grain_htab *h, const void *key,
 	return grain_impl_htab_search(grain_impl_htab_dir_b0(w),
 				      grain_impl_htab_dir_mask(w), hash, key, p,
 				      h->ctx);
+}
+
+static GRAIN_ALWAYS_INLINE struct grain_hnode *
+grain_htab_lookup_fast(struct grain_htab *h, const void *key,
+		       const struct grain_htab_params p)
+{
+	if (GRAIN_UNLIKELY(h == NULL || key == NULL ||
+			   (h->flags & GRAIN_HTAB_NO_RCU) != 0))
+		return NULL;
+	return grain_htab_lookup_with_hash_fast(
+		h, key, p.hash(key, &h->secret, h->ctx), p);
+}
+
+/* A hint that the line at @a is read soon; no fault, no effect on what
+ * any load returns. */
+static inline void grain_impl_htab_prefetch(const void *a)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	__builtin_prefetch(a, 0, 3);
+#else
+	(void)a;
+#endif
+}
+
+/* The bulk lookup in three passes over the burst, so that the cache
+ * misses of different keys overlap instead of following one another:
+ * (1) hash every key, load its stripe's directory word (A3) and prefetch
+ * its home bucket; (2) compare each home bucket's signatures and
+ * prefetch the node of the first candidate (A1); (3) search each key as
+ * grain_htab_lookup_fast() does, in the array pass 1 loaded, now mostly
+ * from cache. A key's result is that of a single lookup made during the
+ * call. */
+GRAIN_NODISCARD static GRAIN_ALWAYS_INLINE int
+grain_htab_lookup_bulk_fast(struct grain_htab *h, const void *const *keys,
+			    unsigned n, struct grain_hnode **nodes,
+			    uint64_t *hits, const struct grain_htab_params p)
+{
+	uint64_t hash[GRAIN_HTAB_LOOKUP_BULK_MAX];
+	uintptr_t dir[GRAIN_HTAB_LOOKUP_BULK_MAX];
+	uint64_t mask = 0;
+	int found = 0;
+
+	if (hits != NULL)
+		*hits = 0;
+	if (GRAIN_UNLIKELY(h == NULL || n > GRAIN_HTAB_LOOKUP_BULK_MAX ||
+			   (n != 0 && (keys == NULL || nodes == NULL)) ||
+			   (h->flags & GRAIN_HTAB_NO_RCU) != 0)) {
+		if (nodes != NULL && n <= GRAIN_HTAB_LOOKUP_BULK_MAX)
+			for (unsigned i = 0; i < n; i++)
+				nodes[i] = NULL;
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (GRAIN_UNLIKELY(keys[i] == NULL)) {
+			dir[i] = 0;
+			continue;
+		}
+		hash[i] = p.hash(keys[i], &h->secret, h->ctx);
+		/* A3: pairs with R3 in src/htab_resize.c. */
+		dir[i] = atomic_load_explicit(
+			&h->dir[grain_impl_htab_stripe_index(h, hash[i])],
+			memory_order_acquire);
+		grain_impl_htab_prefetch(&grain_impl_htab_dir_b0(
+			dir[i])[hash[i] & grain_impl_htab_dir_mask(dir[i])]);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (GRAIN_UNLIKELY(dir[i] == 0))
+			continue;
+		const struct grain_impl_htab_bucket *b = &grain_impl_htab_dir_b0(
+			dir[i])[hash[i] & grain_impl_htab_dir_mask(dir[i])];
+		unsigned m = grain_impl_htab_cand(
+			b, grain_impl_htab_sigv_of(hash[i]));
+		if (m != 0) {
+			/* Relaxed: the address is only a prefetch hint,
+			 * nothing is read through it here; the search loads
+			 * the slot again with A1. */
+			struct grain_hnode *c = atomic_load_explicit(
+				&((struct grain_impl_htab_bucket *)(uintptr_t)b)
+					 ->node[grain_impl_htab_first(m)],
+				memory_order_relaxed);
+			if (c != NULL)
+				grain_impl_htab_prefetch(c);
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct grain_hnode *r = NULL;
+		if (GRAIN_LIKELY(dir[i] != 0))
+			r = grain_impl_htab_search(
+				grain_impl_htab_dir_b0(dir[i]),
+				grain_impl_htab_dir_mask(dir[i]), hash[i],
+				keys[i], p, h->ctx);
+		nodes[i] = r;
+		if (r != NULL) {
+			mask |= (uint64_t)1 << i;
+			found++;
+		}
+	}
+	if (hits != NULL)
+		*hits = mask;
+	return found;
 }
 
 /* --- generic forms: the table's ops as the parameters ---------------------- */
@@ -1186,6 +1286,32 @@ GRAIN_INLINE_API struct grain_hnode *grain_htab_lookup(struct grain_htab *h,
 	if (h == NULL)
 		return NULL;
 	return grain_htab_lookup_fast(h, key, grain_impl_htab_ops(h));
+}
+
+GRAIN_INLINE_API struct grain_hnode *
+grain_htab_lookup_with_hash(struct grain_htab *h, const void *key,
+			    uint64_t hash)
+{
+	if (h == NULL)
+		return NULL;
+	return grain_htab_lookup_with_hash_fast(h, key, hash,
+						grain_impl_htab_ops(h));
+}
+
+GRAIN_NODISCARD GRAIN_INLINE_API int
+grain_htab_lookup_bulk(struct grain_htab *h, const void *const *keys,
+		       unsigned n, struct grain_hnode **nodes, uint64_t *hits)
+{
+	if (h == NULL) {
+		if (hits != NULL)
+			*hits = 0;
+		if (nodes != NULL && n <= GRAIN_HTAB_LOOKUP_BULK_MAX)
+			for (unsigned i = 0; i < n; i++)
+				nodes[i] = NULL;
+		return -EINVAL;
+	}
+	return grain_htab_lookup_bulk_fast(h, keys, n, nodes, hits,
+					   grain_impl_htab_ops(h));
 }
 
 /* --- replace ---------------------------------------------------------------- */

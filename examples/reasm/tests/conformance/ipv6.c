@@ -21,6 +21,19 @@ struct chain_case {
 	bool sub8; /* first < 8 and MF 1: also not a multiple of 8 */
 };
 
+/* @p d as one atomic fragment (offset 0, no more fragments) or as two,
+ * cut at byte 32 of its @p len. */
+static void feed_whole_or_halves(struct rig *g, const struct pb_dgram *d,
+				 bool atomic, size_t len)
+{
+	if (atomic) {
+		feed_frag(g, d, 0, len, false);
+	} else {
+		feed_frag(g, d, 0, 32, true);
+		feed_frag(g, d, 32, len - 32, false);
+	}
+}
+
 static const struct chain_case chain_cases[] = {
 	{ PB_IPPROTO_TCP, 0, 0, 16, false, false },
 	{ PB_IPPROTO_TCP, 0, 0, 8, false, false },
@@ -150,12 +163,7 @@ ParameterizedTest(struct nested_case *p, ipv6, nested_fragment_header)
 		    p->dstopts ? PB_IPPROTO_DSTOPTS : PB_IPPROTO_FRAGMENT, data,
 		    sizeof(data));
 	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
-	if (p->atomic) {
-		feed_frag(&g, &d, 0, sizeof(data), false);
-	} else {
-		feed_frag(&g, &d, 0, 32, true);
-		feed_frag(&g, &d, 32, sizeof(data) - 32, false);
-	}
+	feed_whole_or_halves(&g, &d, p->atomic, sizeof(data));
 	struct reasm_stats st = rig_stats(&g);
 	cr_expect_eq(st.nested_frag, 1u, "%s", name);
 	cr_expect_eq(st.datagrams_pending, 0u, "%s", name);
@@ -277,12 +285,7 @@ ParameterizedTest(struct ext_run *p, ipv6, refused_extension_headers)
 		d.v6.rt_type = c->rt_type;
 	}
 	rig_open(&g, REASM_LINK_ETHERNET, p->policy);
-	if (p->atomic) {
-		feed_frag(&g, &d, 0, sizeof(data), false);
-	} else {
-		feed_frag(&g, &d, 0, 32, true);
-		feed_frag(&g, &d, 32, sizeof(data) - 32, false);
-	}
+	feed_whole_or_halves(&g, &d, p->atomic, sizeof(data));
 	struct reasm_stats st = rig_stats(&g);
 	cr_expect_eq(st.bad_ext, c->refused ? 1u : 0u, "%s (%s)", c->name, pol);
 	cr_expect_eq(st.datagrams_pending, 0u, "%s (%s)", c->name, pol);
