@@ -505,6 +505,92 @@ static void plan_wrap(const struct fz_spec *s, bool v6, struct wrap *w)
 	w->len = (uint32_t)pb_tunnel_len(t, v6 ? 6 : 4);
 }
 
+/* The IPv4 header of @p s at @p ip, its payload length clamped in *@p len;
+ * @return the header's length. */
+static uint32_t put_v4(const struct fz_spec *s, uint8_t *ip, uint8_t tos,
+		       unsigned words, uint32_t *len)
+{
+	uint32_t hdr;
+
+	hdr = 20 + 4 * words;
+	if (*len > 65535 - hdr)
+		*len = 65535 - hdr;
+	memset(ip, 0, hdr);
+	memset(ip + 20, 1, hdr - 20); /* NOP options */
+	ip[0] = (uint8_t)(0x40 | hdr / 4);
+	ip[1] = tos;
+	inet_wr16(ip + 2, hdr + *len);
+	inet_wr16(ip + 4, s->id);
+	inet_wr16(ip + 6,
+		  s->off & (FZ_OFF_MASK | FZ_OFF_MF | FZ_OFF_DF | FZ_OFF_X));
+	ip[8] = 64;
+	ip[9] = fz_v4_proto[s->proto & 7];
+	memcpy(ip + 12, (const uint8_t[]){ 10, 0, 0, 1 }, 4);
+	memcpy(ip + 16, (const uint8_t[]){ 10, 0, 1, 1 }, 4);
+	ip[15] = (uint8_t)(1 + (s->addr & 3));
+	ip[19] = (uint8_t)(1 + (s->addr >> 2 & 3));
+	return hdr;
+}
+
+/* The IPv6 header of @p s at @p ip and its extension headers, with a
+ * Fragment header (offset *@p pos) if @p frag, else *@p pos 0; the payload
+ * length clamped in *@p len; @return the headers' length. */
+static uint32_t put_v6(const struct fz_spec *s, uint8_t *ip, uint8_t tos,
+		       unsigned words, bool frag, uint32_t *len, uint32_t *pos)
+{
+	uint32_t hdr;
+
+	uint8_t nh = fz_v6_nh[s->proto & 7];
+	uint8_t *prev = ip + 6; /* the byte naming the next header */
+	hdr = 40;
+	memset(ip, 0, 40);
+	ip[0] = (uint8_t)(0x60 | tos >> 4);
+	ip[1] = (uint8_t)(tos << 4);
+	ip[7] = 64;
+	ip[8] = 0xfd;
+	ip[21] = 1;
+	ip[23] = s->addr & 3;
+	ip[24] = 0xfd;
+	ip[37] = 2;
+	ip[39] = s->addr >> 2 & 3;
+	for (unsigned i = 0; i < s->pad; i++) {
+		*prev = 0;
+		memset(ip + hdr, 0, 256);
+		ip[hdr + 1] = 256 / 8 - 1;
+		prev = ip + hdr;
+		hdr += 256;
+	}
+	for (unsigned i = 0; i < words; i++) {
+		unsigned sh = 2 * (i % 4);
+		uint32_t l = 8 * (1 + (s->extlen >> sh & 3u));
+		*prev = fz_v6_ext[s->ext >> sh & 3];
+		memset(ip + hdr, 0, l);
+		ip[hdr + 1] = (uint8_t)(l / 8 - 1);
+		prev = ip + hdr;
+		hdr += l;
+	}
+	if (frag) {
+		uint8_t *fh = ip + hdr;
+		uint32_t id = s->id * 0x01000001u;
+		*prev = 44;
+		fh[0] = nh;
+		fh[1] = 0;
+		inet_wr16(fh + 2, (uint32_t)*pos | !!(s->off & FZ_OFF_MF));
+		fh[4] = (uint8_t)(id >> 24);
+		fh[5] = (uint8_t)(id >> 16);
+		fh[6] = (uint8_t)(id >> 8);
+		fh[7] = (uint8_t)id;
+		hdr += 8;
+	} else {
+		*prev = nh;
+		*pos = 0;
+	}
+	if (*len > 65535 - (hdr - 40))
+		*len = 65535 - (hdr - 40);
+	inet_wr16(ip + 4, hdr - 40 + *len);
+	return hdr;
+}
+
 /*
  * Synthesize the packet @p s describes into frame_buf: sets run.caplen
  * and run.wirelen, and taints its key unless its payload follows the
@@ -528,73 +614,9 @@ static void build(const struct fz_spec *s)
 	bool clean = s->fill == 0;
 
 	if (!v6) {
-		hdr = 20 + 4 * words;
-		if (len > 65535 - hdr)
-			len = 65535 - hdr;
-		memset(ip, 0, hdr);
-		memset(ip + 20, 1, hdr - 20); /* NOP options */
-		ip[0] = (uint8_t)(0x40 | hdr / 4);
-		ip[1] = tos;
-		inet_wr16(ip + 2, hdr + len);
-		inet_wr16(ip + 4, s->id);
-		inet_wr16(ip + 6, s->off & (FZ_OFF_MASK | FZ_OFF_MF |
-					    FZ_OFF_DF | FZ_OFF_X));
-		ip[8] = 64;
-		ip[9] = fz_v4_proto[s->proto & 7];
-		memcpy(ip + 12, (const uint8_t[]){ 10, 0, 0, 1 }, 4);
-		memcpy(ip + 16, (const uint8_t[]){ 10, 0, 1, 1 }, 4);
-		ip[15] = (uint8_t)(1 + (s->addr & 3));
-		ip[19] = (uint8_t)(1 + (s->addr >> 2 & 3));
+		hdr = put_v4(s, ip, tos, words, &len);
 	} else {
-		uint8_t nh = fz_v6_nh[s->proto & 7];
-		uint8_t *prev = ip + 6; /* the byte naming the next header */
-		hdr = 40;
-		memset(ip, 0, 40);
-		ip[0] = (uint8_t)(0x60 | tos >> 4);
-		ip[1] = (uint8_t)(tos << 4);
-		ip[7] = 64;
-		ip[8] = 0xfd;
-		ip[21] = 1;
-		ip[23] = s->addr & 3;
-		ip[24] = 0xfd;
-		ip[37] = 2;
-		ip[39] = s->addr >> 2 & 3;
-		for (unsigned i = 0; i < s->pad; i++) {
-			*prev = 0;
-			memset(ip + hdr, 0, 256);
-			ip[hdr + 1] = 256 / 8 - 1;
-			prev = ip + hdr;
-			hdr += 256;
-		}
-		for (unsigned i = 0; i < words; i++) {
-			unsigned sh = 2 * (i % 4);
-			uint32_t l = 8 * (1 + (s->extlen >> sh & 3u));
-			*prev = fz_v6_ext[s->ext >> sh & 3];
-			memset(ip + hdr, 0, l);
-			ip[hdr + 1] = (uint8_t)(l / 8 - 1);
-			prev = ip + hdr;
-			hdr += l;
-		}
-		if (frag) {
-			uint8_t *fh = ip + hdr;
-			uint32_t id = s->id * 0x01000001u;
-			*prev = 44;
-			fh[0] = nh;
-			fh[1] = 0;
-			inet_wr16(fh + 2,
-				  (uint32_t)pos | !!(s->off & FZ_OFF_MF));
-			fh[4] = (uint8_t)(id >> 24);
-			fh[5] = (uint8_t)(id >> 16);
-			fh[6] = (uint8_t)(id >> 8);
-			fh[7] = (uint8_t)id;
-			hdr += 8;
-		} else {
-			*prev = nh;
-			pos = 0;
-		}
-		if (len > 65535 - (hdr - 40))
-			len = 65535 - (hdr - 40);
-		inet_wr16(ip + 4, hdr - 40 + len);
+		hdr = put_v6(s, ip, tos, words, frag, &len, &pos);
 		/* Other next headers put pattern bytes where headers go. */
 		if ((s->proto & 7) >= 4)
 			clean = false;
