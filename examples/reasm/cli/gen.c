@@ -38,12 +38,14 @@
  * checksum is over the whole datagram, so it checks out after
  * reassembly). Addresses are the documentation ranges (192.0.2.0/24,
  * 198.51.100.0/24, 2001:db8::/32). Frames on Ethernet are padded to the
- * 60-byte minimum.
+ * 60-byte minimum. The headers are written by the reassembler's packet
+ * builder (pkt/pktbuild.h).
  */
 #define _DEFAULT_SOURCE /* pcap.h needs u_char and friends */
 #define MSG_PROG "reasm-gen"
 #include "inet.h"
 #include "msg.h"
+#include "pktbuild.h"
 #include <pcap/pcap.h>
 
 #include <errno.h>
@@ -65,7 +67,6 @@
 #define ETH_IPV4 0x0800
 #define ETH_IPV6 0x86dd
 #define ETH_ARP 0x0806
-#define ETH_VLAN 0x8100
 
 /* --- Small helpers --------------------------------------------------------- */
 
@@ -248,17 +249,29 @@ static void interleave(struct gen *g, struct pkt_list *parts, size_t nparts,
 /* --- Framing and writing --------------------------------------------------- */
 
 static const uint8_t mac_a[6] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x01 };
-static const uint8_t mac_b[6] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x02 };
 
-/* PPP's protocol for an EtherType: IPv4 0x0021, IPv6 0x0057; anything
- * else is written as the PPP protocol of the same number. */
-static uint16_t ppp_proto(unsigned ethertype)
+/* The link layer of g->link, tagged with @p vlan on Ethernet if not 0. */
+static void link_of(const struct gen *g, uint16_t vlan, struct pb_link *l)
 {
-	if (ethertype == ETH_IPV4)
-		return 0x0021;
-	if (ethertype == ETH_IPV6)
-		return 0x0057;
-	return (uint16_t)ethertype;
+	static const uint8_t macs[12] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x02,
+					  0x02, 0x00, 0x5e, 0x10, 0x00, 0x01 };
+	static const int dlts[] = {
+		[LINK_ETHER] = PB_DLT_ETHERNET, [LINK_RAW] = PB_DLT_RAW,
+		[LINK_SLL] = PB_DLT_SLL,	[LINK_SLL2] = PB_DLT_SLL2,
+		[LINK_PPP] = PB_DLT_PPP_SERIAL, [LINK_PPPOE] = PB_DLT_ETHERNET,
+	};
+
+	memset(l, 0, sizeof(*l));
+	l->dlt = dlts[g->link];
+	l->macs = macs; /* to ...:02 from mac_a */
+	l->lladdr = mac_a;
+	l->ifindex = 1;
+	l->pppoe = g->link == LINK_PPPOE;
+	l->pppoe_session = 1;
+	if (vlan != 0 && g->link == LINK_ETHER) {
+		l->nvlan = 1;
+		l->tci[0] = vlan & 0x0fffu;
+	}
 }
 
 /* Writes one frame: the link header for g->link, then @p l3 (@p len
@@ -268,47 +281,10 @@ static void write_frame(struct gen *g, const uint8_t *l3, size_t len,
 {
 	static uint8_t frame[MAX_FRAME];
 	struct pcap_pkthdr h;
-	size_t hl = 0;
+	struct pb_link l;
 
-	switch (g->link) {
-	case LINK_ETHER:
-		memcpy(frame, mac_b, 6);
-		memcpy(frame + 6, mac_a, 6);
-		hl = 12;
-		if (vlan != 0) {
-			inet_wr16(frame + hl, ETH_VLAN);
-			inet_wr16(frame + hl + 2, vlan & 0x0fffu);
-			hl += 4;
-		}
-		inet_wr16(frame + hl, ethertype);
-		hl += 2;
-		break;
-	case LINK_RAW:
-		break;
-	case LINK_SLL:
-		hl = inet_put_sll(frame, (uint16_t)ethertype, mac_a);
-		break;
-	case LINK_SLL2:
-		hl = inet_put_sll2(frame, (uint16_t)ethertype, 1, mac_a);
-		break;
-	case LINK_PPP: /* PPP in HDLC-like framing: 0xff 0x03, protocol */
-		frame[0] = 0xff;
-		frame[1] = 0x03;
-		inet_wr16(frame + 2, ppp_proto(ethertype));
-		hl = 4;
-		break;
-	case LINK_PPPOE: /* Ethernet, a PPPoE session (RFC 2516), PPP */
-		memcpy(frame, mac_b, 6);
-		memcpy(frame + 6, mac_a, 6);
-		inet_wr16(frame + 12, 0x8864);
-		frame[14] = 0x11; /* version 1, type 1 */
-		frame[15] = 0x00; /* session data */
-		inet_wr16(frame + 16, 0x0001);
-		inet_wr16(frame + 18, (uint16_t)(len + 2));
-		inet_wr16(frame + 20, ppp_proto(ethertype));
-		hl = 22;
-		break;
-	}
+	link_of(g, vlan, &l);
+	size_t hl = pb_link_put(&l, (uint16_t)ethertype, len, frame);
 	memcpy(frame + hl, l3, len);
 	len += hl;
 	if (g->link == LINK_ETHER && len < 60) {
@@ -409,10 +385,7 @@ static size_t build_udp(struct gen *g, const struct udp_spec *s, uint8_t *out)
 	size_t ulen = 8 + s->data_len;
 	uint32_t sum;
 
-	inet_wr16(out, s->sport);
-	inet_wr16(out + 2, s->dport);
-	inet_wr16(out + 4, (unsigned)ulen);
-	inet_wr16(out + 6, 0);
+	(void)pb_udp_hdr(out, s->sport, s->dport, (uint16_t)ulen);
 	for (size_t i = 0; i < s->data_len; i++)
 		out[8 + i] = s->fill ? s->fill : (uint8_t)rnd(&g->rng);
 
@@ -423,67 +396,41 @@ static size_t build_udp(struct gen *g, const struct udp_spec *s, uint8_t *out)
 	return ulen;
 }
 
-/* The 20-byte IPv4 header for @p payload_len bytes at fragment offset
- * @p off (bytes) with MF = @p more. */
-static void ipv4_header(const struct udp_spec *s, uint16_t id,
-			size_t payload_len, size_t off, bool more, uint8_t *h)
+/* The datagram of @p s (IPv4 id @p id4, IPv6 id @p id6) over the @p len
+ * bytes of UDP at @p udp, without a link layer. */
+static void dgram_of(const struct udp_spec *s, uint16_t id4, uint32_t id6,
+		     const uint8_t *udp, size_t len, struct pb_dgram *d)
 {
-	memset(h, 0, 20);
-	h[0] = 0x45;
-	h[1] = (uint8_t)(s->dscp << 2);
-	inet_wr16(h + 2, (unsigned)(20 + payload_len));
-	inet_wr16(h + 4, id);
-	inet_wr16(h + 6, (unsigned)(off / 8) | (more ? 0x2000u : 0));
-	h[8] = 64;
-	h[9] = INET_PROTO_UDP;
-	memcpy(h + 12, s->src, 4);
-	memcpy(h + 16, s->dst, 4);
-	inet_wr16(h + 10, inet_csum(h, 20));
-}
-
-/* The IPv6 header and the optional extension header before the Fragment
- * header; @return their length. @p next: what follows them. */
-static size_t ipv6_headers(const struct udp_spec *s, size_t payload_len,
-			   uint8_t next, uint8_t *h)
-{
-	size_t n = 40;
-
-	memset(h, 0, 40);
-	/* Version 6, traffic class = DSCP << 2 (ECN 0), flow label 0. */
-	h[0] = (uint8_t)(0x60 | s->dscp >> 2);
-	h[1] = (uint8_t)((s->dscp & 0x03) << 6);
-	inet_wr16(h + 4, (unsigned)payload_len);
-	h[7] = 64;
-	memcpy(h + 8, s->src, 16);
-	memcpy(h + 24, s->dst, 16);
-	if (s->ext != 0) {
-		h[6] = s->ext;
-		h[40] = next;
-		h[41] = 0; /* 8 bytes long */
-		h[42] = 1; /* PadN */
-		h[43] = 4;
-		memset(h + 44, 0, 4);
-		n += 8;
+	if (s->v6) {
+		pb_dgram_v6(d, PB_DLT_RAW, id6, PB_IPPROTO_UDP, udp, len);
+		memcpy(d->v6.src, s->src, 16);
+		memcpy(d->v6.dst, s->dst, 16);
+		d->v6.tclass = (uint8_t)(s->dscp << 2);
+		/* s->ext 0 is none: HOPOPTS, whose number is 0, too. */
+		if (s->ext == INET_PROTO_DSTOPTS)
+			d->v6.dst_len = 8;
+		else if (s->ext != 0)
+			d->v6.hbh_len = 8;
 	} else {
-		h[6] = next;
+		pb_dgram_v4(d, PB_DLT_RAW, id4, PB_IPPROTO_UDP, udp, len);
+		d->v4.src = inet_rd32(s->src);
+		d->v4.dst = inet_rd32(s->dst);
+		d->v4.tos = (uint8_t)(s->dscp << 2);
 	}
-	return n;
 }
 
 /* Appends the unfragmented datagram of @p s to @p l. */
 static void add_plain(struct gen *g, const struct udp_spec *s,
 		      struct pkt_list *l)
 {
+	static uint8_t udp[MAX_DGRAM];
 	static uint8_t buf[MAX_FRAME];
-	size_t off = s->v6 ? 40 + (s->ext ? 8 : 0) : 20;
-	size_t ulen = build_udp(g, s, buf + off);
+	size_t ulen = build_udp(g, s, udp);
+	struct pb_dgram d;
 
-	if (s->v6)
-		(void)ipv6_headers(s, ulen + (s->ext ? 8 : 0), INET_PROTO_UDP,
-				   buf);
-	else
-		ipv4_header(s, g->ip_id++, ulen, 0, false, buf);
-	list_push(g, l, buf, off + ulen, s->v6, s->vlan);
+	dgram_of(s, s->v6 ? 0 : g->ip_id++, 0, udp, ulen, &d);
+	size_t len = pb_whole_into(&d, buf, sizeof(buf));
+	list_push(g, l, buf, len, s->v6, s->vlan);
 }
 
 /* Appends fragments of the datagram of @p s to @p l: fragment i carries
@@ -497,27 +444,16 @@ static void add_fragments(struct gen *g, const struct udp_spec *s,
 	size_t ulen = build_udp(g, s, udp);
 	uint16_t id4 = g->ip_id++;
 	uint32_t id6 = g->frag_id6++;
+	struct pb_dgram d;
 
+	dgram_of(s, id4, id6, udp, ulen, &d);
 	for (size_t i = 0; i < nfrags; i++) {
 		size_t off = cuts[i], len = cuts[i + 1] - cuts[i];
 		bool more = cuts[i + 1] < ulen;
-		size_t hl;
+		size_t n = pb_frag_into(&d, (uint32_t)off, NULL, len, more, buf,
+					sizeof(buf));
 
-		if (s->v6) {
-			hl = ipv6_headers(s, (s->ext ? 8u : 0u) + 8 + len,
-					  INET_PROTO_FRAGMENT, buf);
-			buf[hl] = INET_PROTO_UDP;
-			buf[hl + 1] = 0;
-			inet_wr16(buf + hl + 2,
-				  (unsigned)off | (more ? 1u : 0u));
-			inet_wr32(buf + hl + 4, id6);
-			hl += 8;
-		} else {
-			ipv4_header(s, id4, len, off, more, buf);
-			hl = 20;
-		}
-		memcpy(buf + hl, udp + off, len);
-		list_push(g, l, buf, hl + len, s->v6, s->vlan);
+		list_push(g, l, buf, n, s->v6, s->vlan);
 	}
 }
 
@@ -636,8 +572,9 @@ static void add_duplicate(struct gen *g)
 static void add_overlap(struct gen *g)
 {
 	static uint8_t udp[1500];
-	uint8_t frag[20 + 800];
+	uint8_t frag[20 + 800], bees[800];
 	struct udp_spec s;
+	struct pb_dgram d;
 	uint16_t id = g->ip_id++;
 	uint32_t sum;
 
@@ -652,17 +589,14 @@ static void add_overlap(struct gen *g)
 	sum = inet_pseudo_sum(s.src, s.dst, 4, INET_PROTO_UDP, 1500);
 	inet_wr16(udp + 6, inet_fold(inet_sum(sum, udp, 1500)));
 
-	ipv4_header(&s, id, 800, 0, true, frag);
-	memcpy(frag + 20, udp, 800);
-	write_frame(g, frag, 20 + 800, ETH_IPV4, s.vlan);
-
-	ipv4_header(&s, id, 800, 400, true, frag);
-	memset(frag + 20, 'B', 800);
-	write_frame(g, frag, 20 + 800, ETH_IPV4, s.vlan);
-
-	ipv4_header(&s, id, 300, 1200, false, frag);
-	memcpy(frag + 20, udp + 1200, 300);
-	write_frame(g, frag, 20 + 300, ETH_IPV4, s.vlan);
+	dgram_of(&s, id, 0, udp, sizeof(udp), &d);
+	memset(bees, 'B', sizeof(bees));
+	size_t n = pb_frag_into(&d, 0, NULL, 800, true, frag, sizeof(frag));
+	write_frame(g, frag, n, ETH_IPV4, s.vlan);
+	n = pb_frag_into(&d, 400, bees, 800, true, frag, sizeof(frag));
+	write_frame(g, frag, n, ETH_IPV4, s.vlan);
+	n = pb_frag_into(&d, 1200, NULL, 300, false, frag, sizeof(frag));
+	write_frame(g, frag, n, ETH_IPV4, s.vlan);
 }
 
 /* An IPv6 atomic fragment: a Fragment header with offset 0 and M = 0. */

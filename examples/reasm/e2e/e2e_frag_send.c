@@ -11,7 +11,7 @@
  * Every set is one UDP datagram (source port 40000, destination PORT,
  * UDP checksum 0) whose payload is the e2e_payload.h payload of
  * (sender, seq), sender = E2E_SENDER_CRAFTED | kind << 16. Fragments are
- * built with tests/pktbuild.h and sent whole (IP header included)
+ * built with pkt/pktbuild.h and sent whole (IP header included)
  * through raw sockets: AF_INET/IPPROTO_RAW (IP_HDRINCL; the kernel only
  * fills in the total length and the header checksum) and
  * AF_INET6/IPPROTO_RAW (the IPv6 header as given). Every fragment fits an

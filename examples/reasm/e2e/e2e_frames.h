@@ -7,7 +7,7 @@
  * Each datagram is IPv4 or IPv6 UDP from port 40000 to --port, with the
  * e2e_payload.h payload of (E2E_FRAMES_SENDER, i) for datagram i; the UDP
  * checksum is 0 (e2e_udp_recv accepts that for IPv6 too). Frames are built
- * with tests/pktbuild.h, then given the MAC addresses asked for.
+ * with pkt/pktbuild.h, then given the MAC addresses asked for.
  *
  * Options parsed here (e2e_frames_option):
  *   --dst-mac MAC --src-mac MAC   Ethernet addresses (defaults: pktbuild's)

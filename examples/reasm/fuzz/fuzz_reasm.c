@@ -38,6 +38,7 @@
 #define _DEFAULT_SOURCE /* be16toh() and friends, for inet.h */
 #include "fuzz_input.h"
 #include "inet.h"
+#include "pktbuild.h"
 #include "reasm.h"
 
 #include <stdbool.h>
@@ -417,68 +418,65 @@ static void on_emit(struct reasm_out *o, void *arg)
 
 /* --- the packet generator ------------------------------------------------ */
 
-/* Link header for @p s into @p f; its length. */
-static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype)
+/* Link header for @p s into @p f, for @p l3len bytes of @p etype; its
+ * length (the same whatever @p l3len). Ethernet: from 02:00:00:00:00:02
+ * to 02:00:00:00:00:01, the tags of addr bits 4-7, PPPoE session 1. */
+static uint32_t build_link(const struct fz_spec *s, uint8_t *f, uint16_t etype,
+			   uint32_t l3len)
 {
-	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
+	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2 };
 	unsigned tags = s->addr >> 4 & 3, sel = s->addr >> 6;
-	uint32_t n = 0;
+	struct pb_link l;
 
+	memset(&l, 0, sizeof(l));
 	switch (run.cfg.link) {
 	case REASM_LINK_PPP: /* a compressed protocol */
-		f[0] = etype == 0x0800 ? 0x21 : 0x57;
-		return 1;
+		l.dlt = PB_DLT_PPP;
+		break;
 	case REASM_LINK_PPP_SERIAL:
-		f[0] = 0xff;
-		f[1] = 0x03;
-		inet_wr16(f + 2, etype == 0x0800 ? 0x0021 : 0x0057);
-		return 4;
+		l.dlt = PB_DLT_PPP_SERIAL;
+		break;
 	case REASM_LINK_ETHERNET:
-		memcpy(f, mac, 6);
-		memcpy(f + 6, mac, 6);
-		f[11] = 2;
-		n = 12;
-		if (tags != 0) {
-			inet_wr16(f + n, tags == 3 ? 0x88a8 : 0x8100);
-			inet_wr16(f + n + 2, 1 + sel);
-			n += 4;
-		}
-		if (tags >= 2) {
-			inet_wr16(f + n, 0x8100);
-			inet_wr16(f + n + 2, 100 + sel);
-			n += 4;
-		}
-		if (run.pppoe) { /* its length set by build() */
-			inet_wr16(f + n, 0x8864);
-			f[n + 2] = 0x11;
-			f[n + 3] = 0;
-			inet_wr16(f + n + 4, 1);
-			inet_wr16(f + n + 8, etype == 0x0800 ? 0x0021 : 0x0057);
-			return n + 10;
-		}
-		inet_wr16(f + n, etype);
-		return n + 2;
+		l.dlt = PB_DLT_ETHERNET;
+		l.nvlan = tags < 2 ? tags : 2;
+		l.tpid[0] = tags == 3 ? PB_TPID_8021AD : PB_TPID_8021Q;
+		l.tci[0] = (uint16_t)(1 + sel);
+		l.tci[1] = (uint16_t)(100 + sel);
+		l.pppoe = run.pppoe;
+		l.pppoe_session = 1;
+		break;
 	case REASM_LINK_SLL:
-		return (uint32_t)inet_put_sll(f, etype, mac);
+		l.dlt = PB_DLT_SLL;
+		break;
 	case REASM_LINK_SLL2:
-		return (uint32_t)inet_put_sll2(f, etype, 1, mac);
+		l.dlt = PB_DLT_SLL2;
+		l.ifindex = 1;
+		break;
 	default:
 		return 0;
 	}
+	l.macs = macs;
+	l.lladdr = macs;
+	return (uint32_t)pb_link_put(&l, etype, l3len, f);
 }
 
-/* The tunnel around a structured packet (FZ_LINK_WRAP). */
+/* The tunnel around a structured packet (FZ_LINK_WRAP): from 10.9.0.1 to
+ * 10.9.0.2 (fd00::9 to fd00::a), as decap allows: GRE with a checksum and
+ * key 0x1234abcd, or PPTP (call 0x77, sequence number the IP id, when id
+ * bit 6 is set), or IP-in-IP; plain GRE when it opens none. */
 struct wrap {
 	uint32_t len; /* bytes of outer headers; 0: none */
 	int family;   /* the outer header's */
-	int kind;     /* 0 GRE, 1 GRE with checksum and key, 2 PPTP, 3 IPIP */
+	struct pb_tunnel t;
 };
 
 static void plan_wrap(const struct fz_spec *s, bool v6, struct wrap *w)
 {
+	static const uint8_t a4[2][4] = { { 10, 9, 0, 1 }, { 10, 9, 0, 2 } };
 	bool fixed = run.cfg.link == REASM_LINK_IPV4 ||
 		     run.cfg.link == REASM_LINK_IPV6;
 	unsigned d = run.cfg.decap;
+	struct pb_tunnel *t = &w->t;
 
 	memset(w, 0, sizeof(*w));
 	if (!run.wrap)
@@ -487,67 +485,110 @@ static void plan_wrap(const struct fz_spec *s, bool v6, struct wrap *w)
 	/* Stripped on DLT_IPV4/IPV6 only within one family. */
 	if ((s->id & 0x80) && !(fixed && run.cfg.decap_strip))
 		w->family = v6 ? 4 : 6;
-	w->kind = (d & REASM_DECAP_GRE)	   ? ((s->id & 0x40) ? 2 : 1)
-		  : (d & REASM_DECAP_IPIP) ? 3
-					   : 0;
-	static const uint32_t tl[4] = { 4, 12, 16, 0 };
-	w->len = (w->family == 4 ? 20 : 40) + tl[w->kind];
+	t->outer = w->family;
+	t->kind = (d & REASM_DECAP_IPIP) ? PB_TUN_IPIP : PB_TUN_GRE;
+	if (d & REASM_DECAP_GRE) {
+		t->kind = (s->id & 0x40) ? PB_TUN_PPTP : PB_TUN_GRE;
+		t->gre_flags = (s->id & 0x40) ? PB_GRE_S : PB_GRE_C | PB_GRE_K;
+	}
+	t->key = 0x1234abcd;
+	t->seq = s->id;
+	t->call_id = 0x77;
+	if (w->family == 4) {
+		memcpy(t->src, a4[0], 4);
+		memcpy(t->dst, a4[1], 4);
+	} else {
+		t->src[0] = t->dst[0] = 0xfd;
+		t->src[15] = 9;
+		t->dst[15] = 10;
+	}
+	w->len = (uint32_t)pb_tunnel_len(t, v6 ? 6 : 4);
 }
 
-/* Write @p w's headers at @p f, @p n bytes to the frame's end, around an
- * inner packet of IPv6 when @p v6; every length and checksum set. */
-static void write_wrap(const struct wrap *w, uint8_t *f, uint32_t n, bool v6,
-		       uint32_t seq)
+/* The IPv4 header of @p s at @p ip, its payload length clamped in *@p len;
+ * @return the header's length. */
+static uint32_t put_v4(const struct fz_spec *s, uint8_t *ip, uint8_t tos,
+		       unsigned words, uint32_t *len)
 {
-	uint8_t proto = w->kind < 3 ? 47 : v6 ? 41 : 4;
-	uint32_t at = w->family == 4 ? 20 : 40;
-	uint8_t *g = f + at;
+	uint32_t hdr;
 
-	memset(f, 0, at);
-	if (w->family == 4) {
-		f[0] = 0x45;
-		inet_wr16(f + 2, n);
-		f[8] = 64;
-		f[9] = proto;
-		memcpy(f + 12, (const uint8_t[]){ 10, 9, 0, 1 }, 4);
-		memcpy(f + 16, (const uint8_t[]){ 10, 9, 0, 2 }, 4);
-		inet_wr16(f + 10, inet_csum(f, 20));
+	hdr = 20 + 4 * words;
+	if (*len > 65535 - hdr)
+		*len = 65535 - hdr;
+	memset(ip, 0, hdr);
+	memset(ip + 20, 1, hdr - 20); /* NOP options */
+	ip[0] = (uint8_t)(0x40 | hdr / 4);
+	ip[1] = tos;
+	inet_wr16(ip + 2, hdr + *len);
+	inet_wr16(ip + 4, s->id);
+	inet_wr16(ip + 6,
+		  s->off & (FZ_OFF_MASK | FZ_OFF_MF | FZ_OFF_DF | FZ_OFF_X));
+	ip[8] = 64;
+	ip[9] = fz_v4_proto[s->proto & 7];
+	memcpy(ip + 12, (const uint8_t[]){ 10, 0, 0, 1 }, 4);
+	memcpy(ip + 16, (const uint8_t[]){ 10, 0, 1, 1 }, 4);
+	ip[15] = (uint8_t)(1 + (s->addr & 3));
+	ip[19] = (uint8_t)(1 + (s->addr >> 2 & 3));
+	return hdr;
+}
+
+/* The IPv6 header of @p s at @p ip and its extension headers, with a
+ * Fragment header (offset *@p pos) if @p frag, else *@p pos 0; the payload
+ * length clamped in *@p len; @return the headers' length. */
+static uint32_t put_v6(const struct fz_spec *s, uint8_t *ip, uint8_t tos,
+		       unsigned words, bool frag, uint32_t *len, uint32_t *pos)
+{
+	uint32_t hdr;
+
+	uint8_t nh = fz_v6_nh[s->proto & 7];
+	uint8_t *prev = ip + 6; /* the byte naming the next header */
+	hdr = 40;
+	memset(ip, 0, 40);
+	ip[0] = (uint8_t)(0x60 | tos >> 4);
+	ip[1] = (uint8_t)(tos << 4);
+	ip[7] = 64;
+	ip[8] = 0xfd;
+	ip[21] = 1;
+	ip[23] = s->addr & 3;
+	ip[24] = 0xfd;
+	ip[37] = 2;
+	ip[39] = s->addr >> 2 & 3;
+	for (unsigned i = 0; i < s->pad; i++) {
+		*prev = 0;
+		memset(ip + hdr, 0, 256);
+		ip[hdr + 1] = 256 / 8 - 1;
+		prev = ip + hdr;
+		hdr += 256;
+	}
+	for (unsigned i = 0; i < words; i++) {
+		unsigned sh = 2 * (i % 4);
+		uint32_t l = 8 * (1 + (s->extlen >> sh & 3u));
+		*prev = fz_v6_ext[s->ext >> sh & 3];
+		memset(ip + hdr, 0, l);
+		ip[hdr + 1] = (uint8_t)(l / 8 - 1);
+		prev = ip + hdr;
+		hdr += l;
+	}
+	if (frag) {
+		uint8_t *fh = ip + hdr;
+		uint32_t id = s->id * 0x01000001u;
+		*prev = 44;
+		fh[0] = nh;
+		fh[1] = 0;
+		inet_wr16(fh + 2, (uint32_t)*pos | !!(s->off & FZ_OFF_MF));
+		fh[4] = (uint8_t)(id >> 24);
+		fh[5] = (uint8_t)(id >> 16);
+		fh[6] = (uint8_t)(id >> 8);
+		fh[7] = (uint8_t)id;
+		hdr += 8;
 	} else {
-		f[0] = 0x60;
-		inet_wr16(f + 4, n - 40);
-		f[6] = proto;
-		f[7] = 64;
-		f[8] = 0xfd;
-		f[23] = 9;
-		f[24] = 0xfd;
-		f[39] = 10;
+		*prev = nh;
+		*pos = 0;
 	}
-	uint16_t et = v6 ? 0x86dd : 0x0800;
-	switch (w->kind) {
-	case 0:
-		inet_wr16(g, 0);
-		inet_wr16(g + 2, et);
-		break;
-	case 1:
-		inet_wr16(g, 0xa000);
-		inet_wr16(g + 2, et);
-		memset(g + 4, 0, 4);
-		inet_wr32(g + 8, 0x1234abcd);
-		inet_wr16(g + 4, inet_csum(g, n - at));
-		break;
-	case 2:
-		inet_wr16(g, 0x3001);
-		inet_wr16(g + 2, 0x880b);
-		inet_wr16(g + 4, n - at - 12);
-		inet_wr16(g + 6, 0x77);
-		inet_wr32(g + 8, seq);
-		g[12] = 0xff;
-		g[13] = 0x03;
-		inet_wr16(g + 14, v6 ? 0x0057 : 0x0021);
-		break;
-	default:
-		break;
-	}
+	if (*len > 65535 - (hdr - 40))
+		*len = 65535 - (hdr - 40);
+	inet_wr16(ip + 4, hdr - 40 + *len);
+	return hdr;
 }
 
 /*
@@ -566,80 +607,16 @@ static void build(const struct fz_spec *s)
 	struct wrap wr;
 	plan_wrap(s, v6, &wr);
 	bool outer6 = wr.len != 0 ? wr.family == 6 : v6;
-	uint32_t l3 = build_link(s, f, outer6 ? 0x86dd : 0x0800);
-	uint32_t pppoe = run.pppoe ? l3 - 8 : 0;
+	const uint16_t ltype = outer6 ? 0x86dd : 0x0800;
+	uint32_t l3 = build_link(s, f, ltype, 0);
 	uint8_t *ip = f + l3 + wr.len;
 	uint32_t hdr, len = s->len, pos = (s->off & FZ_OFF_MASK) * 8u;
 	bool clean = s->fill == 0;
 
 	if (!v6) {
-		hdr = 20 + 4 * words;
-		if (len > 65535 - hdr)
-			len = 65535 - hdr;
-		memset(ip, 0, hdr);
-		memset(ip + 20, 1, hdr - 20); /* NOP options */
-		ip[0] = (uint8_t)(0x40 | hdr / 4);
-		ip[1] = tos;
-		inet_wr16(ip + 2, hdr + len);
-		inet_wr16(ip + 4, s->id);
-		inet_wr16(ip + 6, s->off & (FZ_OFF_MASK | FZ_OFF_MF |
-					    FZ_OFF_DF | FZ_OFF_X));
-		ip[8] = 64;
-		ip[9] = fz_v4_proto[s->proto & 7];
-		memcpy(ip + 12, (const uint8_t[]){ 10, 0, 0, 1 }, 4);
-		memcpy(ip + 16, (const uint8_t[]){ 10, 0, 1, 1 }, 4);
-		ip[15] = (uint8_t)(1 + (s->addr & 3));
-		ip[19] = (uint8_t)(1 + (s->addr >> 2 & 3));
+		hdr = put_v4(s, ip, tos, words, &len);
 	} else {
-		uint8_t nh = fz_v6_nh[s->proto & 7];
-		uint8_t *prev = ip + 6; /* the byte naming the next header */
-		hdr = 40;
-		memset(ip, 0, 40);
-		ip[0] = (uint8_t)(0x60 | tos >> 4);
-		ip[1] = (uint8_t)(tos << 4);
-		ip[7] = 64;
-		ip[8] = 0xfd;
-		ip[21] = 1;
-		ip[23] = s->addr & 3;
-		ip[24] = 0xfd;
-		ip[37] = 2;
-		ip[39] = s->addr >> 2 & 3;
-		for (unsigned i = 0; i < s->pad; i++) {
-			*prev = 0;
-			memset(ip + hdr, 0, 256);
-			ip[hdr + 1] = 256 / 8 - 1;
-			prev = ip + hdr;
-			hdr += 256;
-		}
-		for (unsigned i = 0; i < words; i++) {
-			unsigned sh = 2 * (i % 4);
-			uint32_t l = 8 * (1 + (s->extlen >> sh & 3u));
-			*prev = fz_v6_ext[s->ext >> sh & 3];
-			memset(ip + hdr, 0, l);
-			ip[hdr + 1] = (uint8_t)(l / 8 - 1);
-			prev = ip + hdr;
-			hdr += l;
-		}
-		if (frag) {
-			uint8_t *fh = ip + hdr;
-			uint32_t id = s->id * 0x01000001u;
-			*prev = 44;
-			fh[0] = nh;
-			fh[1] = 0;
-			inet_wr16(fh + 2,
-				  (uint32_t)pos | !!(s->off & FZ_OFF_MF));
-			fh[4] = (uint8_t)(id >> 24);
-			fh[5] = (uint8_t)(id >> 16);
-			fh[6] = (uint8_t)(id >> 8);
-			fh[7] = (uint8_t)id;
-			hdr += 8;
-		} else {
-			*prev = nh;
-			pos = 0;
-		}
-		if (len > 65535 - (hdr - 40))
-			len = 65535 - (hdr - 40);
-		inet_wr16(ip + 4, hdr - 40 + len);
+		hdr = put_v6(s, ip, tos, words, frag, &len, &pos);
 		/* Other next headers put pattern bytes where headers go. */
 		if ((s->proto & 7) >= 4)
 			clean = false;
@@ -672,9 +649,10 @@ static void build(const struct fz_spec *s)
 	}
 	uint32_t total = l3 + wr.len + hdr + len;
 	if (wr.len != 0)
-		write_wrap(&wr, f + l3, total - l3, v6, s->id);
-	if (pppoe != 0)
-		inet_wr16(f + pppoe + 4, total - pppoe - 6);
+		(void)pb_tunnel_put(&wr.t, v6 ? 6 : 4, f + l3,
+				    total - l3 - wr.len);
+	if (run.pppoe) /* its length */
+		(void)build_link(s, f, ltype, total - l3);
 	uint32_t cut = (uint32_t)(s->damage >> FZ_DMG_CUT_SHIFT) * 8;
 	run.wirelen = total;
 	run.caplen = cut < total ? total - cut : 0;

@@ -21,9 +21,6 @@
 
 #include "reasm_test.h"
 
-#define DLT_PPP 9
-#define DLT_PPP_SERIAL 50
-
 enum lk {
 	L_ETH,	 /* Ethernet */
 	L_PPPOE, /* Ethernet, PPPoE session, PPP */
@@ -56,9 +53,9 @@ static int dlt_of(enum lk l)
 {
 	switch (l) {
 	case L_PPP:
-		return DLT_PPP_SERIAL;
+		return PB_DLT_PPP_SERIAL;
 	case L_PPP1:
-		return DLT_PPP;
+		return PB_DLT_PPP;
 	case L_RAW:
 		return PB_DLT_RAW;
 	case L_IPV4:
@@ -70,14 +67,36 @@ static int dlt_of(enum lk l)
 	}
 }
 
-static void put_ppp(uint8_t *f, size_t *n, int fam, bool addr)
+static const enum pb_tunnel_kind tun_kinds[T_COUNT] = {
+	[T_IPIP] = PB_TUN_IPIP,
+	[T_GRE] = PB_TUN_GRE,
+	[T_GRE_PPP] = PB_TUN_GRE_PPP,
+	[T_PPTP] = PB_TUN_PPTP,
+};
+
+/* The outer headers of @p t: 10.0.0.1 -> 10.0.0.2 (IPv4 id 0x0777), or
+ * fd00::1 -> fd00::2; GRE key 0xdeadbeef, sequence number 9; PPTP call
+ * 0x4242, sequence number 7, acknowledgment 6. */
+static void tunnel_of(const struct tun *t, struct pb_tunnel *pt)
 {
-	if (addr) {
-		f[(*n)++] = 0xff;
-		f[(*n)++] = 0x03;
+	memset(pt, 0, sizeof(*pt));
+	pt->outer = t->outer;
+	pt->kind = tun_kinds[t->tunnel];
+	pt->gre_flags = t->gre_flags;
+	pt->ppp1 = t->ppp1;
+	pt->ip_id = 0x0777;
+	if (t->outer == 4) {
+		inet_wr32(pt->src, 0x0a000001);
+		inet_wr32(pt->dst, 0x0a000002);
+	} else {
+		pt->src[0] = pt->dst[0] = 0xfd;
+		pt->src[15] = 1;
+		pt->dst[15] = 2;
 	}
-	inet_wr16(f + *n, fam == 4 ? 0x0021 : 0x0057);
-	*n += 2;
+	pt->key = 0xdeadbeef;
+	pt->seq = t->tunnel == T_PPTP ? 7 : 9;
+	pt->ack = 6;
+	pt->call_id = 0x4242;
 }
 
 /*
@@ -88,116 +107,25 @@ static void put_ppp(uint8_t *f, size_t *n, int fam, bool addr)
 static size_t build(const struct tun *t, int fam, const uint8_t *ip,
 		    size_t iplen, uint8_t *f)
 {
-	static const uint8_t a6[2][16] = {
-		{ 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 },
-		{ 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 },
-	};
-	size_t n = 0, pppoe = 0, outer = 0, gre = 0, greh = 0;
+	static const uint8_t macs[12] = { 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 2, 2 };
 	int lfam = t->outer ? t->outer : fam; /* after the link header */
+	struct pb_link l = { .dlt = dlt_of(t->link),
+			     .macs = macs,
+			     .pppoe = t->link == L_PPPOE,
+			     .pppoe_session = 0x1234 };
+	struct pb_tunnel pt;
+	size_t tl = 0;
 
-	switch (t->link) {
-	case L_ETH:
-	case L_PPPOE:
-		memset(f, 0x02, 12);
-		f[5] = 1;
-		f[11] = 2;
-		inet_wr16(f + 12, t->link == L_PPPOE ? 0x8864
-				  : lfam == 4	     ? PB_ETH_IPV4
-						     : PB_ETH_IPV6);
-		n = 14;
-		if (t->link == L_PPPOE) {
-			pppoe = n;
-			f[n] = 0x11;
-			f[n + 1] = 0;
-			inet_wr16(f + n + 2, 0x1234);
-			n += 6;
-			put_ppp(f, &n, lfam, false);
-		}
-		break;
-	case L_PPP:
-		put_ppp(f, &n, lfam, true);
-		break;
-	case L_PPP1:
-		f[n++] = lfam == 4 ? 0x21 : 0x57;
-		break;
-	default:
-		break;
+	if (t->outer != 0) {
+		tunnel_of(t, &pt);
+		tl = pb_tunnel_len(&pt, fam);
 	}
-	uint8_t proto = t->tunnel == T_IPIP ? (fam == 4 ? 4 : 41) : 47;
-	outer = n;
-	if (t->outer == 4) {
-		memset(f + n, 0, 20);
-		f[n] = 0x45;
-		inet_wr16(f + n + 4, 0x0777);
-		f[n + 8] = 64;
-		f[n + 9] = proto;
-		inet_wr32(f + n + 12, 0x0a000001);
-		inet_wr32(f + n + 16, 0x0a000002);
-		n += 20;
-	} else if (t->outer == 6) {
-		memset(f + n, 0, 40);
-		f[n] = 0x60;
-		f[n + 6] = proto;
-		f[n + 7] = 64;
-		memcpy(f + n + 8, a6[0], 16);
-		memcpy(f + n + 24, a6[1], 16);
-		n += 40;
-	}
-	if (t->outer != 0 && t->tunnel >= T_GRE) {
-		gre = n;
-		if (t->tunnel == T_PPTP) {
-			inet_wr16(f + n, (uint16_t)(0x2001 | t->gre_flags));
-			inet_wr16(f + n + 2, 0x880b);
-			inet_wr16(f + n + 6, 0x4242); /* call ID */
-			n += 8;
-			if (t->gre_flags & 0x1000) {
-				inet_wr32(f + n, 7);
-				n += 4;
-			}
-			if (t->gre_flags & 0x0080) {
-				inet_wr32(f + n, 6);
-				n += 4;
-			}
-		} else {
-			inet_wr16(f + n, t->gre_flags);
-			inet_wr16(f + n + 2, t->tunnel == T_GRE_PPP ? 0x880b
-					     : fam == 4 ? PB_ETH_IPV4
-							: PB_ETH_IPV6);
-			n += 4;
-			if (t->gre_flags & 0x8000) {
-				memset(f + n, 0, 4);
-				n += 4;
-			}
-			if (t->gre_flags & 0x2000) {
-				inet_wr32(f + n, 0xdeadbeef);
-				n += 4;
-			}
-			if (t->gre_flags & 0x1000) {
-				inet_wr32(f + n, 9);
-				n += 4;
-			}
-		}
-		greh = n - gre;
-		if (t->tunnel != T_GRE && t->ppp1)
-			f[n++] = fam == 4 ? 0x21 : 0x57;
-		else if (t->tunnel != T_GRE)
-			put_ppp(f, &n, fam, true);
-	}
-	memcpy(f + n, ip, iplen);
-	n += iplen;
-	if (pppoe)
-		inet_wr16(f + pppoe + 4, (uint16_t)(n - pppoe - 6));
-	if (gre && t->tunnel == T_PPTP)
-		inet_wr16(f + gre + 4, (uint16_t)(n - gre - greh));
-	else if (gre && (t->gre_flags & 0x8000))
-		inet_wr16(f + gre + 4, inet_csum(f + gre, n - gre));
-	if (t->outer == 4) {
-		inet_wr16(f + outer + 2, (uint16_t)(n - outer));
-		inet_wr16(f + outer + 10, inet_csum(f + outer, 20));
-	} else if (t->outer == 6) {
-		inet_wr16(f + outer + 4, (uint16_t)(n - outer - 40));
-	}
-	return n;
+	size_t n = pb_link_put(&l, lfam == 4 ? PB_ETH_IPV4 : PB_ETH_IPV6,
+			       tl + iplen, f);
+	memcpy(f + n + tl, ip, iplen);
+	if (t->outer != 0)
+		(void)pb_tunnel_put(&pt, fam, f + n, iplen);
+	return n + tl + iplen;
 }
 
 static struct pb_frame *frame_of(const struct tun *t, int fam,
@@ -372,9 +300,9 @@ Test(ppp, other_and_broken_headers)
 	const uint8_t *bad[] = { short1, even, empty };
 	size_t blen[] = { sizeof(short1), sizeof(even), sizeof(empty) };
 
-	expect_passed(DLT_PPP, 0, other, olen, 2,
+	expect_passed(PB_DLT_PPP, 0, other, olen, 2,
 		      offsetof(struct reasm_stats, ppp_other), "ppp other");
-	expect_passed(DLT_PPP_SERIAL, 0, bad, blen, 3,
+	expect_passed(PB_DLT_PPP_SERIAL, 0, bad, blen, 3,
 		      offsetof(struct reasm_stats, bad_link), "ppp bad");
 
 	uint8_t e[5][40];
@@ -743,8 +671,8 @@ Test(decap, unknown_bits_refused)
 	cr_expect_eq(reasm_create(&r, &c), -EINVAL);
 	cr_expect_null(r);
 	c.decap = 0;
-	c.link = DLT_PPP;
+	c.link = PB_DLT_PPP;
 	cr_expect_eq(reasm_create(&r, &c), 0);
 	reasm_destroy(r, NULL);
-	cr_expect(reasm_link_supported(DLT_PPP_SERIAL));
+	cr_expect(reasm_link_supported(PB_DLT_PPP_SERIAL));
 }

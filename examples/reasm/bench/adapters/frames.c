@@ -5,11 +5,13 @@
  * datagrams cut into IPv4 (or IPv6) fragments at MTU 1500, and the flood
  * fragments, all with correct checksums (RFC 791 header checksum, RFC 768
  * UDP checksum over the pseudo-header). In one allocation, a datagram's
- * fragments in order, then the flood.
+ * fragments in order, then the flood. The headers are written by the
+ * reassembler's packet builder (pkt/pktbuild.h) into the pool's memory.
  */
 #define _DEFAULT_SOURCE /* be16toh() and friends, for inet.h */
 #include "frames.h"
 
+#include "pktbuild.h"
 #include "reasm.h"
 
 #include <errno.h>
@@ -43,49 +45,34 @@ static uint64_t round_up(uint64_t n)
 	return (n + FRAME_ALIGN - 1) / FRAME_ALIGN * FRAME_ALIGN;
 }
 
-static void udp_header(uint8_t *u, uint32_t len)
+/* The datagram description of pool @p p from source address @p src (4 or
+ * 16 bytes), IP ID 0, over the @p len bytes at @p data. */
+static void dgram_of(const struct frame_pool *p, struct pb_dgram *d,
+		     const uint8_t *src, const uint8_t *data, size_t len)
 {
-	inet_wr16(u, (uint16_t)FRAME_UDP_SPORT);
-	inet_wr16(u + 2, (uint16_t)FRAME_UDP_DPORT);
-	inet_wr16(u + 4, (uint16_t)len);
-	inet_wr16(u + 6, 0);
+	if (p->v6) {
+		pb_dgram_v6(d, PB_DLT_RAW, 0, PB_IPPROTO_UDP, data, len);
+		memcpy(d->v6.src, src, 16);
+		memcpy(d->v6.dst, v6_dst, 16);
+	} else {
+		pb_dgram_v4(d, PB_DLT_RAW, 0, PB_IPPROTO_UDP, data, len);
+		d->v4.src = inet_rd32(src);
+		d->v4.dst = FRAME_DST_ADDR;
+	}
+	if (p->l2 != 0) {
+		d->link.dlt = PB_DLT_ETHERNET;
+		d->link.macs = eth_addrs;
+	}
 }
 
-/* At @p f, the link header and the IP header(s) of a fragment of @p n
- * payload bytes at @p off from @p src, with MF if @p mf and IP ID 0;
- * returns the IPv4 header checksum (IPv6: 0). */
-static uint16_t put_headers(const struct frame_pool *p, uint8_t *f,
-			    const uint8_t *src, uint32_t n, uint32_t off,
-			    bool mf)
+/* At @p f (a slot of @p p), the fragment of @p d at @p off of @p n bytes,
+ * with MF if @p mf; returns its IPv4 header checksum (IPv6: 0). */
+static uint16_t put_frag(const struct frame_pool *p, uint8_t *f,
+			 const struct pb_dgram *d, const uint8_t *bytes,
+			 uint32_t n, uint32_t off, bool mf)
 {
-	uint8_t *ip = f + p->l2;
-
-	if (p->l2 != 0) {
-		memcpy(f, eth_addrs, 12);
-		inet_wr16(f + 12, p->v6 ? INET_ETH_IPV6 : INET_ETH_IPV4);
-	}
-	memset(ip, 0, p->l3);
-	if (p->v6) {
-		ip[0] = 0x60;
-		inet_wr16(ip + 4, (uint16_t)(INET_FRAG_HLEN + n));
-		ip[6] = INET_PROTO_FRAGMENT;
-		ip[7] = 64;
-		memcpy(ip + 8, src, 16);
-		memcpy(ip + 24, v6_dst, 16);
-		ip[40] = INET_PROTO_UDP;
-		inet_wr16(ip + 42, (uint16_t)(off | mf));
-		return 0;
-	}
-	ip[0] = 0x45;
-	inet_wr16(ip + 2, (uint16_t)(INET_IPV4_HLEN + n));
-	inet_wr16(ip + 6, (uint16_t)((mf ? 0x2000u : 0u) | off / 8u));
-	ip[8] = 64;
-	ip[9] = INET_PROTO_UDP;
-	memcpy(ip + 12, src, 4);
-	inet_wr32(ip + 16, FRAME_DST_ADDR);
-	uint16_t csum = inet_csum(ip, INET_IPV4_HLEN);
-	inet_wr16(ip + 10, csum);
-	return csum;
+	(void)pb_frag_into(d, off, bytes, n, mf, f, p->l2 + p->l3 + n);
+	return p->v6 ? 0 : inet_rd16(f + p->l2 + 10);
 }
 
 /* The legitimate datagrams' fragments from @p at on, @p udp a scratch
@@ -102,7 +89,9 @@ static uint8_t *fill_legit(struct frame_pool *p, uint8_t *at, uint8_t *udp,
 			inet_wr32(src + 12, i); /* fd00::a:b:c */
 		else
 			inet_wr32(src, (10u << 24) | i);
-		udp_header(udp, in->ip_payload);
+		(void)pb_udp_hdr(udp, (uint16_t)FRAME_UDP_SPORT,
+				 (uint16_t)FRAME_UDP_DPORT,
+				 (uint16_t)in->ip_payload);
 		for (uint32_t pos = 0; pos + INET_UDP_HLEN < in->ip_payload;
 		     pos++)
 			udp[INET_UDP_HLEN + pos] = frame_payload_byte(i, pos);
@@ -112,14 +101,15 @@ static uint8_t *fill_legit(struct frame_pool *p, uint8_t *at, uint8_t *udp,
 		p->udp_csum[i] =
 			inet_udp_fold(inet_sum(sum, udp, in->ip_payload));
 		inet_wr16(udp + 6, p->udp_csum[i]);
+		struct pb_dgram d;
+		dgram_of(p, &d, src, udp, in->ip_payload);
 		for (uint32_t k = 0; k < in->frags; k++) {
 			uint32_t off = k * fp, last = k + 1 == in->frags;
 			uint32_t n = last ? in->ip_payload - off : fp;
 			struct pool_frame *f = &p->legit[i * in->frags + k];
 			f->data = at;
 			f->len = p->l2 + p->l3 + n;
-			f->csum0 = put_headers(p, at, src, n, off, !last);
-			memcpy(at + p->l2 + p->l3, udp + off, n);
+			f->csum0 = put_frag(p, at, &d, NULL, n, off, !last);
 			at += round_up(f->len);
 		}
 	}
@@ -127,23 +117,26 @@ static uint8_t *fill_legit(struct frame_pool *p, uint8_t *at, uint8_t *udp,
 }
 
 /* The flood fragments from @p at on: each the start of a 65000-byte UDP
- * datagram whose other fragments never come. */
-static void fill_flood(struct frame_pool *p, uint8_t *at)
+ * datagram whose other fragments never come; @p u a scratch buffer of
+ * FRAME_FRAG_PAYLOAD bytes. */
+static void fill_flood(struct frame_pool *p, uint8_t *at, uint8_t *u)
 {
 	const uint32_t fp = FRAME_FRAG_PAYLOAD;
 	uint8_t src[4];
+	struct pb_dgram d;
 
+	(void)pb_udp_hdr(u, (uint16_t)FRAME_UDP_SPORT,
+			 (uint16_t)FRAME_UDP_DPORT, 65000u);
 	for (uint32_t j = 0; j < p->info.flood_frames; j++) {
 		struct pool_frame *f = &p->flood[j];
-		uint8_t *u = at + p->l2 + INET_IPV4_HLEN;
 		inet_wr32(src, (100u << 24) | ((64u + (j >> 16)) << 16) |
 				       (j & 0xffffu));
-		f->data = at;
-		f->len = p->l2 + INET_IPV4_HLEN + fp;
-		f->csum0 = put_headers(p, at, src, fp, 0, true);
-		udp_header(u, 65000u);
 		for (uint32_t pos = INET_UDP_HLEN; pos < fp; pos++)
 			u[pos] = (uint8_t)(pos ^ j);
+		dgram_of(p, &d, src, u, fp);
+		f->data = at;
+		f->len = p->l2 + INET_IPV4_HLEN + fp;
+		f->csum0 = put_frag(p, at, &d, NULL, fp, 0, true);
 		at += round_up(f->len);
 	}
 }
@@ -208,14 +201,16 @@ static int pool_build(struct frame_pool *p, enum bench_reasm_workload w,
 	p->legit = calloc((size_t)in->frames, sizeof(*p->legit));
 	p->flood = calloc((size_t)in->flood_frames + 1, sizeof(*p->flood));
 	p->udp_csum = calloc((size_t)d, sizeof(*p->udp_csum));
-	uint8_t *udp = malloc(in->ip_payload);
+	uint8_t *udp = malloc(in->ip_payload > FRAME_FRAG_PAYLOAD
+				      ? in->ip_payload
+				      : FRAME_FRAG_PAYLOAD);
 	if (p->mem == NULL || p->legit == NULL || p->flood == NULL ||
 	    p->udp_csum == NULL || udp == NULL) {
 		free(udp);
 		pool_free(p);
 		return -ENOMEM;
 	}
-	fill_flood(p, fill_legit(p, p->mem, udp, fp));
+	fill_flood(p, fill_legit(p, p->mem, udp, fp), udp);
 	free(udp);
 	return 0;
 }

@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pktbuild.h - packets for the tests of examples/reasm.
+ * pktbuild.h - packets for examples/reasm: its tests, reasm-gen, the fuzz
+ * harness and the benchmark.
  *
  * Contents
  *   1. Link layers: Ethernet with 0..9 VLAN tags (802.1Q 0x8100, 802.1ad
- *      0x88a8), Linux SLL (16-byte header, protocol at offset 14), SLL2
- *      (20-byte header, protocol at offset 0), raw IP (DLT_RAW, DLT_IPV4,
- *      DLT_IPV6).
+ *      0x88a8) and optionally a PPPoE session, Linux SLL (16-byte header,
+ *      protocol at offset 14), SLL2 (20-byte header, protocol at offset
+ *      0), PPP (DLT_PPP: the protocol alone, compressed to one byte where
+ *      RFC 1661 allows; DLT_PPP_SERIAL: 0xff 0x03 and two bytes of
+ *      protocol), raw IP (DLT_RAW, DLT_IPV4, DLT_IPV6).
  *   2. A datagram description (struct pb_dgram): the IPv4 or IPv6 header
  *      fields, IPv6 extension headers before the Fragment header, and the
  *      fragmentable part (upper-layer header and data).
  *   3. Fragments of a datagram: one at a time (pb_frag) with any offset,
  *      length, bytes and MF flag, or a whole split at chosen boundaries
  *      (pb_split, pb_split_every).
- *   4. The checker (pb_check): parses a reassembled frame, checks the IP
+ *   4. Tunnels around an IP packet (struct pb_tunnel): IP-in-IP
+ *      (RFC 2003, RFC 2473), GRE version 0 (RFC 2784, RFC 2890) carrying
+ *      IP or PPP, and PPTP's GRE version 1 (RFC 2637) carrying PPP.
+ *   5. The checker (pb_check): parses a reassembled frame, checks the IP
  *      header field by field (IPv4 total length, checksum, MF and offset
  *      clear, DF, TOS; IPv6 payload length, no Fragment header, the Next
  *      Header of the header before it patched), then every byte against
@@ -23,10 +29,14 @@
  * vary one fragment (TOS, DF, options, link header, a wrong checksum),
  * copy the pb_dgram, change the copy, and build that fragment from it.
  *
+ * Frames come either in a malloc'd struct pb_frame or, for programs that
+ * lay out their own memory (the benchmark's pools, a capture writer), in
+ * a caller's buffer (the _into calls).
+ *
  * Nothing here depends on the engine or on Criterion.
  */
-#ifndef REASM_TEST_PKTBUILD_H
-#define REASM_TEST_PKTBUILD_H
+#ifndef REASM_PKTBUILD_H
+#define REASM_PKTBUILD_H
 
 #include "inet.h"
 
@@ -36,7 +46,9 @@
 
 /* pcap link types (DLT_ values). */
 #define PB_DLT_ETHERNET 1
+#define PB_DLT_PPP 9
 #define PB_DLT_RAW 12
+#define PB_DLT_PPP_SERIAL 50
 #define PB_DLT_SLL 113
 #define PB_DLT_IPV4 228
 #define PB_DLT_IPV6 229
@@ -47,6 +59,7 @@
 #define PB_ETH_ARP 0x0806
 #define PB_TPID_8021Q 0x8100
 #define PB_TPID_8021AD 0x88a8
+#define PB_ETH_PPPOE 0x8864
 
 #define PB_IPPROTO_HOPOPTS 0
 #define PB_IPPROTO_ICMP 1
@@ -68,8 +81,9 @@
 /* The most VLAN tags pb_link can carry. */
 #define PB_VLAN_MAX 9u
 
-/* Room for any link header built here (Ethernet with nine tags: 50). */
-#define PB_LINK_MAX 52u
+/* Room for any link header built here (Ethernet with nine tags and a
+ * PPPoE session: 58). */
+#define PB_LINK_MAX 60u
 
 /** A link layer. */
 struct pb_link {
@@ -80,6 +94,20 @@ struct pb_link {
 	/** Varies the header without changing the key: the last byte of the
 	 * source MAC (Ethernet) or of the link address (SLL, SLL2). */
 	uint8_t mark;
+	/** Ethernet: the destination and then the source MAC address (12
+	 * bytes, not owned); NULL: 02:00:00:00:00:02 and
+	 * 02:00:00:00:00:<mark>. */
+	const uint8_t *macs;
+	/** SLL, SLL2: the link address (6 bytes, not owned); NULL:
+	 * 02:00:00:00:01:<mark>. */
+	const uint8_t *lladdr;
+	/** SLL2: the interface index; 0 means 2. */
+	uint32_t ifindex;
+	/** Ethernet: after the tags, a PPPoE session header (RFC 2516,
+	 * session @p pppoe_session) and PPP's protocol instead of the
+	 * EtherType. */
+	bool pppoe;
+	uint16_t pppoe_session;
 };
 
 /** IPv4 header fields (not the ones that differ per fragment). */
@@ -160,8 +188,17 @@ size_t pb_icmp_echo_hdr(uint8_t *buf, bool v6, uint16_t ident, uint16_t seq);
 
 /** Write the link header of @p l for an IP packet of @p family (4 or 6;
  * anything else: the EtherType/protocol @p family itself) into @p buf
- * (PB_LINK_MAX bytes); @return its length. */
+ * (PB_LINK_MAX bytes); @return its length. A PPPoE length field counts
+ * no bytes after the header: pb_link_put() sets it. */
 size_t pb_link_hdr(const struct pb_link *l, int family, uint8_t *buf);
+
+/** Write the link header of @p l for @p l3len bytes of EtherType
+ * @p ethertype (PPP links: IPv4 as protocol 0x0021, IPv6 as 0x0057, any
+ * other as the same number) into @p buf (PB_LINK_MAX bytes), PPPoE's
+ * length field included (l3len + 2, modulo 2^16: too long a packet gets
+ * a wrong one, as a fuzzer may want); @return its length. */
+size_t pb_link_put(const struct pb_link *l, uint16_t ethertype, size_t l3len,
+		   uint8_t *buf);
 
 /** A frame of @p l around the @p len bytes at @p l3, whose EtherType is
  * @p ethertype (PB_ETH_*). Raw links take the bytes as they are. */
@@ -176,6 +213,21 @@ struct pb_frame *pb_wrap(const struct pb_link *l, uint16_t ethertype,
  * holds off / 8). */
 struct pb_frame *pb_frag(const struct pb_dgram *d, uint32_t off,
 			 const uint8_t *bytes, size_t len, bool mf);
+
+/** Bytes a fragment of @p len data bytes of @p d takes at most (a
+ * buffer that large suits pb_frag_into()). */
+size_t pb_frag_room(const struct pb_dgram *d, size_t len);
+
+/** pb_frag() written into the @p cap bytes at @p buf instead of a
+ * malloc'd frame (too small a buffer aborts); @return the frame's length.
+ * Its IP header starts pb_link_len(&d->link) bytes in. */
+size_t pb_frag_into(const struct pb_dgram *d, uint32_t off,
+		    const uint8_t *bytes, size_t len, bool mf, uint8_t *buf,
+		    size_t cap);
+
+/** pb_whole() written into the @p cap bytes at @p buf (at least
+ * pb_frag_room(d, d->len)); @return the frame's length. */
+size_t pb_whole_into(const struct pb_dgram *d, uint8_t *buf, size_t cap);
 
 /** @p d whole, not fragmented: IPv4 with MF 0 and offset 0 (DF as d->v4),
  * IPv6 without a Fragment header and with the extension headers' Next
@@ -198,6 +250,46 @@ void pb_frame_free(struct pb_frame *f);
 /** Free @p n frames of @p v and, when @p free_array, the array. */
 void pb_frames_free(struct pb_frame **v, size_t n, bool free_array);
 
+/* --- Tunnels ------------------------------------------------------------ */
+
+enum pb_tunnel_kind {
+	PB_TUN_IPIP,	/**< the inner packet right after the outer header */
+	PB_TUN_GRE,	/**< GRE version 0, protocol the inner EtherType */
+	PB_TUN_GRE_PPP, /**< GRE version 0, protocol 0x880b, PPP */
+	PB_TUN_PPTP,	/**< GRE version 1 (key bit always set), PPP */
+};
+
+/* GRE flags (pb_tunnel.gre_flags). */
+#define PB_GRE_C 0x8000u /* version 0: a checksum */
+#define PB_GRE_K 0x2000u /* version 0: a key */
+#define PB_GRE_S 0x1000u /* a sequence number */
+#define PB_GRE_A 0x0080u /* version 1: an acknowledgment number */
+
+/** A tunnel: the outer IP header and what follows it up to the inner
+ * packet. */
+struct pb_tunnel {
+	int outer; /**< the outer header's family: 4 or 6 */
+	enum pb_tunnel_kind kind;
+	uint16_t gre_flags; /**< PB_GRE_*: C, K, S (v0); S, A (PPTP) */
+	bool ppp1;	/**< PPP: a 1-byte protocol, no 0xff 0x03 in front */
+	uint16_t ip_id; /**< the outer IPv4 header's */
+	uint8_t src[16], dst[16]; /**< outer addresses (IPv4: 4 bytes) */
+	uint32_t key, seq, ack;	  /**< GRE fields, where present */
+	uint16_t call_id;	  /**< PPTP */
+};
+
+/** Bytes of the headers of @p t around an inner packet of @p family. */
+size_t pb_tunnel_len(const struct pb_tunnel *t, int family);
+
+/** Write the headers of @p t at @p buf, in front of the inner packet of
+ * @p family and @p len bytes that already stands at buf +
+ * pb_tunnel_len(t, family): every length set, the outer IPv4 checksum and
+ * a GRE checksum (PB_GRE_C) over the inner packet too. Lengths are
+ * written modulo 2^16: too long a packet gets wrong ones (a fuzzer may
+ * want them). @return pb_tunnel_len(t, family). */
+size_t pb_tunnel_put(const struct pb_tunnel *t, int family, uint8_t *buf,
+		     size_t len);
+
 /* --- Checking ------------------------------------------------------------ */
 
 /**
@@ -213,8 +305,8 @@ void pb_frames_free(struct pb_frame **v, size_t n, bool free_array);
 bool pb_check(const uint8_t *frame, size_t len, const struct pb_dgram *want,
 	      char *why, size_t whylen);
 
-/** Offset of the IP header in a frame of @p l (-1 if @p l has a variable
- * header, never here). */
+/** Offset of the IP header in a frame of @p l that carries IP (-1 if
+ * @p l has a variable header, never here). */
 int pb_link_len(const struct pb_link *l);
 
-#endif /* REASM_TEST_PKTBUILD_H */
+#endif /* REASM_PKTBUILD_H */

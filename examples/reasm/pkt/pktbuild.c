@@ -117,11 +117,15 @@ int pb_link_len(const struct pb_link *l)
 	case PB_DLT_ETHERNET:
 		if (l->nvlan > PB_VLAN_MAX)
 			die("more than PB_VLAN_MAX VLAN tags");
-		return 14 + 4 * (int)l->nvlan;
+		return 14 + 4 * (int)l->nvlan + (l->pppoe ? 8 : 0);
 	case PB_DLT_SLL:
 		return INET_SLL_HLEN;
 	case PB_DLT_SLL2:
 		return INET_SLL2_HLEN;
+	case PB_DLT_PPP:
+		return 1;
+	case PB_DLT_PPP_SERIAL:
+		return 4;
 	case PB_DLT_RAW:
 	case PB_DLT_IPV4:
 	case PB_DLT_IPV6:
@@ -141,39 +145,89 @@ static uint16_t ethertype_of(int family)
 	return (uint16_t)family;
 }
 
-size_t pb_link_hdr(const struct pb_link *l, int family, uint8_t *buf)
+/* PPP's protocol number for an EtherType. */
+static uint16_t ppp_proto(uint16_t ethertype)
 {
-	uint16_t type = ethertype_of(family);
-	/* The cooked headers' source address; its last byte is the mark. */
-	const uint8_t mac[6] = { 0x02, 0, 0, 0, 0x01, l->mark };
-	uint8_t *p = buf;
+	if (ethertype == PB_ETH_IPV4)
+		return 0x0021;
+	if (ethertype == PB_ETH_IPV6)
+		return 0x0057;
+	return ethertype;
+}
 
-	switch (l->dlt) {
-	case PB_DLT_ETHERNET:
-		(void)pb_link_len(l);
+/* DLT_PPP: the protocol field, compressed to one byte where it can be. */
+static size_t put_ppp(uint8_t *p, uint16_t proto)
+{
+	if (proto <= 0xff && (proto & 1)) {
+		p[0] = (uint8_t)proto;
+		return 1;
+	}
+	inet_wr16(p, proto);
+	return 2;
+}
+
+/* Ethernet: addresses, tags, then the EtherType or a PPPoE session. */
+static size_t put_eth(uint8_t *p, const struct pb_link *l, uint16_t type,
+		      size_t l3len)
+{
+	size_t n = 12;
+
+	(void)pb_link_len(l);
+	if (l->macs != NULL) {
+		memcpy(p, l->macs, 12);
+	} else {
 		memcpy(p, "\x02\x00\x00\x00\x00\x02", 6);
 		memcpy(p + 6, "\x02\x00\x00\x00\x00\x00", 6);
 		p[11] = l->mark;
-		p += 12;
-		for (unsigned i = 0; i < l->nvlan; i++) {
-			inet_wr16(p, l->tpid[i] ? l->tpid[i] : PB_TPID_8021Q);
-			inet_wr16(p + 2, l->tci[i]);
-			p += 4;
-		}
-		inet_wr16(p, type);
-		p += 2;
-		break;
+	}
+	for (unsigned i = 0; i < l->nvlan; i++, n += 4) {
+		inet_wr16(p + n, l->tpid[i] ? l->tpid[i] : PB_TPID_8021Q);
+		inet_wr16(p + n + 2, l->tci[i]);
+	}
+	if (!l->pppoe) {
+		inet_wr16(p + n, type);
+		return n + 2;
+	}
+	inet_wr16(p + n, PB_ETH_PPPOE);
+	p[n + 2] = 0x11; /* version 1, type 1 */
+	p[n + 3] = 0x00; /* session data */
+	inet_wr16(p + n + 4, l->pppoe_session);
+	inet_wr16(p + n + 6, (uint16_t)(l3len + 2)); /* modulo 2^16 */
+	inet_wr16(p + n + 8, ppp_proto(type));
+	return n + 10;
+}
+
+size_t pb_link_put(const struct pb_link *l, uint16_t ethertype, size_t l3len,
+		   uint8_t *buf)
+{
+	/* The cooked headers' source address; its last byte is the mark. */
+	const uint8_t mac[6] = { 0x02, 0, 0, 0, 0x01, l->mark };
+	const uint8_t *ll = l->lladdr != NULL ? l->lladdr : mac;
+
+	switch (l->dlt) {
+	case PB_DLT_ETHERNET:
+		return put_eth(buf, l, ethertype, l3len);
 	case PB_DLT_SLL:
-		p += inet_put_sll(p, type, mac);
-		break;
+		return inet_put_sll(buf, ethertype, ll);
 	case PB_DLT_SLL2:
-		p += inet_put_sll2(p, type, 2, mac);
-		break;
+		return inet_put_sll2(buf, ethertype,
+				     l->ifindex ? l->ifindex : 2, ll);
+	case PB_DLT_PPP:
+		return put_ppp(buf, ppp_proto(ethertype));
+	case PB_DLT_PPP_SERIAL:
+		buf[0] = 0xff;
+		buf[1] = 0x03;
+		inet_wr16(buf + 2, ppp_proto(ethertype));
+		return 4;
 	default:
 		(void)pb_link_len(l);
-		break;
+		return 0;
 	}
-	return (size_t)(p - buf);
+}
+
+size_t pb_link_hdr(const struct pb_link *l, int family, uint8_t *buf)
+{
+	return pb_link_put(l, ethertype_of(family), 0, buf);
 }
 
 static struct pb_frame *frame_alloc(size_t len)
@@ -211,7 +265,7 @@ struct pb_frame *pb_wrap(const struct pb_link *l, uint16_t ethertype,
 	int family = ethertype == PB_ETH_IPV4	? 4
 		     : ethertype == PB_ETH_IPV6 ? 6
 						: ethertype;
-	size_t hl = pb_link_hdr(l, family, hdr);
+	size_t hl = pb_link_put(l, ethertype_of(family), len, hdr);
 	struct pb_frame *f = frame_alloc(hl + len);
 
 	memcpy(f->data, hdr, hl);
@@ -331,8 +385,24 @@ static size_t ip_hdr_max(const struct pb_dgram *d)
 	return 0;
 }
 
-struct pb_frame *pb_frag(const struct pb_dgram *d, uint32_t off,
-			 const uint8_t *bytes, size_t len, bool mf)
+size_t pb_frag_room(const struct pb_dgram *d, size_t len)
+{
+	return (size_t)pb_link_len(&d->link) + ip_hdr_max(d) + len;
+}
+
+/* The link header of @p d for @p l3len bytes at @p buf, checking that the
+ * frame fits in @p cap bytes. */
+static size_t put_link(const struct pb_dgram *d, size_t l3len, uint8_t *buf,
+		       size_t cap)
+{
+	if ((size_t)pb_link_len(&d->link) + l3len > cap)
+		die("frame larger than its buffer");
+	return pb_link_put(&d->link, ethertype_of(d->family), l3len, buf);
+}
+
+size_t pb_frag_into(const struct pb_dgram *d, uint32_t off,
+		    const uint8_t *bytes, size_t len, bool mf, uint8_t *buf,
+		    size_t cap)
 {
 	if (bytes == NULL) {
 		if ((size_t)off + len > d->len)
@@ -341,12 +411,9 @@ struct pb_frame *pb_frag(const struct pb_dgram *d, uint32_t off,
 	}
 	if (off / 8 > 8191)
 		die("fragment offset past 65528");
-	uint8_t hdr[PB_LINK_MAX];
-	size_t ll = pb_link_hdr(&d->link, d->family, hdr);
-	struct pb_frame *f = frame_alloc(ll + ip_hdr_max(d) + len);
-	memcpy(f->data, hdr, ll);
-	uint8_t *p = f->data + ll;
-	size_t hl;
+	size_t hl = d->family == 4 ? ip4_hlen(&d->v4) : ip_hdr_max(d);
+	size_t ll = put_link(d, hl + len, buf, cap);
+	uint8_t *p = buf + ll;
 
 	if (d->family == 4) {
 		uint16_t frag = (uint16_t)(off / 8);
@@ -366,19 +433,15 @@ struct pb_frame *pb_frag(const struct pb_dgram *d, uint32_t off,
 	}
 	if (len)
 		memcpy(p + hl, bytes, len);
-	f->caplen = f->wirelen = (uint32_t)(ll + hl + len);
-	f->l3off = (uint32_t)ll;
-	return f;
+	return ll + hl + len;
 }
 
-struct pb_frame *pb_whole(const struct pb_dgram *d)
+size_t pb_whole_into(const struct pb_dgram *d, uint8_t *buf, size_t cap)
 {
-	uint8_t hdr[PB_LINK_MAX];
-	size_t ll = pb_link_hdr(&d->link, d->family, hdr);
-	struct pb_frame *f = frame_alloc(ll + ip_hdr_max(d) + d->len);
-	memcpy(f->data, hdr, ll);
-	uint8_t *p = f->data + ll;
-	size_t hl;
+	size_t hl = d->family == 4 ? ip4_hlen(&d->v4)
+				   : ip_hdr_max(d) - 8; /* no Fragment header */
+	size_t ll = put_link(d, hl + d->len, buf, cap);
+	uint8_t *p = buf + ll;
 
 	if (d->family == 4)
 		hl = put_ip4(p, &d->v4, d->v4.df ? 0x4000 : 0, d->len);
@@ -386,8 +449,35 @@ struct pb_frame *pb_whole(const struct pb_dgram *d)
 		hl = put_ip6(p, &d->v6, d->v6.proto, d->len);
 	if (d->len)
 		memcpy(p + hl, d->data, d->len);
-	f->caplen = f->wirelen = (uint32_t)(ll + hl + d->len);
-	f->l3off = (uint32_t)ll;
+	return ll + hl + d->len;
+}
+
+/* A malloc'd frame of @p room bytes for a packet of @p d. */
+static struct pb_frame *frame_of(const struct pb_dgram *d, size_t room)
+{
+	struct pb_frame *f = frame_alloc(room);
+
+	f->l3off = (uint32_t)pb_link_len(&d->link);
+	return f;
+}
+
+struct pb_frame *pb_frag(const struct pb_dgram *d, uint32_t off,
+			 const uint8_t *bytes, size_t len, bool mf)
+{
+	size_t room = pb_frag_room(d, len);
+	struct pb_frame *f = frame_of(d, room);
+
+	f->caplen = f->wirelen =
+		(uint32_t)pb_frag_into(d, off, bytes, len, mf, f->data, room);
+	return f;
+}
+
+struct pb_frame *pb_whole(const struct pb_dgram *d)
+{
+	size_t room = pb_frag_room(d, d->len);
+	struct pb_frame *f = frame_of(d, room);
+
+	f->caplen = f->wirelen = (uint32_t)pb_whole_into(d, f->data, room);
 	return f;
 }
 
@@ -420,6 +510,128 @@ struct pb_frame **pb_split_every(const struct pb_dgram *d, size_t chunk,
 	}
 	*n = count;
 	return v;
+}
+
+/* --- Tunnels --------------------------------------------------------------- */
+
+/* Bytes of GRE header (and PPP inside it) of @p t. */
+static size_t gre_len(const struct pb_tunnel *t)
+{
+	size_t n = 4, ppp = t->ppp1 ? 1 : 4;
+
+	switch (t->kind) {
+	case PB_TUN_IPIP:
+		return 0;
+	case PB_TUN_PPTP:
+		n = 8u + (t->gre_flags & PB_GRE_S ? 4u : 0u) +
+		    (t->gre_flags & PB_GRE_A ? 4u : 0u);
+		return n + ppp;
+	default:
+		n += (t->gre_flags & PB_GRE_C ? 4u : 0u) +
+		     (t->gre_flags & PB_GRE_K ? 4u : 0u) +
+		     (t->gre_flags & PB_GRE_S ? 4u : 0u);
+		return t->kind == PB_TUN_GRE_PPP ? n + ppp : n;
+	}
+}
+
+size_t pb_tunnel_len(const struct pb_tunnel *t, int family)
+{
+	(void)family;
+	if (t->outer != 4 && t->outer != 6)
+		die("tunnel: the outer family must be 4 or 6");
+	return (t->outer == 4 ? 20u : 40u) + gre_len(t);
+}
+
+/* PPP's header inside GRE for an inner packet of @p family. */
+static size_t put_gre_ppp(uint8_t *p, const struct pb_tunnel *t, int family)
+{
+	uint16_t proto = ppp_proto(ethertype_of(family));
+
+	if (t->ppp1)
+		return put_ppp(p, proto);
+	p[0] = 0xff;
+	p[1] = 0x03;
+	inet_wr16(p + 2, proto);
+	return 4;
+}
+
+/* The GRE header of @p t at @p g, @p len bytes (itself included) to the
+ * packet's end. */
+static void put_gre(uint8_t *g, const struct pb_tunnel *t, int family,
+		    size_t len)
+{
+	uint16_t f = t->gre_flags;
+	size_t n = 4;
+
+	if (t->kind == PB_TUN_PPTP) {
+		inet_wr16(g, (uint16_t)(PB_GRE_K | (f & (PB_GRE_S | PB_GRE_A)) |
+					1));
+		inet_wr16(g + 2, 0x880b);
+		inet_wr16(g + 6, t->call_id);
+		n = 8;
+	} else {
+		inet_wr16(g, (uint16_t)(f & (PB_GRE_C | PB_GRE_K | PB_GRE_S)));
+		inet_wr16(g + 2, t->kind == PB_TUN_GRE_PPP
+					 ? 0x880b
+					 : ethertype_of(family));
+		if (f & PB_GRE_C) {
+			memset(g + n, 0, 4);
+			n += 4;
+		}
+		if (f & PB_GRE_K) {
+			inet_wr32(g + n, t->key);
+			n += 4;
+		}
+	}
+	if (f & PB_GRE_S) {
+		inet_wr32(g + n, t->seq);
+		n += 4;
+	}
+	if (t->kind == PB_TUN_PPTP && (f & PB_GRE_A)) {
+		inet_wr32(g + n, t->ack);
+		n += 4;
+	}
+	if (t->kind != PB_TUN_GRE)
+		(void)put_gre_ppp(g + n, t, family);
+	if (t->kind == PB_TUN_PPTP)
+		inet_wr16(g + 4, (uint16_t)(len - n));
+	else if (f & PB_GRE_C)
+		inet_wr16(g + 4, inet_csum(g, len));
+}
+
+size_t pb_tunnel_put(const struct pb_tunnel *t, int family, uint8_t *buf,
+		     size_t len)
+{
+	size_t tl = pb_tunnel_len(t, family), total = tl + len;
+	uint8_t proto = t->kind != PB_TUN_IPIP ? 47 : family == 4 ? 4 : 41;
+
+	/* Lengths modulo 2^16: too long a packet gets wrong ones. */
+	if (t->outer == 4) {
+		struct pb_ip4 h;
+		memset(&h, 0, sizeof(h));
+		h.src = inet_rd32(t->src);
+		h.dst = inet_rd32(t->dst);
+		h.id = t->ip_id;
+		h.proto = proto;
+		h.ttl = 64;
+		(void)put_ip4(buf, &h, 0, 0);
+		inet_wr16(buf + 2, (uint16_t)total);
+		inet_wr16(buf + 10, 0);
+		inet_wr16(buf + 10, inet_csum(buf, 20));
+	} else {
+		struct pb_ip6 h;
+		memset(&h, 0, sizeof(h));
+		memcpy(h.src, t->src, 16);
+		memcpy(h.dst, t->dst, 16);
+		h.hlim = 64;
+		(void)put_ip6(buf, &h, proto, 0);
+		inet_wr16(buf + 4, (uint16_t)(total - 40));
+	}
+	if (t->kind != PB_TUN_IPIP) {
+		size_t at = t->outer == 4 ? 20 : 40;
+		put_gre(buf + at, t, family, total - at);
+	}
+	return tl;
 }
 
 /* --- Checking ------------------------------------------------------------- */
