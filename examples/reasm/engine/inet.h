@@ -6,7 +6,7 @@
  * cooked-capture headers that captures put before them.
  *
  * Used by the engine, the command-line programs (reasm, reasm-gen), the
- * tests' packet builder (test/reasm/pktbuild.c), the fuzz harness, the
+ * tests' packet builder (pkt/pktbuild.c), the fuzz harness, the
  * end-to-end senders and the benchmark's frames, so that there is one
  * checksum and one byte order in the tree.
  *
