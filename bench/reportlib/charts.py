@@ -1,13 +1,10 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""plot.py - draw grain's benchmark results as PNG charts with gnuplot.
+"""charts.py - draw grain's benchmark results as PNG charts with gnuplot.
 
-Usage: bench/plot.py DIR [--out PLOTDIR]
-
-Reads the JSON that bench/run writes into DIR (ring, prio, htab and
-reasm.json, each if present) and writes into PLOTDIR (default DIR/plots)
-one PNG per chart beside the gnuplot script that drew it (NAME.gp, the data
-inline, to redraw or restyle by hand):
+draw_all() reads the JSON that bench/run writes into DIR (ring, prio, htab
+and reasm.json, each if present) and writes into PLOTDIR one PNG per chart
+beside the gnuplot script that drew it (NAME.gp, the data inline, to redraw
+or restyle by hand):
 
   ring_BATCH_PLACE_CONSUMER  pairs/s of every queue by P/C configuration
   prio_own_core, prio_unpinned  items/s by producers
@@ -25,17 +22,16 @@ Every figure is a median, with an error bar from the minimum to the maximum
 of its repetitions (a y label says so where the JSON lacks them). Points on
 a categorical axis (the ring's configurations) are not joined; lines join
 only ordered counts (threads, producers, stripes). Counts above the
-machine's CPUs are shaded as oversubscribed. Needs bench/summarize.py and
-gnuplot (pngcairo, else png).
+machine's CPUs are shaded as oversubscribed. Needs gnuplot (pngcairo,
+else png).
 """
 
-import argparse
 import os
 import shutil
 import subprocess
 import sys
 
-from summarize import Doc, threads_of
+from .data import Doc, threads_of
 
 # Each family's throughput counter and its scale.
 RATE = {"ring": ("pairs_per_sec", 1e-6), "prio": ("items_per_sec", 1e-6),
@@ -544,7 +540,7 @@ def draw(name, width, height, script, term, out, source):
     """Write NAME.gp into out and run gnuplot there; whether it drew NAME.png."""
     font = 'font "sans,10"' if term == "pngcairo" else ""
     with open(os.path.join(out, name + ".gp"), "w") as f:
-        f.write(f"# SPDX-License-Identifier: BSD-2-Clause\n# {name}.gp - drawn by bench/plot.py "
+        f.write(f"# SPDX-License-Identifier: BSD-2-Clause\n# {name}.gp - drawn by bench/report.py "
                 f"from {source}; run: gnuplot {name}.gp\n"
                 f"set terminal {term} size {width},{height} noenhanced {font}\n"
                 f"set output {gp_str(name + '.png')}\nset grid ytics lc rgb '#dddddd'\n"
@@ -553,50 +549,41 @@ def draw(name, width, height, script, term, out, source):
     r = subprocess.run(["gnuplot", name + ".gp"], cwd=out, capture_output=True, text=True)
     png = os.path.join(out, name + ".png")
     if r.returncode != 0 or not os.path.isfile(png) or os.path.getsize(png) == 0:
-        print(f"plot.py: {os.path.join(out, name)}.gp: gnuplot failed:\n{r.stderr}",
+        print(f"report.py: {os.path.join(out, name)}.gp: gnuplot failed:\n{r.stderr}",
               file=sys.stderr)
         return False
-    print(f"plot.py: {png}")
+    print(f"report.py: {png}")
     for line in filter(str.strip, r.stderr.splitlines()):  # warnings: an empty series, say
-        print(f"plot.py: {name}.gp: {line}", file=sys.stderr)
+        print(f"report.py: {name}.gp: {line}", file=sys.stderr)
     return True
 
 
-def main():
-    ap = argparse.ArgumentParser(description="Draw bench/run's results as PNG charts.")
-    ap.add_argument("dir", help="results folder (NAME.json files)")
-    ap.add_argument("--out", help="where the charts go (default DIR/plots)")
-    args = ap.parse_args()
+def draw_all(dirpath, out):
+    """Every chart that the JSON in dirpath allows, into out: the names of
+    the PNGs drawn, and whether every chart was drawn."""
     if shutil.which("gnuplot") is None:
-        print("plot.py: gnuplot not found (scripts/setup.sh installs gnuplot-nox)",
+        print("report.py: gnuplot not found (scripts/setup.sh installs gnuplot-nox)",
               file=sys.stderr)
-        return 1
+        return [], False
     res = {}
     for fam in RATE:
-        p = os.path.join(args.dir, fam + ".json")
+        p = os.path.join(dirpath, fam + ".json")
         try:
             if os.path.isfile(p):
                 res[fam] = Results(fam, p)
         except (OSError, ValueError, KeyError) as e:
-            print(f"plot.py: {p}: unreadable ({e}); skipped", file=sys.stderr)
+            print(f"report.py: {p}: unreadable ({e}); skipped", file=sys.stderr)
     if not res:
-        print(f"plot.py: no ring/prio/htab/reasm .json in {args.dir}", file=sys.stderr)
-        return 1
-    out = args.out or os.path.join(args.dir, "plots")
+        return [], True
     os.makedirs(out, exist_ok=True)
     ncpu = next(iter(res.values())).ncpu
     charts = [c for fam, charts_of in (("ring", ring_charts), ("prio", prio_charts),
                                        ("htab", htab_charts), ("reasm", reasm_charts))
               if fam in res for c in charts_of(res[fam])]
-    # Each seed chart with its family's results only: a run of other
-    # families leaves the one drawn from the last full run as it is.
+    # Each seed chart with its family's results only.
     charts += [seed(res[fam], ncpu) for fam, seed in (("prio", seed_pfifo_chart),
                                                      ("reasm", seed_frag_chart))
                if fam in res]
     term = terminal()
-    drawn = [draw(*c, term, out, os.path.abspath(args.dir)) for c in charts]
-    return 0 if all(drawn) else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    drawn = [(c[0], draw(*c, term, out, os.path.abspath(dirpath))) for c in charts]
+    return [n for n, ok in drawn if ok], all(ok for _, ok in drawn)

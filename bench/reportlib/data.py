@@ -1,14 +1,11 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""summarize.py - a machine-readable summary beside each benchmark result,
-and the reader of bench/run's Google Benchmark JSON that plot.py shares.
+"""data.py - the reader of the drivers' JSON (the runs of the regime most
+runs saw) and a machine-readable summary beside each file.
 
-Usage: bench/summarize.py DIR [NAME...]
-
-For each DIR/NAME.json (every one in DIR without NAMEs) writes
-DIR/NAME.summary.json: the machine (from the JSON's context), the kernel,
-compilers and build type NAME.md states, the checkout's revision now and
-NAME.md's at run time, and:
+summarize() writes DIR/NAME.summary.json beside DIR/NAME.json: the machine
+(from the JSON's context), the kernel, compilers and build type (from its
+"grain" object), the checkout's revision now and at run time, the regime
+kept and the runs dropped, and:
   ratios    for every configuration (a case's name less its
             implementation), grain's median / each other implementation's
             ("GRAIN / OTHER @ CONFIG"; above 1: grain is faster), with both
@@ -30,6 +27,8 @@ import re
 import statistics
 import subprocess
 import sys
+
+REGIMES = ("cheap", "middle", "dear")  # the counter regime's values
 
 
 def case_parts(name):
@@ -57,15 +56,17 @@ def threads_in(config):
 
 
 class Doc:
-    """One JSON file: its context, {aggregate: {case: entry}} (median, mean,
-    cv, min, max...) and {case: [entries of runs that went well]}, a case
-    being the tuple of case_parts(). The drivers report runs only where they
-    have no aggregates (one repetition)."""
+    """One JSON file: its context, the driver's "grain" object, and per case
+    (the tuple of case_parts()) the runs that went well in the regime most
+    runs saw (`regime` says which; runs of other regimes are dropped) and
+    Google Benchmark's aggregates, which only a file without its runs
+    (written before the drivers kept them) falls back on."""
 
     def __init__(self, path):
         with open(path) as f:
             doc = json.load(f)
         self.context = doc.get("context", {})
+        self.grain = doc.get("grain", {})
         self.benchmarks = doc.get("benchmarks", [])
         self.aggregates, self.runs = {}, {}
         for b in self.benchmarks:
@@ -74,19 +75,44 @@ class Doc:
                 self.aggregates.setdefault(b.get("aggregate_name"), {})[key] = b
             elif not b.get("error_occurred"):
                 self.runs.setdefault(key, []).append(b)
+        self.regime = self.grain.get("majority_regime") or self._majority()
+        self.dropped = 0
+        for key, runs in self.runs.items():
+            kept = [r for r in runs if REGIMES[int(r.get("regime", 0))] == self.regime]
+            self.dropped += len(runs) - len(kept)
+            self.runs[key] = kept
+
+    def _majority(self):
+        """The regime most runs saw (the cheaper of a tie), None without runs."""
+        count = [0] * len(REGIMES)
+        for runs in self.runs.values():
+            for r in runs:
+                count[int(r.get("regime", 0))] += 1
+        return REGIMES[count.index(max(count))] if any(count) else None
 
     def keys(self):
-        return set(self.aggregates.get("median", {})) | set(self.runs)
+        return set(k for k, v in self.runs.items() if v) | set(self.aggregates.get("median", {}))
+
+    def values(self, key, counter):
+        """`counter` of every kept run of case `key`."""
+        return [r[counter] for r in self.runs.get(key, []) if counter in r]
 
     def stat(self, key, counter, name="median"):
-        """`counter`'s aggregate `name` (median, mean, cv, min or max) in case
-        `key`, from the driver's aggregates or else its runs; None if neither."""
+        """`counter`'s statistic `name` (median, mean, cv, min or max) over
+        the kept runs of case `key`, else from the aggregates; None if
+        neither has it."""
+        vs = self.values(key, counter)
+        if vs:
+            if name == "cv":
+                m = statistics.mean(vs)
+                return statistics.pstdev(vs) / m if len(vs) > 1 and m else 0.0
+            how = {"median": statistics.median, "mean": statistics.mean, "min": min,
+                   "max": max}
+            return how[name](vs) if name in how else None
+        if key in self.runs and self.runs[key] == [] and self.grain:
+            return None  # every run in another regime
         b = self.aggregates.get(name, {}).get(key)
-        if b is not None and counter in b:
-            return b[counter]
-        vs = [r[counter] for r in self.runs.get(key, []) if counter in r]
-        how = {"median": statistics.median, "mean": statistics.mean, "min": min, "max": max}
-        return how[name](vs) if vs and name in how else None
+        return b[counter] if b is not None and counter in b else None
 
 
 # Per family: the rate counter and how a case's name parts split into
@@ -139,8 +165,6 @@ KIND = {
     "global": "the same engine with one global lock (1 stripe)",
     "librte_ip_frag": "anchor: DPDK librte_ip_frag, one thread, datagram made contiguous",
 }
-REGIMES = ("cheap", "middle", "dear")  # the counter regime's values
-
 
 def rnd(x, n=4):
     return None if x is None else float(f"{x:.{n}g}")
@@ -149,32 +173,6 @@ def rnd(x, n=4):
 def geomean(xs):
     xs = [x for x in xs if x > 0]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
-
-
-def md_facts(path):
-    """CPU, kernel, compilers, build type and revision as NAME.md states them
-    ("- Machine: 2 online CPUs, AMD EPYC (L1 ...), Linux 6.1.0 x86_64")."""
-    facts = dict.fromkeys(("kernel", "c", "cxx", "build_type", "revision", "cpu"))
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        return facts
-
-    def find(rx, where):
-        m = re.search(rx, where or "", re.M)
-        return m[1].strip().rstrip(".;,") if m else None
-
-    for s in re.split(r",\s+(?![^()]*\))", find(r"^- Machine: (.*)$", text) or ""):
-        if re.match(r"(Linux|Darwin|FreeBSD)\b", s):
-            facts["kernel"] = s
-        elif s and not re.search(r"online CPUs?", s):
-            facts["cpu"] = facts["cpu"] or s
-    comp = find(r"^- Compilers?: (.*)$", text)
-    facts.update(c=find(r"\bC (.+?)(?:,|;|$)", comp), cxx=find(r"\bC\+\+ (.+?)(?:,|;|$)", comp),
-                 build_type=find(r"build type (\S+)", comp),
-                 revision=find(r"^- Source revision: (.*)$", text))
-    return facts
 
 
 def git_now(cwd):
@@ -253,7 +251,8 @@ def summarize(dirpath, name, repo):
         g = sorted(groups[ck].items())
         ratios += [ratio(gi, gs, oi, os_, configs[ck], ncpu) for gi, (gs, ours) in g if ours
                    for oi, (os_, oours) in g if not oours and os_["median"] > 0]
-    md, u = md_facts(os.path.join(dirpath, name + ".md")), platform.uname()
+    g, u = doc.grain, platform.uname()
+    src = os.path.basename(path)
     out = {
         "benchmark": name, "source": os.path.basename(path), "counter": counter,
         "ratio_meaning": (f"grain's median / the other's median of the counter {counter}, "
@@ -261,16 +260,18 @@ def summarize(dirpath, name, repo):
         "machine": {
             "host": ctx.get("host_name"), "num_cpus": ctx.get("num_cpus"),
             "mhz_per_cpu": ctx.get("mhz_per_cpu"),
-            "cpu_scaling_enabled": ctx.get("cpu_scaling_enabled"), "cpu": md["cpu"],
+            "cpu_scaling_enabled": ctx.get("cpu_scaling_enabled"), "cpu": g.get("cpu"),
             "caches": ctx.get("caches"), "load_avg": ctx.get("load_avg"),
             "benchmark_library_build_type": ctx.get("library_build_type"),
             "date": ctx.get("date"), "executable": ctx.get("executable")},
-        "kernel": ({"value": md["kernel"], "from": name + ".md"} if md["kernel"] else
+        "kernel": ({"value": g["kernel"], "from": src} if g.get("kernel") else
                    {"value": f"{u.system} {u.release} {u.machine}",
                     "from": "uname (when summarized)"}),
-        "compiler": {"c": md["c"], "cxx": md["cxx"], "build_type": md["build_type"],
-                     "from": name + ".md" if md["c"] or md["cxx"] else None},
-        "git": dict(git_now(repo), revision_at_run=md["revision"]),
+        "compiler": {"c": g.get("c_compiler"), "cxx": g.get("cxx_compiler"),
+                     "build_type": g.get("build_type"),
+                     "from": src if g.get("c_compiler") else None},
+        "git": dict(git_now(repo), revision_at_run=g.get("revision")),
+        "regime": doc.regime, "runs_dropped": doc.dropped,
         "ratios": ratios,
         "overview": overview(ratios),
     }
@@ -279,26 +280,3 @@ def summarize(dirpath, name, repo):
         json.dump(out, f, indent=1)
         f.write("\n")
     return dst, len(ratios)
-
-
-def main(argv):
-    if len(argv) < 2 or argv[1] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0 if len(argv) >= 2 else 2
-    dirpath, names = argv[1], argv[2:]
-    names = names or sorted(f[:-5] for f in os.listdir(dirpath) if f.endswith(".json") and
-                            not f.endswith(".summary.json") and f != "instructions.json")
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    status = 0
-    for n in names:
-        try:
-            dst, k = summarize(dirpath, n, repo)
-            print(f"summarize.py: {dst} ({k} ratios)")
-        except (OSError, ValueError, KeyError) as e:
-            print(f"summarize.py: {n}: {e}", file=sys.stderr)
-            status = 1
-    return status
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
