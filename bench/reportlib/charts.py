@@ -200,7 +200,7 @@ def ring_charts(res):
     configs, impls, batches, variants = {}, {}, set(), {}
     for key in res.cases:
         if len(key) < 5 or key[0] != "ring" or "_elem" in key[2]:
-            continue  # the element rings have the driver's summary table only
+            continue  # the element rings: in the tables only
         mode, impl, cfg, batch = key[1:5]
         variants[tuple(key[5:7])] = None
         if threads_of(cfg) is not None:
@@ -585,5 +585,7 @@ def draw_all(dirpath, out):
                                                      ("reasm", seed_frag_chart))
                if fam in res]
     term = terminal()
-    drawn = [(c[0], draw(*c, term, out, os.path.abspath(dirpath))) for c in charts]
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    source = os.path.relpath(os.path.abspath(dirpath), repo)  # no machine's paths
+    drawn = [(c[0], draw(*c, term, out, source)) for c in charts]
     return [n for n, ok in drawn if ok], all(ok for _, ok in drawn)

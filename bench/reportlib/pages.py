@@ -31,7 +31,10 @@ def facts(doc):
         return ["- (no machine facts: a JSON written before the drivers kept them)"]
     reg = ", ".join(f"{r['name']} {r['runs']}" for r in g.get("regimes", []))
     others = g.get("others_cpu_pct")
-    return [
+    quick = ["- **A quick run** (the smoke test: short runs, few repetitions, fewer "
+             "shapes): its figures show what the page holds, not how fast grain is; "
+             "`bench/run` without --quick measures for decisions"] if g.get("quick") else []
+    return quick + [
         f"- Command: `{g.get('command')}` ({g.get('reps')} runs of "
         f"{g.get('duration_ms')} ms per case, interleaved)",
         f"- Machine: {g.get('online_cpus')} online CPUs, {g.get('cpu')} ({g.get('caches')}), "
@@ -46,6 +49,13 @@ def facts(doc):
     ]
 
 
+def scaled(counter, scale):
+    """The scale of the rate's column for COUNTER: the rate's own for a
+    rate (per second, of the run or of a CPU), else 1."""
+    rate = counter is not None and counter.endswith(("_per_sec", "_per_consumer_cpu_s"))
+    return scale if rate else 1.0
+
+
 def targets_table(rows, fam):
     """The targets of one family: figures, ratio, required, verdict."""
     unit = RATE[fam][2]
@@ -57,8 +67,7 @@ def targets_table(rows, fam):
             g, o = fig(r["grain"], "%.1f") + f" ({r['counter']})", "–"
             m, req = fig(r["value"], "%.1f"), f">= {r['required']:g}"
         else:
-            s = scale if r["counter"] == RATE[fam][0] else 1.0
-            so = scale if r.get("other_counter") == RATE[fam][0] else 1.0
+            s, so = scaled(r["counter"], scale), scaled(r.get("other_counter"), scale)
             g = fig(None if r["grain"] is None else r["grain"] * s)
             o = fig(None if r["other"] is None else r["other"] * so)
             m = fig(r["value"], "%.2fx")
