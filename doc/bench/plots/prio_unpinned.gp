@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# prio_unpinned.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot prio_unpinned.gp
+# prio_unpinned.gp - drawn by bench/report.py from build/bench-results/quick; run: gnuplot prio_unpinned.gp
 set terminal pngcairo size 1100,600 noenhanced font "sans,10"
 set output "prio_unpinned.png"
 set grid ytics lc rgb '#dddddd'
@@ -7,21 +7,19 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-1 8.18732 7.31377 9.01839 11.0057 10.0337 12.7253 7.33247 5.50554 10.0757 7.5581 6.21784 8.07178 3.91265 3.5327 4.93209 4.04147 3.4454 4.1469 2.28576 1.73194 4.75817 1.33982 1.2555 1.80105
-2 6.49004 3.92059 7.59101 7.17034 5.54019 8.69091 4.82807 3.20881 8.12827 4.49149 4.05544 5.90205 4.10866 3.7263 4.47973 4.09951 3.55716 4.37408 1.82891 1.12432 3.16168 1.53737 0.955268 3.88662
-4 3.23803 2.61236 3.86938 3.74526 3.4719 4.02089 3.31508 1.7403 4.26178 2.97224 2.53663 3.29178 3.67395 3.24397 4.13428 3.71212 3.31986 5.33831 1.17441 1.01552 1.43601 0.69966 0.467317 0.754775
-8 2.16498 1.97568 2.66872 2.42031 2.22033 2.87522 2.04634 1.343 3.10977 1.79394 1.40845 1.99823 3.21754 2.10777 4.65766 3.32664 2.82357 4.28538 0.67749 0.591018 0.832317 0.381344 0.192206 0.528284
-12 1.54899 1.34442 1.99584 1.59123 1.44787 1.74822 1.49215 1.30753 1.71455 1.1705 0.984666 1.48035 2.15607 1.61007 2.94053 2.80803 1.40237 4.12958 0.443349 0.294985 0.698374 0.315587 0.211605 0.457718
+1 NaN NaN NaN 0.613323 0.613323 0.613323 3.76395 0.551982 6.97592 2.43673 0.79737 4.07609 1.18107 0.613495 1.74864 2.0829 2.05058 2.11521 0.807463 0.736124 0.878801 0.797435 0.797272 0.797598
+2 1.0555 0.536355 1.57465 2.60015 1.24697 3.95333 4.25419 4.25419 4.25419 NaN NaN NaN 1.50523 1.50523 1.50523 0.525523 0.368553 0.682493 3.00742 3.00742 3.00742 0.686817 0.67463 0.699005
+8 2.58163 2.58163 2.58163 0.15164 0.146568 0.156712 0.885812 0.122617 1.64901 0.624704 0.514787 0.734621 1.9959e-05 1.99499e-05 1.99681e-05 0.000550973 0.000550768 0.000551178 0.23991 0.23991 0.23991 0.215117 0.157076 0.273157
 EOD
 set title "grain_prio against a locked pfifo_fast, three bands: unpinned (no pinning: the scheduler places every thread)"
 set ylabel 'million items dequeued/s, median, bars min–max'
 set xlabel "producers (threads = producers + 1 consumer), log scale"
 set logscale x 2
-set xtics ("1" 1, "2" 2, "4" 4, "8" 8, "12" 12)
-set xrange [0.7692307692307692:15.600000000000001]
+set xtics ("1" 1, "2" 2, "8" 8)
+set xrange [0.7692307692307692:10.4]
 set yrange [0:*]
-set object 1 rect from 1.4142135623730951, graph 0 to 15.600000000000001, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
-set label 1 'oversubscribed' at 15.600000000000001, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
+set object 1 rect from 1.4142135623730951, graph 0 to 10.4, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
+set label 1 'oversubscribed' at 10.4, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
 plot $d using 1:2:3:4 with yerrorlines lw 2.5 dt 1 pt 5 lc rgb '#1a5fb4' title "grain_prio, single", \
      $d using 1:5:6:7 with yerrorlines lw 2.5 dt 2 pt 5 lc rgb '#1a5fb4' title "grain_prio, burst32", \
      $d using 1:8:9:10 with yerrorlines lw 1.5 dt 1 pt 7 lc rgb '#e66100' title "grain_prio, 8 bands (bits), single", \

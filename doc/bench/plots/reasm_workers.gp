@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# reasm_workers.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot reasm_workers.gp
+# reasm_workers.gp - drawn by bench/report.py from build/bench-results/quick; run: gnuplot reasm_workers.gp
 set terminal pngcairo size 1100,800 noenhanced font "sans,10"
 set output "reasm_workers.png"
 set grid ytics lc rgb '#dddddd'
@@ -7,24 +7,24 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $w0 << EOD
-1 36.3791 28.6115 37.8755 35.8333 27.0851 37.2529
-2 43.2338 35.6993 44.4825 51.7296 41.3056 54.8941
-4 31.9766 30.3474 38.9551 45.9132 35.9412 49.8823
+1 43.5789 39.8047 47.353 49.9794 46.3299 53.6289
+2 69.3267 40.235 87.099 94.012 84.8129 103.211
+4 53.1101 53.1101 53.1101 36.256 22.8025 49.7095
 EOD
 $w1 << EOD
-1 33.7392 23.976 37.2414 33.2398 30.9067 36.4605
-2 34.7939 30.288 35.6939 43.0712 30.2667 45.95
-4 30.2114 22.4413 31.7405 36.3716 25.8809 37.6883
+1 49.9802 49.9802 49.9802 39.1043 21.7784 56.4302
+2 49.691 23.7642 75.6177 34.9922 34.9922 34.9922
+4 41.7913 40.5422 43.0404 51.93 27.5608 76.2992
 EOD
 $w2 << EOD
-1 26.8562 19.4451 27.3094 26.0306 24.5264 27.2957
-2 23.5284 18.8864 24.1773 25.8933 21.8504 27.7501
-4 23.7196 19.54 24.6808 25.1168 21.1315 26.1351
+1 26.6548 26.6548 26.6548 27.4937 24.6422 30.3453
+2 30.6024 30.3205 30.8842 24.7426 24.7426 24.7426
+4 32.994 18.2179 47.7702 30.4082 10.7108 50.1056
 EOD
 $w3 << EOD
-1 25.2129 18.3165 27.114 23.7563 22.8423 24.2879
-2 19.2441 16.7001 19.7384 21.7361 17.7567 22.6628
-4 16.9808 16.1594 21.3363 22.4708 18.1928 23.7551
+1 23.2801 15.4987 31.0616 9.24389 9.24389 9.24389
+2 17.4556 15.9088 44.8649 49.9622 49.9622 49.9622
+4 9.11988 9.11988 9.11988 11.1066 10.4648 11.7484
 EOD
 set multiplot layout 2,2 margins 0.08, 0.98, 0.14, 0.90 spacing 0.08, 0.14 title "Fragment reassembly (examples/reasm engine, in memory): one lock against per-bucket-group locks; each datagram whole to one worker; median, bars min–max"
 set xlabel "workers (threads)"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# seed_frag.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot seed_frag.gp
+# seed_frag.gp - drawn by bench/report.py from build/bench-results/quick; run: gnuplot seed_frag.gp
 set terminal pngcairo size 1860,660 noenhanced font "sans,10"
 set output "seed_frag.png"
 set grid ytics lc rgb '#dddddd'
@@ -15,10 +15,10 @@ $seed << EOD
 5 20G3F+MQ 440.2 424.2 461.6 405.2 413.6 406.3
 EOD
 $ours << EOD
-0 64K 43.2338 35.6993 44.4825 51.7296 41.3056 54.8941 0.9998 1.19651
-1 3F 34.7939 30.288 35.6939 43.0712 30.2667 45.95 1.025 1.2379
-2 64K+DoS 23.5284 18.8864 24.1773 25.8933 21.8504 27.7501 1.074 1.10051
-3 3F+DoS 19.2441 16.7001 19.7384 21.7361 17.7567 22.6628 1.282 1.1295
+0 64K 69.3267 40.235 87.099 94.012 84.8129 103.211 0.9998 1.35607
+1 3F 49.691 23.7642 75.6177 34.9922 34.9922 34.9922 1.025 0.704196
+2 64K+DoS 30.6024 30.3205 30.8842 24.7426 24.7426 24.7426 1.074 0.808521
+3 3F+DoS 17.4556 15.9088 44.8649 49.9622 49.9622 49.9622 1.282 2.86225
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The frag-queue per-hash-bucket locking table (netdev, April 2013) beside examples/reasm"
 set label 99 "Source: netdev, April 2013, \"Re: [net-next PATCH 3/3] net: frag queue per hash bucket locking\" (Jesper Dangaard Brouer)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# seed_pfifo.gp - drawn by bench/plot.py from /work/main/build/bench-results; run: gnuplot seed_pfifo.gp
+# seed_pfifo.gp - drawn by bench/report.py from build/bench-results/quick; run: gnuplot seed_pfifo.gp
 set terminal pngcairo size 1680,660 noenhanced font "sans,10"
 set output "seed_pfifo.png"
 set grid ytics lc rgb '#dddddd'
@@ -14,18 +14,18 @@ $seed << EOD
 4 12 1.014018 1.348172 1.3295345841987025
 EOD
 $ours << EOD
-0 1 4.19492 3.81551 4.68691 8.28051 7.00609 12.8235 3.99769 3.08841 4.1482 10.4339 9.93293 11.139
-1 2 4.05225 3.06035 4.33488 9.56567 8.91542 10.9353 4.058 2.96811 4.48392 9.43258 7.72688 9.92005
-2 4 3.90964 3.6995 4.50634 8.99808 8.37847 9.83752 3.93939 3.76456 4.10777 7.91939 7.56288 8.61908
-3 8 3.9604 3.76156 4.08604 7.07317 6.74613 8.36757 4.02009 3.82269 4.39319 6.49989 5.66212 6.89543
-4 12 3.77617 3.49609 4.27518 6.30772 5.51327 7.83992 3.906 3.80762 4.39267 5.16909 4.97758 6.42804
+0 1 1.20776 0.930603 1.48491 3.9306 3.43559 4.42561 1.17517 1.06816 1.28217 5.00067 3.81824 6.1831
+1 2 1.16155 1.1493 1.1738 6.48251 3.41295 9.55206 2.22548 2.20094 2.25003 2.88699 1.92629 3.84768
+2 4 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+3 8 0.876894 0.76952 0.984267 2.7657 2.37466 3.15675 1.05392 0.694839 1.41301 3.63552 3.00535 4.26568
+4 12 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
 EOD
 $ratio << EOD
-0 1 0.8951 1.974 2.61
-1 2 0.9786 2.361 2.324
-2 4 1.552 2.302 2.01
-3 8 1.539 1.786 1.617
-4 12 1.33 1.67 1.323
+0 1 0.8951 3.254 4.255
+1 2 0.9786 5.581 1.297
+2 4 1.552 NaN NaN
+3 8 1.539 3.154 3.45
+4 12 1.33 NaN NaN
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The lockless-pfifo_fast table (netdev, July 2016) beside grain_prio"
 set label 99 "Source: netdev, 14 July 2016, \"Re: [RFC PATCH v2 08/10] net: sched: pfifo_fast use alf_queue\" (John Fastabend, quoting Alexei Starovoitov's table; Message-ID 57882945.4090101@gmail.com)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'
