@@ -194,8 +194,8 @@ int g_count[kRegimes];
 std::vector<double> g_rtts;
 double g_pingpong_before = NAN; // ns, when the driver asks for it
 
-// One run of case NAME, with the round trip measured before it; if it went
-// well, its round trip and regime are counted.
+// One run, with the round trip measured before it; if it went well, its
+// round trip and regime are counters, and counted.
 void Timed(benchmark::State &state,
 	   const std::function<void(benchmark::State &)> &run)
 {
@@ -226,12 +226,15 @@ std::string Quote(const std::string &s)
 {
 	std::string o = "\"";
 	for (unsigned char c : s) {
-		if (c == '"' || c == '\\')
+		if (c == '"' || c == '\\') {
 			o += std::string("\\") + static_cast<char>(c);
-		else if (c < 0x20)
-			o += Fmt("\\u%04.0f", c);
-		else
+		} else if (c < 0x20) {
+			char hex[8];
+			std::snprintf(hex, sizeof(hex), "\\u%04x", c);
+			o += hex;
+		} else {
 			o += static_cast<char>(c);
+		}
 	}
 	return o + "\"";
 }
