@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# prio_own_core_yield.gp - drawn by bench/report.py from build/bench-results/quick; run: gnuplot prio_own_core_yield.gp
+# prio_own_core_yield.gp - drawn by bench/report.py from build/bench-results; run: gnuplot prio_own_core_yield.gp
 set terminal pngcairo size 1100,600 noenhanced font "sans,10"
 set output "prio_own_core_yield.png"
 set grid ytics lc rgb '#dddddd'
@@ -7,19 +7,21 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-1 4.76276 1.96697 7.55854 4.50752 3.66512 5.34992 3.74701 2.84563 4.64839 2.69762 1.65237 3.74288 0.899991 0.88222 0.917763 1.21742 1.21742 1.21742 2.17032 1.30979 3.03086 0.773463 0.677912 0.869013
-2 4.93986 4.93986 4.93986 3.15061 3.08871 3.21251 2.83166 2.83166 2.83166 2.27787 0.678078 3.87767 2.09269 1.61061 2.57477 1.4188 1.16594 1.67167 4.86886 3.70473 6.03298 2.01454 1.18639 2.84268
-8 6.71038 6.10668 7.31407 4.58783 1.83746 7.33819 4.12124 3.2725 4.96999 4.17414 4.10434 4.24395 1.72246 1.61434 1.83058 1.38153 0.671004 2.09205 3.33372 3.33372 3.33372 3.43309 1.0922 5.77397
+1 0.945596 0.945596 0.945596 2.76728 2.76728 2.76728 1.35654 0.676243 2.09637 0.933513 0.675494 1.19153 0.443993 0.28677 0.601216 NaN NaN NaN 0.736481 0.736481 0.736481 0.562193 0.34829 0.91347
+2 1.45079 1.04364 1.85794 NaN NaN NaN 0.347236 0.347236 0.347236 0.515569 0.185396 0.66547 0.42542 0.42542 0.42542 0.527429 0.453546 0.601311 0.613057 0.519898 0.706216 1.00962 1.00962 1.00962
+4 0.693937 0.536624 0.851251 0.795511 0.747487 0.843535 0.375605 0.364133 0.387077 0.430578 0.430578 0.430578 0.321081 0.203398 0.438765 0.120446 0.0962823 0.144609 0.401816 0.401816 0.401816 0.585607 0.523064 0.648149
+8 0.391403 0.391403 0.391403 0.475949 0.475949 0.475949 0.341158 0.191758 0.490559 0.39462 0.237077 0.552162 0.34305 0.34305 0.34305 0.213787 0.148409 0.222182 0.276044 0.142654 0.409434 0.589881 0.502987 0.676775
+12 0.604099 0.604099 0.604099 0.834651 0.48107 1.18823 0.348603 0.348603 0.348603 0.317785 0.317785 0.317785 0.309296 0.309296 0.309296 0.170469 0.154229 0.226688 0.246261 0.191366 0.301156 0.168425 0.10898 0.416915
 EOD
 set title "grain_prio against a locked pfifo_fast, three bands: own_core_yield (as own_core, producers yield after a full band)"
 set ylabel 'million items dequeued/s, median, bars min–max'
 set xlabel "producers (threads = producers + 1 consumer), log scale"
 set logscale x 2
-set xtics ("1" 1, "2" 2, "8" 8)
-set xrange [0.7692307692307692:10.4]
+set xtics ("1" 1, "2" 2, "4" 4, "8" 8, "12" 12)
+set xrange [0.7692307692307692:15.600000000000001]
 set yrange [0:*]
-set object 1 rect from 1.4142135623730951, graph 0 to 10.4, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
-set label 1 'oversubscribed' at 10.4, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
+set object 1 rect from 1.4142135623730951, graph 0 to 15.600000000000001, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
+set label 1 'oversubscribed' at 15.600000000000001, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
 plot $d using 1:2:3:4 with yerrorlines lw 2.5 dt 1 pt 5 lc rgb '#1a5fb4' title "grain_prio, single", \
      $d using 1:5:6:7 with yerrorlines lw 2.5 dt 2 pt 5 lc rgb '#1a5fb4' title "grain_prio, burst32", \
      $d using 1:8:9:10 with yerrorlines lw 1.5 dt 1 pt 7 lc rgb '#e66100' title "grain_prio, 8 bands (bits), single", \

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# prio_unpinned.gp - drawn by bench/report.py from build/bench-results/quick; run: gnuplot prio_unpinned.gp
+# prio_unpinned.gp - drawn by bench/report.py from build/bench-results; run: gnuplot prio_unpinned.gp
 set terminal pngcairo size 1100,600 noenhanced font "sans,10"
 set output "prio_unpinned.png"
 set grid ytics lc rgb '#dddddd'
@@ -7,19 +7,21 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $d << EOD
-1 NaN NaN NaN 0.613323 0.613323 0.613323 3.76395 0.551982 6.97592 2.43673 0.79737 4.07609 1.18107 0.613495 1.74864 2.0829 2.05058 2.11521 0.807463 0.736124 0.878801 0.797435 0.797272 0.797598
-2 1.0555 0.536355 1.57465 2.60015 1.24697 3.95333 4.25419 4.25419 4.25419 NaN NaN NaN 1.50523 1.50523 1.50523 0.525523 0.368553 0.682493 3.00742 3.00742 3.00742 0.686817 0.67463 0.699005
-8 2.58163 2.58163 2.58163 0.15164 0.146568 0.156712 0.885812 0.122617 1.64901 0.624704 0.514787 0.734621 1.9959e-05 1.99499e-05 1.99681e-05 0.000550973 0.000550768 0.000551178 0.23991 0.23991 0.23991 0.215117 0.157076 0.273157
+1 0.751536 0.60785 1.56922 0.656635 0.594986 0.718283 0.974111 0.974111 0.974111 0.606639 0.434194 0.779084 0.326141 0.281713 0.37057 0.158901 0.158901 0.158901 0.462988 0.462988 0.462988 0.501562 0.335866 0.976498
+2 NaN NaN NaN 0.957574 0.406122 1.65457 0.222928 0.159511 0.286344 NaN NaN NaN 0.195739 0.195739 0.195739 0.211254 0.129734 0.292775 0.231681 0.20526 0.258102 0.674538 0.393211 0.955864
+4 0.36009 0.241943 0.478237 0.316438 0.316438 0.316438 0.234319 0.234319 0.234319 NaN NaN NaN 0.134107 0.0859035 0.182311 0.0510584 0.0510584 0.0510584 0.213952 0.212929 0.214974 0.213039 0.138971 0.276822
+8 0.201901 0.201901 0.201901 0.0907083 0.0818889 0.53676 NaN NaN NaN 0.0879187 0.0710427 0.104795 0.0795737 0.0100869 0.149061 0.0202291 0.00986272 0.0305954 0.155829 0.0818137 0.229845 NaN NaN NaN
+12 NaN NaN NaN 0.0606534 0.0606534 0.0606534 0.109917 0.109917 0.109917 0.11233 0.0613265 0.163334 0.0542621 3.21331e-06 0.108521 0.000105774 0.000104913 0.000106635 0.137593 0.107026 0.185818 0.256742 0.256742 0.256742
 EOD
 set title "grain_prio against a locked pfifo_fast, three bands: unpinned (no pinning: the scheduler places every thread)"
 set ylabel 'million items dequeued/s, median, bars min–max'
 set xlabel "producers (threads = producers + 1 consumer), log scale"
 set logscale x 2
-set xtics ("1" 1, "2" 2, "8" 8)
-set xrange [0.7692307692307692:10.4]
+set xtics ("1" 1, "2" 2, "4" 4, "8" 8, "12" 12)
+set xrange [0.7692307692307692:15.600000000000001]
 set yrange [0:*]
-set object 1 rect from 1.4142135623730951, graph 0 to 10.4, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
-set label 1 'oversubscribed' at 10.4, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
+set object 1 rect from 1.4142135623730951, graph 0 to 15.600000000000001, graph 1 behind fc rgb '#f1e4e4' fs solid 1.0 noborder
+set label 1 'oversubscribed' at 15.600000000000001, graph 0.98 right offset -0.5,0 tc rgb '#a05050'
 plot $d using 1:2:3:4 with yerrorlines lw 2.5 dt 1 pt 5 lc rgb '#1a5fb4' title "grain_prio, single", \
      $d using 1:5:6:7 with yerrorlines lw 2.5 dt 2 pt 5 lc rgb '#1a5fb4' title "grain_prio, burst32", \
      $d using 1:8:9:10 with yerrorlines lw 1.5 dt 1 pt 7 lc rgb '#e66100' title "grain_prio, 8 bands (bits), single", \

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# reasm_workers.gp - drawn by bench/report.py from build/bench-results/quick; run: gnuplot reasm_workers.gp
+# reasm_workers.gp - drawn by bench/report.py from build/bench-results; run: gnuplot reasm_workers.gp
 set terminal pngcairo size 1100,800 noenhanced font "sans,10"
 set output "reasm_workers.png"
 set grid ytics lc rgb '#dddddd'
@@ -7,24 +7,24 @@ set key outside right top vertical Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
 $w0 << EOD
-1 43.5789 39.8047 47.353 49.9794 46.3299 53.6289
-2 69.3267 40.235 87.099 94.012 84.8129 103.211
-4 53.1101 53.1101 53.1101 36.256 22.8025 49.7095
+1 12.8113 7.72274 14.1676 11.7769 11.6515 11.9023
+2 4.64453 4.11864 9.96027 7.78161 6.47955 9.08368
+4 3.28559 2.07028 4.55483 4.88322 3.18833 6.57811
 EOD
 $w1 << EOD
-1 49.9802 49.9802 49.9802 39.1043 21.7784 56.4302
-2 49.691 23.7642 75.6177 34.9922 34.9922 34.9922
-4 41.7913 40.5422 43.0404 51.93 27.5608 76.2992
+1 13.1408 10.4772 15.8044 10.9923 8.11179 13.9699
+2 2.71688 2.10272 3.33105 4.26056 4.06586 4.45527
+4 2.37296 2.08033 7.78922 2.28793 2.13946 8.5028
 EOD
 $w2 << EOD
-1 26.6548 26.6548 26.6548 27.4937 24.6422 30.3453
-2 30.6024 30.3205 30.8842 24.7426 24.7426 24.7426
-4 32.994 18.2179 47.7702 30.4082 10.7108 50.1056
+1 9.39638 9.39638 9.39638 6.90376 4.1214 8.45808
+2 5.53352 5.16727 10.5308 6.51534 5.82697 7.20371
+4 2.5111 2.32925 4.64184 3.44471 1.98675 5.22308
 EOD
 $w3 << EOD
-1 23.2801 15.4987 31.0616 9.24389 9.24389 9.24389
-2 17.4556 15.9088 44.8649 49.9622 49.9622 49.9622
-4 9.11988 9.11988 9.11988 11.1066 10.4648 11.7484
+1 6.40025 5.92363 6.87687 7.35106 6.44017 8.26195
+2 6.45369 4.673 8.23439 5.67623 4.79839 6.74865
+4 2.5753 2.09658 2.59929 5.079 2.05846 6.06374
 EOD
 set multiplot layout 2,2 margins 0.08, 0.98, 0.14, 0.90 spacing 0.08, 0.14 title "Fragment reassembly (examples/reasm engine, in memory): one lock against per-bucket-group locks; each datagram whole to one worker; median, bars min–max"
 set xlabel "workers (threads)"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# seed_frag.gp - drawn by bench/report.py from build/bench-results/quick; run: gnuplot seed_frag.gp
+# seed_frag.gp - drawn by bench/report.py from build/bench-results; run: gnuplot seed_frag.gp
 set terminal pngcairo size 1860,660 noenhanced font "sans,10"
 set output "seed_frag.png"
 set grid ytics lc rgb '#dddddd'
@@ -15,10 +15,10 @@ $seed << EOD
 5 20G3F+MQ 440.2 424.2 461.6 405.2 413.6 406.3
 EOD
 $ours << EOD
-0 64K 69.3267 40.235 87.099 94.012 84.8129 103.211 0.9998 1.35607
-1 3F 49.691 23.7642 75.6177 34.9922 34.9922 34.9922 1.025 0.704196
-2 64K+DoS 30.6024 30.3205 30.8842 24.7426 24.7426 24.7426 1.074 0.808521
-3 3F+DoS 17.4556 15.9088 44.8649 49.9622 49.9622 49.9622 1.282 2.86225
+0 64K 4.64453 4.11864 9.96027 7.78161 6.47955 9.08368 0.9998 1.67544
+1 3F 2.71688 2.10272 3.33105 4.26056 4.06586 4.45527 1.025 1.56818
+2 64K+DoS 5.53352 5.16727 10.5308 6.51534 5.82697 7.20371 1.074 1.17743
+3 3F+DoS 6.45369 4.673 8.23439 5.67623 4.79839 6.74865 1.282 0.879532
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The frag-queue per-hash-bucket locking table (netdev, April 2013) beside examples/reasm"
 set label 99 "Source: netdev, April 2013, \"Re: [net-next PATCH 3/3] net: frag queue per hash bucket locking\" (Jesper Dangaard Brouer)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'

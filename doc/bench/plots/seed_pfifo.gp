@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# seed_pfifo.gp - drawn by bench/report.py from build/bench-results/quick; run: gnuplot seed_pfifo.gp
+# seed_pfifo.gp - drawn by bench/report.py from build/bench-results; run: gnuplot seed_pfifo.gp
 set terminal pngcairo size 1680,660 noenhanced font "sans,10"
 set output "seed_pfifo.png"
 set grid ytics lc rgb '#dddddd'
@@ -14,18 +14,18 @@ $seed << EOD
 4 12 1.014018 1.348172 1.3295345841987025
 EOD
 $ours << EOD
-0 1 1.20776 0.930603 1.48491 3.9306 3.43559 4.42561 1.17517 1.06816 1.28217 5.00067 3.81824 6.1831
-1 2 1.16155 1.1493 1.1738 6.48251 3.41295 9.55206 2.22548 2.20094 2.25003 2.88699 1.92629 3.84768
-2 4 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-3 8 0.876894 0.76952 0.984267 2.7657 2.37466 3.15675 1.05392 0.694839 1.41301 3.63552 3.00535 4.26568
-4 12 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 1 0.573403 0.203597 0.943208 2.29006 1.99273 2.58739 0.339947 0.254414 0.425479 1.21476 1.21476 1.21476
+1 2 0.716595 0.716595 0.716595 1.20174 1.20174 1.20174 0.340673 0.294798 0.386548 0.547121 0.470973 0.783538
+2 4 0.363979 0.363979 0.363979 0.578011 0.353125 1.47903 0.269073 0.269073 0.269073 0.51797 0.447766 0.580507
+3 8 0.279514 0.185464 0.323482 0.592468 0.315703 0.869233 0.171107 0.171107 0.171107 0.522417 0.522417 0.522417
+4 12 0.177801 0.167468 0.188133 0.422199 0.278918 0.56548 0.0930968 0.0800665 0.106127 0.217055 0.217055 0.217055
 EOD
 $ratio << EOD
-0 1 0.8951 3.254 4.255
-1 2 0.9786 5.581 1.297
-2 4 1.552 NaN NaN
-3 8 1.539 3.154 3.45
-4 12 1.33 NaN NaN
+0 1 0.8951 3.994 3.573
+1 2 0.9786 1.677 1.606
+2 4 1.552 1.588 1.925
+3 8 1.539 2.12 3.053
+4 12 1.33 2.375 2.331
 EOD
 set multiplot layout 1,3 margins 0.06, 0.98, 0.30, 0.88 spacing 0.07, 0.1 title "The lockless-pfifo_fast table (netdev, July 2016) beside grain_prio"
 set label 99 "Source: netdev, 14 July 2016, \"Re: [RFC PATCH v2 08/10] net: sched: pfifo_fast use alf_queue\" (John Fastabend, quoting Alexei Starovoitov's table; Message-ID 57882945.4090101@gmail.com)" at screen 0.005, screen 0.012 left font ',8' tc rgb '#5e5c64'
