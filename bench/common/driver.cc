@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 // driver.cc - the skeleton of every benchmark driver (driver.h): main(), the
-// regimes of the runs, the machine facts and the shared pieces of the
-// summary. GRAIN_BENCH_SOURCE_DIR names the driver's source folder.
+// regimes of the runs, and the machine facts the JSON report carries.
+// GRAIN_BENCH_SOURCE_DIR names the driver's source folder.
 
 #include "driver.h"
 #include "sysinfo.h"
@@ -124,20 +124,19 @@ CpuSample SampleCpu()
 	return c;
 }
 
-std::string OtherLoad(const CpuSample &a, const CpuSample &b)
+// The shares (%) of the machine's CPU time between samples A and B that went
+// to other processes and that the hypervisor stole; NAN if unknown.
+void OtherLoad(const CpuSample &a, const CpuSample &b, double *others_pct,
+	       double *steal_pct)
 {
 	double total = b.total_s - a.total_s;
+	*others_pct = *steal_pct = NAN;
 	if (std::isnan(total) || total <= 0)
-		return "unknown";
+		return;
 	double others = (b.busy_s - a.busy_s) - (b.self_s - a.self_s);
 	double steal = b.steal_s - a.steal_s;
-	char buf[160];
-	std::snprintf(buf, sizeof(buf),
-		      "%.0f%% of the machine's CPU time went to other "
-		      "processes, %.0f%% was stolen by the hypervisor",
-		      100.0 * std::max(0.0, others - steal) / total,
-		      100.0 * std::max(0.0, steal) / total);
-	return buf;
+	*others_pct = 100.0 * std::max(0.0, others - steal) / total;
+	*steal_pct = 100.0 * std::max(0.0, steal) / total;
 }
 
 // What CMD printed, trimmed; "" if it failed.
@@ -173,12 +172,12 @@ Options g_opt;
 unsigned g_duration_ms;
 int g_reps;
 bool g_failed = false;
-const char *g_rate = "";
 CpuSample g_cpu_before, g_cpu_after; // around the runs
+std::string g_load_before;
 
 // The regimes of the round trip, as bands of nanoseconds. The two vCPUs of
 // the machine these figures come from move between three of them
-// (doc/benchmark-notes.md): 27-71 ns (hyperthreads of one core), about
+// (doc/bench/ring-method.md): 27-71 ns (hyperthreads of one core), about
 // 120 ns (runs of 105-240 ns) and 300-500 ns (separate cores), each with its
 // own winners. The bounds lie in the gaps between them: 100 ns, and 250 ns
 // rather than the 150 ns once used, which split the middle one's runs.
@@ -190,33 +189,14 @@ const char *const kRegimeName[kRegimes] = { "cheap", "middle", "dear" };
 // process does not pass for a dearer regime (a few ms in all when dear).
 const unsigned kProbes = 5, kProbeRounds = 2000;
 
-// Each run that went well, by case name in the order the runs ran.
-struct Mark {
-	double rtt; // ns, NaN if it could not be measured
-	int regime;
-	double rate; // the counter Driver::rate, NaN if the run had none
-};
-std::map<std::string, std::vector<Mark>> g_marks;
-// Set after the runs: the runs in each regime, the regime most saw (the
-// cheaper of a tie), and every round trip measured.
-int g_count[kRegimes], g_majority = kCheap;
+// The runs that went well in each regime, and every round trip measured.
+int g_count[kRegimes];
 std::vector<double> g_rtts;
+double g_pingpong_before = NAN; // ns, when the driver asks for it
 
-// The runs measured, all regimes together.
-int RunsMeasured()
-{
-	return std::accumulate(g_count, g_count + kRegimes, 0);
-}
-
-// The runs of a regime other than the majority's, which no figure counts.
-int RunsDropped()
-{
-	return RunsMeasured() - g_count[g_majority];
-}
-
-// One run of case NAME, with the round trip measured before it; if it went
-// well, its round trip, regime and rate are recorded.
-void Timed(benchmark::State &state, const std::string &name,
+// One run, with the round trip measured before it; if it went well, its
+// round trip and regime are counters, and counted.
+void Timed(benchmark::State &state,
 	   const std::function<void(benchmark::State &)> &run)
 {
 	double rtt = NAN;
@@ -234,76 +214,98 @@ void Timed(benchmark::State &state, const std::string &name,
 	state.counters["rtt_ns"] = rtt;
 	state.counters["regime"] = r;
 	state.counters["dear_regime"] = r == kDear ? 1.0 : 0.0;
-	auto it = state.counters.find(g_rate);
-	g_marks[name].push_back(
-		{ rtt, r,
-		  it == state.counters.end() ? NAN : it->second.value });
+	g_count[r]++;
+	if (!std::isnan(rtt))
+		g_rtts.push_back(rtt);
 }
 
-// "cheap (< 100 ns)", "middle (100–250 ns)", "dear (>= 250 ns)".
-std::string Band(int r)
-{
-	std::string s = std::string(kRegimeName[r]) + " (";
-	if (r == 0)
-		return s + Fmt("< %.0f ns)", kFloorNs[1]);
-	if (r + 1 == kRegimes)
-		return s + Fmt(">= %.0f ns)", kFloorNs[r]);
-	return s + Fmt("%.0f–", kFloorNs[r]) + Fmt("%.0f ns)", kFloorNs[r + 1]);
-}
+// --- the report --------------------------------------------------------------
 
-// PASS when value >= goal (value <= goal with at_most), "n/a (not
-// measured)" when value is not a number.
-std::string Verdict(double value, double goal, bool at_most)
+// S as a JSON string.
+std::string Quote(const std::string &s)
 {
-	if (std::isnan(value))
-		return "n/a (not measured)";
-	return (at_most ? value <= goal : value >= goal) ? "PASS" : "MISS";
-}
-
-// The targets that are ratios of two cases, recomputed within each regime in
-// which some target has 2 runs on each side: "1.23x (3/4)".
-std::string ByRegime(const std::vector<Target> &targets)
-{
-	std::vector<std::vector<std::string>> rows;
-	bool used[kRegimes] = {};
-	for (const Target &t : targets) {
-		if (t.num.empty())
-			continue;
-		rows.push_back({ t.what });
-		for (int r = 0; r < kRegimes; r++) {
-			std::vector<double> n = Rates(t.num, r),
-					    d = Rates(t.den, r);
-			double x = Median(n) / Median(d);
-			bool ok = n.size() >= 2 && d.size() >= 2;
-			used[r] |= ok;
-			rows.back().push_back(
-				ok ? Fmt(t.fmt, t.of ? t.of(x) : x) + " (" +
-						std::to_string(n.size()) + "/" +
-						std::to_string(d.size()) + ")"
-				   : "");
+	std::string o = "\"";
+	for (unsigned char c : s) {
+		if (c == '"' || c == '\\') {
+			o += std::string("\\") + static_cast<char>(c);
+		} else if (c < 0x20) {
+			char hex[8];
+			std::snprintf(hex, sizeof(hex), "\\u%04x", c);
+			o += hex;
+		} else {
+			o += static_cast<char>(c);
 		}
 	}
-	std::vector<std::string> titles;
-	for (int r = 0; r < kRegimes; r++)
-		if (used[r])
-			titles.push_back(Band(r));
-	if (titles.empty())
-		return "";
+	return o + "\"";
+}
+
+// V as a JSON number, null if it is not a finite one.
+std::string Number(double v)
+{
+	return std::isfinite(v) ? Fmt("%.6g", v) : "null";
+}
+
+// The "grain" object of the report: what the run was, on what, and the
+// regimes its runs saw. After the runs: it samples the machine again.
+std::string RunFacts(const Driver &d, const std::string &command)
+{
+	double others = NAN, steal = NAN;
+	g_cpu_after = SampleCpu();
+	OtherLoad(g_cpu_before, g_cpu_after, &others, &steal);
+	double after = d.pingpong ? bench_pingpong_ns(200000) : NAN;
+	int majority = static_cast<int>(
+		std::max_element(g_count, g_count + kRegimes) - g_count);
 	std::ostringstream o;
-	o << "\nBy regime: each target that is a ratio of two cases' rates, "
-	     "from the runs of one regime at a time, with the runs of each "
-	     "side; blank where a side has fewer than 2, and a regime left "
-	     "out where every target is blank.\n\n"
-	  << TableHead("| target |", titles);
-	for (const std::vector<std::string> &row : rows) {
-		o << "| " << row[0] << " |";
-		for (int r = 0; r < kRegimes; r++)
-			if (used[r])
-				o << " " << row[r + 1] << " |";
-		o << "\n";
-	}
+	o << "{\n    \"command\": " << Quote(command)
+	  << ",\n    \"quick\": " << (g_opt.quick ? "true" : "false")
+	  << ",\n    \"reps\": " << g_reps
+	  << ",\n    \"duration_ms\": " << g_duration_ms
+	  << ",\n    \"rate\": " << Quote(d.rate)
+	  << ",\n    \"revision\": " << Quote(GitRevision())
+	  << ",\n    \"online_cpus\": " << bench_nproc()
+	  << ",\n    \"cpu\": " << Quote(CpuModel())
+	  << ",\n    \"caches\": " << Quote(CacheSizes())
+	  << ",\n    \"kernel\": " << Quote(Kernel())
+	  << ",\n    \"c_compiler\": " << Quote(Trim(bench_c_compiler()))
+	  << ",\n    \"cxx_compiler\": " << Quote(Trim(CxxCompiler()))
+	  << ",\n    \"build_type\": " << Quote(GRAIN_BENCH_BUILD_TYPE)
+	  << ",\n    \"load_before\": " << Quote(g_load_before)
+	  << ",\n    \"load_after\": " << Quote(LoadAverage())
+	  << ",\n    \"others_cpu_pct\": " << Number(others)
+	  << ",\n    \"steal_pct\": " << Number(steal)
+	  << ",\n    \"pingpong_before_ns\": " << Number(g_pingpong_before)
+	  << ",\n    \"pingpong_after_ns\": " << Number(after)
+	  << ",\n    \"rtt_probes\": " << kProbes
+	  << ",\n    \"rtt_probe_rounds\": " << kProbeRounds
+	  << ",\n    \"rtt_median_ns\": " << Number(Median(g_rtts))
+	  << ",\n    \"regimes\": [";
+	for (int r = 0; r < kRegimes; r++)
+		o << (r ? ", " : "") << "{\"name\": " << Quote(kRegimeName[r])
+		  << ", \"floor_ns\": " << Number(kFloorNs[r])
+		  << ", \"runs\": " << g_count[r] << "}";
+	o << "],\n    \"majority_regime\": " << Quote(kRegimeName[majority])
+	  << "\n  }";
 	return o.str();
 }
+
+// Google Benchmark's JSON report with the "grain" object after the
+// benchmarks: its Finalize() closes the list and the top-level object.
+class Reporter : public benchmark::JSONReporter {
+      public:
+	Reporter(const Driver &d, const std::string &command)
+	    : driver_(d), command_(command)
+	{
+	}
+	void Finalize() override
+	{
+		GetOutputStream() << "\n  ],\n  \"grain\": "
+				  << RunFacts(driver_, command_) << "\n}\n";
+	}
+
+      private:
+	const Driver &driver_;
+	std::string command_;
+};
 
 // --- main ----------------------------------------------------------------------
 
@@ -348,17 +350,11 @@ bool TakeFlag(const Driver &d, int argc, char **argv, int *i, bool *bad,
 	const char *arg = argv[*i];
 	const std::vector<Flag> common = {
 		{ "--quick", &o->quick, nullptr, nullptr },
-		{ "--targets", &o->targets, nullptr, nullptr },
-		{ "--summary", &o->summary, nullptr, nullptr },
-		{ "--md", nullptr, &o->summary_file, nullptr },
 		{ "--json", nullptr, &o->json_file, nullptr },
 		{ "--threads", nullptr, &o->threads, nullptr },
 		{ "--duration_ms", nullptr, nullptr, &o->duration_ms },
 	};
-	if (std::strncmp(arg, "--summary=", 10) == 0) {
-		o->summary = true;
-		o->summary_file = arg + 10;
-	} else if (std::strncmp(arg, "--reps=", 7) == 0)
+	if (std::strncmp(arg, "--reps=", 7) == 0)
 		o->reps = std::atoi(arg + 7);
 	else
 		return TakeOne(common, argc, argv, i, bad) ||
@@ -370,18 +366,20 @@ bool TakeFlag(const Driver &d, int argc, char **argv, int *i, bool *bad,
 // JSON file asked for, and random interleaving unless the caller chose: on a
 // machine whose speed drifts (shared or virtual CPUs) the drift then spreads
 // over every case instead of favouring whichever ran in a fast stretch.
-// The strings live on: ARGS points into them.
-void AddBenchmarkArgs(std::vector<char *> *args, const Options &opt)
+// The strings live on: ARGS points into them. Whether a file is asked for.
+bool AddBenchmarkArgs(std::vector<char *> *args, const Options &opt)
 {
 	static char interleave[] =
 		"--benchmark_enable_random_interleaving=true";
 	static std::string json_out,
 		json_format = "--benchmark_out_format=json";
-	bool given = false;
-	for (size_t i = 1; i < args->size(); i++)
+	bool given = false, out = false;
+	for (size_t i = 1; i < args->size(); i++) {
 		given |= std::strncmp((*args)[i],
 				      "--benchmark_enable_random_interleaving",
 				      38) == 0;
+		out |= std::strncmp((*args)[i], "--benchmark_out=", 16) == 0;
+	}
 	if (!given)
 		args->push_back(interleave);
 	if (!opt.json_file.empty()) {
@@ -389,90 +387,53 @@ void AddBenchmarkArgs(std::vector<char *> *args, const Options &opt)
 		args->push_back(&json_out[0]);
 		args->push_back(&json_format[0]);
 	}
+	return out || !opt.json_file.empty();
 }
 
-// As asked: the driver's summary on stdout and in opt.summary_file, then its
-// targets, one line each. 0, or 2 when that file cannot be written.
-int Report(const Driver &d, const RunInfo &run, const Options &opt)
+// Run the cases: the console shows the aggregates, and the JSON file, if
+// one is asked for, gets every run and the "grain" object. 0, or 2 when
+// Google Benchmark rejects its arguments.
+int RunAll(const Driver &d, const std::string &command,
+	   std::vector<char *> *args, bool file)
 {
-	if (opt.summary) {
-		std::string s = d.summary(run);
-		std::printf("\n%s", s.c_str());
-		if (!opt.summary_file.empty() &&
-		    !(std::ofstream(opt.summary_file) << s)) {
-			std::fprintf(stderr, "cannot write %s\n",
-				     opt.summary_file.c_str());
-			return 2;
-		}
-	}
-	if (!opt.targets)
-		return 0;
-	std::printf("\nTargets (timing; a MISS does not fail the run):\n");
-	for (const Target &t : d.targets()) {
-		if (t.context)
-			continue;
-		std::string verdict = Verdict(t.value, t.goal, t.at_most);
-		std::printf("  %-*s %8s  ", d.target_width, t.what.c_str(),
-			    Fmt(t.fmt, t.value).c_str());
-		if (t.seed.empty())
-			std::printf("%s\n", verdict.c_str());
-		else
-			std::printf("%-4s  seed: %s\n", verdict.c_str(),
-				    t.seed.c_str());
-	}
+	int argc = static_cast<int>(args->size()) - 1;
+	g_load_before = LoadAverage();
+	g_pingpong_before = d.pingpong ? bench_pingpong_ns(200000) : NAN;
+	benchmark::Initialize(&argc, args->data());
+	if (benchmark::ReportUnrecognizedArguments(argc, args->data()))
+		return 2;
+	Reporter reporter(d, command);
+	g_cpu_before = SampleCpu();
+	if (file)
+		benchmark::RunSpecifiedBenchmarks(nullptr, &reporter);
+	else
+		benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
 	return 0;
 }
 
 int Main(int argc, char **argv, const Driver &d)
 {
-	RunInfo run;
+	std::string command;
 	std::vector<char *> args = { argv[0] };
 	bool bad = false;
 	for (int i = 0; i < argc; i++)
-		run.command += (i ? " " : "") + std::string(argv[i]);
+		command += (i ? " " : "") + std::string(argv[i]);
 	for (int i = 1; i < argc; i++)
 		if (!TakeFlag(d, argc, argv, &i, &bad, &g_opt))
 			args.push_back(argv[i]);
 	if (bad)
 		return 2;
 	const Options &opt = g_opt;
-	g_opt.summary |= !opt.summary_file.empty();
-	run.duration_ms = g_duration_ms =
-		opt.duration_ms ? opt.duration_ms
-				: (opt.quick ? d.quick_ms : d.full_ms);
-	run.reps = g_reps = opt.reps > 0
-				    ? opt.reps
-				    : (opt.quick ? d.quick_reps : d.full_reps);
-	g_rate = d.rate;
+	g_duration_ms = opt.duration_ms ? opt.duration_ms
+					: (opt.quick ? d.quick_ms : d.full_ms);
+	g_reps = opt.reps > 0 ? opt.reps
+			      : (opt.quick ? d.quick_reps : d.full_reps);
 	int rc = d.setup(opt);
 	if (rc == 0) {
-		AddBenchmarkArgs(&args, opt);
+		bool file = AddBenchmarkArgs(&args, opt);
 		args.push_back(nullptr);
-		argc = static_cast<int>(args.size()) - 1;
-		run.load_before = LoadAverage();
-		run.pingpong_before = opt.summary && d.pingpong
-					      ? bench_pingpong_ns(200000)
-					      : NAN;
-		benchmark::Initialize(&argc, args.data());
-		rc = benchmark::ReportUnrecognizedArguments(argc, args.data())
-			     ? 2
-			     : 0;
-	}
-	if (rc == 0) {
-		g_cpu_before = SampleCpu();
-		benchmark::RunSpecifiedBenchmarks();
-		g_cpu_after = SampleCpu();
-		benchmark::Shutdown();
-		for (const auto &kv : g_marks)
-			for (const Mark &m : kv.second) {
-				g_count[m.regime]++;
-				if (!std::isnan(m.rtt))
-					g_rtts.push_back(m.rtt);
-			}
-		g_majority = static_cast<int>(
-			std::max_element(g_count, g_count + kRegimes) -
-			g_count);
-		rc = Report(d, run, opt);
+		rc = RunAll(d, command, &args, file);
 	}
 	if (d.teardown)
 		d.teardown();
@@ -527,23 +488,16 @@ void Add(const std::string &name,
 		return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
 	};
 	benchmark::RegisterBenchmark(name.c_str(),
-				     [name, run](benchmark::State &state) {
-					     Timed(state, name, run);
+				     [run](benchmark::State &state) {
+					     Timed(state, run);
 				     })
 		->Iterations(1)
 		->Repetitions(reps)
-		->ReportAggregatesOnly(true)
+		->DisplayAggregatesOnly(true)
 		->ComputeStatistics("min", min)
 		->ComputeStatistics("max", max)
 		->UseManualTime()
 		->Unit(benchmark::kMillisecond);
-}
-
-bool InMajority(const std::string &name, size_t i)
-{
-	auto it = g_marks.find(name);
-	return it != g_marks.end() && i < it->second.size() &&
-	       it->second[i].regime == g_majority;
 }
 
 double Median(std::vector<double> v)
@@ -553,28 +507,6 @@ double Median(std::vector<double> v)
 	std::sort(v.begin(), v.end());
 	size_t n = v.size();
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-std::vector<double> Rates(const std::string &name, int regime)
-{
-	std::vector<double> v;
-	auto it = g_marks.find(name);
-	if (it != g_marks.end())
-		for (const Mark &m : it->second)
-			if (m.regime ==
-			    (regime == kMajority ? g_majority : regime))
-				v.push_back(m.rate);
-	return v;
-}
-
-double Rate(const std::string &name, int regime)
-{
-	return Median(Rates(name, regime));
-}
-
-double Ratio(const std::string &num, const std::string &den, int regime)
-{
-	return Rate(num, regime) / Rate(den, regime);
 }
 
 std::string FirstOf(uint64_t n, const char *what, const char *first)
@@ -606,136 +538,6 @@ std::string Fmt(const char *fmt, double v)
 	char buf[64];
 	std::snprintf(buf, sizeof(buf), fmt, v);
 	return buf;
-}
-
-std::string Spread(const std::vector<double> &v, double scale, int digits)
-{
-	if (v.empty())
-		return "–";
-	auto mm = std::minmax_element(v.begin(), v.end());
-	char buf[96];
-	std::snprintf(buf, sizeof(buf), "%.*f (%.*f–%.*f)", digits,
-		      Median(v) / scale, digits, *mm.first / scale, digits,
-		      *mm.second / scale);
-	return buf;
-}
-
-std::string Spread(const std::string &name, double scale, int digits)
-{
-	return Spread(Rates(name), scale, digits);
-}
-
-std::string Oversubscribed(unsigned threads)
-{
-	unsigned nproc = bench_nproc();
-	if (threads <= nproc)
-		return "";
-	return " (oversubscribed: " + std::to_string(threads) + " threads on " +
-	       std::to_string(nproc) + " cores)";
-}
-
-std::string TableHead(const std::string &lead,
-		      const std::vector<std::string> &titles)
-{
-	std::string s = lead, rule = "\n|";
-	for (const std::string &t : titles)
-		s += " " + t + " |";
-	for (long i = 1; i < std::count(lead.begin(), lead.end(), '|'); i++)
-		rule += "---|";
-	for (size_t i = 0; i < titles.size(); i++)
-		rule += "---:|";
-	return s + rule + "\n";
-}
-
-void MethodStart(std::ostringstream &o, const RunInfo &run, bool up_to, bool ms)
-{
-	// With runs dropped (LoadLines), a figure has fewer runs than the
-	// repetitions.
-	up_to |= RunsDropped() > 0;
-	o << "- Source revision: " << GitRevision() << "\n";
-	o << "- Method: each figure is the median of "
-	  << (up_to ? "up to " : "") << run.reps << " runs";
-	if (ms)
-		o << " of " << run.duration_ms << " ms";
-	o << " (repetitions of all benchmarks interleaved in random order). ";
-}
-
-void Preamble(std::ostringstream &o, const RunInfo &run, bool caches,
-	      const char *noun)
-{
-	o << "Command: `" << run.command << "`\n\n";
-	o << "- Machine: " << bench_nproc() << " online CPUs, " << CpuModel();
-	if (caches)
-		o << " (" << CacheSizes() << ")";
-	o << ", " << Kernel() << "\n";
-	o << "- Compilers: C " << Trim(bench_c_compiler()) << ", C++ "
-	  << Trim(CxxCompiler()) << "; build type " << GRAIN_BENCH_BUILD_TYPE
-	  << "\n";
-	if (std::strcmp(GRAIN_BENCH_BUILD_TYPE, "Debug") == 0)
-		o << "- WARNING: unoptimised (Debug) build; these figures say "
-		     "nothing about the "
-		  << noun << ".\n";
-}
-
-void LoadLines(std::ostringstream &o, const RunInfo &run)
-{
-	o << "- Load average (1, 5, 15 min) before the run: " << run.load_before
-	  << "; after: " << LoadAverage() << "\n";
-	o << "- During the run: " << OtherLoad(g_cpu_before, g_cpu_after)
-	  << "\n";
-	o << "- Regime: the round trip was measured before each of the "
-	  << RunsMeasured() << " runs (the fastest of " << kProbes
-	  << " probes of " << kProbeRounds << " round trips), median (min–max) "
-	  << Spread(g_rtts, 1, 0) << " ns. Runs per regime:";
-	for (int r = 0; r < kRegimes; r++)
-		o << (r ? ", " : " ") << Band(r) << " " << g_count[r];
-	o << ". Every figure below is the median of the runs of the "
-	  << kRegimeName[g_majority]
-	  << " regime only, which most runs saw; the " << RunsDropped()
-	  << " runs of other regimes were dropped (the counters rtt_ns and "
-	     "regime in the JSON give each case's).\n";
-}
-
-void CalibrationLine(std::ostringstream &o, const RunInfo &run,
-		     const char *tail)
-{
-	double before = run.pingpong_before, after = bench_pingpong_ns(200000);
-	o << "- Calibration, cache-line round trip CPU 0 <-> CPU 1: "
-	  << Fmt("%.0f ns", before < 0 ? NAN : before) << " before the run, "
-	  << Fmt("%.0f ns", after < 0 ? NAN : after) << " after" << tail
-	  << "\n";
-}
-
-std::string TargetsTable(const std::string &measured,
-			 const std::vector<std::string> &titles,
-			 const std::vector<Target> &targets)
-{
-	std::ostringstream o;
-	o << "| target | " << measured << " | result |";
-	for (const std::string &t : titles)
-		o << " " << t << " |";
-	o << "\n|---|---:|---|";
-	for (size_t i = 0; i < titles.size(); i++)
-		o << "---|";
-	o << "\n";
-	for (const Target &t : targets) {
-		o << "| " << t.what << " | " << Fmt(t.fmt, t.value) << " | "
-		  << (t.context ? "–" : Verdict(t.value, t.goal, t.at_most))
-		  << " |";
-		for (const std::string &c : t.cells)
-			o << " " << c << " |";
-		o << "\n";
-	}
-	return o.str() + ByRegime(targets);
-}
-
-std::string RatioTargets(const std::string &num, const std::string &den,
-			 const std::vector<Target> &targets)
-{
-	return TargetsTable("ratio of medians",
-			    { num + " median (min–max)",
-			      den + " median (min–max)" },
-			    targets);
 }
 
 } // namespace grain_bench

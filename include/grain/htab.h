@@ -249,7 +249,7 @@
  * they never wait for a writer and write only their thread's own counter;
  * qsbr's section is empty, but every reader thread must announce quiescent
  * states (urcu_qsbr_quiescent_state()) often, as each grace period waits for
- * all of them (doc/benchmark-notes.md has the measurements).
+ * all of them (doc/bench/ has the measurements).
  */
 #ifndef GRAIN_HTAB_H
 #define GRAIN_HTAB_H

@@ -56,7 +56,7 @@ int bench_htab_grain_create(void **tablep, enum bench_htab_impl impl,
 		 * (a stripe holds up to 255 back, about 13% of the
 		 * population at 256 stripes), as a daemon with frequent
 		 * removes would: fewer grace periods, each a membarrier
-		 * call with the memb flavour (doc/benchmark-notes.md). */
+		 * call with the memb flavour (doc/bench/htab-since-0.4.md). */
 		.flags = rcu ? GRAIN_HTAB_BATCH_RECLAIM : GRAIN_HTAB_NO_RCU,
 		.flavor = flavor,
 		.reclaim_batch = 256,

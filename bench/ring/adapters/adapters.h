@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-/* The queues; the summary's columns and lists follow this order. */
+/* The queues, in the order the driver registers their cases. */
 enum bench_impl {
 	BENCH_GRAIN_MPMC,
 	BENCH_GRAIN_MPSC,

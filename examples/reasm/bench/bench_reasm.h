@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 // bench_reasm.h - what the reassembly driver's two files share: the record
-// of every run's figures (bench_reasm.cc), and the reasm program's file
-// mode (file_mode.cc), whose cases bench_reasm.cc registers and reports.
+// of every run's counters (bench_reasm.cc), and the reasm program's file
+// mode (file_mode.cc), whose cases bench_reasm.cc registers.
 #ifndef GRAIN_BENCH_REASM_H
 #define GRAIN_BENCH_REASM_H
 
@@ -15,17 +15,13 @@
 
 namespace reasm_bench {
 
-// One run's figures by name: its counters, and figures of the summary's
-// own whose names start with '.'.
+// One run's counters by name.
 using Figures = std::map<std::string, double>;
-extern std::map<std::string, std::vector<Figures>> g_runs; // by case
 
 // A run of case NAME with THREADS threads went well: its counters and
-// label (oversubscribed) set, its figures recorded.
+// label (oversubscribed) set.
 void Record(benchmark::State &state, const std::string &name, unsigned threads,
 	    const Figures &f);
-// FIGURE of case NAME's runs of the majority regime.
-std::vector<double> Field(const std::string &name, const char *figure);
 
 } // namespace reasm_bench
 
@@ -35,16 +31,13 @@ std::vector<double> Field(const std::string &name, const char *figure);
 // run a process timed from its start to its exit: cases reasm/file-3F/TT.
 // The programs' paths are compiled in (GRAIN_BENCH_REASM and
 // GRAIN_BENCH_REASM_GEN) where examples/reasm builds them; without them
-// nothing is registered and the target reads "n/a".
+// nothing is registered.
 namespace reasm_file {
 
 // The capture (LINK "raw" or "ether") and a one-thread reference output
 // written, the cases registered with REPS repetitions; 0, or the exit
 // status.
 int Setup(const grain_bench::Options &opt, int reps, const std::string &link);
-std::string Section(); // the summary's section
-// "file mode, 2 threads >= 1.3x 1 thread", with the seed and detail cells.
-grain_bench::Target Goal();
 void Teardown(); // removes the capture and the outputs
 
 } // namespace reasm_file

@@ -106,25 +106,13 @@ void RunCase(benchmark::State &state, const Case *c)
 		       { { "gbyte_per_sec", g_cap_bytes / s / 1e9 },
 			 { "dgrams_per_sec",
 			   static_cast<double>(g_datagrams) / s },
-			 { ".seconds", s } });
+			 { "seconds", s } });
 	}
 }
 
 std::string CaseName(unsigned threads)
 {
 	return "reasm/file-3F/" + std::to_string(threads) + "T";
-}
-
-// The times of the runs at THREADS of the regime most runs saw.
-std::vector<double> Seconds(unsigned threads)
-{
-	return Field(CaseName(threads), ".seconds");
-}
-
-// Median time at one thread / median time at THREADS.
-double Speedup(unsigned threads)
-{
-	return Median(Seconds(1)) / Median(Seconds(threads));
 }
 
 } // namespace
@@ -156,51 +144,13 @@ int Setup(const Options &opt, int reps, const std::string &link)
 		return 2;
 	}
 	g_cap_bytes = static_cast<double>(SizeOf(g_cap));
+	benchmark::AddCustomContext(
+		"file_mode_capture",
+		std::to_string(g_datagrams) + " datagrams, " +
+			Fmt("%.0f", g_cap_bytes) + " bytes, link " + link);
 	for (unsigned t : kThreads)
 		g_cases.push_back({ t, CaseName(t) });
 	return Register(g_cases, RunCase, reps);
-}
-
-std::string Section()
-{
-	if (g_cases.empty())
-		return "";
-	std::ostringstream o;
-	o << "### File mode: the reasm program on a 3F capture\n\n"
-	  << "`reasm-gen --bulk " << g_datagrams << " --link " << g_link
-	  << "` writes a capture of " << Fmt("%.0f", g_cap_bytes / 1e6)
-	  << " MB: " << g_datagrams
-	  << " UDP datagrams of 4400 IP payload bytes, 3 fragments each (MTU "
-	     "1500), in order, from 4096 sources. Each run is the program "
-	     "itself, `reasm --read 3f.pcap --write out.pcap --threads T "
-	     "--quiet`, timed from its start to its exit (the output written "
-	     "to a file in "
-	  << g_dir.substr(0, g_dir.rfind('/'))
-	  << "); its runs are interleaved with every other case's. With T >= "
-	     "2 the program maps the capture, the main thread indexes it and "
-	     "writes, and T workers reassemble, each with its own engine. "
-	     "Every output has the size of the one-thread output, and the "
-	     "first at each T is compared with it byte for byte.\n\n"
-	  << TableHead("| threads |", { "median ms (min–max)", "capture GB/s",
-					"speed-up over 1 thread" });
-	for (unsigned t : kThreads)
-		o << "| " << t << Oversubscribed(t) << " | "
-		  << Spread(Seconds(t), 1e-3, 1) << " | "
-		  << Fmt("%.2f", g_cap_bytes / Median(Seconds(t)) / 1e9)
-		  << " | " << Fmt("**%.2fx**", Speedup(t)) << " |\n";
-	o << "\n";
-	return o.str();
-}
-
-Target Goal()
-{
-	Target t = { "file mode, 2 threads >= 1.3x 1 thread",
-		     g_cases.empty() ? NAN : Speedup(2), 1.3, CaseName(2),
-		     CaseName(1) };
-	t.cells = { "not in the seed",
-		    "ms, 1 thread " + Spread(Seconds(1), 1e-3, 1) +
-			    ", 2 threads " + Spread(Seconds(2), 1e-3, 1) };
-	return t;
 }
 
 void Teardown()

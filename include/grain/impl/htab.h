@@ -150,8 +150,8 @@ struct grain_impl_htab_stripe {
 	 * (this line, the home bucket, the node), whose addresses do not
 	 * depend on it, can be issued meanwhile; with the array on the
 	 * lock's line they waited for it and then ran one after another
-	 * (doc/benchmark-notes.md). Nothing but a resize writes this
-	 * line. */
+	 * (doc/bench/htab-layout-and-footprint.md). Nothing but a resize
+	 * writes this line. */
 	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket *b0;
 	uint32_t mask;
 	uint32_t index;
