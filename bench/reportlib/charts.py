@@ -285,8 +285,12 @@ def prio_charts(res):
 
 HTAB_WORKLOADS = {"read90": "90% lookup, 5% insert, 5% remove",
                   "mix50": "50% lookup, 25% insert, 25% remove",
-                  "churn": "churn: every op inserts into a full table and evicts"}
+                  "churn": "churn: every op inserts into a full table and evicts",
+                  "bulk16": "lookups in bursts of 16 keys",
+                  "bulk32": "lookups in bursts of 32 keys"}
 HTAB_LABEL = {"grain/1": "grain/1 (one stripe)", "grain-rcu/256": "grain-rcu/256 (RCU lookups)",
+              "grain-rcu-bulk/256": "grain-rcu-bulk/256 (bulk RCU lookups)",
+              "rte_hash": "rte_hash (DPDK)",
               "grain-qsbr/256": "grain-qsbr/256 (RCU lookups, qsbr)",
               "mutex": "mutex baseline (1 lock)", "striped": "striped baseline (256 spinlocks)",
               "cds_lfht": "cds_lfht (liburcu)", "ck_ht": "ck_ht (ConcurrencyKit)",
@@ -358,7 +362,9 @@ def htab_charts(res):
     # 2. Lock granularity: grain_htab by stripe count at each thread count,
     # the one-mutex table at 1 lock and the striped one at its 256 beside.
     grains = sorted({stripes_of(i) for i in impls} - {None})
-    if len(grains) < 2:
+    # Only the workloads the striped tables ran (not the bulk lookups).
+    workloads = [w for w in workloads if any((w, f"grain/{g}") in idx for g in grains)]
+    if len(grains) < 2 or not workloads:
         return charts
     s = "".join(datablock(f"g_{w}", [row(st, w, [f"grain/{st}"], threads) for st in grains]) +
                 "".join(datablock(f"{i}_{w}", [row(x, w, [i], threads)]) for i, x, _ in HTAB_REFS)
