@@ -33,8 +33,9 @@
 # format check; the version is pinned, as others format differently).
 # libbenchmark-dev, libck-dev, libdpdk-dev, libboost-dev, libtbb-dev,
 # libcuckoo-dev, libcds-dev, libconcurrentqueue-dev,
-# libreaderwriterqueue-dev, gnuplot-nox and valgrind are the benchmarks'
-# (bench/; each anchor library is optional there); libpcap-dev the
+# libreaderwriterqueue-dev, libnids-dev, gnuplot-nox and valgrind are the
+# benchmarks' (bench/ and examples/reasm/bench/; each anchor library is
+# optional there); libpcap-dev the
 # reassembler's (examples/reasm); iproute2 and ethtool its end-to-end test
 # and the demo's live path (examples/reasm/e2e/).
 #
@@ -72,6 +73,7 @@ more_packages="
 	libcds-dev
 	libconcurrentqueue-dev
 	libreaderwriterqueue-dev
+	libnids-dev
 	gnuplot-nox
 	valgrind
 	spin

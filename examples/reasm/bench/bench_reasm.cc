@@ -17,6 +17,9 @@
 //   reasm/3F/librte_ip_frag/1W, reasm/3F-v6/librte_ip_frag/1W  the anchor,
 //                    DPDK's reassembly on the same frames, where DPDK was
 //                    found and its EAL starts (else left out with a message)
+//   reasm/3F/libnids/1W  libnids's IPv4 defragmentation on the same frames,
+//                    the engine beside it in the same loop, where libnids
+//                    was found (counters only)
 //   reasm/file-3F/TT the reasm program's file mode (file_mode.cc)
 // Counters: dgrams_per_sec (the rate: legitimate datagrams reassembled per
 // second), gbit_per_sec (their IP payload), complete_pct (the share of them
@@ -251,6 +254,55 @@ void RteRegister(int reps)
 #endif
 }
 
+// --- the libnids anchor -------------------------------------------------------
+
+const char kNidsCase[] = "reasm/3F/libnids/1W";
+std::vector<Case> g_nids_cases;
+
+#ifdef GRAIN_BENCH_HAVE_NIDS
+// libnids and, in the same loop, the engine (adapters.h): counters only.
+void RunNids(benchmark::State &state, const Case *c)
+{
+	for (auto _ : state) {
+		bench_nids_result r{};
+		int rc = bench_nids_run(c->workload, DurationMs(), g_min_passes,
+					&r);
+		if (!RunOk(state, c->name, "bench_nids_run", rc, r,
+			   "check failed", Why(r.error, r.errors)))
+			break;
+		Record(state, c->name, 1,
+		       { { "dgrams_per_sec", r.datagrams_per_sec },
+			 { "engine_dgrams_per_sec",
+			   r.engine_datagrams_per_sec },
+			 { "engine_over_nids",
+			   r.datagrams_per_sec > 0
+				   ? r.engine_datagrams_per_sec /
+					     r.datagrams_per_sec
+				   : 0 },
+			 { "passes", r.passes } });
+	}
+}
+#endif
+
+// After the engine's cases: start libnids and register its case, or say
+// why not. Never an error.
+void NidsRegister(int reps)
+{
+#ifdef GRAIN_BENCH_HAVE_NIDS
+	char why[240] = "";
+	if (bench_nids_start(why, sizeof(why)) != 0) {
+		std::fprintf(stderr, "bench_reasm: %s skipped: %s\n", kNidsCase,
+			     why);
+		return;
+	}
+	g_nids_cases = { { BENCH_REASM_3F, false, 0, 0, kNidsCase,
+			   kByDatagram } };
+	Register(g_nids_cases, RunNids, reps);
+#else
+	(void)reps;
+#endif
+}
+
 // --- setup -------------------------------------------------------------------
 
 const std::vector<Flag> kFlags = {
@@ -310,6 +362,7 @@ int Setup(const Options &opt)
 							  f });
 	Register(g_cases, RunEngine, Reps());
 	RteRegister(Reps());
+	NidsRegister(Reps());
 	return reasm_file::Setup(opt, Reps(), ro.link);
 }
 

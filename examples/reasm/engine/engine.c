@@ -22,16 +22,17 @@
  *     fragment queues. Tables are GRAIN_HTAB_NO_RCU: every access to a
  *     datagram happens inside a stripe scope, so a datagram the table
  *     evicts or expires is freed as soon as it is unlinked.
- *   - A datagram holds a sorted array of non-overlapping pieces; each
- *     piece points into a reference-counted copy of one fragment's
- *     payload. STRICT never lets pieces overlap (RFC 5722: an overlap
+ *   - A datagram holds a sorted array of non-overlapping pieces and one
+ *     payload buffer, in which each fragment's bytes are copied once, in
+ *     place, under the stripe lock; with the default allocation hooks
+ *     the buffer is handed on as the output frame. STRICT never lets pieces overlap (RFC 5722: an overlap
  *     kills the datagram, a fragment inside held data is a duplicate);
  *     the target-based policies decide, piece by piece, whose bytes win,
  *     and trim or split the loser. Completion is O(1): every byte from 0
  *     to the end is held exactly when `meat` == `len`.
  *   - A completed (or killed) datagram leaves the table inside the scope;
- *     the output is built after the unlock, so the stripe lock covers only
- *     the bookkeeping, never the 64 KiB copy.
+ *     its headers are written after the unlock, and a copy into a sink's
+ *     memory, when there is one, is made there too.
  *
  * References: Linux net/ipv4/inet_fragment.c (runs, DUP vs OVERLAP),
  * net/ipv4/ip_fragment.c and net/ipv6/reassembly.c (end checks, ECN table,
@@ -189,10 +190,11 @@ static int dgram_deliver(struct reasm_worker *w, struct dgram *d, uint64_t now)
 }
 
 /*
- * One fragment: checked alone, its payload copied, its datagram found or
- * begun under the stripe lock, the fragment added, and the datagram
- * unlinked there if it is complete or killed; then, without the lock, the
- * counts, and the datagram rebuilt and emitted or freed.
+ * One fragment: checked alone, its datagram found or begun under the
+ * stripe lock, the fragment added (its payload copied into place in the
+ * datagram's buffer), and the datagram unlinked there if it is complete
+ * or killed; then, without the lock, the counts, and the datagram rebuilt
+ * (its headers written before the payload) and emitted or freed.
  * @return 1 if a datagram was emitted, else 0.
  */
 static int handle_fragment(struct reasm_worker *w, struct frag *fr,
@@ -201,7 +203,6 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 	struct reasm *r = w->r;
 	struct stale stale = { NULL, false };
 	struct grain_htab_scope s;
-	struct fbuf *b = NULL;
 	struct dgram *d;
 	uint32_t ne;
 	int emitted = 0;
@@ -210,23 +211,14 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 		return emit_atomic(w, fr, now);
 	if (!frag_acceptable(&w->st, r->cfg.policy, fr, &ne))
 		return 0;
-	/* The payload copy is made before the stripe lock is taken, so the
-	 * lock covers bookkeeping only; unused, it is freed after unlock. */
-	if (ne > fr->offset) {
-		b = fbuf_new(r, fr, ne - fr->offset);
-		if (b == NULL) {
-			drop_nomem(&w->st);
-			return 0;
-		}
-	}
-	d = dgram_for(w, &s, fr, &b, now, &stale);
+	d = dgram_for(w, &s, fr, ne, now, &stale);
 	if (d == NULL) {
 		time_out(w, stale.d, stale.wrapped);
 		return 0;
 	}
 
 	bool overlapped;
-	enum add_result res = add_fragment(r, &s, d, fr, ne, &b, &overlapped);
+	enum add_result res = add_fragment(r, &s, d, fr, ne, &overlapped);
 	if (overlapped && r->cfg.policy != REASM_STRICT)
 		w->st.ReasmOverlaps++;
 
@@ -240,7 +232,6 @@ static int handle_fragment(struct reasm_worker *w, struct frag *fr,
 	}
 	grain_htab_unlock(&s);
 	time_out(w, stale.d, stale.wrapped);
-	fbuf_free(r, b); /* not taken */
 
 	count_add(w, res);
 	if (kill)

@@ -80,7 +80,9 @@ struct piece {
 	 * where the previous one ended; a fragment inserted anywhere else
 	 * starts a run of its own, even when it touches its neighbours. */
 	uint32_t run;
-	struct fbuf *buf;
+	uint32_t fresh;	  /* the fragment being added: only while fragq.c
+			   merges an overlap, 0 in a held piece */
+	struct fbuf *buf; /* NULL: the bytes are in the datagram's buffer */
 };
 
 enum { FIRST_IN = 1, LAST_IN = 2, STALLED = 4 };
@@ -111,9 +113,17 @@ struct dgram {
 	uint32_t born;	      /* IPv4: its source's src_born count when begun */
 	struct piece *pieces; /* small: the inline array below */
 	uint8_t *head;	      /* small: the inline bytes below */
+	/* The datagram's buffer (fragq.c, buf_begin()), or NULL: a struct
+	 * reasm_out whose data holds `room` bytes for the headers, then
+	 * payload bytes [0, buf_cap); a piece whose buf is NULL has its bytes
+	 * there, in place. */
+	struct reasm_out *buf;
+	uint32_t buf_size; /* bytes allocated (and charged) at buf */
+	uint32_t buf_cap;
+	uint32_t room;
 	/* A typical datagram needs no allocation beyond this one and its
-	 * payload copies: up to INLINE_PIECES pieces and INLINE_HEAD bytes
-	 * of headers live here. */
+	 * buffer: up to INLINE_PIECES pieces and INLINE_HEAD bytes of
+	 * headers live here. */
 	struct piece inline_pieces[INLINE_PIECES];
 	uint8_t inline_head[INLINE_HEAD];
 };
@@ -137,10 +147,12 @@ struct reasm {
 
 /* --- small helpers ------------------------------------------------------- */
 
-/* The engine's own memory (datagrams, payload copies, piece arrays,
+/* The engine's own memory (datagrams, payload buffers, piece arrays,
  * headers) goes through the configured allocation hooks; output frames are
  * plain malloc (their consumer frees them with reasm_out_free()), or the
- * memory a worker's sink hands out (struct reasm_sink). */
+ * memory a worker's sink hands out (struct reasm_sink). With the default
+ * hooks (malloc's), a completed datagram's buffer is itself the output
+ * frame (output.c). */
 #define MEM_ALIGN _Alignof(max_align_t)
 
 static inline void *mem_get(const struct reasm *r, size_t n)
@@ -151,6 +163,21 @@ static inline void *mem_get(const struct reasm *r, size_t n)
 static inline void mem_put(const struct reasm *r, void *p, size_t n)
 {
 	grain_mem_free(r->ap, p, n, MEM_ALIGN);
+}
+
+/* Where payload byte 0 of @p d lives (once d->buf is allocated). */
+static inline uint8_t *dgram_payload(const struct dgram *d)
+{
+	return d->buf->data + d->room;
+}
+
+/* Where the bytes of piece @p p of @p d are. */
+static inline const uint8_t *piece_bytes(const struct dgram *d,
+					 const struct piece *p)
+{
+	if (p->buf == NULL)
+		return dgram_payload(d) + p->start;
+	return p->buf->data + (p->start - p->buf->off);
 }
 
 /* Count a fragment dropped for the reason @p counter. */
@@ -264,15 +291,10 @@ REASM_INTERNAL bool v6_refused(const uint8_t *ip, uint32_t hlen,
 			       const uint8_t *p, uint32_t n, uint8_t nh);
 
 /* fragq.c: pieces, overlap policies, end rules, completion. */
-REASM_INTERNAL struct fbuf *fbuf_new(const struct reasm *r,
-				     const struct frag *fr, uint32_t len);
-REASM_INTERNAL void fbuf_free(const struct reasm *r, struct fbuf *b);
 REASM_INTERNAL void dgram_free(const struct reasm *r, struct dgram *d);
-REASM_INTERNAL enum add_result add_fragment(struct reasm *r,
-					    struct grain_htab_scope *s,
-					    struct dgram *d,
-					    const struct frag *fr, uint32_t ne,
-					    struct fbuf **bp, bool *overlapped);
+REASM_INTERNAL enum add_result
+add_fragment(struct reasm *r, struct grain_htab_scope *s, struct dgram *d,
+	     const struct frag *fr, uint32_t ne, bool *overlapped);
 REASM_INTERNAL bool dgram_complete(const struct dgram *d);
 
 /* output.c: output frames, pass-through, atomic fragments, rebuilding. */
@@ -286,15 +308,16 @@ REASM_INTERNAL int pass_through(struct reasm_worker *w, const struct frag *fr,
 				uint64_t now);
 REASM_INTERNAL int emit_atomic(struct reasm_worker *w, const struct frag *fr,
 			       uint64_t now);
-REASM_INTERNAL enum rebuild_fail
-dgram_rebuild(struct reasm_worker *w, const struct dgram *d, uint64_t now,
-	      struct reasm_meta *m, struct out_dst *dst, bool *nested,
-	      bool *refused);
+REASM_INTERNAL enum rebuild_fail dgram_rebuild(struct reasm_worker *w,
+					       struct dgram *d, uint64_t now,
+					       struct reasm_meta *m,
+					       struct out_dst *dst,
+					       bool *nested, bool *refused);
 
 /* table.c: the grain_htab glue, datagram lookup, timeouts. */
 REASM_INTERNAL struct dgram *dgram_for(struct reasm_worker *w,
 				       struct grain_htab_scope *s,
-				       const struct frag *fr, struct fbuf **b,
+				       const struct frag *fr, uint32_t ne,
 				       uint64_t now, struct stale *stale);
 REASM_INTERNAL void time_out(struct reasm_worker *w, struct dgram *d,
 			     bool wrapped);

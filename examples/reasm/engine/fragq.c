@@ -4,10 +4,14 @@
  * policies, the end rules and completion.
  *
  * A datagram holds a sorted array of non-overlapping pieces
- * [start, end); each piece points into a reference-counted copy of one
- * fragment's payload (struct fbuf), so a fragment split by an overlap
- * keeps one copy. add_fragment() takes a fragment [ns, ne) through these
- * rules, in this order, all under the datagram's stripe lock:
+ * [start, end). A fragment's payload is copied once, under the stripe
+ * lock, into the datagram's buffer when the datagram has one that reaches
+ * its end (buf_begin(): begun by the offset-0 fragment when the
+ * datagram's length is known, and in place there, so that the buffer
+ * becomes the output frame), else into a reference-counted copy of its
+ * own (struct fbuf), which a fragment split by an overlap shares.
+ * add_fragment() takes a fragment [ns, ne) through these rules, in this
+ * order:
  *
  *   The end rules (check_end(), the table end_rules[] below). A
  *     zero-length fragment kills the datagram. A fragment that reaches
@@ -36,8 +40,8 @@
  *
  * What a datagram holds is charged to its table: its own struct when it
  * is linked (table.c), and here the piece array beyond the inline one,
- * each payload copy and the headers past INLINE_HEAD; an overlap that
- * frees a copy uncharges it. README.md's policy table gives the sources
+ * its buffer (all of it), each payload copy and the headers past
+ * INLINE_HEAD; an overlap that frees a copy uncharges it. README.md's policy table gives the sources
  * of each policy.
  *
  * References: Linux net/ipv4/inet_fragment.c (runs, DUP vs OVERLAP) and
@@ -185,7 +189,7 @@ static inline uint8_t ecn_bit(uint8_t tos)
 	return (uint8_t)(1u << (tos & 3)); /* NOT-ECT 1, ECT1 2, ECT0 4, CE 8 */
 }
 
-REASM_INTERNAL void fbuf_free(const struct reasm *r, struct fbuf *b)
+static void fbuf_free(const struct reasm *r, struct fbuf *b)
 {
 	if (b != NULL)
 		mem_put(r, b, sizeof(*b) + b->len);
@@ -214,7 +218,7 @@ static void dgram_uncharge(struct grain_htab_scope *s, struct grain_hnode *n,
 
 static void fbuf_put(const struct reasm *r, struct fbuf *b, size_t *freed)
 {
-	if (--b->refs == 0) {
+	if (b != NULL && --b->refs == 0) {
 		*freed += sizeof(*b) + b->len;
 		fbuf_free(r, b);
 	}
@@ -230,6 +234,8 @@ REASM_INTERNAL void dgram_free(const struct reasm *r, struct dgram *d)
 		mem_put(r, d->pieces, d->cap * sizeof(*d->pieces));
 	if (d->head != d->inline_head)
 		mem_put(r, d->head, d->head_len);
+	if (d->buf != NULL)
+		mem_put(r, d->buf, d->buf_size);
 	mem_put(r, d, sizeof(*d));
 }
 
@@ -272,9 +278,11 @@ static uint32_t first_ending_after(const struct dgram *d, uint32_t x)
 	return lo;
 }
 
-REASM_INTERNAL struct fbuf *fbuf_new(const struct reasm *r,
-				     const struct frag *fr, uint32_t len)
+/* A copy of @p fr's payload up to @p ne, or NULL for want of memory. */
+static struct fbuf *fbuf_new(const struct reasm *r, const struct frag *fr,
+			     uint32_t ne)
 {
+	uint32_t len = ne - fr->offset;
 	struct fbuf *b = mem_get(r, sizeof(*b) + len);
 
 	if (b == NULL)
@@ -284,6 +292,84 @@ REASM_INTERNAL struct fbuf *fbuf_new(const struct reasm *r,
 	b->len = len;
 	memcpy(b->data, fr->payload, len);
 	return b;
+}
+
+/* A datagram's buffer may be at most BUF_SPREAD times the payload bytes
+ * it has received when it is begun: a datagram of a few bytes far from
+ * offset 0 is charged for what it holds, never for the whole datagram. */
+#define BUF_SPREAD 4u
+
+/*
+ * The datagram's length as the offset-0 fragment @p fr, ending at @p ne,
+ * finds it: its last fragment's end when that has come; else the length
+ * its UDP header says, a hint taken only while the table is below
+ * mem_low (under memory pressure, a flood of first fragments each
+ * claiming a long datagram, a datagram is charged for what it has
+ * received); else @p ne.
+ */
+static uint32_t dgram_len_hint(const struct reasm *r, const struct dgram *d,
+			       const struct frag *fr, uint32_t ne)
+{
+	if (d->flags & LAST_IN)
+		return d->len;
+	bool udp = fr->family == 4 ? fr->key.proto == INET_PROTO_UDP
+				   : fr->v6_nexthdr == INET_PROTO_UDP;
+	if (!udp || fr->len < 8)
+		return ne;
+	uint32_t u = inet_rd16(fr->payload + 4);
+	if (u <= ne || u > IP_MAXPACKET ||
+	    grain_htab_bytes(r->tab[fr->family == 6]) >= r->cfg.mem_low)
+		return ne;
+	return u;
+}
+
+/*
+ * Begin @p d's buffer for its offset-0 fragment @p fr (ending at @p ne),
+ * when the datagram's length is known (dgram_len_hint()) and longer than
+ * the fragment, and no more than BUF_SPREAD times the bytes received:
+ * room for the fragment's headers, then the payload, charged to the
+ * table. Without it (or without memory for it) fragments take copies of
+ * their own. Only with the default allocation hooks, where the buffer
+ * can become the output frame (a reasm_out that reasm_out_free() frees);
+ * with the caller's hooks, the output is a copy either way.
+ */
+static void buf_begin(const struct reasm *r, struct grain_htab_scope *s,
+		      struct dgram *d, const struct frag *fr, uint32_t ne)
+{
+	if (r->ap != NULL)
+		return;
+	uint32_t want = dgram_len_hint(r, d, fr, ne);
+	uint64_t got = (uint64_t)d->meat + ne;
+
+	if (want <= ne || want > BUF_SPREAD * got)
+		return;
+	uint32_t room = head_size(r, fr, fr->l3 + fr->hdr_len);
+	size_t size = sizeof(struct reasm_out) + (size_t)room + want;
+	struct reasm_out *b = mem_get(r, size);
+	if (b == NULL)
+		return;
+	d->buf = b;
+	d->buf_size = (uint32_t)size;
+	d->buf_cap = want;
+	d->room = room;
+	dgram_charge(s, &d->node, size);
+}
+
+/* Where the new fragment [fr->offset, ne) will keep its bytes: *bp NULL,
+ * in place in the datagram's buffer (begun here for an offset-0
+ * fragment, buf_begin()), or a copy of its own. @return 0, or -ENOMEM
+ * (nothing to undo). */
+static int frag_store(const struct reasm *r, struct grain_htab_scope *s,
+		      struct dgram *d, const struct frag *fr, uint32_t ne,
+		      struct fbuf **bp)
+{
+	*bp = NULL;
+	if (d->buf == NULL && fr->offset == 0)
+		buf_begin(r, s, d, fr, ne);
+	if (d->buf != NULL && ne <= d->buf_cap)
+		return 0;
+	*bp = fbuf_new(r, fr, ne);
+	return *bp != NULL ? 0 : -ENOMEM;
 }
 
 /* Replace pieces [i, j) of @p d with @p n pieces from @p with. */
@@ -316,46 +402,51 @@ static int take_head(const struct reasm *r, struct grain_htab_scope *s,
 	return 0;
 }
 
-/* The fragment [ns, ne) overlaps nothing held: insert it as piece @p i.
- * Takes *bp on success. */
+/* The fragment [ns, ne) overlaps nothing held: insert it as piece @p i,
+ * its bytes copied where frag_store() says. */
 static enum add_result add_clear(struct reasm *r, struct grain_htab_scope *s,
 				 struct dgram *d, const struct frag *fr,
-				 uint32_t i, uint32_t ne, struct fbuf **bp)
+				 uint32_t i, uint32_t ne)
 {
 	const uint32_t ns = fr->offset;
+	struct fbuf *b;
 
 	if (d->nfrags >= r->cfg.max_frags)
 		return KILL_TOO_MANY;
-	if (pieces_reserve(r, s, d, d->npieces + 1) != 0)
+	if (pieces_reserve(r, s, d, d->npieces + 1) != 0 ||
+	    frag_store(r, s, d, fr, ne, &b) != 0)
 		return ADD_NOMEM;
-	if (ns == 0 && d->head == NULL && take_head(r, s, d, fr) != 0)
+	if (ns == 0 && d->head == NULL && take_head(r, s, d, fr) != 0) {
+		fbuf_free(r, b);
 		return ADD_NOMEM;
-	struct fbuf *b = *bp;
-	*bp = NULL; /* the datagram's now */
-	b->refs = 1;
+	}
+	if (b != NULL) {
+		b->refs = 1;
+		dgram_charge(s, &d->node, sizeof(*b) + b->len);
+	} else {
+		memcpy(dgram_payload(d) + ns, fr->payload, ne - ns);
+	}
 	/* Appended where the tail fragment ends: the tail's run goes on.
 	 * Anywhere else: a run of its own. */
 	uint32_t n = d->npieces;
 	uint32_t run = n > 0 && i == n && d->pieces[n - 1].end == ns
 			       ? d->pieces[n - 1].run
 			       : ns;
-	struct piece p = { ns, ne, run, b };
+	struct piece p = { ns, ne, run, 0, b };
 	pieces_splice(d, i, i, &p, 1);
 	d->meat += ne - ns;
-	dgram_charge(s, &d->node, sizeof(*b) + b->len);
 	return ADD_OK;
 }
 
-/* Append the new fragment's bytes [a, z) from @p b to the replacement
- * @p out (*m pieces), extending its last piece when that one ends at
- * @p a in the same buffer. */
-static void push_new(struct piece *out, uint32_t *m, struct fbuf *b, uint32_t a,
-		     uint32_t z)
+/* Append the new fragment's bytes [a, z) to the replacement @p out (*m
+ * pieces), extending its last piece when that one is the new fragment's
+ * too and ends at @p a. */
+static void push_new(struct piece *out, uint32_t *m, uint32_t a, uint32_t z)
 {
-	if (*m > 0 && out[*m - 1].buf == b && out[*m - 1].end == a)
+	if (*m > 0 && out[*m - 1].fresh && out[*m - 1].end == a)
 		out[*m - 1].end = z;
 	else
-		out[(*m)++] = (struct piece){ a, z, a, b };
+		out[(*m)++] = (struct piece){ a, z, a, 1, NULL };
 }
 
 /*
@@ -367,7 +458,7 @@ static void push_new(struct piece *out, uint32_t *m, struct fbuf *b, uint32_t a,
  */
 static uint32_t overlap_merge(enum reasm_policy pol, const struct dgram *d,
 			      uint32_t i, uint32_t j, uint32_t ns, uint32_t ne,
-			      struct fbuf *b, struct piece *out, uint32_t *lost)
+			      struct piece *out, uint32_t *lost)
 {
 	uint32_t m = 0, cursor = ns;
 
@@ -379,44 +470,43 @@ static uint32_t overlap_merge(enum reasm_policy pol, const struct dgram *d,
 		if (new_wins(pol, ns, ne, p.start, p.end)) {
 			if (p.start < os)
 				out[m++] = (struct piece){ p.start, os, p.start,
-							   p.buf };
-			push_new(out, &m, b, cursor, oe);
+							   0, p.buf };
+			push_new(out, &m, cursor, oe);
 			cursor = oe;
 			if (p.end > oe)
-				out[m++] =
-					(struct piece){ oe, p.end, oe, p.buf };
+				out[m++] = (struct piece){ oe, p.end, oe, 0,
+							   p.buf };
 			*lost += oe - os; /* the held piece's bytes */
 		} else {
 			if (cursor < os)
-				push_new(out, &m, b, cursor, os);
+				push_new(out, &m, cursor, os);
 			out[m++] = p;
 			cursor = p.end > cursor ? p.end : cursor;
 		}
 	}
 	if (cursor < ne)
-		push_new(out, &m, b, cursor, ne);
+		push_new(out, &m, cursor, ne);
 	return m;
 }
 
 /* The fragment [ns, ne) overlaps pieces [i, j), under a target-based
- * policy: the winning bytes of each replace the others'. Takes *bp on
- * success; on failure the caller frees it. */
+ * policy: the winning bytes of each replace the others' (the new
+ * fragment's bytes copied where frag_store() says). */
 static enum add_result add_overlap(struct reasm *r, struct grain_htab_scope *s,
 				   struct dgram *d, const struct frag *fr,
-				   uint32_t i, uint32_t j, uint32_t ne,
-				   struct fbuf **bp)
+				   uint32_t i, uint32_t j, uint32_t ne)
 {
 	const uint32_t ns = fr->offset;
 	uint32_t m, lost, gained = 0, maxn = 2 * (j - i) + 1;
 	struct piece *out = mem_get(r, maxn * sizeof(*out));
-	struct fbuf *b = *bp;
+	struct fbuf *b = NULL;
 	size_t freed = 0;
 
 	if (out == NULL)
 		return ADD_NOMEM;
-	m = overlap_merge(r->cfg.policy, d, i, j, ns, ne, b, out, &lost);
+	m = overlap_merge(r->cfg.policy, d, i, j, ns, ne, out, &lost);
 	for (uint32_t k = 0; k < m; k++)
-		if (out[k].buf == b)
+		if (out[k].fresh)
 			gained += out[k].end - out[k].start;
 	enum add_result fail = ADD_OK;
 	if (gained == 0)
@@ -424,22 +514,36 @@ static enum add_result add_overlap(struct reasm *r, struct grain_htab_scope *s,
 	else if (d->nfrags >= r->cfg.max_frags)
 		fail = KILL_TOO_MANY;
 	else if (pieces_reserve(r, s, d, d->npieces - (j - i) + m) != 0 ||
-		 (ns == 0 && d->head == NULL && take_head(r, s, d, fr) != 0))
+		 frag_store(r, s, d, fr, ne, &b) != 0)
+		fail = ADD_NOMEM;
+	else if (ns == 0 && d->head == NULL && take_head(r, s, d, fr) != 0)
 		fail = ADD_NOMEM;
 	if (fail != ADD_OK) {
+		fbuf_free(r, b);
 		mem_put(r, out, maxn * sizeof(*out));
 		return fail;
 	}
-	*bp = NULL;
-	/* References: count the new ones first, then drop the old. */
-	for (uint32_t k = 0; k < m; k++)
-		out[k].buf->refs++;
+	/* The new fragment's bytes in place, or in its copy; references:
+	 * count the new ones first, then drop the old. */
+	uint8_t *pay = b == NULL ? dgram_payload(d) : NULL;
+	for (uint32_t k = 0; k < m; k++) {
+		struct piece *p = &out[k];
+		if (p->fresh && b == NULL)
+			memcpy(pay + p->start, fr->payload + (p->start - ns),
+			       p->end - p->start);
+		else if (p->fresh)
+			p->buf = b;
+		p->fresh = 0;
+		if (p->buf != NULL)
+			p->buf->refs++;
+	}
 	for (uint32_t k = i; k < j; k++)
 		fbuf_put(r, d->pieces[k].buf, &freed);
 	pieces_splice(d, i, j, out, m);
 	mem_put(r, out, maxn * sizeof(*out));
 	d->meat = d->meat + gained - lost;
-	dgram_charge(s, &d->node, sizeof(*b) + b->len);
+	if (b != NULL)
+		dgram_charge(s, &d->node, sizeof(*b) + b->len);
 	if (freed > 0) {
 		dgram_uncharge(s, &d->node, freed);
 	}
@@ -468,14 +572,11 @@ static void note_held(struct dgram *d, const struct frag *fr, uint32_t ne)
 /*
  * Add fragment [fr->offset, ne) to @p d: the end rules (check_end()),
  * then either a piece of its own or, where it overlaps held pieces, the
- * policy's choice. On ADD_OK *bp has been taken; otherwise the caller
- * frees it.
+ * policy's choice.
  */
-REASM_INTERNAL enum add_result add_fragment(struct reasm *r,
-					    struct grain_htab_scope *s,
-					    struct dgram *d,
-					    const struct frag *fr, uint32_t ne,
-					    struct fbuf **bp, bool *overlapped)
+REASM_INTERNAL enum add_result
+add_fragment(struct reasm *r, struct grain_htab_scope *s, struct dgram *d,
+	     const struct frag *fr, uint32_t ne, bool *overlapped)
 {
 	const uint32_t ns = fr->offset;
 	enum add_result res;
@@ -489,7 +590,7 @@ REASM_INTERNAL enum add_result add_fragment(struct reasm *r,
 		return res;
 
 	if (i == j) { /* no overlap: the common case */
-		res = add_clear(r, s, d, fr, i, ne, bp);
+		res = add_clear(r, s, d, fr, i, ne);
 	} else {
 		*overlapped = true;
 		if (r->cfg.policy == REASM_STRICT) {
@@ -500,7 +601,7 @@ REASM_INTERNAL enum add_result add_fragment(struct reasm *r,
 				      d->pieces[i].run == d->pieces[j - 1].run;
 			return inside ? ADD_DUP : KILL_OVERLAP;
 		}
-		res = add_overlap(r, s, d, fr, i, j, ne, bp);
+		res = add_overlap(r, s, d, fr, i, j, ne);
 	}
 	if (res == ADD_OK)
 		note_held(d, fr, ne);

@@ -37,6 +37,19 @@ static struct reasm_out *out_alloc(size_t len, uint64_t ts)
 	return o;
 }
 
+/* The output frame @p m in the reasm_out @p o, its header filled. */
+static void out_fill(struct reasm_out *o, const struct reasm_meta *m,
+		     struct out_dst *dst)
+{
+	o->ts_ns = m->ts_ns;
+	o->len = m->len;
+	o->orig_len = m->orig_len;
+	o->dscp = m->dscp;
+	o->reassembled = m->reassembled;
+	dst->o = o;
+	dst->data = o->data;
+}
+
 static void emit(struct reasm_worker *w, struct reasm_out *o)
 {
 	w->st.emitted++;
@@ -60,13 +73,10 @@ static bool out_begin(struct reasm_worker *w, const struct reasm_meta *m,
 		if (dst->data != NULL)
 			return true;
 	}
-	dst->o = out_alloc(m->len, m->ts_ns);
-	if (dst->o == NULL)
+	struct reasm_out *o = out_alloc(m->len, m->ts_ns);
+	if (o == NULL)
 		return false;
-	dst->o->orig_len = m->orig_len;
-	dst->o->dscp = m->dscp;
-	dst->o->reassembled = m->reassembled;
-	dst->data = dst->o->data;
+	out_fill(o, m, dst);
 	return true;
 }
 
@@ -302,15 +312,66 @@ static uint32_t dgram_lead(const struct dgram *d)
 	return n;
 }
 
+/* Copy @p d's pieces to @p to (payload byte 0); @p all: those in place
+ * in its buffer too. */
+static void pieces_copy(const struct dgram *d, uint8_t *to, bool all)
+{
+	for (uint32_t k = 0; k < d->npieces; k++) {
+		const struct piece *p = &d->pieces[k];
+		if (all || p->buf != NULL)
+			memcpy(to + p->start, piece_bytes(d, p),
+			       p->end - p->start);
+	}
+}
+
+/*
+ * Begin @p d's output frame @p m, its payload in place after the headers'
+ * bytes: the sink's reservation if it takes the frame; else, with the
+ * default allocation hooks (malloc's, so that reasm_out_free() frees it),
+ * d's buffer itself when it holds the frame, taken from it, the pieces
+ * not already in it copied in; else a new reasm_out. @return false for
+ * want of memory (nothing to undo).
+ */
+static bool dgram_out_begin(struct reasm_worker *w, struct dgram *d,
+			    const struct reasm_meta *m, struct out_dst *dst)
+{
+	const struct reasm_sink *s = w->sink;
+
+	dst->o = NULL;
+	if (s != NULL) {
+		dst->data = s->reserve(s->arg, m, d->head, dgram_lead(d));
+		if (dst->data != NULL) {
+			pieces_copy(d, dst->data + d->head_len, true);
+			return true;
+		}
+	}
+	struct reasm_out *o = d->buf;
+	if (w->r->ap == NULL && o != NULL && d->room == d->head_len &&
+	    d->buf_cap >= d->len) {
+		pieces_copy(d, dgram_payload(d), false);
+		d->buf = NULL; /* the output's now */
+		out_fill(o, m, dst);
+		return true;
+	}
+	o = out_alloc(m->len, m->ts_ns);
+	if (o == NULL)
+		return false;
+	out_fill(o, m, dst);
+	pieces_copy(d, o->data + d->head_len, true);
+	return true;
+}
+
 /* Build the datagram (no lock held: it has left the table) into a frame
- * begun with out_begin() (the sink's reservation or a reasm_out), left in
- * *dst for out_end() on REBUILD_OK and dropped otherwise. *nested: the
- * payload holds an IPv6 Fragment header; *refused: the headers hold one
- * Linux refuses (v6_refused()); both whatever the policy. */
-REASM_INTERNAL enum rebuild_fail
-dgram_rebuild(struct reasm_worker *w, const struct dgram *d, uint64_t now,
-	      struct reasm_meta *m, struct out_dst *dst, bool *nested,
-	      bool *refused)
+ * begun with dgram_out_begin() (the sink's reservation or a reasm_out),
+ * left in *dst for out_end() on REBUILD_OK and dropped otherwise.
+ * *nested: the payload holds an IPv6 Fragment header; *refused: the
+ * headers hold one Linux refuses (v6_refused()); both whatever the
+ * policy. */
+REASM_INTERNAL enum rebuild_fail dgram_rebuild(struct reasm_worker *w,
+					       struct dgram *d, uint64_t now,
+					       struct reasm_meta *m,
+					       struct out_dst *dst,
+					       bool *nested, bool *refused)
 {
 	uint32_t l3len = d->head_len - d->l2_len; /* IP header (+ v6 ext) */
 	int ecn = ecn_combine(d->ecn);
@@ -327,16 +388,11 @@ dgram_rebuild(struct reasm_worker *w, const struct dgram *d, uint64_t now,
 	m->orig_len = m->len;
 	m->dscp = dgram_dscp(d);
 	m->reassembled = true;
-	if (!out_begin(w, m, d->head, dgram_lead(d), dst))
+	if (!dgram_out_begin(w, d, m, dst))
 		return REBUILD_NO_MEMORY;
 	uint8_t *f = dst->data;
 	memcpy(f, d->head, d->head_len);
 	uint8_t *data = f + d->head_len;
-	for (uint32_t k = 0; k < d->npieces; k++) {
-		const struct piece *p = &d->pieces[k];
-		memcpy(data + p->start, p->buf->data + (p->start - p->buf->off),
-		       p->end - p->start);
-	}
 	uint8_t *ip = f + d->l2_len;
 	if (d->key.family == 4) {
 		inet_wr16(ip + 2, (uint16_t)(l3len + d->len));

@@ -141,8 +141,9 @@ struct reasm_config {
 	unsigned stripes;	  /**< lock stripes per table, power of
 				         two; 64. 1 is the global lock */
 	/** Allocation hooks for everything the engine holds (its tables,
-	 * datagrams, payload copies); NULL: the default hooks. Output frames
-	 * are plain malloc() (reasm_out_free()). A failed allocation drops
+	 * datagrams, payload buffers); NULL: the default hooks. Output frames
+	 * are plain malloc() (reasm_out_free()): with the default hooks a
+	 * reassembled datagram's output is the buffer it was assembled in. A failed allocation drops
 	 * the fragment at hand (counted no_memory) and nothing else. The
 	 * hooks must be thread-safe when several workers run. */
 	const struct grain_alloc *alloc;

@@ -128,19 +128,19 @@ static bool dgram_stale(struct reasm *r, const struct dgram *d,
 }
 
 /*
- * A new datagram for @p fr, linked into the stripe @p s holds. NULL when
- * it cannot be (the fragment is dropped and counted; @p b is freed).
+ * A new datagram for @p fr, ending at @p ne, linked into the stripe @p s
+ * holds. NULL when it cannot be (the fragment is dropped and counted).
  * Called with the stripe lock held; returns with it held.
  */
 static struct dgram *dgram_start(struct reasm_worker *w,
 				 struct grain_htab_scope *s,
-				 const struct frag *fr, struct fbuf **b,
+				 const struct frag *fr, uint32_t ne,
 				 uint64_t now)
 {
 	struct reasm *r = w->r;
 	struct dgram *d;
 
-	if (*b == NULL) { /* zero length, nothing to kill */
+	if (ne == fr->offset) { /* zero length, nothing to kill */
 		drop(&w->st, &w->st.malformed);
 		return NULL;
 	}
@@ -168,14 +168,15 @@ static struct dgram *dgram_start(struct reasm_worker *w,
 }
 
 /*
- * The datagram @p fr belongs to (once frag_acceptable() let it in), found
- * or begun, with the stripe lock held (@p s). NULL when the fragment is
- * dropped (counted, the lock released, @p b freed). A datagram found too old is unlinked into
- * @p stale, for the caller to retire after the lock.
+ * The datagram @p fr (ending at @p ne) belongs to, once frag_acceptable()
+ * let it in, found or begun, with the stripe lock held (@p s). NULL when
+ * the fragment is dropped (counted, the lock released). A datagram found
+ * too old is unlinked into @p stale, for the caller to retire after the
+ * lock.
  */
 REASM_INTERNAL struct dgram *dgram_for(struct reasm_worker *w,
 				       struct grain_htab_scope *s,
-				       const struct frag *fr, struct fbuf **b,
+				       const struct frag *fr, uint32_t ne,
 				       uint64_t now, struct stale *stale)
 {
 	struct reasm *r = w->r;
@@ -202,13 +203,11 @@ REASM_INTERNAL struct dgram *dgram_for(struct reasm_worker *w,
 		}
 	}
 	if (d == NULL)
-		d = dgram_start(w, s, fr, b, now);
+		d = dgram_start(w, s, fr, ne, now);
 	if (d != NULL)
 		return d;
 dropped:
 	grain_htab_unlock(s);
-	fbuf_free(r, *b);
-	*b = NULL;
 	return NULL;
 }
 

@@ -143,6 +143,32 @@ int bench_rte_frag_probe(enum bench_reasm_workload w, uint64_t *offered,
 			 uint64_t *completed);
 void bench_rte_frag_stop(void);
 
+/*
+ * The libnids anchor (nids.c, linked only where libnids was found:
+ * GRAIN_BENCH_HAVE_NIDS): libnids's IPv4 defragmentation, started once in
+ * this process by bench_nids_start() after bench_reasm_setup() (on a dead
+ * pcap handle of the pools' link type; on failure the reason is in
+ * @p why). bench_nids_run() on 3F, one thread: an untimed warm-up pass,
+ * then timed passes, each with its own IP ID, in batches of 64
+ * datagrams: each frame through nids_pcap_handler() (libnids's own
+ * capture loop's call), timed; then the same batch through an engine
+ * (strict, one worker, emitting reasm_outs) in the same loop, timed
+ * apart. Every datagram of every pass must come out of both once, of the
+ * right length.
+ */
+struct bench_nids_result {
+	double seconds;			 /* libnids's timed part */
+	unsigned passes;		 /* timed passes */
+	double datagrams_per_sec;	 /* libnids */
+	double engine_datagrams_per_sec; /* the engine in the same loop */
+	uint64_t errors;
+	char error[BENCH_REASM_ERROR_LEN];
+};
+
+int bench_nids_start(char *why, size_t n); /* 0 or -1 */
+int bench_nids_run(enum bench_reasm_workload w, unsigned duration_ms,
+		   unsigned min_passes, struct bench_nids_result *res);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,6 +42,55 @@ ParameterizedTest(int *family, memory, charged_what_is_held)
 	rig_finish(&g);
 }
 
+/* The offset-0 fragment of a UDP datagram may begin a buffer for the
+ * whole datagram, as long as its UDP header says: a length that lies,
+ * longer or shorter than the datagram, changes what is charged, never
+ * the output, whatever the order of the fragments; and a datagram is
+ * never charged for much more than it has received. */
+FAMILY_PARAMS(memory, udp_length_is_a_hint)
+
+ParameterizedTest(int *family, memory, udp_length_is_a_hint)
+{
+	static const int lies[] = { 0, 8, 600, -8, -1000, -2999, 62000 };
+	static const uint32_t orders[][3] = {
+		{ 0, 1, 2 }, { 2, 1, 0 }, { 1, 0, 2 }, { 0, 2, 1 }
+	};
+	static uint8_t data[3000];
+	char why[256];
+	uint32_t id = 150;
+
+	for (size_t l = 0; l < sizeof(lies) / sizeof(lies[0]); l++)
+		for (size_t o = 0; o < sizeof(orders) / sizeof(orders[0]);
+		     o++) {
+			struct pb_dgram d;
+			struct rig g;
+			open_make(&g, &d, *family, id++, data, sizeof(data),
+				  47);
+			pb_udp_hdr(data, 4000, 5000,
+				   (uint16_t)((int)sizeof(data) + lies[l]));
+			for (size_t k = 0; k < 3; k++) {
+				uint32_t off = orders[o][k] * 1000;
+				cr_expect_eq(feed_frag(&g, &d, off, 1000,
+						       off + 1000 < 3000),
+					     k == 2 ? 1 : 0,
+					     "lie %d, order %zu, fragment %zu",
+					     lies[l], o, k);
+				struct reasm_stats st = rig_stats(&g);
+				cr_expect_lt(st.bytes_held, 6 * KIB,
+					     "lie %d, order %zu: %llu bytes "
+					     "held",
+					     lies[l], o,
+					     (unsigned long long)st.bytes_held);
+			}
+			cr_assert_eq(g.nout, 1u, "lie %d, order %zu", lies[l],
+				     o);
+			cr_expect(pb_check(g.out[0]->data, g.out[0]->len, &d,
+					   why, sizeof(why)),
+				  "lie %d, order %zu: %s", lies[l], o, why);
+			rig_finish(&g);
+		}
+}
+
 /* A datagram of WM_LEN bytes of @p family, id @p id; the tests here feed
  * its first WM_FIRST bytes. */
 #define WM_LEN 1400u
