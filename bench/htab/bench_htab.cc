@@ -33,11 +33,14 @@ namespace {
 const struct {
 	const char *name;
 } kTables[BENCH_HTAB_IMPL_COUNT] = {
-	{ "grain/1" },	      { "grain/16" },	   { "grain/256" },
-	{ "grain/4096" },     { "grain-rcu/256" }, { "grain-qsbr/256" },
-	{ "mutex" },	      { "striped" },	   { "cds_lfht" },
-	{ "ck_ht" },	      { "tbb_hash_map" },  { "libcuckoo" },
-	{ "libcds_michael" }, { "grain-rcu-bulk/256" }, { "rte_hash" },
+	{ "grain/1" },	      { "grain/16" },
+	{ "grain/256" },      { "grain/4096" },
+	{ "grain-rcu/256" },  { "grain-qsbr/256" },
+	{ "mutex" },	      { "striped" },
+	{ "cds_lfht" },	      { "ck_ht" },
+	{ "tbb_hash_map" },   { "libcuckoo" },
+	{ "libcds_michael" }, { "grain-rcu-bulk/256" },
+	{ "rte_hash" },
 };
 
 const bench_htab_workload kWorkloads[] = { BENCH_HTAB_READ90, BENCH_HTAB_MIX50,

@@ -47,7 +47,7 @@ ParameterizedTest(int *family, memory, charged_what_is_held)
  * longer or shorter than the datagram, changes what is charged, never
  * the output, whatever the order of the fragments; and a datagram is
  * never charged for much more than it has received. */
-FAMILY_PARAMS(memory, udp_length_is_a_hint)
+FAMILY_PARAMS(memory, udp_length_is_a_hint);
 
 ParameterizedTest(int *family, memory, udp_length_is_a_hint)
 {
