@@ -64,30 +64,52 @@ static struct grain_hnode *clock_at(htab_stripe *st, uint64_t pos,
 
 /* Move the stripe's hand to its next victim: the first entry from the
  * hand on that carries no reference mark or is ttl old at @now, clearing
- * the marks it passes. Every slot is looked at twice at most: the first
- * round clears every mark. @return the victim, in slot *@ip of *@bp, with
- * the hand just past it; NULL if the stripe is empty. Under the lock. */
+ * the marks it passes. A bucket at a time: its occupied slots from the
+ * hand on, their nodes prefetched together (the marks are in the nodes,
+ * so each is a cache miss that may overlap the others). Every slot is
+ * looked at twice at most: the first round clears every mark. @return
+ * the victim, in slot *@ip of *@bp, with the hand just past it; NULL if
+ * the stripe is empty. Under the lock. */
 static struct grain_hnode *clock_victim(struct grain_htab *h, htab_stripe *st,
 					uint64_t now,
 					struct grain_impl_htab_bucket **bp,
 					unsigned *ip)
 {
 	uint64_t npos = clock_positions(st);
+	uint64_t nb = npos / GRAIN_HTAB_BUCKET_SLOTS;
 	uint64_t pos = st->hand < npos ? st->hand : 0;
+	uint64_t k = pos / GRAIN_HTAB_BUCKET_SLOTS;
+	unsigned from = (unsigned)(pos % GRAIN_HTAB_BUCKET_SLOTS);
 
 	if (grain_impl_htab_entries(st) == 0)
 		return NULL;
-	for (uint64_t k = 0; k <= 2 * npos; k++) {
-		struct grain_hnode *n = clock_at(st, pos, bp, ip);
-		pos = pos + 1 == npos ? 0 : pos + 1;
-		if (n == NULL)
-			continue;
-		if (n->prev != NULL && !htab_expired(h, n, now)) {
-			n->prev = NULL; /* a second chance */
-			continue;
+	for (uint64_t step = 0; step <= 2 * nb + 1; step++) {
+		struct grain_impl_htab_bucket *b = &st->b0[k];
+		unsigned occ =
+			(atomic_load_explicit(&b->meta, memory_order_relaxed) >>
+			 GRAIN_IMPL_HTAB_OCC_SHIFT) &
+			(GRAIN_IMPL_HTAB_SLOT_MASK << from) &
+			GRAIN_IMPL_HTAB_SLOT_MASK;
+		for (unsigned m = occ; m != 0; m &= m - 1)
+			grain_impl_htab_prefetch(atomic_load_explicit(
+				&b->node[grain_impl_htab_ctz(m)],
+				memory_order_relaxed));
+		for (; occ != 0; occ &= occ - 1) {
+			unsigned i = grain_impl_htab_ctz(occ);
+			struct grain_hnode *n = atomic_load_explicit(
+				&b->node[i], memory_order_relaxed);
+			if (n->prev != NULL && !htab_expired(h, n, now)) {
+				n->prev = NULL; /* a second chance */
+				continue;
+			}
+			pos = k * GRAIN_HTAB_BUCKET_SLOTS + i + 1;
+			st->hand = (uint32_t)(pos == npos ? 0 : pos);
+			*bp = b;
+			*ip = i;
+			return n;
 		}
-		st->hand = (uint32_t)pos;
-		return n;
+		from = 0;
+		k = k + 1 == nb ? 0 : k + 1;
 	}
 	return NULL; /* not reached: the count says an entry is linked */
 }
