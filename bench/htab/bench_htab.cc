@@ -146,6 +146,13 @@ const struct {
 	  "(call_rcu); the EAL started once, without hugepages",
 	  CHURN_FIFO("under a grain_spinlock") "; removed nodes freed after "
 					       "a grace period" },
+	{ "grain-clock/256",
+	  "grain/256 with GRAIN_HTAB_EVICT_CLOCK: no LRU list (inserts and "
+	  "removes write none), a reference mark per entry and a hand per "
+	  "stripe that gives marked entries a second chance at eviction",
+	  "policy EVICT with mem_high = mem_low = 500000 and a charge of 1 "
+	  "per entry: the unlock of each insert evicts the entry its "
+	  "stripe's hand stops at (CLOCK order)" },
 };
 
 const bench_htab_workload kWorkloads[] = { BENCH_HTAB_READ90, BENCH_HTAB_MIX50,
