@@ -205,26 +205,13 @@ static htab_stripe *pick_victim(struct grain_htab *h, uint64_t first,
 	return best;
 }
 
-/* Retire @st's next victim onto *@retired as evicted, or expired if it
- * is ttl old at @now: the head of its LRU (non-empty), or in a CLOCK
- * table the entry its hand stops at. Under its lock. @return its bytes,
- * or -1 if a CLOCK stripe is empty. */
-static int64_t evict_head(struct grain_htab *h, htab_stripe *st, uint64_t now,
-			  struct grain_hnode **retired)
+/* Retire victim @v, in slot @i of @b, onto *@retired as evicted, or
+ * expired if it is ttl old at @now. Under its lock. @return its bytes. */
+static int64_t evict_at(struct grain_htab *h, htab_stripe *st,
+			struct grain_impl_htab_bucket *b, unsigned i,
+			struct grain_hnode *v, uint64_t now,
+			struct grain_hnode **retired)
 {
-	struct grain_hnode *v;
-	struct grain_impl_htab_bucket *b;
-	unsigned i = 0;
-
-	if (grain_impl_htab_is_clock(h)) {
-		v = clock_victim(h, st, now, &b, &i);
-		if (v == NULL)
-			return -1;
-	} else {
-		v = st->lru_head;
-		b = grain_impl_htab_slot_of(grain_impl_htab_array_locked(st), v,
-					    &i);
-	}
 	bool old = htab_expired(h, v, now);
 
 	grain_impl_htab_unlink_at(h, st, b, i, v,
@@ -232,6 +219,41 @@ static int64_t evict_head(struct grain_htab *h, htab_stripe *st, uint64_t now,
 				  retired);
 	grain_impl_htab_bump(old ? &st->expirations : &st->evictions, 1);
 	return v->charge;
+}
+
+/* Retire the head of @st's LRU (non-empty), as evict_at(). */
+static int64_t evict_head(struct grain_htab *h, htab_stripe *st, uint64_t now,
+			  struct grain_hnode **retired)
+{
+	struct grain_hnode *v = st->lru_head;
+	unsigned i = 0;
+	struct grain_impl_htab_bucket *b = grain_impl_htab_slot_of(
+		grain_impl_htab_array_locked(st), v, &i);
+
+	return evict_at(h, st, b, i, v, now, retired);
+}
+
+/* CLOCK: evict entries of @st from its hand on, as evict_at(), until
+ * @need bytes or HTAB_EVICT_BATCH entries are taken or the stripe is
+ * empty. Under its lock. @return the bytes; *@count gets the entries. */
+static int64_t clock_evict(struct grain_htab *h, htab_stripe *st, int64_t need,
+			   uint64_t now, struct grain_hnode **retired,
+			   unsigned *count)
+{
+	int64_t freed = 0;
+	unsigned n = 0;
+
+	while (n < HTAB_EVICT_BATCH && freed < need) {
+		struct grain_impl_htab_bucket *b;
+		unsigned i;
+		struct grain_hnode *v = clock_victim(h, st, now, &b, &i);
+		if (v == NULL)
+			break;
+		freed += evict_at(h, st, b, i, v, now, retired);
+		n++;
+	}
+	*count = n;
+	return freed;
 }
 
 /* Raise the eviction horizon to @stamp, the newest an eviction that took
@@ -258,19 +280,11 @@ void htab_evict_own(struct grain_htab_scope *s)
 	/* The unlock goes on down to mem_low, sampling, if this stops
 	 * short of it. */
 	s->todo |= GRAIN_IMPL_HTAB_TODO_EVICTING;
-	if (grain_impl_htab_is_clock(h)) {
-		/* No horizon: the stripe's hand decides. */
-		while (n < HTAB_EVICT_BATCH && freed < total - h->mem_low) {
-			int64_t got = evict_head(h, st, s->now, &s->retired);
-			if (got < 0)
-				break;
-			freed += got;
-			n++;
-		}
-	}
-	while (!grain_impl_htab_is_clock(h) && n < HTAB_EVICT_BATCH &&
-	       st->lru_head != NULL && freed < total - h->mem_low &&
-	       st->lru_head->stamp <= horizon) {
+	if (grain_impl_htab_is_clock(h)) /* no horizon: the hand decides */
+		freed = clock_evict(h, st, total - h->mem_low, s->now,
+				    &s->retired, &n);
+	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL &&
+	       freed < total - h->mem_low && st->lru_head->stamp <= horizon) {
 		freed += evict_head(h, st, s->now, &s->retired);
 		n++;
 	}
@@ -303,16 +317,9 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 	int64_t left = htab_total_near(h, own) - h->mem_low;
 	if (left < need)
 		need = left;
-	while (grain_impl_htab_is_clock(h) && n < HTAB_EVICT_BATCH &&
-	       freed < need) {
-		int64_t got = evict_head(h, st, now, &retired);
-		if (got < 0)
-			break;
-		freed += got;
-		n++;
-	}
-	while (!grain_impl_htab_is_clock(h) && n < HTAB_EVICT_BATCH &&
-	       st->lru_head != NULL && freed < need &&
+	if (grain_impl_htab_is_clock(h))
+		freed = clock_evict(h, st, need, now, &retired, &n);
+	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL && freed < need &&
 	       (n == 0 || st->lru_head->stamp <= second)) {
 		if (st->lru_head->stamp > newest)
 			newest = st->lru_head->stamp;

@@ -261,6 +261,53 @@ Test(htab_clock, expire)
 	grain_htab_destroy(h);
 }
 
+/* A replace puts the new node in the old one's slot, marked: it gets the
+ * second chance an insert gets, and the old node goes as REPLACED. */
+Test(htab_clock, replace_marks)
+{
+	static struct obj o[N + 2];
+	struct ledger l;
+	struct grain_htab *h;
+
+	ledger_init(&l);
+	l.log_unlinked = true;
+	struct grain_htab_config c = clock_config(&l, 1, N);
+	c.ops.hash = hash_ident;
+	cr_assert_eq(grain_htab_create(&h, &c, NULL), 0);
+	for (unsigned i = 0; i < N + 2; i++)
+		obj_init(&o[i], i);
+	for (unsigned i = 0; i < N; i++)
+		cr_assert_eq(grain_htab_insert(h, &o[i].node, &o[i].key, 1, 1),
+			     0);
+	/* The first eviction clears every mark and takes key 0 (bucket 0
+	 * comes first); then key 1 is replaced by a node of the same key. */
+	cr_assert_eq(grain_htab_insert(h, &o[N].node, &o[N].key, 2, 1), 0);
+	cr_assert_eq(l.nlog, 1u);
+	cr_assert_eq(l.log[0], 0u);
+	struct obj *r = &o[N + 1];
+	r->key = 1;
+	struct grain_hnode *old = NULL;
+	cr_assert_eq(grain_htab_replace(h, &r->key, &r->node, 3, 1, &old), 0);
+	cr_assert_eq(old, &o[1].node);
+	/* The hand stands at bucket 0's second slot, key N (unmarked): the
+	 * next eviction takes it; the one after passes the new node of key 1
+	 * (marked by the replace) and takes key 2. The new keys go to bucket
+	 * 63, behind the hand. */
+	struct obj x[2];
+	for (unsigned i = 0; i < 2; i++) {
+		obj_init(&x[i], 127 + 64 * i);
+		cr_assert_eq(grain_htab_insert(h, &x[i].node, &x[i].key, 4, 1),
+			     0);
+	}
+	cr_assert_eq(l.nlog, 3u);
+	cr_assert_eq(l.log[1], N, "victim %llu", (unsigned long long)l.log[1]);
+	cr_assert_eq(l.log[2], 2u, "victim %llu", (unsigned long long)l.log[2]);
+	cr_assert(present(h, 1));
+	grain_htab_destroy(h);
+	cr_assert_eq(atomic_load(&o[1].reclaim_why), GRAIN_HTAB_REPLACED);
+	cr_assert_eq(atomic_load(&r->reclaim_why), GRAIN_HTAB_DESTROYED);
+}
+
 static int count_fn(struct grain_htab_scope *s, struct grain_hnode *n,
 		    void *ctx)
 {

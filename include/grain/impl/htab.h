@@ -729,7 +729,7 @@ static inline void grain_impl_htab_unlink_at(const struct grain_htab *h,
 						   memory_order_relaxed) &
 				      ~(1u << (GRAIN_IMPL_HTAB_OCC_SHIFT + i)),
 			      memory_order_relaxed);
-	if (!grain_impl_htab_is_clock(h))
+	if (GRAIN_LIKELY(!grain_impl_htab_is_clock(h)))
 		grain_impl_htab_lru_unlink(st, n);
 	grain_impl_htab_set_entries(st, grain_impl_htab_entries(st) - 1);
 	n->state = (uint32_t)GRAIN_IMPL_HNODE_RETIRED | (uint32_t)why;
@@ -934,7 +934,7 @@ grain_impl_htab_count_in(struct grain_htab_scope *s, struct grain_hnode *node,
 	struct grain_htab *h = s->h;
 	struct grain_impl_htab_stripe *st = s->stripe;
 
-	if (grain_impl_htab_is_clock(h))
+	if (GRAIN_UNLIKELY(grain_impl_htab_is_clock(h)))
 		grain_impl_htab_clock_mark(node);
 	else
 		grain_impl_htab_lru_append(st, node);
