@@ -383,12 +383,18 @@ int grain_htab_touch_locked(struct grain_htab_scope *s, struct grain_hnode *n,
 
 	if (rc == 0) {
 		htab_stripe *st = s->stripe;
-		grain_impl_htab_lru_unlink(st, n);
+		bool clock = grain_impl_htab_is_clock(s->h);
+		if (!clock)
+			grain_impl_htab_lru_unlink(st, n);
 		/* Atomic, as the charge below: lock-free readers read it
 		 * (grain_htab_node_stamp()). */
 		__atomic_store_n(&n->stamp, now, __ATOMIC_RELAXED);
-		grain_impl_htab_lru_append(st, n);
-		grain_impl_htab_set_oldest(st);
+		if (clock) {
+			grain_impl_htab_clock_mark(n);
+		} else {
+			grain_impl_htab_lru_append(st, n);
+			grain_impl_htab_set_oldest(st);
+		}
 		s->now = now;
 	}
 	return rc;
@@ -429,8 +435,34 @@ int grain_htab_uncharge_locked(struct grain_htab_scope *s,
 
 /* --- walk -------------------------------------------------------------------- */
 
-/* Walk stripe @i under its lock, oldest entry first. @return @fn's
- * nonzero value, or 0. */
+/* Call @fn on every entry of the stripe of scope @s, in slot order (a
+ * CLOCK table's walk). @fn may retire the node (its slot empties) or
+ * touch it (it stays put), neither of which moves another entry: the
+ * array does not change under the lock until the unlock's resize.
+ * @return @fn's nonzero value, or 0. */
+static int walk_slots(struct grain_htab_scope *s, grain_htab_walk_fn *fn,
+		      void *ctx)
+{
+	const htab_array *a = grain_impl_htab_array_locked(s->stripe);
+	uint32_t nb = a->mask + 1 + a->over_used;
+
+	for (uint32_t k = 0; k < nb; k++) {
+		struct grain_impl_htab_bucket *b = &s->stripe->b0[k];
+		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
+			struct grain_hnode *n = atomic_load_explicit(
+				&b->node[i], memory_order_relaxed);
+			if (n == NULL)
+				continue;
+			int rc = fn(s, n, ctx);
+			if (rc != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Walk stripe @i under its lock, oldest entry first (slot order in a
+ * CLOCK table). @return @fn's nonzero value, or 0. */
 static int walk_stripe(struct grain_htab *h, uint64_t i, grain_htab_walk_fn *fn,
 		       void *ctx)
 {
@@ -445,6 +477,11 @@ static int walk_stripe(struct grain_htab *h, uint64_t i, grain_htab_walk_fn *fn,
 	int rc = 0;
 
 	grain_impl_spin_acquire(&s.stripe->lock);
+	if (grain_impl_htab_is_clock(h)) {
+		rc = walk_slots(&s, fn, ctx);
+		grain_htab_unlock(&s);
+		return rc;
+	}
 	/* The newest entry as the walk starts: an entry @fn touches moves
 	 * behind it, and the walk ends there. */
 	struct grain_hnode *last = s.stripe->lru_tail;
@@ -487,8 +524,8 @@ static int check_config(const struct grain_htab_config *cfg,
 			const struct grain_alloc *alloc)
 {
 	if (cfg == NULL || cfg->ops.hash == NULL || cfg->ops.eq == NULL ||
-	    (cfg->flags & ~(GRAIN_HTAB_NO_RCU | GRAIN_HTAB_BATCH_RECLAIM)) !=
-		    0 ||
+	    (cfg->flags & ~(GRAIN_HTAB_NO_RCU | GRAIN_HTAB_BATCH_RECLAIM |
+			    GRAIN_HTAB_EVICT_CLOCK)) != 0 ||
 	    (cfg->policy != GRAIN_HTAB_EVICT &&
 	     cfg->policy != GRAIN_HTAB_REFUSE))
 		return -EINVAL;
@@ -630,6 +667,26 @@ void grain_htab_reclaim_flush(struct grain_htab *h)
 	}
 }
 
+/* Hand every entry of a CLOCK table's stripe @st to reclaim (reason
+ * DESTROYED), slot by slot: it keeps no list. */
+static void destroy_slots(struct grain_htab *h, htab_stripe *st)
+{
+	const htab_array *a = grain_impl_htab_array_locked(st);
+	uint32_t nb = a->mask + 1 + a->over_used;
+
+	for (uint32_t k = 0; k < nb; k++) {
+		for (unsigned i = 0; i < GRAIN_HTAB_BUCKET_SLOTS; i++) {
+			struct grain_hnode *n = atomic_load_explicit(
+				&st->b0[k].node[i], memory_order_relaxed);
+			if (n == NULL)
+				continue;
+			n->state = GRAIN_IMPL_HNODE_FREE;
+			if (h->ops.reclaim != NULL)
+				h->ops.reclaim(n, GRAIN_HTAB_DESTROYED, h->ctx);
+		}
+	}
+}
+
 void grain_htab_destroy(struct grain_htab *h)
 {
 	if (h == NULL)
@@ -650,6 +707,8 @@ void grain_htab_destroy(struct grain_htab *h)
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *st = &h->stripes[i];
 		/* Reclaim at once. */
+		if (grain_impl_htab_is_clock(h))
+			destroy_slots(h, st);
 		while (st->lru_head != NULL) {
 			struct grain_hnode *n = st->lru_head;
 			st->lru_head = n->next;

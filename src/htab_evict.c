@@ -15,9 +15,13 @@
  * its bytes to one. No step holds more than one stripe lock, and callbacks
  * run with none held.
  *
+ * A GRAIN_HTAB_EVICT_CLOCK table has no LRU heads: a step takes its
+ * victims from the hand of one stripe (the evicting scope's own first,
+ * then the fullest of the sampled ones), and expiry scans the slots.
+ *
  * References: Linux net/ipv4/inet_fragment.c (2013: per-bucket LRU and
  * thresholds), the "power of d choices" sampling used by approximate LRU
- * caches.
+ * caches, Corbato's CLOCK (1968) for the second-chance order.
  */
 #include "htab_internal.h"
 
@@ -29,11 +33,120 @@ static uint64_t oldest_of(const htab_stripe *st)
 				    memory_order_relaxed);
 }
 
+/* --- CLOCK ------------------------------------------------------------------ */
+
+/* Slot positions of the stripe's array: its home buckets and the overflow
+ * buckets handed out so far. Under the lock. */
+static uint64_t clock_positions(const htab_stripe *st)
+{
+	const htab_array *a = grain_impl_htab_array_locked(st);
+
+	return ((uint64_t)a->mask + 1 + a->over_used) * GRAIN_HTAB_BUCKET_SLOTS;
+}
+
+/* The node in slot position @pos of @st's array, or NULL if the slot is
+ * empty; *@bp and *@ip get the slot. Under the lock. */
+static struct grain_hnode *clock_at(htab_stripe *st, uint64_t pos,
+				    struct grain_impl_htab_bucket **bp,
+				    unsigned *ip)
+{
+	struct grain_impl_htab_bucket *b =
+		&st->b0[pos / GRAIN_HTAB_BUCKET_SLOTS];
+	unsigned i = (unsigned)(pos % GRAIN_HTAB_BUCKET_SLOTS);
+	uint32_t meta = atomic_load_explicit(&b->meta, memory_order_relaxed);
+
+	if ((meta >> (GRAIN_IMPL_HTAB_OCC_SHIFT + i) & 1u) == 0)
+		return NULL;
+	*bp = b;
+	*ip = i;
+	return atomic_load_explicit(&b->node[i], memory_order_relaxed);
+}
+
+/* Move the stripe's hand to its next victim: the first entry from the
+ * hand on that carries no reference mark or is ttl old at @now, clearing
+ * the marks it passes. A bucket at a time: its occupied slots from the
+ * hand on, their nodes prefetched together (the marks are in the nodes,
+ * so each is a cache miss that may overlap the others). Every slot is
+ * looked at twice at most: the first round clears every mark. @return
+ * the victim, in slot *@ip of *@bp, with the hand just past it; NULL if
+ * the stripe is empty. Under the lock. */
+static struct grain_hnode *clock_victim(struct grain_htab *h, htab_stripe *st,
+					uint64_t now,
+					struct grain_impl_htab_bucket **bp,
+					unsigned *ip)
+{
+	uint64_t npos = clock_positions(st);
+	uint64_t nb = npos / GRAIN_HTAB_BUCKET_SLOTS;
+	uint64_t pos = st->hand < npos ? st->hand : 0;
+	uint64_t k = pos / GRAIN_HTAB_BUCKET_SLOTS;
+	unsigned from = (unsigned)(pos % GRAIN_HTAB_BUCKET_SLOTS);
+
+	if (grain_impl_htab_entries(st) == 0)
+		return NULL;
+	for (uint64_t step = 0; step <= 2 * nb + 1; step++) {
+		struct grain_impl_htab_bucket *b = &st->b0[k];
+		unsigned occ =
+			(atomic_load_explicit(&b->meta, memory_order_relaxed) >>
+			 GRAIN_IMPL_HTAB_OCC_SHIFT) &
+			(GRAIN_IMPL_HTAB_SLOT_MASK << from) &
+			GRAIN_IMPL_HTAB_SLOT_MASK;
+		for (unsigned m = occ; m != 0; m &= m - 1)
+			grain_impl_htab_prefetch(atomic_load_explicit(
+				&b->node[grain_impl_htab_ctz(m)],
+				memory_order_relaxed));
+		for (; occ != 0; occ &= occ - 1) {
+			unsigned i = grain_impl_htab_ctz(occ);
+			struct grain_hnode *n = atomic_load_explicit(
+				&b->node[i], memory_order_relaxed);
+			if (n->prev != NULL && !htab_expired(h, n, now)) {
+				n->prev = NULL; /* a second chance */
+				continue;
+			}
+			pos = k * GRAIN_HTAB_BUCKET_SLOTS + i + 1;
+			st->hand = (uint32_t)(pos == npos ? 0 : pos);
+			*bp = b;
+			*ip = i;
+			return n;
+		}
+		from = 0;
+		k = k + 1 == nb ? 0 : k + 1;
+	}
+	return NULL; /* not reached: the count says an entry is linked */
+}
+
+/* Expire up to @max entries of @st ttl old at @now, scanning its slots
+ * from *@pos on; *@pos gets where the scan stopped (npos once done).
+ * Under the lock. */
+static unsigned clock_expire(struct grain_htab *h, htab_stripe *st,
+			     uint64_t now, unsigned max, uint64_t *pos,
+			     struct grain_hnode **retired)
+{
+	uint64_t npos = clock_positions(st);
+	unsigned n = 0, todo = 0;
+
+	for (; *pos < npos && n < max; ++*pos) {
+		struct grain_impl_htab_bucket *b;
+		unsigned i;
+		struct grain_hnode *v = clock_at(st, *pos, &b, &i);
+		if (v == NULL || !htab_expired(h, v, now))
+			continue;
+		grain_impl_htab_retire_at(h, st, b, i, v, GRAIN_HTAB_EXPIRED,
+					  retired, &todo);
+		grain_impl_htab_bump(&st->expirations, 1);
+		n++;
+	}
+	return n;
+}
+
 unsigned htab_expire_stripe(struct grain_htab *h, htab_stripe *st, uint64_t now,
 			    unsigned max, struct grain_hnode **retired)
 {
 	unsigned n = 0, todo = 0; /* expired nodes never batch */
 
+	if (grain_impl_htab_is_clock(h)) {
+		uint64_t pos = 0;
+		return clock_expire(h, st, now, max, &pos, retired);
+	}
 	while (n < max && st->lru_head != NULL &&
 	       htab_expired(h, st->lru_head, now)) {
 		grain_impl_htab_retire(h, st, st->lru_head, GRAIN_HTAB_EXPIRED,
@@ -44,8 +157,28 @@ unsigned htab_expire_stripe(struct grain_htab *h, htab_stripe *st, uint64_t now,
 	return n;
 }
 
+/* CLOCK: the sampled stripe that holds the most entries; NULL if all of
+ * them are empty. */
+static htab_stripe *pick_fullest(struct grain_htab *h, uint64_t first,
+				 uint64_t stride, unsigned samples)
+{
+	htab_stripe *best = NULL;
+	uint32_t most = 0;
+
+	for (unsigned i = 0; i < samples; i++) {
+		htab_stripe *st = &h->stripes[(first + i * stride) & h->smask];
+		uint32_t e = grain_impl_htab_entries(st);
+		if (e > most) {
+			most = e;
+			best = st;
+		}
+	}
+	return best;
+}
+
 /* The sampled stripe whose oldest entry is oldest, and the runner-up's
- * stamp; NULL if all of them are empty. */
+ * stamp; NULL if all of them are empty. CLOCK: the fullest, and no
+ * runner-up (UINT64_MAX). */
 static htab_stripe *pick_victim(struct grain_htab *h, uint64_t first,
 				uint64_t stride, uint64_t *second)
 {
@@ -56,6 +189,8 @@ static htab_stripe *pick_victim(struct grain_htab *h, uint64_t first,
 	uint64_t best_o = UINT64_MAX;
 
 	*second = UINT64_MAX;
+	if (grain_impl_htab_is_clock(h))
+		return pick_fullest(h, first, stride, samples);
 	for (unsigned i = 0; i < samples; i++) {
 		htab_stripe *st = &h->stripes[(first + i * stride) & h->smask];
 		uint64_t o = oldest_of(st);
@@ -70,22 +205,55 @@ static htab_stripe *pick_victim(struct grain_htab *h, uint64_t first,
 	return best;
 }
 
-/* Retire the head of @st's LRU (non-empty) onto *@retired as evicted, or
+/* Retire victim @v, in slot @i of @b, onto *@retired as evicted, or
  * expired if it is ttl old at @now. Under its lock. @return its bytes. */
-static int64_t evict_head(struct grain_htab *h, htab_stripe *st, uint64_t now,
-			  struct grain_hnode **retired)
+static int64_t evict_at(struct grain_htab *h, htab_stripe *st,
+			struct grain_impl_htab_bucket *b, unsigned i,
+			struct grain_hnode *v, uint64_t now,
+			struct grain_hnode **retired)
 {
-	struct grain_hnode *v = st->lru_head;
 	bool old = htab_expired(h, v, now);
-	unsigned i = 0;
-	struct grain_impl_htab_bucket *b = grain_impl_htab_slot_of(
-		grain_impl_htab_array_locked(st), v, &i);
 
-	grain_impl_htab_unlink_at(st, b, i, v,
+	grain_impl_htab_unlink_at(h, st, b, i, v,
 				  old ? GRAIN_HTAB_EXPIRED : GRAIN_HTAB_EVICTED,
 				  retired);
 	grain_impl_htab_bump(old ? &st->expirations : &st->evictions, 1);
 	return v->charge;
+}
+
+/* Retire the head of @st's LRU (non-empty), as evict_at(). */
+static int64_t evict_head(struct grain_htab *h, htab_stripe *st, uint64_t now,
+			  struct grain_hnode **retired)
+{
+	struct grain_hnode *v = st->lru_head;
+	unsigned i = 0;
+	struct grain_impl_htab_bucket *b = grain_impl_htab_slot_of(
+		grain_impl_htab_array_locked(st), v, &i);
+
+	return evict_at(h, st, b, i, v, now, retired);
+}
+
+/* CLOCK: evict entries of @st from its hand on, as evict_at(), until
+ * @need bytes or HTAB_EVICT_BATCH entries are taken or the stripe is
+ * empty. Under its lock. @return the bytes; *@count gets the entries. */
+static int64_t clock_evict(struct grain_htab *h, htab_stripe *st, int64_t need,
+			   uint64_t now, struct grain_hnode **retired,
+			   unsigned *count)
+{
+	int64_t freed = 0;
+	unsigned n = 0;
+
+	while (n < HTAB_EVICT_BATCH && freed < need) {
+		struct grain_impl_htab_bucket *b;
+		unsigned i;
+		struct grain_hnode *v = clock_victim(h, st, now, &b, &i);
+		if (v == NULL)
+			break;
+		freed += evict_at(h, st, b, i, v, now, retired);
+		n++;
+	}
+	*count = n;
+	return freed;
 }
 
 /* Raise the eviction horizon to @stamp, the newest an eviction that took
@@ -112,6 +280,9 @@ void htab_evict_own(struct grain_htab_scope *s)
 	/* The unlock goes on down to mem_low, sampling, if this stops
 	 * short of it. */
 	s->todo |= GRAIN_IMPL_HTAB_TODO_EVICTING;
+	if (grain_impl_htab_is_clock(h)) /* no horizon: the hand decides */
+		freed = clock_evict(h, st, total - h->mem_low, s->now,
+				    &s->retired, &n);
 	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL &&
 	       freed < total - h->mem_low && st->lru_head->stamp <= horizon) {
 		freed += evict_head(h, st, s->now, &s->retired);
@@ -146,6 +317,8 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 	int64_t left = htab_total_near(h, own) - h->mem_low;
 	if (left < need)
 		need = left;
+	if (grain_impl_htab_is_clock(h))
+		freed = clock_evict(h, st, need, now, &retired, &n);
 	while (n < HTAB_EVICT_BATCH && st->lru_head != NULL && freed < need &&
 	       (n == 0 || st->lru_head->stamp <= second)) {
 		if (st->lru_head->stamp > newest)
@@ -153,7 +326,7 @@ static int64_t evict_from(struct grain_htab *h, htab_stripe *st,
 		freed += evict_head(h, st, now, &retired);
 		n++;
 	}
-	if (n != 0)
+	if (n != 0 && !grain_impl_htab_is_clock(h))
 		raise_horizon(h, newest);
 	/* What eviction frees is credited to the stripe whose bytes asked
 	 * for it (the evicting thread's own, whose lock it does not hold):
@@ -248,15 +421,20 @@ void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
 		int64_t need = htab_total_near(h, own) - h->mem_low;
 		if (need <= 0)
 			return;
-		if (sampled >= SAMPLED_MAX && h->smask < SNAPSHOT_MAX) {
+		if (sampled >= SAMPLED_MAX && h->smask < SNAPSHOT_MAX &&
+		    !grain_impl_htab_is_clock(h)) {
 			evict_in_order(h, own, now);
 			return;
 		}
 		uint64_t second;
 		htab_stripe *v = pick_victim(h, first, stride, &second);
 		unsigned n = 0;
+		/* CLOCK takes what it needs from the fullest stripe, a
+		 * batch at a time: no order across stripes to keep. */
 		if (v != NULL)
-			(void)evict_from(h, v, own, second, 1, now, &n);
+			(void)evict_from(h, v, own, second,
+					 grain_impl_htab_is_clock(h) ? need : 1,
+					 now, &n);
 		if (n != 0) {
 			sampled++;
 			empty_rounds = 0;
@@ -273,12 +451,47 @@ void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
 	}
 }
 
+/* grain_htab_expire() of a CLOCK table: every stripe's slots, in
+ * batches of HTAB_EVICT_BATCH retired entries per lock hold. A scan
+ * resumes where it stopped unless the stripe was resized meanwhile (its
+ * slots moved): then it starts over, which retired entries make finite. */
+static unsigned clock_expire_all(struct grain_htab *h, uint64_t now)
+{
+	unsigned total = 0;
+
+	for (uint64_t i = 0; i <= h->smask; i++) {
+		htab_stripe *st = &h->stripes[i];
+		const struct grain_impl_htab_bucket *b0 = NULL;
+		uint64_t pos = 0;
+		unsigned n;
+		do {
+			struct grain_hnode *retired = NULL;
+			if (grain_impl_htab_entries(st) == 0)
+				break;
+			grain_impl_spin_acquire(&st->lock);
+			if (st->b0 != b0) {
+				b0 = st->b0;
+				pos = 0;
+			}
+			n = clock_expire(h, st, now, HTAB_EVICT_BATCH, &pos,
+					 &retired);
+			grain_impl_spin_release(&st->lock);
+			htab_process_retired(h, retired);
+			total += n;
+		} while (n == HTAB_EVICT_BATCH);
+		htab_resize_if_due(h, st);
+	}
+	return total;
+}
+
 unsigned grain_htab_expire(struct grain_htab *h, uint64_t now)
 {
 	unsigned total = 0;
 
 	if (h == NULL)
 		return 0;
+	if (grain_impl_htab_is_clock(h) && h->ttl != 0)
+		return clock_expire_all(h, now);
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *st = &h->stripes[i];
 		unsigned n;

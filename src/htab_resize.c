@@ -297,6 +297,7 @@ int htab_relink(struct grain_htab *h, htab_stripe *st, uint32_t buckets,
 			      memory_order_release);
 	st->b0 = a->b;
 	st->mask = a->mask;
+	st->hand = 0; /* CLOCK: the slots moved; the hand starts over */
 	atomic_store_explicit(&st->buckets, buckets, memory_order_relaxed);
 	st->hold = hold;
 	htab_set_grow_at(h, st, buckets);

@@ -40,7 +40,7 @@ const struct {
 	{ "cds_lfht" },	      { "ck_ht" },
 	{ "tbb_hash_map" },   { "libcuckoo" },
 	{ "libcds_michael" }, { "grain-rcu-bulk/256" },
-	{ "rte_hash" },
+	{ "rte_hash" },	      { "grain-clock/256" },
 };
 
 const bench_htab_workload kWorkloads[] = { BENCH_HTAB_READ90, BENCH_HTAB_MIX50,

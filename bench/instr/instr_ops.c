@@ -95,9 +95,11 @@ static const struct instr_kind kinds[] = {
 #endif
 	HTAB3("grain/1", grain, GRAIN_1, grain),
 	HTAB3("grain/256", grain, GRAIN_256, grain),
+	HTAB3("grain-clock/256", grain, GRAIN_CLOCK, grain),
 	HTAB3("grain-rcu/256", grain_rcu, GRAIN_RCU, grain_rcu),
 	HTAB3("mutex", mutex, MUTEX, mutex),
 	HTAB("grain/256", grain, GRAIN_256, grain, CHURN, churn),
+	HTAB("grain-clock/256", grain, GRAIN_CLOCK, grain, CHURN, churn),
 	HTAB("mutex", mutex, MUTEX, mutex, CHURN, churn),
 	HTAB3("striped", striped, STRIPED, striped),
 	PRIO2("grain_prio", grain, GRAIN, grain),

@@ -489,3 +489,60 @@ int example_htab_lookup_bulk(void)
 	grain_rcu_unregister_thread();
 	return found == 4 && fast == 4 && hits == 0x55 && odd_absent ? 0 : -1;
 }
+
+/* example */
+/* A cache of at most 4 flows that needs no exact LRU order: CLOCK keeps
+ * no list (inserts and removes write none); a touch marks a flow, and an
+ * eviction passes marked flows over once. Flow 1, never touched, is
+ * evicted; flows touched since the hand passed them are not. */
+int example_htab_clock(void)
+{
+	const struct grain_htab_config cfg = {
+		.ops = { .hash = flow_hash,
+			 .eq = flow_eq,
+			 .reclaim = flow_reclaim },
+		.stripes = 1, /* the order holds within a stripe */
+		.mem_high = 4 * sizeof(struct flow),
+		.mem_low = 4 * sizeof(struct flow),
+		.flags = GRAIN_HTAB_NO_RCU | GRAIN_HTAB_EVICT_CLOCK,
+	};
+	struct grain_htab *h;
+	uint64_t k;
+
+	if (grain_htab_create(&h, &cfg, NULL) != 0)
+		return -1;
+	for (k = 0; k < 5; k++) { /* the fifth insert evicts one flow */
+		struct flow *f = flow_new(k);
+
+		if (f == NULL ||
+		    grain_htab_insert(h, &f->node, &f->key, k, sizeof(*f)) != 0)
+			return -1;
+	}
+	/* Every mark was cleared by that eviction: touch what is left but
+	 * flow 1, then insert one more flow. */
+	int rc = 0;
+	for (k = 0; k < 5; k++) {
+		struct grain_htab_scope s;
+
+		grain_htab_lock(h, &k, &s);
+		struct grain_hnode *n = grain_htab_find_locked(&s, &k);
+		if (n != NULL && k != 1)
+			rc |= grain_htab_touch_locked(&s, n, 5);
+		grain_htab_unlock(&s);
+	}
+	struct flow *f = flow_new(5);
+	if (f == NULL ||
+	    grain_htab_insert(h, &f->node, &f->key, 6, sizeof(*f)) != 0)
+		return -1;
+	struct grain_htab_stats st;
+	grain_htab_get_stats(h, &st);
+	struct grain_htab_scope s;
+	k = 1;
+	grain_htab_lock(h, &k, &s);
+	bool gone = grain_htab_find_locked(&s, &k) == NULL;
+	grain_htab_unlock(&s);
+	printf("%llu evicted, %llu left\n", (unsigned long long)st.evictions,
+	       (unsigned long long)st.entries);
+	grain_htab_destroy(h);
+	return rc == 0 && st.evictions == 2 && st.entries == 4 && gone ? 0 : -1;
+}

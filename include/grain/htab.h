@@ -190,6 +190,36 @@
  * unlock runs it; one that follows only charges (or a walk) has no time
  * and gives its victims reason EVICTED.
  *
+ * CLOCK order (GRAIN_HTAB_EVICT_CLOCK): no LRU list is kept, so inserts
+ * and removes write nothing beyond the bucket slot, the counts and the
+ * node itself. Each entry carries a reference mark, set by its insert (or
+ * the replace that put it there) and by grain_htab_touch_locked(), and
+ * each stripe a hand that goes round the slots of its bucket array
+ * (buckets in index order, overflow buckets last). An eviction from a
+ * stripe moves the hand on: a marked entry loses its mark and is passed
+ * over, the first entry found unmarked (or ttl old) is the victim, and
+ * the hand stops just past it. What CLOCK guarantees, within a stripe:
+ * - an entry inserted or touched since the hand last passed it is never
+ *   the victim while it stays so: an entry that was not is taken first;
+ * - a marked entry is passed over once, not forever: an eviction looks at
+ *   every slot at most twice, so it finds a victim in a stripe that holds
+ *   any entry;
+ * - nothing about stamps: among unmarked entries the victim is the next
+ *   one in slot order, whatever their age, and a resize of the stripe
+ *   (which reorders its slots) restarts the hand at its first slot.
+ * Across stripes there is no order at all: the unlock of the scope that
+ * went over mem_high evicts from its own stripe (which the keys' hash
+ * picked), up to 32 entries; what is left comes from the fullest of
+ * GRAIN_HTAB_EVICT_SAMPLE sampled stripes at a time. The watermarks keep
+ * their guarantees (above). TTL under CLOCK: the stripes keep no oldest
+ * stamp, so inserts expire nothing; an eviction takes an entry it passes
+ * that is ttl old at its time (reason EXPIRED) whatever its mark, and
+ * grain_htab_expire() scans every slot of every stripe (O(buckets), in
+ * batches of 32 retired entries per lock hold) and expires every entry
+ * ttl old that was linked throughout the call; no order among them.
+ * Lookups never set the mark: as in the exact order, only a touch counts
+ * as a use.
+ *
  * Node life cycle
  *
  * A node is free, linked (owned by the table) or retired. remove and
@@ -290,7 +320,9 @@ struct rcu_flavor_struct; /* liburcu's <urcu/flavor.h> */
  * the caller's eq. */
 struct grain_hnode {
 	/** @cond */
-	struct grain_hnode *prev, *next; /* LRU; retired: reclaim storage */
+	/* LRU; retired: reclaim storage. GRAIN_HTAB_EVICT_CLOCK: no list,
+	 * prev is the reference mark (impl/htab.h). */
+	struct grain_hnode *prev, *next;
 	uint64_t hash;
 	/* caller's clock at insert / last touch */
 	uint64_t stamp GRAIN_IMPL_HNODE_ALIGN8;
@@ -326,6 +358,13 @@ enum grain_htab_policy {
  * Only for RCU tables without ops.defer (ignored otherwise). Evicted and
  * expired nodes always go in batches of whatever one lock hold retired. */
 #define GRAIN_HTAB_BATCH_RECLAIM 0x2u
+
+/** Approximate eviction order, CLOCK (second chance), instead of the
+ * exact LRU lists: inserts and removes write no list, and
+ * grain_htab_touch_locked() only sets the entry's reference mark. What
+ * each order guarantees, and what TTL expiry does under CLOCK: "Bytes,
+ * watermarks, eviction, TTL", its part "CLOCK order". */
+#define GRAIN_HTAB_EVICT_CLOCK 0x4u
 
 /** The largest config.reclaim_batch. */
 #define GRAIN_HTAB_RECLAIM_BATCH_MAX 4096u
@@ -380,8 +419,10 @@ struct grain_htab_config {
 	size_t mem_batch;   /**< fold granularity (default: lag <= mem_high/64,
 				  at most 64 KiB) */
 	enum grain_htab_policy policy; /**< above mem_high (EVICT) */
-	uint64_t ttl;	/**< caller's clock units; 0: entries never expire */
-	unsigned flags; /**< GRAIN_HTAB_NO_RCU, GRAIN_HTAB_BATCH_RECLAIM */
+	uint64_t ttl; /**< caller's clock units; 0: entries never expire */
+	/** GRAIN_HTAB_NO_RCU, GRAIN_HTAB_BATCH_RECLAIM,
+	 * GRAIN_HTAB_EVICT_CLOCK */
+	unsigned flags;
 	const struct grain_hash_key *secret; /**< NULL: random per table */
 	union {
 		/** The liburcu flavour of the table's readers (NULL:
@@ -559,7 +600,9 @@ grain_htab_remove_locked(struct grain_htab_scope *scope,
 			 struct grain_hnode *node);
 
 /** grain_htab_touch_locked - move @p node to the most recently used end and
- * restamp it with @p now (its TTL restarts). @return 0, -ENOENT, -EINVAL. */
+ * restamp it with @p now (its TTL restarts); in a GRAIN_HTAB_EVICT_CLOCK
+ * table set its reference mark instead of moving it ("CLOCK order").
+ * @return 0, -ENOENT, -EINVAL. */
 GRAIN_API GRAIN_NODISCARD int
 grain_htab_touch_locked(struct grain_htab_scope *scope,
 			struct grain_hnode *node, uint64_t now);
@@ -866,6 +909,7 @@ grain_htab_replace_fast(struct grain_htab *htab, const void *key,
 /** grain_htab_expire - retire entries at least ttl old at @p now (reason
  * EXPIRED; ops.unlinked runs with no lock held; `now` should not go
  * backwards), and run resizes that are due. @return how many expired.
+ * A GRAIN_HTAB_EVICT_CLOCK table is scanned slot by slot ("CLOCK order").
  * Any thread. */
 GRAIN_API unsigned grain_htab_expire(struct grain_htab *htab, uint64_t now);
 
@@ -876,7 +920,8 @@ typedef int grain_htab_walk_fn(struct grain_htab_scope *scope,
 
 /**
  * grain_htab_walk - call @p fn on every entry: stripe by stripe, each
- * under its lock, oldest first (the stripe's LRU order).
+ * under its lock, oldest first (the stripe's LRU order; in slot order in a
+ * GRAIN_HTAB_EVICT_CLOCK table).
  *
  * @p fn runs inside a scope of the entry's stripe and may call, with
  * @p scope and the @p node it was given only, grain_htab_remove_locked(),

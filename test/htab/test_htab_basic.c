@@ -383,7 +383,7 @@ static const struct config_case config_cases[] = {
 	{ .name = "buckets = 1 << 23",
 	  .config.buckets = 1u << 23,
 	  .rc = -EINVAL },
-	{ .name = "flags = 0x4u", .config.flags = 0x4u, .rc = -EINVAL },
+	{ .name = "flags = 0x8u", .config.flags = 0x8u, .rc = -EINVAL },
 	{ .name = "flags = 0x80000000u",
 	  .config.flags = 0x80000000u,
 	  .rc = -EINVAL },
@@ -414,6 +414,9 @@ static const struct config_case config_cases[] = {
 	{ .name = "reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX",
 	  .config = { .flags = GRAIN_HTAB_BATCH_RECLAIM,
 		      .reclaim_batch = GRAIN_HTAB_RECLAIM_BATCH_MAX },
+	  .buckets = 64u * 16u },
+	{ .name = "GRAIN_HTAB_EVICT_CLOCK",
+	  .config = { .flags = GRAIN_HTAB_EVICT_CLOCK },
 	  .buckets = 64u * 16u },
 };
 

@@ -230,6 +230,7 @@ static struct mode stress_modes[] = {
 	{ 1, GRAIN_HTAB_NO_RCU },
 	{ 64, GRAIN_HTAB_NO_RCU },
 	{ 64, GRAIN_HTAB_BATCH_RECLAIM },
+	{ 64, GRAIN_HTAB_EVICT_CLOCK },
 };
 
 /* ----------------------------------------------------------------------

@@ -46,6 +46,8 @@ enum bench_htab_impl {
 	 * (bulk workloads only) */
 	BENCH_HTAB_GRAIN_RCU_BULK,
 	BENCH_HTAB_RTE, /* DPDK rte_hash, lock-free readers, one writer lock */
+	/* 256 stripes, locked lookups, GRAIN_HTAB_EVICT_CLOCK */
+	BENCH_HTAB_GRAIN_CLOCK,
 	BENCH_HTAB_IMPL_COUNT
 };
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * grain_adapter.c - grain_htab with 1, 16, 256 and 4096 stripes and
- * locked lookups (GRAIN_HTAB_NO_RCU), and with 256 stripes and RCU
- * lookups (liburcu memb; grain_qsbr_adapter.c has the qsbr flavour).
+ * locked lookups (GRAIN_HTAB_NO_RCU), the same with 256 stripes and the
+ * CLOCK eviction order (GRAIN_HTAB_EVICT_CLOCK), and with 256 stripes and
+ * RCU lookups (liburcu memb; grain_qsbr_adapter.c has the qsbr flavour).
  *
  * Every configuration: BENCH_HTAB_BUCKETS / 2 buckets in all, resizing
  * on, a charge of 1 per entry, each entry a malloc'd grain_item that the
@@ -41,7 +42,8 @@ int bench_htab_grain_create(void **tablep, enum bench_htab_impl impl,
 	bool rcu = impl == BENCH_HTAB_GRAIN_RCU ||
 		   impl == BENCH_HTAB_GRAIN_QSBR ||
 		   impl == BENCH_HTAB_GRAIN_RCU_BULK;
-	unsigned stripes = rcu ? 256u : 1u << (4u * (unsigned)impl);
+	bool clock = impl == BENCH_HTAB_GRAIN_CLOCK;
+	unsigned stripes = rcu || clock ? 256u : 1u << (4u * (unsigned)impl);
 	struct grain_htab_config cfg = {
 		.ops = { .hash = item_hash,
 			 .eq = item_eq,
@@ -57,7 +59,8 @@ int bench_htab_grain_create(void **tablep, enum bench_htab_impl impl,
 		 * population at 256 stripes), as a daemon with frequent
 		 * removes would: fewer grace periods, each a membarrier
 		 * call with the memb flavour (doc/bench/htab-since-0.4.md). */
-		.flags = rcu ? GRAIN_HTAB_BATCH_RECLAIM : GRAIN_HTAB_NO_RCU,
+		.flags = (rcu ? GRAIN_HTAB_BATCH_RECLAIM : GRAIN_HTAB_NO_RCU) |
+			 (clock ? GRAIN_HTAB_EVICT_CLOCK : 0u),
 		.flavor = flavor,
 		.reclaim_batch = 256,
 		/* Every feature on: the LRU and the byte accounting always

@@ -63,6 +63,7 @@ static const struct bench_htab_adapter *const adapters[BENCH_HTAB_IMPL_COUNT] = 
 	[BENCH_HTAB_CDS] = &bench_htab_adapter_cds,
 #endif
 	[BENCH_HTAB_GRAIN_RCU_BULK] = &bench_htab_adapter_grain_rcu_bulk,
+	[BENCH_HTAB_GRAIN_CLOCK] = &bench_htab_adapter_grain,
 #ifdef GRAIN_BENCH_HAVE_RTE_HASH
 	[BENCH_HTAB_RTE] = &bench_htab_adapter_rte,
 #endif

@@ -165,6 +165,9 @@ struct grain_impl_htab_stripe {
 	 * reads this line, for the TTL test. */
 	alignas(GRAIN_CACHELINE) grain_impl_atomic_u64 oldest; /* head's stamp */
 	struct grain_hnode *lru_head; /* under the lock */
+	/* GRAIN_HTAB_EVICT_CLOCK: the hand, a slot position in the array
+	 * (bucket * GRAIN_HTAB_BUCKET_SLOTS + slot), under the lock. */
+	uint32_t hand;
 	grain_impl_atomic_i64 credit; /* bytes evictors freed for this stripe */
 	grain_impl_atomic_u64 evictions, expirations;
 	grain_impl_atomic_u64 refusals, chain_refusals, longest, resizes;
@@ -554,6 +557,19 @@ static inline void grain_impl_htab_set_oldest(struct grain_impl_htab_stripe *st)
 	atomic_store_explicit(&st->oldest, o, memory_order_relaxed);
 }
 
+/* GRAIN_HTAB_EVICT_CLOCK tables keep no LRU list: a linked node's prev
+ * is its reference mark instead, the node itself when set (inserted or
+ * touched since the hand last passed it), NULL when clear. */
+static inline bool grain_impl_htab_is_clock(const struct grain_htab *h)
+{
+	return (h->flags & GRAIN_HTAB_EVICT_CLOCK) != 0;
+}
+
+static inline void grain_impl_htab_clock_mark(struct grain_hnode *n)
+{
+	n->prev = n;
+}
+
 static inline void grain_impl_htab_lru_append(struct grain_impl_htab_stripe *st,
 					      struct grain_hnode *n)
 {
@@ -695,9 +711,11 @@ grain_impl_htab_slot_of(struct grain_impl_htab_array *a,
 }
 
 /* Unlink linked node @n, which sits in slot @i of @b, from there, the LRU
- * and the entry count, and push it on *@retired as retired with @why; its
- * bytes are the caller's to take off. Under the stripe lock. */
-static inline void grain_impl_htab_unlink_at(struct grain_impl_htab_stripe *st,
+ * (none in a CLOCK table) and the entry count, and push it on *@retired
+ * as retired with @why; its bytes are the caller's to take off. Under the
+ * stripe lock. */
+static inline void grain_impl_htab_unlink_at(const struct grain_htab *h,
+					     struct grain_impl_htab_stripe *st,
 					     struct grain_impl_htab_bucket *b,
 					     unsigned i, struct grain_hnode *n,
 					     enum grain_htab_reason why,
@@ -711,7 +729,8 @@ static inline void grain_impl_htab_unlink_at(struct grain_impl_htab_stripe *st,
 						   memory_order_relaxed) &
 				      ~(1u << (GRAIN_IMPL_HTAB_OCC_SHIFT + i)),
 			      memory_order_relaxed);
-	grain_impl_htab_lru_unlink(st, n);
+	if (GRAIN_LIKELY(!grain_impl_htab_is_clock(h)))
+		grain_impl_htab_lru_unlink(st, n);
 	grain_impl_htab_set_entries(st, grain_impl_htab_entries(st) - 1);
 	n->state = (uint32_t)GRAIN_IMPL_HNODE_RETIRED | (uint32_t)why;
 	n->next = *retired;
@@ -771,7 +790,7 @@ static inline void grain_impl_htab_retire_at(struct grain_htab *h,
 					     struct grain_hnode **retired,
 					     unsigned *todo)
 {
-	grain_impl_htab_unlink_at(st, b, i, n, why, retired);
+	grain_impl_htab_unlink_at(h, st, b, i, n, why, retired);
 	grain_impl_htab_add_bytes(h, st, -(int64_t)n->charge);
 	if ((h->flags & GRAIN_HTAB_BATCH_RECLAIM) && why == GRAIN_HTAB_REMOVED)
 		grain_impl_htab_batch(h, st, retired, todo);
@@ -905,8 +924,9 @@ grain_impl_htab_place(struct grain_htab_scope *s, struct grain_hnode *node,
 	return rc != 0 ? rc : -EAGAIN;
 }
 
-/* Count linked @node in: LRU, entries, bytes; ask the unlock for an
- * eviction or a resize if they are due. */
+/* Count linked @node in: LRU (a CLOCK table marks it referenced
+ * instead), entries, bytes; ask the unlock for an eviction or a resize if
+ * they are due. */
 static GRAIN_ALWAYS_INLINE void
 grain_impl_htab_count_in(struct grain_htab_scope *s, struct grain_hnode *node,
 			 size_t charge)
@@ -914,7 +934,10 @@ grain_impl_htab_count_in(struct grain_htab_scope *s, struct grain_hnode *node,
 	struct grain_htab *h = s->h;
 	struct grain_impl_htab_stripe *st = s->stripe;
 
-	grain_impl_htab_lru_append(st, node);
+	if (GRAIN_UNLIKELY(grain_impl_htab_is_clock(h)))
+		grain_impl_htab_clock_mark(node);
+	else
+		grain_impl_htab_lru_append(st, node);
 	uint32_t entries = grain_impl_htab_entries(st) + 1;
 	grain_impl_htab_set_entries(st, entries);
 	grain_impl_htab_bump(&st->inserts, 1);
@@ -1319,7 +1342,7 @@ grain_htab_lookup_bulk(struct grain_htab *h, const void *const *keys,
 /* Put free @node in linked @old's place, slot @i of @b: @node holds the
  * same key, so it takes the same hash, signature and bucket, and the slot
  * changes with one store. @node is stamped @now, charged @charge and goes
- * to the most recently used end; @old is retired as a remove retires it,
+ * to the most recently used end (marked referenced in a CLOCK table); @old is retired as a remove retires it,
  * with reason REPLACED. The entry count does not change. Under the stripe
  * lock. */
 static GRAIN_ALWAYS_INLINE void
@@ -1341,8 +1364,12 @@ grain_impl_htab_swap_at(struct grain_htab_scope *s,
 	 * the bucket's occupied bit untouched: a lock-free reader loads one
 	 * of the two, never NULL, and sees @node as built. */
 	atomic_store_explicit(&b->node[i], node, memory_order_release);
-	grain_impl_htab_lru_unlink(st, old);
-	grain_impl_htab_lru_append(st, node);
+	if (grain_impl_htab_is_clock(h)) {
+		grain_impl_htab_clock_mark(node);
+	} else {
+		grain_impl_htab_lru_unlink(st, old);
+		grain_impl_htab_lru_append(st, node);
+	}
 	old->state = (uint32_t)GRAIN_IMPL_HNODE_RETIRED |
 		     (uint32_t)GRAIN_HTAB_REPLACED;
 	old->next = s->retired;
