@@ -773,8 +773,9 @@ static inline void grain_impl_htab_batch(const struct grain_htab *h,
 
 	*retired = n->next;
 	grain_impl_htab_set_owner(n, h);
-	n->next = k != 0 ? st->ring[(k - 1u) & (GRAIN_IMPL_HTAB_AHEAD - 1u)]
-			 : NULL;
+	/* NULL if the batch is empty: the ring starts zeroed, and
+	 * grain_impl_htab_take_batch() clears it. */
+	n->next = st->ring[(k - 1u) & (GRAIN_IMPL_HTAB_AHEAD - 1u)];
 	n->prev = st->ring[k & (GRAIN_IMPL_HTAB_AHEAD - 1u)];
 	st->ring[k & (GRAIN_IMPL_HTAB_AHEAD - 1u)] = n;
 	st->nbatch = ++k;
