@@ -290,6 +290,50 @@ ParameterizedTest(const struct batch_case *row, htab_rcu, batched_reclaim)
 
 /* One scope whose removes fill its stripe's batch and go past it: the
  * unlock hands all of them to RCU together, each reclaimed once. */
+/* Each node of a stripe's reclaim batch names, in its prev, the node
+ * GRAIN_IMPL_HTAB_AHEAD places down the list (NULL near the end), so that
+ * the reclaim after the grace period can prefetch it: walk the batch
+ * (white box: the stripe's ring) after each remove and check every link,
+ * across the batch leaving and a new one starting. */
+Test(htab_rcu, batch_lookahead)
+{
+	enum { B = 11, N = 2 * B + 3 };
+	static struct obj o[N];
+	static const struct grain_htab_config shape = { .stripes = 1,
+							.reclaim_batch = B };
+	struct ledger l;
+	struct grain_htab *h = open_table(&l, GRAIN_HTAB_BATCH_RECLAIM, &shape);
+	const struct grain_impl_htab_stripe *st = &h->stripes[0];
+	const unsigned ahead = GRAIN_IMPL_HTAB_AHEAD;
+
+	insert_keys(h, o, N, 1, 0, 1);
+	for (uint64_t k = 0; k < N; k++) {
+		cr_assert_eq(grain_htab_remove(h, &k, NULL), 0);
+		/* The batch holds the removes since the last full one,
+		 * newest first. */
+		unsigned held = (unsigned)((k + 1) % B);
+		cr_assert_eq(st->nbatch, held, "after remove %u", (unsigned)k);
+		const struct grain_hnode *walk[B];
+		const struct grain_hnode *n =
+			held ? st->ring[(held - 1) % ahead] : NULL;
+		for (unsigned i = 0; i < held; i++, n = n->next) {
+			cr_assert_eq(n, &o[k - i].node, "after remove %u, %u",
+				     (unsigned)k, i);
+			walk[i] = n;
+		}
+		cr_assert_null(n, "after remove %u: the batch ends",
+			       (unsigned)k);
+		for (unsigned i = 0; i < held; i++)
+			cr_assert_eq(walk[i]->prev,
+				     i + ahead < held ? walk[i + ahead] : NULL,
+				     "after remove %u, node %u", (unsigned)k,
+				     i);
+	}
+	close_table(h, GRAIN_HTAB_BATCH_RECLAIM);
+	for (unsigned i = 0; i < N; i++)
+		cr_assert_eq(atomic_load(&o[i].reclaims), 1u, "node %u", i);
+}
+
 Test(htab_rcu, batched_reclaim_one_scope)
 {
 	enum { B = 8, N = 12 };

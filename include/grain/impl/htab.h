@@ -122,6 +122,15 @@ static inline uint32_t grain_impl_htab_dir_mask(uintptr_t w)
 	return (uint32_t)(((uint64_t)1 << (w & GRAIN_IMPL_HTAB_DIR_LOG)) - 1);
 }
 
+/* How far ahead of its walk the reclaim of a batch can see: each node of
+ * a stripe's reclaim batch names, besides the next one, the one this many
+ * places down the list, so that the walk after the grace period (on the
+ * flavour's call_rcu thread, over nodes removed long before and out of
+ * its cache) prefetches ahead (src/htab.c, rcu_done()) and keeps several
+ * misses in flight instead of waiting for each link in turn. A power of
+ * two. */
+#define GRAIN_IMPL_HTAB_AHEAD 4u
+
 /* Four cache lines: the first holds everything a lookup, an insert or a
  * remove of the lock holder writes; the second where the stripe's array
  * is, which only a resize writes; the third what evictors on other
@@ -175,9 +184,13 @@ struct grain_impl_htab_stripe {
 	_Atomic(bool) grow_wanted;	/* a chain reached max_chain */
 	grain_impl_atomic_u64 deferred; /* handed to ops.defer, not yet done */
 	/* GRAIN_HTAB_BATCH_RECLAIM: removed nodes waiting, under the lock,
-	 * to go to RCU together (linked through next). Last, so that the
-	 * removes that write it stay off the line of the array above. */
-	struct grain_hnode *batch, *batch_tail;
+	 * to go to RCU together (linked through next, newest first). The
+	 * ring holds the newest GRAIN_IMPL_HTAB_AHEAD of them, the k-th
+	 * joined in slot k % GRAIN_IMPL_HTAB_AHEAD, so that each node that
+	 * joins can name in its prev the node that joined that many places
+	 * before it (grain_impl_htab_batch()). Last, so that the removes
+	 * that write it stay off the line of the array above. */
+	struct grain_hnode *ring[GRAIN_IMPL_HTAB_AHEAD];
 	uint32_t nbatch;
 };
 
@@ -742,10 +755,13 @@ static inline void grain_impl_htab_unlink_at(const struct grain_htab *h,
 static inline struct grain_hnode *
 grain_impl_htab_take_batch(struct grain_impl_htab_stripe *st)
 {
-	struct grain_hnode *list = st->batch;
+	if (st->nbatch == 0)
+		return NULL;
+	struct grain_hnode *list =
+		st->ring[(st->nbatch - 1u) & (GRAIN_IMPL_HTAB_AHEAD - 1u)];
 
-	st->batch = NULL;
-	st->batch_tail = NULL;
+	for (unsigned k = 0; k < GRAIN_IMPL_HTAB_AHEAD; k++)
+		st->ring[k] = NULL;
 	st->nbatch = 0;
 	return list;
 }
@@ -762,22 +778,27 @@ static inline void grain_impl_htab_set_owner(struct grain_hnode *n,
 
 /* Move the node just pushed on *@retired (removed: no callback is due) to
  * the stripe's reclaim batch, naming its owner while its line is still
- * in cache; once the batch is full, ask the unlock (*@todo) to hand all
- * of it to one call_rcu. Under the stripe lock. */
+ * in cache, and in its prev (dead once it is retired; no reader loads
+ * it) the node GRAIN_IMPL_HTAB_AHEAD places down the batch, or NULL;
+ * once the batch is full, ask the unlock (*@todo) to hand all of it to
+ * one call_rcu. Under the stripe lock. */
 static inline void grain_impl_htab_batch(const struct grain_htab *h,
 					 struct grain_impl_htab_stripe *st,
 					 struct grain_hnode **retired,
 					 unsigned *todo)
 {
 	struct grain_hnode *n = *retired;
+	uint32_t k = st->nbatch;
 
 	*retired = n->next;
 	grain_impl_htab_set_owner(n, h);
-	n->next = st->batch;
-	if (st->batch == NULL)
-		st->batch_tail = n;
-	st->batch = n;
-	if (++st->nbatch >= h->reclaim_batch)
+	/* NULL if the batch is empty: the ring starts zeroed, and
+	 * grain_impl_htab_take_batch() clears it. */
+	n->next = st->ring[(k - 1u) & (GRAIN_IMPL_HTAB_AHEAD - 1u)];
+	n->prev = st->ring[k & (GRAIN_IMPL_HTAB_AHEAD - 1u)];
+	st->ring[k & (GRAIN_IMPL_HTAB_AHEAD - 1u)] = n;
+	st->nbatch = ++k;
+	if (k >= h->reclaim_batch)
 		*todo |= GRAIN_IMPL_HTAB_TODO_RECLAIM;
 }
 
