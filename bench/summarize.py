@@ -116,6 +116,7 @@ FAMILIES = {
 KIND = {
     "mutex": "baseline: one global lock (pthread mutex)",
     "twolock": "baseline: producer lock + consumer lock (ptr_ring style)",
+    "twolock_pspin": "baseline: twolock with pthread spinlocks (never yield)",
     "pfifo_spin": "baseline: one global spinlock over three lists",
     "pfifo_mutex": "baseline: one global mutex over three lists",
     "striped": "baseline: 256 spinlock stripes, bare chains",

@@ -29,8 +29,9 @@ enum bench_impl {
 	BENCH_GRAIN_MPSC,
 	BENCH_GRAIN_SPMC,
 	BENCH_GRAIN_SPSC,
-	BENCH_MUTEX,   /* baselines/mutex_ring.c */
-	BENCH_TWOLOCK, /* baselines/twolock_ring.c */
+	BENCH_MUTEX,	     /* baselines/mutex_ring.c */
+	BENCH_TWOLOCK,	     /* baselines/twolock_ring.c */
+	BENCH_TWOLOCK_PSPIN, /* baselines/twolock_pspin.c */
 	BENCH_CK,
 	BENCH_RTE,
 	BENCH_WFCQ,

@@ -57,8 +57,13 @@ static const struct bench_impl_info infos[] = {
 	  "take it once" },
 	{ "twolock", "MPMC", &bench_adapter_twolock, ANY, ANY, 0,
 	  "baseline bench/ring/baselines/twolock_ring: ptr_ring style, producer "
-	  "and consumer grain_spinlock, batched zeroing of 16 slots; batches "
+	  "and consumer grain_spinlock (waiters yield after a short spin), "
+	  "batched zeroing of 16 slots; batches "
 	  "take the lock once" },
+	{ "twolock_pspin", "MPMC", &bench_adapter_twolock_pspin, ANY, ANY, 0,
+	  "baseline bench/ring/baselines/twolock_pspin: twolock's algorithm "
+	  "and code with pthread spinlocks, whose waiters never yield (a "
+	  "user space port of ptr_ring); batches take the lock once" },
 	{ "ck_ring", "MPMC", &bench_adapter_ck, ANY, ANY, 0,
 	  "anchor ConcurrencyKit ck_ring_enqueue_mpmc / ck_ring_dequeue_mpmc "
 	  "(1023 usable slots); no batch calls, so batches are loops of single "
