@@ -32,6 +32,7 @@ enum bench_impl {
 	BENCH_MUTEX,	     /* baselines/mutex_ring.c */
 	BENCH_TWOLOCK,	     /* baselines/twolock_ring.c */
 	BENCH_TWOLOCK_PSPIN, /* baselines/twolock_pspin.c */
+	BENCH_SCQ,	     /* baselines/scq_ring.c, a prototype */
 	BENCH_CK,
 	BENCH_RTE,
 	BENCH_WFCQ,

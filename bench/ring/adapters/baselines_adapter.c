@@ -42,3 +42,4 @@ BASELINE_ADAPTER(mutex, bench_mutex_ring, (&r, BENCH_CAPACITY))
 BASELINE_ADAPTER(twolock, bench_twolock_ring, (&r, BENCH_CAPACITY, 0))
 BASELINE_ADAPTER(twolock_pspin, bench_twolock_pspin_ring,
 		 (&r, BENCH_CAPACITY, 0))
+BASELINE_ADAPTER(scq, bench_scq_ring, (&r, BENCH_CAPACITY))

@@ -65,6 +65,11 @@ static const struct bench_impl_info infos[] = {
 	  "baseline bench/ring/baselines/twolock_pspin: twolock's algorithm "
 	  "and code with pthread spinlocks, whose waiters never yield (a "
 	  "user space port of ptr_ring); batches take the lock once" },
+	{ "scq", "MPMC", &bench_adapter_scq, ANY, ANY, 0,
+	  "prototype bench/ring/baselines/scq_ring: fetch-and-add tickets a "
+	  "dequeuer may give up (after SCQ, DISC 2019), an index queue of free "
+	  "slots and one of full ones; bulk takes n free slots or none, burst "
+	  "dequeue is a loop" },
 	{ "ck_ring", "MPMC", &bench_adapter_ck, ANY, ANY, 0,
 	  "anchor ConcurrencyKit ck_ring_enqueue_mpmc / ck_ring_dequeue_mpmc "
 	  "(1023 usable slots); no batch calls, so batches are loops of single "

@@ -26,6 +26,11 @@
  * may still look occupied, so the usable capacity lies between capacity -
  * zero_batch + 1 and capacity.
  *
+ * bench_scq_ring (scq_ring.c): a prototype, not a baseline: claims by
+ * fetch-and-add tickets that a dequeuer may give up, after the SCQ queue
+ * (see its file for the design and what it leaves out). Capacity a power
+ * of two >= 4; any pointer may be stored.
+ *
  * Synchronization, every ring: any enqueue or dequeue may run concurrently
  * with any other (one mutex; the producer or the consumer lock), create and
  * destroy with nothing on the same ring. An enqueue happens-before the
@@ -48,6 +53,7 @@
 struct bench_mutex_ring;
 struct bench_twolock_ring;
 struct bench_twolock_pspin_ring;
+struct bench_scq_ring;
 
 int bench_mutex_ring_create(struct bench_mutex_ring **ringp, unsigned capacity);
 void bench_mutex_ring_destroy(struct bench_mutex_ring *ring);
@@ -81,5 +87,14 @@ int bench_twolock_pspin_ring_enqueue_bulk(struct bench_twolock_pspin_ring *ring,
 unsigned
 bench_twolock_pspin_ring_dequeue_burst(struct bench_twolock_pspin_ring *ring,
 				       void **objs, unsigned n);
+
+int bench_scq_ring_create(struct bench_scq_ring **ringp, unsigned capacity);
+void bench_scq_ring_destroy(struct bench_scq_ring *ring);
+int bench_scq_ring_try_enqueue(struct bench_scq_ring *ring, void *obj);
+int bench_scq_ring_try_dequeue(struct bench_scq_ring *ring, void **objp);
+int bench_scq_ring_enqueue_bulk(struct bench_scq_ring *ring, void *const *objs,
+				unsigned n);
+unsigned bench_scq_ring_dequeue_burst(struct bench_scq_ring *ring, void **objs,
+				      unsigned n);
 
 #endif /* GRAIN_BENCH_BASELINES_H */
