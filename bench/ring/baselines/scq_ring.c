@@ -160,13 +160,23 @@ static bool scq_dequeue(struct scq *q, unsigned *idxp)
 	if (atomic_load(&q->threshold) < 0)
 		return false;
 	for (;;) {
-		/* Not in SCQ: look before taking a ticket. A dequeuer polling
-		 * an empty queue otherwise takes the ticket the next enqueuer
-		 * is about to fill, gives it up, and makes that enqueuer take
-		 * another: on two CPUs each pair then costs several line
-		 * transfers (SCQ_NO_LOOK measures it without). */
+		/* Not in SCQ: look before taking a ticket. A poller on an
+		 * empty queue otherwise takes the ticket an enqueuer is about
+		 * to fill, gives it up, and makes that enqueuer take another:
+		 * each pair then costs several line transfers. So: empty if
+		 * no enqueuer took a ticket we could take; and if the only
+		 * one outstanding is still being filled, wait for it (say
+		 * empty) rather than steal it; give a ticket up only when
+		 * later ones were taken (its enqueuer lags behind others).
+		 * SCQ_NO_LOOK measures it without. */
 #ifndef SCQ_NO_LOOK
-		if (atomic_load(&q->head) >= atomic_load(&q->tail))
+		uint64_t h0 = atomic_load(&q->head);
+		uint64_t t0 = atomic_load(&q->tail);
+		if (h0 >= t0)
+			return false;
+		if (t0 == h0 + 1 &&
+		    scq_cycle(q, atomic_load(scq_slot(q, h0))) !=
+			    h0 >> q->order)
 			return false;
 #endif
 		uint64_t h = atomic_fetch_add(&q->head, 1);
