@@ -142,6 +142,8 @@ FAMILIES = {
 KIND = {
     "mutex": "baseline: one global lock (pthread mutex)",
     "twolock": "baseline: producer lock + consumer lock (ptr_ring style)",
+    "twolock_pspin": "baseline: twolock with pthread spinlocks (never yield)",
+    "scq": "prototype: fetch-and-add tickets a dequeuer may give up (SCQ)",
     "pfifo_spin": "baseline: one global spinlock over three lists",
     "pfifo_mutex": "baseline: one global mutex over three lists",
     "striped": "baseline: 256 spinlock stripes, bare chains",

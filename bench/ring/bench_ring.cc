@@ -143,6 +143,18 @@ void RunCase(benchmark::State &state, const Case *c)
 		if (res.get_calls != 0)
 			state.counters["per_get"] =
 				moved / static_cast<double>(res.get_calls);
+		// Per-thread shares of a side with several threads (adapters.h,
+		// struct bench_result): 1 and 1 (cv 0) when even.
+		if (c->cfg.producers > 1) {
+			state.counters["put_share_max"] = res.put_share_max;
+			state.counters["put_share_min"] = res.put_share_min;
+			state.counters["put_cv"] = res.put_cv;
+		}
+		if (c->cfg.consumers > 1) {
+			state.counters["get_share_max"] = res.get_share_max;
+			state.counters["get_share_min"] = res.get_share_min;
+			state.counters["get_cv"] = res.get_cv;
+		}
 	}
 }
 

@@ -29,8 +29,10 @@ enum bench_impl {
 	BENCH_GRAIN_MPSC,
 	BENCH_GRAIN_SPMC,
 	BENCH_GRAIN_SPSC,
-	BENCH_MUTEX,   /* baselines/mutex_ring.c */
-	BENCH_TWOLOCK, /* baselines/twolock_ring.c */
+	BENCH_MUTEX,	     /* baselines/mutex_ring.c */
+	BENCH_TWOLOCK,	     /* baselines/twolock_ring.c */
+	BENCH_TWOLOCK_PSPIN, /* baselines/twolock_pspin.c */
+	BENCH_SCQ,	     /* baselines/scq_ring.c, a prototype */
 	BENCH_CK,
 	BENCH_RTE,
 	BENCH_WFCQ,
@@ -119,6 +121,14 @@ struct bench_result {
 	 * consumers, the drain's last excluded), and calls that moved
 	 * something, drain included. */
 	uint64_t full_tries, empty_tries, put_calls, get_calls;
+	/* Each side's shares of the work, its threads' counts (a producer's
+	 * tokens enqueued, a consumer's taken before stop) over the side's
+	 * mean: the largest and the smallest (1 and 1: even), and the
+	 * coefficient of variation of the counts (0: even). A side of one
+	 * thread has 1, 1 and 0. Uneven shares under a lock mean its holder
+	 * keeps taking it again while the others wait. */
+	double put_share_max, put_share_min, put_cv;
+	double get_share_max, get_share_min, get_cv;
 	uint64_t errors; /* order, count and sum mismatches: must be 0 */
 	bool pinned;	 /* thread i ran on CPU i % nproc */
 };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * baselines_adapter.c - the two baselines of bench/ring/baselines, through
+ * baselines_adapter.c - the baselines of bench/ring/baselines, through
  * their common calls: try_enqueue / try_dequeue, and for bulk enqueue_bulk
- * (one lock, all or nothing) / dequeue_burst (one lock, up to n). Neither
- * has a partial enqueue, so neither runs burst.
+ * (one lock, all or nothing) / dequeue_burst (one lock, up to n). None
+ * has a partial enqueue, so none runs burst.
  */
 #include "harness.h"
 
@@ -40,3 +40,6 @@
 
 BASELINE_ADAPTER(mutex, bench_mutex_ring, (&r, BENCH_CAPACITY))
 BASELINE_ADAPTER(twolock, bench_twolock_ring, (&r, BENCH_CAPACITY, 0))
+BASELINE_ADAPTER(twolock_pspin, bench_twolock_pspin_ring,
+		 (&r, BENCH_CAPACITY, 0))
+BASELINE_ADAPTER(scq, bench_scq_ring, (&r, BENCH_CAPACITY))

@@ -23,6 +23,7 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -57,8 +58,18 @@ static const struct bench_impl_info infos[] = {
 	  "take it once" },
 	{ "twolock", "MPMC", &bench_adapter_twolock, ANY, ANY, 0,
 	  "baseline bench/ring/baselines/twolock_ring: ptr_ring style, producer "
-	  "and consumer grain_spinlock, batched zeroing of 16 slots; batches "
+	  "and consumer grain_spinlock (waiters yield after a short spin), "
+	  "batched zeroing of 16 slots; batches "
 	  "take the lock once" },
+	{ "twolock_pspin", "MPMC", &bench_adapter_twolock_pspin, ANY, ANY, 0,
+	  "baseline bench/ring/baselines/twolock_pspin: twolock's algorithm "
+	  "and code with pthread spinlocks, whose waiters never yield (a "
+	  "user space port of ptr_ring); batches take the lock once" },
+	{ "scq", "MPMC", &bench_adapter_scq, ANY, ANY, 0,
+	  "prototype bench/ring/baselines/scq_ring: fetch-and-add tickets a "
+	  "dequeuer may give up (after SCQ, DISC 2019), an index queue of free "
+	  "slots and one of full ones; bulk takes n free slots or none, burst "
+	  "dequeue is a loop" },
 	{ "ck_ring", "MPMC", &bench_adapter_ck, ANY, ANY, 0,
 	  "anchor ConcurrencyKit ck_ring_enqueue_mpmc / ck_ring_dequeue_mpmc "
 	  "(1023 usable slots); no batch calls, so batches are loops of single "
@@ -195,6 +206,29 @@ static uint64_t account(const struct bench_thread *th, unsigned np, unsigned nc,
 	return errors;
 }
 
+/* The shares of threads th[0 .. n - 1], by the uint64_t count at offset
+ * OFF in their structs (see struct bench_result): max and min over the
+ * mean, and the coefficient of variation. */
+static void shares(const struct bench_thread *th, unsigned n, size_t off,
+		   double *maxp, double *minp, double *cvp)
+{
+	double sum = 0, sq = 0, hi = 0, lo = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t c;
+		memcpy(&c, (const char *)&th[i] + off, sizeof(c));
+		double x = (double)c;
+		sum += x;
+		sq += x * x;
+		hi = i == 0 || x > hi ? x : hi;
+		lo = i == 0 || x < lo ? x : lo;
+	}
+	double mean = n ? sum / n : 0, var = n ? sq / n - mean * mean : 0;
+	*maxp = mean > 0 ? hi / mean : 1.0;
+	*minp = mean > 0 ? lo / mean : 1.0;
+	*cvp = mean > 0 && var > 0 ? sqrt(var) / mean : 0.0;
+}
+
 /* Thread i of a run: the producers first, then the consumers. */
 static void who(void *ctx, unsigned i, struct bench_spawn *out)
 {
@@ -249,6 +283,10 @@ static void settle(const struct bench_adapter *a, struct bench_harness *h,
 		res->pairs_total += th[c].consumed;
 	res->pairs_per_sec =
 		res->seconds > 0 ? (double)res->pairs / res->seconds : 0.0;
+	shares(th, np, offsetof(struct bench_thread, produced),
+	       &res->put_share_max, &res->put_share_min, &res->put_cv);
+	shares(th + np, nc, offsetof(struct bench_thread, count_at_stop),
+	       &res->get_share_max, &res->get_share_min, &res->get_cv);
 	res->errors = account(th, np, nc + 1, h->cfg.checked);
 }
 

@@ -397,7 +397,8 @@ static GRAIN_ALWAYS_INLINE void *bench_elem_token(const unsigned char *src,
  * library was not found and their file not built. */
 extern const struct bench_adapter bench_adapter_grain, bench_adapter_elem16,
 	bench_adapter_elem64, bench_adapter_elem16_zc, bench_adapter_elem64_zc,
-	bench_adapter_mutex, bench_adapter_twolock;
+	bench_adapter_mutex, bench_adapter_twolock, bench_adapter_twolock_pspin,
+	bench_adapter_scq;
 __attribute__((weak)) extern const struct bench_adapter bench_adapter_ck,
 	bench_adapter_wfcq, bench_adapter_rte, bench_adapter_rte_sync,
 	bench_adapter_rte_elem16_spsc, bench_adapter_rte_elem64_spsc,
