@@ -160,7 +160,8 @@ struct grain_impl_htab_stripe {
 	 * depend on it, can be issued meanwhile; with the array on the
 	 * lock's line they waited for it and then ran one after another
 	 * (doc/bench/htab-layout-and-footprint.md). Nothing but a resize
-	 * writes this line. */
+	 * (and, in a GRAIN_HTAB_EVICT_CLOCK table, an eviction: the hand)
+	 * writes this line, and only lock holders read it. */
 	alignas(GRAIN_CACHELINE) struct grain_impl_htab_bucket *b0;
 	uint32_t mask;
 	uint32_t index;
@@ -169,14 +170,14 @@ struct grain_impl_htab_stripe {
 	 * and removes in turn do not grow and shrink it each time. Under
 	 * the lock, written by resizes only. */
 	uint32_t hold;
+	/* GRAIN_HTAB_EVICT_CLOCK: the hand, a slot position in the array
+	 * (bucket * GRAIN_HTAB_BUCKET_SLOTS + slot), under the lock. */
+	uint32_t hand;
 	/* The LRU head (least recent) and its stamp change together, so
 	 * they share a line: an insert appends at the tail above and only
 	 * reads this line, for the TTL test. */
 	alignas(GRAIN_CACHELINE) grain_impl_atomic_u64 oldest; /* head's stamp */
 	struct grain_hnode *lru_head; /* under the lock */
-	/* GRAIN_HTAB_EVICT_CLOCK: the hand, a slot position in the array
-	 * (bucket * GRAIN_HTAB_BUCKET_SLOTS + slot), under the lock. */
-	uint32_t hand;
 	grain_impl_atomic_i64 credit; /* bytes evictors freed for this stripe */
 	grain_impl_atomic_u64 evictions, expirations;
 	grain_impl_atomic_u64 refusals, chain_refusals, longest, resizes;
