@@ -270,7 +270,7 @@ class Header:
 
     @property
     def lib(self):
-        return "grain\\-htab" if self.name == "htab.h" else "grain"
+        return "grain\\-htab" if self.name in ("htab.h", "rcu.h") else "grain"
 
 
 def load(xmldir):

@@ -63,22 +63,13 @@
  *
  * Layout
  *
- * The table is `stripes` independent shards. A key's stripe comes from the
- * top 16 bits of its 64-bit hash, its bucket inside the stripe from the
- * low bits and a 16-bit signature from bits 32..47, so the three are
- * independent. Each stripe has its own cache-line aligned spinlock, LRU
- * list, byte count and counters; the stripes' bucket-array pointers sit
- * together on read-mostly lines that writers do not touch, and each
- * stripe keeps a copy for its lock holder on a line of its own, apart
- * from the lock's and written only by a resize: the address of a locked
- * search's bucket does not depend on the lock's line.
- *
- * A bucket is one cache line: GRAIN_HTAB_BUCKET_SLOTS slots (6 with 64-bit
- * pointers), each a node pointer and the signature of its key, and the
- * index of an overflow bucket. A search reads the bucket's line, compares
- * signatures, and reads a node only where one matches: a lookup of an
- * absent key touches one line, a hit two. Overflow buckets come from a
- * reserve at the end of the stripe's array.
+ * The table is `stripes` independent shards, each with its own spinlock,
+ * LRU order, byte count, counters and bucket array; a key's stripe,
+ * bucket and 16-bit signature come from independent bits of its 64-bit
+ * hash. A bucket is one cache line of GRAIN_HTAB_BUCKET_SLOTS slots (a
+ * node pointer and its key's signature each) and an overflow index, so a
+ * lookup of an absent key reads one line and a hit two (impl/htab.h has
+ * the layout).
  *
  * A stripe doubles its array when it holds more than max_load entries per
  * bucket and halves it below max_load / 8 (never below the initial size);
@@ -93,26 +84,21 @@
  *
  * Memory held for a stalled reader: a retired array is freed after a
  * grace period, so while one reader stays inside its read-side section
- * every array retired meanwhile stays allocated, and the table sets no
- * limit on their sum. Each is one stripe copy (a cache line a bucket),
- * made only when the stripe's load leaves its range (above max_load
- * entries a bucket, or below an eighth of that), when the chain rule
- * grows it (below), when an
- * insert finds its overflow reserve used up (at least buckets / 8 inserts
- * after the last copy), and at each grain_htab_resize(): what piles up
- * grows with the inserts, removes and resize calls made during the
- * stall, never with lookups or refused inserts. Removed nodes wait the
- * same way ("Node life cycle").
+ * every array retired meanwhile stays allocated, with no limit on their
+ * sum. Each is one stripe copy, made only when the stripe's load leaves
+ * its range, when the chain rule grows it, when an insert finds its
+ * overflow reserve used up (at least buckets / 8 inserts after the last
+ * copy), and at each grain_htab_resize(): what piles up grows with the
+ * writes and resize calls made during the stall, never with lookups or
+ * refused inserts. Removed nodes wait the same way ("Node life cycle").
  *
  * Chains are bounded: an insert into a bucket chain that holds max_chain
  * entries is refused (-EMLINK) and counted, and the stripe grows, up to
- * four buckets per entry (beyond that the keys collide and more buckets
- * cannot help; growth stops so that they cannot make the table allocate).
- * A stripe so grown keeps its size until its entries fall below half of
- * what they were then (the load rule would shrink it at 8 / max_load
- * buckets an entry): refused inserts and removes in turn cost at most
- * the few copies up to that size, and none after it.
- * With the default keyed hash (SipHash-2-4 under a random per-table key)
+ * four buckets per entry (beyond that the keys collide; growth stops so
+ * that they cannot make the table allocate). A stripe so grown keeps its
+ * size until its entries fall below half of what they were then, so
+ * refused inserts and removes in turn cost a few copies at most. With
+ * the default keyed hash (SipHash-2-4 under a random per-table key)
  * nobody outside can aim keys at one chain.
  *
  * Bytes, watermarks, eviction, TTL
@@ -192,33 +178,26 @@
  *
  * CLOCK order (GRAIN_HTAB_EVICT_CLOCK): no LRU list is kept, so inserts
  * and removes write nothing beyond the bucket slot, the counts and the
- * node itself. Each entry carries a reference mark, set by its insert (or
- * the replace that put it there) and by grain_htab_touch_locked(), and
- * each stripe a hand that goes round the slots of its bucket array
- * (buckets in index order, overflow buckets last). An eviction from a
- * stripe moves the hand on: a marked entry loses its mark and is passed
- * over, the first entry found unmarked (or ttl old) is the victim, and
- * the hand stops just past it. What CLOCK guarantees, within a stripe:
+ * node. An entry's reference mark is set by its insert (or the replace
+ * that put it there) and by grain_htab_touch_locked(), never by lookups;
+ * each stripe's hand goes round its slots (buckets in index order,
+ * overflow buckets last), and an eviction from a stripe moves it on: a
+ * marked entry loses its mark and is passed over, the first unmarked (or
+ * ttl old) entry is the victim. Within a stripe:
  * - an entry inserted or touched since the hand last passed it is never
- *   the victim while it stays so: an entry that was not is taken first;
- * - a marked entry is passed over once, not forever: an eviction looks at
- *   every slot at most twice, so it finds a victim in a stripe that holds
- *   any entry;
- * - nothing about stamps: among unmarked entries the victim is the next
- *   one in slot order, whatever their age, and a resize of the stripe
- *   (which reorders its slots) restarts the hand at its first slot.
- * Across stripes there is no order at all: the unlock of the scope that
- * went over mem_high evicts from its own stripe (which the keys' hash
- * picked), up to 32 entries; what is left comes from the fullest of
- * GRAIN_HTAB_EVICT_SAMPLE sampled stripes at a time. The watermarks keep
- * their guarantees (above). TTL under CLOCK: the stripes keep no oldest
- * stamp, so inserts expire nothing; an eviction takes an entry it passes
- * that is ttl old at its time (reason EXPIRED) whatever its mark, and
- * grain_htab_expire() scans every slot of every stripe (O(buckets), in
- * batches of 32 retired entries per lock hold) and expires every entry
- * ttl old that was linked throughout the call; no order among them.
- * Lookups never set the mark: as in the exact order, only a touch counts
- * as a use.
+ *   the victim while an entry that was not remains;
+ * - an eviction looks at every slot at most twice, so it finds a victim
+ *   in a stripe that holds any entry;
+ * - no order by stamps: among unmarked entries the victim is the next in
+ *   slot order, and a resize (which reorders slots) restarts the hand.
+ * Across stripes there is no order: the unlock of the scope that went
+ * over mem_high evicts up to 32 entries from its own stripe, then from
+ * the fullest of GRAIN_HTAB_EVICT_SAMPLE sampled stripes at a time. The
+ * watermarks keep their guarantees. TTL: inserts expire nothing (no
+ * oldest stamp is kept); an eviction takes a ttl old entry it passes
+ * (reason EXPIRED) whatever its mark, and grain_htab_expire() scans every
+ * slot (in batches of 32 retired entries per lock hold) and expires every
+ * entry ttl old that was linked throughout the call, in no order.
  *
  * Node life cycle
  *
@@ -248,38 +227,21 @@
  * undetected. Insert a node again only after its ops.reclaim call has
  * begun and happens-before the insert.
  *
- * Reclaim batches: each call_rcu costs a shared enqueue (and on 2 cores a
- * cache-line transfer), so the nodes one lock hold retires go to RCU with
- * one call. With GRAIN_HTAB_BATCH_RECLAIM removed nodes also wait, under
- * their stripe lock, until config.reclaim_batch (32) have gathered: the
- * unlock of the scope that fills the batch sends all of it (more, if that
- * scope removed more) to call_rcu as it is, without reading its nodes
- * again. A node may then wait indefinitely for its batch:
- * grain_htab_reclaim_flush() sends every partial batch (destroy does
- * too). A flavour's rcu_barrier covers only what was flushed. Up to
- * stripes * (reclaim_batch - 1) removed nodes wait so; a larger batch
- * means fewer grace periods (with the memb flavour each is a membarrier
- * call that interrupts every thread of the process) for that much memory
- * held.
+ * Reclaim batches: the nodes one lock hold retires go to RCU with one
+ * call_rcu. With GRAIN_HTAB_BATCH_RECLAIM removed nodes also wait, under
+ * their stripe lock, until config.reclaim_batch (32) have gathered; the
+ * unlock of the scope that fills the batch sends all of it. A node may
+ * then wait indefinitely: grain_htab_reclaim_flush() sends every partial
+ * batch (destroy does too), and a flavour's rcu_barrier covers only what
+ * was flushed. Up to stripes * (reclaim_batch - 1) removed nodes wait so:
+ * a larger batch means fewer grace periods for that much memory held.
  *
  * RCU flavours: config.flavor names the liburcu flavour whose grace
  * periods protect the table's readers (&urcu_memb_flavor, the default when
- * NULL, &urcu_qsbr_flavor, &urcu_bp_flavor, ...). Readers may use that
- * flavour's own read-side calls, inline with _LGPL_SOURCE, or the
- * grain_rcu_* helpers, which are the memb flavour's. Threads that call into
+ * NULL, &urcu_qsbr_flavor, &urcu_bp_flavor, ...). Threads that call into
  * an RCU table must be registered with that flavour, and lookup must run
- * inside one of its read-side sections. Under ThreadSanitizer (grain built
- * with GRAIN_SANITIZE=thread, its tsan.supp installed) every one of these
- * read sides works as it is: a reclaim after a grace period, ops.reclaim
- * included, and what destroy frees of an RCU table run with TSan's access
- * checks off (README.md, "Using grain under sanitizers"). Choosing one:
- * memb's inline read-side section (a thread-local counter stored twice,
- * loads and branches around it) costs about as much as the uncontended stripe lock a
- * GRAIN_HTAB_NO_RCU table takes for a lookup: what its lookups buy is that
- * they never wait for a writer and write only their thread's own counter;
- * qsbr's section is empty, but every reader thread must announce quiescent
- * states (urcu_qsbr_quiescent_state()) often, as each grace period waits for
- * all of them (doc/bench/ has the measurements).
+ * inside one of its read-side sections: rcu.h says how, and which to
+ * choose.
  */
 #ifndef GRAIN_HTAB_H
 #define GRAIN_HTAB_H
@@ -287,6 +249,7 @@
 #include <grain/common.h>
 #include <grain/hash.h>
 #include <grain/lock.h>
+#include <grain/rcu.h>
 
 #include <errno.h>
 #include <stddef.h>
@@ -1030,26 +993,6 @@ GRAIN_DEPRECATED("use grain_htab_get_stats()")
 GRAIN_API void grain_htab_stats(const struct grain_htab *htab,
 				struct grain_htab_stats *st);
 #endif
-
-/* RCU helpers (liburcu, memb flavour: the default flavour of RCU tables).
- * A table of another flavour uses that flavour's calls instead. */
-/** grain_rcu_register_thread - register the calling thread with the memb
- * flavour: once per thread, before its first call into a table of that
- * flavour. Affects the calling thread only. */
-GRAIN_API void grain_rcu_register_thread(void);
-/** grain_rcu_unregister_thread - undo grain_rcu_register_thread(): before
- * the thread exits, outside any read-side section. */
-GRAIN_API void grain_rcu_unregister_thread(void);
-/** grain_rcu_read_lock - begin a read-side section of the memb flavour.
- * Nests; never blocks. In a debug build of libgrain (NDEBUG not defined)
- * it aborts with a message on a thread that did not register. */
-GRAIN_API void grain_rcu_read_lock(void);
-/** grain_rcu_read_unlock - end the read-side section that the matching
- * grain_rcu_read_lock() of the same thread began. Never blocks. */
-GRAIN_API void grain_rcu_read_unlock(void);
-/** grain_rcu_barrier - wait until every reclaim already deferred through
- * the memb flavour has run. Not inside a read-side section. */
-GRAIN_API void grain_rcu_barrier(void);
 
 #ifdef __cplusplus
 }
