@@ -625,11 +625,11 @@ grain_impl_ring_move(struct grain_ring *r, void *buf, unsigned n,
 }
 
 /* Enqueue up to n objects or elements (n, or none unless VARIABLE);
- * returns the count. One copy per mode. */
+ * returns the count. One copy per mode, picked from the ring's flags. */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_enqueue_any(struct grain_ring *r, void *buf, unsigned n,
-			    enum grain_impl_ring_fill fill,
-			    enum grain_impl_ring_kind kind)
+grain_impl_ring_enqueue_modes(struct grain_ring *r, void *buf, unsigned n,
+			      enum grain_impl_ring_fill fill,
+			      enum grain_impl_ring_kind kind)
 {
 	const unsigned mode = r->prod.flags & (GRAIN_RING_SP | GRAIN_RING_SC);
 	const enum grain_impl_ring_dir dir = GRAIN_IMPL_RING_ENQ;
@@ -653,9 +653,9 @@ grain_impl_ring_enqueue_any(struct grain_ring *r, void *buf, unsigned n,
  * the consumers' code depends on SC alone (the copies are compiled as
  * MPSC and MPMC: SP changes nothing on this side). */
 static GRAIN_ALWAYS_INLINE unsigned
-grain_impl_ring_dequeue_any(struct grain_ring *r, void *buf, unsigned n,
-			    enum grain_impl_ring_fill fill,
-			    enum grain_impl_ring_kind kind)
+grain_impl_ring_dequeue_modes(struct grain_ring *r, void *buf, unsigned n,
+			      enum grain_impl_ring_fill fill,
+			      enum grain_impl_ring_kind kind)
 {
 	const enum grain_impl_ring_dir dir = GRAIN_IMPL_RING_DEQ;
 
@@ -664,6 +664,81 @@ grain_impl_ring_dequeue_any(struct grain_ring *r, void *buf, unsigned n,
 					    GRAIN_RING_MPSC, kind);
 	return grain_impl_ring_move(r, buf, n, fill, dir, GRAIN_RING_MPMC,
 				    kind);
+}
+
+/*
+ * GRAIN_RING_INLINE_MODE (ring.h, after the modes): a program that
+ * defines it to the mode of its rings gets that mode's body alone at each
+ * call, small enough to inline into every loop; a ring of another mode is
+ * handed to one out-of-line copy of the bodies of every mode per
+ * translation unit (noinline: inlined, it would make the calls as big as
+ * they are without the macro). Without the macro every call holds the
+ * bodies of all the modes.
+ */
+#ifdef GRAIN_RING_INLINE_MODE
+_Static_assert((GRAIN_RING_INLINE_MODE) >= 0 &&
+		       (GRAIN_RING_INLINE_MODE) <=
+			       (GRAIN_RING_SP | GRAIN_RING_SC),
+	       "GRAIN_RING_INLINE_MODE: GRAIN_RING_MPMC, _MPSC, _SPMC or "
+	       "_SPSC, no other flag");
+#if defined(__GNUC__) || defined(__clang__)
+#define GRAIN_IMPL_RING_NOINLINE __attribute__((noinline, unused))
+#else
+#define GRAIN_IMPL_RING_NOINLINE
+#endif
+
+static GRAIN_IMPL_RING_NOINLINE unsigned
+grain_impl_ring_enqueue_other(struct grain_ring *r, void *buf, unsigned n,
+			      enum grain_impl_ring_fill fill,
+			      enum grain_impl_ring_kind kind)
+{
+	return grain_impl_ring_enqueue_modes(r, buf, n, fill, kind);
+}
+
+static GRAIN_IMPL_RING_NOINLINE unsigned
+grain_impl_ring_dequeue_other(struct grain_ring *r, void *buf, unsigned n,
+			      enum grain_impl_ring_fill fill,
+			      enum grain_impl_ring_kind kind)
+{
+	return grain_impl_ring_dequeue_modes(r, buf, n, fill, kind);
+}
+#endif
+
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_enqueue_any(struct grain_ring *r, void *buf, unsigned n,
+			    enum grain_impl_ring_fill fill,
+			    enum grain_impl_ring_kind kind)
+{
+#ifdef GRAIN_RING_INLINE_MODE
+	const unsigned mode = r->prod.flags & (GRAIN_RING_SP | GRAIN_RING_SC);
+
+	if (GRAIN_LIKELY(mode == (GRAIN_RING_INLINE_MODE)))
+		return grain_impl_ring_move(
+			r, buf, n, fill, GRAIN_IMPL_RING_ENQ,
+			(enum grain_ring_mode)(GRAIN_RING_INLINE_MODE), kind);
+	return grain_impl_ring_enqueue_other(r, buf, n, fill, kind);
+#else
+	return grain_impl_ring_enqueue_modes(r, buf, n, fill, kind);
+#endif
+}
+
+/* The consumers' side depends on SC alone (see above). */
+static GRAIN_ALWAYS_INLINE unsigned
+grain_impl_ring_dequeue_any(struct grain_ring *r, void *buf, unsigned n,
+			    enum grain_impl_ring_fill fill,
+			    enum grain_impl_ring_kind kind)
+{
+#ifdef GRAIN_RING_INLINE_MODE
+	const unsigned sc = (GRAIN_RING_INLINE_MODE)&GRAIN_RING_SC;
+
+	if (GRAIN_LIKELY((r->cons.flags & GRAIN_RING_SC) == sc))
+		return grain_impl_ring_move(
+			r, buf, n, fill, GRAIN_IMPL_RING_DEQ,
+			sc ? GRAIN_RING_MPSC : GRAIN_RING_MPMC, kind);
+	return grain_impl_ring_dequeue_other(r, buf, n, fill, kind);
+#else
+	return grain_impl_ring_dequeue_modes(r, buf, n, fill, kind);
+#endif
 }
 
 static GRAIN_ALWAYS_INLINE unsigned

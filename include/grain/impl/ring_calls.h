@@ -18,6 +18,17 @@
  * C++ and other callers without the inline bodies reach.
  */
 
+/* The enqueue and dequeue calls: inline (static inline in C), forced
+ * inline where the program chose its rings' mode (GRAIN_RING_INLINE_MODE):
+ * the body is then one mode's, and the loop that calls it should not pay
+ * a call for it, whatever the number of call sites. */
+#if defined(GRAIN_RING_INLINE_MODE) && !defined(GRAIN_IMPL_EXPORT) && \
+	!defined(__cplusplus)
+#define GRAIN_IMPL_RING_CALL static GRAIN_ALWAYS_INLINE
+#else
+#define GRAIN_IMPL_RING_CALL GRAIN_INLINE_API
+#endif
+
 /* The fail calls return -EAGAIN or -EPIPE, never 0 or more. Saying so
  * lets the compiler see that a call that returned 0 wrote its outputs, so
  * a caller's `if (grain_ring_try_dequeue(r, &obj) == 0) use(obj);` draws
@@ -36,7 +47,8 @@ GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring)
 	return GRAIN_LIKELY(ring != NULL) ? ring->cons.mask + 1u : 0u;
 }
 
-GRAIN_INLINE_API int grain_ring_try_enqueue(struct grain_ring *ring, void *obj)
+GRAIN_IMPL_RING_CALL int grain_ring_try_enqueue(struct grain_ring *ring,
+						void *obj)
 {
 	if (GRAIN_UNLIKELY(ring == NULL))
 		return -EINVAL;
@@ -46,8 +58,8 @@ GRAIN_INLINE_API int grain_ring_try_enqueue(struct grain_ring *ring, void *obj)
 	return grain_impl_ring_neg(grain_impl_ring_fail_put(ring));
 }
 
-GRAIN_INLINE_API int grain_ring_try_dequeue(struct grain_ring *ring,
-					    void **objp)
+GRAIN_IMPL_RING_CALL int grain_ring_try_dequeue(struct grain_ring *ring,
+						void **objp)
 {
 	if (GRAIN_UNLIKELY(ring == NULL || objp == NULL))
 		return -EINVAL;
@@ -105,31 +117,33 @@ grain_impl_ring_call(struct grain_ring *r, void **objs, unsigned n,
 	return grain_impl_ring_result(r, k, n, fill, dir);
 }
 
-GRAIN_INLINE_API int grain_ring_try_enqueue_bulk(struct grain_ring *ring,
-						 void *const *objs, unsigned n)
+GRAIN_IMPL_RING_CALL int grain_ring_try_enqueue_bulk(struct grain_ring *ring,
+						     void *const *objs,
+						     unsigned n)
 {
 	/* Only read: the cast serves the shared body. */
 	return grain_impl_ring_call(ring, (void **)(uintptr_t)objs, n,
 				    GRAIN_IMPL_RING_FIXED, GRAIN_IMPL_RING_ENQ);
 }
 
-GRAIN_INLINE_API int grain_ring_try_enqueue_burst(struct grain_ring *ring,
-						  void *const *objs, unsigned n)
+GRAIN_IMPL_RING_CALL int grain_ring_try_enqueue_burst(struct grain_ring *ring,
+						      void *const *objs,
+						      unsigned n)
 {
 	return grain_impl_ring_call(ring, (void **)(uintptr_t)objs, n,
 				    GRAIN_IMPL_RING_VARIABLE,
 				    GRAIN_IMPL_RING_ENQ);
 }
 
-GRAIN_INLINE_API int grain_ring_try_dequeue_bulk(struct grain_ring *ring,
-						 void **objs, unsigned n)
+GRAIN_IMPL_RING_CALL int grain_ring_try_dequeue_bulk(struct grain_ring *ring,
+						     void **objs, unsigned n)
 {
 	return grain_impl_ring_call(ring, objs, n, GRAIN_IMPL_RING_FIXED,
 				    GRAIN_IMPL_RING_DEQ);
 }
 
-GRAIN_INLINE_API int grain_ring_try_dequeue_burst(struct grain_ring *ring,
-						  void **objs, unsigned n)
+GRAIN_IMPL_RING_CALL int grain_ring_try_dequeue_burst(struct grain_ring *ring,
+						      void **objs, unsigned n)
 {
 	return grain_impl_ring_call(ring, objs, n, GRAIN_IMPL_RING_VARIABLE,
 				    GRAIN_IMPL_RING_DEQ);
