@@ -234,6 +234,17 @@ grain_impl_ring_notify(struct grain_impl_ring_sleepers *s)
  * the first, of the length returned, from slot pos & mask, and the rest
  * from slot 0. The loops below walk each run with a plain index instead
  * of masking every position. */
+/* Before the loops over a batch's slots: unrolled four times, a loop
+ * spends one compare and branch per four slots instead of one per slot
+ * (its body is one or two loads and stores). */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define GRAIN_IMPL_RING_UNROLL _Pragma("GCC unroll 4")
+#elif defined(__clang__)
+#define GRAIN_IMPL_RING_UNROLL _Pragma("clang loop unroll_count(4)")
+#else
+#define GRAIN_IMPL_RING_UNROLL
+#endif
+
 static GRAIN_ALWAYS_INLINE unsigned
 grain_impl_ring_run(uint64_t pos, uint64_t mask, unsigned n)
 {
@@ -257,6 +268,7 @@ grain_impl_ring_scan(struct grain_impl_ring_slot *slots, uint64_t mask,
 	/* A1/A2: pairs with R2/R1. For a producer, the last consumer of the
 	 * slot is done reading it; for a consumer, the producer's object is
 	 * visible. */
+	GRAIN_IMPL_RING_UNROLL
 	for (; k < r; k++) {
 		d = (int64_t)(atomic_load_explicit(&s[k].seq,
 						   memory_order_acquire) -
@@ -490,6 +502,7 @@ grain_impl_ring_copy(struct grain_impl_ring_slot *slots, uint64_t mask,
 	const unsigned run = grain_impl_ring_run(pos, mask, k);
 	struct grain_impl_ring_slot *s = slots + (pos & mask);
 
+	GRAIN_IMPL_RING_UNROLL
 	for (unsigned i = 0; i < run; i++)
 		grain_impl_ring_copy_one(&s[i], &objs[i], dir);
 	for (unsigned i = run; i < k; i++)
@@ -513,6 +526,7 @@ grain_impl_ring_set_seqs(struct grain_impl_ring_slot *slots, uint64_t mask,
 	for (unsigned i = k; i-- > run;)
 		atomic_store_explicit(&slots[i - run].seq, pos + i + next,
 				      memory_order_release);
+	GRAIN_IMPL_RING_UNROLL
 	for (unsigned i = run; i-- > 0;)
 		atomic_store_explicit(&s[i].seq, pos + i + next,
 				      memory_order_release);
