@@ -182,14 +182,14 @@ enum grain_ring_mode {
  * to the mode of the rings it calls (GRAIN_RING_MPMC, _MPSC, _SPMC or
  * _SPSC, no other flag; checked by a static assertion). Every enqueue and
  * dequeue call of the translation unit then holds that mode's path alone,
- * one compare of the ring's flags in front of it, and the copying calls of
- * grain_ring (try_enqueue, try_dequeue and their _bulk and _burst forms)
- * are always inlined, however many places call them. A ring of another
- * mode still works: its calls go to one out-of-line copy of every mode's
- * path per translation unit. Without the macro each call holds the paths
- * of all four modes, picked from the ring's flags, and the compiler may
- * keep it out of line (gcc -O2 does once a program calls it from a few
- * places). Semantics, errors and ordering are the same either way. C++
+ * one compare of the ring's flags in front of it. A ring of another mode
+ * still works: its calls go to one out-of-line copy of every mode's path
+ * per translation unit. Without the macro each call holds the paths of all
+ * four modes, picked from the ring's flags. Either way the copying calls
+ * of grain_ring (try_enqueue, try_dequeue and their _bulk and _burst
+ * forms) are always inlined into the caller, as rte_ring's are; the macro
+ * makes each call site smaller and saves a compare or two. Semantics,
+ * errors and ordering are the same either way. C++
  * calls the exported copies and ignores the macro.
  */
 

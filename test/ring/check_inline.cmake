@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # check_inline.cmake - run with cmake -DNM=... -DEXE=... -P: fails if the
-# symbol table of EXE (test/ring/inline_mode.c, built with
-# GRAIN_RING_INLINE_MODE at -O2) holds a copy of one of grain_ring's
-# copying calls, local or global: each call site must have had its mode's
-# path inlined. The out-of-line copy of the other modes' paths
+# symbol table of EXE (test/ring/inline_mode.c, built at -O2, with or
+# without GRAIN_RING_INLINE_MODE) holds a copy of one of grain_ring's
+# copying calls, local or global: each call site must have had the path
+# inlined. The out-of-line copy of the other modes' paths
 # (grain_impl_ring_*_other) is expected.
 execute_process(COMMAND "${NM}" "${EXE}" OUTPUT_VARIABLE syms
   RESULT_VARIABLE rc)

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * inline_mode.c - a program that chooses its rings' mode at compile time
- * (GRAIN_RING_INLINE_MODE, set by test/CMakeLists.txt, with -O2) and calls
- * the copying calls of grain_ring from several places, as a daemon does.
+ * inline_mode.c - a program built at -O2 that calls grain_ring's copying
+ * calls from several places, as a daemon does: test/CMakeLists.txt builds
+ * it as is and with GRAIN_RING_INLINE_MODE=GRAIN_RING_SPSC.
  * check_inline.cmake reads its symbol table: no out-of-line copy of those
- * calls may be left, every call site holding its mode's path. Run, it
- * moves objects through a ring of the chosen mode and one of every other
- * mode (the out-of-line path), checking order and counts; exit status 0
- * when all is as expected.
+ * calls may be left, every call site holding the path inlined. Run, it
+ * moves objects through a ring of every mode (with the macro, those of
+ * other modes than SPSC take the out-of-line path), checking order and
+ * counts; exit status 0 when all is as expected.
  */
 #include <grain/ring.h>
 

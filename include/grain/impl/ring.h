@@ -683,11 +683,10 @@ grain_impl_ring_dequeue_modes(struct grain_ring *r, void *buf, unsigned n,
 /*
  * GRAIN_RING_INLINE_MODE (ring.h, after the modes): a program that
  * defines it to the mode of its rings gets that mode's body alone at each
- * call, small enough to inline into every loop; a ring of another mode is
- * handed to one out-of-line copy of the bodies of every mode per
- * translation unit (noinline: inlined, it would make the calls as big as
- * they are without the macro). Without the macro every call holds the
- * bodies of all the modes.
+ * call; a ring of another mode is handed to one out-of-line copy of the
+ * bodies of every mode per translation unit (noinline: inlined, it would
+ * make every call as big as it is without the macro). Without the macro
+ * every call holds the bodies of all the modes.
  */
 #ifdef GRAIN_RING_INLINE_MODE
 _Static_assert((GRAIN_RING_INLINE_MODE) >= 0 &&

@@ -18,12 +18,13 @@
  * C++ and other callers without the inline bodies reach.
  */
 
-/* The enqueue and dequeue calls: inline (static inline in C), forced
- * inline where the program chose its rings' mode (GRAIN_RING_INLINE_MODE):
- * the body is then one mode's, and the loop that calls it should not pay
- * a call for it, whatever the number of call sites. */
-#if defined(GRAIN_RING_INLINE_MODE) && !defined(GRAIN_IMPL_EXPORT) && \
-	!defined(__cplusplus)
+/* The copying calls of grain_ring are always inlined in C, as rte_ring's
+ * are: gcc -O2 would otherwise keep one out-of-line copy per translation
+ * unit once a program calls them from a few places, and every operation
+ * would pay a call. Their bodies hold the paths of the four modes, picked
+ * from the ring's flags, or of one mode only under GRAIN_RING_INLINE_MODE
+ * (impl/ring.h). */
+#if !defined(GRAIN_IMPL_EXPORT) && !defined(__cplusplus)
 #define GRAIN_IMPL_RING_CALL static GRAIN_ALWAYS_INLINE
 #else
 #define GRAIN_IMPL_RING_CALL GRAIN_INLINE_API
