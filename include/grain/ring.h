@@ -176,6 +176,23 @@ enum grain_ring_mode {
 	GRAIN_RING_SPSC = GRAIN_RING_SP | GRAIN_RING_SC,
 };
 
+/*
+ * GRAIN_RING_INLINE_MODE - the mode chosen at compile time. A C program
+ * may define it, before it includes <grain/ring.h> or <grain/ring_elem.h>,
+ * to the mode of the rings it calls (GRAIN_RING_MPMC, _MPSC, _SPMC or
+ * _SPSC, no other flag; checked by a static assertion). Every enqueue and
+ * dequeue call of the translation unit then holds that mode's path alone,
+ * one compare of the ring's flags in front of it. A ring of another mode
+ * still works: its calls go to one out-of-line copy of every mode's path
+ * per translation unit. Without the macro each call holds the paths of all
+ * four modes, picked from the ring's flags. Either way the copying calls
+ * of grain_ring (try_enqueue, try_dequeue and their _bulk and _burst
+ * forms) are always inlined into the caller, as rte_ring's are; the macro
+ * makes each call site smaller and saves a compare or two. Semantics,
+ * errors and ordering are the same either way. C++
+ * calls the exported copies and ignores the macro.
+ */
+
 /** Smallest and largest capacity accepted. */
 #define GRAIN_RING_MIN_CAPACITY 2u
 #define GRAIN_RING_MAX_CAPACITY 0x80000000u /**< 2^31 */

@@ -122,7 +122,7 @@ Test(ring_basic, init_in_caller_memory)
 	size_t size = grain_ring_memsize(32);
 	void *mem = aligned_alloc(GRAIN_CACHELINE, size);
 	struct grain_ring *r = mem;
-	void *out;
+	void *out = NULL;
 
 	cr_assert_eq(grain_ring_init(r, 32, GRAIN_RING_SPSC), 0);
 	cr_assert_eq(grain_ring_capacity(r), 32u);

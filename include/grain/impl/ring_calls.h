@@ -18,6 +18,18 @@
  * C++ and other callers without the inline bodies reach.
  */
 
+/* The copying calls of grain_ring are always inlined in C, as rte_ring's
+ * are: gcc -O2 would otherwise keep one out-of-line copy per translation
+ * unit once a program calls them from a few places, and every operation
+ * would pay a call. Their bodies hold the paths of the four modes, picked
+ * from the ring's flags, or of one mode only under GRAIN_RING_INLINE_MODE
+ * (impl/ring.h). */
+#if !defined(GRAIN_IMPL_EXPORT) && !defined(__cplusplus)
+#define GRAIN_IMPL_RING_CALL static GRAIN_ALWAYS_INLINE
+#else
+#define GRAIN_IMPL_RING_CALL GRAIN_INLINE_API
+#endif
+
 /* The fail calls return -EAGAIN or -EPIPE, never 0 or more. Saying so
  * lets the compiler see that a call that returned 0 wrote its outputs, so
  * a caller's `if (grain_ring_try_dequeue(r, &obj) == 0) use(obj);` draws
@@ -36,7 +48,8 @@ GRAIN_INLINE_API unsigned grain_ring_capacity(const struct grain_ring *ring)
 	return GRAIN_LIKELY(ring != NULL) ? ring->cons.mask + 1u : 0u;
 }
 
-GRAIN_INLINE_API int grain_ring_try_enqueue(struct grain_ring *ring, void *obj)
+GRAIN_IMPL_RING_CALL int grain_ring_try_enqueue(struct grain_ring *ring,
+						void *obj)
 {
 	if (GRAIN_UNLIKELY(ring == NULL))
 		return -EINVAL;
@@ -46,8 +59,8 @@ GRAIN_INLINE_API int grain_ring_try_enqueue(struct grain_ring *ring, void *obj)
 	return grain_impl_ring_neg(grain_impl_ring_fail_put(ring));
 }
 
-GRAIN_INLINE_API int grain_ring_try_dequeue(struct grain_ring *ring,
-					    void **objp)
+GRAIN_IMPL_RING_CALL int grain_ring_try_dequeue(struct grain_ring *ring,
+						void **objp)
 {
 	if (GRAIN_UNLIKELY(ring == NULL || objp == NULL))
 		return -EINVAL;
@@ -105,31 +118,33 @@ grain_impl_ring_call(struct grain_ring *r, void **objs, unsigned n,
 	return grain_impl_ring_result(r, k, n, fill, dir);
 }
 
-GRAIN_INLINE_API int grain_ring_try_enqueue_bulk(struct grain_ring *ring,
-						 void *const *objs, unsigned n)
+GRAIN_IMPL_RING_CALL int grain_ring_try_enqueue_bulk(struct grain_ring *ring,
+						     void *const *objs,
+						     unsigned n)
 {
 	/* Only read: the cast serves the shared body. */
 	return grain_impl_ring_call(ring, (void **)(uintptr_t)objs, n,
 				    GRAIN_IMPL_RING_FIXED, GRAIN_IMPL_RING_ENQ);
 }
 
-GRAIN_INLINE_API int grain_ring_try_enqueue_burst(struct grain_ring *ring,
-						  void *const *objs, unsigned n)
+GRAIN_IMPL_RING_CALL int grain_ring_try_enqueue_burst(struct grain_ring *ring,
+						      void *const *objs,
+						      unsigned n)
 {
 	return grain_impl_ring_call(ring, (void **)(uintptr_t)objs, n,
 				    GRAIN_IMPL_RING_VARIABLE,
 				    GRAIN_IMPL_RING_ENQ);
 }
 
-GRAIN_INLINE_API int grain_ring_try_dequeue_bulk(struct grain_ring *ring,
-						 void **objs, unsigned n)
+GRAIN_IMPL_RING_CALL int grain_ring_try_dequeue_bulk(struct grain_ring *ring,
+						     void **objs, unsigned n)
 {
 	return grain_impl_ring_call(ring, objs, n, GRAIN_IMPL_RING_FIXED,
 				    GRAIN_IMPL_RING_DEQ);
 }
 
-GRAIN_INLINE_API int grain_ring_try_dequeue_burst(struct grain_ring *ring,
-						  void **objs, unsigned n)
+GRAIN_IMPL_RING_CALL int grain_ring_try_dequeue_burst(struct grain_ring *ring,
+						      void **objs, unsigned n)
 {
 	return grain_impl_ring_call(ring, objs, n, GRAIN_IMPL_RING_VARIABLE,
 				    GRAIN_IMPL_RING_DEQ);
