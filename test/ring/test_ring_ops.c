@@ -151,9 +151,9 @@ static void single_limits(struct any_ring *a, unsigned cap)
 /* _bulk: all or nothing (capacity 8). */
 static void bulk_limits(struct any_ring *a)
 {
-	uint32_t in[8], out[8];
+	uint32_t in[9], out[8]; /* in: one more than fits, for the refusal */
 
-	for (uint32_t i = 0; i < 8; i++)
+	for (uint32_t i = 0; i < 9; i++)
 		in[i] = i + 10;
 	cr_assert_eq(any_put_n(a, RING_BULK, in, 5), 0);
 	cr_assert_eq(any_put_n(a, RING_BULK, in + 5, 4), -EAGAIN);
