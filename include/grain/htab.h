@@ -315,9 +315,8 @@ enum grain_htab_policy {
  * unlock, and threads need no RCU registration. */
 #define GRAIN_HTAB_NO_RCU 0x1u
 
-/** Removed nodes go to RCU in batches: a stripe gathers
- * config.reclaim_batch (32) of them under its lock and the unlock hands
- * them to one call_rcu, instead of one call each; see grain_htab_reclaim_flush().
+/** Removed nodes go to RCU in batches of config.reclaim_batch (32) per
+ * stripe, one call_rcu each ("Node life cycle"; grain_htab_reclaim_flush()).
  * Only for RCU tables without ops.defer (ignored otherwise). Evicted and
  * expired nodes always go in batches of whatever one lock hold retired. */
 #define GRAIN_HTAB_BATCH_RECLAIM 0x2u
