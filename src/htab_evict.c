@@ -451,36 +451,50 @@ void htab_evict(struct grain_htab *h, const htab_stripe *own, uint64_t seed,
 	}
 }
 
-/* grain_htab_expire() of a CLOCK table: every stripe's slots, in
- * batches of HTAB_EVICT_BATCH retired entries per lock hold. A scan
- * resumes where it stopped unless the stripe was resized meanwhile (its
- * slots moved): then it starts over, which retired entries make finite. */
-static unsigned clock_expire_all(struct grain_htab *h, uint64_t now)
+/* Whether stripe @st may hold an entry that expires at @now: a CLOCK
+ * table keeps no oldest stamp, so any entry may; an exact one skips,
+ * without the lock, a stripe whose oldest entry is still young. */
+static bool expire_may_find(struct grain_htab *h, htab_stripe *st, uint64_t now)
 {
-	unsigned total = 0;
+	if (grain_impl_htab_is_clock(h))
+		return grain_impl_htab_entries(st) != 0;
+	uint64_t o = oldest_of(st);
+	return o != UINT64_MAX && now >= o && now - o >= h->ttl;
+}
 
-	for (uint64_t i = 0; i <= h->smask; i++) {
-		htab_stripe *st = &h->stripes[i];
-		const struct grain_impl_htab_bucket *b0 = NULL;
-		uint64_t pos = 0;
-		unsigned n;
-		do {
-			struct grain_hnode *retired = NULL;
-			if (grain_impl_htab_entries(st) == 0)
-				break;
-			grain_impl_spin_acquire(&st->lock);
+/* grain_htab_expire() of one stripe (ttl set), in batches of
+ * HTAB_EVICT_BATCH retired entries per lock hold. Exact order: from the
+ * LRU head while it is old enough. CLOCK: the stripe's slots in order; a
+ * scan resumes where it stopped unless the stripe was resized meanwhile
+ * (its slots moved): then it starts over, which retired entries make
+ * finite. */
+static unsigned expire_stripe_batches(struct grain_htab *h, htab_stripe *st,
+				      uint64_t now)
+{
+	const struct grain_impl_htab_bucket *b0 = NULL;
+	uint64_t pos = 0;
+	unsigned n, total = 0;
+
+	do {
+		struct grain_hnode *retired = NULL;
+		if (!expire_may_find(h, st, now))
+			break;
+		grain_impl_spin_acquire(&st->lock);
+		if (!grain_impl_htab_is_clock(h)) {
+			n = htab_expire_stripe(h, st, now, HTAB_EVICT_BATCH,
+					       &retired);
+		} else {
 			if (st->b0 != b0) {
 				b0 = st->b0;
 				pos = 0;
 			}
 			n = clock_expire(h, st, now, HTAB_EVICT_BATCH, &pos,
 					 &retired);
-			grain_impl_spin_release(&st->lock);
-			htab_process_retired(h, retired);
-			total += n;
-		} while (n == HTAB_EVICT_BATCH);
-		htab_resize_if_due(h, st);
-	}
+		}
+		grain_impl_spin_release(&st->lock);
+		htab_process_retired(h, retired);
+		total += n;
+	} while (n == HTAB_EVICT_BATCH);
 	return total;
 }
 
@@ -490,27 +504,10 @@ unsigned grain_htab_expire(struct grain_htab *h, uint64_t now)
 
 	if (h == NULL)
 		return 0;
-	if (grain_impl_htab_is_clock(h) && h->ttl != 0)
-		return clock_expire_all(h, now);
 	for (uint64_t i = 0; i <= h->smask; i++) {
 		htab_stripe *st = &h->stripes[i];
-		unsigned n;
-		do {
-			if (h->ttl == 0)
-				break; /* nothing expires; resizes still run */
-			struct grain_hnode *retired = NULL;
-			/* Skip, without the lock, stripes whose oldest entry
-			 * is still young. */
-			uint64_t o = oldest_of(st);
-			if (o == UINT64_MAX || now < o || now - o < h->ttl)
-				break;
-			grain_impl_spin_acquire(&st->lock);
-			n = htab_expire_stripe(h, st, now, HTAB_EVICT_BATCH,
-					       &retired);
-			grain_impl_spin_release(&st->lock);
-			htab_process_retired(h, retired);
-			total += n;
-		} while (n == HTAB_EVICT_BATCH);
+		if (h->ttl != 0) /* else nothing expires; resizes still run */
+			total += expire_stripe_batches(h, st, now);
 		htab_resize_if_due(h, st);
 	}
 	return total;
