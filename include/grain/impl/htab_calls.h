@@ -337,6 +337,55 @@ static inline void grain_impl_htab_prefetch(const void *a)
 #endif
 }
 
+/* grain_htab_lookup_bulk_fast()'s first pass: hash every key, read its
+ * stripe's array (dir[i]; 0 for a NULL key) and prefetch its bucket. */
+static GRAIN_ALWAYS_INLINE void
+grain_impl_htab_bulk_hash(struct grain_htab *h, const void *const *keys,
+			  unsigned n, uint64_t *hash, uintptr_t *dir,
+			  const struct grain_htab_params p)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (GRAIN_UNLIKELY(keys[i] == NULL)) {
+			dir[i] = 0;
+			continue;
+		}
+		hash[i] = p.hash(keys[i], &h->secret, h->ctx);
+		/* A3: pairs with R3 in src/htab_resize.c. */
+		dir[i] = atomic_load_explicit(
+			&h->dir[grain_impl_htab_stripe_index(h, hash[i])],
+			memory_order_acquire);
+		grain_impl_htab_prefetch(&grain_impl_htab_dir_b0(
+			dir[i])[hash[i] & grain_impl_htab_dir_mask(dir[i])]);
+	}
+}
+
+/* Its second pass: compare each bucket's signatures and prefetch the
+ * first candidate node. */
+static GRAIN_ALWAYS_INLINE void
+grain_impl_htab_bulk_prefetch(unsigned n, const uint64_t *hash,
+			      const uintptr_t *dir)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (GRAIN_UNLIKELY(dir[i] == 0))
+			continue;
+		const struct grain_impl_htab_bucket *b = &grain_impl_htab_dir_b0(
+			dir[i])[hash[i] & grain_impl_htab_dir_mask(dir[i])];
+		unsigned m = grain_impl_htab_cand(
+			b, grain_impl_htab_sigv_of(hash[i]));
+		if (m != 0) {
+			/* Relaxed: the address is only a prefetch hint,
+			 * nothing is read through it here; the search loads
+			 * the slot again with A1. */
+			struct grain_hnode *c = atomic_load_explicit(
+				&((struct grain_impl_htab_bucket *)(uintptr_t)b)
+					 ->node[grain_impl_htab_first(m)],
+				memory_order_relaxed);
+			if (c != NULL)
+				grain_impl_htab_prefetch(c);
+		}
+	}
+}
+
 /* The bulk lookup in three passes over the burst, so that the cache
  * misses of different keys overlap instead of following one another:
  * (1) hash every key, load its stripe's directory word (A3) and prefetch
@@ -365,38 +414,8 @@ grain_htab_lookup_bulk_fast(struct grain_htab *h, const void *const *keys,
 				nodes[i] = NULL;
 		return -EINVAL;
 	}
-	for (unsigned i = 0; i < n; i++) {
-		if (GRAIN_UNLIKELY(keys[i] == NULL)) {
-			dir[i] = 0;
-			continue;
-		}
-		hash[i] = p.hash(keys[i], &h->secret, h->ctx);
-		/* A3: pairs with R3 in src/htab_resize.c. */
-		dir[i] = atomic_load_explicit(
-			&h->dir[grain_impl_htab_stripe_index(h, hash[i])],
-			memory_order_acquire);
-		grain_impl_htab_prefetch(&grain_impl_htab_dir_b0(
-			dir[i])[hash[i] & grain_impl_htab_dir_mask(dir[i])]);
-	}
-	for (unsigned i = 0; i < n; i++) {
-		if (GRAIN_UNLIKELY(dir[i] == 0))
-			continue;
-		const struct grain_impl_htab_bucket *b = &grain_impl_htab_dir_b0(
-			dir[i])[hash[i] & grain_impl_htab_dir_mask(dir[i])];
-		unsigned m = grain_impl_htab_cand(
-			b, grain_impl_htab_sigv_of(hash[i]));
-		if (m != 0) {
-			/* Relaxed: the address is only a prefetch hint,
-			 * nothing is read through it here; the search loads
-			 * the slot again with A1. */
-			struct grain_hnode *c = atomic_load_explicit(
-				&((struct grain_impl_htab_bucket *)(uintptr_t)b)
-					 ->node[grain_impl_htab_first(m)],
-				memory_order_relaxed);
-			if (c != NULL)
-				grain_impl_htab_prefetch(c);
-		}
-	}
+	grain_impl_htab_bulk_hash(h, keys, n, hash, dir, p);
+	grain_impl_htab_bulk_prefetch(n, hash, dir);
 	for (unsigned i = 0; i < n; i++) {
 		struct grain_hnode *r = NULL;
 		if (GRAIN_LIKELY(dir[i] != 0))
