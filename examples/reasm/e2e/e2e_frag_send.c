@@ -597,6 +597,190 @@ static void insert_random(struct set *s, uint32_t off, uint32_t len, bool mf,
 	set_insert(s, (size_t)rnd_in(0, (uint32_t)s->n), off, len, mf, bytes);
 }
 
+/* apply_shape() for the shapes that move a fragment's edges: overlaps,
+ * odd lengths, a second last fragment, one past the end. */
+static void apply_edge_shape(struct set *s, enum shape sh, uint32_t len,
+			     uint32_t mtu)
+{
+	size_t n = s->n;
+
+	switch (sh) {
+	case S_OVERLAP_SAME:
+	case S_OVERLAP_DIFF: {
+		/* Fragment k (not the last) grows by 8..64 bytes into the
+		 * next; if the next is too short for that, the next one
+		 * starts 8 bytes early instead. */
+		size_t k = rnd_in(0, (uint32_t)n - 2);
+		uint32_t grow = 8 * rnd_in(1, 8);
+		if (grow > (s->f[k + 1].len & ~7u))
+			grow = s->f[k + 1].len & ~7u;
+		size_t m = k; /* the fragment made longer */
+		if (grow == 0) {
+			m = k + 1;
+			s->f[m].off -= 8;
+			s->f[m].len += 8;
+		} else {
+			s->f[m].len += grow;
+		}
+		if (sh == S_OVERLAP_DIFF) {
+			/* Only the bytes that overlap differ. */
+			uint8_t *b =
+				bytes_past_end(s, s->f[m].off, s->f[m].len);
+			uint32_t from = m == k ? s->f[m].len - grow : 0;
+			uint32_t to = m == k ? s->f[m].len : 8;
+			for (uint32_t x = from; x < to; x++)
+				b[x] = (uint8_t)~b[x];
+			s->f[m].bytes = b;
+		}
+		break;
+	}
+	case S_SPAN_RUN: {
+		/* A fragment covering the end of k and the start of k + 1
+		 * (inside the run they make when both came first: a
+		 * duplicate; otherwise an overlap). */
+		size_t k = rnd_in(0, (uint32_t)n - 2);
+		struct frag a = s->f[k], b = s->f[k + 1];
+		uint32_t from = a.off + a.len - 8, to = b.off + b.len;
+		bool mf = b.mf;
+		if (b.len > 8) {
+			to = b.off + 8;
+			mf = true;
+		}
+		if (rnd() & 1) {
+			/* Or all of both, when that fits. */
+			if (a.len + b.len <= mtu) {
+				from = a.off;
+				to = b.off + b.len;
+				mf = b.mf;
+			}
+		}
+		insert_random(s, from, to - from, mf, NULL);
+		break;
+	}
+	case S_ODD_LENGTH: {
+		/* A non-last fragment 1..7 bytes longer or shorter than the
+		 * offset of the next one. */
+		size_t k = rnd_in(0, (uint32_t)n - 2);
+		uint32_t e = rnd_in(1, 7);
+		if (rnd() & 1)
+			s->f[k].len += e;
+		else
+			s->f[k].len -= e;
+		break;
+	}
+	case S_TWO_LASTS: {
+		/* A second last fragment, ending 8 bytes past the first. */
+		struct frag f = s->f[n - 1];
+		uint8_t *b = bytes_past_end(s, f.off, f.len + 8);
+		insert_random(s, f.off, f.len + 8, false, b);
+		free(b);
+		break;
+	}
+	case S_PAST_END: {
+		/* A more-fragments fragment reaching 8 bytes past the end. */
+		uint32_t off = (len - 1) & ~7u;
+		uint32_t flen = ((len - off + 7) & ~7u) + 8;
+		uint8_t *b = bytes_past_end(s, off, flen);
+		insert_random(s, off, flen, true, b);
+		free(b);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* Make the fragment set of a split datagram into shape @p sh (the
+ * datagram @p len bytes, its fragments at most @p mtu); *@p mix says
+ * whether the sequence is shuffled after, and some shapes decide it. */
+static void apply_shape(struct set *s, enum shape sh, uint32_t len,
+			uint32_t mtu, bool *mix)
+{
+	size_t n = s->n;
+
+	switch (sh) {
+	case S_IN_ORDER:
+		*mix = false;
+		break;
+	case S_REVERSED:
+		reverse(s);
+		*mix = false;
+		break;
+	case S_SHUFFLED:
+		*mix = true;
+		break;
+	case S_EXACT_DUP: {
+		struct frag f = s->f[rnd_in(0, (uint32_t)n - 1)];
+		insert_random(s, f.off, f.len, f.mf, NULL);
+		break;
+	}
+	case S_CONTAINED_DIFF: {
+		/* Different bytes in [a, b), inside one non-last fragment
+		 * (so a multiple of 8 long). */
+		struct frag f = s->f[rnd_in(0, (uint32_t)n - 2)];
+		uint32_t units = f.len / 8;
+		uint32_t a = rnd_in(0, units - 1), b = rnd_in(a + 1, units);
+		uint8_t *j = junk(s, f.off + 8 * a, 8 * (b - a));
+		insert_random(s, f.off + 8 * a, 8 * (b - a), true, j);
+		free(j);
+		break;
+	}
+	case S_SAME_OFFSET_DIFF: {
+		struct frag f = s->f[rnd_in(0, (uint32_t)n - 1)];
+		uint8_t *j = junk(s, f.off, f.len);
+		insert_random(s, f.off, f.len, f.mf, j);
+		free(j);
+		break;
+	}
+	case S_OVERLAP_SAME:
+	case S_OVERLAP_DIFF:
+	case S_SPAN_RUN:
+	case S_ODD_LENGTH:
+	case S_TWO_LASTS:
+	case S_PAST_END:
+		apply_edge_shape(s, sh, len, mtu);
+		break;
+	case S_PAST_MAX: {
+		/* A more-fragments fragment of 8..64 bytes at offset 65528,
+		 * ending past 65535. Linux drops it alone in IPv6; in IPv4
+		 * it raises the queue's length, which the real last fragment
+		 * then ends short of (or it lies past the last fragment
+		 * already in): nothing is delivered. */
+		uint32_t flen = 8 * rnd_in(1, 8);
+		uint8_t *b = junk(s, 65528, flen);
+		insert_random(s, 65528, flen, true, b);
+		free(b);
+		break;
+	}
+	case S_GAP:
+		set_remove(s, rnd_in(0, (uint32_t)n - 1));
+		break;
+	case S_ZERO_LENGTH:
+		insert_random(s, 8 * rnd_in(0, (len - 1) / 8), 0, true, NULL);
+		break;
+	case S_ATOMIC:
+		/* The whole datagram as an atomic fragment (offset 0, M 0,
+		 * the same id) among its own fragments: RFC 6946 has it
+		 * processed alone, so a receiver that follows it gets the
+		 * datagram twice. */
+		insert_random(s, 0, len, false, NULL);
+		break;
+	case S_HBH_INSIDE:
+		/* set_hbh_inside() made the fragmentable part start with a
+		 * Hop-by-Hop header: Linux answers Parameter Problem once the
+		 * datagram is whole, and delivers nothing. */
+		break;
+	case S_DUP_LAST: {
+		/* The last fragment twice, the same bytes. */
+		struct frag f = s->f[n - 1];
+		insert_random(s, f.off, f.len, false, NULL);
+		break;
+	}
+	case S_COUNT:
+		break;
+	}
+}
+
 static void diff_one(struct opts *o, unsigned i, int fam, bool overlaps)
 {
 	enum shape sh;
@@ -632,161 +816,9 @@ static void diff_one(struct opts *o, unsigned i, int fam, bool overlaps)
 	if (lo > hi)
 		lo = hi;
 	set_split(&s, 8 * rnd_in(lo / 8, hi / 8));
-	size_t n = s.n;
 	bool mix = rnd() & 1; /* shuffle what the shape made */
 
-	switch (sh) {
-	case S_IN_ORDER:
-		mix = false;
-		break;
-	case S_REVERSED:
-		reverse(&s);
-		mix = false;
-		break;
-	case S_SHUFFLED:
-		mix = true;
-		break;
-	case S_EXACT_DUP: {
-		struct frag f = s.f[rnd_in(0, (uint32_t)n - 1)];
-		insert_random(&s, f.off, f.len, f.mf, NULL);
-		break;
-	}
-	case S_CONTAINED_DIFF: {
-		/* Different bytes in [a, b), inside one non-last fragment
-		 * (so a multiple of 8 long). */
-		struct frag f = s.f[rnd_in(0, (uint32_t)n - 2)];
-		uint32_t units = f.len / 8;
-		uint32_t a = rnd_in(0, units - 1), b = rnd_in(a + 1, units);
-		uint8_t *j = junk(&s, f.off + 8 * a, 8 * (b - a));
-		insert_random(&s, f.off + 8 * a, 8 * (b - a), true, j);
-		free(j);
-		break;
-	}
-	case S_SAME_OFFSET_DIFF: {
-		struct frag f = s.f[rnd_in(0, (uint32_t)n - 1)];
-		uint8_t *j = junk(&s, f.off, f.len);
-		insert_random(&s, f.off, f.len, f.mf, j);
-		free(j);
-		break;
-	}
-	case S_OVERLAP_SAME:
-	case S_OVERLAP_DIFF: {
-		/* Fragment k (not the last) grows by 8..64 bytes into the
-		 * next; if the next is too short for that, the next one
-		 * starts 8 bytes early instead. */
-		size_t k = rnd_in(0, (uint32_t)n - 2);
-		uint32_t grow = 8 * rnd_in(1, 8);
-		if (grow > (s.f[k + 1].len & ~7u))
-			grow = s.f[k + 1].len & ~7u;
-		size_t m = k; /* the fragment made longer */
-		if (grow == 0) {
-			m = k + 1;
-			s.f[m].off -= 8;
-			s.f[m].len += 8;
-		} else {
-			s.f[m].len += grow;
-		}
-		if (sh == S_OVERLAP_DIFF) {
-			/* Only the bytes that overlap differ. */
-			uint8_t *b = bytes_past_end(&s, s.f[m].off, s.f[m].len);
-			uint32_t from = m == k ? s.f[m].len - grow : 0;
-			uint32_t to = m == k ? s.f[m].len : 8;
-			for (uint32_t x = from; x < to; x++)
-				b[x] = (uint8_t)~b[x];
-			s.f[m].bytes = b;
-		}
-		break;
-	}
-	case S_GAP:
-		set_remove(&s, rnd_in(0, (uint32_t)n - 1));
-		break;
-	case S_SPAN_RUN: {
-		/* A fragment covering the end of k and the start of k + 1
-		 * (inside the run they make when both came first: a
-		 * duplicate; otherwise an overlap). */
-		size_t k = rnd_in(0, (uint32_t)n - 2);
-		struct frag a = s.f[k], b = s.f[k + 1];
-		uint32_t from = a.off + a.len - 8, to = b.off + b.len;
-		bool mf = b.mf;
-		if (b.len > 8) {
-			to = b.off + 8;
-			mf = true;
-		}
-		if (rnd() & 1) {
-			/* Or all of both, when that fits. */
-			if (a.len + b.len <= mtu) {
-				from = a.off;
-				to = b.off + b.len;
-				mf = b.mf;
-			}
-		}
-		insert_random(&s, from, to - from, mf, NULL);
-		break;
-	}
-	case S_ODD_LENGTH: {
-		/* A non-last fragment 1..7 bytes longer or shorter than the
-		 * offset of the next one. */
-		size_t k = rnd_in(0, (uint32_t)n - 2);
-		uint32_t e = rnd_in(1, 7);
-		if (rnd() & 1)
-			s.f[k].len += e;
-		else
-			s.f[k].len -= e;
-		break;
-	}
-	case S_TWO_LASTS: {
-		/* A second last fragment, ending 8 bytes past the first. */
-		struct frag f = s.f[n - 1];
-		uint8_t *b = bytes_past_end(&s, f.off, f.len + 8);
-		insert_random(&s, f.off, f.len + 8, false, b);
-		free(b);
-		break;
-	}
-	case S_PAST_END: {
-		/* A more-fragments fragment reaching 8 bytes past the end. */
-		uint32_t off = (len - 1) & ~7u;
-		uint32_t flen = ((len - off + 7) & ~7u) + 8;
-		uint8_t *b = bytes_past_end(&s, off, flen);
-		insert_random(&s, off, flen, true, b);
-		free(b);
-		break;
-	}
-	case S_ZERO_LENGTH:
-		insert_random(&s, 8 * rnd_in(0, (len - 1) / 8), 0, true, NULL);
-		break;
-	case S_ATOMIC:
-		/* The whole datagram as an atomic fragment (offset 0, M 0,
-		 * the same id) among its own fragments: RFC 6946 has it
-		 * processed alone, so a receiver that follows it gets the
-		 * datagram twice. */
-		insert_random(&s, 0, len, false, NULL);
-		break;
-	case S_PAST_MAX: {
-		/* A more-fragments fragment of 8..64 bytes at offset 65528,
-		 * ending past 65535. Linux drops it alone in IPv6; in IPv4
-		 * it raises the queue's length, which the real last fragment
-		 * then ends short of (or it lies past the last fragment
-		 * already in): nothing is delivered. */
-		uint32_t flen = 8 * rnd_in(1, 8);
-		uint8_t *b = junk(&s, 65528, flen);
-		insert_random(&s, 65528, flen, true, b);
-		free(b);
-		break;
-	}
-	case S_HBH_INSIDE:
-		/* set_hbh_inside() made the fragmentable part start with a
-		 * Hop-by-Hop header: Linux answers Parameter Problem once the
-		 * datagram is whole, and delivers nothing. */
-		break;
-	case S_DUP_LAST: {
-		/* The last fragment twice, the same bytes. */
-		struct frag f = s.f[n - 1];
-		insert_random(&s, f.off, f.len, false, NULL);
-		break;
-	}
-	case S_COUNT:
-		break;
-	}
+	apply_shape(&s, sh, len, mtu, &mix);
 	/* diff-overlap: every other sequence also repeats one of the
 	 * fragments the shape made, exactly (its bytes included). */
 	bool dup = overlaps && (rnd() & 1);
@@ -818,17 +850,13 @@ static void kind_diff(struct opts *o, bool overlaps)
 
 /* --- main ------------------------------------------------------------------- */
 
-int main(int argc, char **argv)
+/* The command line into @p o and *@p family; @return the KIND. Usage
+ * errors exit(2). */
+static const char *parse_args(struct opts *o, int argc, char **argv,
+			      const char **family)
 {
-	struct opts o = { .id_next = 1000,
-			  .seed = 1,
-			  .src_spread = 1,
-			  .fd4 = -1,
-			  .fd6 = -1 };
-	const char *kind = NULL, *family = "both";
+	const char *kind = NULL;
 
-	if (argc < 2)
-		usage(NULL);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
@@ -840,11 +868,11 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (strcmp(a, "--dry-run") == 0) {
-			o.dry_run = true;
+			o->dry_run = true;
 			continue;
 		}
 		if (strcmp(a, "--show-frags") == 0) {
-			o.show_frags = true;
+			o->show_frags = true;
 			continue;
 		}
 		const char *v = i + 1 < argc ? argv[++i] : NULL;
@@ -855,55 +883,101 @@ int main(int argc, char **argv)
 			if (inet_pton(AF_INET, v, &ad) != 1)
 				usage("bad IPv4 address");
 			if (a[2] == 's')
-				o.src4_host = ntohl(ad.s_addr);
+				o->src4_host = ntohl(ad.s_addr);
 			else {
-				o.dst4_host = ntohl(ad.s_addr);
-				o.sa4.sin_family = AF_INET;
-				o.sa4.sin_addr = ad;
+				o->dst4_host = ntohl(ad.s_addr);
+				o->sa4.sin_family = AF_INET;
+				o->sa4.sin_addr = ad;
 			}
-			o.have4 = true;
+			o->have4 = true;
 		} else if (strcmp(a, "--src6") == 0 ||
 			   strcmp(a, "--dst6") == 0) {
 			struct in6_addr ad;
 			if (inet_pton(AF_INET6, v, &ad) != 1)
 				usage("bad IPv6 address");
 			if (a[2] == 's')
-				memcpy(o.src6, &ad, 16);
+				memcpy(o->src6, &ad, 16);
 			else {
-				memcpy(o.dst6, &ad, 16);
-				o.sa6.sin6_family = AF_INET6;
-				o.sa6.sin6_addr = ad;
+				memcpy(o->dst6, &ad, 16);
+				o->sa6.sin6_family = AF_INET6;
+				o->sa6.sin6_addr = ad;
 			}
-			o.have6 = true;
+			o->have6 = true;
 		} else if (strcmp(a, "--write-pcap") == 0) {
-			o.pcap = strcmp(v, "-") == 0 ? stdout : fopen(v, "wb");
-			if (o.pcap == NULL) {
+			o->pcap = strcmp(v, "-") == 0 ? stdout : fopen(v, "wb");
+			if (o->pcap == NULL) {
 				perror(v);
-				return 2;
+				exit(2);
 			}
-			e2e_pcap_header(o.pcap);
+			e2e_pcap_header(o->pcap);
 		} else if (strcmp(a, "--port") == 0)
-			o.port = (unsigned)num(v, 1, 65535, a);
+			o->port = (unsigned)num(v, 1, 65535, a);
 		else if (strcmp(a, "--family") == 0)
-			family = v;
+			*family = v;
 		else if (strcmp(a, "--seed") == 0)
-			o.seed = num(v, 0, UINT64_MAX, a);
+			o->seed = num(v, 0, UINT64_MAX, a);
 		else if (strcmp(a, "--count") == 0) {
-			o.count = (unsigned)num(v, 1, 1000000, a);
-			o.count_set = true;
+			o->count = (unsigned)num(v, 1, 1000000, a);
+			o->count_set = true;
 		} else if (strcmp(a, "--id-base") == 0)
-			o.id_next = (uint32_t)num(v, 1, 0xffffffffu, a);
+			o->id_next = (uint32_t)num(v, 1, 0xffffffffu, a);
 		else if (strcmp(a, "--from") == 0)
-			o.from = (unsigned)num(v, 0, 1000000, a);
+			o->from = (unsigned)num(v, 0, 1000000, a);
 		else if (strcmp(a, "--seq-base") == 0)
-			o.seq_next = (uint32_t)num(v, 0, 0x7fffffffu, a);
+			o->seq_next = (uint32_t)num(v, 0, 0x7fffffffu, a);
 		else if (strcmp(a, "--gap-us") == 0)
-			o.gap_us = (unsigned)num(v, 0, 10000000, a);
+			o->gap_us = (unsigned)num(v, 0, 10000000, a);
 		else if (strcmp(a, "--src-spread") == 0)
-			o.src_spread = (unsigned)num(v, 1, 256, a);
+			o->src_spread = (unsigned)num(v, 1, 256, a);
 		else
 			usage("unknown option");
 	}
+	return kind;
+}
+
+/* Send (or write, or print) the sequences of KIND @p kind. */
+static void run_kind(struct opts *o, const char *kind)
+{
+	if (strcmp(kind, "control") == 0)
+		kind_control(o);
+	else if (strcmp(kind, "overlap") == 0)
+		kind_overlap(o);
+	else if (strcmp(kind, "pod") == 0)
+		kind_pod(o);
+	else if (strcmp(kind, "teardrop") == 0)
+		kind_teardrop(o);
+	else if (strcmp(kind, "flood") == 0)
+		kind_flood(o);
+	else if (strcmp(kind, "diff") == 0)
+		kind_diff(o, false);
+	else if (strcmp(kind, "diff-overlap") == 0)
+		kind_diff(o, true);
+	else if (strcmp(kind, "attacks") == 0) {
+		kind_control(o);
+		kind_overlap(o);
+		kind_control(o);
+		kind_pod(o);
+		kind_control(o);
+		kind_teardrop(o);
+		kind_control(o);
+		kind_flood(o);
+		kind_control(o);
+	} else
+		usage("unknown KIND");
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .id_next = 1000,
+			  .seed = 1,
+			  .src_spread = 1,
+			  .fd4 = -1,
+			  .fd6 = -1 };
+	const char *kind = NULL, *family = "both";
+
+	if (argc < 2)
+		usage(NULL);
+	kind = parse_args(&o, argc, argv, &family);
 	if (kind == NULL)
 		usage("no KIND");
 	if (o.port == 0)
@@ -936,32 +1010,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (strcmp(kind, "control") == 0)
-		kind_control(&o);
-	else if (strcmp(kind, "overlap") == 0)
-		kind_overlap(&o);
-	else if (strcmp(kind, "pod") == 0)
-		kind_pod(&o);
-	else if (strcmp(kind, "teardrop") == 0)
-		kind_teardrop(&o);
-	else if (strcmp(kind, "flood") == 0)
-		kind_flood(&o);
-	else if (strcmp(kind, "diff") == 0)
-		kind_diff(&o, false);
-	else if (strcmp(kind, "diff-overlap") == 0)
-		kind_diff(&o, true);
-	else if (strcmp(kind, "attacks") == 0) {
-		kind_control(&o);
-		kind_overlap(&o);
-		kind_control(&o);
-		kind_pod(&o);
-		kind_control(&o);
-		kind_teardrop(&o);
-		kind_control(&o);
-		kind_flood(&o);
-		kind_control(&o);
-	} else
-		usage("unknown KIND");
+	run_kind(&o, kind);
 
 	fflush(stdout);
 	if (o.pcap && fclose(o.pcap) != 0) {
