@@ -170,46 +170,108 @@ static void print_sizes(const char *fam, const struct fam_stats *f)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	unsigned port = 0, expect = 0, idle_ms = 2000, timeout_s = 60;
-	unsigned drain_ms = 0;
-	const char *done_file = NULL;
-	const char *ready = NULL;
-	bool list = false;
+/* What the receive loop keeps. */
+struct rx {
+	struct fam_stats fs[2];
+	struct seen seen;
+	unsigned long long received, corrupt, dup;
+	bool list;
+};
 
+/* Account for datagram @p buf of @p len bytes from socket @p k (0: IPv4,
+ * 1: IPv6): its size, its payload check, whether it came before. */
+static void rx_account(struct rx *rx, int k, const uint8_t *buf, size_t len,
+		       uint8_t *scratch)
+{
+	int fam = k == 0 ? 4 : 6;
+	uint32_t sender, seq;
+	enum e2e_verdict v =
+		e2e_payload_check(buf, len, scratch, &sender, &seq);
+	struct fam_stats *f = &rx->fs[k];
+
+	rx->received++;
+	f->n++;
+	f->bytes += len;
+	if (f->n == 1 || len < f->min)
+		f->min = len;
+	if (len > f->max)
+		f->max = len;
+	int b = NBUCKETS - 1;
+	while (b > 0 && len < bucket_lo[b])
+		b--;
+	f->bucket[b]++;
+	if (v != E2E_OK) {
+		rx->corrupt++;
+		printf("e2e_udp_recv: corrupt v%d %08x %u %zu %s\n", fam,
+		       sender, seq, len, e2e_verdict_name(v));
+	} else if (seen_add(&rx->seen, key_of(fam, sender, seq))) {
+		rx->dup++;
+		printf("e2e_udp_recv: duplicate v%d %08x %u %zu\n", fam, sender,
+		       seq, len);
+	}
+	if (rx->list)
+		printf("rx v%d %08x %u %zu %s\n", fam, sender, seq, len,
+		       e2e_verdict_name(v));
+}
+
+/* The command line. */
+struct args {
+	unsigned port, expect, idle_ms, timeout_s, drain_ms;
+	const char *done_file, *ready;
+	bool list;
+};
+
+/* Read the command line into @p o; usage errors exit(2). */
+static void parse_args(struct args *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof(*o));
+	o->idle_ms = 2000;
+	o->timeout_s = 60;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
 			usage(NULL);
 		if (strcmp(a, "--list") == 0) {
-			list = true;
+			o->list = true;
 			continue;
 		}
 		const char *v = i + 1 < argc ? argv[++i] : NULL;
 		if (v == NULL)
 			usage("missing value");
 		if (strcmp(a, "--port") == 0)
-			port = num(v, 1, 65535, a);
+			o->port = num(v, 1, 65535, a);
 		else if (strcmp(a, "--expect") == 0)
-			expect = num(v, 0, 100000000, a);
+			o->expect = num(v, 0, 100000000, a);
 		else if (strcmp(a, "--done-file") == 0)
-			done_file = v;
+			o->done_file = v;
 		else if (strcmp(a, "--drain-ms") == 0)
-			drain_ms = num(v, 1, 3600000, a);
+			o->drain_ms = num(v, 1, 3600000, a);
 		else if (strcmp(a, "--idle-ms") == 0)
-			idle_ms = num(v, 1, 3600000, a);
+			o->idle_ms = num(v, 1, 3600000, a);
 		else if (strcmp(a, "--timeout") == 0)
-			timeout_s = num(v, 1, 3600, a);
+			o->timeout_s = num(v, 1, 3600, a);
 		else if (strcmp(a, "--ready") == 0)
-			ready = v;
+			o->ready = v;
 		else
 			usage("unknown option");
 	}
-	if (port == 0)
+	if (o->port == 0)
 		usage("--port is required");
-	if (done_file != NULL && drain_ms == 0)
+	if (o->done_file != NULL && o->drain_ms == 0)
 		usage("--done-file needs --drain-ms");
+}
+
+int main(int argc, char **argv)
+{
+	struct args o;
+	struct rx rx;
+
+	parse_args(&o, argc, argv);
+	memset(&rx, 0, sizeof(rx));
+	rx.list = o.list;
+	unsigned port = o.port, expect = o.expect, idle_ms = o.idle_ms;
+	unsigned timeout_s = o.timeout_s, drain_ms = o.drain_ms;
+	const char *done_file = o.done_file, *ready = o.ready;
 
 	struct pollfd pfd[2] = {
 		{ .fd = open_socket(AF_INET, port), .events = POLLIN },
@@ -231,15 +293,11 @@ int main(int argc, char **argv)
 	}
 
 	static uint8_t buf[65536], scratch[65536];
-	struct fam_stats fs[2];
-	memset(fs, 0, sizeof(fs));
-	struct seen seen = { 0 };
-	unsigned long long received = 0, corrupt = 0, dup = 0;
 	double start = e2e_now_s(), last = 0, done_at = 0;
 
 	for (;;) {
 		double t = e2e_now_s();
-		bool reached = expect && received >= expect;
+		bool reached = expect && rx.received >= expect;
 		if (reached && drain_ms == 0)
 			break;
 		if (done_file != NULL && done_at == 0 &&
@@ -278,54 +336,22 @@ int main(int argc, char **argv)
 				size_t len = (size_t)n;
 				if (len > sizeof(buf))
 					len = sizeof(buf); /* cannot happen */
-				int fam = k == 0 ? 4 : 6;
-				uint32_t sender, seq;
-				enum e2e_verdict v = e2e_payload_check(
-					buf, len, scratch, &sender, &seq);
-				received++;
-				struct fam_stats *f = &fs[k];
-				f->n++;
-				f->bytes += len;
-				if (f->n == 1 || len < f->min)
-					f->min = len;
-				if (len > f->max)
-					f->max = len;
-				int b = NBUCKETS - 1;
-				while (b > 0 && len < bucket_lo[b])
-					b--;
-				f->bucket[b]++;
-				if (v != E2E_OK) {
-					corrupt++;
-					printf("e2e_udp_recv: corrupt v%d "
-					       "%08x %u %zu %s\n",
-					       fam, sender, seq, len,
-					       e2e_verdict_name(v));
-				} else if (seen_add(&seen,
-						    key_of(fam, sender, seq))) {
-					dup++;
-					printf("e2e_udp_recv: duplicate v%d "
-					       "%08x %u %zu\n",
-					       fam, sender, seq, len);
-				}
-				if (list)
-					printf("rx v%d %08x %u %zu %s\n", fam,
-					       sender, seq, len,
-					       e2e_verdict_name(v));
+				rx_account(&rx, k, buf, len, scratch);
 			}
 		}
 	}
 
 	printf("e2e_udp_recv: received %llu (v4 %llu, v6 %llu) of %u "
 	       "expected, corrupt %llu, duplicate %llu, in %.2f s\n",
-	       received, fs[0].n, fs[1].n, expect, corrupt, dup,
+	       rx.received, rx.fs[0].n, rx.fs[1].n, expect, rx.corrupt, rx.dup,
 	       e2e_now_s() - start);
-	print_sizes("v4", &fs[0]);
-	print_sizes("v6", &fs[1]);
+	print_sizes("v4", &rx.fs[0]);
+	print_sizes("v6", &rx.fs[1]);
 	fflush(stdout);
-	free(seen.keys);
+	free(rx.seen.keys);
 	close(pfd[0].fd);
 	close(pfd[1].fd);
-	if (corrupt || dup || (expect && received < expect))
+	if (rx.corrupt || rx.dup || (expect && rx.received < expect))
 		return 1;
 	return 0;
 }

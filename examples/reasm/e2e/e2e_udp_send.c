@@ -152,6 +152,27 @@ out:
 	return NULL;
 }
 
+/* The destination address @p dst (IPv4 or IPv6) and @p port into @p o;
+ * a usage error (exit 2) if it is neither. */
+static void set_dst(struct opts *o, const char *dst, unsigned port)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&o->dst;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&o->dst;
+
+	memset(&o->dst, 0, sizeof(o->dst));
+	if (inet_pton(AF_INET, dst, &s4->sin_addr) == 1) {
+		o->family = s4->sin_family = AF_INET;
+		s4->sin_port = htons((uint16_t)port);
+		o->dstlen = sizeof(*s4);
+	} else if (inet_pton(AF_INET6, dst, &s6->sin6_addr) == 1) {
+		o->family = s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons((uint16_t)port);
+		o->dstlen = sizeof(*s6);
+	} else {
+		usage("--dst is not an IPv4 or IPv6 address");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .senders = 3, .count = 100, .first = 1, .min = 1300 };
@@ -196,20 +217,7 @@ int main(int argc, char **argv)
 	if (dst == NULL || port == 0)
 		usage("--dst and --port are required");
 
-	memset(&o.dst, 0, sizeof(o.dst));
-	struct sockaddr_in *s4 = (struct sockaddr_in *)&o.dst;
-	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&o.dst;
-	if (inet_pton(AF_INET, dst, &s4->sin_addr) == 1) {
-		o.family = s4->sin_family = AF_INET;
-		s4->sin_port = htons((uint16_t)port);
-		o.dstlen = sizeof(*s4);
-	} else if (inet_pton(AF_INET6, dst, &s6->sin6_addr) == 1) {
-		o.family = s6->sin6_family = AF_INET6;
-		s6->sin6_port = htons((uint16_t)port);
-		o.dstlen = sizeof(*s6);
-	} else {
-		usage("--dst is not an IPv4 or IPv6 address");
-	}
+	set_dst(&o, dst, port);
 	unsigned top = o.family == AF_INET ? E2E_MAX_V4 : E2E_MAX_V6;
 	if (!have_max)
 		o.max = top;
@@ -229,8 +237,7 @@ int main(int argc, char **argv)
 	struct sender *s = calloc(o.senders, sizeof(*s));
 	if (s == NULL)
 		return 1;
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = e2e_now_s();
 	for (unsigned i = 0; i < o.senders; i++) {
 		s[i].o = &o;
 		s[i].id = o.first + i;
@@ -254,9 +261,7 @@ int main(int argc, char **argv)
 				s[i].id, strerror(s[i].err));
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	double secs = (double)(t1.tv_sec - t0.tv_sec) +
-		      (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	double secs = e2e_now_s() - t0;
 	printf("e2e_udp_send: sent %llu datagrams (%llu payload bytes, "
 	       "%u..%u) to %s port %u from %u senders in %.2f s\n",
 	       (unsigned long long)sent, (unsigned long long)bytes, o.min,
