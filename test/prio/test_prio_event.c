@@ -20,26 +20,9 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "../common/test_event.h"
+#include "../common/test_threads.h"
 #include "../common/test_util.h"
-
-static int new_efd(void)
-{
-	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	cr_assert_geq(fd, 0, "eventfd");
-	return fd;
-}
-
-static bool readable(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
-}
-
-static uint64_t drain(int fd)
-{
-	uint64_t n = 0;
-	return read(fd, &n, sizeof(n)) == (ssize_t)sizeof(n) ? n : 0;
-}
 
 static struct grain_prio *new_prio(unsigned bands, unsigned cap, unsigned flags)
 {
@@ -55,7 +38,7 @@ Test(prio_event, arguments)
 {
 	struct grain_prio *p = new_prio(3, 4, GRAIN_PRIO_WAIT);
 	struct grain_prio *plain = new_prio(3, 4, 0);
-	int fd = new_efd();
+	int fd = test_eventfd();
 
 	cr_expect_eq(grain_prio_event_attach(NULL, GRAIN_RING_EVENT_IN, 0, fd),
 		     -EINVAL);
@@ -86,7 +69,7 @@ Test(prio_event, arguments)
 Test(prio_event, in_any_band)
 {
 	struct grain_prio *p = new_prio(3, 4, GRAIN_PRIO_WAIT);
-	int fd = new_efd();
+	int fd = test_eventfd();
 	void *obj = NULL;
 	unsigned band = 9;
 
@@ -94,15 +77,16 @@ Test(prio_event, in_any_band)
 	for (unsigned b = 0; b < 3; b++) {
 		cr_expect_eq(grain_prio_event_arm(p, GRAIN_RING_EVENT_IN, 0), 0,
 			     "empty");
-		cr_expect(!readable(fd));
+		cr_expect(!test_fd_readable(fd));
 		cr_assert_eq(grain_prio_try_enqueue(p, b, &obj), 0);
-		cr_expect(readable(fd), "an enqueue into band %u signals", b);
-		cr_expect_eq(drain(fd), 1u);
+		cr_expect(test_fd_readable(fd),
+			  "an enqueue into band %u signals", b);
+		cr_expect_eq(test_fd_drain(fd), 1u);
 		cr_expect_eq(grain_prio_event_arm(p, GRAIN_RING_EVENT_IN, 0), 1,
 			     "an object waits in band %u", b);
 		cr_assert_eq(grain_prio_try_dequeue(p, &obj, &band), 0);
 		cr_expect_eq(band, b);
-		(void)drain(fd);
+		(void)test_fd_drain(fd);
 	}
 	grain_prio_destroy(p);
 	close(fd);
@@ -111,7 +95,7 @@ Test(prio_event, in_any_band)
 Test(prio_event, out_per_band_and_close)
 {
 	struct grain_prio *p = new_prio(2, 2, GRAIN_PRIO_WAIT);
-	int out1 = new_efd(), in = new_efd();
+	int out1 = test_eventfd(), in = test_eventfd();
 	void *obj = NULL;
 
 	cr_assert_eq(grain_prio_event_attach(p, GRAIN_RING_EVENT_OUT, 1, out1),
@@ -122,22 +106,23 @@ Test(prio_event, out_per_band_and_close)
 	for (int i = 0; i < 2; i++)
 		cr_assert_eq(grain_prio_try_enqueue(p, 1, &obj), 0);
 	cr_assert_eq(grain_prio_try_enqueue(p, 0, &obj), 0);
-	(void)drain(out1);
+	(void)test_fd_drain(out1);
 	cr_expect_eq(grain_prio_event_arm(p, GRAIN_RING_EVENT_OUT, 1), 0,
 		     "band 1 full");
 	/* Strict order: the first dequeue takes band 0's object, which
 	 * frees no room in band 1. */
 	cr_assert_eq(grain_prio_try_dequeue(p, &obj, NULL), 0);
-	cr_expect(!readable(out1), "band 0's dequeue does not signal band 1");
+	cr_expect(!test_fd_readable(out1),
+		  "band 0's dequeue does not signal band 1");
 	cr_assert_eq(grain_prio_try_dequeue(p, &obj, NULL), 0);
-	cr_expect(readable(out1), "band 1's dequeue does");
-	cr_expect_eq(drain(out1), 1u);
+	cr_expect(test_fd_readable(out1), "band 1's dequeue does");
+	cr_expect_eq(test_fd_drain(out1), 1u);
 
 	cr_assert_eq(grain_prio_try_dequeue(p, &obj, NULL), 0);
-	(void)drain(in);
+	(void)test_fd_drain(in);
 	cr_expect_eq(grain_prio_event_arm(p, GRAIN_RING_EVENT_IN, 0), 0);
 	cr_assert_eq(grain_prio_close(p), 0);
-	cr_expect(readable(in), "the close signals consumers");
+	cr_expect(test_fd_readable(in), "the close signals consumers");
 	cr_expect_eq(grain_prio_event_arm(p, GRAIN_RING_EVENT_IN, 0), 1);
 	cr_expect_eq(grain_prio_event_arm(p, GRAIN_RING_EVENT_OUT, 1), 1);
 	grain_prio_destroy(p);
@@ -153,7 +138,8 @@ enum { BANDS = 3, PRODUCERS = 3 };
 struct run {
 	struct grain_prio *p;
 	unsigned per;
-	_Atomic unsigned go, done;
+	struct test_gate go;
+	_Atomic unsigned done;
 };
 
 static void *producer(void *arg)
@@ -163,8 +149,7 @@ static void *producer(void *arg)
 	unsigned id = atomic_fetch_add(&next_id, 1) % PRODUCERS;
 	uint64_t rng = id + 7;
 
-	while (!atomic_load(&run->go))
-		;
+	test_gate_wait(&run->go);
 	for (unsigned i = 0; i < run->per; i++) {
 		uintptr_t tag = (uintptr_t)id * run->per + i + 1;
 		cr_assert_eq(grain_prio_enqueue_wait(run->p, i % BANDS,
@@ -182,8 +167,8 @@ Test(prio_event, epoll_loop_many_producers, .timeout = 600)
 	struct run run = { .per = test_scale(15000) };
 	const unsigned total = PRODUCERS * run.per;
 	unsigned *seen = calloc(total, sizeof(*seen));
-	pthread_t t[PRODUCERS];
-	int fd = new_efd();
+	struct test_threads threads = { 0 };
+	int fd = test_eventfd();
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	struct epoll_event ev = { .events = EPOLLIN };
 	unsigned got = 0, sleeps = 0;
@@ -194,8 +179,8 @@ Test(prio_event, epoll_loop_many_producers, .timeout = 600)
 	cr_assert_eq(grain_prio_event_attach(run.p, GRAIN_RING_EVENT_IN, 0, fd),
 		     0);
 	for (int i = 0; i < PRODUCERS; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, producer, &run), 0);
-	atomic_store(&run.go, 1);
+		test_spawn(&threads, producer, &run);
+	test_gate_open(&run.go);
 	for (;;) {
 		void *objs[8];
 		int n = grain_prio_try_dequeue_burst(run.p, objs, 8);
@@ -210,7 +195,7 @@ Test(prio_event, epoll_loop_many_producers, .timeout = 600)
 		got += (unsigned)n;
 		if (n > 0)
 			continue;
-		(void)drain(fd);
+		(void)test_fd_drain(fd);
 		int rc = grain_prio_event_arm(run.p, GRAIN_RING_EVENT_IN, 0);
 		cr_assert_geq(rc, 0);
 		if (rc == 1)
@@ -221,8 +206,7 @@ Test(prio_event, epoll_loop_many_producers, .timeout = 600)
 				     "a wake-up was lost after %u sleeps",
 				     sleeps);
 	}
-	for (int i = 0; i < PRODUCERS; i++)
-		pthread_join(t[i], NULL);
+	test_join_all(&threads);
 	cr_expect_eq(got, total);
 	for (unsigned i = 0; i < total; i++)
 		cr_assert_eq(seen[i], 1u, "object %u received %u times", i + 1,

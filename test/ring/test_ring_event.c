@@ -22,28 +22,9 @@
 #include <unistd.h>
 
 #include "../../src/test_hooks.h"
+#include "../common/test_event.h"
+#include "../common/test_threads.h"
 #include "../common/test_util.h"
-
-static int new_efd(void)
-{
-	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	cr_assert_geq(fd, 0, "eventfd");
-	return fd;
-}
-
-/* Whether the eventfd is readable now. */
-static bool readable(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
-}
-
-/* Reset the eventfd; the count it held (0: none). */
-static uint64_t drain(int fd)
-{
-	uint64_t n = 0;
-	return read(fd, &n, sizeof(n)) == (ssize_t)sizeof(n) ? n : 0;
-}
 
 static struct grain_ring *new_ring(unsigned cap, unsigned flags)
 {
@@ -56,7 +37,7 @@ Test(ring_event, arguments)
 {
 	struct grain_ring *r = new_ring(8, GRAIN_RING_MPMC | GRAIN_RING_WAIT);
 	struct grain_ring *plain = new_ring(8, GRAIN_RING_MPMC);
-	int fd = new_efd();
+	int fd = test_eventfd();
 
 	cr_expect_eq(grain_ring_event_attach(NULL, GRAIN_RING_EVENT_IN, fd),
 		     -EINVAL);
@@ -110,31 +91,33 @@ static void check_in(struct grain_ring *r, int fd)
 
 	cr_assert_eq(grain_ring_event_attach(r, GRAIN_RING_EVENT_IN, fd), 0);
 	cr_assert_eq(grain_ring_try_enqueue(r, &obj), 0);
-	cr_expect(!readable(fd), "not armed: no write");
+	cr_expect(!test_fd_readable(fd), "not armed: no write");
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_IN), 1,
 		     "an object is there: do not sleep");
 	cr_assert_eq(grain_ring_try_dequeue(r, &obj), 0);
-	cr_expect(!readable(fd), "a dequeue does not signal consumers");
+	cr_expect(!test_fd_readable(fd), "a dequeue does not signal consumers");
 
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_IN), 0, "empty");
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_IN), 0,
 		     "arming twice is harmless");
 	cr_expect_eq(atomic_load(&r->prod.sleepers.waiters), 1u,
 		     "one arming counts once");
-	cr_expect(!readable(fd));
+	cr_expect(!test_fd_readable(fd));
 	cr_assert_eq(grain_ring_try_enqueue(r, &obj), 0);
-	cr_expect(readable(fd), "the enqueue signalled the armed event");
-	cr_expect_eq(drain(fd), 1u, "one write");
+	cr_expect(test_fd_readable(fd),
+		  "the enqueue signalled the armed event");
+	cr_expect_eq(test_fd_drain(fd), 1u, "one write");
 	cr_expect_eq(atomic_load(&r->prod.sleepers.waiters), 0u,
 		     "the write took the arming back");
 	cr_assert_eq(grain_ring_try_enqueue(r, &obj), 0);
-	cr_expect(!readable(fd), "disarmed: the next enqueue writes nothing");
+	cr_expect(!test_fd_readable(fd),
+		  "disarmed: the next enqueue writes nothing");
 }
 
 Test(ring_event, in_one_write_per_arming)
 {
 	struct grain_ring *r = new_ring(8, GRAIN_RING_MPMC | GRAIN_RING_WAIT);
-	int fd = new_efd();
+	int fd = test_eventfd();
 
 	check_in(r, fd);
 	grain_ring_destroy(r);
@@ -145,7 +128,7 @@ Test(ring_event, in_one_write_per_arming)
 				   GRAIN_RING_MPSC };
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		r = new_ring(8, modes[i] | GRAIN_RING_WAIT);
-		fd = new_efd();
+		fd = test_eventfd();
 		check_in(r, fd);
 		grain_ring_destroy(r);
 		close(fd);
@@ -155,20 +138,20 @@ Test(ring_event, in_one_write_per_arming)
 Test(ring_event, out_when_room_frees)
 {
 	struct grain_ring *r = new_ring(4, GRAIN_RING_MPMC | GRAIN_RING_WAIT);
-	int fd = new_efd();
+	int fd = test_eventfd();
 	void *objs[4] = { 0 };
 
 	cr_assert_eq(grain_ring_event_attach(r, GRAIN_RING_EVENT_OUT, fd), 0);
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_OUT), 1,
 		     "empty: room");
-	(void)drain(fd);
+	(void)test_fd_drain(fd);
 	cr_assert_eq(grain_ring_try_enqueue_bulk(r, objs, 4), 0);
-	(void)drain(fd); /* the arming above may have been signalled */
+	(void)test_fd_drain(fd); /* the arming above may have been signalled */
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_OUT), 0, "full");
-	cr_expect(!readable(fd));
+	cr_expect(!test_fd_readable(fd));
 	cr_assert_eq(grain_ring_try_dequeue_burst(r, objs, 2), 2);
-	cr_expect(readable(fd), "room freed");
-	cr_expect_eq(drain(fd), 1u);
+	cr_expect(test_fd_readable(fd), "room freed");
+	cr_expect_eq(test_fd_drain(fd), 1u);
 	grain_ring_destroy(r);
 	close(fd);
 }
@@ -176,7 +159,7 @@ Test(ring_event, out_when_room_frees)
 Test(ring_event, close_signals_both_events)
 {
 	struct grain_ring *r = new_ring(4, GRAIN_RING_MPMC | GRAIN_RING_WAIT);
-	int in = new_efd(), out = new_efd();
+	int in = test_eventfd(), out = test_eventfd();
 	void *objs[4] = { 0 };
 
 	cr_assert_eq(grain_ring_event_attach(r, GRAIN_RING_EVENT_IN, in), 0);
@@ -184,18 +167,18 @@ Test(ring_event, close_signals_both_events)
 	cr_assert_eq(grain_ring_try_enqueue_bulk(r, objs, 4), 0);
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_OUT), 0);
 	cr_assert_eq(grain_ring_try_dequeue_bulk(r, objs, 4), 0);
-	(void)drain(out);
+	(void)test_fd_drain(out);
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_IN), 0);
 	cr_assert_eq(grain_ring_try_enqueue_bulk(r, objs, 4), 0);
-	(void)drain(in);
+	(void)test_fd_drain(in);
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_OUT), 0);
 	cr_assert_eq(grain_ring_try_dequeue_bulk(r, objs, 4), 0);
-	(void)drain(out);
+	(void)test_fd_drain(out);
 	/* Empty now: both armed, then the close. */
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_IN), 0);
-	cr_expect(!readable(in));
+	cr_expect(!test_fd_readable(in));
 	cr_assert_eq(grain_ring_close(r), 0);
-	cr_expect(readable(in), "the close signals consumers");
+	cr_expect(test_fd_readable(in), "the close signals consumers");
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_IN), 1,
 		     "closed: do not sleep");
 	cr_expect_eq(grain_ring_event_arm(r, GRAIN_RING_EVENT_OUT), 1);
@@ -224,7 +207,7 @@ static void window_hook(enum grain_test_point point, const void *obj,
 Test(ring_event, enqueue_inside_the_window)
 {
 	window_ring = new_ring(8, GRAIN_RING_MPMC | GRAIN_RING_WAIT);
-	int fd = new_efd();
+	int fd = test_eventfd();
 
 	cr_assert_eq(grain_ring_event_attach(window_ring, GRAIN_RING_EVENT_IN,
 					     fd),
@@ -234,7 +217,7 @@ Test(ring_event, enqueue_inside_the_window)
 	grain_test_hook = NULL;
 	cr_assert_eq(atomic_load(&window_hits), 1, "the hook ran");
 	cr_expect_eq(rc, 1, "the check sees the object");
-	cr_expect(readable(fd), "and the enqueue found the arming");
+	cr_expect(test_fd_readable(fd), "and the enqueue found the arming");
 	grain_ring_destroy(window_ring);
 	close(fd);
 }
@@ -242,7 +225,7 @@ Test(ring_event, enqueue_inside_the_window)
 Test(ring_event, elem_ring)
 {
 	struct grain_ring_elem *e = NULL;
-	int fd = new_efd();
+	int fd = test_eventfd();
 	uint64_t v = 42, got = 0;
 
 	cr_assert_eq(grain_ring_elem_create(
@@ -254,7 +237,7 @@ Test(ring_event, elem_ring)
 		     -EBUSY);
 	cr_expect_eq(grain_ring_elem_event_arm(e, GRAIN_RING_EVENT_IN), 0);
 	cr_assert_eq(grain_ring_elem_try_enqueue(e, &v), 0);
-	cr_expect(readable(fd));
+	cr_expect(test_fd_readable(fd));
 	cr_expect_eq(grain_ring_elem_event_arm(e, GRAIN_RING_EVENT_IN), 1);
 	cr_assert_eq(grain_ring_elem_try_dequeue(e, &got), 0);
 	cr_expect_eq(got, 42u);
@@ -275,10 +258,10 @@ enum { PRODUCERS = 4, LOOP_CAP = 64 };
 
 struct loop_run {
 	struct grain_ring *r;
-	unsigned per;	     /* objects per producer */
-	_Atomic unsigned go; /* start gate */
-	unsigned *seen;	     /* per object: times received */
-	unsigned sleeps;     /* epoll_wait calls */
+	unsigned per; /* objects per producer */
+	struct test_gate go;
+	unsigned *seen;	 /* per object: times received */
+	unsigned sleeps; /* epoll_wait calls */
 };
 
 static void *producer(void *arg)
@@ -288,8 +271,7 @@ static void *producer(void *arg)
 	unsigned id = atomic_fetch_add(&next_id, 1) % PRODUCERS;
 	uint64_t rng = id + 1;
 
-	while (!atomic_load(&run->go))
-		;
+	test_gate_wait(&run->go);
 	for (unsigned i = 0; i < run->per; i++) {
 		uintptr_t tag = (uintptr_t)id * run->per + i + 1;
 		cr_assert_eq(grain_ring_enqueue_wait(run->r, (void *)tag, -1),
@@ -315,7 +297,7 @@ static void consume(struct loop_run *run, int fd, int ep, unsigned total)
 		got += (unsigned)n;
 		if (n > 0)
 			continue;
-		(void)drain(fd);
+		(void)test_fd_drain(fd);
 		int rc = grain_ring_event_arm(run->r, GRAIN_RING_EVENT_IN);
 		cr_assert_geq(rc, 0);
 		if (rc == 1)
@@ -333,8 +315,8 @@ Test(ring_event, epoll_loop_many_producers, .timeout = 600)
 {
 	struct loop_run run = { .per = test_scale(20000) };
 	const unsigned total = PRODUCERS * run.per;
-	pthread_t t[PRODUCERS];
-	int fd = new_efd();
+	struct test_threads threads = { 0 };
+	int fd = test_eventfd();
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	struct epoll_event ev = { .events = EPOLLIN };
 
@@ -345,11 +327,10 @@ Test(ring_event, epoll_loop_many_producers, .timeout = 600)
 	cr_assert_eq(grain_ring_event_attach(run.r, GRAIN_RING_EVENT_IN, fd),
 		     0);
 	for (int i = 0; i < PRODUCERS; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, producer, &run), 0);
-	atomic_store(&run.go, 1);
+		test_spawn(&threads, producer, &run);
+	test_gate_open(&run.go);
 	consume(&run, fd, ep, total);
-	for (int i = 0; i < PRODUCERS; i++)
-		pthread_join(t[i], NULL);
+	test_join_all(&threads);
 
 	for (unsigned i = 0; i < total; i++)
 		cr_assert_eq(run.seen[i], 1u, "object %u received %u times",
@@ -391,8 +372,8 @@ Test(ring_event, epoll_loop_producer_side, .timeout = 600)
 {
 	enum { TAKERS = 3 };
 	struct out_run run = { .total = test_scale(60000) };
-	pthread_t t[TAKERS];
-	int fd = new_efd();
+	struct test_threads threads = { 0 };
+	int fd = test_eventfd();
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	struct epoll_event ev = { .events = EPOLLIN };
 	unsigned sleeps = 0;
@@ -404,7 +385,7 @@ Test(ring_event, epoll_loop_producer_side, .timeout = 600)
 	cr_assert_eq(grain_ring_event_attach(run.r, GRAIN_RING_EVENT_OUT, fd),
 		     0);
 	for (int i = 0; i < TAKERS; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, taker, &run), 0);
+		test_spawn(&threads, taker, &run);
 	for (unsigned next = 1; next <= run.total;) {
 		void *objs[8];
 		unsigned k = 0;
@@ -417,7 +398,7 @@ Test(ring_event, epoll_loop_producer_side, .timeout = 600)
 		next += (unsigned)n;
 		if (n > 0)
 			continue;
-		(void)drain(fd);
+		(void)test_fd_drain(fd);
 		int rc = grain_ring_event_arm(run.r, GRAIN_RING_EVENT_OUT);
 		cr_assert_geq(rc, 0);
 		if (rc == 1)
@@ -429,8 +410,7 @@ Test(ring_event, epoll_loop_producer_side, .timeout = 600)
 				     sleeps);
 	}
 	cr_assert_eq(grain_ring_close(run.r), 0);
-	for (int i = 0; i < TAKERS; i++)
-		pthread_join(t[i], NULL);
+	test_join_all(&threads);
 	cr_expect_eq(atomic_load(&run.taken), run.total);
 	for (unsigned i = 0; i < run.total; i++)
 		cr_assert_eq(atomic_load(&run.seen[i]), 1u,
