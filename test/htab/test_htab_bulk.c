@@ -433,26 +433,6 @@ static void *bulk_resizer(void *arg)
 	return NULL;
 }
 
-/* The memb flavour through libgrain's grain_rcu_* calls, whose grace
- * periods ThreadSanitizer is told of (src/htab.c): under it only this one
- * runs the resizer (test_htab_replace.c says why). */
-static void no_op(void)
-{
-}
-
-static const struct test_flavor grain_flavor = {
-	"grain_rcu",
-	NULL,
-	grain_rcu_register_thread,
-	grain_rcu_unregister_thread,
-	grain_rcu_read_lock,
-	grain_rcu_read_unlock,
-	no_op,
-	no_op,
-	no_op,
-	grain_rcu_barrier,
-};
-
 struct bulk_case {
 	unsigned flavor;
 	unsigned flags;
@@ -462,7 +442,7 @@ static const struct test_flavor *const bulk_flavors[] = {
 	&test_flavor_memb,
 	&test_flavor_qsbr,
 	&test_flavor_bp,
-	&grain_flavor,
+	&test_flavor_grain,
 };
 
 static const struct bulk_case bulk_cases[] = {
@@ -511,7 +491,7 @@ ParameterizedTest(const struct bulk_case *bc, htab_bulk, torture,
 		cr_assert_eq(pthread_create(&wr[i], NULL, bulk_writer, &wa[i]),
 			     0);
 	}
-	bool resize = f == &grain_flavor || !GRAIN_TSAN;
+	bool resize = f == &test_flavor_grain || !GRAIN_TSAN;
 	if (resize)
 		cr_assert_eq(pthread_create(&rs, NULL, bulk_resizer, &t), 0);
 	f->offline();

@@ -700,27 +700,6 @@ static void *torture_resizer(void *arg)
 	return NULL;
 }
 
-/* The memb flavour through libgrain's grain_rcu_* calls, whose grace
- * periods ThreadSanitizer is told of (src/htab.c): the flavours' own
- * inline read sides are not, so under it only this one frees bucket
- * arrays (runs the resizer) while readers hold them. */
-static void no_op(void)
-{
-}
-
-static const struct test_flavor grain_flavor = {
-	"grain_rcu",
-	NULL, /* the default: memb */
-	grain_rcu_register_thread,
-	grain_rcu_unregister_thread,
-	grain_rcu_read_lock,
-	grain_rcu_read_unlock,
-	no_op,
-	no_op,
-	no_op,
-	grain_rcu_barrier,
-};
-
 struct torture_case {
 	unsigned flavor; /* index into torture_flavors */
 	unsigned flags;
@@ -730,7 +709,7 @@ static const struct test_flavor *const torture_flavors[] = {
 	&test_flavor_memb,
 	&test_flavor_qsbr,
 	&test_flavor_bp,
-	&grain_flavor,
+	&test_flavor_grain,
 };
 
 static const struct torture_case torture_cases[] = {
@@ -777,7 +756,7 @@ ParameterizedTest(const struct torture_case *tc, htab_replace, torture,
 		wa[i] = (struct writer_arg){ &t, i };
 		test_spawn(&writers, torture_writer, &wa[i]);
 	}
-	bool resize = f == &grain_flavor || !GRAIN_TSAN;
+	bool resize = f == &test_flavor_grain || !GRAIN_TSAN;
 	if (resize)
 		test_spawn(&writers, torture_resizer, &t);
 	f->offline(); /* qsbr: a waiting thread must not hold up grace periods */

@@ -29,5 +29,7 @@ struct test_flavor {
 extern const struct test_flavor test_flavor_memb;
 extern const struct test_flavor test_flavor_qsbr;
 extern const struct test_flavor test_flavor_bp;
+/* The memb flavour through grain_rcu_* (grain.c). */
+extern const struct test_flavor test_flavor_grain;
 
 #endif /* GRAIN_TEST_FLAVOR_H */
