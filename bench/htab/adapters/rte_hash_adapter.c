@@ -36,6 +36,8 @@
 
 #include <grain/hash.h>
 
+#include "common/dpdk_eal.h"
+
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_hash.h>
@@ -78,26 +80,7 @@ static uint32_t rte_key_hash(const void *key, uint32_t len, uint32_t init)
 
 static int eal_init(void)
 {
-	cpu_set_t saved;
-	size_t cpu = 0;
-
-	CPU_ZERO(&saved);
-	if (pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved) != 0)
-		return -1;
-	while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &saved))
-		cpu++;
-	if (cpu == CPU_SETSIZE)
-		return -1;
-	/* rte_eal_init may reorder its arguments: writable copies. */
-	char a0[] = "grain_bench_htab", a1[] = "-l", a2[16], a3[] = "--no-huge",
-	     a4[] = "-m", a5[] = "1024", a6[] = "--no-pci",
-	     a7[] = "--no-shconf", a8[] = "--no-telemetry",
-	     a9[] = "--log-level=error";
-	snprintf(a2, sizeof(a2), "%zu", cpu);
-	char *argv[] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, NULL };
-	int rc = rte_eal_init(10, argv);
-	pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
-	return rc < 0 ? -1 : 0;
+	return bench_eal_init("grain_bench_htab", "1024");
 }
 
 static int eal_start(void)

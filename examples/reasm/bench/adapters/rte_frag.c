@@ -18,6 +18,8 @@
 
 #include <grain/common.h>
 
+#include "common/dpdk_eal.h"
+
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ip_frag.h>
@@ -51,31 +53,9 @@ unsigned bench_rte_frag_max_frags(void)
 	return RTE_LIBRTE_IP_FRAG_MAX_FRAG;
 }
 
-/* The EAL on the first CPU this thread may use, its affinity restored. */
 static int eal_init(void)
 {
-	cpu_set_t saved;
-	size_t cpu = 0;
-
-	CPU_ZERO(&saved);
-	if (pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved) != 0)
-		return -1;
-	while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &saved))
-		cpu++;
-	if (cpu == CPU_SETSIZE)
-		return -1;
-	/* rte_eal_init may reorder its arguments: writable copies. */
-	char a0[] = "grain_bench_reasm", a1[] = "-l", a2[16],
-	     a3[] = "--no-huge", a4[] = "-m", a5[] = "256", a6[] = "--no-pci",
-	     a7[] = "--no-shconf", a8[] = "--no-telemetry",
-	     a9[] = "--log-level=error";
-	snprintf(a2, sizeof(a2), "%zu", cpu);
-	char *argv[] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, NULL };
-	int rc = rte_eal_init(10, argv);
-	/* The EAL pins the calling thread to its lcore: undo that, so that
-	 * the engine's workers, spawned from here, are placed as before. */
-	pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
-	return rc < 0 ? -1 : 0;
+	return bench_eal_init("grain_bench_reasm", "256");
 }
 
 int bench_rte_frag_start(char *why, size_t n)
